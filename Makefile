@@ -1,0 +1,37 @@
+# The two commands of the README's quick start: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: demo test bench schema clean
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; sys.exit("judge needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP) $@
+
+# The main job: make every problem's tests and check them.
+demo: $(STAMP)
+	$(BIN)/judge gen
+	$(BIN)/judge validate
+
+test: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(TEST_STAMP)
+	$(BIN)/python bench/bench_solver.py
+
+schema: $(STAMP)
+	$(BIN)/judge schema
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

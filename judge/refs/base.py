@@ -1,0 +1,101 @@
+"""The shape every reference problem module fills in."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+# Table name -> table bytes; injected so that reference modules never touch the disk.
+TableSource = Callable[[str], bytes]
+
+
+@dataclass(frozen=True)
+class InputIssue:
+    """One reason a test input breaks its problem's format (line is 1-based)."""
+
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class Generator:
+    """A seeded test generator: (rng, count, tables, args) -> list of input texts."""
+
+    name: str
+    description: str
+    make: Callable[[random.Random, int, TableSource, Mapping[str, int]], list[str]]
+    # Arguments it accepts, with their defaults; anything else in a spec is an error.
+    args: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reference:
+    name: str
+    validate: Callable[[str], list[InputIssue]]
+    # Valid input text -> the exact output a correct submission prints.
+    solve: Callable[[str, TableSource], str]
+    generators: Mapping[str, Generator]
+    # Every table this problem may need, so `judge gen` can build them in one go.
+    tables: Sequence[str]
+
+
+@lru_cache(maxsize=16)
+def buckets(table: bytes) -> tuple[tuple[int, ...], ...]:
+    """Ranks grouped by distance: buckets(table)[d] lists the boards at distance d."""
+    grouped: list[list[int]] = [[] for _ in range(256)]
+    for index, dist in enumerate(table):
+        grouped[dist].append(index)
+    del grouped[255:]  # unreachable boards have no distance
+    while grouped and not grouped[-1]:
+        grouped.pop()
+    return tuple(tuple(g) for g in grouped)
+
+
+def max_distance(table: bytes) -> int:
+    return len(buckets(table)) - 1
+
+
+def check_tokens(
+    line_no: int, tokens: Sequence[str], allowed: Sequence[str], what: str
+) -> list[InputIssue]:
+    """Each allowed token exactly once (the common core of the three validators)."""
+    issues: list[InputIssue] = []
+    if len(tokens) != len(allowed):
+        issues.append(InputIssue(line_no, f"expected {len(allowed)} {what}, found {len(tokens)}"))
+        return issues
+    seen: set[str] = set()
+    for pos, tok in enumerate(tokens, start=1):
+        if tok not in allowed:
+            issues.append(InputIssue(line_no, f"{what[:-1]} {pos} is {tok!r}, not one of {' '.join(allowed)}"))
+            return issues
+        if tok in seen:
+            issues.append(InputIssue(line_no, f"{tok!r} appears more than once"))
+            return issues
+        seen.add(tok)
+    return issues
+
+
+def split_lines(text: str) -> tuple[list[str], list[InputIssue]]:
+    """Lines without their newline, plus issues common to every format here."""
+    issues: list[InputIssue] = []
+    if not text:
+        return [], [InputIssue(1, "empty input")]
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    else:
+        issues.append(InputIssue(len(lines), "no newline at the end of the last line"))
+    for no, line in enumerate(lines, start=1):
+        if "\r" in line:
+            issues.append(InputIssue(no, "carriage return (CRLF line ending)"))
+    return lines, issues
+
+
+def space_separated(line_no: int, line: str, issues: list[InputIssue]) -> list[str]:
+    """Tokens separated by runs of spaces; other whitespace is reported into `issues`."""
+    odd = sorted({repr(ch) for ch in line if ch.isspace() and ch not in " \r"})
+    if odd:
+        issues.append(InputIssue(line_no, f"whitespace other than spaces: {', '.join(odd)}"))
+    return line.split()

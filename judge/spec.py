@@ -1,0 +1,289 @@
+"""The problem spec: a strict model of `problems/<id>/problem.yaml`, and its loader.
+
+pydantic checks types and ranges (strict: `"1"` is not a number, unknown keys are
+errors); the loader then checks what needs the file system or the reference
+registry (the statement exists, the generator is known), and reports every finding
+as `problem.yaml:LINE: key.path: what is wrong`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+
+from judge import refs
+from judge.errors import JudgeError
+from judge.locate import SPEC_FILE
+from judge.yamlpos import Located, YamlError
+from judge.yamlpos import load as load_yaml
+
+TESTS_DIR = "tests"
+LANGUAGE_IDS = ("c", "cpp", "python3", "java")
+
+Language = Literal["c", "cpp", "python3", "java"]
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=64)]
+
+
+def _tuple_from_list(value: Any) -> Any:
+    # YAML gives lists; strict pydantic only takes tuples for tuple fields.
+    return tuple(value) if isinstance(value, list) else value
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class Limits(_Strict):
+    time_s: float = Field(gt=0, le=60, description="CPU time limit per test file, in seconds")
+    memory_mib: int = Field(gt=0, le=16384, description="Memory limit of the whole process tree, in MiB")
+    output_mib: float = Field(default=16, gt=0, le=1024, description="Output limit per run, in MiB")
+    time_multipliers: dict[Language, Annotated[float, Field(gt=0, le=20)]] = Field(
+        default_factory=dict, description="Per-language factor on time_s, e.g. {python3: 5}"
+    )
+
+    def time_for(self, language: str) -> float:
+        return self.time_s * self.time_multipliers.get(language, 1.0)
+
+
+class TokensChecker(_Strict):
+    """Whitespace-separated tokens must be equal (the default)."""
+
+    type: Literal["tokens"]
+
+
+class ExactChecker(_Strict):
+    """Byte for byte, after CRLF -> LF."""
+
+    type: Literal["exact"]
+
+
+class LinesChecker(_Strict):
+    """Line by line, trailing whitespace ignored."""
+
+    type: Literal["lines"]
+
+
+class FloatChecker(_Strict):
+    """Tokens; numbers equal within an absolute or relative tolerance."""
+
+    type: Literal["float"]
+    abs_tol: float = Field(default=1e-6, ge=0)
+    rel_tol: float = Field(default=1e-6, ge=0)
+
+
+class CustomChecker(_Strict):
+    """A program run as `program input answer feedback_dir < output` (exit 42 = AC, 43 = WA)."""
+
+    type: Literal["custom"]
+    program: str = Field(min_length=1, description="Path relative to the problem folder")
+
+
+Checker = Annotated[
+    TokensChecker | ExactChecker | LinesChecker | FloatChecker | CustomChecker,
+    Field(discriminator="type"),
+]
+
+
+class Case(_Strict):
+    input: str = Field(min_length=1, description="The input file, verbatim")
+    answer: str | None = Field(
+        default=None, description="Expected output as the statement gives it; the reference solver must agree"
+    )
+
+
+class Group(_Strict):
+    name: Slug
+    visibility: Literal["public", "secret"] = Field(
+        default="secret", description="public: input, answer and output are shown to students"
+    )
+    points: float = Field(default=0, ge=0, le=1000)
+    scoring: Literal["all", "per_case"] = Field(
+        default="all", description="all: points only when every case passes; per_case: shared out per case"
+    )
+    cases: Annotated[tuple[Case, ...], BeforeValidator(_tuple_from_list)] | None = Field(
+        default=None, description="Inline cases (e.g. the statement's samples)"
+    )
+    generator: Slug | None = Field(default=None, description="Generator of the problem's reference")
+    count: int | None = Field(default=None, ge=1, le=10000, description="Number of test files to generate")
+    seed: int | None = Field(default=None, ge=0, description="Seed; the same spec makes the same files")
+    args: dict[str, int] = Field(default_factory=dict, description="Generator arguments")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Group:
+        if (self.cases is None) == (self.generator is None):
+            raise ValueError("a group needs exactly one of `cases` or `generator`")
+        if self.generator is not None and (self.count is None or self.seed is None):
+            raise ValueError("a generated group needs `count` and `seed`")
+        if self.cases is not None and (self.count is not None or self.seed is not None or self.args):
+            raise ValueError("`count`, `seed` and `args` belong to generated groups only")
+        if self.cases is not None and not self.cases:
+            raise ValueError("`cases` is empty")
+        return self
+
+
+class ProblemSpec(_Strict):
+    """problem.yaml"""
+
+    model_config = ConfigDict(title="Problem spec of the judge", json_schema_extra={"$id": "problem.schema.json"})
+
+    id: Slug = Field(description="Must equal the problem's folder name")
+    title: str = Field(min_length=1)
+    source: str = Field(min_length=1, description="Where the problem comes from (credit)")
+    statement: str = Field(default="statement.md", min_length=1, description="Markdown file in the problem folder")
+    limits: Limits
+    checker: Checker = Field(default_factory=lambda: TokensChecker(type="tokens"))
+    reference: str = Field(description=f"Reference solver: one of {', '.join(refs.NAMES)}")
+    groups: Annotated[tuple[Group, ...], BeforeValidator(_tuple_from_list)] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A loaded, checked problem and where it lives."""
+
+    directory: Path
+    spec: ProblemSpec
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def spec_path(self) -> Path:
+        return self.directory / SPEC_FILE
+
+    @property
+    def statement_path(self) -> Path:
+        return self.directory / self.spec.statement
+
+    @property
+    def tests_dir(self) -> Path:
+        return self.directory / TESTS_DIR
+
+
+@dataclass(frozen=True)
+class SpecIssue:
+    file: Path
+    line: int
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f" {self.where}:" if self.where else ""
+        return f"{self.file}:{self.line}:{where} {self.message}"
+
+
+class SpecError(JudgeError):
+    def __init__(self, issues: Sequence[SpecIssue]) -> None:
+        super().__init__("\n".join(str(i) for i in issues))
+        self.issues = tuple(issues)
+
+
+def render_path(loc: Sequence[str | int], located: Located) -> str:
+    """`groups[1].points` from ('groups', 1, 'points'), leaving out union tags."""
+    parts: list[str] = []
+    node: Any = located.data
+    for i, part in enumerate(loc):
+        found = (isinstance(node, dict) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        )
+        if found:
+            node = node[part]
+        elif i < len(loc) - 1:
+            continue  # a tag pydantic adds for a union member, not a key of the file
+        parts.append(f"[{part}]" if isinstance(part, int) else ("." if parts else "") + str(part))
+    return "".join(parts)
+
+
+def _message(error: Any) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "missing":
+        return "required key is missing"
+    message = str(error["msg"])
+    if kind.endswith("_type") or kind in ("literal_error", "union_tag_invalid", "string_pattern_mismatch"):
+        message += f" (got {error['input']!r})"
+    return message.removeprefix("Value error, ")
+
+
+def load_problem(directory: Path) -> Problem:
+    """Load and check `directory/problem.yaml`; raise SpecError listing every issue found."""
+    spec_path = directory / SPEC_FILE
+    try:
+        located = load_yaml(spec_path)
+    except YamlError as err:
+        raise SpecError([SpecIssue(err.path, err.line, "", err.message)]) from None
+    if not isinstance(located.data, dict):
+        raise SpecError([SpecIssue(spec_path, 1, "", "the spec must be a mapping of keys to values")])
+    try:
+        spec = ProblemSpec.model_validate(located.data)
+    except ValidationError as err:
+        issues = [
+            SpecIssue(spec_path, located.line_of(e["loc"]), render_path(e["loc"], located), _message(e))
+            for e in err.errors()
+        ]
+        raise SpecError(issues) from None
+    issues = [
+        SpecIssue(spec_path, located.line_of(loc), render_path(loc, located), message)
+        for loc, message in _semantic_issues(directory, spec)
+    ]
+    if issues:
+        raise SpecError(issues)
+    return Problem(directory, spec)
+
+
+def _inside(directory: Path, relative: str) -> bool:
+    target = (directory / relative).resolve()
+    return target.is_relative_to(directory.resolve())
+
+
+def _semantic_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    if spec.id != directory.name:
+        found.append((("id",), f"{spec.id!r} differs from the folder name {directory.name!r}"))
+    if not _inside(directory, spec.statement):
+        found.append((("statement",), f"{spec.statement!r} points outside the problem folder"))
+    elif not (directory / spec.statement).is_file():
+        found.append((("statement",), f"file not found: {spec.statement}"))
+    if isinstance(spec.checker, CustomChecker):
+        if not _inside(directory, spec.checker.program):
+            found.append((("checker", "program"), f"{spec.checker.program!r} points outside the problem folder"))
+        elif not (directory / spec.checker.program).is_file():
+            found.append((("checker", "program"), f"file not found: {spec.checker.program}"))
+    try:
+        reference = refs.get(spec.reference)
+    except KeyError as err:
+        found.append((("reference",), str(err.args[0])))
+        reference = None
+    seen: set[str] = set()
+    for i, group in enumerate(spec.groups):
+        if group.name in seen:
+            found.append((("groups", i, "name"), f"duplicate group name {group.name!r}"))
+        seen.add(group.name)
+        if reference is None or group.generator is None:
+            continue
+        generator = reference.generators.get(group.generator)
+        if generator is None:
+            known = ", ".join(reference.generators)
+            found.append((("groups", i, "generator"), f"unknown generator {group.generator!r} (known: {known})"))
+            continue
+        for key in group.args:
+            if key not in generator.args:
+                known = ", ".join(generator.args) or "none"
+                found.append((("groups", i, "args", key), f"unknown argument {key!r} (known: {known})"))
+        for key, value in group.args.items():
+            if key in generator.args and value < 0:
+                found.append((("groups", i, "args", key), "must be >= 0"))
+    return found
+
+
+def json_schema() -> str:
+    """The JSON schema of problem.yaml, as written to problems/problem.schema.json."""
+    schema = ProblemSpec.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"

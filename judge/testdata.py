@@ -1,0 +1,149 @@
+"""Test data: make every case of a problem (input + reference answer), write it, compare it.
+
+Generation is deterministic: the same spec and the same generators give byte-identical
+files, so `judge gen --check` can tell committed tests from stale ones.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import refs
+from judge.errors import EXIT_FAILED, JudgeError
+from judge.refs.base import Reference, TableSource
+from judge.spec import Group, Problem
+
+INPUT_SUFFIX = ".in"
+ANSWER_SUFFIX = ".ans"
+
+
+@dataclass(frozen=True)
+class TestCase:
+    group: str
+    name: str  # "01", "02", ... within the group
+    input: str
+    answer: str
+    public: bool
+
+    @property
+    def id(self) -> str:
+        return f"{self.group}/{self.name}"
+
+    def path(self, tests_dir: Path, suffix: str) -> Path:
+        return tests_dir / self.group / f"{self.name}{suffix}"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A file of tests/ that does not match what the generator makes now."""
+
+    path: Path
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+class StaleTests(JudgeError):
+    exit_code = EXIT_FAILED
+
+
+def _inputs(reference: Reference, group: Group, tables: TableSource) -> list[str]:
+    if group.cases is not None:
+        return [case.input for case in group.cases]
+    assert group.generator is not None and group.count is not None and group.seed is not None
+    generator = reference.generators[group.generator]
+    args = {**generator.args, **group.args}
+    return generator.make(random.Random(group.seed), group.count, tables, args)
+
+
+def generate(problem: Problem, tables: TableSource) -> list[TestCase]:
+    """Every test case of the problem, in spec order, answers from the reference solver."""
+    reference = refs.get(problem.spec.reference)
+    where = problem.spec_path
+    cases: list[TestCase] = []
+    for gi, group in enumerate(problem.spec.groups):
+        inputs = _inputs(reference, group, tables)
+        width = max(2, len(str(len(inputs))))
+        for ci, text in enumerate(inputs):
+            label = f"{where}: groups[{gi}] ({group.name}) case {ci + 1}"
+            issues = reference.validate(text)
+            if issues:
+                detail = "; ".join(f"input line {i.line}: {i.message}" for i in issues)
+                raise JudgeError(f"{label}: invalid input: {detail}")
+            answer = reference.solve(text, tables)
+            stated = group.cases[ci].answer if group.cases is not None else None
+            if stated is not None and stated.split() != answer.split():
+                raise JudgeError(
+                    f"{label}: the spec's answer {stated.strip()!r} differs from the reference's {answer.strip()!r}"
+                )
+            cases.append(TestCase(group.name, f"{ci + 1:0{width}d}", text, answer, group.visibility == "public"))
+    return cases
+
+
+def _expected_files(problem: Problem, cases: list[TestCase]) -> dict[Path, bytes]:
+    files: dict[Path, bytes] = {}
+    for case in cases:
+        files[case.path(problem.tests_dir, INPUT_SUFFIX)] = case.input.encode()
+        files[case.path(problem.tests_dir, ANSWER_SUFFIX)] = case.answer.encode()
+    return files
+
+
+def _existing_files(tests_dir: Path) -> set[Path]:
+    if not tests_dir.is_dir():
+        return set()
+    return {p for p in tests_dir.rglob("*") if p.is_file() and p.suffix in (INPUT_SUFFIX, ANSWER_SUFFIX)}
+
+
+def compare(problem: Problem, cases: list[TestCase]) -> list[Difference]:
+    """What differs between tests/ on disk and the generated cases."""
+    expected = _expected_files(problem, cases)
+    found: list[Difference] = []
+    for path, content in expected.items():
+        try:
+            if path.read_bytes() != content:
+                found.append(Difference(path, "differs from what the generator makes now"))
+        except FileNotFoundError:
+            found.append(Difference(path, "missing"))
+    for path in sorted(_existing_files(problem.tests_dir) - set(expected)):
+        found.append(Difference(path, "not made by the generator (stale)"))
+    return found
+
+
+def write(problem: Problem, cases: list[TestCase], notify: Callable[[str], None] | None = None) -> int:
+    """Bring tests/ in line with the cases; return how many files changed."""
+    expected = _expected_files(problem, cases)
+    changed = 0
+    for path, content in expected.items():
+        try:
+            if path.read_bytes() == content:
+                continue
+        except FileNotFoundError:
+            pass
+        _write_atomic(path, content)
+        changed += 1
+    for path in sorted(_existing_files(problem.tests_dir) - set(expected)):
+        if notify is not None:
+            notify(f"removing stale {path}")
+        path.unlink()
+        changed += 1
+        if path.parent != problem.tests_dir and not any(path.parent.iterdir()):
+            path.parent.rmdir()
+    return changed
+
+
+def _write_atomic(path: Path, content: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(content)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise

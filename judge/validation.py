@@ -1,0 +1,64 @@
+"""Run a problem's strict input validator over every test input on disk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import refs
+from judge.spec import Problem
+from judge.testdata import ANSWER_SUFFIX, INPUT_SUFFIX
+
+
+@dataclass(frozen=True)
+class FileIssue:
+    path: Path
+    line: int  # 1-based; 0 when the issue is about the file as a whole
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}" if self.line else f"{self.path}: {self.message}"
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    problem: str
+    files: int
+    issues: tuple[FileIssue, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.issues
+
+
+def read_text(path: Path) -> tuple[str | None, FileIssue | None]:
+    """The file as text, or the reason it is not readable UTF-8 text."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        return None, FileIssue(path, 0, f"cannot read: {err.strerror}")
+    if b"\0" in data:
+        return None, FileIssue(path, data[: data.index(b"\0")].count(b"\n") + 1, "binary data (NUL byte)")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        return None, FileIssue(path, data[: err.start].count(b"\n") + 1, "not UTF-8 text")
+
+
+def validate_problem(problem: Problem) -> ValidationReport:
+    reference = refs.get(problem.spec.reference)
+    tests_dir = problem.tests_dir
+    inputs = sorted(tests_dir.rglob(f"*{INPUT_SUFFIX}")) if tests_dir.is_dir() else []
+    issues: list[FileIssue] = []
+    if not inputs:
+        issues.append(FileIssue(tests_dir, 0, "no test inputs (run `judge gen`)"))
+    for path in inputs:
+        if not path.with_suffix(ANSWER_SUFFIX).is_file():
+            issues.append(FileIssue(path, 0, f"no answer file {path.with_suffix(ANSWER_SUFFIX).name}"))
+        text, problem_reading = read_text(path)
+        if problem_reading is not None:
+            issues.append(problem_reading)
+            continue
+        assert text is not None
+        issues += [FileIssue(path, i.line, i.message) for i in reference.validate(text)]
+    return ValidationReport(problem.id, len(inputs), tuple(issues))
