@@ -14,14 +14,16 @@ FACTORIALS: tuple[int, ...] = (1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880)
 N_PERMUTATIONS = FACTORIALS[N_CELLS]
 
 
+_WEIGHTS: tuple[int, ...] = tuple(reversed(FACTORIALS[:N_CELLS]))  # 8!, 7!, ..., 0!
+
+
 def rank(perm: Sequence[int]) -> int:
     """Lexicographic rank of a permutation of 0..8."""
     total = 0
     seen = 0  # bitmask of values already placed to the left
-    for i, value in enumerate(perm):
-        # Values smaller than `value` still unused = the Lehmer digit at position i.
-        smaller_left = (seen & ((1 << value) - 1)).bit_count()
-        total += (value - smaller_left) * FACTORIALS[N_CELLS - 1 - i]
+    for value, weight in zip(perm, _WEIGHTS):
+        # Lehmer digit: values below `value` not yet placed, i.e. still to the right.
+        total += (value - (seen & ((1 << value) - 1)).bit_count()) * weight
         seen |= 1 << value
     return total
 

@@ -40,9 +40,11 @@ def validate(text: str) -> list[InputIssue]:
 
 def solve(text: str, tables: TableSource) -> str:
     table = tables(rotations.TABLE_NAME)
-    values = [int(tok) - 1 for tok in text.split()]
-    answers = [str(rotations.distance(values[i : i + 9], table)) for i in range(0, len(values) - 8, 9)]
-    return "".join(a + "\n" for a in answers)
+    tokens = text.split()
+    answers = []
+    for i in range(0, len(tokens) - 8, 9):
+        answers.append(f"{rotations.distance([int(t) - 1 for t in tokens[i : i + 9]], table)}\n")
+    return "".join(answers)
 
 
 def render(board: Sequence[int], rng: random.Random | None = None) -> str:

@@ -1,0 +1,83 @@
+"""The rotations table against state-space facts and an independent plain BFS."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from judge.puzzles import rotations
+
+GOAL = tuple(range(9))
+
+
+def turn_clockwise(state: Sequence[int], top_left: int) -> tuple[int, ...]:
+    """Written out by hand from the statement's example, independent of the module."""
+    s = list(state)
+    a, b, c, d = top_left, top_left + 1, top_left + 4, top_left + 3  # clockwise cell order
+    s[a], s[b], s[c], s[d] = state[d], state[a], state[b], state[c]
+    return tuple(s)
+
+
+def plain_bfs(start: Sequence[int]) -> int:
+    """Clockwise turns from the case forwards until the goal: the statement, literally."""
+    start = tuple(start)
+    seen = {start}
+    queue = deque([(start, 0)])
+    while queue:
+        state, dist = queue.popleft()
+        if state == GOAL:
+            return dist
+        for top_left in (0, 1, 3, 4):
+            nxt = turn_clockwise(state, top_left)
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, dist + 1))
+    raise AssertionError("every board can be ordered")
+
+
+def test_statement_example() -> None:
+    ordered = tuple(range(1, 10))
+    assert turn_clockwise(ordered, 0) == (4, 1, 3, 5, 2, 6, 7, 8, 9)
+    assert turn_clockwise(ordered, 4) == (1, 2, 3, 4, 8, 5, 7, 9, 6)
+    assert rotations.apply(ordered, rotations.CLOCKWISE[0]) == (4, 1, 3, 5, 2, 6, 7, 8, 9)
+    assert rotations.apply(ordered, rotations.CLOCKWISE[3]) == (1, 2, 3, 4, 8, 5, 7, 9, 6)
+
+
+def test_state_space_facts(store) -> None:  # type: ignore[no-untyped-def]
+    table = store(rotations.TABLE_NAME)
+    assert len(table) == 362880
+    assert 255 not in table  # every permutation can be ordered
+    assert max(table) == rotations.MAX_DISTANCE == 15
+
+
+def test_seed_samples(store) -> None:  # type: ignore[no-untyped-def]
+    table = store(rotations.TABLE_NAME)
+    assert rotations.distance([v - 1 for v in (1, 2, 3, 4, 5, 6, 7, 8, 9)], table) == 0
+    assert rotations.distance([v - 1 for v in (4, 1, 3, 5, 2, 6, 7, 8, 9)], table) == 3
+
+
+def test_direction_matters(store) -> None:  # type: ignore[no-untyped-def]
+    # One clockwise turn of the goal needs three more clockwise turns to come back.
+    table = store(rotations.TABLE_NAME)
+    turned = rotations.apply(GOAL, rotations.CLOCKWISE[0])
+    assert rotations.distance(turned, table) == 3
+    assert rotations.distance(rotations.apply(GOAL, rotations.COUNTER_CLOCKWISE[0]), table) == 1
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=9))
+def test_random_walks_match_plain_bfs(store, squares: list[int]) -> None:  # type: ignore[no-untyped-def]
+    state = GOAL
+    for k in squares:  # walking backwards from the goal keeps cases near it
+        state = rotations.apply(state, rotations.COUNTER_CLOCKWISE[k])
+    table = store(rotations.TABLE_NAME)
+    assert rotations.distance(state, table) == plain_bfs(state) <= len(squares)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.permutations(list(range(9))))
+def test_any_board_matches_plain_bfs(store, board: list[int]) -> None:  # type: ignore[no-untyped-def]
+    assert rotations.distance(board, store(rotations.TABLE_NAME)) == plain_bfs(board)
