@@ -188,6 +188,8 @@ def render_path(loc: Sequence[str | int], located: Located) -> str:
     parts: list[str] = []
     node: Any = located.data
     for i, part in enumerate(loc):
+        if part == "[key]":
+            continue  # pydantic's marker for "the key itself is wrong"
         found = (isinstance(node, dict) and part in node) or (
             isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
         )

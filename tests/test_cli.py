@@ -1,0 +1,122 @@
+"""The `judge` command end to end, as a user runs it: exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import PROBLEMS, REPO
+
+
+def judge(*args: str, cwd: Path = REPO, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "judge", *args], cwd=cwd, input=stdin, capture_output=True, timeout=300
+    )
+    out = subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
+    assert "Traceback" not in out.stderr, out.stderr
+    return out
+
+
+def test_gen_check_passes_on_the_repository() -> None:
+    result = judge("gen", "--check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "up to date" in result.stdout
+
+
+def test_gen_check_fails_on_a_stale_copy(problems_copy: Path) -> None:
+    (problems_copy / "lanqiao" / "tests" / "hardest" / "05.ans").write_text("29\n")
+    result = judge("--problems", str(problems_copy), "gen", "--check", "lanqiao")
+    assert result.returncode == 1
+    assert "hardest/05.ans: differs" in result.stderr
+    fixed = judge("--problems", str(problems_copy), "gen", "lanqiao")
+    assert fixed.returncode == 0 and "1 file(s) written" in fixed.stdout
+    assert judge("--problems", str(problems_copy), "gen", "--check").returncode == 0
+
+
+def test_validate_reports_file_and_line(problems_copy: Path) -> None:
+    bad = problems_copy / "lanqiao" / "tests" / "edge" / "04.in"
+    bad.write_text("12345678.\n123.4675\n")
+    result = judge("--problems", str(problems_copy), "validate")
+    assert result.returncode == 1
+    assert f"{bad}:2: expected 9 characters, found 8" in result.stderr
+    assert "eight-digits" in result.stdout and "all valid" in result.stdout
+
+
+def test_solve_file_and_stdin(tmp_path: Path) -> None:
+    case = tmp_path / "case.in"
+    case.write_text("13524678.\n46758123.\n")
+    assert judge("solve", "lanqiao", str(case)).stdout == "22\n"
+    assert judge("solve", "eight-digits", stdin=b"2  3  4  1  5  x  7  6  8 \n").stdout == "19\n"
+    assert judge("solve", "sicily-rotations", "-", stdin=b"1 2 3 4 5 6 7 8 9\n4 1 3 5 2 6 7 8 9\n").stdout == "0\n3\n"
+    # The same through click (an option before the command leaves the fast path).
+    assert judge("--problems", str(PROBLEMS), "solve", "lanqiao", str(case)).stdout == "22\n"
+
+
+def test_solve_matches_every_committed_answer() -> None:
+    for answer in sorted(PROBLEMS.glob("*/tests/*/*.ans"))[::7]:
+        problem = answer.parent.parent.parent.name
+        assert judge("solve", problem, str(answer.with_suffix(".in"))).stdout == answer.read_text(), answer
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (("solve", "lanqiao"), b"12345678.\n", "judge: error: <stdin>:1: expected 2 lines (start, target), found 1"),
+        (("solve", "nope"), b"", "judge: error: unknown problem 'nope' (known in problems: eight-digits, lanqiao"),
+        (("solve", "lanqiao", "/no/such/file"), b"", "judge: error: /no/such/file: cannot read input"),
+        (("solve", "eight-digits"), b"\x89PNG\r\n\x1a\n\x00\x00", "judge: error: <stdin>: binary data"),
+        (("solve", "eight-digits"), b"\xff\xfe 1 2\n", "judge: error: <stdin>:1: not UTF-8 text"),
+        (("gen", "nope"), b"", "judge: error: unknown problem 'nope'"),
+        (("solve", "--frobnicate", "x"), b"", "No such option '--frobnicate'"),
+    ],
+)
+def test_bad_input_gives_one_clear_line(args: tuple[str, ...], stdin: bytes, message: str) -> None:
+    result = judge(*args, stdin=stdin)
+    assert result.returncode == 2
+    assert message in result.stderr, result.stderr
+
+
+def test_broken_spec_is_reported_with_its_line(problems_copy: Path) -> None:
+    spec = problems_copy / "lanqiao" / "problem.yaml"
+    spec.write_text(spec.read_text().replace("  memory_mib: 256", "  memory_mib: -1"))
+    for command in (("validate", "lanqiao"), ("gen", "lanqiao")):
+        result = judge("--problems", str(problems_copy), *command)
+        assert result.returncode == 1
+        assert f"{spec}:8: limits.memory_mib: Input should be greater than 0" in result.stderr
+    solve = judge("--problems", str(problems_copy), "solve", "lanqiao", stdin=b"12345678.\n12345678.\n")
+    assert solve.returncode == 2 and f"{spec}:8:" in solve.stderr
+
+
+def test_solve_rechecks_an_edited_spec(problems_copy: Path) -> None:
+    env_run = subprocess.run(
+        [sys.executable, "-m", "judge", "solve", "lanqiao"],
+        cwd=problems_copy.parent,
+        input=b"12345678.\n12345678.\n",
+        capture_output=True,
+    )
+    assert env_run.stdout == b"0\n"
+    spec = problems_copy / "lanqiao" / "problem.yaml"
+    spec.write_text(spec.read_text().replace("reference: lanqiao", "reference: lanqiao2"))
+    again = subprocess.run(
+        [sys.executable, "-m", "judge", "solve", "lanqiao"],
+        cwd=problems_copy.parent,
+        input=b"12345678.\n12345678.\n",
+        capture_output=True,
+    )
+    assert again.returncode == 2 and b"unknown reference 'lanqiao2'" in again.stderr
+
+
+def test_schema_and_tables_commands() -> None:
+    assert judge("schema", "--check").returncode == 0
+    listing = judge("tables")
+    assert listing.returncode == 0
+    assert "sliding-goal4" in listing.stdout and "181440" in listing.stdout and "rotations" in listing.stdout
+
+
+def test_help_lists_the_commands() -> None:
+    result = judge("--help")
+    for command in ("gen", "validate", "solve", "schema", "tables"):
+        assert command in result.stdout

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.spec import load_problem
+from judge.validation import validate_problem
+
+from .conftest import PROBLEMS
+
+
+def test_bundled_tests_are_valid() -> None:
+    for name in ("lanqiao", "eight-digits", "sicily-rotations"):
+        report = validate_problem(load_problem(PROBLEMS / name))
+        assert report.ok, report.issues
+        assert report.files > 10
+
+
+def test_hand_written_bad_inputs_are_caught(problems_copy: Path) -> None:
+    problem = load_problem(problems_copy / "sicily-rotations")
+    bad = problem.tests_dir / "random" / "02.in"
+    lines = bad.read_text().splitlines(keepends=True)
+    lines[6] = "1 2 3 4 5 6 7 8 8\n"
+    bad.write_text("".join(lines))
+    binary = problem.tests_dir / "random" / "03.in"
+    binary.write_bytes(b"1 2 3\x00\n")
+    orphan = problem.tests_dir / "edge" / "09.in"
+    orphan.write_text("1 2 3 4 5 6 7 8 9\n")
+    report = validate_problem(problem)
+    shown = sorted(str(i).replace(str(problem.tests_dir), "tests") for i in report.issues)
+    assert shown == [
+        "tests/edge/09.in: no answer file 09.ans",
+        "tests/random/02.in:7: '8' appears more than once",
+        "tests/random/03.in:1: binary data (NUL byte)",
+    ]
+
+
+def test_no_tests_at_all(problems_copy: Path) -> None:
+    import shutil
+
+    problem = load_problem(problems_copy / "lanqiao")
+    shutil.rmtree(problem.tests_dir)
+    report = validate_problem(problem)
+    assert not report.ok and "run `judge gen`" in report.issues[0].message
