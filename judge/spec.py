@@ -46,9 +46,6 @@ class Limits(_Strict):
         default_factory=dict, description="Per-language factor on time_s, e.g. {python3: 5}"
     )
 
-    def time_for(self, language: str) -> float:
-        return self.time_s * self.time_multipliers.get(language, 1.0)
-
 
 class TokensChecker(_Strict):
     """Whitespace-separated tokens must be equal (the default)."""

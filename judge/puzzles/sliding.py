@@ -11,7 +11,7 @@ tiles' inversion count, and the two halves of the 9! boards never meet.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from judge.puzzles.perm import inversions, rank
 
@@ -70,7 +70,7 @@ def solvable(start: Sequence[int], target: Sequence[int]) -> bool:
     return inversions(tiles_start) % 2 == inversions(tiles_target) % 2
 
 
-def distance(start: Sequence[int], target: Sequence[int], table_for_blank) -> int:  # type: ignore[no-untyped-def]
+def distance(start: Sequence[int], target: Sequence[int], table_for_blank: Callable[[int], bytes]) -> int:
     """Least number of moves from start to target, or -1.
 
     `table_for_blank(b)` returns the distance table of canonical goal b; it is only
