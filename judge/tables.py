@@ -32,7 +32,7 @@ def cache_dir() -> Path:
 
 def build(names: Iterable[str]) -> dict[str, bytes]:
     """Compute the named tables, sharing work between tables of one puzzle."""
-    from judge.puzzles import rotations, sliding
+    from judge.puzzles import rotations, sliding, sliding_build
 
     wanted = list(dict.fromkeys(names))
     unknown = [n for n in wanted if n not in sliding.TABLE_NAMES and n != rotations.TABLE_NAME]
@@ -41,7 +41,7 @@ def build(names: Iterable[str]) -> dict[str, bytes]:
     built: dict[str, bytes] = {}
     blanks = [sliding.TABLE_NAMES.index(n) for n in wanted if n in sliding.TABLE_NAMES]
     if blanks:
-        built.update(sliding.build_tables(blanks))
+        built.update(sliding_build.build_tables(blanks))
     if rotations.TABLE_NAME in wanted:
         built[rotations.TABLE_NAME] = rotations.build_table()
     return built

@@ -1,7 +1,7 @@
 """Breadth-first search over all 9! boards at once, vectorised with numpy.
 
-The graph is given as a neighbour table: row r lists the ranks of the boards one move
-away from the board of rank r. The search then costs a handful of array
+The graph is given as a neighbour table: row r lists the indices of the boards one move
+away from board r. The search then costs a handful of array
 operations per level instead of a Python step per board, which is what makes a cold
 table build about as fast as a plain C++ search.
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from judge.puzzles.perm import FACTORIALS, N_CELLS, N_PERMUTATIONS
+from judge.puzzles.perm import FACTORIALS, N_CELLS
 
 UNREACHABLE = 255
 
@@ -21,10 +21,10 @@ Boards = npt.NDArray[np.uint8]  # shape (9, count): one board per column
 Ranks = npt.NDArray[np.int64]
 
 
-def all_boards() -> Boards:
-    """Every permutation of 0..8, column r being the one of rank r."""
+def all_boards(cells: int = N_CELLS) -> Boards:
+    """Every permutation of 0..cells-1, column r being the one of rank r."""
     boards = np.zeros((1, 1), dtype=np.uint8)
-    for n in range(2, N_CELLS + 1):
+    for n in range(2, cells + 1):
         # Lexicographic order: first cell f, then every arrangement of the rest.
         blocks = []
         for first in range(n):
@@ -35,27 +35,30 @@ def all_boards() -> Boards:
     return np.ascontiguousarray(boards)
 
 
-def rank_boards(boards: Boards, order: Sequence[int] = tuple(range(N_CELLS))) -> Ranks:
+def rank_boards(boards: Boards, order: Sequence[int] | None = None) -> Ranks:
     """Lexicographic ranks of the boards `boards[order]` (rows taken in that order).
+
+    Works for any number of rows (a permutation of 0..n-1 per column).
 
     Taking rows by view instead of copying the permuted array, and counting in
     uint8, makes this about twice as fast as the obvious version.
     """
     count = boards.shape[1]
-    rows = [boards[k] for k in order]
+    rows = [boards[k] for k in (range(boards.shape[0]) if order is None else order)]
+    n = len(rows)
     ranks = np.zeros(count, dtype=np.int64)
     digit = np.empty(count, dtype=np.uint8)
     less = np.empty(count, dtype=np.bool_)
     less_u8 = less.view(np.uint8)
     weighted = np.empty(count, dtype=np.int64)
-    for i in range(N_CELLS - 1):
+    for i in range(n - 1):
         # Lehmer digit: how many cells to the right hold a smaller value.
         np.less(rows[i + 1], rows[i], out=less)
         digit[:] = less_u8
-        for j in range(i + 2, N_CELLS):
+        for j in range(i + 2, n):
             np.less(rows[j], rows[i], out=less)
             np.add(digit, less_u8, out=digit)
-        np.multiply(digit, FACTORIALS[N_CELLS - 1 - i], out=weighted, dtype=np.int64, casting="unsafe")
+        np.multiply(digit, FACTORIALS[n - 1 - i], out=weighted, dtype=np.int64, casting="unsafe")
         ranks += weighted
     return ranks
 
@@ -69,25 +72,6 @@ def neighbours_by_cell_moves(boards: Boards, moves: Sequence[Sequence[int]]) -> 
     table = np.empty((boards.shape[1], len(moves)), dtype=np.int64)
     for k, move in enumerate(moves):
         table[:, k] = rank_boards(boards, move)
-    return table
-
-
-def neighbours_by_blank_swaps(boards: Boards, adjacent: Sequence[Sequence[int]]) -> Ranks:
-    """Neighbour table for sliding moves: value 0 (the blank) swaps with an adjacent cell.
-
-    `adjacent[c]` lists the cells next to cell c. A board with fewer neighbours than
-    the widest row lists itself in the spare slots: the search skips seen boards
-    anyway, so no -1 sentinel has to be filtered on every level.
-    """
-    width = max(len(cells) for cells in adjacent)
-    table = np.repeat(np.arange(boards.shape[1], dtype=np.int64)[:, None], width, axis=1)
-    for blank, cells in enumerate(adjacent):
-        columns = np.flatnonzero(boards[blank] == 0)
-        group = np.ascontiguousarray(boards[:, columns])
-        for k, cell in enumerate(cells):
-            order = list(range(N_CELLS))
-            order[blank], order[cell] = cell, blank
-            table[columns, k] = rank_boards(group, order)
     return table
 
 

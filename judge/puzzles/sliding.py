@@ -44,16 +44,6 @@ def table_name(blank: int) -> str:
 TABLE_NAMES: tuple[str, ...] = tuple(table_name(b) for b in range(9))
 
 
-def build_tables(blanks: Sequence[int] = tuple(range(9))) -> dict[str, bytes]:
-    """Distances to the canonical goals of the given blank cells (imports numpy)."""
-    from judge.puzzles import bfs
-
-    boards = bfs.all_boards()
-    # One neighbour table serves every goal: the move graph does not depend on it.
-    neighbours = bfs.neighbours_by_blank_swaps(boards, ADJACENT)
-    return {table_name(b): bfs.distances(neighbours, rank(canonical_goal(b))) for b in blanks}
-
-
 def relabel(start: Sequence[int], target: Sequence[int]) -> tuple[tuple[int, ...], int]:
     """Rename tiles so that `target` becomes a canonical goal; return (start, blank cell)."""
     blank = target.index(BLANK)
