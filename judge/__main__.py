@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 PROBLEMS_ENV = "JUDGE_PROBLEMS"
 
@@ -19,7 +18,7 @@ def main() -> None:
     if len(args) in (2, 3) and args[0] == "solve" and not any(a.startswith("-") for a in args[1:]):
         from judge import solving
 
-        problems = Path(os.environ.get(PROBLEMS_ENV) or "problems")
+        problems = os.environ.get(PROBLEMS_ENV) or "problems"
         sys.exit(solving.main(args[1], args[2] if len(args) == 3 else None, problems))
     from judge.cli import main as cli_main
 

@@ -41,8 +41,8 @@ def _status(message: str) -> Iterator[None]:
 def _problems(ctx: click.Context, names: Sequence[str]) -> list[Path]:
     problems_dir: Path = ctx.obj["problems"]
     if names:
-        return [find_problem(n, problems_dir) for n in names]
-    found = problem_dirs(problems_dir)
+        return [Path(find_problem(n, problems_dir)) for n in names]
+    found = [Path(p) for p in problem_dirs(problems_dir)]
     if not found:
         raise JudgeError(f"{problems_dir}: no problem folders (each needs a problem.yaml)")
     return found
@@ -186,7 +186,7 @@ def tables(rebuild: bool) -> None:
     names = list(dict.fromkeys(t for name in refs.NAMES for t in refs.get(name).tables))
     if rebuild:
         for name in names:
-            store.path(name).unlink(missing_ok=True)
+            Path(store.path(name)).unlink(missing_ok=True)
     with _status("loading distance tables"):
         store.ensure(names)
     listing = Table("table", "boards", "reachable", "max distance", "file", box=None, pad_edge=False)

@@ -2,8 +2,8 @@
 
 A table file is one header line (`judge-table <version> <name> <length> <sha256>`)
 followed by the raw bytes. A missing, truncated or altered file is rebuilt; the cache
-is never in git. Reading uses nothing heavier than hashlib, so `judge solve` starts
-fast; building imports numpy.
+is never in git. Reading uses nothing heavier than hashlib and plain string paths (not
+pathlib), so `judge solve` starts fast; building imports numpy.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 # Bump when a builder changes what it produces: old files are then ignored.
 FORMAT_VERSION = 1
@@ -20,14 +19,13 @@ CACHE_ENV = "JUDGE_CACHE_DIR"
 Notify = Callable[[str], None]
 
 
-def cache_dir() -> Path:
+def cache_dir() -> str:
     """$JUDGE_CACHE_DIR, else $XDG_CACHE_HOME/judge, else ~/.cache/judge."""
     explicit = os.environ.get(CACHE_ENV)
     if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "judge"
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "judge")
 
 
 def build(names: Iterable[str]) -> dict[str, bytes]:
@@ -71,13 +69,13 @@ def _decode(name: str, blob: bytes) -> bytes | None:
 class TableStore:
     """Callable table source for the reference solvers: store(name) -> bytes."""
 
-    def __init__(self, directory: Path | None = None, notify: Notify | None = None) -> None:
-        self.directory = directory if directory is not None else cache_dir()
+    def __init__(self, directory: str | os.PathLike[str] | None = None, notify: Notify | None = None) -> None:
+        self.directory = os.fspath(directory) if directory is not None else cache_dir()
         self._notify = notify
         self._loaded: dict[str, bytes] = {}
 
-    def path(self, name: str) -> Path:
-        return self.directory / f"{name}.v{FORMAT_VERSION}.bin"
+    def path(self, name: str) -> str:
+        return os.path.join(self.directory, f"{name}.v{FORMAT_VERSION}.bin")
 
     def __call__(self, name: str) -> bytes:
         if name not in self._loaded:
@@ -105,7 +103,8 @@ class TableStore:
     def _read(self, name: str) -> bytes | None:
         path = self.path(name)
         try:
-            blob = path.read_bytes()
+            with open(path, "rb") as stream:
+                blob = stream.read()
         except FileNotFoundError:
             return None
         except OSError as err:
@@ -121,7 +120,7 @@ class TableStore:
         try:
             import tempfile  # here, not at the top: it costs `judge solve` 5 ms to import
 
-            self.directory.mkdir(parents=True, exist_ok=True)
+            os.makedirs(self.directory, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=self.directory)
             try:
                 with os.fdopen(fd, "wb") as out:

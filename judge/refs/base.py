@@ -1,14 +1,16 @@
-"""The shape every reference problem module fills in."""
+"""The records of the reference registry, and the helpers that explain a bad input.
+
+Imported only when a full Reference is wanted or an input is refused: `judge solve`
+on valid input never loads this module (dataclasses alone cost it 30 ms to import).
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-# Table name -> table bytes; injected so that reference modules never touch the disk.
-TableSource = Callable[[str], bytes]
+from judge.refs.text import TableSource
 
 
 @dataclass(frozen=True)
@@ -39,22 +41,6 @@ class Reference:
     generators: Mapping[str, Generator]
     # Every table this problem may need, so `judge gen` can build them in one go.
     tables: Sequence[str]
-
-
-@lru_cache(maxsize=16)
-def buckets(table: bytes) -> tuple[tuple[int, ...], ...]:
-    """Ranks grouped by distance: buckets(table)[d] lists the boards at distance d."""
-    grouped: list[list[int]] = [[] for _ in range(256)]
-    for index, dist in enumerate(table):
-        grouped[dist].append(index)
-    del grouped[255:]  # unreachable boards have no distance
-    while grouped and not grouped[-1]:
-        grouped.pop()
-    return tuple(tuple(g) for g in grouped)
-
-
-def max_distance(table: bytes) -> int:
-    return len(buckets(table)) - 1
 
 
 def check_tokens(
