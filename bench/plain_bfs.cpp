@@ -3,6 +3,9 @@
 //                                  with counter-clockwise turns; one answer per case.
 //   plain_bfs sliding    < case    eight digits: search the 181440 boards reachable from
 //                                  1 2 3 4 5 6 7 8 x; answer one case.
+//   plain_bfs sliding9             the same search from each of the nine canonical goals
+//                                  (tiles 1..8 in order, the blank on cell 0..8), which is
+//                                  what lanqiao's nine tables hold; prints a checksum.
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -70,21 +73,35 @@ static int rotations_main() {
     return 0;
 }
 
+static int slide(const Board& cur, Board* out) {
+    const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    int blank = 0, n = 0;
+    while (cur[blank] != 0) blank++;
+    for (int k = 0; k < 4; k++) {
+        const int r = blank / 3 + dr[k], c = blank % 3 + dc[k];
+        if (r < 0 || r > 2 || c < 0 || c > 2) continue;
+        out[n] = cur;
+        out[n][blank] = cur[r * 3 + c];
+        out[n][r * 3 + c] = 0;
+        n++;
+    }
+    return n;
+}
+
+static int sliding9_main() {
+    long checksum = 0;
+    for (int blank = 0; blank < 9; blank++) {
+        Board goal;
+        for (int cell = 0, tile = 1; cell < 9; cell++) goal[cell] = cell == blank ? 0 : tile++;
+        search(goal, 181440, slide);
+        for (int r = 0; r < 362880; r++) checksum += dist[r];
+    }
+    std::printf("%ld\n", checksum);
+    return 0;
+}
+
 static int sliding_main() {
-    search({1, 2, 3, 4, 5, 6, 7, 8, 0}, 181440, [](const Board& cur, Board* out) {
-        const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
-        int blank = 0, n = 0;
-        while (cur[blank] != 0) blank++;
-        for (int k = 0; k < 4; k++) {
-            const int r = blank / 3 + dr[k], c = blank % 3 + dc[k];
-            if (r < 0 || r > 2 || c < 0 || c > 2) continue;
-            out[n] = cur;
-            out[n][blank] = cur[r * 3 + c];
-            out[n][r * 3 + c] = 0;
-            n++;
-        }
-        return n;
-    });
+    search({1, 2, 3, 4, 5, 6, 7, 8, 0}, 181440, slide);
     char tok[8];
     Board b;
     for (int i = 0; i < 9; i++) {
@@ -100,6 +117,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < 10; i++) fact[i] = fact[i - 1] * i;
     if (argc == 2 && std::strcmp(argv[1], "rotations") == 0) return rotations_main();
     if (argc == 2 && std::strcmp(argv[1], "sliding") == 0) return sliding_main();
-    std::fprintf(stderr, "usage: plain_bfs rotations|sliding < input\n");
+    if (argc == 2 && std::strcmp(argv[1], "sliding9") == 0) return sliding9_main();
+    std::fprintf(stderr, "usage: plain_bfs rotations|sliding|sliding9 < input\n");
     return 2;
 }
