@@ -24,7 +24,9 @@ demo: $(STAMP)
 	$(BIN)/judge gen
 	$(BIN)/judge validate
 
+# Types first (strict mypy over the package, seconds), then the test suite.
 test: $(TEST_STAMP)
+	$(BIN)/python -m mypy judge
 	$(BIN)/python -m pytest -q
 
 bench: $(TEST_STAMP)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from judge import refs
 from judge.errors import EXIT_FAILED, JudgeError
-from judge.refs.base import Reference, TableSource
+from judge.refs.base import Reference
+from judge.refs.text import TableSource
 from judge.spec import Group, Problem
 
 INPUT_SUFFIX = ".in"
