@@ -28,7 +28,7 @@ def test_reading_order_after_a_vertical_move() -> None:
     assert [before[i] for i in order] == after
 
 
-def test_goal_tables_are_zero_at_their_goal_and_symmetric_in_size() -> None:
+def test_goal_tables_start_at_their_goal_and_hold_one_parity_class() -> None:
     tables = sliding_build.build_tables([0, 4])
     for blank in (0, 4):
         table = tables[sliding.table_name(blank)]
