@@ -55,6 +55,21 @@ def test_solve_file_and_stdin(tmp_path: Path) -> None:
     assert judge("--problems", str(PROBLEMS), "solve", "lanqiao", str(case)).stdout == "22\n"
 
 
+@pytest.mark.parametrize(
+    ("problem", "text", "answer", "note"),
+    [
+        ("lanqiao", b"12345678.\r\n123.46758", "3\n", "<stdin>:1: not in the strict input format (carriage return"),
+        ("eight-digits", b"2\t3 4 1 5 x 7 6 8\n", "19\n", "<stdin>:1: not in the strict input format (whitespace"),
+        ("sicily-rotations", b"1 2 3 4\n5 6 7 8 9\n", "0\n", "<stdin>:1: not in the strict input format (expected 9"),
+    ],
+)
+def test_solve_answers_loose_layout_with_a_note(problem: str, text: bytes, answer: str, note: str) -> None:
+    # A submission reading tokens would answer these, so the reference does too, and says why it noted them.
+    result = judge("solve", problem, stdin=text)
+    assert result.returncode == 0 and result.stdout == answer
+    assert f"judge: {note}" in result.stderr
+
+
 def test_solve_matches_every_committed_answer() -> None:
     for answer in sorted(PROBLEMS.glob("*/tests/*/*.ans"))[::7]:
         problem = answer.parent.parent.parent.name

@@ -30,7 +30,7 @@ def _module_name(name: str) -> str:
 
 
 def module(name: str) -> ModuleType:
-    """The reference's own module: TABLES, accepts(text), validate(text), solve(text, tables)."""
+    """The reference's own module: TABLES, accepts, canonical, validate, diagnose, solve."""
     return importlib.import_module(f"judge.refs.{_module_name(name)}")
 
 

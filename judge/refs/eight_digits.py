@@ -29,6 +29,11 @@ def parse_board(tokens: Sequence[str]) -> tuple[int, ...]:
     return tuple(0 if t == "x" else int(t) for t in tokens)
 
 
+def canonical(text: str) -> str:
+    """The input's tokens laid out in the strict format (how a submission reading tokens sees it)."""
+    return " ".join(text.split()) + "\n"
+
+
 def accepts(text: str) -> bool:
     lines = lines_if_clean(text)
     return lines is not None and len(lines) == 1 and sorted(lines[0].split()) == _SORTED_TOKENS
@@ -42,7 +47,8 @@ def validate(text: str) -> list[InputIssue]:
 
     # `diagnose` is a second, independent reading of the format; the tests check that
     # it finds a reason exactly when `accepts` refuses, so this fallback never shows.
-    return diagnose(text) or [InputIssue(1, "not in the input format")]
+    issues = sorted(diagnose(text), key=lambda issue: issue.line)
+    return issues or [InputIssue(1, "not in the input format")]
 
 
 def diagnose(text: str) -> list[InputIssue]:

@@ -28,6 +28,11 @@ def render_board(board: Sequence[int]) -> str:
     return "".join("." if v == 0 else str(v) for v in board)
 
 
+def canonical(text: str) -> str:
+    """The input's tokens laid out in the strict format (how a submission reading tokens sees it)."""
+    return "".join(token + "\n" for token in text.split())
+
+
 def accepts(text: str) -> bool:
     lines = lines_if_clean(text)
     return lines is not None and len(lines) == 2 and all(sorted(line) == _SORTED_CELLS for line in lines)
@@ -41,7 +46,8 @@ def validate(text: str) -> list[InputIssue]:
 
     # `diagnose` is a second, independent reading of the format; the tests check that
     # it finds a reason exactly when `accepts` refuses, so this fallback never shows.
-    return diagnose(text) or [InputIssue(1, "not in the input format")]
+    issues = sorted(diagnose(text), key=lambda issue: issue.line)
+    return issues or [InputIssue(1, "not in the input format")]
 
 
 def diagnose(text: str) -> list[InputIssue]:

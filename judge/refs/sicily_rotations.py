@@ -23,6 +23,13 @@ _SORTED_TOKENS = sorted(TOKENS)
 TABLES = (rotations.TABLE_NAME,)
 
 
+def canonical(text: str) -> str:
+    """The input's tokens laid out in the strict format, nine to a line (how a submission
+    reading integers until end of file sees it)."""
+    tokens = text.split()
+    return "".join(" ".join(tokens[i : i + 9]) + "\n" for i in range(0, len(tokens), 9))
+
+
 def accepts(text: str) -> bool:
     lines = lines_if_clean(text)
     return bool(lines) and all(sorted(line.split()) == _SORTED_TOKENS for line in lines or ())
@@ -36,7 +43,8 @@ def validate(text: str) -> list[InputIssue]:
 
     # `diagnose` is a second, independent reading of the format; the tests check that
     # it finds a reason exactly when `accepts` refuses, so this fallback never shows.
-    return diagnose(text) or [InputIssue(1, "not in the input format")]
+    issues = sorted(diagnose(text), key=lambda issue: issue.line)
+    return issues or [InputIssue(1, "not in the input format")]
 
 
 def diagnose(text: str) -> list[InputIssue]:
