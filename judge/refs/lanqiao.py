@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from judge.puzzles import sliding
-from judge.refs.text import TableSource, lines_if_clean
+from judge.refs.text import TableSource, lines_if_clean, validate_with
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
 if TYPE_CHECKING:
@@ -40,14 +40,7 @@ def accepts(text: str) -> bool:
 
 def validate(text: str) -> list[InputIssue]:
     """Every reason the input breaks the format (empty when it is valid)."""
-    if accepts(text):
-        return []
-    from judge.refs.base import InputIssue
-
-    # `diagnose` is a second, independent reading of the format; the tests check that
-    # it finds a reason exactly when `accepts` refuses, so this fallback never shows.
-    issues = sorted(diagnose(text), key=lambda issue: issue.line)
-    return issues or [InputIssue(1, "not in the input format")]
+    return validate_with(text, accepts, diagnose)
 
 
 def diagnose(text: str) -> list[InputIssue]:

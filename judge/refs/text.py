@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
+if TYPE_CHECKING:
+    from judge.refs.base import InputIssue
+
 # Table name -> table bytes; injected so that reference modules never touch the disk.
 TableSource = Callable[[str], bytes]
 
@@ -15,3 +19,19 @@ def lines_if_clean(text: str) -> list[str] | None:
         return None
     lines = text[:-1].split("\n")
     return lines if all(line.isprintable() for line in lines) else None
+
+
+def validate_with(
+    text: str, accepts: Callable[[str], bool], diagnose: Callable[[str], list[InputIssue]]
+) -> list[InputIssue]:
+    """Every reason `text` breaks the format, in line order (empty when it is valid).
+
+    `diagnose` is a second, independent reading of the format; the tests check that it
+    finds a reason exactly when `accepts` refuses, so the fallback below never shows.
+    """
+    if accepts(text):
+        return []
+    from judge.refs.base import InputIssue
+
+    issues = sorted(diagnose(text), key=lambda issue: issue.line)
+    return issues or [InputIssue(1, "not in the input format")]
