@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -19,6 +20,10 @@ from judge import __version__
 from judge.__main__ import PROBLEMS_ENV
 from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
 from judge.locate import find_problem, problem_dirs
+
+if TYPE_CHECKING:
+    from judge.build import Submission
+    from judge.runner import CaseResult
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -196,6 +201,221 @@ def tables(rebuild: bool) -> None:
         listing.add_row(name, str(len(data)), str(len(reachable)), str(max(reachable)), str(store.path(name)))
     out.print(listing)
     out.print(f"cache: {cache_dir()}")
+
+
+def _figures(cpu_s: float, wall_s: float, memory_kib: int) -> tuple[str, str, str]:
+    return f"{cpu_s:.2f}", f"{wall_s:.2f}", f"{memory_kib / 1024:.1f}"
+
+
+_COLOURS = {"AC": "green", "WA": "red", "TLE": "yellow", "MLE": "magenta", "RE": "red", "OLE": "yellow", "CE": "cyan"}
+
+
+def _verdict_markup(verdict: str) -> str:
+    return f"[bold {_COLOURS.get(verdict, 'white')}]{verdict}[/]"
+
+
+def _first_difference(answer: bytes, output: bytes, line: int) -> list[str]:
+    """The first differing line of a public case, whitespace made visible."""
+    def visible(text: str) -> str:
+        return text.replace(" ", "\u00b7").replace("\t", "\u2192") or "(empty)"
+
+    want = answer.decode(errors="replace").replace("\r\n", "\n").split("\n")
+    got = output.decode(errors="replace").replace("\r\n", "\n").split("\n")
+    at = max(line, 1) - 1
+    expected = visible(want[at]) if at < len(want) else "(end of answer)"
+    received = visible(got[at]) if at < len(got) else "(end of output)"
+    return [f"line {at + 1}", f"  expected: {expected}", f"  received: {received}"]
+
+
+@cli.command(name="run")
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-p", "--problem", "problem_name", help="Judge on every case of this problem.")
+@click.option("--lang", "language", help="Language id (default: from the file extension).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False, path_type=Path), help="Ad hoc: one input file.")
+@click.option("--answer", "answer_file", type=click.Path(dir_okay=False, path_type=Path), help="Ad hoc: its answer.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01, max=60), default=1.0, show_default=True)
+@click.option("--memory-limit", type=click.IntRange(min=1, max=16384), default=256, show_default=True)
+@click.option("--output-limit", type=click.FloatRange(min=0.001, max=1024), default=16.0, show_default=True)
+@click.option("--checker", type=click.Choice(["tokens", "exact", "lines", "float"]), default="tokens", show_default=True)
+@click.pass_context
+def run_command(
+    ctx: click.Context,
+    source: Path,
+    problem_name: str | None,
+    language: str | None,
+    as_json: bool,
+    input_file: Path | None,
+    answer_file: Path | None,
+    time_limit: float,
+    memory_limit: int,
+    output_limit: float,
+    checker: str,
+) -> None:
+    """Compile SOURCE and judge it: on a problem's cases (-p), or on one --input.
+
+    On a problem, sample cases show the first difference; secret cases show only their
+    verdict and figures. The exit code is 0 only for AC.
+    """
+    from judge import build
+
+    submission = build.load_submission(source, language)
+    if input_file is not None:
+        sys.exit(_run_ad_hoc(submission, input_file, answer_file, time_limit, memory_limit, output_limit, checker))
+    if problem_name is None:
+        raise JudgeError("give a problem (-p PROBLEM) or an input (--input FILE)")
+    sys.exit(_run_problem(ctx, submission, problem_name, as_json))
+
+
+def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, as_json: bool) -> int:
+    import json
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from judge import runner, testdata
+    from judge.spec import load_problem
+
+    problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
+    cases = testdata.load_cases(problem)
+    show_progress = err.is_terminal and not as_json
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[last]}"),
+        console=err, transient=True, disable=not show_progress,
+    )
+    with progress:
+        task = progress.add_task(f"{problem.id}: compiling", total=len(cases), last="")
+
+        def on_case(index: int, case: CaseResult) -> None:
+            progress.update(task, advance=1, description=f"{problem.id}: running", last=case.verdict.value)
+
+        result = runner.judge_submission(problem, submission, cases, on_case=on_case)
+    if as_json:
+        payload = {
+            "problem": result.problem,
+            "language": result.language,
+            "verdict": result.verdict.value,
+            "score": result.score,
+            "max_score": result.max_score,
+            "sandbox": result.sandbox_mode,
+            "compile_output": result.build.message if not result.build.ok else "",
+            "cases": [
+                {
+                    "name": c.name,
+                    "group": c.group,
+                    "verdict": c.verdict.value,
+                    "cpu_s": c.cpu_s,
+                    "wall_s": c.wall_s,
+                    "memory_kib": c.memory_kib,
+                    "message": c.message,
+                }
+                for c in result.cases
+            ],
+        }
+        click.echo(json.dumps(payload, indent=2))
+        return 0 if result.verdict.value == "AC" else EXIT_FAILED
+    if not result.build.ok:
+        out.print(f"{_verdict_markup('CE')} compilation error ({submission.path.name}):")
+        out.print(result.build.message, markup=False, highlight=False)
+        return EXIT_FAILED
+    table = Table("case", "verdict", "CPU s", "wall s", "MiB", "message", box=None, pad_edge=False)
+    by_name = {c.id: c for c in cases}
+    details: list[str] = []
+    for case in result.cases:
+        table.add_row(case.name, _verdict_markup(case.verdict.value), *_figures(case.cpu_s, case.wall_s, case.memory_kib),
+                      case.message if case.public or case.verdict.value != "WA" else "")
+        if case.public and case.verdict.value == "WA" and case.output is not None and not details:
+            details = [f"{case.name}: first difference, " + line if i == 0 else line
+                       for i, line in enumerate(_first_difference(by_name[case.name].answer.read_bytes(), case.output, case.diff_line))]
+    out.print(table)
+    for line in details:
+        out.print(line, markup=False, highlight=False)
+    limits = result.limits
+    out.print(
+        f"{_verdict_markup(result.verdict.value)} {result.verdict.long_name}; score {result.score:g}/{result.max_score:g}"
+        f"  (limits: {limits.cpu_s:g} s CPU, {limits.memory_mib} MiB; sandbox: {result.sandbox_mode})"
+    )
+    return 0 if result.verdict.value == "AC" else EXIT_FAILED
+
+
+def _run_ad_hoc(
+    submission: Submission, input_file: Path, answer_file: Path | None,
+    time_limit: float, memory_limit: int, output_limit: float, checker: str,
+) -> int:
+    from judge import build, checkers, sandbox
+    from judge.verdicts import Verdict, judge_run
+
+    for path in (input_file, answer_file):
+        if path is not None and not path.is_file():
+            raise JudgeError(f"{path}: no such file")
+    limits = sandbox.Limits(
+        cpu_s=time_limit, wall_s=2 * time_limit + 1,
+        memory_mib=memory_limit + submission.language.jvm_allowance_mib,
+        output_bytes=int(output_limit * 1024 * 1024), address_space=submission.language.address_space_limit,
+    )
+    with build.box() as where:
+        compiled = build.compile_submission(submission, where)
+        if not compiled.ok:
+            click.echo(f"CE compilation error\n{compiled.message}")
+            return EXIT_FAILED
+        argv = submission.language.run_argv(memory_limit, submission.mainclass)
+        run = sandbox.run(argv, box=where, limits=limits, stdin=input_file)
+    check = None
+    if answer_file is not None and run.exit_code == 0 and run.limit_hit is None:
+        answer = answer_file.read_bytes()
+        compare = {"tokens": checkers.tokens, "exact": checkers.exact, "lines": checkers.lines}
+        check = checkers.floats(run.stdout, answer, 1e-6, 1e-6) if checker == "float" else compare[checker](run.stdout, answer)
+    decided = judge_run(run, limits.memory_mib * 1024, check)
+    cpu, wall, mib = _figures(run.cpu_s, run.wall_s, run.memory_kib)
+    figures = f"cpu {cpu} s, wall {wall} s, memory {mib} MiB"
+    if answer_file is None:
+        # Not judging: the program's output is the result; problems go to stderr.
+        sys.stdout.buffer.write(run.stdout)
+        if decided.verdict in (Verdict.AC, Verdict.IE):
+            err.print(f"judge: {figures}")
+            return 0
+        err.print(f"judge: {decided.verdict.value} {decided.message} ({figures})")
+        if run.stderr:
+            err.print(run.stderr.decode(errors="replace").rstrip()[-2000:], markup=False, highlight=False)
+        return EXIT_FAILED
+    click.echo(f"{decided.verdict.value} {decided.verdict.long_name}" + (f": {decided.message}" if decided.message else ""))
+    click.echo(figures)
+    return 0 if decided.verdict is Verdict.AC else EXIT_FAILED
+
+
+@cli.command()
+def doctor() -> None:
+    """Which compilers and runtimes, and which sandbox layers, this machine has (and why not)."""
+    import shutil
+    import subprocess
+
+    from judge import languages, sandbox
+
+    table = Table("language", "command", "version", box=None, pad_edge=False)
+    missing = 0
+    for language in languages.load().languages.values():
+        command = (language.compile or language.run)[0]
+        path = shutil.which(command, path=sandbox.SANDBOX_PATH)  # what a sandboxed program finds
+        if path is None:
+            table.add_row(language.id, command, f"[red]missing[/red]: `{command}` not on PATH")
+            missing += 1
+            continue
+        try:
+            version_argv = [path, *language.version[1:]]
+            done = subprocess.run(version_argv, capture_output=True, text=True, timeout=20)
+            text = (done.stdout or done.stderr).strip().splitlines()
+            version = text[0] if text else f"exit code {done.returncode}"
+        except (OSError, subprocess.TimeoutExpired) as error:
+            version = f"[red]cannot run[/red]: {error}"
+        table.add_row(language.id, path, version)
+    out.print(table)
+    layers = sandbox.detect()
+    table = Table("sandbox layer", "state", "detail", box=None, pad_edge=False)
+    for layer in layers.all():
+        state = "[green]active[/green]" if layer.active else "[yellow]missing[/yellow]"
+        table.add_row(layer.name, state, layer.detail)
+    out.print(table)
+    out.print(f"sandbox mode: {layers.mode}")
+    sys.exit(EXIT_FAILED if missing else EXIT_OK)
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge import refs
-from judge.errors import EXIT_FAILED, JudgeError
+from judge.errors import JudgeError
 from judge.refs.base import Reference
 from judge.refs.text import TableSource
 from judge.spec import Group, Problem
@@ -48,10 +48,6 @@ class Difference:
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
-
-
-class StaleTests(JudgeError):
-    exit_code = EXIT_FAILED
 
 
 def _inputs(reference: Reference, group: Group, tables: TableSource) -> list[str]:
@@ -148,3 +144,33 @@ def _write_atomic(path: Path, content: bytes) -> None:
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+@dataclass(frozen=True)
+class CaseFiles:
+    """A test case on disk, as the runner reads it."""
+
+    group: str
+    name: str
+    input: Path
+    answer: Path
+    public: bool
+
+    @property
+    def id(self) -> str:
+        return f"{self.group}/{self.name}"
+
+
+def load_cases(problem: Problem) -> list[CaseFiles]:
+    """Every case in tests/, groups in spec order, cases in name order; JudgeError if none."""
+    cases: list[CaseFiles] = []
+    for group in problem.spec.groups:
+        folder = problem.tests_dir / group.name
+        for path in sorted(folder.glob(f"*{INPUT_SUFFIX}")) if folder.is_dir() else []:
+            answer = path.with_suffix(ANSWER_SUFFIX)
+            if not answer.is_file():
+                raise JudgeError(f"{path}: no answer file {answer.name} (run `judge gen`)")
+            cases.append(CaseFiles(group.name, path.stem, path, answer, group.visibility == "public"))
+    if not cases:
+        raise JudgeError(f"{problem.tests_dir}: no test cases (run `judge gen {problem.id}`)")
+    return cases

@@ -1,0 +1,89 @@
+"""Source file -> Build: identify the language, read the source safely, compile it once
+in the sandbox under its own limits, keeping the compiler's output for a CE message."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import languages, sandbox
+from judge.errors import JudgeError
+from judge.languages import Language
+
+# Compiling gets its own, generous limits; a compile bomb ends as CE, not as a hung judge.
+COMPILE_LIMITS = sandbox.Limits(cpu_s=30, wall_s=60, memory_mib=1536, output_bytes=64 << 20, pids=64)
+COMPILER_OUTPUT_CAP = 8 * 1024  # characters of compiler output kept for the CE message
+MAX_SOURCE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A source file and how to build it (language and, for Java, its main class)."""
+
+    path: Path
+    language: Language
+    source: bytes
+    mainclass: str
+
+
+@dataclass(frozen=True)
+class Build:
+    ok: bool
+    message: str  # the compiler's output (truncated), shown on CE
+    cpu_s: float
+    wall_s: float
+
+
+def load_submission(path: Path, language_id: str | None = None) -> Submission:
+    """Read and identify a source file; JudgeError (one line, naming the file) if unusable."""
+    table = languages.load()
+    language = table.by_id(language_id) if language_id else table.detect(path.name)
+    try:
+        source = path.read_bytes()
+    except OSError as err:
+        raise JudgeError(f"{path}: cannot read: {err.strerror}") from None
+    if not source.strip():
+        raise JudgeError(f"{path}: empty submission")
+    if len(source) > MAX_SOURCE_BYTES:
+        raise JudgeError(f"{path}: {len(source)} bytes, over the {MAX_SOURCE_BYTES}-byte source limit")
+    if b"\0" in source:
+        raise JudgeError(f"{path}: binary file, not source code")
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = source[: err.start].count(b"\n") + 1
+        raise JudgeError(f"{path}:{line}: not UTF-8 text") from None
+    mainclass = languages.java_main_class(source) if language.uses_mainclass else "Main"
+    return Submission(path, language, source, mainclass)
+
+
+@contextmanager
+def box() -> Iterator[Path]:
+    """A fresh, private working directory for one submission, removed afterwards."""
+    directory = Path(tempfile.mkdtemp(prefix="judge-box-"))
+    try:
+        sandbox.prepare_box(directory)
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def compile_submission(submission: Submission, where: Path) -> Build:
+    """Write the source into the box and compile it there, under COMPILE_LIMITS."""
+    (where / submission.language.source_name(submission.mainclass)).write_bytes(submission.source)
+    argv = submission.language.compile_argv(submission.mainclass)
+    if argv is None:
+        return Build(True, "", 0.0, 0.0)
+    result = sandbox.run(argv, box=where, limits=COMPILE_LIMITS)
+    text = (result.stdout + result.stderr).decode("utf-8", errors="replace")
+    if len(text) > COMPILER_OUTPUT_CAP:
+        text = text[:COMPILER_OUTPUT_CAP] + "\n[... compiler output truncated]"
+    if result.limit_hit is not None:
+        what = {"cpu": "CPU time", "wall": "time", "memory": "memory", "output": "output", "file_size": "file size"}
+        text = f"compilation stopped: {what.get(result.limit_hit, result.limit_hit)} limit\n{text}"
+        return Build(False, text, result.cpu_s, result.wall_s)
+    return Build(result.exit_code == 0, text, result.cpu_s, result.wall_s)

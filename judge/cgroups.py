@@ -1,0 +1,213 @@
+"""One cgroup per run: a memory limit (with swap), a process limit and CPU accounting
+for the whole process tree, whatever it forks.
+
+cgroup v1 (separate memory, pids and cpuacct hierarchies, as on the machines here) and
+v2 (one unified hierarchy) behind one small interface. Groups are made under the
+judge's own cgroup, so the machine's accounting of the judge still covers its runs.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from dataclasses import dataclass
+
+ROOT = "/sys/fs/cgroup"
+V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+
+
+@dataclass(frozen=True)
+class Support:
+    """Whether per-run cgroups can be made here, and if not, exactly why."""
+
+    version: int  # 1 or 2; 0 when unavailable
+    reason: str  # why not, or where the groups go
+
+
+def _own_paths() -> dict[str, str]:
+    """Controller (or "" for v2) -> this process's cgroup path, from /proc/self/cgroup."""
+    paths: dict[str, str] = {}
+    with open("/proc/self/cgroup", encoding="utf-8") as stream:
+        for line in stream:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            for controller in controllers.split(","):
+                paths[controller] = path
+    return paths
+
+
+def _try_mkdir(parent: str) -> str | None:
+    """None when a child group can be made and removed in `parent`, else the reason."""
+    probe = os.path.join(parent, f"judge-probe-{os.getpid()}")
+    try:
+        os.mkdir(probe)
+        os.rmdir(probe)
+    except OSError as err:
+        return f"cannot create a cgroup in {parent}: {err.strerror}"
+    return None
+
+
+def detect() -> Support:
+    if not os.path.isdir(ROOT):
+        return Support(0, f"{ROOT} does not exist")
+    try:
+        own = _own_paths()
+    except OSError as err:
+        return Support(0, f"cannot read /proc/self/cgroup: {err.strerror}")
+    if all(os.path.isdir(os.path.join(ROOT, c)) for c in V1_CONTROLLERS):
+        for controller in V1_CONTROLLERS:
+            reason = _try_mkdir(os.path.join(ROOT, controller) + own.get(controller, "/"))
+            if reason:
+                return Support(0, f"cgroup v1: {reason}")
+        return Support(1, "cgroup v1: memory, pids, cpuacct")
+    if os.path.isfile(os.path.join(ROOT, "cgroup.controllers")):
+        parent = ROOT + own.get("", "/")
+        try:
+            with open(os.path.join(parent, "cgroup.subtree_control"), encoding="utf-8") as stream:
+                enabled = stream.read().split()
+        except OSError as err:
+            return Support(0, f"cgroup v2: cannot read {parent}/cgroup.subtree_control: {err.strerror}")
+        missing = [c for c in ("memory", "pids", "cpu") if c not in enabled]
+        if missing:
+            return Support(0, f"cgroup v2: {parent} does not delegate {', '.join(missing)} to child groups")
+        reason = _try_mkdir(parent)
+        if reason:
+            return Support(0, f"cgroup v2: {reason}")
+        return Support(2, "cgroup v2: memory, pids, cpu")
+    return Support(0, f"no usable cgroup hierarchy under {ROOT}")
+
+
+def _write(path: str, value: str) -> None:
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(value)
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as stream:
+        return stream.read()
+
+
+class RunGroup:
+    """The cgroup(s) of one run. Create, let the child join, read figures, kill, remove."""
+
+    def __init__(self, version: int, memory_bytes: int, pids: int) -> None:
+        self.version = version
+        name = f"judge-{uuid.uuid4().hex[:12]}"
+        own = _own_paths()
+        if version == 1:
+            self.dirs = {c: os.path.join(ROOT, c) + own.get(c, "/").rstrip("/") + "/" + name for c in V1_CONTROLLERS}
+        else:
+            self.dirs = {c: ROOT + own.get("", "/").rstrip("/") + "/" + name for c in ("memory", "pids", "cpu")}
+        made: list[str] = []
+        try:
+            for directory in dict.fromkeys(self.dirs.values()):
+                os.mkdir(directory)
+                made.append(directory)
+            if version == 1:
+                _write(self._file("memory", "memory.limit_in_bytes"), str(memory_bytes))
+                memsw = self._file("memory", "memory.memsw.limit_in_bytes")
+                if os.path.exists(memsw):  # no swapping past the limit
+                    _write(memsw, str(memory_bytes))
+                _write(self._file("pids", "pids.max"), str(pids))
+            else:
+                _write(self._file("memory", "memory.max"), str(memory_bytes))
+                _write(self._file("memory", "memory.swap.max"), "0")
+                _write(self._file("pids", "pids.max"), str(pids))
+        except OSError:
+            for directory in reversed(made):
+                try:
+                    os.rmdir(directory)
+                except OSError:
+                    pass
+            raise
+
+    def _file(self, controller: str, name: str) -> str:
+        return os.path.join(self.dirs[controller], name)
+
+    def join_files(self) -> list[str]:
+        """The files the child writes its pid into (before exec, while still root)."""
+        return [os.path.join(d, "cgroup.procs") for d in dict.fromkeys(self.dirs.values())]
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) of every process that ever ran in the group."""
+        try:
+            if self.version == 1:
+                return int(_read(self._file("cpuacct", "cpuacct.usage"))) / 1e9
+            for line in _read(self._file("cpu", "cpu.stat")).splitlines():
+                key, value = line.split()
+                if key == "usage_usec":
+                    return int(value) / 1e6
+        except (OSError, ValueError):
+            pass
+        return 0.0
+
+    def peak_bytes(self) -> int:
+        name = "memory.max_usage_in_bytes" if self.version == 1 else "memory.peak"
+        try:
+            return int(_read(self._file("memory", name)))
+        except (OSError, ValueError):
+            return 0
+
+    def oom_killed(self) -> bool:
+        """True when the kernel killed a process of the group for its memory limit."""
+        name = "memory.oom_control" if self.version == 1 else "memory.events"
+        try:
+            for line in _read(self._file("memory", name)).splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill" and int(value) > 0:
+                    return True
+        except (OSError, ValueError):
+            pass
+        return False
+
+    def hit_memory_limit(self) -> bool:
+        """True when an allocation was refused or reclaimed at the limit (v1 failcnt, v2 max events)."""
+        try:
+            if self.version == 1:
+                return int(_read(self._file("memory", "memory.failcnt"))) > 0
+            for line in _read(self._file("memory", "memory.events")).splitlines():
+                key, _, value = line.partition(" ")
+                if key == "max" and int(value) > 0:
+                    return True
+        except (OSError, ValueError):
+            pass
+        return False
+
+    def pids(self) -> list[int]:
+        try:
+            return [int(p) for p in _read(self._file("pids", "cgroup.procs")).split()]
+        except (OSError, ValueError):
+            return []
+
+    def kill_all(self, timeout: float = 2.0) -> bool:
+        """SIGKILL every process in the group until it is empty; False if some survived."""
+        deadline = time.monotonic() + timeout
+        if self.version == 2:
+            try:
+                _write(self._file("pids", "cgroup.kill"), "1")
+            except OSError:
+                pass
+        while True:
+            pids = self.pids()
+            if not pids:
+                return True
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.002)
+
+    def remove(self) -> None:
+        for directory in dict.fromkeys(self.dirs.values()):
+            for _ in range(50):  # a killed process may take a moment to leave
+                try:
+                    os.rmdir(directory)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)

@@ -1,0 +1,192 @@
+"""Judge one submission: compile it once, run it on each case in the sandbox, check the
+output, and derive verdicts and a score.
+
+Secret cases keep their secrets here already: a CaseResult of a secret case carries the
+verdict, the figures and the checker's message only when the case is public.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import checkers, custom_checker, sandbox
+from judge.build import Build, Submission, box, compile_submission
+from judge.custom_checker import CheckerError
+from judge.languages import Language
+from judge.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem
+from judge.testdata import CaseFiles
+from judge.verdicts import CaseVerdict, Verdict, headline, judge_run
+
+SHOWN_OUTPUT_CAP = 64 * 1024  # bytes of a public case's output kept for the diff
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    name: str  # "group/NN"
+    group: str
+    public: bool
+    verdict: Verdict
+    message: str
+    cpu_s: float
+    wall_s: float
+    memory_kib: int
+    # Public cases only: the program's output (capped) and the line of the first difference.
+    output: bytes | None = None
+    diff_line: int = 0
+
+
+@dataclass(frozen=True)
+class GroupScore:
+    name: str
+    points: float
+    earned: float
+    passed: int
+    total: int
+
+
+@dataclass(frozen=True)
+class SubmissionResult:
+    problem: str
+    source: str
+    language: str
+    verdict: Verdict
+    score: float
+    max_score: float
+    build: Build
+    cases: tuple[CaseResult, ...]
+    groups: tuple[GroupScore, ...]
+    sandbox_mode: str
+    limits: sandbox.Limits
+
+
+def run_limits(problem: Problem, language: Language) -> sandbox.Limits:
+    spec = problem.spec.limits
+    cpu = spec.time_s * spec.time_multipliers.get(language.id, 1.0)  # type: ignore[call-overload]
+    return sandbox.Limits(
+        cpu_s=cpu,
+        wall_s=2 * cpu + 1,  # sleeping programs end; CPU time decides TLE
+        memory_mib=spec.memory_mib + language.jvm_allowance_mib,
+        output_bytes=int(spec.output_mib * 1024 * 1024),
+        address_space=language.address_space_limit,
+    )
+
+
+def check_output(problem: Problem, case: CaseFiles, output: bytes) -> checkers.CheckResult:
+    answer = case.answer.read_bytes()
+    checker = problem.spec.checker
+    if isinstance(checker, ExactChecker):
+        return checkers.exact(output, answer)
+    if isinstance(checker, LinesChecker):
+        return checkers.lines(output, answer)
+    if isinstance(checker, FloatChecker):
+        return checkers.floats(output, answer, checker.abs_tol, checker.rel_tol)
+    if isinstance(checker, CustomChecker):
+        return custom_checker.check(problem.directory / checker.program, case.input, case.answer, output)
+    return checkers.tokens(output, answer)
+
+
+def _clean_box(where: Path, keep: set[str]) -> None:
+    # Files a run leaves in the box must not reach the next case.
+    for entry in where.iterdir():
+        if entry.name not in keep:
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+
+
+def judge_submission(
+    problem: Problem,
+    submission: Submission,
+    cases: list[CaseFiles],
+    on_case: Callable[[int, CaseResult], None] | None = None,
+    stop_on_failure: bool = False,
+) -> SubmissionResult:
+    """Compile once, then run every case in order (or until the first failure)."""
+    limits = run_limits(problem, submission.language)
+    memory_limit_kib = limits.memory_mib * 1024
+    results: list[CaseResult] = []
+    with box() as where:
+        build = compile_submission(submission, where)
+        if build.ok:
+            keep = {entry.name for entry in where.iterdir()}
+            argv = submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass)
+            for index, case in enumerate(cases):
+                _clean_box(where, keep)
+                run = sandbox.run(argv, box=where, limits=limits, stdin=case.input)
+                check = None
+                checker_failure = ""
+                clean = run.exit_code == 0 and run.limit_hit is None
+                if clean and run.memory_kib < memory_limit_kib:  # no checker after a failed run
+                    try:
+                        check = check_output(problem, case, run.stdout)
+                    except CheckerError as err:
+                        checker_failure = str(err)
+                decided = judge_run(run, memory_limit_kib, check)
+                if checker_failure and decided.verdict is Verdict.IE:
+                    decided = CaseVerdict(Verdict.IE, checker_failure)
+                result = _case_result(case, run, decided, check)
+                results.append(result)
+                if on_case is not None:
+                    on_case(index, result)
+                if stop_on_failure and decided.verdict is not Verdict.AC:
+                    break
+    return _summarise(problem, submission, build, results, limits)
+
+
+def _case_result(
+    case: CaseFiles, run: sandbox.RunResult, decided: CaseVerdict, check: checkers.CheckResult | None
+) -> CaseResult:
+    # A checker's message quotes the expected answer: only public cases may show it.
+    message = decided.message if case.public or decided.verdict is not Verdict.WA else "wrong answer"
+    return CaseResult(
+        name=case.id,
+        group=case.group,
+        public=case.public,
+        verdict=decided.verdict,
+        message=message,
+        cpu_s=run.cpu_s,
+        wall_s=run.wall_s,
+        memory_kib=run.memory_kib,
+        # Only a public case keeps what the program printed; a secret one never does.
+        output=run.stdout[:SHOWN_OUTPUT_CAP] if case.public else None,
+        diff_line=check.line if (case.public and check is not None) else 0,
+    )
+
+
+def _summarise(
+    problem: Problem,
+    submission: Submission,
+    build: Build,
+    results: list[CaseResult],
+    limits: sandbox.Limits,
+) -> SubmissionResult:
+    groups: list[GroupScore] = []
+    for group in problem.spec.groups:
+        mine = [r for r in results if r.group == group.name]
+        total = len(mine) if build.ok else 0
+        passed = sum(r.verdict is Verdict.AC for r in mine)
+        if not build.ok or not mine:
+            earned = 0.0
+        elif group.scoring == "per_case":
+            earned = group.points * passed / len(mine)
+        else:
+            earned = group.points if passed == len(mine) else 0.0
+        groups.append(GroupScore(group.name, group.points, round(earned, 4), passed, total))
+    verdict = headline([r.verdict for r in results]) if build.ok else Verdict.CE
+    return SubmissionResult(
+        problem=problem.id,
+        source=str(submission.path),
+        language=submission.language.id,
+        verdict=verdict,
+        score=round(sum(g.earned for g in groups), 4),
+        max_score=sum(g.points for g in problem.spec.groups),
+        build=build,
+        cases=tuple(results),
+        groups=tuple(groups),
+        sandbox_mode=sandbox.detect().mode,
+        limits=limits,
+    )

@@ -1,0 +1,483 @@
+"""Run one untrusted program under limits and report raw figures. No verdicts here.
+
+Layers, each detected once and reported by `judge doctor`:
+
+- bubblewrap: new pid, net, ipc and uts namespaces; read-only /usr and /etc; a private
+  /tmp; the box directory the only writable place, mounted at /box; nothing else of the
+  host's files (so no path to problems/ or any answer). Killing its pid 1 ends every
+  process of the run, daemons included.
+- an unprivileged user (65534) when the judge runs as root, via setpriv inside the
+  namespaces (or setuid before exec without bubblewrap).
+- a cgroup per run (v1 or v2): memory limit with swap, a pids limit, CPU time and peak
+  memory of the whole process tree.
+- always: rlimits (CPU backstop, FSIZE for the output limit, STACK raised to the memory
+  limit, CORE 0, and AS and NPROC when there is no cgroup), a new session, the judge
+  as child subreaper, a capped stdout pipe, a wall-clock limit, and a final sweep that
+  kills every process the run left.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import resource
+import selectors
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import psutil
+
+from judge import cgroups
+
+NOBODY = 65534
+BOX_MOUNT = "/box"
+STDERR_CAP = 64 * 1024
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"  # programs find compilers here, not on the judge's PATH
+_POLL_S = 0.01  # how often CPU time and the clock are looked at while the program runs
+
+# One run at a time per process: the final sweep kills every child of this process.
+_RUN_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Limits:
+    cpu_s: float  # CPU time of the whole tree (user + system)
+    wall_s: float  # real time; the run is killed when it passes
+    memory_mib: int  # peak memory of the whole tree
+    output_bytes: int  # stdout, and every file written
+    pids: int = 64  # processes and threads at once
+    address_space: bool = True  # RLIMIT_AS without a cgroup (never for a JVM)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What happened, in raw figures: the verdict rules decide what it means."""
+
+    exit_code: int | None  # None when killed by a signal
+    signal: int | None
+    cpu_s: float
+    wall_s: float
+    memory_kib: int  # peak of the whole tree
+    output_bytes: int
+    limit_hit: str | None  # "cpu", "wall", "memory", "output", "file_size" or None
+    memory_refused: bool  # an allocation was refused or a process killed at the memory limit
+    stdout: bytes
+    stderr: bytes
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.limit_hit is None
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    active: bool
+    detail: str  # what it does here, or exactly why it is missing
+
+
+@dataclass(frozen=True)
+class Layers:
+    bwrap: Layer
+    user: Layer
+    cgroup: Layer
+    cgroup_version: int
+    bwrap_path: str | None
+    setpriv_path: str | None
+    binds: tuple[tuple[str, ...], ...]  # bwrap arguments for /bin, /lib, ... of this host
+
+    @property
+    def mode(self) -> str:
+        parts = [layer.name for layer in (self.bwrap, self.user, self.cgroup) if layer.active]
+        return "+".join(parts + ["rlimits"])
+
+    def all(self) -> tuple[Layer, ...]:
+        always = Layer("rlimits", True, "CPU backstop, FSIZE, STACK, CORE 0; AS and NPROC when no cgroup")
+        return (self.bwrap, self.user, self.cgroup, always)
+
+
+def _host_binds() -> tuple[tuple[str, ...], ...]:
+    binds: list[tuple[str, ...]] = [("--ro-bind", "/usr", "/usr"), ("--ro-bind", "/etc", "/etc")]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            binds.append(("--symlink", os.readlink(top), top))
+        elif os.path.isdir(top):
+            binds.append(("--ro-bind", top, top))
+    return tuple(binds)
+
+
+def _bwrap_prefix(layers: Layers, box: str) -> list[str]:
+    assert layers.bwrap_path is not None
+    argv = [
+        layers.bwrap_path,
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "judge",
+    ]
+    for bind in layers.binds:
+        argv += bind
+    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    argv += ["--bind", box, BOX_MOUNT, "--chdir", BOX_MOUNT]
+    return argv + ["--"]
+
+
+@lru_cache(maxsize=1)
+def detect() -> Layers:
+    """Find which layers work on this machine (tried for real, once per process)."""
+    binds = _host_binds()
+    bwrap_path = shutil.which("bwrap")
+    setpriv_path = shutil.which("setpriv")
+    is_root = os.geteuid() == 0
+    if bwrap_path is None:
+        bwrap = Layer("bwrap", False, "bwrap not found (Debian: apt-get install bubblewrap)")
+    else:
+        probe = Layers(Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, binds)
+        try:
+            done = subprocess.run(
+                _bwrap_prefix(probe, "/tmp") + ["/bin/true"], capture_output=True, timeout=10, check=False
+            )
+            if done.returncode == 0:
+                bwrap = Layer("bwrap", True, "namespaces pid, net, ipc, uts; only the box writable")
+            else:
+                why = done.stderr.decode(errors="replace").strip().splitlines()
+                bwrap = Layer("bwrap", False, f"bwrap cannot start here: {why[-1] if why else done.returncode}")
+        except (OSError, subprocess.TimeoutExpired) as err:
+            bwrap = Layer("bwrap", False, f"bwrap cannot start here: {err}")
+    if not is_root:
+        user = Layer("nobody", False, "the judge does not run as root, so programs run as its own user")
+    elif bwrap.active and setpriv_path is None:
+        user = Layer("nobody", False, "setpriv not found (Debian: util-linux), needed inside bubblewrap")
+    else:
+        how = "setpriv inside the namespaces" if bwrap.active else "setuid before exec"
+        user = Layer("nobody", True, f"programs run as uid/gid {NOBODY} ({how})")
+    support = cgroups.detect()
+    cgroup = Layer(f"cgroup-v{support.version}" if support.version else "cgroup", bool(support.version), support.reason)
+    return Layers(bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, binds)
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+@lru_cache(maxsize=1)
+def _become_subreaper() -> bool:
+    """Orphans of a run re-parent to the judge instead of init, so the sweep finds them."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def prepare_box(box: Path) -> None:
+    """Make the box writable by the unprivileged user the programs run as."""
+    box.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0:
+        os.chown(box, NOBODY, NOBODY)
+    box.chmod(0o777)
+
+
+def _decode_status(status: int, under_bwrap: bool) -> tuple[int | None, int | None]:
+    if os.WIFSIGNALED(status):
+        return None, os.WTERMSIG(status)
+    code = os.WEXITSTATUS(status)
+    # bubblewrap reports a program killed by signal N as exit code 128 + N.
+    if under_bwrap and 128 < code < 128 + 65:
+        return None, code - 128
+    return code, None
+
+
+def _tree(pid: int) -> list[psutil.Process]:
+    try:
+        root = psutil.Process(pid)
+        return [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return []
+
+
+def _sample(procs: list[psutil.Process]) -> tuple[float, int]:
+    """CPU seconds and resident bytes of the given processes (the fallback without cgroups)."""
+    cpu, rss = 0.0, 0
+    for proc in procs:
+        try:
+            times = proc.cpu_times()
+            cpu += times.user + times.system
+            rss += proc.memory_info().rss
+        except psutil.Error:
+            pass
+    return cpu, rss
+
+
+def sweep() -> int:
+    """Kill every remaining descendant of the judge (orphans come to it as subreaper)."""
+    killed = 0
+    for _ in range(5):
+        left = psutil.Process().children(recursive=True)
+        if not left:
+            break
+        for proc in left:
+            try:
+                proc.kill()
+                killed += 1
+            except psutil.Error:
+                pass
+        psutil.wait_procs(left, timeout=0.5)
+    # Reap what was killed so no zombie stays behind.
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            break
+    return killed
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    box: Path,
+    limits: Limits,
+    stdin: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    layers: Layers | None = None,
+) -> RunResult:
+    """Run `argv` in `box` (its working directory) under `limits`; stdin from a file."""
+    with _RUN_LOCK:
+        return _run_locked(argv, box, limits, stdin, env, layers or detect())
+
+
+def _run_locked(
+    argv: Sequence[str],
+    box: Path,
+    limits: Limits,
+    stdin: Path | None,
+    env: Mapping[str, str] | None,
+    layers: Layers,
+) -> RunResult:
+    _become_subreaper()
+    memory_bytes = limits.memory_mib * 1024 * 1024
+    group: cgroups.RunGroup | None = None
+    if layers.cgroup.active:
+        # A little above the limit, so a program that uses exactly the limit is measured at
+        # it (peak >= limit means MLE) instead of being killed a page short of it.
+        group = cgroups.RunGroup(layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
+    full: list[str] = []
+    under_bwrap = layers.bwrap.active
+    if under_bwrap:
+        full += _bwrap_prefix(layers, str(box))
+        if layers.user.active and layers.setpriv_path:
+            full += [layers.setpriv_path, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+    full += list(argv)
+    run_env = dict(env) if env is not None else {}
+    run_env.setdefault("PATH", SANDBOX_PATH)
+    run_env.setdefault("LANG", "C.UTF-8")
+    run_env.setdefault("HOME", BOX_MOUNT if under_bwrap else str(box))
+
+    join_files = group.join_files() if group else []
+    drop_user = layers.user.active and not under_bwrap
+    cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)
+    no_cgroup = group is None
+
+    def in_child() -> None:  # runs between fork and exec: plain system calls only
+        pid = str(os.getpid())
+        for path in join_files:
+            with open(path, "w") as stream:
+                stream.write(pid)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_soft, cpu_soft + 1))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes))
+        # Deep recursion is legal: the stack may use the whole memory limit.
+        _raise_limit(resource.RLIMIT_STACK, memory_bytes)
+        if no_cgroup:
+            if limits.address_space:
+                resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+            resource.setrlimit(resource.RLIMIT_NPROC, (limits.pids, limits.pids))
+        if drop_user:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+
+    stdin_file = open(stdin, "rb") if stdin is not None else open(os.devnull, "rb")
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            full,
+            stdin=stdin_file,
+            stdout=out_w,
+            stderr=err_w,
+            cwd=box,
+            env=run_env,
+            preexec_fn=in_child,
+            start_new_session=True,
+            close_fds=True,
+        )
+    except BaseException:
+        for fd in (out_r, out_w, err_r, err_w):
+            os.close(fd)
+        stdin_file.close()
+        if group:
+            group.remove()
+        raise
+    finally:
+        stdin_file.close()
+    os.close(out_w)
+    os.close(err_w)
+    try:
+        return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes)
+    finally:
+        os.close(out_r)
+        os.close(err_r)
+        if group:
+            group.kill_all()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        sweep()
+        if group:
+            group.remove()
+
+
+def _raise_limit(which: int, value: int) -> None:
+    _, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY and value > hard:
+        value = hard
+    resource.setrlimit(which, (value, hard if hard == resource.RLIM_INFINITY else max(value, hard)))
+
+
+def _watch(
+    proc: subprocess.Popen[bytes],
+    group: cgroups.RunGroup | None,
+    limits: Limits,
+    out_r: int,
+    err_r: int,
+    start: float,
+    under_bwrap: bool,
+    memory_bytes: int,
+) -> RunResult:
+    selector = selectors.DefaultSelector()
+    selector.register(out_r, selectors.EVENT_READ, "out")
+    selector.register(err_r, selectors.EVENT_READ, "err")
+    stdout = bytearray()
+    stderr = bytearray()
+    output_bytes = 0
+    limit_hit: str | None = None
+    status: int | None = None
+    usage: resource.struct_rusage | None = None
+    sampled_cpu = 0.0
+    sampled_peak = 0
+    deadline = start + limits.wall_s
+
+    def kill() -> None:
+        if group:
+            group.kill_all(timeout=0.5)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    while status is None:
+        for key, _ in selector.select(timeout=_POLL_S):
+            try:
+                data = os.read(key.fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                selector.unregister(key.fd)
+                continue
+            if key.data == "out":
+                output_bytes += len(data)
+                room = limits.output_bytes - len(stdout)
+                stdout += data[: max(room, 0)]
+                if output_bytes > limits.output_bytes and limit_hit is None:
+                    limit_hit = "output"
+                    kill()
+            else:
+                stderr += data[: max(STDERR_CAP - len(stderr), 0)]
+        pid, wait_status, rusage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            status, usage = wait_status, rusage
+            break
+        now = time.monotonic()
+        if group:
+            cpu = group.cpu_seconds()
+        else:
+            cpu, rss = _sample(_tree(proc.pid))
+            sampled_cpu = max(sampled_cpu, cpu)
+            sampled_peak = max(sampled_peak, rss)
+        if limit_hit is None and cpu > limits.cpu_s:
+            limit_hit = "cpu"
+            kill()
+        elif limit_hit is None and not group and sampled_peak > memory_bytes:
+            limit_hit = "memory"
+            kill()
+        elif limit_hit is None and now > deadline:
+            limit_hit = "wall"
+            kill()
+    wall = time.monotonic() - start
+    proc.returncode = 0  # reaped above with wait4; keep Popen from waiting again
+    # The program is gone; what it left (daemons holding the pipes) is killed, then the rest read.
+    if group:
+        group.kill_all()
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for key in list(selector.get_map().values()):
+        os.set_blocking(key.fd, False)
+        try:
+            while chunk := os.read(key.fd, 65536):
+                if key.data == "out":
+                    output_bytes += len(chunk)
+                    stdout += chunk[: max(limits.output_bytes - len(stdout), 0)]
+                else:
+                    stderr += chunk[: max(STDERR_CAP - len(stderr), 0)]
+        except (BlockingIOError, OSError):
+            pass
+    selector.close()
+    assert status is not None and usage is not None
+    exit_code, sig = _decode_status(status, under_bwrap)
+    if group:
+        cpu_s = group.cpu_seconds()
+        peak = group.peak_bytes()
+        refused = group.oom_killed() or group.hit_memory_limit()
+    else:
+        cpu_s = max(sampled_cpu, usage.ru_utime + usage.ru_stime)
+        peak = max(sampled_peak, usage.ru_maxrss * 1024)
+        refused = False
+    if output_bytes > limits.output_bytes and limit_hit is None:
+        limit_hit = "output"
+    if limit_hit is None and sig == signal.SIGXFSZ:
+        limit_hit = "file_size"
+    if limit_hit is None and sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_s >= limits.cpu_s * 0.95:
+        limit_hit = "cpu"  # the rlimit backstop fired
+    if limit_hit is None and peak >= memory_bytes:
+        limit_hit = "memory"
+    return RunResult(
+        exit_code=exit_code,
+        signal=sig,
+        cpu_s=round(cpu_s, 4),
+        wall_s=round(wall, 4),
+        memory_kib=peak // 1024,
+        output_bytes=output_bytes,
+        limit_hit=limit_hit,
+        memory_refused=refused,
+        stdout=bytes(stdout),
+        stderr=bytes(stderr),
+    )

@@ -1,0 +1,97 @@
+"""Verdict rules (pure): raw run figures + checker result -> a verdict per case, and the
+headline verdict of a submission.
+
+The order of the checks is the point of this module: a run stopped by a limit is judged
+by that limit before its exit status, and the checker is only asked about a clean run.
+"""
+
+from __future__ import annotations
+
+import signal as signals
+from dataclasses import dataclass
+from enum import Enum
+
+from judge.checkers import CheckResult
+from judge.sandbox import RunResult
+
+
+class Verdict(str, Enum):
+    AC = "AC"  # accepted
+    WA = "WA"  # wrong answer
+    TLE = "TLE"  # time limit exceeded (CPU time)
+    MLE = "MLE"  # memory limit exceeded
+    RE = "RE"  # run-time error: non-zero exit or a signal
+    OLE = "OLE"  # output limit exceeded
+    CE = "CE"  # compilation error
+    IE = "IE"  # internal error: the judge or the checker failed, not the program
+
+    @property
+    def long_name(self) -> str:
+        return _LONG[self]
+
+
+_LONG = {
+    Verdict.AC: "accepted",
+    Verdict.WA: "wrong answer",
+    Verdict.TLE: "time limit exceeded",
+    Verdict.MLE: "memory limit exceeded",
+    Verdict.RE: "run-time error",
+    Verdict.OLE: "output limit exceeded",
+    Verdict.CE: "compilation error",
+    Verdict.IE: "internal error",
+}
+
+# What a JVM or Python prints when an allocation fails: a failure at the limit is MLE.
+_OUT_OF_MEMORY_MARKS = (b"java.lang.OutOfMemoryError", b"MemoryError", b"std::bad_alloc", b"Cannot allocate memory")
+
+
+@dataclass(frozen=True)
+class CaseVerdict:
+    verdict: Verdict
+    message: str  # for the report: the checker's first difference, the signal, the limit
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signals.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def judge_run(run: RunResult, memory_limit_kib: int, check: CheckResult | None) -> CaseVerdict:
+    """The verdict of one case. `check` is None when the checker was not (or could not be) run."""
+    if run.limit_hit == "cpu":
+        return CaseVerdict(Verdict.TLE, f"CPU time over the limit ({run.cpu_s:.2f} s)")
+    if run.limit_hit == "wall":
+        return CaseVerdict(Verdict.TLE, f"wall-clock limit ({run.wall_s:.2f} s, CPU {run.cpu_s:.2f} s): idle or blocked")
+    if run.limit_hit in ("output", "file_size"):
+        return CaseVerdict(Verdict.OLE, "output limit exceeded")
+    out_of_memory = run.limit_hit == "memory" or run.memory_kib >= memory_limit_kib
+    failed = run.exit_code != 0
+    if out_of_memory or (failed and _died_of_memory(run)):
+        return CaseVerdict(Verdict.MLE, f"peak memory {run.memory_kib // 1024} MiB")
+    if run.signal is not None:
+        return CaseVerdict(Verdict.RE, f"killed by {signal_name(run.signal)}")
+    if failed:
+        return CaseVerdict(Verdict.RE, f"exit code {run.exit_code}")
+    if check is None:
+        return CaseVerdict(Verdict.IE, "no checker result")
+    if check.accepted:
+        return CaseVerdict(Verdict.AC, "")
+    return CaseVerdict(Verdict.WA, check.message)
+
+
+def _died_of_memory(run: RunResult) -> bool:
+    # Killed by the OOM killer at the cgroup limit, or an allocation refused with the
+    # runtime saying so (JVM OutOfMemoryError, Python MemoryError, C++ bad_alloc).
+    if run.memory_refused and run.signal == signals.SIGKILL:
+        return True
+    return any(mark in run.stderr for mark in _OUT_OF_MEMORY_MARKS)
+
+
+def headline(verdicts: list[Verdict]) -> Verdict:
+    """The submission's verdict: the first case that is not AC, in case order (AC if none)."""
+    for verdict in verdicts:
+        if verdict is not Verdict.AC:
+            return verdict
+    return Verdict.AC
