@@ -1,0 +1,270 @@
+"""Hostile programs against the real sandbox: each test asserts the verdict, that no
+process of the run is left, and that nothing leaked out of (or into) the box."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from judge import build, checkers, sandbox
+from judge.verdicts import CaseVerdict, Verdict, judge_run
+
+from .conftest import PROBLEMS
+
+LAYERS = sandbox.detect()
+needs_bwrap = pytest.mark.skipif(not LAYERS.bwrap.active, reason=f"bubblewrap: {LAYERS.bwrap.detail}")
+needs_cgroup = pytest.mark.skipif(not LAYERS.cgroup.active, reason=f"cgroups: {LAYERS.cgroup.detail}")
+SECRET = (PROBLEMS / "lanqiao" / "tests" / "hardest" / "01.ans").resolve()
+
+
+def limits(cpu: float = 1.0, memory: int = 64, output: int = 1 << 20) -> sandbox.Limits:
+    return sandbox.Limits(cpu_s=cpu, wall_s=2 * cpu + 1, memory_mib=memory, output_bytes=output)
+
+
+class Outcome:
+    def __init__(self, run: sandbox.RunResult, verdict: CaseVerdict, build_result: build.Build) -> None:
+        self.run = run
+        self.verdict = verdict.verdict
+        self.message = verdict.message
+        self.build = build_result
+
+
+def judge_source(
+    tmp_path: Path, name: str, code: str, *, stdin: str = "", answer: str | None = None, lim: sandbox.Limits | None = None
+) -> Outcome:
+    source = tmp_path / name
+    source.write_text(code)
+    submission = build.load_submission(source)
+    (tmp_path / "stdin.txt").write_text(stdin)
+    lim = lim or limits()
+    with build.box() as where:
+        compiled = build.compile_submission(submission, where)
+        assert compiled.ok, compiled.message
+        heap = lim.memory_mib - submission.language.jvm_allowance_mib  # a JVM's -Xmx leaves room for itself
+        run = sandbox.run(
+            submission.language.run_argv(heap, submission.mainclass),
+            box=where,
+            limits=lim,
+            stdin=tmp_path / "stdin.txt",
+        )
+    check = checkers.tokens(run.stdout, answer.encode()) if answer is not None else checkers.CheckResult(True, "")
+    return Outcome(run, judge_run(run, lim.memory_mib * 1024, check), compiled)
+
+
+def nobody_processes() -> list[int]:
+    return [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == sandbox.NOBODY]
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_behind() -> Iterator[None]:
+    before = set(nobody_processes())
+    yield
+    assert psutil.Process().children(recursive=True) == [], "a process of the run survived"
+    assert set(nobody_processes()) - before == set(), "a sandboxed process survived"
+
+
+def test_accepted_program(tmp_path: Path) -> None:
+    got = judge_source(tmp_path, "a.c", '#include <stdio.h>\nint main(){int n;scanf("%d",&n);printf("%d\\n",2*n);}',
+                       stdin="21\n", answer="42")
+    assert got.verdict is Verdict.AC and got.run.stdout == b"42\n"
+    assert 0 < got.run.memory_kib < 64 * 1024
+
+
+def test_cpu_loop_is_tle_on_cpu_time(tmp_path: Path) -> None:
+    got = judge_source(tmp_path, "loop.c", "int main(){volatile unsigned long x=0;for(;;)x++;}")
+    assert got.verdict is Verdict.TLE and got.run.limit_hit == "cpu"
+    assert 1.0 <= got.run.cpu_s < 1.5 and got.run.wall_s < 3.0
+
+
+def test_sleeper_ends_at_the_wall_limit(tmp_path: Path) -> None:
+    got = judge_source(tmp_path, "sleep.c", "#include <unistd.h>\nint main(){sleep(100);return 0;}")
+    assert got.verdict is Verdict.TLE and got.run.limit_hit == "wall"
+    assert got.run.cpu_s < 0.2 and 3.0 <= got.run.wall_s < 4.0
+
+
+def test_memory_bomb_is_mle(tmp_path: Path) -> None:
+    code = "#include <stdlib.h>\n#include <string.h>\nint main(){for(;;){char*p=malloc(1<<20);if(!p)return 3;memset(p,1,1<<20);}}"
+    got = judge_source(tmp_path, "mem.c", code)
+    assert got.verdict is Verdict.MLE, (got.run, got.message)
+
+
+def test_python_memory_bomb_is_mle(tmp_path: Path) -> None:
+    got = judge_source(tmp_path, "mem.py", "x = []\nwhile True:\n    x.append(bytearray(1 << 20))\n")
+    assert got.verdict is Verdict.MLE, (got.run, got.message)
+
+
+@needs_cgroup
+def test_fork_bomb_is_contained(tmp_path: Path) -> None:
+    got = judge_source(tmp_path, "fork.c", "#include <unistd.h>\nint main(){for(;;)fork();}")
+    assert got.verdict in (Verdict.TLE, Verdict.RE, Verdict.MLE)
+    assert got.run.wall_s < 4.0
+
+
+def test_output_flood_is_ole(tmp_path: Path) -> None:
+    got = judge_source(tmp_path, "flood.py", "import sys\nwhile True:\n    sys.stdout.write('y' * 65536)\n")
+    assert got.verdict is Verdict.OLE and got.run.output_bytes > 1 << 20
+    assert len(got.run.stdout) == 1 << 20  # kept no more than the limit
+
+
+def test_large_file_is_ole(tmp_path: Path) -> None:
+    code = "with open('big', 'wb') as f:\n    while True:\n        f.write(b'z' * 65536)\n"
+    got = judge_source(tmp_path, "file.py", code)
+    assert got.verdict is Verdict.OLE, (got.run, got.message)
+
+
+def test_daemon_that_double_forks_is_killed(tmp_path: Path) -> None:
+    marker = tmp_path / "daemon-was-here"
+    code = f"""#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(){{
+  if (fork() == 0) {{
+    setsid();
+    if (fork() == 0) {{ sleep(2); FILE *f = fopen("{marker}", "w"); if (f) fputs("alive", f); for(;;) pause(); }}
+    exit(0);
+  }}
+  printf("42\\n");
+  return 0;
+}}"""
+    got = judge_source(tmp_path, "daemon.c", code, answer="42")
+    assert got.verdict is Verdict.AC
+    time.sleep(2.5)
+    assert not marker.exists()
+
+
+def test_killing_its_parent_does_not_escape(tmp_path: Path) -> None:
+    code = "import os, signal, time\nif os.fork() == 0:\n    os.kill(os.getppid(), signal.SIGKILL)\n    time.sleep(30)\nelse:\n    time.sleep(30)\n"
+    got = judge_source(tmp_path, "parent.py", code)
+    assert got.verdict in (Verdict.RE, Verdict.TLE)
+
+
+@needs_bwrap
+def test_answer_files_are_out_of_reach(tmp_path: Path) -> None:
+    relative = os.path.relpath(SECRET, Path.cwd())
+    code = f"""
+import os
+for path in ({str(SECRET)!r}, {relative!r}, "../../../" + {relative!r}, "/work", "/root"):
+    try:
+        print("LEAK", path, open(path).read() if os.path.isfile(path) else os.listdir(path))
+    except OSError:
+        pass
+print("42")
+"""
+    got = judge_source(tmp_path, "peek.py", code, answer="42")
+    assert got.verdict is Verdict.AC, got.run.stdout
+    assert b"LEAK" not in got.run.stdout
+
+
+@needs_bwrap
+def test_no_network_even_to_loopback(tmp_path: Path) -> None:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    server.settimeout(3)
+    port = server.getsockname()[1]
+    accepted: list[object] = []
+
+    def accept() -> None:
+        try:
+            accepted.append(server.accept())
+        except OSError:
+            pass
+
+    waiter = threading.Thread(target=accept)
+    waiter.start()
+    code = f"""
+import socket
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=1)
+    print("CONNECTED")
+except OSError:
+    print("BLOCKED")
+"""
+    got = judge_source(tmp_path, "net.py", code, answer="BLOCKED")
+    waiter.join()
+    server.close()
+    assert got.verdict is Verdict.AC and not accepted
+
+
+def test_cannot_write_outside_the_box(tmp_path: Path) -> None:
+    target = tmp_path / "outside.txt"
+    code = f"""
+import os
+for path in ({str(target)!r}, "/usr/judge-was-here", "/etc/judge-was-here"):
+    try:
+        with open(path, "w") as f:
+            f.write("x")
+        print("WROTE", path)
+    except OSError:
+        pass
+with open("inside.txt", "w") as f:  # the box itself is writable
+    f.write("ok")
+print(open("inside.txt").read())
+"""
+    got = judge_source(tmp_path, "write.py", code, answer="ok")
+    assert got.verdict is Verdict.AC, got.run.stdout
+    assert not target.exists() and not Path("/usr/judge-was-here").exists()
+
+
+def test_compile_bomb_is_ce(tmp_path: Path) -> None:
+    source = tmp_path / "bomb.c"
+    source.write_text('#include "/dev/random"\nint main(){return 0;}\n')
+    submission = build.load_submission(source)
+    with build.box() as where:
+        compiled = build.compile_submission(submission, where)
+    assert not compiled.ok and compiled.wall_s < build.COMPILE_LIMITS.wall_s + 5
+
+
+def test_compile_error_keeps_the_message(tmp_path: Path) -> None:
+    source = tmp_path / "bad.cpp"
+    source.write_text("int main() { return undefined_name; }\n")
+    with build.box() as where:
+        compiled = build.compile_submission(build.load_submission(source), where)
+    assert not compiled.ok and "undefined_name" in compiled.message
+
+
+def test_deep_legal_recursion_is_fine(tmp_path: Path) -> None:
+    code = """#include <stdio.h>
+long depth(long n){ volatile char pad[64]; pad[0] = (char)n; return n == 0 ? 0 : 1 + depth(n - 1) + pad[0] * 0; }
+int main(){ printf("%ld\\n", depth(1000000)); return 0; }"""
+    got = judge_source(tmp_path, "deep.c", code, answer="1000000", lim=limits(memory=256))
+    assert got.verdict is Verdict.AC, (got.run, got.message)
+
+
+def test_threads_on_both_cores_count_twice(tmp_path: Path) -> None:
+    code = """#include <pthread.h>
+#include <time.h>
+static void *burn(void *arg){ volatile unsigned long x = 0; for(;;) x++; return arg; }
+int main(){ pthread_t a, b; pthread_create(&a, 0, burn, 0); pthread_create(&b, 0, burn, 0); pthread_join(a, 0); return 0; }"""
+    got = judge_source(tmp_path, "threads.c", code)
+    assert got.verdict is Verdict.TLE and got.run.limit_hit == "cpu"
+    if os.cpu_count() and os.cpu_count() >= 2:  # CPU time grows twice as fast as the clock
+        assert got.run.wall_s < got.run.cpu_s * 0.8
+
+
+def test_runtime_error_names_the_signal(tmp_path: Path) -> None:
+    got = judge_source(tmp_path, "segv.c", "int main(){ volatile int *p = 0; return *p; }")
+    assert got.verdict is Verdict.RE and "SIGSEGV" in got.message
+
+
+def test_exit_code_is_re(tmp_path: Path) -> None:
+    got = judge_source(tmp_path, "exit.py", "import sys\nsys.exit(3)\n")
+    assert got.verdict is Verdict.RE and got.message == "exit code 3"
+
+
+def test_java_heap_exhaustion_is_mle(tmp_path: Path) -> None:
+    if shutil.which("javac", path=sandbox.SANDBOX_PATH) is None:
+        pytest.skip("no javac (Debian: default-jdk-headless)")
+    code = """import java.util.*;
+public class Main { public static void main(String[] a) { List<long[]> keep = new ArrayList<>(); while (true) keep.add(new long[1 << 20]); } }"""
+    got = judge_source(tmp_path, "Main.java", code, lim=sandbox.Limits(cpu_s=5, wall_s=11, memory_mib=64 + 192,
+                                                                         output_bytes=1 << 20, address_space=False))
+    assert got.verdict is Verdict.MLE, (got.run, got.message)
