@@ -41,7 +41,7 @@ class Build:
 def load_submission(path: Path, language_id: str | None = None) -> Submission:
     """Read and identify a source file; JudgeError (one line, naming the file) if unusable."""
     table = languages.load()
-    language = table.by_id(language_id) if language_id else table.detect(path.name)
+    language = table.by_id(language_id) if language_id else table.detect(path)
     try:
         source = path.read_bytes()
     except OSError as err:

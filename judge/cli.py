@@ -329,10 +329,12 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
     out.print(table)
     for line in details:
         out.print(line, markup=False, highlight=False)
-    limits = result.limits
+    memory = f"{problem.spec.limits.memory_mib} MiB"
+    if submission.language.jvm_allowance_mib:
+        memory += f" + {submission.language.jvm_allowance_mib} for the JVM"
     out.print(
         f"{_verdict_markup(result.verdict.value)} {result.verdict.long_name}; score {result.score:g}/{result.max_score:g}"
-        f"  (limits: {limits.cpu_s:g} s CPU, {limits.memory_mib} MiB; sandbox: {result.sandbox_mode})"
+        f"  (limits: {result.limits.cpu_s:g} s CPU, {memory}; sandbox: {result.sandbox_mode})"
     )
     return 0 if result.verdict.value == "AC" else EXIT_FAILED
 

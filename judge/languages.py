@@ -94,13 +94,14 @@ class LanguageTable:
             known = ", ".join(self.languages)
             raise JudgeError(f"unknown language {language_id!r} (known: {known})") from None
 
-    def detect(self, filename: str) -> Language:
-        suffix = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    def detect(self, path: Path) -> Language:
+        """The language of a source file, by its extension."""
+        suffix = path.suffix.lower().lstrip(".")
         for language in self.languages.values():
             if suffix in language.extensions:
                 return language
         known = ", ".join(f".{e}" for lang in self.languages.values() for e in lang.extensions)
-        raise JudgeError(f"{filename}: unknown language for extension '.{suffix}' (known: {known}; or pass --lang)")
+        raise JudgeError(f"{path}: unknown language for extension '.{suffix}' (known: {known}; or pass --lang)")
 
 
 @lru_cache(maxsize=4)

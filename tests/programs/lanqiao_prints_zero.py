@@ -1,0 +1,4 @@
+# Wrong answer: always 0 moves.
+input()
+input()
+print(0)

@@ -1,0 +1,148 @@
+"""`judge run` end to end: verdicts, scores, JSON, ad hoc runs, bad input, and no leaks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from judge import build
+from judge.errors import JudgeError
+
+from .conftest import PROBLEMS
+from .test_cli import judge
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def test_accepted_cpp_json() -> None:
+    result = judge("run", str(PROGRAMS / "sicily_ok.cpp"), "-p", "sicily-rotations", "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["verdict"] == "AC" and payload["score"] == 100
+    assert len(payload["cases"]) == 12
+    assert set(payload["cases"][0]) == {"name", "group", "verdict", "cpu_s", "wall_s", "memory_kib", "message"}
+    assert all(c["verdict"] == "AC" and c["memory_kib"] > 0 for c in payload["cases"])
+
+
+def test_java_with_any_file_name_and_class() -> None:
+    # The file is EightDigits.java but declares `public class Solver`: compiled as Solver.java.
+    result = judge("run", str(PROGRAMS / "EightDigits.java"), "-p", "eight-digits", "--json")
+    assert json.loads(result.stdout)["verdict"] == "AC", result.stdout[-2000:]
+
+
+def secret_texts(problem: str) -> list[str]:
+    texts = []
+    for path in (PROBLEMS / problem / "tests").glob("*/*.in"):
+        if path.parent.name != "samples":
+            texts += [line.strip() for line in path.read_text().splitlines() if line.strip()]
+    return texts
+
+
+def test_wrong_answer_shows_samples_and_hides_secrets() -> None:
+    result = judge("run", str(PROGRAMS / "lanqiao_prints_zero.py"), "-p", "lanqiao")
+    assert result.returncode == 1
+    shown = result.stdout + result.stderr
+    assert "samples/01: first difference, line 1" in shown and "expected: 3" in shown and "received: 0" in shown
+    assert "WA wrong answer; score" in shown
+    leaked = [t for t in secret_texts("lanqiao") if t in shown]
+    assert leaked == []
+    as_json = judge("run", str(PROGRAMS / "lanqiao_prints_zero.py"), "-p", "lanqiao", "--json")
+    cases = json.loads(as_json.stdout)["cases"]
+    secret_wrong = [c for c in cases if c["group"] != "samples" and c["verdict"] == "WA"]
+    assert secret_wrong and all(c["message"] == "wrong answer" for c in secret_wrong)
+    assert [t for t in secret_texts("lanqiao") if t in as_json.stdout] == []
+
+
+def test_first_failing_case_sets_the_headline_and_groups_score(tmp_path: Path) -> None:
+    # Reads only the first case of each file: right on one-case files, wrong elsewhere.
+    result = judge("run", str(PROGRAMS / "sicily_first_case_only.py"), "-p", "sicily-rotations", "--json")
+    payload = json.loads(result.stdout)
+    assert payload["verdict"] == "WA" and payload["cases"][0]["verdict"] == "WA"
+    assert payload["cases"][1]["verdict"] == "AC"  # edge/01 holds the goal alone
+    assert payload["score"] == 0  # every group has a multi-case file
+
+
+def test_compile_error(tmp_path: Path) -> None:
+    source = tmp_path / "broken.c"
+    source.write_text("int main( { return 0; }\n")
+    result = judge("run", str(source), "-p", "lanqiao", "--json")
+    payload = json.loads(result.stdout)
+    assert result.returncode == 1 and payload["verdict"] == "CE" and payload["cases"] == []
+    assert "broken.c" in payload["compile_output"] or "main.c" in payload["compile_output"]
+    table = judge("run", str(source), "-p", "lanqiao")
+    assert "CE compilation error" in table.stdout
+
+
+def test_ad_hoc_with_and_without_answer(tmp_path: Path) -> None:
+    case, answer = tmp_path / "case.in", tmp_path / "case.ans"
+    case.write_text("4 1 3 5 2 6 7 8 9\n")
+    answer.write_text("3\n")
+    judged = judge("run", str(PROGRAMS / "sicily_ok.cpp"), "--input", str(case), "--answer", str(answer))
+    assert judged.returncode == 0 and judged.stdout.split()[0] == "AC"
+    answer.write_text("4\n")
+    wrong = judge("run", str(PROGRAMS / "sicily_ok.cpp"), "--input", str(case), "--answer", str(answer))
+    assert wrong.returncode == 1 and wrong.stdout.split()[0] == "WA"
+    plain = judge("run", str(PROGRAMS / "sicily_ok.cpp"), "--input", str(case))
+    assert plain.returncode == 0 and plain.stdout == "3\n"
+    slow = tmp_path / "slow.py"
+    slow.write_text("while True:\n    pass\n")
+    tle = judge("run", str(slow), "--input", str(case), "--answer", str(answer), "--time-limit", "0.3")
+    assert tle.stdout.split()[0] == "TLE"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("empty.cpp", b"  \n", "empty submission"),
+        ("binary.c", b"\x7fELF\x02\x01\x00\x00", "binary file, not source code"),
+        ("latin.py", b"print('caf\xe9')\n", ":1: not UTF-8 text"),
+        ("script.rb", b"puts 1\n", "unknown language for extension '.rb'"),
+    ],
+)
+def test_bad_submissions_get_one_line(tmp_path: Path, name: str, content: bytes, message: str) -> None:
+    source = tmp_path / name
+    source.write_bytes(content)
+    result = judge("run", str(source), "-p", "lanqiao")
+    assert result.returncode == 2
+    assert message in result.stderr and str(source) in result.stderr
+    with pytest.raises(JudgeError):
+        build.load_submission(source)
+
+
+def test_unknown_language_flag(tmp_path: Path) -> None:
+    result = judge("run", str(PROGRAMS / "sicily_ok.cpp"), "-p", "lanqiao", "--lang", "cobol")
+    assert result.returncode == 2 and "unknown language 'cobol'" in result.stderr
+
+
+def test_custom_checker_protocol(problems_copy: Path, tmp_path: Path) -> None:
+    problem = problems_copy / "eight-digits"
+    (problem / "checker.py").write_text(
+        "import sys\n"
+        "inp, ans, feedback = sys.argv[1:4]\n"
+        "got = sys.stdin.read().split()\n"
+        "want = open(ans).read().split()\n"
+        "if got == want:\n    sys.exit(42)\n"
+        "open(feedback + 'judgemessage.txt', 'w').write('custom: expected ' + ' '.join(want) + '\\n')\n"
+        "sys.exit(43)\n"
+    )
+    spec = problem / "problem.yaml"
+    spec.write_text(spec.read_text().replace("checker: {type: tokens}", "checker: {type: custom, program: checker.py}"))
+    ok = judge("--problems", str(problems_copy), "run", str(PROGRAMS / "EightDigits.java"), "-p", "eight-digits", "--json")
+    assert json.loads(ok.stdout)["verdict"] == "AC", ok.stdout[-1500:]
+    zero = tmp_path / "zero.py"
+    zero.write_text("input()\nprint(0)\n")
+    wrong = json.loads(judge("--problems", str(problems_copy), "run", str(zero), "-p", "eight-digits", "--json").stdout)
+    assert wrong["verdict"] == "WA" and wrong["cases"][0]["message"] == "custom: expected 19"
+    (problem / "checker.py").write_text("import sys\nsys.exit(1)\n")
+    broken = json.loads(judge("--problems", str(problems_copy), "run", str(zero), "-p", "eight-digits", "--json").stdout)
+    assert broken["verdict"] == "IE" and "expected exit 42 or 43" in broken["cases"][0]["message"]
+
+
+def test_doctor_reports_languages_and_layers() -> None:
+    result = judge("doctor")
+    for word in ("gcc", "g++", "python3", "bwrap", "cgroup", "rlimits", "sandbox mode:"):
+        assert word in result.stdout
+    assert shutil.which("gcc") is None or result.returncode in (0, 1)
