@@ -31,6 +31,7 @@ test: $(TEST_STAMP)
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_solver.py
+	$(BIN)/python bench/bench_runner.py
 
 schema: $(STAMP)
 	$(BIN)/judge schema

@@ -221,9 +221,23 @@ def _sample(procs: list[psutil.Process]) -> tuple[float, int]:
     return cpu, rss
 
 
+def _has_children() -> bool:
+    """Whether this process has any child, read from the kernel's own list (no /proc scan)."""
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", "rb") as stream:
+                if stream.read().strip():
+                    return True
+        return False
+    except OSError:
+        return True  # no such list here: let psutil look
+
+
 def sweep() -> int:
     """Kill every remaining descendant of the judge (orphans come to it as subreaper)."""
     killed = 0
+    if not _has_children():
+        return 0
     for _ in range(5):
         left = psutil.Process().children(recursive=True)
         if not left:
@@ -374,6 +388,12 @@ def _watch(
     selector = selectors.DefaultSelector()
     selector.register(out_r, selectors.EVENT_READ, "out")
     selector.register(err_r, selectors.EVENT_READ, "err")
+    # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
+    try:
+        pidfd: int | None = os.pidfd_open(proc.pid)
+        selector.register(pidfd, selectors.EVENT_READ, "exit")
+    except (AttributeError, OSError):
+        pidfd = None
     stdout = bytearray()
     stderr = bytearray()
     output_bytes = 0
@@ -394,6 +414,8 @@ def _watch(
 
     while status is None:
         for key, _ in selector.select(timeout=_POLL_S):
+            if key.data == "exit":
+                continue  # handled by wait4 below
             try:
                 data = os.read(key.fd, 65536)
             except OSError:
@@ -439,6 +461,9 @@ def _watch(
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    if pidfd is not None:
+        selector.unregister(pidfd)
+        os.close(pidfd)
     for key in list(selector.get_map().values()):
         os.set_blocking(key.fd, False)
         try:

@@ -1,0 +1,122 @@
+"""`make bench`, runner part: what the sandbox costs per case, and how exact its figures are.
+
+1. Per-case wall time of running a compiled trivial program on 100 cases through the
+   judge's runner (compile once, then sandbox + checker per case), beside (a) a bare
+   subprocess.run of the binary and (b) the same binary started by bwrap + setpriv
+   alone, which is what namespaces cost by themselves. Target: within 1.3x of (b).
+2. CPU time and peak memory of a program that burns 0.5 s of CPU and holds 200 MiB, as
+   the sandbox measures them, beside GNU time's (`/usr/bin/time -v`). Target: within 5%.
+Not a test: nothing here fails a build.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from judge import build, checkers, sandbox  # noqa: E402
+
+TRIVIAL = '#include <stdio.h>\nint main(){int n; if(scanf("%d",&n)==1) printf("%d\\n",n*2); return 0;}\n'
+BURNER = """#include <stdlib.h>
+#include <time.h>
+int main(void) {
+    size_t size = 200u << 20;
+    volatile char *block = malloc(size);
+    for (size_t i = 0; i < size; i += 4096) block[i] = 1;   /* hold 200 MiB, every page touched */
+    volatile unsigned long x = 0;
+    clock_t until = clock() + CLOCKS_PER_SEC / 2;
+    while (clock() < until) x++;           /* burn 0.5 s of CPU */
+    return block[12345] == 1 ? 0 : 1;
+}
+"""
+CASES = 100
+
+
+def per_case(times: list[float]) -> float:
+    return statistics.median(times) * 1000
+
+
+def main() -> int:
+    layers = sandbox.detect()
+    print(f"sandbox mode: {layers.mode}")
+    work = Path(tempfile.mkdtemp(prefix="judge-bench-runner-"))
+    try:
+        source = work / "trivial.c"
+        source.write_text(TRIVIAL)
+        inputs = []
+        for i in range(CASES):
+            path = work / f"{i}.in"
+            path.write_text(f"{i}\n")
+            inputs.append(path)
+        submission = build.load_submission(source)
+        limits = sandbox.Limits(cpu_s=1, wall_s=3, memory_mib=256, output_bytes=1 << 20)
+        with build.box() as where:
+            assert build.compile_submission(submission, where).ok
+            binary = where / "main"
+            bare, boxed, judged = [], [], []
+            for path in inputs:
+                start = time.perf_counter()
+                with path.open("rb") as stdin:
+                    subprocess.run([str(binary)], stdin=stdin, capture_output=True, check=True)
+                bare.append(time.perf_counter() - start)
+            if layers.bwrap.active and layers.setpriv_path:
+                prefix = sandbox._bwrap_prefix(layers, str(where))
+                prefix += [layers.setpriv_path, f"--reuid={sandbox.NOBODY}", f"--regid={sandbox.NOBODY}", "--clear-groups", "--"]
+                for path in inputs:
+                    start = time.perf_counter()
+                    with path.open("rb") as stdin:
+                        subprocess.run([*prefix, "./main"], stdin=stdin, capture_output=True, check=True)
+                    boxed.append(time.perf_counter() - start)
+            for i, path in enumerate(inputs):
+                start = time.perf_counter()
+                run = sandbox.run(["./main"], box=where, limits=limits, stdin=path)
+                checkers.tokens(run.stdout, f"{2 * i}\n".encode())
+                judged.append(time.perf_counter() - start)
+        print(f"\nper-case wall time over {CASES} cases (median):")
+        print(f"  bare subprocess.run        {per_case(bare):7.2f} ms")
+        if boxed:
+            print(f"  bwrap + setpriv alone      {per_case(boxed):7.2f} ms")
+        ratio = per_case(judged) / per_case(boxed) if boxed else float("nan")
+        verdict = "met" if ratio <= 1.3 else "MISSED"
+        print(f"  judge (sandbox + checker)  {per_case(judged):7.2f} ms   {ratio:.2f}x of bwrap+setpriv, target <= 1.3x: {verdict}")
+
+        burner = work / "burner.c"
+        burner.write_text(BURNER)
+        subprocess.run(["gcc", "-O2", "-o", str(work / "burner"), str(burner)], check=True)
+        if shutil.which("time", path="/usr/bin") is None:
+            print("\n/usr/bin/time not found (Debian: apt-get install time); skipping the accuracy check")
+            return 0
+        gnu = subprocess.run(["/usr/bin/time", "-v", str(work / "burner")], capture_output=True, text=True)
+        user = float(re.search(r"User time \(seconds\): ([\d.]+)", gnu.stderr).group(1))  # type: ignore[union-attr]
+        system = float(re.search(r"System time \(seconds\): ([\d.]+)", gnu.stderr).group(1))  # type: ignore[union-attr]
+        rss_kib = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", gnu.stderr).group(1))  # type: ignore[union-attr]
+        box = work / "box"
+        sandbox.prepare_box(box)
+        shutil.copy(work / "burner", box / "burner")
+        measured = sandbox.run(
+            ["./burner"], box=box, limits=sandbox.Limits(cpu_s=5, wall_s=11, memory_mib=512, output_bytes=1 << 20)
+        )
+        cpu_ratio = measured.cpu_s / (user + system)
+        mem_ratio = measured.memory_kib / rss_kib
+        print("\n0.5 s of CPU and 200 MiB held:")
+        print(f"  /usr/bin/time -v   cpu {user + system:.3f} s   peak {rss_kib / 1024:.1f} MiB")
+        print(f"  judge sandbox      cpu {measured.cpu_s:.3f} s   peak {measured.memory_kib / 1024:.1f} MiB")
+        for name, value in (("cpu", cpu_ratio), ("memory", mem_ratio)):
+            state = "met" if abs(value - 1) <= 0.05 else "MISSED"
+            print(f"  {name:6} ratio {value:.3f}, target within 5%: {state}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
