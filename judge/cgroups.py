@@ -26,10 +26,10 @@ class Support:
     reason: str  # why not, or where the groups go
 
 
-def _own_paths() -> dict[str, str]:
-    """Controller (or "" for v2) -> this process's cgroup path, from /proc/self/cgroup."""
+def _own_paths(pid: int | None = None) -> dict[str, str]:
+    """Controller (or "" for v2) -> a process's cgroup path (this process's by default)."""
     paths: dict[str, str] = {}
-    with open("/proc/self/cgroup", encoding="utf-8") as stream:
+    with open(f"/proc/{pid or 'self'}/cgroup", encoding="utf-8") as stream:
         for line in stream:
             _, controllers, path = line.rstrip("\n").split(":", 2)
             for controller in controllers.split(","):
@@ -88,6 +88,18 @@ def _read(path: str) -> str:
         return stream.read()
 
 
+def children_of(pid: int) -> list[int]:
+    """The direct children of a process, from the kernel's list (empty if it has exited)."""
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as stream:
+                found += [int(child) for child in stream.read().split()]
+    except OSError:
+        pass
+    return found
+
+
 class RunGroup:
     """The cgroup(s) of one run. Create, let the child join, read figures, kill, remove."""
 
@@ -128,6 +140,36 @@ class RunGroup:
     def join_files(self) -> list[str]:
         """The files the child writes its pid into (before exec, while still root)."""
         return [os.path.join(d, "cgroup.procs") for d in dict.fromkeys(self.dirs.values())]
+
+    def join_tree(self, root: int) -> None:
+        """Move `root` and every descendant it has now into the group (later ones inherit it).
+
+        A move is costly under cgroup v1 (the kernel waits for an RCU grace period), so a
+        process already in the group, typically a child forked after its parent moved, is
+        left alone.
+        """
+        pending, seen = [root], set()
+        while pending:
+            pid = pending.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            for path in self._missing(pid):
+                _write(path, str(pid))
+            pending += children_of(pid)
+
+    def _missing(self, pid: int) -> list[str]:
+        """The cgroup.procs files of the controllers `pid` is not yet in."""
+        try:
+            current = _own_paths(pid)
+        except OSError:
+            return []  # exited
+        missing = []
+        for controller, directory in self.dirs.items():
+            key = controller if self.version == 1 else ""
+            if ROOT + ("/" + controller if self.version == 1 else "") + current.get(key, "") != directory:
+                missing.append(os.path.join(directory, "cgroup.procs"))
+        return list(dict.fromkeys(missing))
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system) of every process that ever ran in the group."""

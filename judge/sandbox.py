@@ -92,6 +92,7 @@ class Layers:
     cgroup_version: int
     bwrap_path: str | None
     setpriv_path: str | None
+    prlimit_path: str | None
     binds: tuple[tuple[str, ...], ...]  # bwrap arguments for /bin, /lib, ... of this host
 
     @property
@@ -114,10 +115,11 @@ def _host_binds() -> tuple[tuple[str, ...], ...]:
     return tuple(binds)
 
 
-def _bwrap_prefix(layers: Layers, box: str) -> list[str]:
+def _bwrap_prefix(layers: Layers, box: str, block_fd: int | None = None) -> list[str]:
     assert layers.bwrap_path is not None
     argv = [
         layers.bwrap_path,
+        *(["--block-fd", str(block_fd)] if block_fd is not None else []),
         "--unshare-pid",
         "--unshare-net",
         "--unshare-ipc",
@@ -145,7 +147,7 @@ def detect() -> Layers:
     if bwrap_path is None:
         bwrap = Layer("bwrap", False, "bwrap not found (Debian: apt-get install bubblewrap)")
     else:
-        probe = Layers(Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, binds)
+        probe = Layers(Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, None, binds)
         try:
             done = subprocess.run(
                 _bwrap_prefix(probe, "/tmp") + ["/bin/true"], capture_output=True, timeout=10, check=False
@@ -166,7 +168,8 @@ def detect() -> Layers:
         user = Layer("nobody", True, f"programs run as uid/gid {NOBODY} ({how})")
     support = cgroups.detect()
     cgroup = Layer(f"cgroup-v{support.version}" if support.version else "cgroup", bool(support.version), support.reason)
-    return Layers(bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, binds)
+    prlimit_path = shutil.which("prlimit") if bwrap.active else None
+    return Layers(bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, prlimit_path, binds)
 
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -233,9 +236,21 @@ def _has_children() -> bool:
         return True  # no such list here: let psutil look
 
 
+def _reap() -> None:
+    """Collect every child that has already exited, so no zombie stays behind."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
 def sweep() -> int:
     """Kill every remaining descendant of the judge (orphans come to it as subreaper)."""
     killed = 0
+    _reap()  # the namespace's init, exiting after the program, comes back to us as a zombie
     if not _has_children():
         return 0
     for _ in range(5):
@@ -249,14 +264,7 @@ def sweep() -> int:
             except psutil.Error:
                 pass
         psutil.wait_procs(left, timeout=0.5)
-    # Reap what was killed so no zombie stays behind.
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            break
-        if pid == 0:
-            break
+    _reap()
     return killed
 
 
@@ -289,10 +297,19 @@ def _run_locked(
         # A little above the limit, so a program that uses exactly the limit is measured at
         # it (peak >= limit means MLE) instead of being killed a page short of it.
         group = cgroups.RunGroup(layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
-    full: list[str] = []
     under_bwrap = layers.bwrap.active
+    no_cgroup = group is None
+    # Under bubblewrap the rlimits come from prlimit inside the namespaces and the cgroup is
+    # joined through bwrap's --block-fd handshake: no Python code runs between fork and
+    # exec, so the spawn is a cheap vfork. Without bubblewrap a preexec hook does both.
+    via_prlimit = under_bwrap and layers.prlimit_path is not None
+    block_r, block_w = os.pipe() if (via_prlimit and group is not None) else (None, None)
+    full: list[str] = []
     if under_bwrap:
-        full += _bwrap_prefix(layers, str(box))
+        full += _bwrap_prefix(layers, str(box), block_r)
+        if via_prlimit:
+            assert layers.prlimit_path is not None
+            full += _prlimit_args(layers.prlimit_path, limits, memory_bytes, no_cgroup)
         if layers.user.active and layers.setpriv_path:
             full += [layers.setpriv_path, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
     full += list(argv)
@@ -304,7 +321,6 @@ def _run_locked(
     join_files = group.join_files() if group else []
     drop_user = layers.user.active and not under_bwrap
     cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)
-    no_cgroup = group is None
 
     def in_child() -> None:  # runs between fork and exec: plain system calls only
         pid = str(os.getpid())
@@ -337,13 +353,15 @@ def _run_locked(
             stderr=err_w,
             cwd=box,
             env=run_env,
-            preexec_fn=in_child,
+            preexec_fn=None if via_prlimit else in_child,
             start_new_session=True,
             close_fds=True,
+            pass_fds=(block_r,) if block_r is not None else (),
         )
     except BaseException:
-        for fd in (out_r, out_w, err_r, err_w):
-            os.close(fd)
+        for fd in (out_r, out_w, err_r, err_w, block_r, block_w):
+            if fd is not None:
+                os.close(fd)
         stdin_file.close()
         if group:
             group.remove()
@@ -352,6 +370,17 @@ def _run_locked(
         stdin_file.close()
     os.close(out_w)
     os.close(err_w)
+    if block_r is not None and block_w is not None and group is not None:
+        os.close(block_r)
+        try:
+            # bwrap waits on the block fd before it runs anything of the submission. Its
+            # monitor joins the group at once, while it is still starting up, so the
+            # namespaces' processes it forks later are born in the group; any it forked
+            # already are moved too. Nothing of the submission runs outside the group.
+            group.join_tree(proc.pid)
+        finally:
+            os.write(block_w, b"1")
+            os.close(block_w)
     try:
         return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes)
     finally:
@@ -366,6 +395,22 @@ def _run_locked(
         sweep()
         if group:
             group.remove()
+
+
+def _prlimit_args(prlimit: str, limits: Limits, memory_bytes: int, no_cgroup: bool) -> list[str]:
+    cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)
+    args = [
+        prlimit,
+        "--core=0:0",
+        f"--cpu={cpu_soft}:{cpu_soft + 1}",
+        f"--fsize={limits.output_bytes}:{limits.output_bytes}",
+        f"--stack={memory_bytes}:unlimited",  # deep recursion is legal
+    ]
+    if no_cgroup:
+        if limits.address_space:
+            args.append(f"--as={memory_bytes}:{memory_bytes}")
+        args.append(f"--nproc={limits.pids}:{limits.pids}")
+    return args + ["--"]
 
 
 def _raise_limit(which: int, value: int) -> None:
@@ -389,11 +434,12 @@ def _watch(
     selector.register(out_r, selectors.EVENT_READ, "out")
     selector.register(err_r, selectors.EVENT_READ, "err")
     # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
+    pidfd: int | None = None
     try:
-        pidfd: int | None = os.pidfd_open(proc.pid)
+        pidfd = os.pidfd_open(proc.pid)
         selector.register(pidfd, selectors.EVENT_READ, "exit")
     except (AttributeError, OSError):
-        pidfd = None
+        pass
     stdout = bytearray()
     stderr = bytearray()
     output_bytes = 0
