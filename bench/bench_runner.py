@@ -62,21 +62,24 @@ def main() -> int:
         with build.box() as where:
             assert build.compile_submission(submission, where).ok
             binary = where / "main"
-            bare, boxed, judged = [], [], []
-            for path in inputs:
+            prefix: list[str] = []
+            if layers.bwrap.active and layers.setpriv_path:
+                prefix = sandbox._bwrap_prefix(layers, str(where))
+                prefix += [layers.setpriv_path, f"--reuid={sandbox.NOBODY}", f"--regid={sandbox.NOBODY}", "--clear-groups", "--"]
+            bare: list[float] = []
+            boxed: list[float] = []
+            judged: list[float] = []
+            # Interleaved, case by case, so that drift in the machine's speed hits all three alike.
+            for i, path in enumerate(inputs):
                 start = time.perf_counter()
                 with path.open("rb") as stdin:
                     subprocess.run([str(binary)], stdin=stdin, capture_output=True, check=True)
                 bare.append(time.perf_counter() - start)
-            if layers.bwrap.active and layers.setpriv_path:
-                prefix = sandbox._bwrap_prefix(layers, str(where))
-                prefix += [layers.setpriv_path, f"--reuid={sandbox.NOBODY}", f"--regid={sandbox.NOBODY}", "--clear-groups", "--"]
-                for path in inputs:
+                if prefix:
                     start = time.perf_counter()
                     with path.open("rb") as stdin:
                         subprocess.run([*prefix, "./main"], stdin=stdin, capture_output=True, check=True)
                     boxed.append(time.perf_counter() - start)
-            for i, path in enumerate(inputs):
                 start = time.perf_counter()
                 run = sandbox.run(["./main"], box=where, limits=limits, stdin=path)
                 checkers.tokens(run.stdout, f"{2 * i}\n".encode())

@@ -18,6 +18,7 @@ Layers, each detected once and reported by `judge doctor`:
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import math
 import os
@@ -92,7 +93,6 @@ class Layers:
     cgroup_version: int
     bwrap_path: str | None
     setpriv_path: str | None
-    prlimit_path: str | None
     binds: tuple[tuple[str, ...], ...]  # bwrap arguments for /bin, /lib, ... of this host
 
     @property
@@ -147,7 +147,7 @@ def detect() -> Layers:
     if bwrap_path is None:
         bwrap = Layer("bwrap", False, "bwrap not found (Debian: apt-get install bubblewrap)")
     else:
-        probe = Layers(Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, None, binds)
+        probe = Layers(Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, binds)
         try:
             done = subprocess.run(
                 _bwrap_prefix(probe, "/tmp") + ["/bin/true"], capture_output=True, timeout=10, check=False
@@ -168,8 +168,7 @@ def detect() -> Layers:
         user = Layer("nobody", True, f"programs run as uid/gid {NOBODY} ({how})")
     support = cgroups.detect()
     cgroup = Layer(f"cgroup-v{support.version}" if support.version else "cgroup", bool(support.version), support.reason)
-    prlimit_path = shutil.which("prlimit") if bwrap.active else None
-    return Layers(bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, prlimit_path, binds)
+    return Layers(bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, binds)
 
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -296,20 +295,18 @@ def _run_locked(
     if layers.cgroup.active:
         # A little above the limit, so a program that uses exactly the limit is measured at
         # it (peak >= limit means MLE) instead of being killed a page short of it.
-        group = cgroups.RunGroup(layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
+        group = _group(layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
     under_bwrap = layers.bwrap.active
     no_cgroup = group is None
-    # Under bubblewrap the rlimits come from prlimit inside the namespaces and the cgroup is
-    # joined through bwrap's --block-fd handshake: no Python code runs between fork and
-    # exec, so the spawn is a cheap vfork. Without bubblewrap a preexec hook does both.
-    via_prlimit = under_bwrap and layers.prlimit_path is not None
-    block_r, block_w = os.pipe() if (via_prlimit and group is not None) else (None, None)
+    rlimits = _rlimits(limits, memory_bytes, no_cgroup)
+    # Under bubblewrap nothing runs between fork and exec (the spawn is a cheap vfork):
+    # bwrap waits on a block fd before it runs anything of the submission, and meanwhile
+    # the judge moves its processes into the cgroup and sets their rlimits from outside.
+    # Without bubblewrap a preexec hook does both in the child.
+    block_r, block_w = os.pipe() if under_bwrap else (None, None)
     full: list[str] = []
     if under_bwrap:
         full += _bwrap_prefix(layers, str(box), block_r)
-        if via_prlimit:
-            assert layers.prlimit_path is not None
-            full += _prlimit_args(layers.prlimit_path, limits, memory_bytes, no_cgroup)
         if layers.user.active and layers.setpriv_path:
             full += [layers.setpriv_path, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
     full += list(argv)
@@ -320,22 +317,17 @@ def _run_locked(
 
     join_files = group.join_files() if group else []
     drop_user = layers.user.active and not under_bwrap
-    cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)
 
     def in_child() -> None:  # runs between fork and exec: plain system calls only
         pid = str(os.getpid())
         for path in join_files:
             with open(path, "w") as stream:
                 stream.write(pid)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_soft, cpu_soft + 1))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes))
-        # Deep recursion is legal: the stack may use the whole memory limit.
-        _raise_limit(resource.RLIMIT_STACK, memory_bytes)
-        if no_cgroup:
-            if limits.address_space:
-                resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-            resource.setrlimit(resource.RLIMIT_NPROC, (limits.pids, limits.pids))
+        for which, (soft, hard) in rlimits:
+            if which == resource.RLIMIT_STACK:
+                _raise_limit(which, soft)  # without root the hard limit may be lower
+            else:
+                resource.setrlimit(which, (soft, hard))
         if drop_user:
             os.setgroups([])
             os.setgid(NOBODY)
@@ -353,7 +345,7 @@ def _run_locked(
             stderr=err_w,
             cwd=box,
             env=run_env,
-            preexec_fn=None if via_prlimit else in_child,
+            preexec_fn=None if under_bwrap else in_child,
             start_new_session=True,
             close_fds=True,
             pass_fds=(block_r,) if block_r is not None else (),
@@ -364,20 +356,19 @@ def _run_locked(
                 os.close(fd)
         stdin_file.close()
         if group:
-            group.remove()
+            _release(group)
         raise
     finally:
         stdin_file.close()
     os.close(out_w)
     os.close(err_w)
-    if block_r is not None and block_w is not None and group is not None:
+    if block_r is not None and block_w is not None:
         os.close(block_r)
         try:
-            # bwrap waits on the block fd before it runs anything of the submission. Its
-            # monitor joins the group at once, while it is still starting up, so the
-            # namespaces' processes it forks later are born in the group; any it forked
-            # already are moved too. Nothing of the submission runs outside the group.
-            group.join_tree(proc.pid)
+            # bwrap's monitor is confined at once, while it is still starting up, so the
+            # processes it forks into the namespaces are born confined; any it forked
+            # already are confined too. Nothing of the submission runs before this ends.
+            _confine_tree(proc.pid, group, rlimits)
         finally:
             os.write(block_w, b"1")
             os.close(block_w)
@@ -394,23 +385,83 @@ def _run_locked(
             pass
         sweep()
         if group:
-            group.remove()
+            _release(group)
 
 
-def _prlimit_args(prlimit: str, limits: Limits, memory_bytes: int, no_cgroup: bool) -> list[str]:
-    cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)
-    args = [
-        prlimit,
-        "--core=0:0",
-        f"--cpu={cpu_soft}:{cpu_soft + 1}",
-        f"--fsize={limits.output_bytes}:{limits.output_bytes}",
-        f"--stack={memory_bytes}:unlimited",  # deep recursion is legal
+# The v1 group this process reuses from run to run, and the process it belongs to (a
+# forked worker must not share its parent's group).
+_reusable: tuple[int, cgroups.RunGroup] | None = None
+
+
+def _group(version: int, memory_bytes: int, pids: int) -> cgroups.RunGroup:
+    global _reusable
+    if _reusable is not None and _reusable[0] == os.getpid():
+        try:
+            _reusable[1].reset(memory_bytes, pids)
+            return _reusable[1]
+        except OSError:
+            _reusable[1].remove()
+            _reusable = None
+    group = cgroups.RunGroup(version, memory_bytes, pids)
+    if version == 1:
+        if _reusable is None:
+            atexit.register(_remove_reusable)
+        _reusable = (os.getpid(), group)
+    return group
+
+
+def _release(group: cgroups.RunGroup) -> None:
+    """After a run: keep the reusable group if it is empty again, else remove the group."""
+    global _reusable
+    reusable = _reusable is not None and _reusable[1] is group
+    if reusable and group.kill_all():
+        return
+    group.remove()
+    if reusable:
+        _reusable = None
+
+
+def _remove_reusable() -> None:
+    if _reusable is not None and _reusable[0] == os.getpid():
+        _reusable[1].kill_all()
+        _reusable[1].remove()
+
+
+Rlimit = tuple[int, tuple[int, int]]
+
+
+def _rlimits(limits: Limits, memory_bytes: int, no_cgroup: bool) -> list[Rlimit]:
+    cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)  # a backstop: the watcher judges CPU time
+    chosen: list[Rlimit] = [
+        (resource.RLIMIT_CORE, (0, 0)),
+        (resource.RLIMIT_CPU, (cpu_soft, cpu_soft + 1)),
+        (resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes)),
+        (resource.RLIMIT_STACK, (memory_bytes, resource.RLIM_INFINITY)),  # deep recursion is legal
     ]
     if no_cgroup:
         if limits.address_space:
-            args.append(f"--as={memory_bytes}:{memory_bytes}")
-        args.append(f"--nproc={limits.pids}:{limits.pids}")
-    return args + ["--"]
+            chosen.append((resource.RLIMIT_AS, (memory_bytes, memory_bytes)))
+        chosen.append((resource.RLIMIT_NPROC, (limits.pids, limits.pids)))
+    return chosen
+
+
+def _confine_tree(root: int, group: cgroups.RunGroup | None, rlimits: list[Rlimit]) -> None:
+    """Put `root` and its descendants of the moment in the cgroup and under the rlimits,
+    each before its children are listed (so a child forked meanwhile inherits both)."""
+    pending, seen = [root], set()
+    while pending:
+        pid = pending.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            if group is not None:
+                group.join(pid)
+            for which, values in rlimits:
+                resource.prlimit(pid, which, values)
+        except ProcessLookupError:
+            continue  # it ended meanwhile
+        pending += cgroups.children_of(pid)
 
 
 def _raise_limit(which: int, value: int) -> None:
