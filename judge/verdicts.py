@@ -45,6 +45,9 @@ _LONG = {
 _OUT_OF_MEMORY_MARKS = (b"java.lang.OutOfMemoryError", b"MemoryError", b"std::bad_alloc", b"Cannot allocate memory")
 
 
+NEAR_LIMIT = 0.9
+
+
 @dataclass(frozen=True)
 class CaseVerdict:
     verdict: Verdict
@@ -69,6 +72,9 @@ def judge_run(run: RunResult, memory_limit_kib: int, check: CheckResult | None) 
         return CaseVerdict(Verdict.OLE, "output limit exceeded")
     out_of_memory = run.limit_hit == "memory" or run.memory_kib >= memory_limit_kib
     failed = run.exit_code != 0
+    # A program that fails while holding nearly all of its memory most likely failed to
+    # get more (a refused malloc under RLIMIT_AS, say): that is MLE, not RE.
+    out_of_memory |= failed and run.memory_kib >= NEAR_LIMIT * memory_limit_kib
     if out_of_memory or (failed and _died_of_memory(run)):
         return CaseVerdict(Verdict.MLE, f"peak memory {run.memory_kib // 1024} MiB")
     if run.signal is not None:

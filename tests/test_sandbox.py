@@ -268,3 +268,44 @@ public class Main { public static void main(String[] a) { List<long[]> keep = ne
     got = judge_source(tmp_path, "Main.java", code, lim=sandbox.Limits(cpu_s=5, wall_s=11, memory_mib=64 + 192,
                                                                          output_bytes=1 << 20, address_space=False))
     assert got.verdict is Verdict.MLE, (got.run, got.message)
+
+
+# The fallback: no bubblewrap and no cgroup (rlimits, setuid, psutil sampling, the sweep).
+FALLBACK = sandbox.Layers(
+    bwrap=sandbox.Layer("bwrap", False, "switched off by the test"),
+    user=LAYERS.user if not LAYERS.bwrap.active else sandbox.Layer("nobody", os.geteuid() == 0, "setuid before exec"),
+    cgroup=sandbox.Layer("cgroup", False, "switched off by the test"),
+    cgroup_version=0,
+    bwrap_path=None,
+    setpriv_path=None,
+    binds=(),
+)
+
+
+def fallback_run(tmp_path: Path, code: str, lim: sandbox.Limits | None = None) -> tuple[sandbox.RunResult, Verdict]:
+    source = tmp_path / "prog.c"
+    source.write_text(code)
+    lim = lim or limits()
+    with build.box() as where:
+        assert build.compile_submission(build.load_submission(source), where).ok
+        run = sandbox.run(["./main"], box=where, limits=lim, layers=FALLBACK)
+    return run, judge_run(run, lim.memory_mib * 1024, checkers.CheckResult(True, "")).verdict
+
+
+def test_fallback_still_judges_cpu_memory_and_output(tmp_path: Path) -> None:
+    run, verdict = fallback_run(tmp_path, "int main(){volatile unsigned long x=0;for(;;)x++;}")
+    assert verdict is Verdict.TLE and run.cpu_s >= 1.0
+    memory = "#include <stdlib.h>\n#include <string.h>\nint main(){for(;;){char*p=malloc(1<<20);if(!p)return 3;memset(p,1,1<<20);}}"
+    run, verdict = fallback_run(tmp_path, memory)
+    assert verdict is Verdict.MLE, run  # RLIMIT_AS makes malloc fail near the limit
+    run, verdict = fallback_run(tmp_path, '#include <stdio.h>\nint main(){for(;;)fputs("zzzzzzzzzzzzzzzz", stdout);}')
+    assert verdict is Verdict.OLE
+
+
+def test_fallback_kills_a_daemon_that_leaves_the_session(tmp_path: Path) -> None:
+    code = """#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(){ if (fork() == 0) { setsid(); if (fork() == 0) { for(;;) pause(); } exit(0); } puts("1"); return 0; }"""
+    run, verdict = fallback_run(tmp_path, code)
+    assert verdict is Verdict.AC and run.stdout == b"1\n"
