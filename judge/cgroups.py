@@ -109,6 +109,9 @@ class RunGroup:
         self.memory_bytes = memory_bytes
         self.pids_max = pids
         self._oom_base = 0
+        # The judge's pid, while a thread of it lives in the group: never killed, not a run's.
+        self.exempt: int | None = None
+        self.oom_guarded = False  # the kernel's OOM killer is off: the judge watches under_oom
         name = f"judge-{uuid.uuid4().hex[:12]}"
         own = _own_paths()
         if version == 1:
@@ -158,7 +161,8 @@ class RunGroup:
         if pids != self.pids_max:
             _write(self._file("pids", "pids.max"), str(pids))
             self.pids_max = pids
-        _write(self._file("memory", "memory.force_empty"), "0")
+        if self.exempt is None:  # only an empty group can drop its page cache
+            _write(self._file("memory", "memory.force_empty"), "0")
         for name in ("memory.max_usage_in_bytes", "memory.failcnt"):
             _write(self._file("memory", name), "0")
         _write(self._file("cpuacct", "cpuacct.usage"), "0")
@@ -247,16 +251,35 @@ class RunGroup:
             pass
         return False
 
-    def pids(self) -> list[int]:
+    def disable_oom_killer(self) -> None:
+        """v1: at the limit, tasks wait instead of being killed; see under_oom()."""
+        _write(self._file("memory", "memory.oom_control"), "1")
+        self.oom_guarded = True
+
+    def under_oom(self) -> bool:
         try:
-            return [int(p) for p in _read(self._file("pids", "cgroup.procs")).split()]
+            return "under_oom 1" in _read(self._file("memory", "memory.oom_control"))
+        except OSError:
+            return False
+
+    def enter_thread(self, tid: int) -> None:
+        """Move one thread of the judge into the group (v1 is thread-granular); see sandbox._Launcher."""
+        for directory in dict.fromkeys(self.dirs.values()):
+            _write(os.path.join(directory, "tasks"), str(tid))
+        self.exempt = os.getpid()
+
+    def pids(self) -> list[int]:
+        """The processes of the run in the group (the judge itself left out)."""
+        try:
+            found = [int(p) for p in _read(self._file("pids", "cgroup.procs")).split()]
         except (OSError, ValueError):
             return []
+        return [p for p in found if p != self.exempt]
 
     def kill_all(self, timeout: float = 2.0) -> bool:
         """SIGKILL every process in the group until it is empty; False if some survived."""
         deadline = time.monotonic() + timeout
-        if self.version == 2:
+        if self.version == 2 and self.exempt is None:
             try:
                 _write(self._file("pids", "cgroup.kill"), "1")
             except OSError:

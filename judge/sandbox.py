@@ -22,6 +22,7 @@ import atexit
 import ctypes
 import math
 import os
+import queue
 import resource
 import selectors
 import shutil
@@ -210,17 +211,41 @@ def _tree(pid: int) -> list[psutil.Process]:
         return []
 
 
+def _resident_bytes() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as stream:
+            return int(stream.read().split()[1]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _high_water_bytes(pid: int) -> int:
+    """VmHWM: the peak resident size of the process's program since its exec."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as stream:
+            for line in stream:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def _sample(procs: list[psutil.Process]) -> tuple[float, int]:
-    """CPU seconds and resident bytes of the given processes (the fallback without cgroups)."""
-    cpu, rss = 0.0, 0
+    """CPU seconds and peak resident bytes of the given processes (the fallback without cgroups).
+
+    The peak is each program's VmHWM, which catches short peaks between samples (see
+    _watch for rusage's ru_maxrss, which also counts the judge's image before the exec).
+    """
+    cpu, peak = 0.0, 0
     for proc in procs:
         try:
             times = proc.cpu_times()
             cpu += times.user + times.system
-            rss += proc.memory_info().rss
         except psutil.Error:
-            pass
-    return cpu, rss
+            continue
+        peak += _high_water_bytes(proc.pid)
+    return cpu, peak
 
 
 def _has_children() -> bool:
@@ -333,13 +358,14 @@ def _run_locked(
             os.setgid(NOBODY)
             os.setuid(NOBODY)
 
+    judge_rss = _resident_bytes()  # what a fork of the judge holds before it execs
     stdin_file = open(stdin, "rb") if stdin is not None else open(os.devnull, "rb")
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(
-            full,
+        spawn_args: dict[str, object] = dict(
+            args=full,
             stdin=stdin_file,
             stdout=out_w,
             stderr=err_w,
@@ -350,6 +376,8 @@ def _run_locked(
             close_fds=True,
             pass_fds=(block_r,) if block_r is not None else (),
         )
+        launcher = _launcher_for(group) if under_bwrap else None
+        proc = launcher.spawn(spawn_args) if launcher else subprocess.Popen(**spawn_args)  # type: ignore[call-overload]
     except BaseException:
         for fd in (out_r, out_w, err_r, err_w, block_r, block_w):
             if fd is not None:
@@ -373,7 +401,7 @@ def _run_locked(
             os.write(block_w, b"1")
             os.close(block_w)
     try:
-        return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes)
+        return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss)
     finally:
         os.close(out_r)
         os.close(err_r)
@@ -388,9 +416,60 @@ def _run_locked(
             _release(group)
 
 
-# The v1 group this process reuses from run to run, and the process it belongs to (a
-# forked worker must not share its parent's group).
-_reusable: tuple[int, cgroups.RunGroup] | None = None
+class _Launcher:
+    """A thread of the judge that lives in the reusable cgroup and starts the runs.
+
+    A process is born in the cgroups of the thread that forks it, so runs started by this
+    thread need no cgroup move, which under v1 costs an RCU grace period per hierarchy
+    (about 2 ms a run here). Memory is charged to the judge's main thread, outside; the
+    judge's own pid, listed by the group because of this thread, is never killed.
+    """
+
+    def __init__(self, group: cgroups.RunGroup) -> None:
+        self.group = group
+        self._requests: queue.SimpleQueue[tuple[dict[str, object], queue.SimpleQueue[object]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._ready = threading.Event()
+        self._error: OSError | None = None
+        self._thread = threading.Thread(target=self._loop, name="judge-launcher", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+
+    def _loop(self) -> None:
+        try:
+            self.group.enter_thread(threading.get_native_id())
+        except OSError as err:
+            self._error = err
+            self._ready.set()
+            return
+        self._ready.set()
+        while (request := self._requests.get()) is not None:
+            kwargs, reply = request
+            try:
+                reply.put(subprocess.Popen(**kwargs))  # type: ignore[call-overload]
+            except BaseException as err:  # handed to the caller, who raises it
+                reply.put(err)
+
+    def spawn(self, kwargs: dict[str, object]) -> subprocess.Popen[bytes]:
+        reply: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._requests.put((kwargs, reply))
+        result = reply.get()
+        if isinstance(result, BaseException):
+            raise result
+        assert isinstance(result, subprocess.Popen)
+        return result
+
+    def stop(self) -> None:
+        self._requests.put(None)
+        self._thread.join(timeout=2)  # a thread that ends leaves its cgroups
+
+
+# The v1 group this process reuses from run to run with its launcher, and the process
+# they belong to (a forked worker must not share its parent's group).
+_reusable: tuple[int, cgroups.RunGroup, _Launcher | None] | None = None
 
 
 def _group(version: int, memory_bytes: int, pids: int) -> cgroups.RunGroup:
@@ -400,31 +479,52 @@ def _group(version: int, memory_bytes: int, pids: int) -> cgroups.RunGroup:
             _reusable[1].reset(memory_bytes, pids)
             return _reusable[1]
         except OSError:
-            _reusable[1].remove()
-            _reusable = None
+            _drop_reusable()
     group = cgroups.RunGroup(version, memory_bytes, pids)
     if version == 1:
         if _reusable is None:
-            atexit.register(_remove_reusable)
-        _reusable = (os.getpid(), group)
+            atexit.register(_drop_reusable)
+        _reusable = (os.getpid(), group, None)
     return group
+
+
+def _launcher_for(group: cgroups.RunGroup | None) -> _Launcher | None:
+    """The launcher of the reusable group (started on first use), or None to spawn directly."""
+    global _reusable
+    if group is None or _reusable is None or _reusable[1] is not group or _reusable[0] != os.getpid():
+        return None
+    if _reusable[2] is None:
+        try:
+            # With a thread of the judge in the group, the kernel's OOM killer could pick the
+            # judge: it is switched off for the group, and the watcher kills a run that is
+            # stuck at its memory limit instead (an MLE all the same).
+            group.disable_oom_killer()
+            _reusable = (_reusable[0], group, _Launcher(group))
+        except OSError:
+            return None
+    return _reusable[2]
 
 
 def _release(group: cgroups.RunGroup) -> None:
     """After a run: keep the reusable group if it is empty again, else remove the group."""
-    global _reusable
     reusable = _reusable is not None and _reusable[1] is group
     if reusable and group.kill_all():
         return
-    group.remove()
     if reusable:
-        _reusable = None
+        _drop_reusable()
+    else:
+        group.remove()
 
 
-def _remove_reusable() -> None:
+def _drop_reusable() -> None:
+    global _reusable
     if _reusable is not None and _reusable[0] == os.getpid():
-        _reusable[1].kill_all()
-        _reusable[1].remove()
+        pid, group, launcher = _reusable
+        if launcher is not None:
+            launcher.stop()
+        group.kill_all()
+        group.remove()
+    _reusable = None
 
 
 Rlimit = tuple[int, tuple[int, int]]
@@ -480,6 +580,7 @@ def _watch(
     start: float,
     under_bwrap: bool,
     memory_bytes: int,
+    judge_rss: int,
 ) -> RunResult:
     selector = selectors.DefaultSelector()
     selector.register(out_r, selectors.EVENT_READ, "out")
@@ -510,7 +611,8 @@ def _watch(
             pass
 
     while status is None:
-        for key, _ in selector.select(timeout=_POLL_S):
+        # Without a cgroup the tree is sampled, so look often enough to see a short peak.
+        for key, _ in selector.select(timeout=_POLL_S if group else _POLL_S / 5):
             if key.data == "exit":
                 continue  # handled by wait4 below
             try:
@@ -542,6 +644,9 @@ def _watch(
             sampled_peak = max(sampled_peak, rss)
         if limit_hit is None and cpu > limits.cpu_s:
             limit_hit = "cpu"
+            kill()
+        elif limit_hit is None and group is not None and group.oom_guarded and group.under_oom():
+            limit_hit = "memory"
             kill()
         elif limit_hit is None and not group and sampled_peak > memory_bytes:
             limit_hit = "memory"
@@ -581,7 +686,10 @@ def _watch(
         refused = group.oom_killed() or group.hit_memory_limit()
     else:
         cpu_s = max(sampled_cpu, usage.ru_utime + usage.ru_stime)
-        peak = max(sampled_peak, usage.ru_maxrss * 1024)
+        # ru_maxrss covers the child's whole life, the fork of the judge before the exec
+        # included: above the judge's own size it can only be the program's peak.
+        own_peak = usage.ru_maxrss * 1024
+        peak = max(sampled_peak, own_peak) if own_peak > judge_rss + (1 << 20) else sampled_peak
         refused = False
     if output_bytes > limits.output_bytes and limit_hit is None:
         limit_hit = "output"

@@ -45,7 +45,7 @@ _LONG = {
 _OUT_OF_MEMORY_MARKS = (b"java.lang.OutOfMemoryError", b"MemoryError", b"std::bad_alloc", b"Cannot allocate memory")
 
 
-NEAR_LIMIT = 0.9
+NEAR_LIMIT = 0.8  # RLIMIT_AS refuses a malloc at 85-95% of the limit in resident memory
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ BAD = CheckResult(False, "token 1 (line 1): expected '3', got '4'", 1)
         ({"exit_code": 1, "stderr": b'Exception in thread "main" java.lang.OutOfMemoryError'}, None, Verdict.MLE, "peak"),
         ({"exit_code": 1, "stderr": b"MemoryError"}, None, Verdict.MLE, "peak"),
         ({"exit_code": 3, "memory_kib": int(LIMIT_KIB * 0.95)}, None, Verdict.MLE, "peak"),  # failed near the limit
+        ({"exit_code": 3, "memory_kib": int(LIMIT_KIB * 0.85)}, None, Verdict.MLE, "peak"),
         ({"exit_code": 3, "memory_kib": int(LIMIT_KIB * 0.5)}, None, Verdict.RE, "exit code 3"),
         ({"signal": int(signal.SIGSEGV), "exit_code": None}, None, Verdict.RE, "killed by SIGSEGV"),
         ({"signal": int(signal.SIGABRT), "exit_code": None}, None, Verdict.RE, "killed by SIGABRT"),
