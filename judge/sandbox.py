@@ -405,12 +405,7 @@ def _run_locked(
     finally:
         os.close(out_r)
         os.close(err_r)
-        if group:
-            group.kill_all()
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        _kill_run(proc.pid, group)
         sweep()
         if group:
             _release(group)
@@ -564,6 +559,16 @@ def _confine_tree(root: int, group: cgroups.RunGroup | None, rlimits: list[Rlimi
         pending += cgroups.children_of(pid)
 
 
+def _kill_run(pid: int, group: cgroups.RunGroup | None, timeout: float = 2.0) -> None:
+    """SIGKILL every process of a run: its cgroup, and its session (the process group)."""
+    if group:
+        group.kill_all(timeout=timeout)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _raise_limit(which: int, value: int) -> None:
     _, hard = resource.getrlimit(which)
     if hard != resource.RLIM_INFINITY and value > hard:
@@ -603,12 +608,7 @@ def _watch(
     deadline = start + limits.wall_s
 
     def kill() -> None:
-        if group:
-            group.kill_all(timeout=0.5)
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        _kill_run(proc.pid, group, timeout=0.5)
 
     while status is None:
         # Without a cgroup the tree is sampled, so look often enough to see a short peak.
@@ -657,12 +657,7 @@ def _watch(
     wall = time.monotonic() - start
     proc.returncode = 0  # reaped above with wait4; keep Popen from waiting again
     # The program is gone; what it left (daemons holding the pipes) is killed, then the rest read.
-    if group:
-        group.kill_all()
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    _kill_run(proc.pid, group)
     if pidfd is not None:
         selector.unregister(pidfd)
         os.close(pidfd)
