@@ -244,9 +244,9 @@ def test_threads_on_both_cores_count_twice(tmp_path: Path) -> None:
 static void *burn(void *arg){ volatile unsigned long x = 0; for(;;) x++; return arg; }
 int main(){ pthread_t a, b; pthread_create(&a, 0, burn, 0); pthread_create(&b, 0, burn, 0); pthread_join(a, 0); return 0; }"""
     got = judge_source(tmp_path, "threads.c", code)
-    assert got.verdict is Verdict.TLE and got.run.limit_hit == "cpu"
-    if os.cpu_count() and os.cpu_count() >= 2:  # CPU time grows twice as fast as the clock
-        assert got.run.wall_s < got.run.cpu_s * 0.8
+    # Judged on the CPU time of both threads (no assertion on the clock: on a busy machine
+    # the two threads may not get a core each).
+    assert got.verdict is Verdict.TLE and got.run.limit_hit == "cpu" and got.run.cpu_s >= 1.0
 
 
 def test_runtime_error_names_the_signal(tmp_path: Path) -> None:
