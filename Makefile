@@ -19,10 +19,12 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat -e '.[test]'
 	touch $(STAMP) $@
 
-# The main job: make every problem's tests and check them.
+# The main job: make every problem's tests, check them, and grade the bundled class
+# (reports/index.html). A rerun only judges submissions that changed.
 demo: $(STAMP)
 	$(BIN)/judge gen
 	$(BIN)/judge validate
+	$(BIN)/judge grade submissions -o reports
 
 # Types first (strict mypy over the package, seconds), then the test suite.
 test: $(TEST_STAMP)

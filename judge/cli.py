@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -418,6 +418,90 @@ def doctor() -> None:
     out.print(table)
     out.print(f"sandbox mode: {layers.mode}")
     sys.exit(EXIT_FAILED if missing else EXIT_OK)
+
+
+def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Any]:
+    from judge.spec import load_problem
+
+    return {p.id: p for p in (load_problem(d) for d in _problems(ctx, names))}
+
+
+def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Any]) -> tuple[Any, list[Any]]:
+    from judge import grading, reports, results, sandbox
+
+    entries = grading.discover(submissions_dir, list(problems))
+    present = {(e.student, e.problem) for e in entries if not e.problem_error}
+    records = [r for r in results.read_all(out_dir / grading.RESULTS_DIR) if (r.student, r.problem) in present]
+    overrides = grading.load_overrides(submissions_dir, problems)
+    written = reports.render(records, problems, overrides, entries, out_dir, sandbox.detect().mode)
+    return written, records
+
+
+@cli.command()
+@click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
+@click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores].")
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
+              show_default=True, help="Where reports (and results/) go.")
+@click.option("--regrade", is_flag=True, help="Judge every submission again, even unchanged ones.")
+@click.pass_context
+def grade(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], jobs: int | None,
+          out_dir: Path, regrade: bool) -> None:
+    """Grade a class: every SUBMISSIONS_DIR/<student>/<problem>.<ext> (or <student>_<problem>.<ext>).
+
+    Unchanged submissions keep their saved result; an interrupted run resumes where it stopped.
+    Writes reports/index.html, a page per submission, grades.csv, results.json and junit.xml.
+    """
+    from collections import Counter
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from judge import grading
+
+    problems = _load_problems(ctx, problem_names)
+    entries = grading.discover(submissions_dir, list(problems))
+    grading.load_overrides(submissions_dir, problems)  # a bad overrides.yaml stops us before any work
+    results_dir = out_dir / grading.RESULTS_DIR
+    tasks, skipped = grading.plan(entries, problems, results_dir, regrade)
+    workers = jobs or grading.default_jobs()
+    counts: Counter[str] = Counter()
+    progress = Progress(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[counts]}"),
+                        console=err, transient=True, disable=not err.is_terminal)
+    with progress:
+        bar = progress.add_task("grading", total=len(tasks), counts="")
+
+        def on_done(record: Any) -> None:
+            counts[record.verdict] += 1
+            progress.update(bar, advance=1, counts=" ".join(f"{v} {n}" for v, n in sorted(counts.items())))
+
+        try:
+            grading.run(tasks, results_dir, workers, on_done)
+        except KeyboardInterrupt:
+            err.print(f"judge: interrupted; {sum(counts.values())} result(s) saved, rerun to resume")
+            sys.exit(130)
+    written, records = _report(submissions_dir, out_dir, problems)
+    for entry in entries:
+        if entry.problem_error:
+            err.print(f"[yellow]not graded:[/yellow] {entry.path}: {entry.problem_error}")
+    verdicts = Counter(r.verdict for r in records)
+    out.print(
+        f"graded {len(tasks)} submission(s), {skipped} unchanged, with {workers} worker(s); "
+        + ", ".join(f"{_verdict_markup(v)} {n}" for v, n in sorted(verdicts.items()))
+    )
+    out.print(f"reports: {written.directory / 'index.html'}")
+
+
+@cli.command()
+@click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
+@click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
+              show_default=True)
+@click.pass_context
+def report(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], out_dir: Path) -> None:
+    """Re-render every report from the saved results, without running anything."""
+    problems = _load_problems(ctx, problem_names)
+    written, records = _report(submissions_dir, out_dir, problems)
+    out.print(f"{len(records)} result(s) -> {written.directory / 'index.html'}")
 
 
 def main() -> None:

@@ -1,0 +1,245 @@
+"""Grade a class: find the submissions, judge the ones that changed (in parallel), keep
+one result file each, and apply the teacher's overrides.
+
+Layouts accepted in the submissions folder:
+- `<student>/<problem>.<ext>`  (a folder per student)
+- `<student>_<problem>.<ext>`  (flat, as LMS exports often are; the problem id is the
+  longest known id the name ends with)
+
+A rerun judges only what changed: a result is kept when the hash of the source, its
+language and the problem (spec and every test file) is the one stored with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from judge import languages, results, sandbox
+from judge.errors import JudgeError
+from judge.spec import Problem
+from judge.yamlpos import YamlError
+from judge.yamlpos import load as load_yaml
+
+OVERRIDES_FILE = "overrides.yaml"
+RESULTS_DIR = "results"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A file of the submissions folder and what it is."""
+
+    path: Path
+    student: str
+    problem: str  # "" when no known problem matches
+    problem_error: str  # why the file is not graded ("" when it is)
+
+
+@dataclass(frozen=True)
+class Override:
+    student: str
+    problem: str
+    score: float
+    reason: str
+
+
+def discover(submissions_dir: Path, problem_ids: Sequence[str]) -> list[Entry]:
+    """Every file of the class, sorted, with its student and problem (or why it has none)."""
+    if not submissions_dir.is_dir():
+        raise JudgeError(f"{submissions_dir}: no such submissions folder")
+    table = languages.load()
+    entries: list[Entry] = []
+    for path in sorted(submissions_dir.rglob("*")):
+        relative = path.relative_to(submissions_dir)
+        if not path.is_file() or any(part.startswith(".") for part in relative.parts):
+            continue
+        if relative.parts == (OVERRIDES_FILE,):
+            continue
+        if len(relative.parts) == 2:
+            student, stem = relative.parts[0], path.stem
+            problem = stem if stem in problem_ids else ""
+        elif len(relative.parts) == 1:
+            student, problem = _split_flat(path.stem, problem_ids)
+        else:
+            entries.append(Entry(path, relative.parts[0], "", "nested too deep (expected student/problem.ext)"))
+            continue
+        if not problem:
+            known = ", ".join(problem_ids)
+            entries.append(Entry(path, student, "", f"not a submission: no problem named {path.stem!r} (known: {known})"))
+            continue
+        try:
+            table.detect(path)
+        except JudgeError:
+            entries.append(Entry(path, student, problem, f"not a submission: unknown language '{path.suffix}'"))
+            continue
+        entries.append(Entry(path, student, problem, ""))
+    return entries
+
+
+def _split_flat(stem: str, problem_ids: Sequence[str]) -> tuple[str, str]:
+    for problem in sorted(problem_ids, key=len, reverse=True):
+        if stem.endswith("_" + problem) and len(stem) > len(problem) + 1:
+            return stem[: -len(problem) - 1], problem
+    return stem.split("_", 1)[0], ""
+
+
+def problem_hash(problem: Problem) -> str:
+    """Changes whenever the spec or any test file changes."""
+    digest = hashlib.sha256(problem.spec_path.read_bytes())
+    for path in sorted(problem.tests_dir.rglob("*")):
+        if path.is_file():
+            digest.update(str(path.relative_to(problem.directory)).encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def submission_hash(path: Path, language: str, problem_digest: str) -> str:
+    digest = hashlib.sha256(path.read_bytes())
+    digest.update(f"\0{language}\0{problem_digest}\0{results.SCHEMA}".encode())
+    return digest.hexdigest()
+
+
+def missing_toolchain(language: languages.Language) -> str:
+    """Why this language cannot be run here ("" when it can): not the student's fault."""
+    for argv in (language.compile, language.run):
+        if argv and not argv[0].startswith(".") and shutil.which(argv[0], path=sandbox.SANDBOX_PATH) is None:
+            return f"{argv[0]} not found on this machine (judge doctor)"
+    return ""
+
+
+def _grade_one(student: str, source: Path, problem: Problem, content_hash: str, results_dir: Path) -> results.GradeRecord:
+    """Worker: judge one submission and write its result file (so finished work survives)."""
+    from judge import build, runner, testdata
+
+    try:
+        submission = build.load_submission(source)
+    except JudgeError as err:
+        record = results.failed(student, problem.id, str(source), "", content_hash,
+                                _max_score(problem), str(err), sandbox.detect().mode)
+    else:
+        why = missing_toolchain(submission.language)
+        if why:
+            record = results.failed(student, problem.id, str(source), submission.language.id, content_hash,
+                                    _max_score(problem), why, sandbox.detect().mode)
+        else:
+            result = runner.judge_submission(problem, submission, testdata.load_cases(problem))
+            record = results.from_result(student, content_hash, result)
+    results.write(results_dir, record)
+    return record
+
+
+def _max_score(problem: Problem) -> float:
+    return sum(g.points for g in problem.spec.groups)
+
+
+@dataclass(frozen=True)
+class Task:
+    entry: Entry
+    problem: Problem
+    content_hash: str
+
+
+def plan(entries: Sequence[Entry], problems: dict[str, Problem], results_dir: Path, regrade: bool) -> tuple[list[Task], int]:
+    """(submissions to judge, how many are up to date and skipped)."""
+    digests = {pid: problem_hash(p) for pid, p in problems.items()}
+    table = languages.load()
+    todo: list[Task] = []
+    skipped = 0
+    for entry in entries:
+        if entry.problem_error or entry.problem not in problems:
+            continue
+        content_hash = submission_hash(entry.path, table.detect(entry.path).id, digests[entry.problem])
+        stored = results.read(results.path_for(results_dir, entry.student, entry.problem))
+        if not regrade and stored is not None and stored.hash == content_hash:
+            skipped += 1
+            continue
+        todo.append(Task(entry, problems[entry.problem], content_hash))
+    return todo, skipped
+
+
+def run(
+    tasks: Sequence[Task],
+    results_dir: Path,
+    jobs: int,
+    on_done: Callable[[results.GradeRecord], None] | None = None,
+) -> list[results.GradeRecord]:
+    """Judge the tasks with `jobs` worker processes; each result is on disk as it finishes.
+
+    Verdicts do not depend on `jobs`: the limits are on CPU time, which parallel runs do
+    not steal from each other. Ctrl-C stops the pool; finished results stay.
+    """
+    done: list[results.GradeRecord] = []
+    if not tasks:
+        return done
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        pending: set[Future[results.GradeRecord]] = {
+            pool.submit(_grade_one, t.entry.student, t.entry.path, t.problem, t.content_hash, results_dir)
+            for t in tasks
+        }
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    record = future.result()
+                    done.append(record)
+                    if on_done is not None:
+                        on_done(record)
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return done
+
+
+class _OverrideModel(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    student: str = Field(min_length=1)
+    problem: str = Field(min_length=1)
+    score: float = Field(ge=0)
+    reason: str = Field(min_length=1)
+
+
+def load_overrides(submissions_dir: Path, problems: dict[str, Problem]) -> dict[tuple[str, str], Override]:
+    """The teacher's overrides.yaml (a list of student, problem, score, reason); {} if absent."""
+    path = submissions_dir / OVERRIDES_FILE
+    if not path.is_file():
+        return {}
+    try:
+        located = load_yaml(path)
+    except YamlError as err:
+        raise JudgeError(str(err)) from None
+    if not isinstance(located.data, list):
+        raise JudgeError(f"{path}:1: expected a list of overrides (student, problem, score, reason)")
+    found: dict[tuple[str, str], Override] = {}
+    problems_issues: list[str] = []
+    for index, item in enumerate(located.data):
+        try:
+            model = _OverrideModel.model_validate(item)
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise JudgeError(f"{path}:{located.line_of((index, *first['loc']))}: [{index}].{where}: {first['msg']}") from None
+        if model.problem not in problems:
+            problems_issues.append(f"{path}:{located.line_of((index, 'problem'))}: unknown problem {model.problem!r}")
+            continue
+        maximum = sum(g.points for g in problems[model.problem].spec.groups)
+        if model.score > maximum:
+            problems_issues.append(f"{path}:{located.line_of((index, 'score'))}: score {model.score:g} over the maximum {maximum:g}")
+            continue
+        found[(model.student, model.problem)] = Override(model.student, model.problem, model.score, model.reason)
+    if problems_issues:
+        raise JudgeError("\n".join(problems_issues))
+    return found
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -1,0 +1,284 @@
+"""Reports from saved results (never running anything): index.html, one page per
+submission, grades.csv, results.json and junit.xml, each written atomically.
+
+Secret cases appear with verdict and figures only: the records carry no output for
+them, and their messages were already reduced to the verdict by the runner.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from xml.sax.saxutils import escape as xml_escape
+from xml.sax.saxutils import quoteattr
+
+import jinja2
+from markupsafe import Markup, escape
+
+from judge.grading import Entry, Override
+from judge.results import GradeRecord, to_json
+from judge.spec import Problem
+from judge.verdicts import Verdict
+
+TEMPLATES = Path(__file__).with_name("templates")
+# XML 1.0 forbids most control characters: student output must not break junit.xml.
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+@dataclass(frozen=True)
+class Cell:
+    record: GradeRecord | None
+    override: Override | None
+    score: float
+    link: str
+
+    @property
+    def counted(self) -> bool:
+        return self.record is not None or self.override is not None
+
+
+@dataclass(frozen=True)
+class StudentRow:
+    name: str
+    cells: tuple[Cell, ...]
+
+    @property
+    def total(self) -> float:
+        return sum(c.score for c in self.cells if c.counted)
+
+
+@dataclass(frozen=True)
+class TestRow:
+    problem: str
+    name: str
+    passed: int
+    total: int
+
+    @property
+    def rate(self) -> float:
+        return self.passed / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True)
+class Written:
+    directory: Path
+    files: int
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def _visible(text: str) -> Markup:
+    shown = str(escape(text)).replace(" ", '<span class="ws">\u00b7</span>').replace("\t", '<span class="ws">\u2192</span>')
+    return Markup(shown or '<span class="meta">(empty)</span>')
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
+    )
+    env.filters["fmt"] = _fmt
+    env.filters["visible"] = _visible
+    return env
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def score_of(record: GradeRecord, overrides: Mapping[tuple[str, str], Override]) -> float:
+    override = overrides.get((record.student, record.problem))
+    return override.score if override is not None else record.score
+
+
+def page_name(record: GradeRecord) -> str:
+    return f"submissions/{record.student}/{record.problem}.html"
+
+
+def _histogram(totals: Sequence[float], maximum: float) -> str:
+    """Inline SVG: students per tenth of the maximum total."""
+    bins = [0] * 10
+    for total in totals:
+        index = min(int(10 * total / maximum), 9) if maximum > 0 else 0
+        bins[index] += 1
+    height, width, bar = 120, 420, 38
+    top = max(bins) or 1
+    parts = [f'<svg id="histogram" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" role="img" aria-label="score histogram">']
+    for i, count in enumerate(bins):
+        h = round(height * count / top)
+        x = 10 + i * (bar + 3)
+        parts.append(f'<rect x="{x}" y="{height - h + 10}" width="{bar}" height="{h}" fill="#4c8bd6"><title>{count} students</title></rect>')
+        parts.append(f'<text x="{x + bar / 2}" y="{height + 25}" font-size="10" text-anchor="middle">{i * 10}%</text>')
+        if count:
+            parts.append(f'<text x="{x + bar / 2}" y="{height - h + 6}" font-size="10" text-anchor="middle">{count}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def render(
+    records: Sequence[GradeRecord],
+    problems: Mapping[str, Problem],
+    overrides: Mapping[tuple[str, str], Override],
+    entries: Sequence[Entry],
+    out_dir: Path,
+    sandbox_mode: str,
+) -> Written:
+    env = _environment()
+    generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    problem_ids = sorted({r.problem for r in records} | set(problems))
+    max_of = {pid: sum(g.points for g in problems[pid].spec.groups) if pid in problems else 0.0 for pid in problem_ids}
+    by_key = {(r.student, r.problem): r for r in records}
+    student_names = sorted({r.student for r in records} | {e.student for e in entries})
+    students = [
+        StudentRow(name, tuple(_cell(by_key.get((name, pid)), overrides.get((name, pid))) for pid in problem_ids))
+        for name in student_names
+    ]
+    tests: dict[tuple[str, str], list[int]] = {}
+    for record in records:
+        for case in record.cases:
+            counts = tests.setdefault((record.problem, case.name), [0, 0])
+            counts[0] += case.verdict == "AC"
+            counts[1] += 1
+    test_rows = sorted(
+        (TestRow(p, n, passed, total) for (p, n), (passed, total) in tests.items()),
+        key=lambda row: (row.rate, row.problem, row.name),
+    )
+    notes = [f"{e.path}: {e.problem_error}" for e in entries if e.problem_error]
+    notes += [f"{r.student}/{r.problem}: {r.error}" for r in records if r.error]
+    index = env.get_template("index.html.j2").render(
+        title=", ".join(problem_ids),
+        records=records,
+        students=students,
+        problems=[{"id": pid, "max": max_of[pid]} for pid in problem_ids],
+        histogram=_histogram([s.total for s in students], sum(max_of.values())),
+        tests=test_rows,
+        overrides=sorted(overrides.values(), key=lambda o: (o.student, o.problem)),
+        notes=notes,
+        sandbox=sandbox_mode,
+        generated=generated,
+    )
+    _write_atomic(out_dir / "index.html", index)
+    page = env.get_template("submission.html.j2")
+    for record in records:
+        _write_atomic(out_dir / page_name(record), page.render(
+            r=record,
+            back="../../index.html",
+            verdict_name=Verdict(record.verdict).long_name,
+            score=score_of(record, overrides),
+            override=overrides.get((record.student, record.problem)),
+            diffs=_diffs(record, problems.get(record.problem)),
+            source=_source_lines(record.source),
+        ))
+    _write_atomic(out_dir / "grades.csv", _csv(students, problem_ids))
+    _write_atomic(out_dir / "results.json", _json(records, overrides, sandbox_mode, generated))
+    _write_atomic(out_dir / "junit.xml", _junit(records))
+    return Written(out_dir, 4 + len(records))
+
+
+def _cell(record: GradeRecord | None, override: Override | None) -> Cell:
+    score = override.score if override is not None else (record.score if record is not None else 0.0)
+    return Cell(record, override, score, page_name(record) if record is not None else "")
+
+
+def _source_lines(source: str) -> list[str] | None:
+    try:
+        return Path(source).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+
+
+def _diffs(record: GradeRecord, problem: Problem | None) -> list[dict[str, object]]:
+    """The first difference of each failing public case (secret cases have no output kept)."""
+    if problem is None:
+        return []
+    found = []
+    for case in record.cases:
+        if not case.public or case.verdict != "WA" or case.output is None:
+            continue
+        answer_file = problem.tests_dir / f"{case.name}.ans"
+        try:
+            want = answer_file.read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            continue
+        got = case.output.replace("\r\n", "\n").split("\n")
+        at = max(case.diff_line, 1) - 1
+        found.append({
+            "case": case.name,
+            "line": at + 1,
+            "expected": want[at] if at < len(want) else "(end of answer)",
+            "received": got[at] if at < len(got) else "(end of output)",
+        })
+    return found
+
+
+def _csv(students: Sequence[StudentRow], problem_ids: Sequence[str]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student", *problem_ids, "total"])
+    for student in students:
+        scores = [_fmt(cell.score) if cell.counted else "" for cell in student.cells]
+        writer.writerow([student.name, *scores, _fmt(student.total)])
+    return buffer.getvalue()
+
+
+def _json(records: Sequence[GradeRecord], overrides: Mapping[tuple[str, str], Override], sandbox_mode: str,
+          generated: str) -> str:
+    payload = {
+        "schema": 1,
+        "generated": generated,
+        "sandbox": sandbox_mode,
+        "submissions": [
+            {**to_json(r), "final_score": score_of(r, overrides),
+             "override": asdict(overrides[(r.student, r.problem)]) if (r.student, r.problem) in overrides else None}
+            for r in records
+        ],
+    }
+    return json.dumps(payload, indent=1, sort_keys=True) + "\n"
+
+
+def _clean(text: str) -> str:
+    return _XML_BAD.sub("\ufffd", text)
+
+
+def _junit(records: Sequence[GradeRecord]) -> str:
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
+    for r in records:
+        failures = sum(c.verdict not in ("AC", "IE") for c in r.cases) + (r.verdict == "CE")
+        errors = sum(c.verdict == "IE" for c in r.cases) + (1 if r.error else 0)
+        tests = len(r.cases) or 1
+        name = quoteattr(_clean(f"{r.student}/{r.problem}"))
+        lines.append(f'  <testsuite name={name} tests="{tests}" failures="{failures}" errors="{errors}">')
+        classname = quoteattr(_clean(f"{r.student}.{r.problem}"))
+        if r.verdict == "CE" or r.error:
+            kind = "failure" if r.verdict == "CE" else "error"
+            text = r.compile_output if r.verdict == "CE" else r.error
+            lines.append(f'    <testcase classname={classname} name="compile" time="0">')
+            lines.append(f'      <{kind} message={quoteattr(r.verdict)}>{xml_escape(_clean(text))}</{kind}>')
+            lines.append("    </testcase>")
+        for c in r.cases:
+            lines.append(f'    <testcase classname={classname} name={quoteattr(_clean(c.name))} time="{c.cpu_s:.3f}">')
+            if c.verdict == "IE":
+                lines.append(f"      <error message={quoteattr(_clean(c.message))}/>")
+            elif c.verdict != "AC":
+                lines.append(f"      <failure message={quoteattr(_clean(c.verdict + ' ' + c.message))}/>")
+            lines.append("    </testcase>")
+        lines.append("  </testsuite>")
+    lines.append("</testsuites>")
+    return "\n".join(lines) + "\n"
