@@ -120,14 +120,15 @@ def _histogram(totals: Sequence[float], maximum: float) -> str:
         bins[index] += 1
     height, width, bar = 120, 420, 38
     top = max(bins) or 1
-    parts = [f'<svg id="histogram" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" role="img" aria-label="score histogram">']
+    top_margin = 16  # room for the count above the tallest bar
+    parts = [f'<svg id="histogram" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + top_margin + 30}" role="img" aria-label="score histogram">']
     for i, count in enumerate(bins):
         h = round(height * count / top)
         x = 10 + i * (bar + 3)
-        parts.append(f'<rect x="{x}" y="{height - h + 10}" width="{bar}" height="{h}" fill="#4c8bd6"><title>{count} students</title></rect>')
-        parts.append(f'<text x="{x + bar / 2}" y="{height + 25}" font-size="10" text-anchor="middle">{i * 10}%</text>')
+        parts.append(f'<rect x="{x}" y="{top_margin + height - h}" width="{bar}" height="{h}" fill="#4c8bd6"><title>{count} students</title></rect>')
+        parts.append(f'<text x="{x + bar / 2}" y="{top_margin + height + 15}" font-size="10" text-anchor="middle">{i * 10}%</text>')
         if count:
-            parts.append(f'<text x="{x + bar / 2}" y="{height - h + 6}" font-size="10" text-anchor="middle">{count}</text>')
+            parts.append(f'<text x="{x + bar / 2}" y="{top_margin + height - h - 4}" font-size="10" text-anchor="middle">{count}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

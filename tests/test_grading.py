@@ -1,0 +1,194 @@
+"""`judge grade` and `judge report` end to end on a small class in a temporary folder."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from judge import grading, results
+
+from .conftest import PROBLEMS, REPO
+from .test_cli import judge
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+# student -> (file name in the class, program, expected headline verdict)
+CLASS = {
+    "ada": ("sicily-rotations.cpp", "sicily_ok.cpp", "AC"),
+    "bo": ("sicily-rotations.c", "sicily_zero.c", "WA"),
+    "cy": ("sicily-rotations.c", "spin.c", "TLE"),
+    "di": ("sicily-rotations.cpp", "hog.cpp", "MLE"),
+    "ed": ("sicily-rotations.c", "segv.c", "RE"),
+    "fa": ("sicily-rotations.c", "flood.c", "OLE"),
+    "gu": ("sicily-rotations.java", "Broken.java", "CE"),
+    "hu": ("sicily-rotations.py", "control_chars.py", "WA"),
+}
+
+
+def small_problems(target: Path) -> Path:
+    """A copy of the problems with a few cases per group, so grading takes seconds."""
+    shutil.copytree(PROBLEMS, target)
+    for group in (target / "sicily-rotations" / "tests").iterdir():
+        for extra in sorted(group.glob("*.in"))[1:]:
+            extra.unlink()
+            extra.with_suffix(".ans").unlink()
+    return target
+
+
+def make_class(root: Path) -> Path:
+    submissions = root / "submissions"
+    for student, (name, program, _) in CLASS.items():
+        folder = submissions / student
+        folder.mkdir(parents=True)
+        shutil.copy(PROGRAMS / program, folder / name)
+    # The flat layout of an LMS export, a stray file and an unknown problem.
+    shutil.copy(PROGRAMS / "sicily_ok.cpp", submissions / "iv_sicily-rotations.cpp")
+    (submissions / "ada" / "README.txt").write_text("my notes\n")
+    (submissions / "bo" / "tsp.cpp").write_text("int main(){}\n")
+    (submissions / "overrides.yaml").write_text(
+        "- student: bo\n  problem: sicily-rotations\n  score: 50\n  reason: printed the answers by hand on paper\n"
+    )
+    return submissions
+
+
+def grade(root: Path, out: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return judge(
+        "--problems", str(root / "problems"), "grade", str(root / "submissions"), "-p", "sicily-rotations",
+        "-o", str(root / out), *extra,
+    )
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    root = tmp_path_factory.mktemp("class")
+    small_problems(root / "problems")
+    make_class(root)
+    result = grade(root, "reports", "-j", "2")
+    assert result.returncode == 0, result.stderr
+    yield root
+
+
+def headline(root: Path, out: str = "reports") -> dict[str, str]:
+    found = results.read_all(root / out / grading.RESULTS_DIR)
+    return {r.student: r.verdict for r in found}
+
+
+def test_every_verdict(graded: Path) -> None:
+    expected = {student: verdict for student, (_, _, verdict) in CLASS.items()} | {"iv": "AC"}
+    assert headline(graded) == expected
+
+
+def test_csv_totals_and_overrides(graded: Path) -> None:
+    rows = {row["student"]: row for row in csv.DictReader((graded / "reports" / "grades.csv").open())}
+    assert rows["ada"]["sicily-rotations"] == "100" and rows["ada"]["total"] == "100"
+    assert rows["iv"]["total"] == "100"
+    assert rows["bo"]["sicily-rotations"] == "50"  # the override, not the judged 30
+    assert rows["cy"]["total"] == "0"
+    index = (graded / "reports" / "index.html").read_text()
+    assert "printed the answers by hand on paper" in index and "override" in index
+
+
+def test_not_graded_files_are_listed(graded: Path) -> None:
+    index = (graded / "reports" / "index.html").read_text()
+    assert "README.txt: not a submission" in index
+    assert "tsp.cpp: not a submission: no problem named &#39;tsp&#39;" in index
+
+
+def test_pages_and_files(graded: Path) -> None:
+    reports = graded / "reports"
+    page = (reports / "submissions" / "gu" / "sicily-rotations.html").read_text()
+    assert "Compiler output" in page and "error" in page
+    wrong = (reports / "submissions" / "bo" / "sicily-rotations.html").read_text()
+    assert "First difference in samples/01" in wrong and "(secret)" in wrong
+    assert '<pre class="source">' in wrong
+    data = json.loads((reports / "results.json").read_text())
+    assert data["schema"] == 1 and len(data["submissions"]) == 9
+    bo = next(s for s in data["submissions"] if s["student"] == "bo")
+    # Judged 30 (the one edge file left is the ordered board, answer 0), overridden to 50.
+    assert bo["score"] == 30 and bo["final_score"] == 50 and bo["override"]["reason"].startswith("printed")
+    suites = ET.parse(reports / "junit.xml").getroot()  # valid XML despite control characters
+    assert len(suites.findall("testsuite")) == 9
+    assert suites.find("testsuite[@name='ada/sicily-rotations']").get("failures") == "0"  # type: ignore[union-attr]
+
+
+def test_no_secret_reaches_a_report(graded: Path) -> None:
+    tests_dir = graded / "problems" / "sicily-rotations" / "tests"
+    secrets = set()
+    for path in tests_dir.glob("*/*"):
+        if path.parent.name != "samples":
+            text = path.read_text()
+            secrets |= {line.strip() for line in text.splitlines() if len(line.strip()) > 8}
+            if path.suffix == ".ans" and len(text.strip()) > 8:  # a one-number answer is no evidence
+                secrets.add(text)
+    for report in (graded / "reports").rglob("*"):
+        if report.is_file():
+            content = report.read_text(errors="replace")
+            leaked = [s for s in secrets if s in content]
+            assert leaked == [], f"{report} shows secret test data"
+
+
+def test_rerun_skips_unchanged_and_regrade_forces(graded: Path) -> None:
+    again = grade(graded, "reports", "-j", "2")
+    assert "graded 0 submission(s), 9 unchanged" in again.stdout
+    source = graded / "submissions" / "bo" / "sicily-rotations.c"
+    source.write_text(source.read_text() + "\n/* edited */\n")
+    changed = grade(graded, "reports", "-j", "2")
+    assert "graded 1 submission(s), 8 unchanged" in changed.stdout
+    rows = {row["student"]: row for row in csv.DictReader((graded / "reports" / "grades.csv").open())}
+    assert rows["bo"]["sicily-rotations"] == "50"  # the override survives the regrade
+
+
+def test_one_worker_gives_the_same_verdicts(graded: Path) -> None:
+    result = grade(graded, "reports-j1", "-j", "1")
+    assert result.returncode == 0
+    two = {(r.student, tuple(c.verdict for c in r.cases)) for r in results.read_all(graded / "reports" / "results")}
+    one = {(r.student, tuple(c.verdict for c in r.cases)) for r in results.read_all(graded / "reports-j1" / "results")}
+    assert one == two
+
+
+def test_report_rerenders_without_running(graded: Path) -> None:
+    index = graded / "reports" / "index.html"
+    index.unlink()
+    before = sorted(p.stat().st_mtime for p in (graded / "reports" / "results").rglob("*.json"))
+    result = judge("--problems", str(graded / "problems"), "report", str(graded / "submissions"),
+                   "-p", "sicily-rotations", "-o", str(graded / "reports"))
+    assert result.returncode == 0 and index.is_file()
+    assert sorted(p.stat().st_mtime for p in (graded / "reports" / "results").rglob("*.json")) == before
+
+
+def test_interrupted_run_resumes(tmp_path: Path) -> None:
+    small_problems(tmp_path / "problems")
+    make_class(tmp_path)
+    command = [sys.executable, "-m", "judge", "--problems", str(tmp_path / "problems"), "grade",
+               str(tmp_path / "submissions"), "-p", "sicily-rotations", "-o", str(tmp_path / "reports"), "-j", "1"]
+    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results_dir = tmp_path / "reports" / "results"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(results_dir.rglob("*.json"))) < 2:
+        time.sleep(0.05)
+    process.kill()
+    process.wait()
+    kept = {p for p in results_dir.rglob("*.json")}
+    assert 2 <= len(kept) < 9
+    assert all(results.read(p) is not None for p in kept)  # no half-written file
+    resumed = grade(tmp_path, "reports", "-j", "2")
+    assert f"{9 - len(kept)} submission(s), {len(kept)} unchanged" in resumed.stdout
+    assert len(list(results_dir.rglob("*.json"))) == 9
+
+
+def test_bad_overrides_file_is_one_line(tmp_path: Path) -> None:
+    small_problems(tmp_path / "problems")
+    submissions = make_class(tmp_path)
+    (submissions / "overrides.yaml").write_text("- student: bo\n  problem: sicily-rotations\n  score: 500\n  reason: x\n")
+    result = grade(tmp_path, "reports")
+    assert result.returncode == 2
+    assert "overrides.yaml:3: score 500 over the maximum 100" in result.stderr
