@@ -34,6 +34,7 @@ test: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_solver.py
 	$(BIN)/python bench/bench_runner.py
+	$(BIN)/python bench/bench_grading.py
 
 schema: $(STAMP)
 	$(BIN)/judge schema

@@ -483,6 +483,9 @@ def grade(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, .
     for entry in entries:
         if entry.problem_error:
             err.print(f"[yellow]not graded:[/yellow] {entry.path}: {entry.problem_error}")
+    for record in records:
+        if record.error:
+            err.print(f"[yellow]not graded:[/yellow] {record.student}/{record.problem}: {record.error}")
     verdicts = Counter(r.verdict for r in records)
     out.print(
         f"graded {len(tasks)} submission(s), {skipped} unchanged, with {workers} worker(s); "

@@ -192,3 +192,17 @@ def test_bad_overrides_file_is_one_line(tmp_path: Path) -> None:
     result = grade(tmp_path, "reports")
     assert result.returncode == 2
     assert "overrides.yaml:3: score 500 over the maximum 100" in result.stderr
+
+
+def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.languages import load
+    from judge.spec import load_problem
+
+    assert "not found" in grading.missing_toolchain(
+        load().by_id("c").model_copy(update={"compile": ("no-such-compiler-here", "{source}")})
+    )
+    monkeypatch.setattr(grading, "missing_toolchain", lambda language: "javac not found on this machine (judge doctor)")
+    problem = load_problem(small_problems(tmp_path / "problems") / "sicily-rotations")
+    record = grading._grade_one("zed", PROGRAMS / "Broken.java", problem, "h", tmp_path / "results")
+    assert record.verdict == "IE" and record.error.startswith("javac not found") and record.score == 0
+    assert results.read(tmp_path / "results" / "zed" / "sicily-rotations.json") == record
