@@ -178,10 +178,13 @@ def run(
     done: list[results.GradeRecord] = []
     if not tasks:
         return done
+    # Longest first: one slow submission started last would leave the other workers idle
+    # at the end (its cases run in order, on one worker).
+    ordered = sorted(tasks, key=lambda t: _expected_seconds(t, results_dir), reverse=True)
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         pending: set[Future[results.GradeRecord]] = {
             pool.submit(_grade_one, t.entry.student, t.entry.path, t.problem, t.content_hash, results_dir)
-            for t in tasks
+            for t in ordered
         }
         try:
             while pending:
@@ -197,6 +200,18 @@ def run(
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     return done
+
+
+def _expected_seconds(task: Task, results_dir: Path) -> float:
+    """How long a submission will take: its last result's times, else every case at its limit."""
+    previous = results.read(results.path_for(results_dir, task.entry.student, task.entry.problem))
+    if previous is not None and previous.cases:
+        return sum(c.wall_s for c in previous.cases)
+    limits = task.problem.spec.limits
+    language = languages.load().detect(task.entry.path).id
+    multiplier = next((m for lang, m in limits.time_multipliers.items() if lang == language), 1.0)
+    cases = sum(1 for _ in task.problem.tests_dir.rglob("*.in"))
+    return cases * limits.time_s * multiplier
 
 
 class _OverrideModel(BaseModel):
