@@ -16,6 +16,7 @@ def test_the_four_languages() -> None:
     java = table.by_id("java")
     assert java.source_name("Solver") == "Solver.java"
     assert java.run_argv(256, "Solver")[:2] == ["java", "-Xmx256m"]
+    assert "-XX:ActiveProcessorCount=1" in java.run_argv(256, "Solver")
     assert not java.address_space_limit and java.jvm_allowance_mib > 0
     assert table.by_id("c").compile_argv() == ["gcc", "-O2", "-std=gnu11", "-pipe", "-o", "main", "main.c", "-lm"]
 
