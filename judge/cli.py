@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -23,7 +23,10 @@ from judge.locate import find_problem, problem_dirs
 
 if TYPE_CHECKING:
     from judge.build import Submission
+    from judge.reports import Written
+    from judge.results import GradeRecord
     from judge.runner import CaseResult
+    from judge.spec import Problem
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -420,13 +423,13 @@ def doctor() -> None:
     sys.exit(EXIT_FAILED if missing else EXIT_OK)
 
 
-def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Any]:
+def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Problem]:
     from judge.spec import load_problem
 
     return {p.id: p for p in (load_problem(d) for d in _problems(ctx, names))}
 
 
-def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Any]) -> tuple[Any, list[Any]]:
+def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> tuple[Written, list[GradeRecord]]:
     from judge import grading, reports, results, sandbox
 
     entries = grading.discover(submissions_dir, list(problems))
@@ -470,7 +473,7 @@ def grade(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, .
     with progress:
         bar = progress.add_task("grading", total=len(tasks), counts="")
 
-        def on_done(record: Any) -> None:
+        def on_done(record: GradeRecord) -> None:
             counts[record.verdict] += 1
             progress.update(bar, advance=1, counts=" ".join(f"{v} {n}" for v, n in sorted(counts.items())))
 
