@@ -43,7 +43,8 @@ NOBODY = 65534
 BOX_MOUNT = "/box"
 STDERR_CAP = 64 * 1024
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"  # programs find compilers here, not on the judge's PATH
-_POLL_S = 0.01  # how often CPU time and the clock are looked at while the program runs
+_POLL_S = 0.01  # the finest look at CPU time and the clock while the program runs
+_POLL_MAX_S = 0.05  # the coarsest: a frozen (out of memory) program waits at most this long
 
 # One run at a time per process: the final sweep kills every child of this process.
 _RUN_LOCK = threading.Lock()
@@ -610,9 +611,16 @@ def _watch(
     def kill() -> None:
         _kill_run(proc.pid, group, timeout=0.5)
 
+    cpu = 0.0
+    cores = max(1, len(os.sched_getaffinity(0)))
     while status is None:
-        # Without a cgroup the tree is sampled, so look often enough to see a short peak.
-        for key, _ in selector.select(timeout=_POLL_S if group else _POLL_S / 5):
+        if group:
+            # Far from the limit the judge looks less often (its polls take CPU from the
+            # other worker); the tree cannot use more than `cores` CPU-seconds per second.
+            timeout = min(max((limits.cpu_s - cpu) / cores / 2, _POLL_S), _POLL_MAX_S)
+        else:
+            timeout = _POLL_S / 5  # the tree is sampled: look often enough to see a short peak
+        for key, _ in selector.select(timeout=timeout):
             if key.data == "exit":
                 continue  # handled by wait4 below
             try:
