@@ -26,10 +26,13 @@ demo: $(STAMP)
 	$(BIN)/judge validate
 	$(BIN)/judge grade submissions -o reports
 
-# Types first (strict mypy over the package, seconds), then the test suite.
+# Types first (strict mypy over the package, seconds), then the test suite, then the
+# problems themselves: a broken test file or a reference solution that no longer gets its
+# verdict fails the build (judge verify, a few minutes).
 test: $(TEST_STAMP)
 	$(BIN)/python -m mypy judge
 	$(BIN)/python -m pytest -q
+	$(BIN)/judge verify --junit reports/verify.xml
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_solver.py

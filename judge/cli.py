@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from judge import __version__
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from judge.results import GradeRecord
     from judge.runner import CaseResult
     from judge.spec import Problem
+    from judge.verify import ProblemReport
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -508,6 +510,89 @@ def report(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, 
     problems = _load_problems(ctx, problem_names)
     written, records = _report(submissions_dir, out_dir, problems)
     out.print(f"{len(records)} result(s) -> {written.directory / 'index.html'}")
+
+
+@cli.command()
+@click.argument("problem_names", metavar="[PROBLEM]...", nargs=-1)
+@click.option("-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores].")
+@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write JUnit XML here.")
+@click.option("--strict", is_flag=True, help="Treat warnings (time limits close to a verdict) as failures.")
+@click.pass_context
+def verify(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None, junit_file: Path | None, strict: bool) -> None:
+    """Prove each problem sound: spec, tests up to date, inputs valid, answers reproduced,
+    and every solution in solutions/<verdict>/ gets that verdict (exit 1 if not)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from judge import grading, verify as verifying
+    from judge.verify_report import write_junit
+
+    prepared = []
+    for directory in _problems(ctx, problem_names):
+        with _status(f"checking the data of {directory.name}"):
+            prepared.append(verifying.prepare(directory, notify=_say))
+    work = [(p.directory, s) for p in prepared for s in p.solutions]
+    workers = jobs or grading.default_jobs()
+    progress = Progress(TextColumn("[bold]verifying"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[last]}"),
+                        console=err, transient=True, disable=not err.is_terminal)
+    with progress:
+        bar = progress.add_task("solutions", total=len(work), last="")
+
+        def on_done(run: verifying.SolutionRun) -> None:
+            progress.update(bar, advance=1, last=run.solution.path.name)
+
+        try:
+            runs = verifying.run_all(work, workers, on_done)
+        except KeyboardInterrupt:
+            err.print("judge: interrupted; nothing verified")
+            sys.exit(130)
+    reports = [verifying.finish(p, runs) for p in prepared]
+    for report in reports:
+        _print_verification(report)
+    failures = sum(len(r.failures) for r in reports)
+    warnings = sum(len(r.warnings) for r in reports)
+    if junit_file is not None:
+        write_junit(junit_file, reports, strict)
+    solutions = sum(len(r.solutions) for r in reports)
+    failed = failures > 0 or (strict and warnings > 0)
+    verdict = "[red]FAILED[/red]" if failed else "[green]all holds[/green]"
+    out.print(f"verify: {len(reports)} problem(s), {solutions} solution(s), {failures} failure(s), "
+              f"{warnings} warning(s){' (strict)' if strict and warnings else ''}: {verdict}")
+    sys.exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+def _print_verification(report: ProblemReport) -> None:
+    out.print(f"\n[bold]{report.name}[/bold]")
+    for check in report.checks:
+        mark = "[red]FAIL[/red]" if check.failures else "[green]ok[/green]"
+        out.print(f"  {mark:>4} {check.name}" + (f" ({check.detail})" if check.detail else ""))
+        for failure in check.failures:
+            out.print(f"       [red]{escape(failure)}[/red]")
+    if report.solutions:
+        table = Table("solution", "lang", "expected", *report.groups, "max CPU", "result", box=None, pad_edge=False)
+        for outcome in report.solutions:
+            cells = []
+            for group in outcome.groups:
+                text = _verdict_markup(group.verdict.value)
+                if group.run:
+                    text += f" {group.max_cpu_s:.2f}s"
+                if group.run < group.total:
+                    text += f" [dim]{group.run}/{group.total}[/dim]"
+                cells.append(text)
+            if not outcome.groups:
+                cells = ["-"] * len(report.groups)
+            want = "|".join(sorted(v.value for v in outcome.run.solution.expected.verdicts))
+            result = "[red]FAIL[/red]" if outcome.failures else ("[yellow]warn[/yellow]" if outcome.warnings else "[green]ok[/green]")
+            table.add_row(escape(outcome.run.solution.label), outcome.run.language, want, *cells,
+                          f"{outcome.max_cpu_s:.2f}s / {outcome.run.limit_s:g}s" if outcome.run.cases else "-", result)
+        # Piped output (CI logs) is not cut to 80 columns: the table is the point.
+        (out if out.is_terminal else Console(highlight=False, width=max(out.width, 200))).print(table)
+    for outcome in report.solutions:
+        for failure in outcome.failures:
+            out.print(f"  [red]FAIL[/red] {escape(str(outcome.run.solution.path))}: {escape(failure)}")
+        for warning in outcome.warnings:
+            out.print(f"  [yellow]warn[/yellow] {escape(str(outcome.run.solution.path))}: {escape(warning)}")
+    for note in report.notes:
+        out.print(f"  [yellow]warn[/yellow] {escape(note)}")
 
 
 def main() -> None:

@@ -91,7 +91,7 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -175,10 +175,10 @@ def render(
         sandbox=sandbox_mode,
         generated=generated,
     )
-    _write_atomic(out_dir / "index.html", index)
+    write_atomic(out_dir / "index.html", index)
     page = env.get_template("submission.html.j2")
     for record in records:
-        _write_atomic(out_dir / page_name(record), page.render(
+        write_atomic(out_dir / page_name(record), page.render(
             r=record,
             back="../../index.html",
             verdict_name=Verdict(record.verdict).long_name,
@@ -187,9 +187,9 @@ def render(
             diffs=_diffs(record, problems.get(record.problem)),
             source=_source_lines(record.source),
         ))
-    _write_atomic(out_dir / "grades.csv", _csv(students, problem_ids))
-    _write_atomic(out_dir / "results.json", _json(records, overrides, sandbox_mode, generated))
-    _write_atomic(out_dir / "junit.xml", _junit(records))
+    write_atomic(out_dir / "grades.csv", _csv(students, problem_ids))
+    write_atomic(out_dir / "results.json", _json(records, overrides, sandbox_mode, generated))
+    write_atomic(out_dir / "junit.xml", _junit(records))
     return Written(out_dir, 4 + len(records))
 
 
@@ -254,7 +254,7 @@ def _json(records: Sequence[GradeRecord], overrides: Mapping[tuple[str, str], Ov
     return json.dumps(payload, indent=1, sort_keys=True) + "\n"
 
 
-def _clean(text: str) -> str:
+def xml_text(text: str) -> str:
     return _XML_BAD.sub("\ufffd", text)
 
 
@@ -264,21 +264,21 @@ def _junit(records: Sequence[GradeRecord]) -> str:
         failures = sum(c.verdict not in ("AC", "IE") for c in r.cases) + (r.verdict == "CE")
         errors = sum(c.verdict == "IE" for c in r.cases) + (1 if r.error else 0)
         tests = len(r.cases) or 1
-        name = quoteattr(_clean(f"{r.student}/{r.problem}"))
+        name = quoteattr(xml_text(f"{r.student}/{r.problem}"))
         lines.append(f'  <testsuite name={name} tests="{tests}" failures="{failures}" errors="{errors}">')
-        classname = quoteattr(_clean(f"{r.student}.{r.problem}"))
+        classname = quoteattr(xml_text(f"{r.student}.{r.problem}"))
         if r.verdict == "CE" or r.error:
             kind = "failure" if r.verdict == "CE" else "error"
             text = r.compile_output if r.verdict == "CE" else r.error
             lines.append(f'    <testcase classname={classname} name="compile" time="0">')
-            lines.append(f'      <{kind} message={quoteattr(r.verdict)}>{xml_escape(_clean(text))}</{kind}>')
+            lines.append(f'      <{kind} message={quoteattr(r.verdict)}>{xml_escape(xml_text(text))}</{kind}>')
             lines.append("    </testcase>")
         for c in r.cases:
-            lines.append(f'    <testcase classname={classname} name={quoteattr(_clean(c.name))} time="{c.cpu_s:.3f}">')
+            lines.append(f'    <testcase classname={classname} name={quoteattr(xml_text(c.name))} time="{c.cpu_s:.3f}">')
             if c.verdict == "IE":
-                lines.append(f"      <error message={quoteattr(_clean(c.message))}/>")
+                lines.append(f"      <error message={quoteattr(xml_text(c.message))}/>")
             elif c.verdict != "AC":
-                lines.append(f"      <failure message={quoteattr(_clean(c.verdict + ' ' + c.message))}/>")
+                lines.append(f"      <failure message={quoteattr(xml_text(c.verdict + ' ' + c.message))}/>")
             lines.append("    </testcase>")
         lines.append("  </testsuite>")
     lines.append("</testsuites>")

@@ -104,9 +104,15 @@ def judge_submission(
     cases: list[CaseFiles],
     on_case: Callable[[int, CaseResult], None] | None = None,
     stop_on_failure: bool = False,
+    limits: sandbox.Limits | None = None,
+    ends_group: Callable[[CaseResult], bool] | None = None,
 ) -> SubmissionResult:
-    """Compile once, then run every case in order (or until the first failure)."""
-    limits = run_limits(problem, submission.language)
+    """Compile once, then run every case in order (or until the first failure).
+
+    `limits` replaces the problem's (verify runs at a raised CPU limit); when `ends_group`
+    says so of a case, the rest of its group is skipped.
+    """
+    limits = limits or run_limits(problem, submission.language)
     memory_limit_kib = limits.memory_mib * 1024
     results: list[CaseResult] = []
     with box() as where:
@@ -114,7 +120,10 @@ def judge_submission(
         if build.ok:
             keep = {entry.name for entry in where.iterdir()}
             argv = submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass)
+            ended: set[str] = set()
             for index, case in enumerate(cases):
+                if case.group in ended:
+                    continue
                 _clean_box(where, keep)
                 run = sandbox.run(argv, box=where, limits=limits, stdin=case.input)
                 check = None
@@ -134,6 +143,8 @@ def judge_submission(
                     on_case(index, result)
                 if stop_on_failure and decided.verdict is not Verdict.AC:
                     break
+                if ends_group is not None and ends_group(result):
+                    ended.add(case.group)
     return _summarise(problem, submission, build, results, limits)
 
 

@@ -1,0 +1,294 @@
+"""`judge verify`: prove a problem sound before students see it.
+
+Per problem, in order: the spec loads; tests/ is what the generators make now; every input
+passes the validator; the reference reproduces every answer; and every solution under
+`solutions/<verdict folder>/` gets the verdict of its folder (see judge.expectations),
+with warnings where a time limit is close to deciding a verdict.
+
+Solutions run in worker processes (each once, at the raised limit); the checks on the
+data run in the calling process.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from judge import expectations, languages
+from judge.errors import JudgeError
+from judge.expectations import Expectation, ExpectationError, GroupOutcome, Measured
+from judge.spec import Problem, load_problem
+from judge.verdicts import Verdict, headline
+
+SOLUTIONS_DIR = "solutions"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check on a problem's data: what was checked and what is wrong (nothing when it holds)."""
+
+    name: str
+    failures: tuple[str, ...]
+    detail: str = ""  # e.g. "78 files"
+
+
+@dataclass(frozen=True)
+class Solution:
+    path: Path
+    folder: str
+    expected: Expectation
+
+    @property
+    def label(self) -> str:
+        return f"{self.folder}/{self.path.name}"
+
+
+@dataclass(frozen=True)
+class SolutionRun:
+    """What running a solution once at the raised limit measured."""
+
+    solution: Solution
+    language: str
+    limit_s: float  # the real CPU limit for its language
+    compiled: bool
+    error: str  # why it could not be run at all ("" when it ran)
+    compiler_output: str
+    cases: tuple[Measured, ...]
+
+
+@dataclass(frozen=True)
+class SolutionOutcome:
+    run: SolutionRun
+    verdict: Verdict  # headline at the real limit
+    groups: tuple[GroupOutcome, ...]
+    failures: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def max_cpu_s(self) -> float:
+        return max((c.cpu_s for c in self.run.cases), default=0.0)
+
+
+@dataclass(frozen=True)
+class ProblemReport:
+    name: str  # the problem id, or its folder's name when the spec does not load
+    checks: tuple[Check, ...]
+    groups: tuple[str, ...]
+    solutions: tuple[SolutionOutcome, ...]
+    notes: tuple[str, ...]  # warnings that are not about one solution
+
+    @property
+    def failures(self) -> list[str]:
+        found = [f for c in self.checks for f in c.failures]
+        return found + [f"{s.run.solution.label}: {f}" for s in self.solutions for f in s.failures]
+
+    @property
+    def warnings(self) -> list[str]:
+        return list(self.notes) + [f"{s.run.solution.label}: {w}" for s in self.solutions for w in s.warnings]
+
+
+# --- the data ----------------------------------------------------------------------------
+
+
+def check_data(problem: Problem, notify: Callable[[str], None] | None = None) -> list[Check]:
+    """Tests up to date, inputs valid, answers reproduced by the reference."""
+    from judge import refs, runner, testdata, validation
+    from judge.tables import TableStore
+
+    store = TableStore(notify=notify)
+    reference = refs.get(problem.spec.reference)
+    store.ensure(reference.tables)
+    checks: list[Check] = []
+
+    made = testdata.generate(problem, store)
+    stale = testdata.compare(problem, made)
+    checks.append(Check("tests up to date", tuple(f"{d} (run `judge gen {problem.id}`)" for d in stale),
+                        f"{len(made)} cases"))
+
+    report = validation.validate_problem(problem)
+    checks.append(Check("inputs valid", tuple(str(i) for i in report.issues), f"{report.files} inputs"))
+
+    wrong: list[str] = []
+    invalid = {i.path for i in report.issues}
+    try:
+        cases = testdata.load_cases(problem)
+    except JudgeError as err:
+        return [*checks, Check("answers reproduced", (str(err),))]
+    for case in cases:
+        if case.input in invalid:
+            continue  # the validator has said why
+        text = case.input.read_text(encoding="utf-8")
+        answer = reference.solve(text, store)
+        result = runner.check_output(problem, case, answer.encode())
+        if not result.accepted:
+            wrong.append(f"{case.answer}:{result.line or 1}: the reference solver disagrees ({result.message})")
+    checks.append(Check("answers reproduced", tuple(wrong), f"{len(cases)} answers"))
+    return checks
+
+
+# --- the solutions -------------------------------------------------------------------------
+
+
+def discover(problem_dir: Path) -> tuple[list[Solution], list[str]]:
+    """The solutions of a problem, and what is wrong with the folder (unknown names, bad headers)."""
+    root = problem_dir / SOLUTIONS_DIR
+    found: list[Solution] = []
+    problems: list[str] = []
+    if not root.is_dir():
+        return found, problems
+    table = languages.load()
+    for folder in sorted(p for p in root.iterdir() if not p.name.startswith(".")):
+        if not folder.is_dir():
+            problems.append(f"{folder}: not a verdict folder (expected one of: {', '.join(expectations.FOLDERS)})")
+            continue
+        if folder.name not in expectations.FOLDERS:
+            problems.append(f"{folder}: unknown verdict folder (known: {', '.join(expectations.FOLDERS)})")
+            continue
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
+            try:
+                table.detect(path)
+                text = path.read_bytes().decode("utf-8")
+                found.append(Solution(path, folder.name, expectations.expectation(folder.name, text)))
+            except JudgeError as err:
+                problems.append(str(err))
+            except UnicodeDecodeError:
+                problems.append(f"{path}: not UTF-8 text")
+            except ExpectationError as err:
+                problems.append(f"{path}:{err.line}: {err}")
+    return found, problems
+
+
+def run_solution(problem_dir: Path, solution: Solution) -> SolutionRun:
+    """Worker: compile and run a solution once at MARGIN x its CPU limit."""
+    from judge import build, grading, runner, testdata
+    from judge.runner import CaseResult
+
+    problem = load_problem(problem_dir)
+    try:
+        submission = build.load_submission(solution.path)
+    except JudgeError as err:
+        return SolutionRun(solution, "", 0.0, False, str(err), "", ())
+    real = runner.run_limits(problem, submission.language)
+    why = grading.missing_toolchain(submission.language)
+    if why:
+        return SolutionRun(solution, submission.language.id, real.cpu_s, False, why, "", ())
+    cpu = real.cpu_s * expectations.MARGIN
+    raised = replace(real, cpu_s=cpu, wall_s=2 * cpu + 1)
+    stops = expectations.failure_stops_group(solution.folder)
+
+    def ends_group(case: CaseResult) -> bool:
+        measured = Measured(case.group, case.verdict, case.cpu_s)
+        return stops and expectations.at_limit(measured, real.cpu_s) is not Verdict.AC
+
+    result = runner.judge_submission(problem, submission, testdata.load_cases(problem),
+                                     limits=raised, ends_group=ends_group)
+    measured = tuple(Measured(c.group, c.verdict, c.cpu_s) for c in result.cases)
+    return SolutionRun(solution, submission.language.id, real.cpu_s, result.build.ok, "",
+                       "" if result.build.ok else result.build.message, measured)
+
+
+def judge_outcome(run: SolutionRun, groups: Sequence[tuple[str, int]]) -> SolutionOutcome:
+    """Compare what a solution got at the real limit with what its folder (or header) expects."""
+    solution = run.solution
+    if run.error:
+        # The file is named already; keep the line a message may carry.
+        found = re.match(rf"{re.escape(str(solution.path))}(?::(\d+))?: (.*)", run.error, re.DOTALL)
+        why = (f"line {found[1]}: {found[2]}" if found[1] else found[2]) if found else run.error
+        return SolutionOutcome(run, Verdict.IE, (), (f"cannot be run: {why}",), ())
+    outcomes = expectations.group_outcomes(groups, run.cases, run.limit_s, run.compiled)
+    verdict = headline([expectations.at_limit(c, run.limit_s) for c in run.cases]) if run.compiled else Verdict.CE
+    failures: list[str] = []
+    allowed = solution.expected.verdicts
+    if verdict not in allowed:
+        want = " or ".join(sorted(v.value for v in allowed))
+        where = next((f" in group {g.name}" for g in outcomes if g.verdict is verdict and verdict is not Verdict.CE), "")
+        got = f"{verdict.value}{where}"
+        if verdict is Verdict.CE:
+            got += f" ({run.compiler_output.strip().splitlines()[0] if run.compiler_output.strip() else 'no output'})"
+        failures.append(f"expected {want}, got {got}")
+    warnings = expectations.time_warnings(solution.folder, run.cases, run.limit_s) if not failures else []
+    return SolutionOutcome(run, verdict, outcomes, tuple(failures), tuple(warnings))
+
+
+def _expected_cost(run: tuple[Path, Solution]) -> float:
+    # Slow folders and slow languages first, so no worker is left alone with a long one at the end.
+    _, solution = run
+    cost = {"time_limit_exceeded": 4.0, "accepted": 2.0}.get(solution.folder, 1.0)
+    return cost * {".py": 3.0, ".java": 2.0}.get(solution.path.suffix, 1.0)
+
+
+def run_all(
+    work: Sequence[tuple[Path, Solution]],
+    jobs: int,
+    on_done: Callable[[SolutionRun], None] | None = None,
+) -> dict[Path, SolutionRun]:
+    """Run every (problem dir, solution) with `jobs` worker processes; keyed by solution path."""
+    done: dict[Path, SolutionRun] = {}
+    if not work:
+        return done
+    ordered = sorted(work, key=_expected_cost, reverse=True)
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        pending: set[Future[SolutionRun]] = {pool.submit(run_solution, d, s) for d, s in ordered}
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    result = future.result()
+                    done[result.solution.path] = result
+                    if on_done is not None:
+                        on_done(result)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return done
+
+
+# --- a whole problem -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A problem after the data checks, with the solutions it still has to run."""
+
+    directory: Path
+    name: str
+    checks: tuple[Check, ...]
+    groups: tuple[tuple[str, int], ...]
+    solutions: tuple[Solution, ...]
+    notes: tuple[str, ...]
+
+
+def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None) -> Prepared:
+    """Load the spec and check the data; find the solutions (not run yet)."""
+    from judge import testdata
+
+    try:
+        problem = load_problem(problem_dir)
+    except JudgeError as err:
+        return Prepared(problem_dir, problem_dir.name, (Check("spec valid", tuple(str(err).splitlines())),), (), (), ())
+    checks = [Check("spec valid", (), str(problem.spec_path.name))]
+    checks += check_data(problem, notify)
+    try:
+        cases = testdata.load_cases(problem)
+    except JudgeError:
+        cases = []
+    groups = tuple((g.name, sum(1 for c in cases if c.group == g.name)) for g in problem.spec.groups)
+    # Solutions only mean something on sound data: a broken test would fail them all.
+    data_broken = any(c.failures for c in checks)
+    solutions, folder_problems = discover(problem_dir)
+    checks.append(Check("solutions folder", tuple(folder_problems), f"{len(solutions)} solutions"))
+    notes: list[str] = []
+    if not any(s.folder == "accepted" for s in solutions):
+        notes.append(f"{problem_dir / SOLUTIONS_DIR / 'accepted'}: no accepted solution, so nothing shows the tests can be passed")
+    if data_broken and solutions:
+        notes.append("solutions not run: fix the data first")
+        solutions = []
+    return Prepared(problem_dir, problem.id, tuple(checks), groups, tuple(solutions), tuple(notes))
+
+
+def finish(prepared: Prepared, runs: dict[Path, SolutionRun]) -> ProblemReport:
+    outcomes = tuple(judge_outcome(runs[s.path], prepared.groups) for s in prepared.solutions)
+    return ProblemReport(prepared.name, prepared.checks, tuple(g for g, _ in prepared.groups), outcomes, prepared.notes)

@@ -1,0 +1,169 @@
+"""`judge verify` on the real problems, and on scratch copies with one planted fault each."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from judge import verify
+from judge.verdicts import Verdict
+
+from .conftest import PROBLEMS, REPO
+from .test_cli import judge
+
+PROBLEM = "sicily-rotations"  # the fewest test files: a copy verifies in seconds
+ACCEPTED_C = PROBLEMS / PROBLEM / "solutions" / "accepted" / "cantor_table.c"
+
+
+def run_verify(problems: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return judge("--problems", str(problems), "verify", *args)
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Path:
+    """A copy of one problem whose only solution is a fast accepted one in C."""
+    target = tmp_path / "problems"
+    shutil.copytree(PROBLEMS / PROBLEM, target / PROBLEM, ignore=shutil.ignore_patterns("solutions"))
+    accepted = target / PROBLEM / "solutions" / "accepted"
+    accepted.mkdir(parents=True)
+    shutil.copy(ACCEPTED_C, accepted)
+    return target
+
+
+def add_solution(problems: Path, folder: str, name: str, source: str) -> Path:
+    path = problems / PROBLEM / "solutions" / folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source)
+    return path
+
+
+def burning(seconds: float) -> str:
+    """The accepted C solution, made to spend `seconds` of CPU time before it answers."""
+    burn = (
+        "#include <time.h>\n"
+        f"static void burn(void) {{ volatile unsigned long x = 0; "
+        f"while ((double)clock() / CLOCKS_PER_SEC < {seconds}) x++; }}\n"
+    )
+    return burn + ACCEPTED_C.read_text().replace("int main(void) {", "int main(void) {\n    burn();", 1)
+
+
+def test_the_bundled_problems_verify(tmp_path: Path) -> None:
+    junit = tmp_path / "verify.xml"
+    result = subprocess.run(
+        [sys.executable, "-m", "judge", "verify", "--junit", str(junit)],
+        cwd=REPO, capture_output=True, text=True, timeout=1800,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    suites = ET.parse(junit).getroot().findall("testsuite")
+    assert sorted(s.get("name") for s in suites) == ["eight-digits", "lanqiao", "sicily-rotations"]
+    for suite in suites:
+        assert suite.get("failures") == "0"
+        names = [c.get("name") for c in suite.findall("testcase")]
+        # Every problem has accepted solutions in the four languages and one per failing folder.
+        accepted = {Path(n).suffix for n in names if n.startswith("accepted/")}
+        assert accepted == {".c", ".cpp", ".py", ".java"}, names
+        for folder in ("wrong_answer", "time_limit_exceeded", "run_time_error", "memory_limit_exceeded"):
+            assert any(n.startswith(folder + "/") for n in names), (suite.get("name"), folder)
+
+
+def test_a_sound_copy_verifies(scratch: Path) -> None:
+    result = run_verify(scratch)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "accepted/cantor_table.c" in result.stdout
+    assert "0 failure(s)" in result.stdout
+
+
+def test_an_edited_answer_fails(scratch: Path) -> None:
+    answer = scratch / PROBLEM / "tests" / "random" / "02.ans"
+    lines = answer.read_text().splitlines()
+    lines[4] = str(int(lines[4]) + 1)
+    answer.write_text("\n".join(lines) + "\n")
+    result = run_verify(scratch)
+    assert result.returncode == 1
+    assert "random/02.ans:5: the reference solver disagrees" in result.stdout
+    assert "tests up to date" in result.stdout and "FAIL" in result.stdout
+
+
+def test_a_bad_input_line_fails_naming_file_and_line(scratch: Path) -> None:
+    data = scratch / PROBLEM / "tests" / "edge" / "02.in"
+    lines = data.read_text().splitlines()
+    lines[2] = "1 2 3 4 5 6 7 8"
+    data.write_text("\n".join(lines) + "\n")
+    result = run_verify(scratch)
+    assert result.returncode == 1
+    assert "edge/02.in:3:" in result.stdout
+
+
+def test_an_accepted_solution_that_prints_zero_fails(scratch: Path) -> None:
+    add_solution(scratch, "accepted", "zero.py", "import sys\nfor _ in sys.stdin:\n    print(0)\n")
+    result = run_verify(scratch)
+    assert result.returncode == 1
+    assert "accepted/zero.py: expected AC, got WA in group" in result.stdout
+
+
+def test_a_stale_generated_test_fails(scratch: Path) -> None:
+    spec = scratch / PROBLEM / "problem.yaml"
+    spec.write_text(spec.read_text().replace("seed: 22", "seed: 99"))
+    result = run_verify(scratch)
+    assert result.returncode == 1
+    assert "differs from what the generator makes now" in result.stdout
+    assert f"judge gen {PROBLEM}" in result.stdout
+
+
+def test_a_fast_time_limit_exceeded_solution_fails(scratch: Path) -> None:
+    add_solution(scratch, "time_limit_exceeded", "not_slow.c", ACCEPTED_C.read_text())
+    result = run_verify(scratch)
+    assert result.returncode == 1
+    assert "time_limit_exceeded/not_slow.c: expected TLE, got AC" in result.stdout
+
+
+def test_a_solution_in_its_header_may_allow_other_verdicts(scratch: Path) -> None:
+    add_solution(scratch, "wrong_answer", "zero.py", "# @EXPECTED: WA or TLE\nprint(0)\n")
+    add_solution(scratch, "run_time_error", "exits.py", "# @EXPECTED: RE or WA\nraise SystemExit(3)\n")
+    result = run_verify(scratch)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_bad_folders_and_headers_fail_with_their_file(scratch: Path) -> None:
+    add_solution(scratch, "too_slow", "x.c", "int main(void) { return 0; }\n")
+    path = add_solution(scratch, "wrong_answer", "y.py", "\n# @EXPECTED: WA or SLOW\nprint(0)\n")
+    result = run_verify(scratch)
+    assert result.returncode == 1
+    assert "too_slow: unknown verdict folder" in result.stdout
+    assert f"{path}:2: unknown verdict 'SLOW'" in result.stdout
+
+
+def test_time_limits_close_to_a_verdict_warn_and_strict_fails(scratch: Path, tmp_path: Path) -> None:
+    add_solution(scratch, "accepted", "slowish.c", burning(0.6))  # AC, but over half the 1 s limit
+    add_solution(scratch, "time_limit_exceeded", "barely.c", burning(1.2))  # TLE, but under 1.5 s
+    result = run_verify(scratch)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # The burn comes on top of building the table (about 0.2 s).
+    assert re.search(r"accepted/slowish\.c: uses 0\.[6-9]\d s of the 1 s limit", result.stdout)
+    assert re.search(r"time_limit_exceeded/barely\.c: exceeds the 1 s limit by little: finishes in 1\.[2-4]\d s", result.stdout)
+    junit = tmp_path / "strict.xml"
+    strict = run_verify(scratch, "--strict", "--junit", str(junit))
+    assert strict.returncode == 1
+    failures = [f.get("message") for f in ET.parse(junit).getroot().iter("failure")]
+    assert any("finishes in 1." in (m or "") for m in failures)
+
+
+def test_a_failing_solution_stops_at_its_first_failure_in_each_group(scratch: Path) -> None:
+    path = add_solution(scratch, "time_limit_exceeded", "spin.c", "int main(void) { for (;;) {} }\n")
+    prepared = verify.prepare(scratch / PROBLEM)
+    (solution,) = (s for s in prepared.solutions if s.path == path)
+    run = verify.run_solution(scratch / PROBLEM, solution)
+    outcome = verify.judge_outcome(run, prepared.groups)
+    # One case per group, each stopped at 1.5x the 1 s limit, instead of every case.
+    assert [g.run for g in outcome.groups] == [1, 1, 1, 1]
+    assert all(g.verdict is Verdict.TLE for g in outcome.groups)
+    assert all(c.cpu_s >= 1.5 for c in run.cases)
+    assert outcome.verdict is Verdict.TLE
+    assert outcome.failures == () and outcome.warnings == ()
