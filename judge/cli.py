@@ -595,6 +595,106 @@ def _print_verification(report: ProblemReport) -> None:
         out.print(f"  [yellow]warn[/yellow] {escape(note)}")
 
 
+DATA_DIR = Path("judge-data")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--problems", "problems_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder of problems [default: the global --problems].")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR, show_default=True,
+              help="Where the SQLite database and the session key live.")
+@click.option("--workers", type=click.IntRange(min=1, max=64), default=None, help="Judging processes [default: cores].")
+@click.option("--max-source-kib", type=click.IntRange(min=1, max=1024), default=64, show_default=True)
+@click.option("--behind-proxy", is_flag=True, help="Trust X-Forwarded-* from the proxy in front (see --forwarded-allow-ips).")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, help="The proxy's addresses.")
+@click.option("--root-path", default="", help="The path prefix the proxy serves the judge under (e.g. /judge).")
+@click.option("--secure-cookies", is_flag=True, help="Send the session cookie over HTTPS only (behind a TLS proxy).")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, problems_dir: Path | None, data_dir: Path, workers: int | None,
+          max_source_kib: int, behind_proxy: bool, forwarded_allow_ips: str, root_path: str, secure_cookies: bool) -> None:
+    """Run the web judge: students log in, submit, and see verdicts; hidden data stays here."""
+    import uvicorn
+
+    from judge import grading
+    from judge.web.app import Settings, create_app
+
+    settings = Settings(problems_dir or ctx.obj["problems"], data_dir, workers or grading.default_jobs(),
+                        max_source_kib * 1024, secure_cookies)
+    app = create_app(settings)
+    err.print(f"judge: serving {settings.problems_dir} on http://{host}:{port}{root_path} "
+              f"with {settings.workers} worker(s); data in {data_dir}")
+    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=behind_proxy,
+                forwarded_allow_ips=forwarded_allow_ips if behind_proxy else None, root_path=root_path)
+
+
+@cli.group()
+def roster() -> None:
+    """The class list of the web judge: ids and their login tokens (only hashes are stored)."""
+
+
+_data_option = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR,
+                            show_default=True, help="The web judge's data folder.")
+
+
+@roster.command("add")
+@click.argument("user_ids", metavar="ID...", nargs=-1, required=True)
+@click.option("--teacher", is_flag=True, help="Give these ids the teacher's dashboard.")
+@_data_option
+def roster_add(user_ids: tuple[str, ...], teacher: bool, data_dir: Path) -> None:
+    """Add ids (or give them new tokens); prints `id,token` once: hand each token out."""
+    from judge.web.store import Store
+
+    store = Store(data_dir)
+    for user_id in user_ids:
+        click.echo(f"{user_id},{store.add_user(user_id, 'teacher' if teacher else 'student')}")
+
+
+@roster.command("import")
+@click.argument("csv_file", type=click.Path(dir_okay=False, path_type=Path))
+@_data_option
+def roster_import(csv_file: Path, data_dir: Path) -> None:
+    """Add every id in the first column of CSV_FILE (a header row `id` or `student` is skipped);
+    prints `id,token` for each, to hand out or mail-merge."""
+    import csv
+
+    from judge.web.store import Store, valid_user_id
+
+    try:
+        text = csv_file.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        raise JudgeError(f"{csv_file}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise JudgeError(f"{csv_file}: not UTF-8 text") from None
+    ids: list[str] = []
+    for number, row in enumerate(csv.reader(text.splitlines()), start=1):
+        if not row or not row[0].strip():
+            continue
+        value = row[0].strip()
+        if number == 1 and value.lower() in ("id", "student", "student_id"):
+            continue
+        if not valid_user_id(value):
+            raise JudgeError(f"{csv_file}:{number}: {value!r} is not an id (1-64 letters, digits, '.', '_' or '-')")
+        ids.append(value)
+    store = Store(data_dir)
+    for user_id in ids:
+        click.echo(f"{user_id},{store.add_user(user_id)}")
+    err.print(f"judge: {len(ids)} id(s) added to {data_dir}")
+
+
+@roster.command("list")
+@_data_option
+def roster_list(data_dir: Path) -> None:
+    """Every id on the roster, its role and its number of submissions."""
+    from judge.web.store import Store
+
+    table = Table("id", "role", "submissions", box=None, pad_edge=False)
+    for user, count in Store(data_dir).users():
+        table.add_row(user.id, user.role, str(count))
+    out.print(table)
+
+
 def main() -> None:
     try:
         cli.main(standalone_mode=False)

@@ -101,7 +101,11 @@ def problem_hash(problem: Problem) -> str:
 
 
 def submission_hash(path: Path, language: str, problem_digest: str) -> str:
-    digest = hashlib.sha256(path.read_bytes())
+    return source_hash(path.read_bytes(), language, problem_digest)
+
+
+def source_hash(source: bytes, language: str, problem_digest: str) -> str:
+    digest = hashlib.sha256(source)
     digest.update(f"\0{language}\0{problem_digest}\0{results.SCHEMA}".encode())
     return digest.hexdigest()
 

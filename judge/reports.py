@@ -13,9 +13,10 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
@@ -82,7 +83,8 @@ def _visible(text: str) -> Markup:
     return Markup(shown or '<span class="meta">(empty)</span>')
 
 
-def _environment() -> jinja2.Environment:
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
     )
@@ -133,6 +135,96 @@ def _histogram(totals: Sequence[float], maximum: float) -> str:
     return "".join(parts)
 
 
+@dataclass(frozen=True)
+class ClassView:
+    """The class as the reports show it: a row per student, the tests by pass rate."""
+
+    problem_ids: tuple[str, ...]
+    max_of: Mapping[str, float]
+    students: tuple[StudentRow, ...]
+    tests: tuple[TestRow, ...]
+    notes: tuple[str, ...]
+
+
+def class_view(
+    records: Sequence[GradeRecord],
+    problems: Mapping[str, Problem],
+    overrides: Mapping[tuple[str, str], Override],
+    entries: Sequence[Entry],
+    link: Callable[[GradeRecord], str] = page_name,
+) -> ClassView:
+    problem_ids = tuple(sorted({r.problem for r in records} | set(problems)))
+    max_of = {pid: sum(g.points for g in problems[pid].spec.groups) if pid in problems else 0.0 for pid in problem_ids}
+    by_key = {(r.student, r.problem): r for r in records}
+    student_names = sorted({r.student for r in records} | {e.student for e in entries})
+    students = tuple(
+        StudentRow(name, tuple(_cell(by_key.get((name, pid)), overrides.get((name, pid)), link) for pid in problem_ids))
+        for name in student_names
+    )
+    tests: dict[tuple[str, str], list[int]] = {}
+    for record in records:
+        for case in record.cases:
+            counts = tests.setdefault((record.problem, case.name), [0, 0])
+            counts[0] += case.verdict == "AC"
+            counts[1] += 1
+    test_rows = tuple(sorted(
+        (TestRow(p, n, passed, total) for (p, n), (passed, total) in tests.items()),
+        key=lambda row: (row.rate, row.problem, row.name),
+    ))
+    notes = [f"{e.path}: {e.problem_error}" for e in entries if e.problem_error]
+    notes += [f"{r.student}/{r.problem}: {r.error}" for r in records if r.error]
+    return ClassView(problem_ids, max_of, students, test_rows, tuple(notes))
+
+
+def index_html(
+    view: ClassView,
+    records: Sequence[GradeRecord],
+    overrides: Mapping[tuple[str, str], Override],
+    sandbox_mode: str,
+    generated: str,
+    **extra: object,
+) -> str:
+    """The class page (matrix, histogram, tests by pass rate); `extra` goes to the template."""
+    return environment().get_template("index.html.j2").render(
+        title=", ".join(view.problem_ids),
+        records=records,
+        students=view.students,
+        problems=[{"id": pid, "max": view.max_of[pid]} for pid in view.problem_ids],
+        histogram=_histogram([s.total for s in view.students], sum(view.max_of.values())),
+        tests=view.tests,
+        overrides=sorted(overrides.values(), key=lambda o: (o.student, o.problem)),
+        notes=view.notes,
+        sandbox=sandbox_mode,
+        generated=generated,
+        **extra,
+    )
+
+
+def submission_html(
+    record: GradeRecord,
+    problem: Problem | None,
+    overrides: Mapping[tuple[str, str], Override],
+    back: str,
+    source: list[str] | None,
+    **extra: object,
+) -> str:
+    """One submission's page: cases, sample diffs, compiler output, numbered source."""
+    return environment().get_template("submission.html.j2").render(
+        r=record,
+        back=back,
+        verdict_name=Verdict(record.verdict).long_name,
+        score=score_of(record, overrides),
+        override=overrides.get((record.student, record.problem)),
+        diffs=_diffs(record, problem),
+        source=source,
+        **extra,
+    )
+
+
+def grades_csv(view: ClassView) -> str:
+    return _csv(view.students, view.problem_ids)
+
+
 def render(
     records: Sequence[GradeRecord],
     problems: Mapping[str, Problem],
@@ -141,61 +233,21 @@ def render(
     out_dir: Path,
     sandbox_mode: str,
 ) -> Written:
-    env = _environment()
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    problem_ids = sorted({r.problem for r in records} | set(problems))
-    max_of = {pid: sum(g.points for g in problems[pid].spec.groups) if pid in problems else 0.0 for pid in problem_ids}
-    by_key = {(r.student, r.problem): r for r in records}
-    student_names = sorted({r.student for r in records} | {e.student for e in entries})
-    students = [
-        StudentRow(name, tuple(_cell(by_key.get((name, pid)), overrides.get((name, pid))) for pid in problem_ids))
-        for name in student_names
-    ]
-    tests: dict[tuple[str, str], list[int]] = {}
+    view = class_view(records, problems, overrides, entries)
+    write_atomic(out_dir / "index.html", index_html(view, records, overrides, sandbox_mode, generated))
     for record in records:
-        for case in record.cases:
-            counts = tests.setdefault((record.problem, case.name), [0, 0])
-            counts[0] += case.verdict == "AC"
-            counts[1] += 1
-    test_rows = sorted(
-        (TestRow(p, n, passed, total) for (p, n), (passed, total) in tests.items()),
-        key=lambda row: (row.rate, row.problem, row.name),
-    )
-    notes = [f"{e.path}: {e.problem_error}" for e in entries if e.problem_error]
-    notes += [f"{r.student}/{r.problem}: {r.error}" for r in records if r.error]
-    index = env.get_template("index.html.j2").render(
-        title=", ".join(problem_ids),
-        records=records,
-        students=students,
-        problems=[{"id": pid, "max": max_of[pid]} for pid in problem_ids],
-        histogram=_histogram([s.total for s in students], sum(max_of.values())),
-        tests=test_rows,
-        overrides=sorted(overrides.values(), key=lambda o: (o.student, o.problem)),
-        notes=notes,
-        sandbox=sandbox_mode,
-        generated=generated,
-    )
-    write_atomic(out_dir / "index.html", index)
-    page = env.get_template("submission.html.j2")
-    for record in records:
-        write_atomic(out_dir / page_name(record), page.render(
-            r=record,
-            back="../../index.html",
-            verdict_name=Verdict(record.verdict).long_name,
-            score=score_of(record, overrides),
-            override=overrides.get((record.student, record.problem)),
-            diffs=_diffs(record, problems.get(record.problem)),
-            source=_source_lines(record.source),
-        ))
-    write_atomic(out_dir / "grades.csv", _csv(students, problem_ids))
+        write_atomic(out_dir / page_name(record), submission_html(
+            record, problems.get(record.problem), overrides, "../../index.html", _source_lines(record.source)))
+    write_atomic(out_dir / "grades.csv", grades_csv(view))
     write_atomic(out_dir / "results.json", _json(records, overrides, sandbox_mode, generated))
     write_atomic(out_dir / "junit.xml", _junit(records))
     return Written(out_dir, 4 + len(records))
 
 
-def _cell(record: GradeRecord | None, override: Override | None) -> Cell:
+def _cell(record: GradeRecord | None, override: Override | None, link: Callable[[GradeRecord], str]) -> Cell:
     score = override.score if override is not None else (record.score if record is not None else 0.0)
-    return Cell(record, override, score, page_name(record) if record is not None else "")
+    return Cell(record, override, score, link(record) if record is not None else "")
 
 
 def _source_lines(source: str) -> list[str] | None:

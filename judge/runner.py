@@ -106,6 +106,7 @@ def judge_submission(
     stop_on_failure: bool = False,
     limits: sandbox.Limits | None = None,
     ends_group: Callable[[CaseResult], bool] | None = None,
+    on_compiled: Callable[[], None] | None = None,
 ) -> SubmissionResult:
     """Compile once, then run every case in order (or until the first failure).
 
@@ -118,6 +119,8 @@ def judge_submission(
     with box() as where:
         build = compile_submission(submission, where)
         if build.ok:
+            if on_compiled is not None:
+                on_compiled()
             keep = {entry.name for entry in where.iterdir()}
             argv = submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass)
             ended: set[str] = set()

@@ -1,0 +1,391 @@
+"""`judge serve`: the web judge. Students log in, read the problems, submit, and watch their
+submissions being judged; the hidden cases stay on the server.
+
+Pages are the project's Jinja2 templates (no script or style from the network). Requests
+are plain HTML forms; a session is a signed cookie (HMAC-SHA256, HttpOnly, SameSite=Lax).
+Every error is a page with its HTTP status and one clear sentence, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import logging
+import os
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from markdown_it import MarkdownIt
+from starlette.exceptions import HTTPException
+
+from judge import languages, reports, sandbox, testdata
+from judge.errors import JudgeError
+from judge.locate import problem_dirs
+from judge.spec import Problem, load_problem
+from judge.web.store import PendingError, Store, User
+from judge.web.store import Submission as StoredSubmission
+from judge.web.worker import Workers
+
+COOKIE = "judge_session"
+SESSION_S = 12 * 3600
+SECRET_FILE = "secret.key"
+log = logging.getLogger("judge.web")
+
+
+@dataclass(frozen=True)
+class Settings:
+    problems_dir: Path
+    data_dir: Path
+    workers: int = 2
+    max_source_bytes: int = 64 * 1024
+    secure_cookies: bool = False  # set behind HTTPS: the cookie is then never sent in clear
+
+
+class WebError(HTTPException):
+    """An error page: status, a title and one sentence for the reader."""
+
+    def __init__(self, status: int, message: str, next_link: str = "/", next_label: str = "Back to the problems") -> None:
+        super().__init__(status, message)
+        self.message = message
+        self.next_link = next_link
+        self.next_label = next_label
+
+
+_TITLES = {400: "Bad request", 401: "Not logged in", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+           411: "Length required", 413: "Too large", 422: "Bad request", 429: "Too many submissions",
+           500: "Internal error"}
+
+
+def _secret(data_dir: Path) -> bytes:
+    path = data_dir / SECRET_FILE
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(secrets.token_bytes(32))
+    return path.read_bytes()
+
+
+def sign_session(secret: bytes, user_id: str, now: float | None = None) -> str:
+    expires = int((now or time.time()) + SESSION_S)
+    body = f"{base64.urlsafe_b64encode(user_id.encode()).decode()}:{expires}"
+    mac = hmac.new(secret, body.encode(), hashlib.sha256).hexdigest()
+    return f"{body}:{mac}"
+
+
+def read_session(secret: bytes, value: str, now: float | None = None) -> str | None:
+    """The user id of a valid, unexpired session cookie, else None."""
+    try:
+        encoded, expires, mac = value.split(":")
+        want = hmac.new(secret, f"{encoded}:{expires}".encode(), hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(want, mac) or int(expires) < (now or time.time()):
+            return None
+        return base64.urlsafe_b64decode(encoded.encode()).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _when(stamp: float) -> str:
+    return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
+    store = Store(settings.data_dir)
+    secret = _secret(settings.data_dir)
+    problems: dict[str, Problem] = {}
+    for directory in problem_dirs(settings.problems_dir):
+        problem = load_problem(Path(directory))
+        problems[problem.id] = problem
+    if not problems:
+        raise JudgeError(f"{settings.problems_dir}: no problems to serve")
+    table = languages.load()
+    env = reports.environment()
+    env.filters["when"] = _when
+    markdown = MarkdownIt("commonmark", {"html": False})  # the statement's own HTML is not trusted
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        requeued = store.requeue_interrupted()
+        if requeued:
+            log.info("requeued %d submission(s) left unfinished by the last run", requeued)
+        workers = Workers(settings.data_dir, settings.problems_dir, settings.workers) if start_workers else None
+        if workers is not None:
+            workers.start()
+        try:
+            yield
+        finally:
+            if workers is not None:
+                workers.stop()
+
+    app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+
+    def base(request: Request) -> str:
+        return str(request.scope.get("root_path", "")).rstrip("/")
+
+    def page(request: Request, template: str, http_status: int = 200, user: User | None = None, **context: object) -> HTMLResponse:
+        html = env.get_template(template).render(base=base(request), user=user, **context)
+        return HTMLResponse(html, status_code=http_status)
+
+    def current_user(request: Request) -> User | None:
+        value = request.cookies.get(COOKIE)
+        user_id = read_session(secret, value) if value else None
+        return store.user(user_id) if user_id else None
+
+    def require_user(request: Request) -> User:
+        user = current_user(request)
+        if user is None:
+            raise WebError(401, "Log in with your id and token to see this page.", "/login", "Log in")
+        return user
+
+    def require_teacher(request: Request) -> User:
+        user = require_user(request)
+        if user.role != "teacher":
+            raise WebError(403, "This page is for the teacher.")
+        return user
+
+    def problem_or_404(problem_id: str) -> Problem:
+        if problem_id not in problems:
+            raise WebError(404, f"There is no problem {problem_id!r}.")
+        return problems[problem_id]
+
+    # --- errors: a readable page, never a trace --------------------------------------------
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        message = error.message if isinstance(error, WebError) else str(error.detail)
+        next_link = error.next_link if isinstance(error, WebError) else "/"
+        next_label = error.next_label if isinstance(error, WebError) else "Back to the problems"
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message}, status_code=error.status_code)
+        return page(request, "web/error.html.j2", error.status_code, current_user(request),
+                    status=error.status_code, title=_TITLES.get(error.status_code, "Error"), message=message,
+                    next_link=next_link, next_label=next_label)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_form(request: Request, error: RequestValidationError) -> Response:
+        fields = sorted({".".join(str(p) for p in e["loc"][1:]) or "request" for e in error.errors()})
+        return await http_error(request, WebError(400, f"The request is missing or has a malformed field: {', '.join(fields)}."))
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, error: Exception) -> Response:
+        log.exception("unexpected error on %s", request.url.path)
+        return await http_error(request, WebError(500, "The judge failed on this request; the teacher can see why in its log."))
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        # Refuse an oversized upload before reading it; the form around the source gets some room.
+        if request.method == "POST":
+            length = request.headers.get("content-length")
+            if length is None or not length.isdigit():
+                return await http_error(request, WebError(411, "The request must say its length."))
+            if int(length) > 2 * settings.max_source_bytes + 16 * 1024:
+                return await http_error(request, WebError(413, f"The upload is over the {settings.max_source_bytes // 1024} KiB limit for a source file."))
+        response = await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'")
+        return response
+
+    # --- logging in -----------------------------------------------------------------------
+
+    @app.get("/healthz", response_class=PlainTextResponse)
+    def healthz() -> str:
+        return "ok"
+
+    @app.get("/login", response_class=HTMLResponse)
+    def login_page(request: Request) -> HTMLResponse:
+        return page(request, "web/login.html.j2", message="")
+
+    @app.post("/login")
+    def login(request: Request, user: str = Form(""), token: str = Form("")) -> Response:
+        found = store.authenticate(user.strip(), token.strip())
+        if found is None:
+            return page(request, "web/login.html.j2", 401, message="Unknown id or wrong token.")
+        response = RedirectResponse(f"{base(request)}/", status_code=303)
+        response.set_cookie(COOKIE, sign_session(secret, found.id), max_age=SESSION_S, httponly=True,
+                            samesite="lax", secure=settings.secure_cookies, path="/")
+        return response
+
+    @app.post("/logout")
+    def logout(request: Request) -> Response:
+        response = RedirectResponse(f"{base(request)}/login", status_code=303)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    # --- problems and submitting ----------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse)
+    def problem_list(request: Request) -> HTMLResponse:
+        user = require_user(request)
+        best: dict[str, object] = {}
+        for s in reversed(store.of_student(user.id)):
+            if not s.pending:
+                best[s.problem] = s
+        rows = [{"id": p.id, "title": p.spec.title, "points": sum(g.points for g in p.spec.groups),
+                 "best": best.get(p.id)} for p in problems.values()]
+        return page(request, "web/problems.html.j2", user=user, problems=rows)
+
+    @app.get("/problems/{problem_id}", response_class=HTMLResponse)
+    def problem_page(request: Request, problem_id: str) -> HTMLResponse:
+        user = require_user(request)
+        problem = problem_or_404(problem_id)
+        try:
+            statement = markdown.render(problem.statement_path.read_text(encoding="utf-8"))
+        except OSError:
+            statement = f"<h1>{problem.spec.title}</h1>"
+        try:
+            cases = testdata.load_cases(problem)
+        except JudgeError:
+            cases = []  # no tests made yet: the statement still shows its samples
+        samples = [{"name": c.id, "input": c.input.read_text(encoding="utf-8", errors="replace"),
+                    "answer": c.answer.read_text(encoding="utf-8", errors="replace")}
+                   for c in cases if c.public]
+        limits = problem.spec.limits
+        multipliers = ", ".join(f"{lang} {m:g}×" for lang, m in limits.time_multipliers.items())
+        text = f"{limits.time_s:g} s CPU{f' ({multipliers})' if multipliers else ''}, {limits.memory_mib} MiB"
+        return page(request, "web/problem.html.j2", user=user, problem=problem, statement=statement, samples=samples,
+                    languages=list(table.languages.values()), max_kib=settings.max_source_bytes // 1024, limits=text)
+
+    @app.post("/problems/{problem_id}/submit")
+    def submit(
+        request: Request,
+        problem_id: str,
+        language: str = Form("auto"),
+        source: str = Form(""),
+        file: UploadFile | None = File(None),
+    ) -> Response:
+        user = require_user(request)
+        problem = problem_or_404(problem_id)
+        back = f"/problems/{problem.id}#submit"
+        if file is not None and file.filename:
+            name = file.filename
+            if any(bad in name for bad in ("/", "\\", "\0")) or name.startswith(".") or ".." in name or len(name) > 128:
+                raise WebError(400, f"The file name {name!r} looks like a path; upload a plain file name such as main.cpp.", back, "Back to the form")
+            data = file.file.read(settings.max_source_bytes + 1)
+        else:
+            name = "pasted"
+            data = source.replace("\r\n", "\n").encode("utf-8")
+        if len(data) > settings.max_source_bytes:
+            raise WebError(413, f"The source is over the {settings.max_source_bytes // 1024} KiB limit.", back, "Back to the form")
+        if not data.strip():
+            raise WebError(400, "The submission is empty.", back, "Back to the form")
+        if b"\0" in data:
+            raise WebError(400, "This is a binary file, not source code.", back, "Back to the form")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise WebError(400, "The source is not UTF-8 text.", back, "Back to the form") from None
+        known = ", ".join(table.languages)
+        if language == "auto":
+            if name == "pasted":
+                raise WebError(400, f"Choose the language of pasted source ({known}).", back, "Back to the form")
+            try:
+                chosen = table.detect(Path(name)).id
+            except JudgeError:
+                raise WebError(400, f"Unknown language for {name!r}: choose one of {known}.", back, "Back to the form") from None
+        elif language in table.languages:
+            chosen = language
+        else:
+            raise WebError(400, f"Unknown language {language!r}: choose one of {known}.", back, "Back to the form")
+        try:
+            submission_id = store.submit(user.id, problem.id, chosen, name, data)
+        except PendingError as err:
+            raise WebError(429, f"Wait for your last submission to be judged ({err}).", "/submissions", "My submissions") from None
+        return RedirectResponse(f"{base(request)}/submissions/{submission_id}", status_code=303)
+
+    # --- watching submissions ---------------------------------------------------------------------
+
+    def visible(user: User, submission_id: int) -> StoredSubmission:
+        found = store.get(submission_id)
+        # Another student's submission is "not found": its existence is not theirs to know.
+        if found is None or (found.student != user.id and user.role != "teacher"):
+            raise WebError(404, f"There is no submission {submission_id} of yours.", "/submissions", "My submissions")
+        return found
+
+    @app.get("/submissions", response_class=HTMLResponse)
+    def my_submissions(request: Request) -> HTMLResponse:
+        user = require_user(request)
+        mine = store.of_student(user.id)
+        return page(request, "web/submissions.html.j2", user=user, submissions=mine, show_student=False,
+                    heading="My submissions", refresh=2 if any(s.pending for s in mine) else 0)
+
+    @app.get("/submissions/{submission_id}", response_class=HTMLResponse)
+    def submission_page(request: Request, submission_id: int) -> HTMLResponse:
+        user = require_user(request)
+        found = visible(user, submission_id)
+        record = store.record(submission_id)
+        if record is None:
+            return page(request, "web/pending.html.j2", user=user, s=found, refresh=1)
+        source = store.source(submission_id).decode("utf-8", errors="replace").splitlines()
+        html = reports.submission_html(record, problems.get(record.problem), {}, f"{base(request)}/submissions",
+                                       source, back_label="my submissions")
+        return HTMLResponse(html)
+
+    @app.get("/api/submissions/{submission_id}")
+    def submission_status(request: Request, submission_id: int) -> JSONResponse:
+        found = visible(require_user(request), submission_id)
+        record = store.record(submission_id)
+        return JSONResponse({
+            "id": found.id, "problem": found.problem, "language": found.language, "status": found.status,
+            "status_text": found.status_text, "case_done": found.case_done, "case_total": found.case_total,
+            "verdict": found.verdict, "score": found.score, "max_score": found.max_score,
+            "cases": [c.verdict for c in record.cases] if record is not None else [],
+        })
+
+    # --- the teacher ----------------------------------------------------------------------------
+
+    @app.get("/teacher", response_class=HTMLResponse)
+    def dashboard(request: Request, message: str = "") -> HTMLResponse:
+        user = require_teacher(request)
+        every = store.all()
+        counts = {"queued": sum(s.status == "queued" for s in every),
+                  "judging": sum(s.status in ("compiling", "running") for s in every),
+                  "done": sum(s.status == "done" for s in every)}
+        students = sum(1 for u, _ in store.users() if u.role == "student")
+        return page(request, "web/dashboard.html.j2", user=user, counts=counts, students=students,
+                    problems=sorted(problems), sandbox=sandbox.detect().mode, message=message)
+
+    @app.get("/teacher/class", response_class=HTMLResponse)
+    def class_matrix(request: Request) -> HTMLResponse:
+        require_teacher(request)
+        latest = store.latest_records()
+        ids = {(r.student, r.problem): i for i, r in latest}
+        records = [r for _, r in latest]
+        prefix = base(request)
+        view = reports.class_view(records, problems, {}, [], link=lambda r: f"{prefix}/submissions/{ids[(r.student, r.problem)]}")
+        generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        html = reports.index_html(view, records, {}, sandbox.detect().mode, generated,
+                                  back=f"{prefix}/teacher", back_label="dashboard", files_footer=False)
+        return HTMLResponse(html)
+
+    @app.get("/teacher/grades.csv")
+    def grades(request: Request) -> Response:
+        require_teacher(request)
+        records = [r for _, r in store.latest_records()]
+        view = reports.class_view(records, problems, {}, [])
+        return Response(reports.grades_csv(view), media_type="text/csv",
+                        headers={"Content-Disposition": 'attachment; filename="grades.csv"'})
+
+    @app.get("/teacher/submissions", response_class=HTMLResponse)
+    def every_submission(request: Request) -> HTMLResponse:
+        user = require_teacher(request)
+        every = list(reversed(store.all()))
+        return page(request, "web/submissions.html.j2", user=user, submissions=every, show_student=True,
+                    heading="Every submission", refresh=3 if any(s.pending for s in every) else 0)
+
+    @app.post("/teacher/rejudge")
+    def rejudge(request: Request, problem: str = Form(...)) -> Response:
+        require_teacher(request)
+        problem_or_404(problem)
+        count = store.rejudge(problem)
+        return RedirectResponse(f"{base(request)}/teacher?message=" + f"{count}+submission(s)+of+{problem}+queued+again",
+                                status_code=303)
+
+    return app

@@ -1,0 +1,311 @@
+"""The web judge's state in one SQLite file: the roster (token hashes only) and every
+submission with its status and result.
+
+SQLite is the embedded default: nothing to install, and WAL mode lets the server and its
+worker processes read and write at once. Every change that must not race (claiming a
+submission, the one-pending-per-student rule, storing a result) is one transaction.
+A submission is stored before it is judged, so a crash or restart loses none: those left
+"compiling" or "running" go back to the queue when the server starts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import results
+from judge.errors import JudgeError
+from judge.results import GradeRecord
+
+DB_FILE = "judge.sqlite3"
+ROLES = ("student", "teacher")
+PENDING = ("queued", "compiling", "running")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (
+    id TEXT PRIMARY KEY,
+    role TEXT NOT NULL CHECK (role IN ('student', 'teacher')),
+    token_hash TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    student TEXT NOT NULL REFERENCES users(id),
+    problem TEXT NOT NULL,
+    language TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    source BLOB NOT NULL,
+    created REAL NOT NULL,
+    status TEXT NOT NULL,           -- queued, compiling, running, done
+    case_done INTEGER NOT NULL DEFAULT 0,
+    case_total INTEGER NOT NULL DEFAULT 0,
+    attempt INTEGER NOT NULL DEFAULT 0,   -- times a worker claimed it
+    finishes INTEGER NOT NULL DEFAULT 0,  -- results stored for the current judging (ends at 1)
+    verdict TEXT,
+    score REAL,
+    max_score REAL,
+    result TEXT,
+    finished REAL
+);
+CREATE INDEX IF NOT EXISTS submissions_by_student ON submissions (student, id);
+CREATE INDEX IF NOT EXISTS submissions_by_status ON submissions (status, id);
+"""
+
+
+@dataclass(frozen=True)
+class User:
+    id: str
+    role: str
+
+
+@dataclass(frozen=True)
+class Submission:
+    id: int
+    student: str
+    problem: str
+    language: str
+    filename: str
+    created: float
+    status: str
+    case_done: int
+    case_total: int
+    attempt: int
+    finishes: int
+    verdict: str | None
+    score: float | None
+    max_score: float | None
+
+    @property
+    def pending(self) -> bool:
+        return self.status in PENDING
+
+    @property
+    def status_text(self) -> str:
+        if self.status == "running":
+            return f"running case {min(self.case_done + 1, self.case_total)} of {self.case_total}"
+        return self.status
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A submission a worker took: the attempt number guards against a stale worker's result."""
+
+    id: int
+    attempt: int
+    student: str
+    problem: str
+    language: str
+    filename: str
+    source: bytes
+
+
+class PendingError(JudgeError):
+    """The student already has a submission waiting."""
+
+
+class Store:
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.path = data_dir / DB_FILE
+        data_dir.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA busy_timeout=30000")
+        try:
+            yield db
+        finally:
+            db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    # --- the roster ---------------------------------------------------------------------
+
+    def add_user(self, user_id: str, role: str = "student") -> str:
+        """Add (or give a new token to) a user; returns the token, which is stored only as a hash."""
+        if role not in ROLES:
+            raise JudgeError(f"unknown role {role!r} (known: {', '.join(ROLES)})")
+        if not valid_user_id(user_id):
+            raise JudgeError(f"{user_id!r}: a user id is 1-64 letters, digits, '.', '_' or '-'")
+        token = secrets.token_urlsafe(18)
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO users (id, role, token_hash, created) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET role = excluded.role, token_hash = excluded.token_hash",
+                (user_id, role, hash_token(token), time.time()),
+            )
+        return token
+
+    def users(self) -> list[tuple[User, int]]:
+        """Every user with their number of submissions."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT u.id, u.role, COUNT(s.id) AS n FROM users u LEFT JOIN submissions s ON s.student = u.id "
+                "GROUP BY u.id ORDER BY u.role DESC, u.id"
+            ).fetchall()
+        return [(User(r["id"], r["role"]), r["n"]) for r in rows]
+
+    def authenticate(self, user_id: str, token: str) -> User | None:
+        with self._connect() as db:
+            row = db.execute("SELECT id, role, token_hash FROM users WHERE id = ?", (user_id,)).fetchone()
+        # Compare even for an unknown id, so timing does not tell which ids exist.
+        stored = row["token_hash"] if row is not None else hash_token("")
+        ok = check_token(token, stored)
+        return User(row["id"], row["role"]) if row is not None and ok else None
+
+    def user(self, user_id: str) -> User | None:
+        with self._connect() as db:
+            row = db.execute("SELECT id, role FROM users WHERE id = ?", (user_id,)).fetchone()
+        return User(row["id"], row["role"]) if row is not None else None
+
+    # --- submissions ------------------------------------------------------------------------
+
+    def submit(self, student: str, problem: str, language: str, filename: str, source: bytes) -> int:
+        """Store a submission in the queue; PendingError if the student already has one waiting."""
+        with self._transaction() as db:
+            waiting = db.execute(
+                "SELECT id FROM submissions WHERE student = ? AND status IN ('queued', 'compiling', 'running')",
+                (student,),
+            ).fetchone()
+            if waiting is not None:
+                raise PendingError(f"submission {waiting['id']} is still being judged; one at a time")
+            cursor = db.execute(
+                "INSERT INTO submissions (student, problem, language, filename, source, created, status) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'queued')",
+                (student, problem, language, filename, source, time.time()),
+            )
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    def claim(self) -> Claim | None:
+        """Take the oldest queued submission for judging (None if the queue is empty)."""
+        with self._transaction() as db:
+            row = db.execute("SELECT * FROM submissions WHERE status = 'queued' ORDER BY id LIMIT 1").fetchone()
+            if row is None:
+                return None
+            db.execute(
+                "UPDATE submissions SET status = 'compiling', attempt = attempt + 1, case_done = 0 WHERE id = ?",
+                (row["id"],),
+            )
+        return Claim(row["id"], row["attempt"] + 1, row["student"], row["problem"], row["language"],
+                     row["filename"], bytes(row["source"]))
+
+    def progress(self, claim: Claim, status: str, done: int, total: int) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE submissions SET status = ?, case_done = ?, case_total = ? "
+                "WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
+                (status, done, total, claim.id, claim.attempt),
+            )
+
+    def finish(self, claim: Claim, record: GradeRecord) -> bool:
+        """Store the result, once: a worker whose claim is stale (requeued since) changes nothing."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE submissions SET status = 'done', verdict = ?, score = ?, max_score = ?, result = ?, "
+                "finished = ?, finishes = finishes + 1, case_done = case_total "
+                "WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
+                (record.verdict, record.score, record.max_score, json.dumps(results.to_json(record)),
+                 time.time(), claim.id, claim.attempt),
+            )
+            return cursor.rowcount == 1
+
+    def requeue_interrupted(self) -> int:
+        """At start-up: what a stopped server was judging goes back to the queue."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE submissions SET status = 'queued', case_done = 0 WHERE status IN ('compiling', 'running')"
+            )
+            return cursor.rowcount
+
+    def rejudge(self, problem: str) -> int:
+        """Queue every finished submission of a problem again (after its tests were fixed)."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE submissions SET status = 'queued', case_done = 0, finishes = 0, verdict = NULL, "
+                "score = NULL, result = NULL, finished = NULL WHERE problem = ? AND status = 'done'",
+                (problem,),
+            )
+            return cursor.rowcount
+
+    def get(self, submission_id: int) -> Submission | None:
+        with self._connect() as db:
+            row = db.execute("SELECT * FROM submissions WHERE id = ?", (submission_id,)).fetchone()
+        return _submission(row) if row is not None else None
+
+    def of_student(self, student: str) -> list[Submission]:
+        with self._connect() as db:
+            rows = db.execute("SELECT * FROM submissions WHERE student = ? ORDER BY id DESC", (student,)).fetchall()
+        return [_submission(r) for r in rows]
+
+    def all(self) -> list[Submission]:
+        with self._connect() as db:
+            rows = db.execute("SELECT * FROM submissions ORDER BY id").fetchall()
+        return [_submission(r) for r in rows]
+
+    def source(self, submission_id: int) -> bytes:
+        with self._connect() as db:
+            row = db.execute("SELECT source FROM submissions WHERE id = ?", (submission_id,)).fetchone()
+        return bytes(row["source"]) if row is not None else b""
+
+    def record(self, submission_id: int) -> GradeRecord | None:
+        with self._connect() as db:
+            row = db.execute("SELECT result FROM submissions WHERE id = ?", (submission_id,)).fetchone()
+        if row is None or row["result"] is None:
+            return None
+        return results.from_json(json.loads(row["result"]))
+
+    def latest_records(self) -> list[tuple[int, GradeRecord]]:
+        """Per student and problem, the newest judged submission (what the class matrix shows)."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT id, result FROM submissions WHERE id IN ("
+                " SELECT MAX(id) FROM submissions WHERE status = 'done' GROUP BY student, problem)"
+                " ORDER BY student, problem"
+            ).fetchall()
+        return [(r["id"], results.from_json(json.loads(r["result"]))) for r in rows]
+
+
+def _submission(row: sqlite3.Row) -> Submission:
+    return Submission(
+        row["id"], row["student"], row["problem"], row["language"], row["filename"], row["created"], row["status"],
+        row["case_done"], row["case_total"], row["attempt"], row["finishes"], row["verdict"], row["score"],
+        row["max_score"],
+    )
+
+
+def valid_user_id(user_id: str) -> bool:
+    return 0 < len(user_id) <= 64 and all(c.isascii() and (c.isalnum() or c in "._-") for c in user_id)
+
+
+def hash_token(token: str) -> str:
+    # Tokens are random (144 bits): a salted SHA-256 is enough; no password stretching needed.
+    salt = secrets.token_hex(8)
+    return f"{salt}${hashlib.sha256((salt + token).encode()).hexdigest()}"
+
+
+def check_token(token: str, stored: str) -> bool:
+    salt, _, digest = stored.partition("$")
+    return hmac.compare_digest(hashlib.sha256((salt + token).encode()).hexdigest(), digest)

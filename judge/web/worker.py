@@ -1,0 +1,103 @@
+"""The web judge's workers: processes that take queued submissions from the store and judge
+them with the engine of `judge grade` (compile once, run every case in the sandbox).
+
+Each worker is its own process, as the sandbox wants (one run at a time per process, one
+cgroup each). A worker writes its progress (compiling, running case k of n) and the result
+to the store; the attempt number of its claim keeps a stale worker from overwriting a
+newer judging.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import tempfile
+import time
+from dataclasses import replace
+from multiprocessing.synchronize import Event
+from pathlib import Path
+
+from judge import build, grading, languages, results, runner, sandbox, testdata
+from judge.errors import JudgeError
+from judge.spec import Problem, load_problem
+from judge.web.store import Claim, Store
+
+IDLE_POLL_S = 0.2
+
+
+def judge_claim(claim: Claim, problem: Problem, store: Store) -> results.GradeRecord:
+    """Judge one claimed submission exactly as `judge grade` would, reporting progress."""
+    content_hash = grading.source_hash(claim.source, claim.language, grading.problem_hash(problem))
+    max_score = sum(g.points for g in problem.spec.groups)
+    with tempfile.TemporaryDirectory(prefix="judge-web-") as folder:
+        # The student's file name is never used as a path: only its language's extension.
+        extension = languages.load().by_id(claim.language).extensions[0]
+        path = Path(folder) / f"submission.{extension}"
+        path.write_bytes(claim.source)
+        try:
+            submission = build.load_submission(path, claim.language)
+        except JudgeError as err:
+            why = str(err).replace(str(path), claim.filename)
+            return results.failed(claim.student, problem.id, claim.filename, claim.language, content_hash,
+                                  max_score, why, sandbox.detect().mode)
+        why = grading.missing_toolchain(submission.language)
+        if why:
+            return results.failed(claim.student, problem.id, claim.filename, claim.language, content_hash,
+                                  max_score, why, sandbox.detect().mode)
+        cases = testdata.load_cases(problem)
+        store.progress(claim, "compiling", 0, len(cases))
+
+        def on_case(index: int, _: runner.CaseResult) -> None:
+            store.progress(claim, "running", index + 1, len(cases))
+
+        # The first progress of running comes before case 1, so the page says "running case 1 of n".
+        result = runner.judge_submission(problem, submission, cases, on_case=on_case,
+                                         on_compiled=lambda: store.progress(claim, "running", 0, len(cases)))
+    # The record names the student's file, not the temporary one.
+    return replace(results.from_result(claim.student, content_hash, result), source=claim.filename)
+
+
+def serve_queue(data_dir: Path, problems_dir: Path, stop: Event) -> None:
+    """A worker process: judge queued submissions until `stop` is set."""
+    store = Store(data_dir)
+    problems: dict[str, Problem] = {}
+    while not stop.is_set():
+        claim = store.claim()
+        if claim is None:
+            stop.wait(IDLE_POLL_S)
+            continue
+        try:
+            problem = problems.get(claim.problem) or load_problem(problems_dir / claim.problem)
+            problems[claim.problem] = problem
+            record = judge_claim(claim, problem, store)
+        except JudgeError as err:
+            record = results.failed(claim.student, claim.problem, claim.filename, claim.language, "", 0.0,
+                                    str(err), sandbox.detect().mode)
+        store.finish(claim, record)
+
+
+class Workers:
+    """N worker processes (spawned: the server has threads, and fork would copy their locks)."""
+
+    def __init__(self, data_dir: Path, problems_dir: Path, count: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._stop = context.Event()
+        self._processes = [
+            context.Process(target=serve_queue, args=(data_dir, problems_dir, self._stop), name=f"judge-worker-{i}",
+                            daemon=True)
+            for i in range(count)
+        ]
+
+    def start(self) -> None:
+        for process in self._processes:
+            process.start()
+
+    def stop(self, grace_s: float = 5.0) -> None:
+        """Let each worker finish its current case run and stop; kill the ones that do not."""
+        self._stop.set()
+        deadline = time.monotonic() + grace_s
+        for process in self._processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for process in self._processes:
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
