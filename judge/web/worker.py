@@ -9,7 +9,10 @@ newer judging.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
 import tempfile
 import time
 from dataclasses import replace
@@ -56,11 +59,23 @@ def judge_claim(claim: Claim, problem: Problem, store: Store) -> results.GradeRe
     return replace(results.from_result(claim.student, content_hash, result), source=claim.filename)
 
 
+def _die_with_parent() -> None:
+    # A server killed outright (SIGKILL, a crash) must not leave workers judging behind it:
+    # the kernel kills this process when its parent dies (Linux prctl PR_SET_PDEATHSIG).
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def serve_queue(data_dir: Path, problems_dir: Path, stop: Event) -> None:
-    """A worker process: judge queued submissions until `stop` is set."""
+    """A worker process: judge queued submissions until `stop` is set or the server is gone."""
+    _die_with_parent()
+    parent = os.getppid()
     store = Store(data_dir)
     problems: dict[str, Problem] = {}
-    while not stop.is_set():
+    while not stop.is_set() and os.getppid() == parent:
         claim = store.claim()
         if claim is None:
             stop.wait(IDLE_POLL_S)

@@ -1,0 +1,231 @@
+"""The web judge end to end against a real server: judging, access rules, hostile input."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from judge.web.store import Store
+
+from ..conftest import PROBLEMS, REPO
+from .conftest import Server
+
+PROGRAMS = REPO / "tests" / "programs"
+ACCEPTED = (PROBLEMS / "sicily-rotations" / "solutions" / "accepted" / "cantor_table.c").read_bytes()
+WRONG = (PROGRAMS / "sicily_zero.c").read_bytes()
+SPIN = (PROGRAMS / "spin.c").read_bytes()
+PROBLEM = "sicily-rotations"
+
+
+def submitted_id(reply_location: str) -> int:
+    return int(reply_location.rstrip("/").rsplit("/", 1)[1])
+
+
+def grade_verdicts(tmp_path: Path, problems: Path, files: dict[str, bytes]) -> dict[str, list[str]]:
+    """What `judge grade` says of the same sources: student -> case verdicts."""
+    submissions = tmp_path / "class"
+    for student, source in files.items():
+        (submissions / student).mkdir(parents=True)
+        (submissions / student / f"{PROBLEM}.c").write_bytes(source)
+    subprocess.run([sys.executable, "-m", "judge", "--problems", str(problems), "grade", str(submissions), "-j", "1",
+                    "-o", str(tmp_path / "reports")], cwd=REPO, check=True, capture_output=True, timeout=600)
+    data = json.loads((tmp_path / "reports" / "results.json").read_text())
+    return {s["student"]: [c["verdict"] for c in s["cases"]] for s in data["submissions"]}
+
+
+def test_a_student_submits_and_sees_the_verdicts_of_judge_grade(server: Server, web_problems: Path, tmp_path: Path) -> None:
+    tokens = server.roster("ana", "ben")
+    verdicts = {}
+    for student, source in (("ana", ACCEPTED), ("ben", WRONG)):
+        client = server.client()
+        assert client.login(student, tokens[student]).status == 303
+        reply = client.submit(PROBLEM, "main.c", source)
+        assert reply.status == 303, reply.body
+        status = client.wait_done(submitted_id(reply.headers["location"]))
+        verdicts[student] = status["cases"]
+        page = client.get(f"/submissions/{status['id']}")
+        assert page.status == 200 and f'class="v {status["verdict"]}"' in page.body
+        listing = client.get("/submissions")
+        assert f'data-id="{status["id"]}"' in listing.body
+    assert verdicts["ana"] == ["AC"] * 4
+    assert verdicts == grade_verdicts(tmp_path, web_problems, {"ana": ACCEPTED, "ben": WRONG})
+
+
+def test_secret_cases_never_reach_the_student(server: Server, web_problems: Path) -> None:
+    tokens = server.roster("cid")
+    client = server.client()
+    client.login("cid", tokens["cid"])
+    reply = client.submit(PROBLEM, "wrong.c", WRONG)
+    status = client.wait_done(submitted_id(reply.headers["location"]))
+    pages = client.get(f"/submissions/{status['id']}").body + client.get(f"/api/submissions/{status['id']}").body
+    pages += client.get(f"/problems/{PROBLEM}").body
+    tests = web_problems / PROBLEM / "tests"
+    public = (tests / "samples" / "01.in").read_text() + (web_problems / PROBLEM / "statement.md").read_text()
+    checked = 0
+    for group in ("edge", "random", "bulk"):
+        data = tests / group / "01.in"
+        for line in data.read_text().splitlines():
+            if line not in public:  # the goal frame, say, is in the statement too
+                assert line not in pages
+                checked += 1
+        answer = data.with_suffix(".ans").read_text().strip()
+        assert len(answer) < 20 or answer not in pages  # a one-line answer like "0" proves nothing
+    assert checked > 100
+    assert "wrong answer" in pages
+    assert "(secret)" in pages
+
+
+def test_unauthenticated_requests_get_401_pages(server: Server) -> None:
+    client = server.client()
+    for path in ("/", f"/problems/{PROBLEM}", "/submissions", "/submissions/1", "/teacher"):
+        reply = client.get(path)
+        assert reply.status == 401, path
+        assert "Log in" in reply.body and "Traceback" not in reply.body
+    assert client.get("/api/submissions/1").json() == {"error": "Log in with your id and token to see this page."}
+    assert client.submit(PROBLEM, "a.c", ACCEPTED).status == 401
+    assert client.login("nobody", "guess").status == 401
+    tokens = server.roster("dee")
+    assert client.login("dee", tokens["dee"] + "x").status == 401
+
+
+def test_a_student_sees_only_their_own_submissions(server: Server) -> None:
+    tokens = server.roster("eve", "fay")
+    tokens |= server.roster("prof", teacher=True)
+    eve, fay, prof = server.client(), server.client(), server.client()
+    eve.login("eve", tokens["eve"])
+    fay.login("fay", tokens["fay"])
+    prof.login("prof", tokens["prof"])
+    reply = eve.submit(PROBLEM, "main.c", ACCEPTED)
+    mine = submitted_id(reply.headers["location"])
+    eve.wait_done(mine)
+    assert fay.get(f"/submissions/{mine}").status == 404
+    assert fay.get(f"/api/submissions/{mine}").status == 404
+    assert f'data-id="{mine}"' not in fay.get("/submissions").body
+    assert fay.get("/teacher").status == 403
+    assert prof.get(f"/submissions/{mine}").status == 200
+    matrix = prof.get("/teacher/class").body
+    assert 'data-student="eve"' in matrix
+    assert "eve," in prof.get("/teacher/grades.csv").body
+
+
+def test_hostile_submissions_get_clear_errors(server: Server) -> None:
+    tokens = server.roster("gus")
+    client = server.client()
+    client.login("gus", tokens["gus"])
+    cases = [
+        ("main.c", b"", 400, "empty"),
+        ("main.c", b"\x7fELF\x02\x01\x01\x00\x00\x00", 400, "binary"),
+        ("main.c", b"int main(){}\xff\xfe\n", 400, "not UTF-8"),
+        ("main.rb", b"puts 1\n", 400, "Unknown language"),
+        ("../../etc/passwd.c", ACCEPTED, 400, "looks like a path"),
+        ("main.c", b"/*" + b"x" * (64 * 1024) + b"*/", 413, "64 KiB"),
+        ("main.c", b"x" * (400 * 1024), 413, "64 KiB"),
+    ]
+    for name, content, status, words in cases:
+        reply = client.submit(PROBLEM, name, content)
+        assert reply.status == status, (name, reply.status, reply.body[-300:])
+        assert words in reply.body and "Traceback" not in reply.body
+    assert client.submit(PROBLEM, "main.c", ACCEPTED, language="cobol").status == 400
+    assert client.post(f"/problems/{PROBLEM}/submit", {"language": "auto", "source": "int main(){}"}).status == 400
+    assert client.submit("no-such-problem", "main.c", ACCEPTED).status == 404
+    assert client.get("/submissions/999999").status == 404
+    assert client.get("/submissions/not-a-number").status == 400
+    assert Store(server.data).of_student("gus") == []  # none of them was stored
+
+
+def test_one_pending_submission_per_student(server: Server) -> None:
+    tokens = server.roster("hal")
+    client = server.client()
+    client.login("hal", tokens["hal"])
+    first = client.submit(PROBLEM, "spin.c", SPIN)
+    assert first.status == 303
+    second = client.submit(PROBLEM, "main.c", ACCEPTED)
+    assert second.status == 429 and "one at a time" in second.body
+    status = client.wait_done(submitted_id(first.headers["location"]))
+    assert status["verdict"] == "TLE"
+    assert client.submit(PROBLEM, "main.c", ACCEPTED).status == 303
+
+
+def test_a_restart_mid_queue_loses_nothing_and_judges_each_once(web_problems: Path, tmp_path: Path) -> None:
+    server = Server(web_problems, tmp_path / "data", workers=1)
+    students = [f"s{i:02d}" for i in range(6)]
+    tokens = server.roster(*students)
+    server.start()
+    try:
+        ids = []
+        for student in students:
+            client = server.client()
+            client.login(student, tokens[student])
+            ids.append(submitted_id(client.submit(PROBLEM, "spin.c" if student == "s00" else "main.c",
+                                                  SPIN if student == "s00" else ACCEPTED).headers["location"]))
+        time.sleep(1.5)  # s00's endless loop is being judged; the rest wait in the queue
+        assert Store(server.data).get(ids[0]).status in ("compiling", "running")  # type: ignore[union-attr]
+        server.stop(signal.SIGKILL)  # a crash: no goodbye to anyone
+        server.start()
+        client = server.client()
+        client.login("s05", tokens["s05"])
+        client.wait_done(ids[-1], timeout=180)
+        deadline = time.monotonic() + 60
+        while any(s.status != "done" for s in Store(server.data).all()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        stored = Store(server.data).all()
+        assert [s.id for s in stored] == ids
+        assert all(s.status == "done" and s.finishes == 1 for s in stored)
+        assert stored[0].attempt == 2 and stored[0].verdict == "TLE"
+        assert all(s.verdict == "AC" for s in stored[1:])
+    finally:
+        server.stop()
+
+
+def test_the_teacher_rejudges_a_problem(server: Server) -> None:
+    tokens = server.roster("ivy") | server.roster("boss", teacher=True)
+    ivy, boss = server.client(), server.client()
+    ivy.login("ivy", tokens["ivy"])
+    boss.login("boss", tokens["boss"])
+    first = submitted_id(ivy.submit(PROBLEM, "main.c", ACCEPTED).headers["location"])
+    ivy.wait_done(first)
+    reply = boss.post("/teacher/rejudge", {"problem": PROBLEM})
+    assert reply.status == 303 and "queued+again" in reply.headers["location"]
+    assert ivy.wait_done(first)["verdict"] == "AC"
+    assert Store(server.data).get(first).attempt == 2  # type: ignore[union-attr]
+    assert boss.post("/teacher/rejudge", {"problem": "nope"}).status == 404
+    assert ivy.post("/teacher/rejudge", {"problem": PROBLEM}).status == 403
+
+
+def test_the_roster_stores_only_hashes(tmp_path: Path) -> None:
+    from .conftest import judge_cli
+
+    roster = tmp_path / "class.csv"
+    roster.write_text("student,name\nkim,Kim\nlou,Lou\n")
+    out = judge_cli("roster", "import", str(roster), "--data", str(tmp_path / "data"))
+    tokens = dict(line.split(",") for line in out.splitlines())
+    assert sorted(tokens) == ["kim", "lou"]
+    database = (tmp_path / "data" / "judge.sqlite3").read_bytes()
+    for token in tokens.values():
+        assert token.encode() not in database
+    assert Store(tmp_path / "data").authenticate("kim", tokens["kim"]) is not None
+    assert Store(tmp_path / "data").authenticate("kim", tokens["lou"]) is None
+    listing = judge_cli("roster", "list", "--data", str(tmp_path / "data"))
+    assert "kim" in listing and "student" in listing
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id\nok\nnot ok\n")
+    result = subprocess.run([sys.executable, "-m", "judge", "roster", "import", str(bad), "--data", str(tmp_path / "d2")],
+                            cwd=REPO, capture_output=True, text=True)
+    assert result.returncode != 0 and f"{bad}:3:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_post_without_a_length_is_refused(server: Server) -> None:
+    # A chunked body of unknown size is refused with 411 before anything reads it.
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.putrequest("POST", "/login")
+    connection.putheader("Transfer-Encoding", "chunked")
+    connection.putheader("Content-Type", "application/x-www-form-urlencoded")
+    connection.endheaders()
+    connection.send(b"0\r\n\r\n")
+    assert connection.getresponse().status == 411
