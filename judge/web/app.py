@@ -224,9 +224,9 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     @app.get("/", response_class=HTMLResponse)
     def problem_list(request: Request) -> HTMLResponse:
         user = require_user(request)
-        best: dict[str, object] = {}
-        for s in reversed(store.of_student(user.id)):
-            if not s.pending:
+        best: dict[str, StoredSubmission] = {}
+        for s in store.of_student(user.id):
+            if not s.pending and (s.problem not in best or (s.score or 0.0) > (best[s.problem].score or 0.0)):
                 best[s.problem] = s
         rows = [{"id": p.id, "title": p.spec.title, "points": sum(g.points for g in p.spec.groups),
                  "best": best.get(p.id)} for p in problems.values()]
@@ -362,7 +362,8 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         view = reports.class_view(records, problems, {}, [], link=lambda r: f"{prefix}/submissions/{ids[(r.student, r.problem)]}")
         generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         html = reports.index_html(view, records, {}, sandbox.detect().mode, generated,
-                                  back=f"{prefix}/teacher", back_label="dashboard", files_footer=False)
+                                  back=f"{prefix}/teacher", back_label="dashboard", files_footer=False,
+                                  refresh=10)  # live: new verdicts appear without a reload
         return HTMLResponse(html)
 
     @app.get("/teacher/grades.csv")
@@ -384,6 +385,10 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def rejudge(request: Request, problem: str = Form(...)) -> Response:
         require_teacher(request)
         problem_or_404(problem)
+        try:  # the fixed problem is what the pages show from now on
+            problems[problem] = load_problem(problems[problem].directory)
+        except JudgeError as err:
+            raise WebError(400, f"The problem does not load, so nothing was queued: {err}", "/teacher", "Dashboard") from None
         count = store.rejudge(problem)
         return RedirectResponse(f"{base(request)}/teacher?message=" + f"{count}+submission(s)+of+{problem}+queued+again",
                                 status_code=303)

@@ -15,6 +15,7 @@ import os
 import signal
 import tempfile
 import time
+import traceback
 from dataclasses import replace
 from multiprocessing.synchronize import Event
 from pathlib import Path
@@ -74,19 +75,21 @@ def serve_queue(data_dir: Path, problems_dir: Path, stop: Event) -> None:
     _die_with_parent()
     parent = os.getppid()
     store = Store(data_dir)
-    problems: dict[str, Problem] = {}
     while not stop.is_set() and os.getppid() == parent:
         claim = store.claim()
         if claim is None:
             stop.wait(IDLE_POLL_S)
             continue
         try:
-            problem = problems.get(claim.problem) or load_problem(problems_dir / claim.problem)
-            problems[claim.problem] = problem
-            record = judge_claim(claim, problem, store)
+            # Loaded for each submission: a teacher who fixes a problem and rejudges gets the fix.
+            record = judge_claim(claim, load_problem(problems_dir / claim.problem), store)
         except JudgeError as err:
             record = results.failed(claim.student, claim.problem, claim.filename, claim.language, "", 0.0,
                                     str(err), sandbox.detect().mode)
+        except Exception as err:  # a bug of the judge: an IE for this one, and the worker goes on
+            traceback.print_exc()
+            record = results.failed(claim.student, claim.problem, claim.filename, claim.language, "", 0.0,
+                                    f"internal error of the judge: {err}", sandbox.detect().mode)
         store.finish(claim, record)
 
 
