@@ -620,8 +620,17 @@ def serve(ctx: click.Context, host: str, port: int, problems_dir: Path | None, d
     from judge import grading
     from judge.web.app import Settings, create_app
 
+    import socket
+
     settings = Settings(problems_dir or ctx.obj["problems"], data_dir, workers or grading.default_jobs(),
                         max_source_kib * 1024, secure_cookies)
+    # Say so plainly if the address is taken, before any worker starts.
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:
+        raise JudgeError(f"cannot listen on {host}:{port}: {error.strerror} (another judge serve? try --port)") from None
     app = create_app(settings)
     err.print(f"judge: serving {settings.problems_dir} on http://{host}:{port}{root_path} "
               f"with {settings.workers} worker(s); data in {data_dir}")

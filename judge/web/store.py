@@ -115,10 +115,14 @@ class Store:
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
         self.path = data_dir / DB_FILE
-        data_dir.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            with self._connect() as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as err:
+            why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            raise JudgeError(f"{data_dir}: cannot keep the web judge's data here: {why}") from None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:

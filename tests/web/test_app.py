@@ -229,3 +229,16 @@ def test_a_post_without_a_length_is_refused(server: Server) -> None:
     connection.endheaders()
     connection.send(b"0\r\n\r\n")
     assert connection.getresponse().status == 411
+
+
+def test_serve_and_roster_refuse_bad_setups_in_one_line(server: Server, tmp_path: Path) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "judge", *args], cwd=REPO, capture_output=True, text=True, timeout=60)
+
+    taken = run("serve", "--port", str(server.port), "--data", str(tmp_path / "d"))
+    assert taken.returncode == 2 and f"cannot listen on 127.0.0.1:{server.port}" in taken.stderr
+    (tmp_path / "file").write_text("not a folder")
+    bad = run("roster", "add", "x", "--data", str(tmp_path / "file" / "d"))
+    assert bad.returncode == 2 and "cannot keep the web judge's data here" in bad.stderr
+    for result in (taken, bad):
+        assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
