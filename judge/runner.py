@@ -103,12 +103,11 @@ def judge_submission(
     submission: Submission,
     cases: list[CaseFiles],
     on_case: Callable[[int, CaseResult], None] | None = None,
-    stop_on_failure: bool = False,
     limits: sandbox.Limits | None = None,
     ends_group: Callable[[CaseResult], bool] | None = None,
     on_compiled: Callable[[], None] | None = None,
 ) -> SubmissionResult:
-    """Compile once, then run every case in order (or until the first failure).
+    """Compile once, then run every case in order.
 
     `limits` replaces the problem's (verify runs at a raised CPU limit); when `ends_group`
     says so of a case, the rest of its group is skipped.
@@ -144,8 +143,6 @@ def judge_submission(
                 results.append(result)
                 if on_case is not None:
                     on_case(index, result)
-                if stop_on_failure and decided.verdict is not Verdict.AC:
-                    break
                 if ends_group is not None and ends_group(result):
                     ended.add(case.group)
     return _summarise(problem, submission, build, results, limits)
