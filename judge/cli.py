@@ -631,6 +631,9 @@ def serve(ctx: click.Context, host: str, port: int, problems_dir: Path | None, d
             probe.bind((host, port))
     except OSError as error:
         raise JudgeError(f"cannot listen on {host}:{port}: {error.strerror} (another judge serve? try --port)") from None
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(message)s")  # uvicorn's look
     app = create_app(settings)
     err.print(f"judge: serving {settings.problems_dir} on http://{host}:{port}{root_path} "
               f"with {settings.workers} worker(s); data in {data_dir}")

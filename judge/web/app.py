@@ -8,6 +8,7 @@ Every error is a page with its HTTP status and one clear sentence, never a stack
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -97,6 +98,14 @@ def _when(stamp: float) -> str:
     return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
+async def _watch(workers: Workers) -> None:
+    """Every second: a worker that died is replaced and its submission queued again."""
+    while True:
+        await asyncio.sleep(1.0)
+        for pid in workers.revive():
+            log.warning("judge worker %d died; replaced, its submission is queued again", pid)
+
+
 def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     store = Store(settings.data_dir)
     secret = _secret(settings.data_dir)
@@ -117,11 +126,15 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         if requeued:
             log.info("requeued %d submission(s) left unfinished by the last run", requeued)
         workers = Workers(settings.data_dir, settings.problems_dir, settings.workers) if start_workers else None
+        watch: asyncio.Task[None] | None = None
         if workers is not None:
             workers.start()
+            watch = asyncio.create_task(_watch(workers))
         try:
             yield
         finally:
+            if watch is not None:
+                watch.cancel()
             if workers is not None:
                 workers.stop()
 

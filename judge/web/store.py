@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS submissions (
     case_done INTEGER NOT NULL DEFAULT 0,
     case_total INTEGER NOT NULL DEFAULT 0,
     attempt INTEGER NOT NULL DEFAULT 0,   -- times a worker claimed it
+    worker INTEGER,                       -- the process id of the worker that has it
     finishes INTEGER NOT NULL DEFAULT 0,  -- results stored for the current judging (ends at 1)
     verdict TEXT,
     score REAL,
@@ -203,15 +204,16 @@ class Store:
             assert cursor.lastrowid is not None
             return cursor.lastrowid
 
-    def claim(self) -> Claim | None:
+    def claim(self, worker: int = 0) -> Claim | None:
         """Take the oldest queued submission for judging (None if the queue is empty)."""
         with self._transaction() as db:
             row = db.execute("SELECT * FROM submissions WHERE status = 'queued' ORDER BY id LIMIT 1").fetchone()
             if row is None:
                 return None
             db.execute(
-                "UPDATE submissions SET status = 'compiling', attempt = attempt + 1, case_done = 0 WHERE id = ?",
-                (row["id"],),
+                "UPDATE submissions SET status = 'compiling', attempt = attempt + 1, case_done = 0, worker = ? "
+                "WHERE id = ?",
+                (worker, row["id"]),
             )
         return Claim(row["id"], row["attempt"] + 1, row["student"], row["problem"], row["language"],
                      row["filename"], bytes(row["source"]))
@@ -241,6 +243,16 @@ class Store:
         with self._transaction() as db:
             cursor = db.execute(
                 "UPDATE submissions SET status = 'queued', case_done = 0 WHERE status IN ('compiling', 'running')"
+            )
+            return cursor.rowcount
+
+    def requeue_worker(self, worker: int) -> int:
+        """A worker process died: what it was judging goes back to the queue."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE submissions SET status = 'queued', case_done = 0 "
+                "WHERE worker = ? AND status IN ('compiling', 'running')",
+                (worker,),
             )
             return cursor.rowcount
 

@@ -17,6 +17,7 @@ import tempfile
 import time
 import traceback
 from dataclasses import replace
+from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def serve_queue(data_dir: Path, problems_dir: Path, stop: Event) -> None:
     parent = os.getppid()
     store = Store(data_dir)
     while not stop.is_set() and os.getppid() == parent:
-        claim = store.claim()
+        claim = store.claim(os.getpid())
         if claim is None:
             stop.wait(IDLE_POLL_S)
             continue
@@ -97,17 +98,32 @@ class Workers:
     """N worker processes (spawned: the server has threads, and fork would copy their locks)."""
 
     def __init__(self, data_dir: Path, problems_dir: Path, count: int) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._stop = context.Event()
-        self._processes = [
-            context.Process(target=serve_queue, args=(data_dir, problems_dir, self._stop), name=f"judge-worker-{i}",
-                            daemon=True)
-            for i in range(count)
-        ]
+        self._context = multiprocessing.get_context("spawn")
+        self._stop = self._context.Event()
+        self._args = (data_dir, problems_dir, self._stop)
+        self._store = Store(data_dir)
+        self._processes = [self._new(i) for i in range(count)]
+
+    def _new(self, index: int) -> SpawnProcess:
+        return self._context.Process(target=serve_queue, args=self._args, name=f"judge-worker-{index}", daemon=True)
 
     def start(self) -> None:
         for process in self._processes:
             process.start()
+
+    def revive(self) -> list[int]:
+        """Replace workers that died (killed by the OOM killer, say); their submission is queued
+        again. Returns the process ids that were replaced."""
+        dead = []
+        for index, process in enumerate(self._processes):
+            if self._stop.is_set() or process.is_alive() or process.pid is None:
+                continue
+            process.join(0)
+            self._store.requeue_worker(process.pid)
+            dead.append(process.pid)
+            self._processes[index] = self._new(index)
+            self._processes[index].start()
+        return dead
 
     def stop(self, grace_s: float = 5.0) -> None:
         """Let each worker finish its current case run and stop; kill the ones that do not."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -242,3 +244,27 @@ def test_serve_and_roster_refuse_bad_setups_in_one_line(server: Server, tmp_path
     assert bad.returncode == 2 and "cannot keep the web judge's data here" in bad.stderr
     for result in (taken, bad):
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_worker_that_dies_is_replaced_and_its_submission_judged_again(web_problems: Path, tmp_path: Path) -> None:
+    server = Server(web_problems, tmp_path / "data", workers=1)
+    tokens = server.roster("jon")
+    server.start()
+    try:
+        client = server.client()
+        client.login("jon", tokens["jon"])
+        submission = submitted_id(client.submit(PROBLEM, "spin.c", SPIN).headers["location"])
+        deadline = time.monotonic() + 30
+        while (row := Store(server.data).get(submission)) is not None and row.status == "queued":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        with sqlite3.connect(server.data / "judge.sqlite3") as db:
+            (worker,) = db.execute("SELECT worker FROM submissions WHERE id = ?", (submission,)).fetchone()
+        os.kill(worker, signal.SIGKILL)  # the OOM killer, say
+        status = client.wait_done(submission, timeout=120)
+        assert status["verdict"] == "TLE"
+        stored = Store(server.data).get(submission)
+        assert stored is not None and stored.attempt == 2 and stored.finishes == 1
+        assert "died; replaced" in server.log.read_text()
+    finally:
+        server.stop()
