@@ -28,7 +28,7 @@ demo: $(STAMP)
 
 # Types first (strict mypy over the package, seconds), then the test suite, then the
 # problems themselves: a broken test file or a reference solution that no longer gets its
-# verdict fails the build (judge verify, a few minutes).
+# verdict fails the build (judge verify, about a minute on two cores).
 test: $(TEST_STAMP)
 	$(BIN)/python -m mypy judge
 	$(BIN)/python -m pytest -q
