@@ -615,12 +615,13 @@ DATA_DIR = Path("judge-data")
 def serve(ctx: click.Context, host: str, port: int, problems_dir: Path | None, data_dir: Path, workers: int | None,
           max_source_kib: int, behind_proxy: bool, forwarded_allow_ips: str, root_path: str, secure_cookies: bool) -> None:
     """Run the web judge: students log in, submit, and see verdicts; hidden data stays here."""
+    import logging
+    import socket
+
     import uvicorn
 
     from judge import grading
     from judge.web.app import Settings, create_app
-
-    import socket
 
     settings = Settings(problems_dir or ctx.obj["problems"], data_dir, workers or grading.default_jobs(),
                         max_source_kib * 1024, secure_cookies)
@@ -631,8 +632,6 @@ def serve(ctx: click.Context, host: str, port: int, problems_dir: Path | None, d
             probe.bind((host, port))
     except OSError as error:
         raise JudgeError(f"cannot listen on {host}:{port}: {error.strerror} (another judge serve? try --port)") from None
-    import logging
-
     logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(message)s")  # uvicorn's look
     app = create_app(settings)
     err.print(f"judge: serving {settings.problems_dir} on http://{host}:{port}{root_path} "
