@@ -75,21 +75,27 @@ def _secret(data_dir: Path) -> bytes:
     return path.read_bytes()
 
 
-def sign_session(secret: bytes, user_id: str, now: float | None = None) -> str:
+def sign_session(secret: bytes, user_id: str, token_hash: str, now: float | None = None) -> str:
+    """A cookie value naming the user until it expires. The MAC also covers the user's
+    current token hash, so a new token (`judge roster add` again) ends the old sessions."""
     expires = int((now or time.time()) + SESSION_S)
     body = f"{base64.urlsafe_b64encode(user_id.encode()).decode()}:{expires}"
-    mac = hmac.new(secret, body.encode(), hashlib.sha256).hexdigest()
+    mac = hmac.new(secret, f"{body}:{token_hash}".encode(), hashlib.sha256).hexdigest()
     return f"{body}:{mac}"
 
 
-def read_session(secret: bytes, value: str, now: float | None = None) -> str | None:
+def read_session(secret: bytes, value: str, token_hash_of: Callable[[str], str | None], now: float | None = None) -> str | None:
     """The user id of a valid, unexpired session cookie, else None."""
     try:
         encoded, expires, mac = value.split(":")
-        want = hmac.new(secret, f"{encoded}:{expires}".encode(), hashlib.sha256).hexdigest()
+        user_id = base64.urlsafe_b64decode(encoded.encode()).decode()
+        token_hash = token_hash_of(user_id)
+        if token_hash is None:
+            return None
+        want = hmac.new(secret, f"{encoded}:{expires}:{token_hash}".encode(), hashlib.sha256).hexdigest()
         if not hmac.compare_digest(want, mac) or int(expires) < (now or time.time()):
             return None
-        return base64.urlsafe_b64decode(encoded.encode()).decode()
+        return user_id
     except (ValueError, UnicodeDecodeError):
         return None
 
@@ -149,7 +155,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
 
     def current_user(request: Request) -> User | None:
         value = request.cookies.get(COOKIE)
-        user_id = read_session(secret, value) if value else None
+        user_id = read_session(secret, value, store.token_hash) if value else None
         return store.user(user_id) if user_id else None
 
     def require_user(request: Request) -> User:
@@ -222,7 +228,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         if found is None:
             return page(request, "web/login.html.j2", 401, message="Unknown id or wrong token.")
         response = RedirectResponse(f"{base(request)}/", status_code=303)
-        response.set_cookie(COOKIE, sign_session(secret, found.id), max_age=SESSION_S, httponly=True,
+        response.set_cookie(COOKIE, sign_session(secret, found.id, store.token_hash(found.id) or ""), max_age=SESSION_S, httponly=True,
                             samesite="lax", secure=settings.secure_cookies, path="/")
         return response
 

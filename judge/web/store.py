@@ -180,6 +180,11 @@ class Store:
         ok = check_token(token, stored)
         return User(row["id"], row["role"]) if row is not None and ok else None
 
+    def token_hash(self, user_id: str) -> str | None:
+        with self._connect() as db:
+            row = db.execute("SELECT token_hash FROM users WHERE id = ?", (user_id,)).fetchone()
+        return str(row["token_hash"]) if row is not None else None
+
     def user(self, user_id: str) -> User | None:
         with self._connect() as db:
             row = db.execute("SELECT id, role FROM users WHERE id = ?", (user_id,)).fetchone()

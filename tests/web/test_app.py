@@ -92,6 +92,9 @@ def test_unauthenticated_requests_get_401_pages(server: Server) -> None:
     assert client.login("nobody", "guess").status == 401
     tokens = server.roster("dee")
     assert client.login("dee", tokens["dee"] + "x").status == 401
+    assert client.login("dee", tokens["dee"]).status == 303 and client.get("/").status == 200
+    server.roster("dee")  # a new token (the old one leaked): the session made with the old one ends
+    assert client.get("/").status == 401
 
 
 def test_a_student_sees_only_their_own_submissions(server: Server) -> None:

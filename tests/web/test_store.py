@@ -83,13 +83,17 @@ def test_tokens_are_checked_against_salted_hashes(tmp_path: Path) -> None:
         store.add_user("../etc")
 
 
-def test_sessions_are_signed_and_expire() -> None:
+def test_sessions_are_signed_expire_and_end_with_a_new_token() -> None:
     secret = b"k" * 32
-    cookie = sign_session(secret, "ana.b-1", now=1000.0)
-    assert read_session(secret, cookie, now=1001.0) == "ana.b-1"
-    assert read_session(b"x" * 32, cookie, now=1001.0) is None  # another server's key
+    hashes = {"ana.b-1": "salt$one"}
+    cookie = sign_session(secret, "ana.b-1", hashes["ana.b-1"], now=1000.0)
+    assert read_session(secret, cookie, hashes.get, now=1001.0) == "ana.b-1"
+    assert read_session(b"x" * 32, cookie, hashes.get, now=1001.0) is None  # another server's key
     encoded, expires, mac = cookie.split(":")
     forged = f"{encoded}:{int(expires) + 10**6}:{mac}"
-    assert read_session(secret, forged, now=1001.0) is None  # a longer life is not for the taking
-    assert read_session(secret, cookie, now=1000.0 + 13 * 3600) is None
-    assert read_session(secret, "garbage", now=1001.0) is None
+    assert read_session(secret, forged, hashes.get, now=1001.0) is None  # a longer life is not for the taking
+    assert read_session(secret, cookie, hashes.get, now=1000.0 + 13 * 3600) is None
+    assert read_session(secret, "garbage", hashes.get, now=1001.0) is None
+    hashes["ana.b-1"] = "salt$two"  # the teacher gave ana a new token
+    assert read_session(secret, cookie, hashes.get, now=1001.0) is None
+    assert read_session(secret, cookie, {}.get, now=1001.0) is None  # no longer on the roster
