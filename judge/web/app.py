@@ -21,6 +21,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
@@ -199,9 +200,14 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         return await http_error(request, WebError(500, "The judge failed on this request; the teacher can see why in its log."))
 
     @app.middleware("http")
-    async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        # Refuse an oversized upload before reading it; the form around the source gets some room.
+    async def guard_posts(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         if request.method == "POST":
+            # A browser names the page a form came from: a post from another site (CSRF) is
+            # refused, on top of the SameSite cookie. Clients that send no Origin are not browsers.
+            origin = request.headers.get("origin")
+            if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host")):
+                return await http_error(request, WebError(403, "This form was sent from another site; open the judge's own page and try again."))
+            # Refuse an oversized upload before reading it; the form around the source gets some room.
             length = request.headers.get("content-length")
             if length is None or not length.isdigit():
                 return await http_error(request, WebError(411, "The request must say its length."))

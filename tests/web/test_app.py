@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.parse
 from pathlib import Path
 
 from judge.web.store import Store
@@ -271,3 +272,17 @@ def test_a_worker_that_dies_is_replaced_and_its_submission_judged_again(web_prob
         assert "died; replaced" in server.log.read_text()
     finally:
         server.stop()
+
+
+def test_a_form_posted_from_another_site_is_refused(server: Server) -> None:
+    tokens = server.roster("kai")
+    client = server.client()
+    client.login("kai", tokens["kai"])
+    form = urllib.parse.urlencode({"language": "c", "source": "int main(){}"}).encode()
+    evil = client.request("POST", f"/problems/{PROBLEM}/submit", form,
+                          {"Content-Type": "application/x-www-form-urlencoded", "Origin": "https://evil.example"})
+    assert evil.status == 403 and "another site" in evil.body
+    assert client.request("POST", "/logout", b"", {"Origin": "null"}).status == 403
+    own = client.request("POST", "/logout", b"", {"Origin": server.base})
+    assert own.status == 303
+    assert Store(server.data).of_student("kai") == []
