@@ -83,6 +83,10 @@ def _visible(text: str) -> Markup:
     return Markup(shown or '<span class="meta">(empty)</span>')
 
 
+def _when(stamp: float) -> str:
+    return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -90,6 +94,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["fmt"] = _fmt
     env.filters["visible"] = _visible
+    env.filters["when"] = _when  # the web judge's pages show submission times
     return env
 
 

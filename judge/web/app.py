@@ -101,10 +101,6 @@ def read_session(secret: bytes, value: str, token_hash_of: Callable[[str], str |
         return None
 
 
-def _when(stamp: float) -> str:
-    return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
 async def _watch(workers: Workers) -> None:
     """Every second: a worker that died is replaced and its submission queued again."""
     while True:
@@ -124,7 +120,6 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         raise JudgeError(f"{settings.problems_dir}: no problems to serve")
     table = languages.load()
     env = reports.environment()
-    env.filters["when"] = _when
     markdown = MarkdownIt("commonmark", {"html": False})  # the statement's own HTML is not trusted
 
     @asynccontextmanager

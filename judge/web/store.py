@@ -26,6 +26,10 @@ from judge.errors import JudgeError
 from judge.results import GradeRecord
 
 DB_FILE = "judge.sqlite3"
+# What a listing needs: never the source or the result, which pages refreshing every
+# second or two would otherwise read for every row.
+_LISTED = ("id, student, problem, language, filename, created, status, case_done, case_total, attempt, "
+           "finishes, verdict, score, max_score")
 ROLES = ("student", "teacher")
 PENDING = ("queued", "compiling", "running")
 
@@ -273,17 +277,17 @@ class Store:
 
     def get(self, submission_id: int) -> Submission | None:
         with self._connect() as db:
-            row = db.execute("SELECT * FROM submissions WHERE id = ?", (submission_id,)).fetchone()
+            row = db.execute(f"SELECT {_LISTED} FROM submissions WHERE id = ?", (submission_id,)).fetchone()
         return _submission(row) if row is not None else None
 
     def of_student(self, student: str) -> list[Submission]:
         with self._connect() as db:
-            rows = db.execute("SELECT * FROM submissions WHERE student = ? ORDER BY id DESC", (student,)).fetchall()
+            rows = db.execute(f"SELECT {_LISTED} FROM submissions WHERE student = ? ORDER BY id DESC", (student,)).fetchall()
         return [_submission(r) for r in rows]
 
     def all(self) -> list[Submission]:
         with self._connect() as db:
-            rows = db.execute("SELECT * FROM submissions ORDER BY id").fetchall()
+            rows = db.execute(f"SELECT {_LISTED} FROM submissions ORDER BY id").fetchall()
         return [_submission(r) for r in rows]
 
     def source(self, submission_id: int) -> bytes:
