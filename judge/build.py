@@ -14,8 +14,12 @@ from judge import languages, sandbox
 from judge.errors import JudgeError
 from judge.languages import Language
 
-# Compiling gets its own, generous limits; a compile bomb ends as CE, not as a hung judge.
-COMPILE_LIMITS = sandbox.Limits(cpu_s=30, wall_s=60, memory_mib=1536, output_bytes=64 << 20, pids=64)
+# Compiling gets its own limits (problem.yaml: limits.compile_time_s, compile_memory_mib):
+# a compile bomb ends as CE, not as a hung judge or a machine out of memory. Ten seconds of
+# CPU is ample for any real submission (gcc -O2 on a 1 MiB source takes about two).
+DEFAULT_COMPILE_TIME_S = 10.0
+DEFAULT_COMPILE_MEMORY_MIB = 1024
+COMPILE_OUTPUT_BYTES = 64 << 20  # any one file the compiler writes (the binary, say)
 COMPILER_OUTPUT_CAP = 8 * 1024  # characters of compiler output kept for the CE message
 MAX_SOURCE_BYTES = 1 << 20
 
@@ -72,13 +76,31 @@ def box() -> Iterator[Path]:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def compile_submission(submission: Submission, where: Path) -> Build:
-    """Write the source into the box and compile it there, under COMPILE_LIMITS."""
+def compile_limits(
+    language: Language, time_s: float = DEFAULT_COMPILE_TIME_S, memory_mib: int = DEFAULT_COMPILE_MEMORY_MIB
+) -> sandbox.Limits:
+    """The limits of one compilation. Its private /tmp (a tmpfs: memory) gets a quarter of
+    the memory limit and is charged to the same cgroup, so what the compiler writes there
+    counts against the compile memory limit too."""
+    return sandbox.Limits(
+        cpu_s=time_s,
+        wall_s=2 * time_s + 1,
+        memory_mib=memory_mib,
+        output_bytes=COMPILE_OUTPUT_BYTES,
+        pids=64,
+        address_space=language.address_space_limit,  # a JVM (javac) reserves far more than it uses
+        tmp_mib=max(16, memory_mib // 4),
+    )
+
+
+def compile_submission(submission: Submission, where: Path, limits: sandbox.Limits | None = None) -> Build:
+    """Write the source into the box and compile it there, under `limits` (default:
+    compile_limits of its language)."""
     (where / submission.language.source_name(submission.mainclass)).write_bytes(submission.source)
     argv = submission.language.compile_argv(submission.mainclass)
     if argv is None:
         return Build(True, "", 0.0, 0.0)
-    result = sandbox.run(argv, box=where, limits=COMPILE_LIMITS)
+    result = sandbox.run(argv, box=where, limits=limits or compile_limits(submission.language))
     text = (result.stdout + result.stderr).decode("utf-8", errors="replace")
     if len(text) > COMPILER_OUTPUT_CAP:
         text = text[:COMPILER_OUTPUT_CAP] + "\n[... compiler output truncated]"

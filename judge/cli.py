@@ -23,6 +23,7 @@ from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
 from judge.locate import find_problem, problem_dirs
 
 if TYPE_CHECKING:
+    from judge import sandbox
     from judge.build import Submission
     from judge.reports import Written
     from judge.results import GradeRecord
@@ -243,6 +244,10 @@ def _first_difference(answer: bytes, output: bytes, line: int) -> list[str]:
 @click.option("--memory-limit", type=click.IntRange(min=1, max=16384), default=256, show_default=True)
 @click.option("--output-limit", type=click.FloatRange(min=0.001, max=1024), default=16.0, show_default=True)
 @click.option("--checker", type=click.Choice(["tokens", "exact", "lines", "float"]), default="tokens", show_default=True)
+@click.option("--compile-time-limit", type=click.FloatRange(min=0.1, max=120), default=10.0, show_default=True,
+              help="Ad hoc: CPU seconds for the compiler (with -p: the problem's limits.compile_time_s).")
+@click.option("--compile-memory-limit", type=click.IntRange(min=16, max=16384), default=1024, show_default=True,
+              help="Ad hoc: MiB for the compiler and what it writes (with -p: limits.compile_memory_mib).")
 @click.pass_context
 def run_command(
     ctx: click.Context,
@@ -256,6 +261,8 @@ def run_command(
     memory_limit: int,
     output_limit: float,
     checker: str,
+    compile_time_limit: float,
+    compile_memory_limit: int,
 ) -> None:
     """Compile SOURCE and judge it: on a problem's cases (-p), or on one --input.
 
@@ -266,7 +273,9 @@ def run_command(
 
     submission = build.load_submission(source, language)
     if input_file is not None:
-        sys.exit(_run_ad_hoc(submission, input_file, answer_file, time_limit, memory_limit, output_limit, checker))
+        compile_limits = build.compile_limits(submission.language, compile_time_limit, compile_memory_limit)
+        sys.exit(_run_ad_hoc(submission, input_file, answer_file, time_limit, memory_limit, output_limit, checker,
+                             compile_limits))
     if problem_name is None:
         raise JudgeError("give a problem (-p PROBLEM) or an input (--input FILE)")
     sys.exit(_run_problem(ctx, submission, problem_name, as_json))
@@ -346,7 +355,7 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
 
 def _run_ad_hoc(
     submission: Submission, input_file: Path, answer_file: Path | None,
-    time_limit: float, memory_limit: int, output_limit: float, checker: str,
+    time_limit: float, memory_limit: int, output_limit: float, checker: str, compile_limits: sandbox.Limits,
 ) -> int:
     from judge import build, checkers, sandbox
     from judge.verdicts import Verdict, judge_run
@@ -360,7 +369,7 @@ def _run_ad_hoc(
         output_bytes=int(output_limit * 1024 * 1024), address_space=submission.language.address_space_limit,
     )
     with build.box() as where:
-        compiled = build.compile_submission(submission, where)
+        compiled = build.compile_submission(submission, where, compile_limits)
         if not compiled.ok:
             click.echo(f"CE compilation error\n{compiled.message}")
             return EXIT_FAILED

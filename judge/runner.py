@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge import checkers, custom_checker, sandbox
-from judge.build import Build, Submission, box, compile_submission
+from judge.build import Build, Submission, box, compile_limits, compile_submission
 from judge.custom_checker import CheckerError
 from judge.languages import Language
 from judge.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem
@@ -116,7 +116,10 @@ def judge_submission(
     memory_limit_kib = limits.memory_mib * 1024
     results: list[CaseResult] = []
     with box() as where:
-        build = compile_submission(submission, where)
+        spec = problem.spec.limits
+        build = compile_submission(
+            submission, where, compile_limits(submission.language, spec.compile_time_s, spec.compile_memory_mib)
+        )
         if build.ok:
             if on_compiled is not None:
                 on_compiled()

