@@ -7,7 +7,7 @@ Every command reports bad input as `judge: error: ...` lines and a non-zero exit
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,6 +62,33 @@ def _problems(ctx: click.Context, names: Sequence[str]) -> list[Path]:
 def _report_errors(error: JudgeError) -> None:
     for line in str(error).splitlines():
         err.print(f"[red]judge: error:[/red] {line}", markup=True)
+
+
+def _require_isolation(ctx: click.Context, param: click.Parameter, unsafe: bool) -> bool:
+    """Before any submission runs: no filesystem and network isolation, no run, unless the
+    user says --unsafe-no-sandbox (reports and pages then carry a red banner)."""
+    import os
+
+    from judge import sandbox
+
+    if ctx.resilient_parsing:
+        return unsafe
+    problem = sandbox.isolation_problem(sandbox.detect())
+    if problem and not unsafe:
+        raise JudgeError(problem)
+    if problem:
+        os.environ[sandbox.UNSAFE_ENV] = "1"  # worker processes inherit the choice
+        _say(f"warning: running submissions WITHOUT isolation (--unsafe-no-sandbox): {sandbox.detect().mode}")
+    return unsafe
+
+
+def _unsafe_option(command: Callable[..., None]) -> Callable[..., None]:
+    return click.option(
+        "--unsafe-no-sandbox", "unsafe", is_flag=True, envvar="JUDGE_UNSAFE", expose_value=False,
+        callback=_require_isolation,
+        help="Run submissions even where they cannot be isolated from the machine's files and network "
+             "(or JUDGE_UNSAFE=1). Reports and pages then say so in red.",
+    )(command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -248,6 +275,7 @@ def _first_difference(answer: bytes, output: bytes, line: int) -> list[str]:
               help="Ad hoc: CPU seconds for the compiler (with -p: the problem's limits.compile_time_s).")
 @click.option("--compile-memory-limit", type=click.IntRange(min=16, max=16384), default=1024, show_default=True,
               help="Ad hoc: MiB for the compiler and what it writes (with -p: limits.compile_memory_mib).")
+@_unsafe_option
 @click.pass_context
 def run_command(
     ctx: click.Context,
@@ -286,7 +314,7 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from judge import runner, testdata
+    from judge import runner, sandbox, testdata
     from judge.spec import load_problem
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
@@ -311,6 +339,7 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
             "score": result.score,
             "max_score": result.max_score,
             "sandbox": result.sandbox_mode,
+            "isolated": sandbox.isolated_mode(result.sandbox_mode),
             "compile_output": result.build.message if not result.build.ok else "",
             "cases": [
                 {
@@ -350,6 +379,8 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
         f"{_verdict_markup(result.verdict.value)} {result.verdict.long_name}; score {result.score:g}/{result.max_score:g}"
         f"  (limits: {result.limits.cpu_s:g} s CPU, {memory}; sandbox: {result.sandbox_mode})"
     )
+    if not sandbox.isolated_mode(result.sandbox_mode):
+        out.print("[bold red]judged WITHOUT a sandbox (--unsafe-no-sandbox): not a trustworthy verdict[/bold red]")
     return 0 if result.verdict.value == "AC" else EXIT_FAILED
 
 
@@ -458,6 +489,7 @@ def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) 
 @click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
               show_default=True, help="Where reports (and results/) go.")
 @click.option("--regrade", is_flag=True, help="Judge every submission again, even unchanged ones.")
+@_unsafe_option
 @click.pass_context
 def grade(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], jobs: int | None,
           out_dir: Path, regrade: bool) -> None:
@@ -526,6 +558,7 @@ def report(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, 
 @click.option("-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores].")
 @click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write JUnit XML here.")
 @click.option("--strict", is_flag=True, help="Treat warnings (time limits close to a verdict) as failures.")
+@_unsafe_option
 @click.pass_context
 def verify(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None, junit_file: Path | None, strict: bool) -> None:
     """Prove each problem sound: spec, tests up to date, inputs valid, answers reproduced,
@@ -620,6 +653,7 @@ DATA_DIR = Path("judge-data")
 @click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, help="The proxy's addresses.")
 @click.option("--root-path", default="", help="The path prefix the proxy serves the judge under (e.g. /judge).")
 @click.option("--secure-cookies", is_flag=True, help="Send the session cookie over HTTPS only (behind a TLS proxy).")
+@_unsafe_option
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, problems_dir: Path | None, data_dir: Path, workers: int | None,
           max_source_kib: int, behind_proxy: bool, forwarded_allow_ips: str, root_path: str, secure_cookies: bool) -> None:

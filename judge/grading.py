@@ -161,7 +161,9 @@ def plan(entries: Sequence[Entry], problems: dict[str, Problem], results_dir: Pa
             continue
         content_hash = submission_hash(entry.path, table.detect(entry.path).id, digests[entry.problem])
         stored = results.read(results.path_for(results_dir, entry.student, entry.problem))
-        if not regrade and stored is not None and stored.hash == content_hash:
+        # A result judged without isolation is judged again once isolation is there.
+        unsafe_before = stored is not None and not sandbox.isolated_mode(stored.sandbox) and sandbox.detect().isolated
+        if not regrade and stored is not None and stored.hash == content_hash and not unsafe_before:
             skipped += 1
             continue
         todo.append(Task(entry, problems[entry.problem], content_hash))

