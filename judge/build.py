@@ -4,13 +4,12 @@ in the sandbox under its own limits, keeping the compiler's output for a CE mess
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import languages, sandbox
+from judge import languages, lifecycle, sandbox
 from judge.errors import JudgeError
 from judge.languages import Language
 
@@ -68,7 +67,7 @@ def load_submission(path: Path, language_id: str | None = None) -> Submission:
 @contextmanager
 def box() -> Iterator[Path]:
     """A fresh, private working directory for one submission, removed afterwards."""
-    directory = Path(tempfile.mkdtemp(prefix="judge-box-"))
+    directory = lifecycle.make_temp_dir("box")
     try:
         sandbox.prepare_box(directory)
         yield directory

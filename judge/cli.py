@@ -750,6 +750,10 @@ def roster_list(data_dir: Path) -> None:
 
 
 def main() -> None:
+    from judge import lifecycle
+
+    lifecycle.handle_sigterm()  # a stopped judge kills its runs and removes its boxes
+    lifecycle.remove_stale()  # what judges killed outright (SIGKILL) left in the temporary directory
     try:
         cli.main(standalone_mode=False)
     except JudgeError as error:

@@ -7,12 +7,13 @@ output. It is compiled once per process, by the language of its file name.
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from judge import build, sandbox
+from judge import build, lifecycle, sandbox
 from judge.checkers import CheckResult
 from judge.errors import JudgeError
 
@@ -27,7 +28,8 @@ class CheckerError(JudgeError):
 @lru_cache(maxsize=8)
 def _built(program: Path) -> tuple[Path, tuple[str, ...]]:
     submission = build.load_submission(program)
-    directory = Path(tempfile.mkdtemp(prefix="judge-checker-"))
+    directory = lifecycle.make_temp_dir("checker")
+    atexit.register(shutil.rmtree, directory, True)  # built once per process, removed with it
     sandbox.prepare_box(directory)
     compiled = build.compile_submission(submission, directory)
     if not compiled.ok:

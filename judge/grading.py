@@ -16,13 +16,13 @@ import hashlib
 import os
 import shutil
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from judge import languages, results, sandbox
+from judge import languages, lifecycle, results, sandbox
 from judge.errors import JudgeError
 from judge.spec import Problem
 from judge.yamlpos import YamlError
@@ -187,9 +187,9 @@ def run(
     # Longest first: one slow submission started last would leave the other workers idle
     # at the end (its cases run in order, on one worker).
     ordered = sorted(tasks, key=lambda t: _expected_seconds(t, results_dir), reverse=True)
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+    with lifecycle.worker_pool(jobs) as pool:
         pending: set[Future[results.GradeRecord]] = {
-            pool.submit(_grade_one, t.entry.student, t.entry.path, t.problem, t.content_hash, results_dir)
+            pool.submit(lifecycle.in_worker, _grade_one, t.entry.student, t.entry.path, t.problem, t.content_hash, results_dir)
             for t in ordered
         }
         try:
@@ -201,9 +201,7 @@ def run(
                     if on_done is not None:
                         on_done(record)
         except BaseException:
-            for future in pending:
-                future.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
+            lifecycle.stop_pool(pool)
             raise
     return done
 

@@ -268,6 +268,12 @@ def detect() -> Layers:
 
 
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_PDEATHSIG = 1
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def _libc_prctl(option: int, value: int) -> None:
+    _LIBC.prctl(option, value, 0, 0, 0)
 
 
 @lru_cache(maxsize=1)
@@ -459,6 +465,9 @@ def _run_locked(
             os.setgroups([])
             os.setgid(NOBODY)
             os.setuid(NOBODY)
+        # Without bubblewrap's --die-with-parent: a judge killed outright takes the run along
+        # (set after setuid, which clears it).
+        _libc_prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
     judge_rss = _resident_bytes()  # what a fork of the judge holds before it execs
     stdin_file = open(stdin, "rb") if stdin is not None else open(os.devnull, "rb")

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge import expectations, languages
+from judge import expectations, languages, lifecycle
 from judge.errors import JudgeError
 from judge.expectations import Expectation, ExpectationError, GroupOutcome, Measured
 from judge.spec import Problem, load_problem
@@ -230,8 +230,8 @@ def run_all(
     if not work:
         return done
     ordered = sorted(work, key=_expected_cost, reverse=True)
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        pending: set[Future[SolutionRun]] = {pool.submit(run_solution, d, s) for d, s in ordered}
+    with lifecycle.worker_pool(jobs) as pool:
+        pending: set[Future[SolutionRun]] = {pool.submit(lifecycle.in_worker, run_solution, d, s) for d, s in ordered}
         try:
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -241,7 +241,7 @@ def run_all(
                     if on_done is not None:
                         on_done(result)
         except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
+            lifecycle.stop_pool(pool)
             raise
     return done
 
