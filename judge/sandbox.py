@@ -234,9 +234,15 @@ def detect() -> Layers:
         probe = Layers(Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, binds,
                        rootless)
         try:
+            # The probe's init (pid 1 of its namespace) can outlive bwrap's monitor: as the
+            # subreaper the judge gets it back and reaps it, instead of leaving it a zombie
+            # to whichever ancestor reaps orphans.
+            _become_subreaper()
+            before = set(_child_pids())
             done = subprocess.run(
                 _bwrap_prefix(probe, "/tmp") + ["/bin/true"], capture_output=True, timeout=10, check=False
             )
+            _reap_new(before)
             if done.returncode == 0:
                 what = "namespaces user, pid, net, ipc, uts" if rootless else "namespaces pid, net, ipc, uts"
                 bwrap = Layer("bwrap", True, f"{what}; only the box writable; {_bwrap_version(bwrap_path)}, {origin}")
@@ -370,6 +376,29 @@ def _reap() -> None:
             return
         if pid == 0:
             return
+
+
+def _child_pids() -> list[int]:
+    found: list[int] = []
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", "rb") as stream:
+                found += [int(pid) for pid in stream.read().split()]
+    except (OSError, ValueError):
+        pass
+    return found
+
+
+def _reap_new(before: set[int], timeout: float = 1.0) -> None:
+    """Wait for (and reap) the children that appeared since `before` was taken."""
+    deadline = time.monotonic() + timeout
+    while (new := [pid for pid in _child_pids() if pid not in before]) and time.monotonic() < deadline:
+        for pid in new:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+        time.sleep(0.002)
 
 
 def sweep() -> int:

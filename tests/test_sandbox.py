@@ -315,3 +315,164 @@ def test_fallback_kills_a_daemon_that_leaves_the_session(tmp_path: Path) -> None
 int main(){ if (fork() == 0) { setsid(); if (fork() == 0) { for(;;) pause(); } exit(0); } puts("1"); return 0; }"""
     run, verdict = fallback_run(tmp_path, code)
     assert verdict is Verdict.AC and run.stdout == b"1\n"
+
+
+def test_host_temp_folders_and_loopback_stay_untouched(tmp_path: Path) -> None:
+    """What a program writes to /tmp, /var/tmp or /dev/shm stays in its sandbox (or fails)."""
+    if not LAYERS.isolated:
+        pytest.skip(f"no isolation: {LAYERS.bwrap.detail}")
+    name = f"judge-hostile-{os.getpid()}-{time.monotonic_ns()}"
+    code = f"""
+for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+    try:
+        with open(folder + "/{name}", "w") as f:
+            f.write("x")
+    except OSError:
+        pass
+print("done")
+"""
+    got = judge_source(tmp_path, "litter.py", code, answer="done")
+    assert got.verdict is Verdict.AC, got.run
+    assert not any(Path(folder, name).exists() for folder in ("/tmp", "/var/tmp", "/dev/shm"))
+
+
+def test_a_private_file_of_the_user_is_out_of_reach(tmp_path: Path) -> None:
+    """Root or not, the judge's own user's files (its home, a mode-0600 file) are not visible."""
+    if not LAYERS.isolated:
+        pytest.skip(f"no isolation: {LAYERS.bwrap.detail}")
+    home = Path(os.path.expanduser("~"))
+    secret = home / f".judge-test-secret-{os.getpid()}"
+    secret.write_text("grades of the class\n")
+    secret.chmod(0o600)
+    try:
+        code = f"""
+import os
+for path in ({str(secret)!r}, {str(home)!r}, {str(SECRET)!r}):
+    try:
+        print("LEAK", path, open(path).read() if os.path.isfile(path) else os.listdir(path))
+    except OSError:
+        pass
+print("42")
+"""
+        got = judge_source(tmp_path, "private.py", code, answer="42")
+    finally:
+        secret.unlink()
+    assert got.verdict is Verdict.AC, got.run.stdout
+    assert b"LEAK" not in got.run.stdout and b"grades" not in got.run.stdout
+
+
+def test_no_new_namespaces_inside_the_sandbox(tmp_path: Path) -> None:
+    """Rootless: a program cannot make a user namespace of its own (and with it capabilities)."""
+    if not LAYERS.rootless:
+        pytest.skip("as root, programs run as nobody with bubblewrap's plain namespaces (no user namespace)")
+    code = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+print("UNSHARED" if libc.unshare(0x10000000) == 0 else "REFUSED")
+"""
+    got = judge_source(tmp_path, "userns.py", code, answer="REFUSED")
+    assert got.verdict is Verdict.AC, got.run.stdout
+
+
+def test_compile_bombs_end_as_ce_within_the_compile_limits(tmp_path: Path) -> None:
+    import psutil as ps
+
+    macro = "#define A x=x+1;\n" + "".join(f"#define {b} {a} {a} {a} {a} {a} {a} {a} {a} {a} {a}\n"
+                                           for a, b in zip("ABCDEFGH", "BCDEFGHI"))
+    bombs = {
+        "macro.c": macro + "int main(){ volatile int x = 0; I return x; }\n",
+        "template.cpp": "template<int N> struct F { static const long v = F<N-1>::v + F<N-2>::v + F<N-3>::v; };\n"
+                        "template<> struct F<0> { static const long v = 1; };\n"
+                        "template<> struct F<1> { static const long v = 1; };\n"
+                        "template<> struct F<2> { static const long v = 1; };\n"
+                        "int main(){ return (int)F<100000>::v; }\n",
+    }
+    memory_mib = 256
+    for name, code in bombs.items():
+        source = tmp_path / name
+        source.write_text(code)
+        submission = build.load_submission(source)
+        limit = build.compile_limits(submission.language, time_s=2, memory_mib=memory_mib)
+        floor = [ps.virtual_memory().available]
+        baseline = floor[0]
+        stop = threading.Event()
+
+        def watch() -> None:
+            while not stop.is_set():
+                floor[0] = min(floor[0], ps.virtual_memory().available)
+                time.sleep(0.005)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            with build.box() as where:
+                compiled = build.compile_submission(submission, where, limit)
+        finally:
+            stop.set()
+            watcher.join()
+        assert not compiled.ok, name
+        assert compiled.wall_s < 2 * limit.cpu_s + 2, (name, compiled.wall_s)  # 2x the CPU limit plus start-up
+        drop_mib = (baseline - floor[0]) / (1 << 20)
+        # The compiler's processes, its /tmp and its page cache are charged to one cgroup;
+        # without one, RLIMIT_AS and the capped /tmp bound it. A little slack for the test's own noise.
+        assert drop_mib < memory_mib + 48, (name, drop_mib)
+
+
+# --- the same verdicts under load -------------------------------------------------------------
+
+UNDER_LOAD = {
+    "deep.c": ("#include <stdio.h>\n#include <string.h>\n"
+               "long depth(long n){ volatile char pad[64]; memset((char*)pad, (int)n, sizeof pad);"
+               " if (n == 0) return 0; long r = depth(n - 1); return r + 1 + (pad[7] != (char)n); }\n"
+               "int main(){ printf(\"%ld\\n\", depth(1000000)); return 0; }\n"),
+    "heap.c": ("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+               "int main(){ size_t n = (size_t)200 << 20; char *p = malloc(n); if (!p) return 3; memset(p, 7, n);"
+               " long s = 0; for (size_t i = 0; i < n; i += 4096) s += p[i]; printf(\"%ld\\n\", s); return 0; }\n"),
+    "threads.c": ("#include <pthread.h>\n#include <stdio.h>\n"
+                  "static void *work(void *arg){ volatile long s = 0; for (long i = 0; i < 2000000; i++) s += i;"
+                  " return arg; }\n"
+                  "int main(){ pthread_t t[32]; for (int i = 0; i < 32; i++) if (pthread_create(&t[i], 0, work, 0))"
+                  " return 4; for (int i = 0; i < 32; i++) pthread_join(t[i], 0); puts(\"32\"); return 0; }\n"),
+    "loop.c": "int main(){ volatile unsigned long x = 0; for (;;) x++; }\n",
+}
+LOAD_LIMITS = sandbox.Limits(cpu_s=0.5, wall_s=2.0, memory_mib=256, output_bytes=1 << 20)
+
+
+def judge_under_load(sources: list[str]) -> list[str]:
+    """In a process of its own (a judge): compile and run each program, return the verdicts."""
+    verdicts = []
+    for source in sources:
+        submission = build.load_submission(Path(source))
+        with build.box() as where:
+            assert build.compile_submission(submission, where).ok
+            run = sandbox.run(["./main"], box=where, limits=LOAD_LIMITS)
+        verdict = judge_run(run, LOAD_LIMITS.memory_mib * 1024, checkers.CheckResult(True, ""))
+        verdicts.append(f"{Path(source).name}: {verdict.verdict.value} {verdict.message if verdict.verdict is Verdict.RE else ''}")
+    return verdicts
+
+
+def test_eight_judges_at_once_give_the_verdicts_of_one(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+
+    sources = []
+    for name, code in UNDER_LOAD.items():
+        (tmp_path / name).write_text(code)
+        sources.append(str(tmp_path / name))
+    alone = judge_under_load(sources)
+    assert [v.split(": ")[1].strip() for v in alone] == ["AC", "AC", "AC", "TLE"], alone
+    script = "import json, sys\nfrom tests.test_sandbox import judge_under_load\n" \
+             "print(json.dumps(judge_under_load(json.loads(sys.argv[1]))))"
+    for round_ in range(3):
+        # Eight judge processes at once, each taking the programs in another order, so
+        # that different programs overlap.
+        orders = [sources[i % 4:] + sources[: i % 4] for i in range(8)]
+        judges = [subprocess.Popen([sys.executable, "-c", script, json.dumps(order)], cwd=REPO,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE) for order in orders]
+        for judge in judges:
+            out, err = judge.communicate(timeout=300)
+            assert judge.returncode == 0, err.decode()
+            assert sorted(json.loads(out)) == sorted(alone), (round_, out)
