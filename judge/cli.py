@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
+from rich.table import Column, Table
 
 from judge import __version__
 from judge.__main__ import PROBLEMS_ENV
@@ -437,7 +437,7 @@ def doctor() -> None:
 
     from judge import languages, sandbox
 
-    table = Table("language", "command", "version", box=None, pad_edge=False)
+    table = Table("language", "command", Column("version", overflow="fold"), box=None, pad_edge=False)
     missing = 0
     for language in languages.load().languages.values():
         command = (language.compile or language.run)[0]
@@ -456,13 +456,19 @@ def doctor() -> None:
         table.add_row(language.id, path, version)
     out.print(table)
     layers = sandbox.detect()
-    table = Table("sandbox layer", "state", "detail", box=None, pad_edge=False)
+    # Folded, never cut: the details name paths and fixes that must be read whole.
+    table = Table("sandbox layer", "state", Column("detail", overflow="fold"), box=None, pad_edge=False)
     for layer in layers.all():
         state = "[green]active[/green]" if layer.active else "[yellow]missing[/yellow]"
         table.add_row(layer.name, state, layer.detail)
     out.print(table)
     out.print(f"sandbox mode: {layers.mode}")
-    sys.exit(EXIT_FAILED if missing else EXIT_OK)
+    problem = sandbox.isolation_problem(layers)
+    if problem:
+        out.print(f"[bold red]submissions will not run[/bold red]: {escape(problem)}")
+    else:
+        out.print("[green]submissions run isolated[/green] from the machine's files and network")
+    sys.exit(EXIT_FAILED if missing or problem else EXIT_OK)
 
 
 def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Problem]:

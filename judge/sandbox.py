@@ -51,7 +51,7 @@ TMP_CAP_BYTES = 64 << 20  # the sandbox's private /tmp (a tmpfs, so memory): no 
 # A program that is running (not sleeping) when the wall clock runs out is on a busy
 # machine: its deadline moves, up to this many times the wall limit, so that load does not
 # change a verdict that CPU time decides.
-BUSY_SHARE = 0.2  # CPU seconds per wall second that count as running
+BUSY_SHARE = 0.1  # CPU seconds per wall second that count as running (a sleeper uses ~0)
 BUSY_WALL_FACTOR = 3.0
 BWRAP_ENV = "JUDGE_BWRAP"  # "system", "bundled" or a path: which bubblewrap to use
 UNSAFE_ENV = "JUDGE_UNSAFE"  # 1: run submissions even with no filesystem and network isolation

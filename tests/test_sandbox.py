@@ -381,11 +381,9 @@ def test_compile_bombs_end_as_ce_within_the_compile_limits(tmp_path: Path) -> No
                                            for a, b in zip("ABCDEFGH", "BCDEFGHI"))
     bombs = {
         "macro.c": macro + "int main(){ volatile int x = 0; I return x; }\n",
-        "template.cpp": "template<int N> struct F { static const long v = F<N-1>::v + F<N-2>::v + F<N-3>::v; };\n"
-                        "template<> struct F<0> { static const long v = 1; };\n"
-                        "template<> struct F<1> { static const long v = 1; };\n"
-                        "template<> struct F<2> { static const long v = 1; };\n"
-                        "int main(){ return (int)F<100000>::v; }\n",
+        "template.cpp": "template<int N, unsigned long M> struct B { static const unsigned long v = B<N-1, 2*M>::v + B<N-1, 2*M+1>::v; };\n"
+                    "template<unsigned long M> struct B<0, M> { static const unsigned long v = M; };\n"
+                    "int main(){ return (int)B<28, 1>::v; }\n",
     }
     memory_mib = 256
     for name, code in bombs.items():
@@ -410,7 +408,7 @@ def test_compile_bombs_end_as_ce_within_the_compile_limits(tmp_path: Path) -> No
         finally:
             stop.set()
             watcher.join()
-        assert not compiled.ok, name
+        assert not compiled.ok and "compilation stopped" in compiled.message, (name, compiled.message[:300])
         assert compiled.wall_s < 2 * limit.cpu_s + 2, (name, compiled.wall_s)  # 2x the CPU limit plus start-up
         drop_mib = (baseline - floor[0]) / (1 << 20)
         # The compiler's processes, its /tmp and its page cache are charged to one cgroup;
@@ -476,3 +474,40 @@ def test_eight_judges_at_once_give_the_verdicts_of_one(tmp_path: Path) -> None:
             out, err = judge.communicate(timeout=300)
             assert judge.returncode == 0, err.decode()
             assert sorted(json.loads(out)) == sorted(alone), (round_, out)
+
+
+def test_a_busy_machine_does_not_turn_a_running_program_into_tle(tmp_path: Path) -> None:
+    """On one core shared with three busy loops the program gets a quarter of it: its wall
+    limit moves (it is running, not sleeping), and CPU time decides."""
+    import subprocess
+    import sys
+
+    source = tmp_path / "work.c"
+    # About 0.7 s of CPU here: on a quarter of a core that is past its 1.5 s wall limit.
+    source.write_text("#include <stdio.h>\nint main(){ volatile unsigned long x = 0; "
+                      "for (unsigned long i = 0; i < 2000000000UL; i++) x += i; puts(\"ok\"); return 0; }\n")
+    lim = sandbox.Limits(cpu_s=1.5, wall_s=1.5, memory_mib=64, output_bytes=1 << 20)
+    core = min(os.sched_getaffinity(0))
+    saved = os.sched_getaffinity(0)
+
+    def pin(cores: set[int]) -> None:  # every thread: the judge's launcher thread starts the runs
+        for tid in os.listdir("/proc/self/task"):
+            os.sched_setaffinity(int(tid), cores)
+    with build.box() as where:
+        assert build.compile_submission(build.load_submission(source), where).ok
+        alone = sandbox.run(["./main"], box=where, limits=lim)
+        assert alone.ok and 0.3 < alone.cpu_s < 1.2, alone
+        # Each loop in a session of its own: the kernel shares a core between sessions first.
+        hogs = [subprocess.Popen([sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"],
+                                 start_new_session=True) for _ in range(3)]
+        try:
+            pin({core})  # the run inherits the judge's one core
+            time.sleep(0.2)
+            loaded = sandbox.run(["./main"], box=where, limits=lim)
+        finally:
+            pin(saved)
+            for hog in hogs:
+                hog.kill()
+                hog.wait()
+    assert loaded.ok and loaded.stdout == b"ok\n", loaded
+    assert loaded.wall_s > lim.wall_s  # it did share the core, and ran past its wall limit

@@ -66,3 +66,11 @@ def test_headline_is_the_first_failure_in_case_order() -> None:
     assert headline([Verdict.AC, Verdict.AC]) is Verdict.AC
     assert headline([Verdict.AC, Verdict.TLE, Verdict.WA]) is Verdict.TLE
     assert headline([]) is Verdict.AC
+
+
+def test_wall_limit_while_running_says_the_machine_was_busy() -> None:
+    idle = judge_run(run(limit_hit="wall", cpu_s=0.01, wall_s=3.0), 256 * 1024, None)
+    busy = judge_run(run(limit_hit="wall", cpu_s=0.9, wall_s=9.0, busy=True), 256 * 1024, None)
+    assert idle.verdict is busy.verdict is Verdict.TLE
+    assert "idle or blocked" in idle.message and "busy" not in idle.message
+    assert "machine was too busy" in busy.message and "idle" not in busy.message
