@@ -498,7 +498,9 @@ def _run_locked(
         # (set after setuid, which clears it).
         _libc_prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
-    judge_rss = _resident_bytes()  # what a fork of the judge holds before it execs
+    # What a fork (or vfork) of the judge is charged before it execs: the judge's own peak,
+    # which the kernel folds into the child's ru_maxrss at the exec.
+    judge_rss = max(_high_water_bytes(os.getpid()), _resident_bytes())
     stdin_file = open(stdin, "rb") if stdin is not None else open(os.devnull, "rb")
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()

@@ -48,6 +48,17 @@ def descendants(pid: int) -> list[psutil.Process]:
         return []
 
 
+def running_programs(pid: int) -> int:
+    """How many submissions ("main") run under the judge `pid` now."""
+    count = 0
+    for proc in descendants(pid):
+        try:
+            count += proc.name() == "main"
+        except psutil.Error:
+            pass  # ended meanwhile
+    return count
+
+
 def wait_for(condition: object, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -93,7 +104,7 @@ def test_sigterm_mid_case_kills_the_run_and_removes_the_box(tmp_path: Path, priv
         cwd=REPO, env=env_with(private_tmp), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     # Running: a box, and the program using the CPU under the judge.
-    wait_for(lambda: boxes(private_tmp) and any(p.name() == "main" for p in descendants(judge.pid)))
+    wait_for(lambda: boxes(private_tmp) and running_programs(judge.pid) == 1)
     tree = descendants(judge.pid)
     judge.send_signal(signal.SIGTERM)
     _, err = judge.communicate(timeout=30)
@@ -115,7 +126,7 @@ def test_nothing_outlives_a_sigkill_of_grade(tmp_path: Path, private_tmp: Path) 
         cwd=REPO, env=env_with(private_tmp), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     # Both workers in the middle of a case.
-    wait_for(lambda: sum(p.name() == "main" for p in descendants(judge.pid)) == 2)
+    wait_for(lambda: running_programs(judge.pid) == 2)
     tree = descendants(judge.pid)
     assert len(tree) >= 4  # two workers, each with its run
     judge.kill()
