@@ -63,20 +63,77 @@ def detect() -> Support:
                 return Support(0, f"cgroup v1: {reason}")
         return Support(1, "cgroup v1: memory, pids, cpuacct")
     if os.path.isfile(os.path.join(ROOT, "cgroup.controllers")):
-        parent = ROOT + own.get("", "/")
-        try:
-            with open(os.path.join(parent, "cgroup.subtree_control"), encoding="utf-8") as stream:
-                enabled = stream.read().split()
-        except OSError as err:
-            return Support(0, f"cgroup v2: cannot read {parent}/cgroup.subtree_control: {err.strerror}")
-        missing = [c for c in ("memory", "pids", "cpu") if c not in enabled]
-        if missing:
-            return Support(0, f"cgroup v2: {parent} does not delegate {', '.join(missing)} to child groups")
-        reason = _try_mkdir(parent)
-        if reason:
-            return Support(0, f"cgroup v2: {reason}")
-        return Support(2, "cgroup v2: memory, pids, cpu")
+        return _detect_v2(own.get("", "/"))
     return Support(0, f"no usable cgroup hierarchy under {ROOT}")
+
+
+V2_NEEDED = ("memory", "pids", "cpu")
+LEAF_PREFIX = "judge-leaf-"
+# cgroup v2: the group the run groups are made in (None until detect() found one).
+_v2_parent: str | None = None
+
+
+def _v2_parent_of(own: str) -> str:
+    """The judge's group, or the delegated group above the leaf it moved itself into."""
+    directory = ROOT + own.rstrip("/")
+    if os.path.basename(directory).startswith(LEAF_PREFIX):
+        return os.path.dirname(directory)
+    return directory or ROOT
+
+
+def _detect_v2(own: str) -> Support:
+    """v2: run groups are children of the judge's group, which must hand them the memory,
+    pids and cpu controllers. As root that is the judge's own group; as an ordinary user a
+    group delegated to it (systemd: `systemd-run --user --scope -p Delegate=yes judge ...`),
+    where the judge first moves itself into a leaf, since v2 lets a group give controllers
+    to children only while it holds no process itself."""
+    global _v2_parent
+    parent = _v2_parent_of(own)
+    try:
+        enabled = _read(os.path.join(parent, "cgroup.subtree_control")).split()
+        available = _read(os.path.join(parent, "cgroup.controllers")).split()
+    except OSError as err:
+        return Support(0, f"cgroup v2: cannot read {parent}: {err.strerror}")
+    missing = [c for c in V2_NEEDED if c not in enabled]
+    if missing:
+        lacking = [c for c in V2_NEEDED if c not in available]
+        if lacking:
+            return Support(0, f"cgroup v2: {parent} has no {', '.join(lacking)} controller to hand on "
+                              "(as an ordinary user: run the judge in a delegated group, "
+                              "systemd-run --user --scope -p Delegate=yes)")
+        refused = _delegate_to_children(parent, missing)
+        if refused:
+            return Support(0, f"cgroup v2: {refused}")
+    unusable = _try_mkdir(parent)
+    if unusable:
+        return Support(0, f"cgroup v2: {unusable}")
+    _v2_parent = parent
+    return Support(2, f"cgroup v2: memory, pids, cpu in {parent}")
+
+
+def _delegate_to_children(parent: str, missing: list[str]) -> str:
+    """Enable `missing` controllers for the children of `parent`, moving this process into
+    a leaf first if it is the group's only process. "" on success, else why not."""
+    procs_file = os.path.join(parent, "cgroup.procs")
+    control = os.path.join(parent, "cgroup.subtree_control")
+    if not (os.access(procs_file, os.W_OK) and os.access(control, os.W_OK)):
+        return f"{parent} is not delegated to this user (memory, pids and cpu cannot be handed on)"
+    try:
+        members = [int(pid) for pid in _read(procs_file).split()]
+    except (OSError, ValueError) as err:
+        return f"cannot read {procs_file}: {err}"
+    if members and members != [os.getpid()]:
+        return (f"{parent} holds other processes ({len(members)}); start the judge in a group of its own "
+                "(systemd-run --user --scope -p Delegate=yes judge ...)")
+    leaf = os.path.join(parent, f"{LEAF_PREFIX}{os.getpid()}")
+    try:
+        if members:
+            os.makedirs(leaf, exist_ok=True)
+            _write(os.path.join(leaf, "cgroup.procs"), str(os.getpid()))
+        _write(control, " ".join(f"+{c}" for c in missing))
+    except OSError as err:
+        return f"cannot hand {', '.join(missing)} to the children of {parent}: {err.strerror}"
+    return ""
 
 
 def _write(path: str, value: str) -> None:
@@ -117,7 +174,8 @@ class RunGroup:
         if version == 1:
             self.dirs = {c: os.path.join(ROOT, c) + own.get(c, "/").rstrip("/") + "/" + name for c in V1_CONTROLLERS}
         else:
-            self.dirs = {c: ROOT + own.get("", "/").rstrip("/") + "/" + name for c in ("memory", "pids", "cpu")}
+            base = _v2_parent or _v2_parent_of(own.get("", "/"))
+            self.dirs = {c: base + "/" + name for c in V2_NEEDED}
         made: list[str] = []
         try:
             for directory in dict.fromkeys(self.dirs.values()):

@@ -122,8 +122,12 @@ class Layers:
         return self.bwrap.active
 
     def all(self) -> tuple[Layer, ...]:
-        always = Layer("rlimits", True, "CPU backstop, FSIZE, STACK, CORE 0; AS and NPROC when no cgroup")
-        return (self.bwrap, self.user, self.cgroup, always)
+        what = "CPU backstop, FSIZE, STACK, CORE 0; AS and NPROC when no cgroup"
+        if self.bwrap.active and self.prlimit_path:
+            what += f"; set by {self.prlimit_path} inside the sandbox, before the program's exec"
+        elif self.bwrap.active:
+            what += "; prlimit(1) not found (util-linux): set from outside, which can race with a fork under load"
+        return (self.bwrap, self.user, self.cgroup, Layer("rlimits", True, what))
 
 
 def isolated_mode(mode: str) -> bool:
