@@ -2,8 +2,10 @@
 
 1. Per-case wall time of running a compiled trivial program on 100 cases through the
    judge's runner (compile once, then sandbox + checker per case), beside (a) a bare
-   subprocess.run of the binary and (b) the same binary started by bwrap + setpriv
-   alone, which is what namespaces cost by themselves. Target: within 1.3x of (b).
+   subprocess.run of the binary, (b) the same binary started by bwrap + setpriv
+   alone, which is what namespaces cost by themselves (target: within 1.3x of it), and
+   (c) bwrap + prlimit + setpriv alone, the chain the judge starts since the rlimits are
+   set inside the sandbox (one exec more than (b), the price of a race-free start).
 2. CPU time and peak memory of a program that burns 0.5 s of CPU and holds 200 MiB, as
    the sandbox measures them, beside GNU time's (`/usr/bin/time -v`). Target: within 5%.
 Not a test: nothing here fails a build.
@@ -63,11 +65,17 @@ def main() -> int:
             assert build.compile_submission(submission, where).ok
             binary = where / "main"
             prefix: list[str] = []
+            chain: list[str] = []
             if layers.bwrap.active and layers.setpriv_path:
-                prefix = sandbox._bwrap_prefix(layers, str(where))
-                prefix += [layers.setpriv_path, f"--reuid={sandbox.NOBODY}", f"--regid={sandbox.NOBODY}", "--clear-groups", "--"]
+                setpriv = [layers.setpriv_path, f"--reuid={sandbox.NOBODY}", f"--regid={sandbox.NOBODY}", "--clear-groups", "--"]
+                prefix = sandbox._bwrap_prefix(layers, str(where)) + setpriv
+                if layers.prlimit_path:
+                    rlimits = sandbox._rlimits(limits, limits.memory_mib << 20, not layers.cgroup.active)
+                    chain = [*sandbox._bwrap_prefix(layers, str(where)), layers.prlimit_path,
+                             *sandbox._prlimit_options(rlimits), "--", *setpriv]
             bare: list[float] = []
             boxed: list[float] = []
+            chained: list[float] = []
             judged: list[float] = []
             # Interleaved, case by case, so that drift in the machine's speed hits all three alike.
             for i, path in enumerate(inputs):
@@ -80,6 +88,11 @@ def main() -> int:
                     with path.open("rb") as stdin:
                         subprocess.run([*prefix, "./main"], stdin=stdin, capture_output=True, check=True)
                     boxed.append(time.perf_counter() - start)
+                if chain:
+                    start = time.perf_counter()
+                    with path.open("rb") as stdin:
+                        subprocess.run([*chain, "./main"], stdin=stdin, capture_output=True, check=True)
+                    chained.append(time.perf_counter() - start)
                 start = time.perf_counter()
                 run = sandbox.run(["./main"], box=where, limits=limits, stdin=path)
                 checkers.tokens(run.stdout, f"{2 * i}\n".encode())
@@ -88,9 +101,13 @@ def main() -> int:
         print(f"  bare subprocess.run        {per_case(bare):7.2f} ms")
         if boxed:
             print(f"  bwrap + setpriv alone      {per_case(boxed):7.2f} ms")
+        if chained:
+            print(f"  bwrap + prlimit + setpriv  {per_case(chained):7.2f} ms   (the judge's chain)")
         ratio = per_case(judged) / per_case(boxed) if boxed else float("nan")
         verdict = "met" if ratio <= 1.3 else "MISSED"
         print(f"  judge (sandbox + checker)  {per_case(judged):7.2f} ms   {ratio:.2f}x of bwrap+setpriv, target <= 1.3x: {verdict}")
+        if chained:
+            print(f"  judge over its own chain   {per_case(judged) / per_case(chained):.2f}x")
 
         burner = work / "burner.c"
         burner.write_text(BURNER)
