@@ -103,8 +103,9 @@ def judge_cli(*args: str) -> str:
 class Server:
     """`judge serve` in a subprocess; restartable on the same data."""
 
-    def __init__(self, problems: Path, data: Path, workers: int = 2) -> None:
+    def __init__(self, problems: Path, data: Path, workers: int = 2, env: dict[str, str] | None = None) -> None:
         self.problems, self.data, self.workers = problems, data, workers
+        self.env = {**os.environ, **(env or {})}
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -119,7 +120,7 @@ class Server:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "judge", "--problems", str(self.problems), "serve", "--port", str(self.port),
                  "--data", str(self.data), "--workers", str(self.workers)],
-                cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=self.env,
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -286,3 +286,20 @@ def test_a_form_posted_from_another_site_is_refused(server: Server) -> None:
     own = client.request("POST", "/logout", b"", {"Origin": server.base})
     assert own.status == 303
     assert Store(server.data).of_student("kai") == []
+
+
+def test_an_unsafe_server_says_so_on_every_page(server: Server, web_problems: Path, tmp_path: Path) -> None:
+    assert 'class="unsafe"' not in server.client().get("/login").body  # the isolated one does not
+    unsafe = Server(web_problems, tmp_path / "data", workers=1,
+                    env={"JUDGE_BWRAP": "/nonexistent/bwrap", "JUDGE_UNSAFE": "1"})
+    unsafe.start()
+    try:
+        tokens = unsafe.roster("ana")
+        client = unsafe.client()
+        assert 'class="unsafe"' in client.get("/login").body
+        assert client.login("ana", tokens["ana"]).status == 303
+        for path in ("/", "/submissions"):
+            page = client.get(path)
+            assert page.status == 200 and 'class="unsafe"' in page.body and "--unsafe-no-sandbox" in page.body
+    finally:
+        unsafe.stop()
