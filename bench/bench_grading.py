@@ -22,7 +22,9 @@ def grade(jobs: int, out: Path) -> float:
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "judge", "grade", "submissions", "-j", str(jobs), "-o", str(out), "--regrade"],
-        cwd=REPO, check=True, stdout=subprocess.DEVNULL,
+        cwd=REPO,
+        check=True,
+        stdout=subprocess.DEVNULL,
     )
     return time.perf_counter() - start
 
@@ -32,7 +34,10 @@ def main() -> int:
         one = grade(1, Path(work) / "j1")
         two = grade(2, Path(work) / "j2")
         verdicts = [
-            {(r.student, r.problem): tuple(c.verdict for c in r.cases) for r in results.read_all(Path(work) / d / "results")}
+            {
+                (r.student, r.problem): tuple(c.verdict for c in r.cases)
+                for r in results.read_all(Path(work) / d / "results")
+            }
             for d in ("j1", "j2")
         ]
         count = len(verdicts[0])

@@ -67,12 +67,23 @@ def main() -> int:
             prefix: list[str] = []
             chain: list[str] = []
             if layers.bwrap.active and layers.setpriv_path:
-                setpriv = [layers.setpriv_path, f"--reuid={sandbox.NOBODY}", f"--regid={sandbox.NOBODY}", "--clear-groups", "--"]
+                setpriv = [
+                    layers.setpriv_path,
+                    f"--reuid={sandbox.NOBODY}",
+                    f"--regid={sandbox.NOBODY}",
+                    "--clear-groups",
+                    "--",
+                ]
                 prefix = sandbox._bwrap_prefix(layers, str(where)) + setpriv
                 if layers.prlimit_path:
                     rlimits = sandbox._rlimits(limits, limits.memory_mib << 20, not layers.cgroup.active)
-                    chain = [*sandbox._bwrap_prefix(layers, str(where)), layers.prlimit_path,
-                             *sandbox._prlimit_options(rlimits), "--", *setpriv]
+                    chain = [
+                        *sandbox._bwrap_prefix(layers, str(where)),
+                        layers.prlimit_path,
+                        *sandbox._prlimit_options(rlimits),
+                        "--",
+                        *setpriv,
+                    ]
             bare: list[float] = []
             boxed: list[float] = []
             chained: list[float] = []
@@ -105,7 +116,9 @@ def main() -> int:
             print(f"  bwrap + prlimit + setpriv  {per_case(chained):7.2f} ms   (the judge's chain)")
         ratio = per_case(judged) / per_case(boxed) if boxed else float("nan")
         verdict = "met" if ratio <= 1.3 else "MISSED"
-        print(f"  judge (sandbox + checker)  {per_case(judged):7.2f} ms   {ratio:.2f}x of bwrap+setpriv, target <= 1.3x: {verdict}")
+        print(
+            f"  judge (sandbox + checker)  {per_case(judged):7.2f} ms   {ratio:.2f}x of bwrap+setpriv, target <= 1.3x: {verdict}"
+        )
         if chained:
             print(f"  judge over its own chain   {per_case(judged) / per_case(chained):.2f}x")
 

@@ -124,7 +124,9 @@ def main() -> int:
         console_script = Path(sys.executable).with_name("judge")
         rows.append(("`python -m judge solve` 2000 sicily cases", warm, cpp_rot, 1.0))
         if console_script.exists():
-            script = best_of(10, lambda: run_process([str(console_script), "solve", "sicily-rotations", str(cases_2000)], cases_2000))
+            script = best_of(
+                10, lambda: run_process([str(console_script), "solve", "sicily-rotations", str(cases_2000)], cases_2000)
+            )
             rows.append(("`judge solve` 2000 sicily cases", script, cpp_rot, 1.0))
 
         print(f"{'measure':52} {'judge':>9} {'C++ BFS':>9} {'ratio':>7}  target")

@@ -98,9 +98,12 @@ def _detect_v2(own: str) -> Support:
     if missing:
         lacking = [c for c in V2_NEEDED if c not in available]
         if lacking:
-            return Support(0, f"cgroup v2: {parent} has no {', '.join(lacking)} controller to hand on "
-                              "(as an ordinary user: run the judge in a delegated group, "
-                              "systemd-run --user --scope -p Delegate=yes)")
+            return Support(
+                0,
+                f"cgroup v2: {parent} has no {', '.join(lacking)} controller to hand on "
+                "(as an ordinary user: run the judge in a delegated group, "
+                "systemd-run --user --scope -p Delegate=yes)",
+            )
         refused = _delegate_to_children(parent, missing)
         if refused:
             return Support(0, f"cgroup v2: {refused}")
@@ -123,8 +126,10 @@ def _delegate_to_children(parent: str, missing: list[str]) -> str:
     except (OSError, ValueError) as err:
         return f"cannot read {procs_file}: {err}"
     if members and members != [os.getpid()]:
-        return (f"{parent} holds other processes ({len(members)}); start the judge in a group of its own "
-                "(systemd-run --user --scope -p Delegate=yes judge ...)")
+        return (
+            f"{parent} holds other processes ({len(members)}); start the judge in a group of its own "
+            "(systemd-run --user --scope -p Delegate=yes judge ...)"
+        )
     leaf = os.path.join(parent, f"{LEAF_PREFIX}{os.getpid()}")
     try:
         if members:

@@ -39,7 +39,7 @@ def exact(output: bytes, answer: bytes) -> CheckResult:
     if out == ans:
         return CheckResult(True, "")
     out_lines, ans_lines = out.split("\n"), ans.split("\n")
-    for no, (got, want) in enumerate(zip(out_lines, ans_lines), start=1):
+    for no, (got, want) in enumerate(zip(out_lines, ans_lines, strict=False), start=1):
         if got != want:
             return CheckResult(False, f"line {no}: expected {_quote(want)}, got {_quote(got)}", no)
     no = min(len(out_lines), len(ans_lines))
@@ -55,7 +55,7 @@ def lines(output: bytes, answer: bytes) -> CheckResult:
         out.pop()
     while ans and not ans[-1]:
         ans.pop()
-    for no, (got, want) in enumerate(zip(out, ans), start=1):
+    for no, (got, want) in enumerate(zip(out, ans, strict=False), start=1):
         if got != want:
             return CheckResult(False, f"line {no}: expected {_quote(want)}, got {_quote(got)}", no)
     if len(out) > len(ans):
@@ -72,7 +72,7 @@ def _tokens_with_lines(text: str) -> list[tuple[str, int]]:
 def _compare_tokens(output: bytes, answer: bytes, same: Callable[[str, str], bool]) -> CheckResult:
     out = _tokens_with_lines(_text(output))
     ans = [tok for tok, _ in _tokens_with_lines(_text(answer))]
-    for index, ((got, no), want) in enumerate(zip(out, ans), start=1):
+    for index, ((got, no), want) in enumerate(zip(out, ans, strict=False), start=1):
         if not same(got, want):
             return CheckResult(False, f"token {index} (line {no}): expected {_quote(want)}, got {_quote(got)}", no)
     if len(out) > len(ans):

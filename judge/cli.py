@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -84,10 +84,14 @@ def _require_isolation(ctx: click.Context, param: click.Parameter, unsafe: bool)
 
 def _unsafe_option(command: Callable[..., None]) -> Callable[..., None]:
     return click.option(
-        "--unsafe-no-sandbox", "unsafe", is_flag=True, envvar="JUDGE_UNSAFE", expose_value=False,
+        "--unsafe-no-sandbox",
+        "unsafe",
+        is_flag=True,
+        envvar="JUDGE_UNSAFE",
+        expose_value=False,
         callback=_require_isolation,
         help="Run submissions even where they cannot be isolated from the machine's files and network "
-             "(or JUDGE_UNSAFE=1). Reports and pages then say so in red.",
+        "(or JUDGE_UNSAFE=1). Reports and pages then say so in red.",
     )(command)
 
 
@@ -249,6 +253,7 @@ def _verdict_markup(verdict: str) -> str:
 
 def _first_difference(answer: bytes, output: bytes, line: int) -> list[str]:
     """The first differing line of a public case, whitespace made visible."""
+
     def visible(text: str) -> str:
         return text.replace(" ", "\u00b7").replace("\t", "\u2192") or "(empty)"
 
@@ -270,11 +275,23 @@ def _first_difference(answer: bytes, output: bytes, line: int) -> list[str]:
 @click.option("--time-limit", type=click.FloatRange(min=0.01, max=60), default=1.0, show_default=True)
 @click.option("--memory-limit", type=click.IntRange(min=1, max=16384), default=256, show_default=True)
 @click.option("--output-limit", type=click.FloatRange(min=0.001, max=1024), default=16.0, show_default=True)
-@click.option("--checker", type=click.Choice(["tokens", "exact", "lines", "float"]), default="tokens", show_default=True)
-@click.option("--compile-time-limit", type=click.FloatRange(min=0.1, max=120), default=10.0, show_default=True,
-              help="Ad hoc: CPU seconds for the compiler (with -p: the problem's limits.compile_time_s).")
-@click.option("--compile-memory-limit", type=click.IntRange(min=16, max=16384), default=1024, show_default=True,
-              help="Ad hoc: MiB for the compiler and what it writes (with -p: limits.compile_memory_mib).")
+@click.option(
+    "--checker", type=click.Choice(["tokens", "exact", "lines", "float"]), default="tokens", show_default=True
+)
+@click.option(
+    "--compile-time-limit",
+    type=click.FloatRange(min=0.1, max=120),
+    default=10.0,
+    show_default=True,
+    help="Ad hoc: CPU seconds for the compiler (with -p: the problem's limits.compile_time_s).",
+)
+@click.option(
+    "--compile-memory-limit",
+    type=click.IntRange(min=16, max=16384),
+    default=1024,
+    show_default=True,
+    help="Ad hoc: MiB for the compiler and what it writes (with -p: limits.compile_memory_mib).",
+)
 @_unsafe_option
 @click.pass_context
 def run_command(
@@ -302,8 +319,11 @@ def run_command(
     submission = build.load_submission(source, language)
     if input_file is not None:
         compile_limits = build.compile_limits(submission.language, compile_time_limit, compile_memory_limit)
-        sys.exit(_run_ad_hoc(submission, input_file, answer_file, time_limit, memory_limit, output_limit, checker,
-                             compile_limits))
+        sys.exit(
+            _run_ad_hoc(
+                submission, input_file, answer_file, time_limit, memory_limit, output_limit, checker, compile_limits
+            )
+        )
     if problem_name is None:
         raise JudgeError("give a problem (-p PROBLEM) or an input (--input FILE)")
     sys.exit(_run_problem(ctx, submission, problem_name, as_json))
@@ -321,8 +341,13 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
     cases = testdata.load_cases(problem)
     show_progress = err.is_terminal and not as_json
     progress = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[last]}"),
-        console=err, transient=True, disable=not show_progress,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[last]}"),
+        console=err,
+        transient=True,
+        disable=not show_progress,
     )
     with progress:
         task = progress.add_task(f"{problem.id}: compiling", total=len(cases), last="")
@@ -364,11 +389,19 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
     by_name = {c.id: c for c in cases}
     details: list[str] = []
     for case in result.cases:
-        table.add_row(case.name, _verdict_markup(case.verdict.value), *_figures(case.cpu_s, case.wall_s, case.memory_kib),
-                      case.message if case.public or case.verdict.value != "WA" else "")
+        table.add_row(
+            case.name,
+            _verdict_markup(case.verdict.value),
+            *_figures(case.cpu_s, case.wall_s, case.memory_kib),
+            case.message if case.public or case.verdict.value != "WA" else "",
+        )
         if case.public and case.verdict.value == "WA" and case.output is not None and not details:
-            details = [f"{case.name}: first difference, " + line if i == 0 else line
-                       for i, line in enumerate(_first_difference(by_name[case.name].answer.read_bytes(), case.output, case.diff_line))]
+            details = [
+                f"{case.name}: first difference, " + line if i == 0 else line
+                for i, line in enumerate(
+                    _first_difference(by_name[case.name].answer.read_bytes(), case.output, case.diff_line)
+                )
+            ]
     out.print(table)
     for line in details:
         out.print(line, markup=False, highlight=False)
@@ -385,8 +418,14 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
 
 
 def _run_ad_hoc(
-    submission: Submission, input_file: Path, answer_file: Path | None,
-    time_limit: float, memory_limit: int, output_limit: float, checker: str, compile_limits: sandbox.Limits,
+    submission: Submission,
+    input_file: Path,
+    answer_file: Path | None,
+    time_limit: float,
+    memory_limit: int,
+    output_limit: float,
+    checker: str,
+    compile_limits: sandbox.Limits,
 ) -> int:
     from judge import build, checkers, sandbox
     from judge.verdicts import Verdict, judge_run
@@ -395,9 +434,11 @@ def _run_ad_hoc(
         if path is not None and not path.is_file():
             raise JudgeError(f"{path}: no such file")
     limits = sandbox.Limits(
-        cpu_s=time_limit, wall_s=2 * time_limit + 1,
+        cpu_s=time_limit,
+        wall_s=2 * time_limit + 1,
         memory_mib=memory_limit + submission.language.jvm_allowance_mib,
-        output_bytes=int(output_limit * 1024 * 1024), address_space=submission.language.address_space_limit,
+        output_bytes=int(output_limit * 1024 * 1024),
+        address_space=submission.language.address_space_limit,
     )
     with build.box() as where:
         compiled = build.compile_submission(submission, where, compile_limits)
@@ -410,7 +451,11 @@ def _run_ad_hoc(
     if answer_file is not None and run.exit_code == 0 and run.limit_hit is None:
         answer = answer_file.read_bytes()
         compare = {"tokens": checkers.tokens, "exact": checkers.exact, "lines": checkers.lines}
-        check = checkers.floats(run.stdout, answer, 1e-6, 1e-6) if checker == "float" else compare[checker](run.stdout, answer)
+        check = (
+            checkers.floats(run.stdout, answer, 1e-6, 1e-6)
+            if checker == "float"
+            else compare[checker](run.stdout, answer)
+        )
     decided = judge_run(run, limits.memory_mib * 1024, check)
     cpu, wall, mib = _figures(run.cpu_s, run.wall_s, run.memory_kib)
     figures = f"cpu {cpu} s, wall {wall} s, memory {mib} MiB"
@@ -424,7 +469,9 @@ def _run_ad_hoc(
         if run.stderr:
             err.print(run.stderr.decode(errors="replace").rstrip()[-2000:], markup=False, highlight=False)
         return EXIT_FAILED
-    click.echo(f"{decided.verdict.value} {decided.verdict.long_name}" + (f": {decided.message}" if decided.message else ""))
+    click.echo(
+        f"{decided.verdict.value} {decided.verdict.long_name}" + (f": {decided.message}" if decided.message else "")
+    )
     click.echo(figures)
     return 0 if decided.verdict is Verdict.AC else EXIT_FAILED
 
@@ -491,14 +538,29 @@ def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) 
 @cli.command()
 @click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
 @click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores].")
-@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
-              show_default=True, help="Where reports (and results/) go.")
+@click.option(
+    "-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores]."
+)
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports"),
+    show_default=True,
+    help="Where reports (and results/) go.",
+)
 @click.option("--regrade", is_flag=True, help="Judge every submission again, even unchanged ones.")
 @_unsafe_option
 @click.pass_context
-def grade(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], jobs: int | None,
-          out_dir: Path, regrade: bool) -> None:
+def grade(
+    ctx: click.Context,
+    submissions_dir: Path,
+    problem_names: tuple[str, ...],
+    jobs: int | None,
+    out_dir: Path,
+    regrade: bool,
+) -> None:
     """Grade a class: every SUBMISSIONS_DIR/<student>/<problem>.<ext> (or <student>_<problem>.<ext>).
 
     Unchanged submissions keep their saved result; an interrupted run resumes where it stopped.
@@ -517,8 +579,15 @@ def grade(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, .
     tasks, skipped = grading.plan(entries, problems, results_dir, regrade)
     workers = jobs or grading.default_jobs()
     counts: Counter[str] = Counter()
-    progress = Progress(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[counts]}"),
-                        console=err, transient=True, disable=not err.is_terminal)
+    progress = Progress(
+        TextColumn("[bold]grading"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[counts]}"),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
     with progress:
         bar = progress.add_task("grading", total=len(tasks), counts="")
 
@@ -549,8 +618,14 @@ def grade(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, .
 @cli.command()
 @click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
 @click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
-@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
-              show_default=True)
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports"),
+    show_default=True,
+)
 @click.pass_context
 def report(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], out_dir: Path) -> None:
     """Re-render every report from the saved results, without running anything."""
@@ -561,17 +636,24 @@ def report(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, 
 
 @cli.command()
 @click.argument("problem_names", metavar="[PROBLEM]...", nargs=-1)
-@click.option("-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores].")
-@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write JUnit XML here.")
+@click.option(
+    "-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores]."
+)
+@click.option(
+    "--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write JUnit XML here."
+)
 @click.option("--strict", is_flag=True, help="Treat warnings (time limits close to a verdict) as failures.")
 @_unsafe_option
 @click.pass_context
-def verify(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None, junit_file: Path | None, strict: bool) -> None:
+def verify(
+    ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None, junit_file: Path | None, strict: bool
+) -> None:
     """Prove each problem sound: spec, tests up to date, inputs valid, answers reproduced,
     and every solution in solutions/<verdict>/ gets that verdict (exit 1 if not)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from judge import grading, verify as verifying
+    from judge import grading
+    from judge import verify as verifying
     from judge.verify_report import write_junit
 
     prepared = []
@@ -580,8 +662,15 @@ def verify(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None,
             prepared.append(verifying.prepare(directory, notify=_say))
     work = [(p.directory, s) for p in prepared for s in p.solutions]
     workers = jobs or grading.default_jobs()
-    progress = Progress(TextColumn("[bold]verifying"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[last]}"),
-                        console=err, transient=True, disable=not err.is_terminal)
+    progress = Progress(
+        TextColumn("[bold]verifying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[last]}"),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
     with progress:
         bar = progress.add_task("solutions", total=len(work), last="")
 
@@ -603,8 +692,10 @@ def verify(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None,
     solutions = sum(len(r.solutions) for r in reports)
     failed = failures > 0 or (strict and warnings > 0)
     verdict = "[red]FAILED[/red]" if failed else "[green]all holds[/green]"
-    out.print(f"verify: {len(reports)} problem(s), {solutions} solution(s), {failures} failure(s), "
-              f"{warnings} warning(s){' (strict)' if strict and warnings else ''}: {verdict}")
+    out.print(
+        f"verify: {len(reports)} problem(s), {solutions} solution(s), {failures} failure(s), "
+        f"{warnings} warning(s){' (strict)' if strict and warnings else ''}: {verdict}"
+    )
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
 
 
@@ -629,9 +720,19 @@ def _print_verification(report: ProblemReport) -> None:
             if not outcome.groups:
                 cells = ["-"] * len(report.groups)
             want = "|".join(sorted(v.value for v in outcome.run.solution.expected.verdicts))
-            result = "[red]FAIL[/red]" if outcome.failures else ("[yellow]warn[/yellow]" if outcome.warnings else "[green]ok[/green]")
-            table.add_row(escape(outcome.run.solution.label), outcome.run.language, want, *cells,
-                          f"{outcome.max_cpu_s:.2f}s / {outcome.run.limit_s:g}s" if outcome.run.cases else "-", result)
+            result = (
+                "[red]FAIL[/red]"
+                if outcome.failures
+                else ("[yellow]warn[/yellow]" if outcome.warnings else "[green]ok[/green]")
+            )
+            table.add_row(
+                escape(outcome.run.solution.label),
+                outcome.run.language,
+                want,
+                *cells,
+                f"{outcome.max_cpu_s:.2f}s / {outcome.run.limit_s:g}s" if outcome.run.cases else "-",
+                result,
+            )
         # Piped output (CI logs) is not cut to 80 columns: the table is the point.
         (out if out.is_terminal else Console(highlight=False, width=max(out.width, 200))).print(table)
     for outcome in report.solutions:
@@ -649,20 +750,44 @@ DATA_DIR = Path("judge-data")
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option("--problems", "problems_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder of problems [default: the global --problems].")
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR, show_default=True,
-              help="Where the SQLite database and the session key live.")
+@click.option(
+    "--problems",
+    "problems_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of problems [default: the global --problems].",
+)
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DATA_DIR,
+    show_default=True,
+    help="Where the SQLite database and the session key live.",
+)
 @click.option("--workers", type=click.IntRange(min=1, max=64), default=None, help="Judging processes [default: cores].")
 @click.option("--max-source-kib", type=click.IntRange(min=1, max=1024), default=64, show_default=True)
-@click.option("--behind-proxy", is_flag=True, help="Trust X-Forwarded-* from the proxy in front (see --forwarded-allow-ips).")
+@click.option(
+    "--behind-proxy", is_flag=True, help="Trust X-Forwarded-* from the proxy in front (see --forwarded-allow-ips)."
+)
 @click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, help="The proxy's addresses.")
 @click.option("--root-path", default="", help="The path prefix the proxy serves the judge under (e.g. /judge).")
 @click.option("--secure-cookies", is_flag=True, help="Send the session cookie over HTTPS only (behind a TLS proxy).")
 @_unsafe_option
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, problems_dir: Path | None, data_dir: Path, workers: int | None,
-          max_source_kib: int, behind_proxy: bool, forwarded_allow_ips: str, root_path: str, secure_cookies: bool) -> None:
+def serve(
+    ctx: click.Context,
+    host: str,
+    port: int,
+    problems_dir: Path | None,
+    data_dir: Path,
+    workers: int | None,
+    max_source_kib: int,
+    behind_proxy: bool,
+    forwarded_allow_ips: str,
+    root_path: str,
+    secure_cookies: bool,
+) -> None:
     """Run the web judge: students log in, submit, and see verdicts; hidden data stays here."""
     import logging
     import socket
@@ -672,21 +797,37 @@ def serve(ctx: click.Context, host: str, port: int, problems_dir: Path | None, d
     from judge import grading
     from judge.web.app import Settings, create_app
 
-    settings = Settings(problems_dir or ctx.obj["problems"], data_dir, workers or grading.default_jobs(),
-                        max_source_kib * 1024, secure_cookies)
+    settings = Settings(
+        problems_dir or ctx.obj["problems"],
+        data_dir,
+        workers or grading.default_jobs(),
+        max_source_kib * 1024,
+        secure_cookies,
+    )
     # Say so plainly if the address is taken, before any worker starts.
     try:
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except OSError as error:
-        raise JudgeError(f"cannot listen on {host}:{port}: {error.strerror} (another judge serve? try --port)") from None
+        raise JudgeError(
+            f"cannot listen on {host}:{port}: {error.strerror} (another judge serve? try --port)"
+        ) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(message)s")  # uvicorn's look
     app = create_app(settings)
-    err.print(f"judge: serving {settings.problems_dir} on http://{host}:{port}{root_path} "
-              f"with {settings.workers} worker(s); data in {data_dir}")
-    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=behind_proxy,
-                forwarded_allow_ips=forwarded_allow_ips if behind_proxy else None, root_path=root_path)
+    err.print(
+        f"judge: serving {settings.problems_dir} on http://{host}:{port}{root_path} "
+        f"with {settings.workers} worker(s); data in {data_dir}"
+    )
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="info",
+        proxy_headers=behind_proxy,
+        forwarded_allow_ips=forwarded_allow_ips if behind_proxy else None,
+        root_path=root_path,
+    )
 
 
 @cli.group()
@@ -694,8 +835,14 @@ def roster() -> None:
     """The class list of the web judge: ids and their login tokens (only hashes are stored)."""
 
 
-_data_option = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR,
-                            show_default=True, help="The web judge's data folder.")
+_data_option = click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DATA_DIR,
+    show_default=True,
+    help="The web judge's data folder.",
+)
 
 
 @roster.command("add")

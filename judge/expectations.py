@@ -117,15 +117,19 @@ def time_warnings(folder: str, cases: Sequence[Measured], limit_s: float) -> lis
     if FOLDERS[folder] is Verdict.AC:
         slowest = max(c.cpu_s for c in cases)
         if slowest > SLOW_SHARE * limit_s:
-            return [f"uses {slowest:.2f} s of the {limit_s:g} s limit (more than {SLOW_SHARE:.0%}): one noisy run from TLE"]
+            return [
+                f"uses {slowest:.2f} s of the {limit_s:g} s limit (more than {SLOW_SHARE:.0%}): one noisy run from TLE"
+            ]
         return []
     if FOLDERS[folder] is Verdict.TLE:
         over = [c for c in cases if at_limit(c, limit_s) is Verdict.TLE]
         # A case stopped at the raised limit needs more than MARGIN x the limit: safely TLE.
         if over and all(c.verdict is not Verdict.TLE for c in over):
             slowest = max(c.cpu_s for c in over)
-            return [f"exceeds the {limit_s:g} s limit by little: finishes in {slowest:.2f} s, "
-                    f"under {MARGIN:g}x the limit ({MARGIN * limit_s:g} s)"]
+            return [
+                f"exceeds the {limit_s:g} s limit by little: finishes in {slowest:.2f} s, "
+                f"under {MARGIN:g}x the limit ({MARGIN * limit_s:g} s)"
+            ]
     return []
 
 

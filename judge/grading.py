@@ -72,7 +72,9 @@ def discover(submissions_dir: Path, problem_ids: Sequence[str]) -> list[Entry]:
             continue
         if not problem:
             known = ", ".join(problem_ids)
-            entries.append(Entry(path, student, "", f"not a submission: no problem named {path.stem!r} (known: {known})"))
+            entries.append(
+                Entry(path, student, "", f"not a submission: no problem named {path.stem!r} (known: {known})")
+            )
             continue
         try:
             table.detect(path)
@@ -118,20 +120,31 @@ def missing_toolchain(language: languages.Language) -> str:
     return ""
 
 
-def _grade_one(student: str, source: Path, problem: Problem, content_hash: str, results_dir: Path) -> results.GradeRecord:
+def _grade_one(
+    student: str, source: Path, problem: Problem, content_hash: str, results_dir: Path
+) -> results.GradeRecord:
     """Worker: judge one submission and write its result file (so finished work survives)."""
     from judge import build, runner, testdata
 
     try:
         submission = build.load_submission(source)
     except JudgeError as err:
-        record = results.failed(student, problem.id, str(source), "", content_hash,
-                                _max_score(problem), str(err), sandbox.detect().mode)
+        record = results.failed(
+            student, problem.id, str(source), "", content_hash, _max_score(problem), str(err), sandbox.detect().mode
+        )
     else:
         why = missing_toolchain(submission.language)
         if why:
-            record = results.failed(student, problem.id, str(source), submission.language.id, content_hash,
-                                    _max_score(problem), why, sandbox.detect().mode)
+            record = results.failed(
+                student,
+                problem.id,
+                str(source),
+                submission.language.id,
+                content_hash,
+                _max_score(problem),
+                why,
+                sandbox.detect().mode,
+            )
         else:
             result = runner.judge_submission(problem, submission, testdata.load_cases(problem))
             record = results.from_result(student, content_hash, result)
@@ -150,7 +163,9 @@ class Task:
     content_hash: str
 
 
-def plan(entries: Sequence[Entry], problems: dict[str, Problem], results_dir: Path, regrade: bool) -> tuple[list[Task], int]:
+def plan(
+    entries: Sequence[Entry], problems: dict[str, Problem], results_dir: Path, regrade: bool
+) -> tuple[list[Task], int]:
     """(submissions to judge, how many are up to date and skipped)."""
     digests = {pid: problem_hash(p) for pid, p in problems.items()}
     table = languages.load()
@@ -189,7 +204,9 @@ def run(
     ordered = sorted(tasks, key=lambda t: _expected_seconds(t, results_dir), reverse=True)
     with lifecycle.worker_pool(jobs) as pool:
         pending: set[Future[results.GradeRecord]] = {
-            pool.submit(lifecycle.in_worker, _grade_one, t.entry.student, t.entry.path, t.problem, t.content_hash, results_dir)
+            pool.submit(
+                lifecycle.in_worker, _grade_one, t.entry.student, t.entry.path, t.problem, t.content_hash, results_dir
+            )
             for t in ordered
         }
         try:
@@ -246,13 +263,17 @@ def load_overrides(submissions_dir: Path, problems: dict[str, Problem]) -> dict[
         except ValidationError as err:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            raise JudgeError(f"{path}:{located.line_of((index, *first['loc']))}: [{index}].{where}: {first['msg']}") from None
+            raise JudgeError(
+                f"{path}:{located.line_of((index, *first['loc']))}: [{index}].{where}: {first['msg']}"
+            ) from None
         if model.problem not in problems:
             problems_issues.append(f"{path}:{located.line_of((index, 'problem'))}: unknown problem {model.problem!r}")
             continue
         maximum = sum(g.points for g in problems[model.problem].spec.groups)
         if model.score > maximum:
-            problems_issues.append(f"{path}:{located.line_of((index, 'score'))}: score {model.score:g} over the maximum {maximum:g}")
+            problems_issues.append(
+                f"{path}:{located.line_of((index, 'score'))}: score {model.score:g} over the maximum {maximum:g}"
+            )
             continue
         found[(model.student, model.problem)] = Override(model.student, model.problem, model.score, model.reason)
     if problems_issues:

@@ -137,4 +137,3 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=10)
         if process.is_alive():
             process.kill()
-

@@ -15,7 +15,7 @@ import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
@@ -80,12 +80,14 @@ def _fmt(value: float) -> str:
 
 
 def _visible(text: str) -> Markup:
-    shown = str(escape(text)).replace(" ", '<span class="ws">\u00b7</span>').replace("\t", '<span class="ws">\u2192</span>')
+    shown = (
+        str(escape(text)).replace(" ", '<span class="ws">\u00b7</span>').replace("\t", '<span class="ws">\u2192</span>')
+    )
     return Markup(shown or '<span class="meta">(empty)</span>')
 
 
 def _when(stamp: float) -> str:
-    return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 @lru_cache(maxsize=1)
@@ -130,14 +132,22 @@ def _histogram(totals: Sequence[float], maximum: float) -> str:
     height, width, bar = 120, 420, 38
     top = max(bins) or 1
     top_margin = 16  # room for the count above the tallest bar
-    parts = [f'<svg id="histogram" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + top_margin + 30}" role="img" aria-label="score histogram">']
+    parts = [
+        f'<svg id="histogram" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + top_margin + 30}" role="img" aria-label="score histogram">'
+    ]
     for i, count in enumerate(bins):
         h = round(height * count / top)
         x = 10 + i * (bar + 3)
-        parts.append(f'<rect x="{x}" y="{top_margin + height - h}" width="{bar}" height="{h}" fill="#4c8bd6"><title>{count} students</title></rect>')
-        parts.append(f'<text x="{x + bar / 2}" y="{top_margin + height + 15}" font-size="10" text-anchor="middle">{i * 10}%</text>')
+        parts.append(
+            f'<rect x="{x}" y="{top_margin + height - h}" width="{bar}" height="{h}" fill="#4c8bd6"><title>{count} students</title></rect>'
+        )
+        parts.append(
+            f'<text x="{x + bar / 2}" y="{top_margin + height + 15}" font-size="10" text-anchor="middle">{i * 10}%</text>'
+        )
         if count:
-            parts.append(f'<text x="{x + bar / 2}" y="{top_margin + height - h - 4}" font-size="10" text-anchor="middle">{count}</text>')
+            parts.append(
+                f'<text x="{x + bar / 2}" y="{top_margin + height - h - 4}" font-size="10" text-anchor="middle">{count}</text>'
+            )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -174,10 +184,12 @@ def class_view(
             counts = tests.setdefault((record.problem, case.name), [0, 0])
             counts[0] += case.verdict == "AC"
             counts[1] += 1
-    test_rows = tuple(sorted(
-        (TestRow(p, n, passed, total) for (p, n), (passed, total) in tests.items()),
-        key=lambda row: (row.rate, row.problem, row.name),
-    ))
+    test_rows = tuple(
+        sorted(
+            (TestRow(p, n, passed, total) for (p, n), (passed, total) in tests.items()),
+            key=lambda row: (row.rate, row.problem, row.name),
+        )
+    )
     notes = [f"{e.path}: {e.problem_error}" for e in entries if e.problem_error]
     notes += [f"{r.student}/{r.problem}: {r.error}" for r in records if r.error]
     return ClassView(problem_ids, max_of, students, test_rows, tuple(notes))
@@ -192,20 +204,24 @@ def index_html(
     **extra: object,
 ) -> str:
     """The class page (matrix, histogram, tests by pass rate); `extra` goes to the template."""
-    return environment().get_template("index.html.j2").render(
-        title=", ".join(view.problem_ids),
-        records=records,
-        students=view.students,
-        problems=[{"id": pid, "max": view.max_of[pid]} for pid in view.problem_ids],
-        histogram=_histogram([s.total for s in view.students], sum(view.max_of.values())),
-        tests=view.tests,
-        overrides=sorted(overrides.values(), key=lambda o: (o.student, o.problem)),
-        notes=view.notes,
-        sandbox=sandbox_mode,
-        # One result judged without isolation is enough for the red banner.
-        banner_mode=next((r.sandbox for r in records if r.sandbox and not isolated_mode(r.sandbox)), sandbox_mode),
-        generated=generated,
-        **extra,
+    return (
+        environment()
+        .get_template("index.html.j2")
+        .render(
+            title=", ".join(view.problem_ids),
+            records=records,
+            students=view.students,
+            problems=[{"id": pid, "max": view.max_of[pid]} for pid in view.problem_ids],
+            histogram=_histogram([s.total for s in view.students], sum(view.max_of.values())),
+            tests=view.tests,
+            overrides=sorted(overrides.values(), key=lambda o: (o.student, o.problem)),
+            notes=view.notes,
+            sandbox=sandbox_mode,
+            # One result judged without isolation is enough for the red banner.
+            banner_mode=next((r.sandbox for r in records if r.sandbox and not isolated_mode(r.sandbox)), sandbox_mode),
+            generated=generated,
+            **extra,
+        )
     )
 
 
@@ -218,15 +234,19 @@ def submission_html(
     **extra: object,
 ) -> str:
     """One submission's page: cases, sample diffs, compiler output, numbered source."""
-    return environment().get_template("submission.html.j2").render(
-        r=record,
-        back=back,
-        verdict_name=Verdict(record.verdict).long_name,
-        score=score_of(record, overrides),
-        override=overrides.get((record.student, record.problem)),
-        diffs=_diffs(record, problem),
-        source=source,
-        **extra,
+    return (
+        environment()
+        .get_template("submission.html.j2")
+        .render(
+            r=record,
+            back=back,
+            verdict_name=Verdict(record.verdict).long_name,
+            score=score_of(record, overrides),
+            override=overrides.get((record.student, record.problem)),
+            diffs=_diffs(record, problem),
+            source=source,
+            **extra,
+        )
     )
 
 
@@ -242,12 +262,16 @@ def render(
     out_dir: Path,
     sandbox_mode: str,
 ) -> Written:
-    generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     view = class_view(records, problems, overrides, entries)
     write_atomic(out_dir / "index.html", index_html(view, records, overrides, sandbox_mode, generated))
     for record in records:
-        write_atomic(out_dir / page_name(record), submission_html(
-            record, problems.get(record.problem), overrides, "../../index.html", _source_lines(record.source)))
+        write_atomic(
+            out_dir / page_name(record),
+            submission_html(
+                record, problems.get(record.problem), overrides, "../../index.html", _source_lines(record.source)
+            ),
+        )
     write_atomic(out_dir / "grades.csv", grades_csv(view))
     write_atomic(out_dir / "results.json", _json(records, overrides, sandbox_mode, generated))
     write_atomic(out_dir / "junit.xml", _junit(records))
@@ -281,12 +305,14 @@ def _diffs(record: GradeRecord, problem: Problem | None) -> list[dict[str, objec
             continue
         got = case.output.replace("\r\n", "\n").split("\n")
         at = max(case.diff_line, 1) - 1
-        found.append({
-            "case": case.name,
-            "line": at + 1,
-            "expected": want[at] if at < len(want) else "(end of answer)",
-            "received": got[at] if at < len(got) else "(end of output)",
-        })
+        found.append(
+            {
+                "case": case.name,
+                "line": at + 1,
+                "expected": want[at] if at < len(want) else "(end of answer)",
+                "received": got[at] if at < len(got) else "(end of output)",
+            }
+        )
     return found
 
 
@@ -300,15 +326,19 @@ def _csv(students: Sequence[StudentRow], problem_ids: Sequence[str]) -> str:
     return buffer.getvalue()
 
 
-def _json(records: Sequence[GradeRecord], overrides: Mapping[tuple[str, str], Override], sandbox_mode: str,
-          generated: str) -> str:
+def _json(
+    records: Sequence[GradeRecord], overrides: Mapping[tuple[str, str], Override], sandbox_mode: str, generated: str
+) -> str:
     payload = {
         "schema": 1,
         "generated": generated,
         "sandbox": sandbox_mode,
         "submissions": [
-            {**to_json(r), "final_score": score_of(r, overrides),
-             "override": asdict(overrides[(r.student, r.problem)]) if (r.student, r.problem) in overrides else None}
+            {
+                **to_json(r),
+                "final_score": score_of(r, overrides),
+                "override": asdict(overrides[(r.student, r.problem)]) if (r.student, r.problem) in overrides else None,
+            }
             for r in records
         ],
     }
@@ -332,10 +362,12 @@ def _junit(records: Sequence[GradeRecord]) -> str:
             kind = "failure" if r.verdict == "CE" else "error"
             text = r.compile_output if r.verdict == "CE" else r.error
             lines.append(f'    <testcase classname={classname} name="compile" time="0">')
-            lines.append(f'      <{kind} message={quoteattr(r.verdict)}>{xml_escape(xml_text(text))}</{kind}>')
+            lines.append(f"      <{kind} message={quoteattr(r.verdict)}>{xml_escape(xml_text(text))}</{kind}>")
             lines.append("    </testcase>")
         for c in r.cases:
-            lines.append(f'    <testcase classname={classname} name={quoteattr(xml_text(c.name))} time="{c.cpu_s:.3f}">')
+            lines.append(
+                f'    <testcase classname={classname} name={quoteattr(xml_text(c.name))} time="{c.cpu_s:.3f}">'
+            )
             if c.verdict == "IE":
                 lines.append(f"      <error message={quoteattr(xml_text(c.message))}/>")
             elif c.verdict != "AC":

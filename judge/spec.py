@@ -49,7 +49,9 @@ class Limits(_Strict):
         default=10, gt=0, le=120, description="CPU time limit of one compilation of a submission, in seconds"
     )
     compile_memory_mib: int = Field(
-        default=1024, gt=0, le=16384,
+        default=1024,
+        gt=0,
+        le=16384,
         description="Memory limit of one compilation, in MiB: the compiler's processes and the files it writes in /tmp",
     )
 

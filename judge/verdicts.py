@@ -67,9 +67,14 @@ def judge_run(run: RunResult, memory_limit_kib: int, check: CheckResult | None) 
         return CaseVerdict(Verdict.TLE, f"CPU time over the limit ({run.cpu_s:.2f} s)")
     if run.limit_hit == "wall":
         if run.busy:
-            return CaseVerdict(Verdict.TLE, f"wall-clock limit ({run.wall_s:.2f} s, CPU {run.cpu_s:.2f} s): "
-                                            "it was running, but the machine was too busy to give it the CPU")
-        return CaseVerdict(Verdict.TLE, f"wall-clock limit ({run.wall_s:.2f} s, CPU {run.cpu_s:.2f} s): idle or blocked")
+            return CaseVerdict(
+                Verdict.TLE,
+                f"wall-clock limit ({run.wall_s:.2f} s, CPU {run.cpu_s:.2f} s): "
+                "it was running, but the machine was too busy to give it the CPU",
+            )
+        return CaseVerdict(
+            Verdict.TLE, f"wall-clock limit ({run.wall_s:.2f} s, CPU {run.cpu_s:.2f} s): idle or blocked"
+        )
     # A runtime that ignores SIGXFSZ (Python does) reports the file size limit as EFBIG.
     if run.limit_hit in ("output", "file_size") or (run.exit_code != 0 and b"File too large" in run.stderr):
         return CaseVerdict(Verdict.OLE, "output limit exceeded")

@@ -105,8 +105,9 @@ def check_data(problem: Problem, notify: Callable[[str], None] | None = None) ->
 
     made = testdata.generate(problem, store)
     stale = testdata.compare(problem, made)
-    checks.append(Check("tests up to date", tuple(f"{d} (run `judge gen {problem.id}`)" for d in stale),
-                        f"{len(made)} cases"))
+    checks.append(
+        Check("tests up to date", tuple(f"{d} (run `judge gen {problem.id}`)" for d in stale), f"{len(made)} cases")
+    )
 
     report = validation.validate_problem(problem)
     checks.append(Check("inputs valid", tuple(str(i) for i in report.issues), f"{report.files} inputs"))
@@ -183,11 +184,19 @@ def run_solution(problem_dir: Path, solution: Solution) -> SolutionRun:
         measured = Measured(case.group, case.verdict, case.cpu_s)
         return stops and expectations.at_limit(measured, real.cpu_s) is not Verdict.AC
 
-    result = runner.judge_submission(problem, submission, testdata.load_cases(problem),
-                                     limits=raised, ends_group=ends_group)
+    result = runner.judge_submission(
+        problem, submission, testdata.load_cases(problem), limits=raised, ends_group=ends_group
+    )
     measured = tuple(Measured(c.group, c.verdict, c.cpu_s) for c in result.cases)
-    return SolutionRun(solution, submission.language.id, real.cpu_s, result.build.ok, "",
-                       "" if result.build.ok else result.build.message, measured)
+    return SolutionRun(
+        solution,
+        submission.language.id,
+        real.cpu_s,
+        result.build.ok,
+        "",
+        "" if result.build.ok else result.build.message,
+        measured,
+    )
 
 
 def judge_outcome(run: SolutionRun, groups: Sequence[tuple[str, int]]) -> SolutionOutcome:
@@ -204,7 +213,9 @@ def judge_outcome(run: SolutionRun, groups: Sequence[tuple[str, int]]) -> Soluti
     allowed = solution.expected.verdicts
     if verdict not in allowed:
         want = " or ".join(sorted(v.value for v in allowed))
-        where = next((f" in group {g.name}" for g in outcomes if g.verdict is verdict and verdict is not Verdict.CE), "")
+        where = next(
+            (f" in group {g.name}" for g in outcomes if g.verdict is verdict and verdict is not Verdict.CE), ""
+        )
         got = f"{verdict.value}{where}"
         if verdict is Verdict.CE:
             got += f" ({run.compiler_output.strip().splitlines()[0] if run.compiler_output.strip() else 'no output'})"
@@ -282,7 +293,9 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None) -> P
     checks.append(Check("solutions folder", tuple(folder_problems), f"{len(solutions)} solutions"))
     notes: list[str] = []
     if not any(s.folder == "accepted" for s in solutions):
-        notes.append(f"{problem_dir / SOLUTIONS_DIR / 'accepted'}: no accepted solution, so nothing shows the tests can be passed")
+        notes.append(
+            f"{problem_dir / SOLUTIONS_DIR / 'accepted'}: no accepted solution, so nothing shows the tests can be passed"
+        )
     if data_broken and solutions:
         notes.append("solutions not run: fix the data first")
         solutions = []

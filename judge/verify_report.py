@@ -15,12 +15,18 @@ from judge.reports import write_atomic, xml_text
 from judge.verify import ProblemReport
 
 
-def _case(classname: str, name: str, seconds: float, failures: Sequence[str], warnings: Sequence[str], strict: bool) -> list[str]:
-    lines = [f"    <testcase classname={quoteattr(xml_text(classname))} name={quoteattr(xml_text(name))} time=\"{seconds:.3f}\">"]
+def _case(
+    classname: str, name: str, seconds: float, failures: Sequence[str], warnings: Sequence[str], strict: bool
+) -> list[str]:
+    lines = [
+        f'    <testcase classname={quoteattr(xml_text(classname))} name={quoteattr(xml_text(name))} time="{seconds:.3f}">'
+    ]
     for failure in [*failures, *(warnings if strict else [])]:
         lines.append(f"      <failure message={quoteattr(xml_text(failure))}/>")
     if warnings and not strict:
-        lines.append(f"      <system-out>{xml_escape(xml_text(chr(10).join('warning: ' + w for w in warnings)))}</system-out>")
+        lines.append(
+            f"      <system-out>{xml_escape(xml_text(chr(10).join('warning: ' + w for w in warnings)))}</system-out>"
+        )
     lines.append("    </testcase>")
     return lines
 
@@ -43,7 +49,9 @@ def junit(reports: Sequence[ProblemReport], strict: bool) -> str:
             cases += _case(report.name, outcome.run.solution.label, seconds, outcome.failures, outcome.warnings, strict)
             count += 1
             failed += bool(outcome.failures or (strict and outcome.warnings))
-        lines.append(f"  <testsuite name={quoteattr(xml_text(report.name))} tests=\"{count}\" failures=\"{failed}\" errors=\"0\">")
+        lines.append(
+            f'  <testsuite name={quoteattr(xml_text(report.name))} tests="{count}" failures="{failed}" errors="0">'
+        )
         lines += cases
         lines.append("  </testsuite>")
     lines.append("</testsuites>")

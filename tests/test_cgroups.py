@@ -21,7 +21,9 @@ def fake_v2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (scope / "cgroup.procs").write_text(f"{os.getpid()}\n")
     monkeypatch.setattr(cgroups, "ROOT", str(root))
     monkeypatch.setattr(cgroups, "_v2_parent", None)
-    monkeypatch.setattr(cgroups, "_own_paths", lambda pid=None: {"": "/user.slice/user@1000.service/app.slice/judge.scope"})
+    monkeypatch.setattr(
+        cgroups, "_own_paths", lambda pid=None: {"": "/user.slice/user@1000.service/app.slice/judge.scope"}
+    )
     return scope
 
 

@@ -140,8 +140,9 @@ def test_help_lists_the_commands() -> None:
 def judge_env(*args: str, env: dict[str, str], cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     import os
 
-    result = subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, capture_output=True, timeout=300,
-                            env={**os.environ, **env})
+    result = subprocess.run(
+        [sys.executable, "-m", "judge", *args], cwd=cwd, capture_output=True, timeout=300, env={**os.environ, **env}
+    )
     out = subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
     assert "Traceback" not in out.stderr, out.stderr
     return out
@@ -150,12 +151,15 @@ def judge_env(*args: str, env: dict[str, str], cwd: Path = REPO) -> subprocess.C
 NO_BWRAP = {"JUDGE_BWRAP": "/nonexistent/bwrap", "JUDGE_UNSAFE": ""}
 
 
-@pytest.mark.parametrize("command", [
-    ("run", "submissions/student01/lanqiao.cpp", "-p", "lanqiao"),
-    ("grade", "submissions", "-p", "lanqiao", "-o", "{tmp}/reports"),
-    ("verify", "lanqiao"),
-    ("serve", "--port", "8765", "--data", "{tmp}/data"),
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("run", "submissions/student01/lanqiao.cpp", "-p", "lanqiao"),
+        ("grade", "submissions", "-p", "lanqiao", "-o", "{tmp}/reports"),
+        ("verify", "lanqiao"),
+        ("serve", "--port", "8765", "--data", "{tmp}/data"),
+    ],
+)
 def test_no_isolation_no_run(command: tuple[str, ...], tmp_path: Path) -> None:
     args = [a.replace("{tmp}", str(tmp_path)) for a in command]
     result = judge_env(*args, env=NO_BWRAP)
@@ -167,16 +171,25 @@ def test_no_isolation_no_run(command: tuple[str, ...], tmp_path: Path) -> None:
 
 
 def test_unsafe_no_sandbox_runs_and_says_so(tmp_path: Path) -> None:
-    flag = judge_env("run", "submissions/student01/lanqiao.cpp", "-p", "lanqiao", "--json", "--unsafe-no-sandbox",
-                     env=NO_BWRAP)
+    flag = judge_env(
+        "run", "submissions/student01/lanqiao.cpp", "-p", "lanqiao", "--json", "--unsafe-no-sandbox", env=NO_BWRAP
+    )
     assert flag.returncode == 0, flag.stderr
     import json
 
     payload = json.loads(flag.stdout)
     assert payload["verdict"] == "AC" and payload["isolated"] is False and "bwrap" not in payload["sandbox"]
     assert "WITHOUT isolation" in flag.stderr
-    by_env = judge_env("grade", "submissions/student01", "-p", "lanqiao", "-o", str(tmp_path / "reports"),
-                       env={**NO_BWRAP, "JUDGE_UNSAFE": "1"}, cwd=REPO)
+    by_env = judge_env(
+        "grade",
+        "submissions/student01",
+        "-p",
+        "lanqiao",
+        "-o",
+        str(tmp_path / "reports"),
+        env={**NO_BWRAP, "JUDGE_UNSAFE": "1"},
+        cwd=REPO,
+    )
     # student01's folder graded as a flat class: the report carries the red banner.
     assert by_env.returncode in (0, 1), by_env.stderr
     index = (tmp_path / "reports" / "index.html").read_text()
@@ -198,11 +211,23 @@ def test_doctor_names_the_bubblewrap_in_use() -> None:
 
 def test_ad_hoc_compile_limits(tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.cpp"
-    bomb.write_text("template<int N, unsigned long M> struct B { static const unsigned long v = B<N-1, 2*M>::v + B<N-1, 2*M+1>::v; };\n"
-                    "template<unsigned long M> struct B<0, M> { static const unsigned long v = M; };\n"
-                    "int main(){ return (int)B<28, 1>::v; }\n")
+    bomb.write_text(
+        "template<int N, unsigned long M> struct B { static const unsigned long v = B<N-1, 2*M>::v + B<N-1, 2*M+1>::v; };\n"
+        "template<unsigned long M> struct B<0, M> { static const unsigned long v = M; };\n"
+        "int main(){ return (int)B<28, 1>::v; }\n"
+    )
     (tmp_path / "in.txt").write_text("")
-    result = judge("run", str(bomb), "--input", str(tmp_path / "in.txt"), "--answer", str(tmp_path / "in.txt"),
-                   "--compile-time-limit", "1", "--compile-memory-limit", "128")
+    result = judge(
+        "run",
+        str(bomb),
+        "--input",
+        str(tmp_path / "in.txt"),
+        "--answer",
+        str(tmp_path / "in.txt"),
+        "--compile-time-limit",
+        "1",
+        "--compile-memory-limit",
+        "128",
+    )
     assert result.returncode == 1 and result.stdout.startswith("CE"), result.stdout
     assert "compilation stopped" in result.stdout

@@ -62,8 +62,15 @@ def make_class(root: Path) -> Path:
 
 def grade(root: Path, out: str, *extra: str) -> subprocess.CompletedProcess[str]:
     return judge(
-        "--problems", str(root / "problems"), "grade", str(root / "submissions"), "-p", "sicily-rotations",
-        "-o", str(root / out), *extra,
+        "--problems",
+        str(root / "problems"),
+        "grade",
+        str(root / "submissions"),
+        "-p",
+        "sicily-rotations",
+        "-o",
+        str(root / out),
+        *extra,
     )
 
 
@@ -159,8 +166,16 @@ def test_report_rerenders_without_running(graded: Path) -> None:
     index = graded / "reports" / "index.html"
     index.unlink()
     before = sorted(p.stat().st_mtime for p in (graded / "reports" / "results").rglob("*.json"))
-    result = judge("--problems", str(graded / "problems"), "report", str(graded / "submissions"),
-                   "-p", "sicily-rotations", "-o", str(graded / "reports"))
+    result = judge(
+        "--problems",
+        str(graded / "problems"),
+        "report",
+        str(graded / "submissions"),
+        "-p",
+        "sicily-rotations",
+        "-o",
+        str(graded / "reports"),
+    )
     assert result.returncode == 0 and index.is_file()
     assert sorted(p.stat().st_mtime for p in (graded / "reports" / "results").rglob("*.json")) == before
 
@@ -168,8 +183,21 @@ def test_report_rerenders_without_running(graded: Path) -> None:
 def test_interrupted_run_resumes(tmp_path: Path) -> None:
     small_problems(tmp_path / "problems")
     make_class(tmp_path)
-    command = [sys.executable, "-m", "judge", "--problems", str(tmp_path / "problems"), "grade",
-               str(tmp_path / "submissions"), "-p", "sicily-rotations", "-o", str(tmp_path / "reports"), "-j", "1"]
+    command = [
+        sys.executable,
+        "-m",
+        "judge",
+        "--problems",
+        str(tmp_path / "problems"),
+        "grade",
+        str(tmp_path / "submissions"),
+        "-p",
+        "sicily-rotations",
+        "-o",
+        str(tmp_path / "reports"),
+        "-j",
+        "1",
+    ]
     process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results_dir = tmp_path / "reports" / "results"
     deadline = time.monotonic() + 120
@@ -188,7 +216,9 @@ def test_interrupted_run_resumes(tmp_path: Path) -> None:
 def test_bad_overrides_file_is_one_line(tmp_path: Path) -> None:
     small_problems(tmp_path / "problems")
     submissions = make_class(tmp_path)
-    (submissions / "overrides.yaml").write_text("- student: bo\n  problem: sicily-rotations\n  score: 500\n  reason: x\n")
+    (submissions / "overrides.yaml").write_text(
+        "- student: bo\n  problem: sicily-rotations\n  score: 500\n  reason: x\n"
+    )
     result = grade(tmp_path, "reports")
     assert result.returncode == 2
     assert "overrides.yaml:3: score 500 over the maximum 100" in result.stderr

@@ -30,7 +30,10 @@ def test_java_main_class() -> None:
 @pytest.mark.parametrize(
     ("yaml_text", "message"),
     [
-        ("x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: ['{nope}']\n  version: [x]\n", "unknown placeholder {nope}"),
+        (
+            "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: ['{nope}']\n  version: [x]\n",
+            "unknown placeholder {nope}",
+        ),
         ("x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: ['./{binary}']\n  version: [x]\n", "has no `binary`"),
         ("x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [a]\n  version: [x]\n  colour: red\n", "colour"),
         ("x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: []\n  version: [x]\n", "run"),

@@ -101,7 +101,10 @@ def test_sigterm_mid_case_kills_the_run_and_removes_the_box(tmp_path: Path, priv
     (tmp_path / "in.txt").write_text("")
     judge = subprocess.Popen(
         [sys.executable, "-m", "judge", "run", str(source), "--input", str(tmp_path / "in.txt"), "--time-limit", "30"],
-        cwd=REPO, env=env_with(private_tmp), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=REPO,
+        env=env_with(private_tmp),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     # Running: a box, and the program using the CPU under the judge.
     wait_for(lambda: boxes(private_tmp) and running_programs(judge.pid) == 1)
@@ -121,9 +124,23 @@ def test_nothing_outlives_a_sigkill_of_grade(tmp_path: Path, private_tmp: Path) 
         (students / student).mkdir(parents=True)
         (students / student / "lanqiao.c").write_text(SPIN)
     judge = subprocess.Popen(
-        [sys.executable, "-m", "judge", "grade", str(students), "-p", "lanqiao", "-o", str(tmp_path / "reports"),
-         "-j", "2"],
-        cwd=REPO, env=env_with(private_tmp), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "judge",
+            "grade",
+            str(students),
+            "-p",
+            "lanqiao",
+            "-o",
+            str(tmp_path / "reports"),
+            "-j",
+            "2",
+        ],
+        cwd=REPO,
+        env=env_with(private_tmp),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     # Both workers in the middle of a case.
     wait_for(lambda: running_programs(judge.pid) == 2)

@@ -19,9 +19,21 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed
 def chromium(profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
     assert CHROMIUM is not None
     return subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}", *args],
-        capture_output=True, text=True, timeout=120,
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={profile}",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -32,8 +44,16 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for student, program in (("ann", "sicily_ok.cpp"), ("ben", "sicily_zero.c")):
         (root / "submissions" / student).mkdir(parents=True)
         shutil.copy(PROGRAMS / program, root / "submissions" / student / f"sicily-rotations{Path(program).suffix}")
-    result = judge("--problems", str(root / "problems"), "grade", str(root / "submissions"),
-                   "-p", "sicily-rotations", "-o", str(root / "reports"))
+    result = judge(
+        "--problems",
+        str(root / "problems"),
+        "grade",
+        str(root / "submissions"),
+        "-p",
+        "sicily-rotations",
+        "-o",
+        str(root / "reports"),
+    )
     assert result.returncode == 0, result.stderr
     return root / "reports"
 
@@ -51,6 +71,8 @@ def test_submission_page_and_screenshot(reports: Path, tmp_path: Path) -> None:
     dom = chromium(tmp_path / "profile", "--dump-dom", page.as_uri())
     assert dom.returncode == 0 and 'id="cases"' in dom.stdout and "First difference in samples/01" in dom.stdout
     shot = tmp_path / "index.png"
-    made = chromium(tmp_path / "profile2", f"--screenshot={shot}", "--window-size=1200,900", (reports / "index.html").as_uri())
+    made = chromium(
+        tmp_path / "profile2", f"--screenshot={shot}", "--window-size=1200,900", (reports / "index.html").as_uri()
+    )
     assert made.returncode == 0, made.stderr[-2000:]
     assert shot.stat().st_size > 5000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

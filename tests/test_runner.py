@@ -130,14 +130,18 @@ def test_custom_checker_protocol(problems_copy: Path, tmp_path: Path) -> None:
     )
     spec = problem / "problem.yaml"
     spec.write_text(spec.read_text().replace("checker: {type: tokens}", "checker: {type: custom, program: checker.py}"))
-    ok = judge("--problems", str(problems_copy), "run", str(PROGRAMS / "EightDigits.java"), "-p", "eight-digits", "--json")
+    ok = judge(
+        "--problems", str(problems_copy), "run", str(PROGRAMS / "EightDigits.java"), "-p", "eight-digits", "--json"
+    )
     assert json.loads(ok.stdout)["verdict"] == "AC", ok.stdout[-1500:]
     zero = tmp_path / "zero.py"
     zero.write_text("input()\nprint(0)\n")
     wrong = json.loads(judge("--problems", str(problems_copy), "run", str(zero), "-p", "eight-digits", "--json").stdout)
     assert wrong["verdict"] == "WA" and wrong["cases"][0]["message"] == "custom: expected 19"
     (problem / "checker.py").write_text("import sys\nsys.exit(1)\n")
-    broken = json.loads(judge("--problems", str(problems_copy), "run", str(zero), "-p", "eight-digits", "--json").stdout)
+    broken = json.loads(
+        judge("--problems", str(problems_copy), "run", str(zero), "-p", "eight-digits", "--json").stdout
+    )
     assert broken["verdict"] == "IE" and "expected exit 42 or 43" in broken["cases"][0]["message"]
 
 

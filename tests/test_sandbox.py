@@ -37,7 +37,13 @@ class Outcome:
 
 
 def judge_source(
-    tmp_path: Path, name: str, code: str, *, stdin: str = "", answer: str | None = None, lim: sandbox.Limits | None = None
+    tmp_path: Path,
+    name: str,
+    code: str,
+    *,
+    stdin: str = "",
+    answer: str | None = None,
+    lim: sandbox.Limits | None = None,
 ) -> Outcome:
     source = tmp_path / name
     source.write_text(code)
@@ -70,8 +76,13 @@ def nothing_left_behind() -> Iterator[None]:
 
 
 def test_accepted_program(tmp_path: Path) -> None:
-    got = judge_source(tmp_path, "a.c", '#include <stdio.h>\nint main(){int n;scanf("%d",&n);printf("%d\\n",2*n);}',
-                       stdin="21\n", answer="42")
+    got = judge_source(
+        tmp_path,
+        "a.c",
+        '#include <stdio.h>\nint main(){int n;scanf("%d",&n);printf("%d\\n",2*n);}',
+        stdin="21\n",
+        answer="42",
+    )
     assert got.verdict is Verdict.AC and got.run.stdout == b"42\n"
     # Right after the compiler ran in the same cgroup: its page cache must not count.
     assert 0 < got.run.memory_kib < 8 * 1024
@@ -265,8 +276,12 @@ def test_java_heap_exhaustion_is_mle(tmp_path: Path) -> None:
         pytest.skip("no javac (Debian: default-jdk-headless)")
     code = """import java.util.*;
 public class Main { public static void main(String[] a) { List<long[]> keep = new ArrayList<>(); while (true) keep.add(new long[1 << 20]); } }"""
-    got = judge_source(tmp_path, "Main.java", code, lim=sandbox.Limits(cpu_s=5, wall_s=11, memory_mib=64 + 192,
-                                                                         output_bytes=1 << 20, address_space=False))
+    got = judge_source(
+        tmp_path,
+        "Main.java",
+        code,
+        lim=sandbox.Limits(cpu_s=5, wall_s=11, memory_mib=64 + 192, output_bytes=1 << 20, address_space=False),
+    )
     assert got.verdict is Verdict.MLE, (got.run, got.message)
 
 
@@ -377,13 +392,14 @@ print("UNSHARED" if libc.unshare(0x10000000) == 0 else "REFUSED")
 def test_compile_bombs_end_as_ce_within_the_compile_limits(tmp_path: Path) -> None:
     import psutil as ps
 
-    macro = "#define A x=x+1;\n" + "".join(f"#define {b} {a} {a} {a} {a} {a} {a} {a} {a} {a} {a}\n"
-                                           for a, b in zip("ABCDEFGH", "BCDEFGHI"))
+    macro = "#define A x=x+1;\n" + "".join(
+        f"#define {b} {a} {a} {a} {a} {a} {a} {a} {a} {a} {a}\n" for a, b in zip("ABCDEFGH", "BCDEFGHI", strict=True)
+    )
     bombs = {
         "macro.c": macro + "int main(){ volatile int x = 0; I return x; }\n",
         "template.cpp": "template<int N, unsigned long M> struct B { static const unsigned long v = B<N-1, 2*M>::v + B<N-1, 2*M+1>::v; };\n"
-                    "template<unsigned long M> struct B<0, M> { static const unsigned long v = M; };\n"
-                    "int main(){ return (int)B<28, 1>::v; }\n",
+        "template<unsigned long M> struct B<0, M> { static const unsigned long v = M; };\n"
+        "int main(){ return (int)B<28, 1>::v; }\n",
     }
     memory_mib = 256
     for name, code in bombs.items():
@@ -395,7 +411,7 @@ def test_compile_bombs_end_as_ce_within_the_compile_limits(tmp_path: Path) -> No
         baseline = floor[0]
         stop = threading.Event()
 
-        def watch() -> None:
+        def watch(stop: threading.Event = stop, floor: list[int] = floor) -> None:
             while not stop.is_set():
                 floor[0] = min(floor[0], ps.virtual_memory().available)
                 time.sleep(0.005)
@@ -421,18 +437,24 @@ def test_compile_bombs_end_as_ce_within_the_compile_limits(tmp_path: Path) -> No
 # --- the same verdicts under load -------------------------------------------------------------
 
 UNDER_LOAD = {
-    "deep.c": ("#include <stdio.h>\n#include <string.h>\n"
-               "long depth(long n){ volatile char pad[64]; memset((char*)pad, (int)n, sizeof pad);"
-               " if (n == 0) return 0; long r = depth(n - 1); return r + 1 + (pad[7] != (char)n); }\n"
-               "int main(){ printf(\"%ld\\n\", depth(1000000)); return 0; }\n"),
-    "heap.c": ("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
-               "int main(){ size_t n = (size_t)200 << 20; char *p = malloc(n); if (!p) return 3; memset(p, 7, n);"
-               " long s = 0; for (size_t i = 0; i < n; i += 4096) s += p[i]; printf(\"%ld\\n\", s); return 0; }\n"),
-    "threads.c": ("#include <pthread.h>\n#include <stdio.h>\n"
-                  "static void *work(void *arg){ volatile long s = 0; for (long i = 0; i < 2000000; i++) s += i;"
-                  " return arg; }\n"
-                  "int main(){ pthread_t t[32]; for (int i = 0; i < 32; i++) if (pthread_create(&t[i], 0, work, 0))"
-                  " return 4; for (int i = 0; i < 32; i++) pthread_join(t[i], 0); puts(\"32\"); return 0; }\n"),
+    "deep.c": (
+        "#include <stdio.h>\n#include <string.h>\n"
+        "long depth(long n){ volatile char pad[64]; memset((char*)pad, (int)n, sizeof pad);"
+        " if (n == 0) return 0; long r = depth(n - 1); return r + 1 + (pad[7] != (char)n); }\n"
+        'int main(){ printf("%ld\\n", depth(1000000)); return 0; }\n'
+    ),
+    "heap.c": (
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+        "int main(){ size_t n = (size_t)200 << 20; char *p = malloc(n); if (!p) return 3; memset(p, 7, n);"
+        ' long s = 0; for (size_t i = 0; i < n; i += 4096) s += p[i]; printf("%ld\\n", s); return 0; }\n'
+    ),
+    "threads.c": (
+        "#include <pthread.h>\n#include <stdio.h>\n"
+        "static void *work(void *arg){ volatile long s = 0; for (long i = 0; i < 2000000; i++) s += i;"
+        " return arg; }\n"
+        "int main(){ pthread_t t[32]; for (int i = 0; i < 32; i++) if (pthread_create(&t[i], 0, work, 0))"
+        ' return 4; for (int i = 0; i < 32; i++) pthread_join(t[i], 0); puts("32"); return 0; }\n'
+    ),
     "loop.c": "int main(){ volatile unsigned long x = 0; for (;;) x++; }\n",
 }
 LOAD_LIMITS = sandbox.Limits(cpu_s=0.5, wall_s=2.0, memory_mib=256, output_bytes=1 << 20)
@@ -447,7 +469,9 @@ def judge_under_load(sources: list[str]) -> list[str]:
             assert build.compile_submission(submission, where).ok
             run = sandbox.run(["./main"], box=where, limits=LOAD_LIMITS)
         verdict = judge_run(run, LOAD_LIMITS.memory_mib * 1024, checkers.CheckResult(True, ""))
-        verdicts.append(f"{Path(source).name}: {verdict.verdict.value} {verdict.message if verdict.verdict is Verdict.RE else ''}")
+        verdicts.append(
+            f"{Path(source).name}: {verdict.verdict.value} {verdict.message if verdict.verdict is Verdict.RE else ''}"
+        )
     return verdicts
 
 
@@ -464,14 +488,23 @@ def test_eight_judges_at_once_give_the_verdicts_of_one(tmp_path: Path) -> None:
         sources.append(str(tmp_path / name))
     alone = judge_under_load(sources)
     assert [v.split(": ")[1].strip() for v in alone] == ["AC", "AC", "AC", "TLE"], alone
-    script = "import json, sys\nfrom tests.test_sandbox import judge_under_load\n" \
-             "print(json.dumps(judge_under_load(json.loads(sys.argv[1]))))"
+    script = (
+        "import json, sys\nfrom tests.test_sandbox import judge_under_load\n"
+        "print(json.dumps(judge_under_load(json.loads(sys.argv[1]))))"
+    )
     for round_ in range(3):
         # Eight judge processes at once, each taking the programs in another order, so
         # that different programs overlap.
-        orders = [sources[i % 4:] + sources[: i % 4] for i in range(8)]
-        judges = [subprocess.Popen([sys.executable, "-c", script, json.dumps(order)], cwd=REPO,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE) for order in orders]
+        orders = [sources[i % 4 :] + sources[: i % 4] for i in range(8)]
+        judges = [
+            subprocess.Popen(
+                [sys.executable, "-c", script, json.dumps(order)],
+                cwd=REPO,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for order in orders
+        ]
         for judge in judges:
             out, err = judge.communicate(timeout=300)
             assert judge.returncode == 0, err.decode()
@@ -486,8 +519,10 @@ def test_a_busy_machine_does_not_turn_a_running_program_into_tle(tmp_path: Path)
 
     source = tmp_path / "work.c"
     # About 0.7 s of CPU here: on a quarter of a core that is past its 1.5 s wall limit.
-    source.write_text("#include <stdio.h>\nint main(){ volatile unsigned long x = 0; "
-                      "for (unsigned long i = 0; i < 2000000000UL; i++) x += i; puts(\"ok\"); return 0; }\n")
+    source.write_text(
+        "#include <stdio.h>\nint main(){ volatile unsigned long x = 0; "
+        'for (unsigned long i = 0; i < 2000000000UL; i++) x += i; puts("ok"); return 0; }\n'
+    )
     lim = sandbox.Limits(cpu_s=1.5, wall_s=1.5, memory_mib=64, output_bytes=1 << 20)
     core = min(os.sched_getaffinity(0))
     saved = os.sched_getaffinity(0)
@@ -495,13 +530,19 @@ def test_a_busy_machine_does_not_turn_a_running_program_into_tle(tmp_path: Path)
     def pin(cores: set[int]) -> None:  # every thread: the judge's launcher thread starts the runs
         for tid in os.listdir("/proc/self/task"):
             os.sched_setaffinity(int(tid), cores)
+
     with build.box() as where:
         assert build.compile_submission(build.load_submission(source), where).ok
         alone = sandbox.run(["./main"], box=where, limits=lim)
         assert alone.ok and 0.3 < alone.cpu_s < 1.2, alone
         # Each loop in a session of its own: the kernel shares a core between sessions first.
-        hogs = [subprocess.Popen([sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"],
-                                 start_new_session=True) for _ in range(3)]
+        hogs = [
+            subprocess.Popen(
+                [sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"],
+                start_new_session=True,
+            )
+            for _ in range(3)
+        ]
         try:
             pin({core})  # the run inherits the judge's one core
             time.sleep(0.2)

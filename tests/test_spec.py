@@ -75,7 +75,11 @@ def test_good_spec_loads(tmp_path: Path) -> None:
         # unknown checker type (union tag)
         ("checker: {type: tokens}", "checker: {type: fuzzy}", ":8: checker: Input tag 'fuzzy'"),
         # bad field inside a union member
-        ("checker: {type: tokens}", "checker: {type: float, abs_tol: -1}", ":8: checker.abs_tol: Input should be greater"),
+        (
+            "checker: {type: tokens}",
+            "checker: {type: float, abs_tol: -1}",
+            ":8: checker.abs_tol: Input should be greater",
+        ),
         # unknown reference
         ("reference: eight-digits", "reference: nine-digits", ":9: reference: unknown reference 'nine-digits'"),
         # unknown generator
@@ -85,9 +89,17 @@ def test_good_spec_loads(tmp_path: Path) -> None:
         # a generated group without its seed
         ("    seed: 1\n", "", ":16: groups[1]: a generated group needs `count` and `seed`"),
         # both cases and a generator
-        ("    visibility: public", "    visibility: public\n    generator: random", ":11: groups[0]: a group needs exactly one"),
+        (
+            "    visibility: public",
+            "    visibility: public\n    generator: random",
+            ":11: groups[0]: a group needs exactly one",
+        ),
         # visibility outside its set
-        ("    visibility: public", "    visibility: hidden", ":12: groups[0].visibility: Input should be 'public' or 'secret'"),
+        (
+            "    visibility: public",
+            "    visibility: hidden",
+            ":12: groups[0].visibility: Input should be 'public' or 'secret'",
+        ),
         # id that is not the folder name
         ("id: demo", "id: other", ":1: id: 'other' differs from the folder name 'demo'"),
         # bad id pattern
@@ -95,7 +107,11 @@ def test_good_spec_loads(tmp_path: Path) -> None:
         # a statement path that escapes the folder
         ("statement: statement.md", "statement: ../../etc/passwd", ":4: statement: '../../etc/passwd' points outside"),
         # an unknown language in the multipliers
-        ("  memory_mib: 64", "  memory_mib: 64\n  time_multipliers: {pascal: 2}", ":8: limits.time_multipliers.pascal: Input should be"),
+        (
+            "  memory_mib: 64",
+            "  memory_mib: 64\n  time_multipliers: {pascal: 2}",
+            ":8: limits.time_multipliers.pascal: Input should be",
+        ),
     ],
 )
 def test_malformed_specs(tmp_path: Path, old: str, new: str, expected: str) -> None:

@@ -15,8 +15,16 @@ LIMIT_KIB = 64 * 1024
 
 def run(**changes: object) -> RunResult:
     fields: dict[str, object] = dict(
-        exit_code=0, signal=None, cpu_s=0.1, wall_s=0.1, memory_kib=1000, output_bytes=2,
-        limit_hit=None, memory_refused=False, stdout=b"3\n", stderr=b"",
+        exit_code=0,
+        signal=None,
+        cpu_s=0.1,
+        wall_s=0.1,
+        memory_kib=1000,
+        output_bytes=2,
+        limit_hit=None,
+        memory_refused=False,
+        stdout=b"3\n",
+        stderr=b"",
     )
     fields.update(changes)
     return RunResult(**fields)  # type: ignore[arg-type]
@@ -36,10 +44,20 @@ BAD = CheckResult(False, "token 1 (line 1): expected '3', got '4'", 1)
         ({"limit_hit": "output", "signal": 9, "exit_code": None}, None, Verdict.OLE, "output limit"),
         ({"limit_hit": "file_size", "signal": 25, "exit_code": None}, None, Verdict.OLE, "output limit"),
         ({"exit_code": 1, "stderr": b"OSError: [Errno 27] File too large"}, None, Verdict.OLE, "output limit"),
-        ({"limit_hit": "memory", "memory_kib": LIMIT_KIB + 10, "signal": 9, "exit_code": None}, None, Verdict.MLE, "peak"),
+        (
+            {"limit_hit": "memory", "memory_kib": LIMIT_KIB + 10, "signal": 9, "exit_code": None},
+            None,
+            Verdict.MLE,
+            "peak",
+        ),
         ({"memory_kib": LIMIT_KIB}, OK, Verdict.MLE, "peak"),  # reaching the limit is enough
         ({"memory_refused": True, "signal": 9, "exit_code": None}, None, Verdict.MLE, "peak"),  # OOM kill
-        ({"exit_code": 1, "stderr": b'Exception in thread "main" java.lang.OutOfMemoryError'}, None, Verdict.MLE, "peak"),
+        (
+            {"exit_code": 1, "stderr": b'Exception in thread "main" java.lang.OutOfMemoryError'},
+            None,
+            Verdict.MLE,
+            "peak",
+        ),
         ({"exit_code": 1, "stderr": b"MemoryError"}, None, Verdict.MLE, "peak"),
         ({"exit_code": 3, "memory_kib": int(LIMIT_KIB * 0.95)}, None, Verdict.MLE, "peak"),  # failed near the limit
         ({"exit_code": 3, "memory_kib": int(LIMIT_KIB * 0.85)}, None, Verdict.MLE, "peak"),

@@ -57,7 +57,10 @@ def test_the_bundled_problems_verify(tmp_path: Path) -> None:
     junit = tmp_path / "verify.xml"
     result = subprocess.run(
         [sys.executable, "-m", "judge", "verify", "--junit", str(junit)],
-        cwd=REPO, capture_output=True, text=True, timeout=1800,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
@@ -147,7 +150,9 @@ def test_time_limits_close_to_a_verdict_warn_and_strict_fails(scratch: Path, tmp
     assert result.returncode == 0, result.stdout + result.stderr
     # The burn comes on top of building the table (about 0.2 s).
     assert re.search(r"accepted/slowish\.c: uses 0\.[6-9]\d s of the 1 s limit", result.stdout)
-    assert re.search(r"time_limit_exceeded/barely\.c: exceeds the 1 s limit by little: finishes in 1\.[2-4]\d s", result.stdout)
+    assert re.search(
+        r"time_limit_exceeded/barely\.c: exceeds the 1 s limit by little: finishes in 1\.[2-4]\d s", result.stdout
+    )
     junit = tmp_path / "strict.xml"
     strict = run_verify(scratch, "--strict", "--junit", str(junit))
     assert strict.returncode == 1

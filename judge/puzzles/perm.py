@@ -21,7 +21,7 @@ def rank(perm: Sequence[int]) -> int:
     """Lexicographic rank of a permutation of 0..8."""
     total = 0
     seen = 0  # bitmask of values already placed to the left
-    for value, weight in zip(perm, _WEIGHTS):
+    for value, weight in zip(perm, _WEIGHTS, strict=False):
         # Lehmer digit: values below `value` not yet placed, i.e. still to the right.
         total += (value - (seen & ((1 << value) - 1)).bit_count()) * weight
         seen |= 1 << value

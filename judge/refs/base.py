@@ -43,9 +43,7 @@ class Reference:
     tables: Sequence[str]
 
 
-def check_tokens(
-    line_no: int, tokens: Sequence[str], allowed: Sequence[str], what: str
-) -> list[InputIssue]:
+def check_tokens(line_no: int, tokens: Sequence[str], allowed: Sequence[str], what: str) -> list[InputIssue]:
     """Each allowed token exactly once (the common core of the three validators)."""
     if sorted(tokens) == sorted(allowed):
         return []  # the common case, checked fast: thousands of lines per file

@@ -19,7 +19,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -55,16 +55,27 @@ class Settings:
 class WebError(HTTPException):
     """An error page: status, a title and one sentence for the reader."""
 
-    def __init__(self, status: int, message: str, next_link: str = "/", next_label: str = "Back to the problems") -> None:
+    def __init__(
+        self, status: int, message: str, next_link: str = "/", next_label: str = "Back to the problems"
+    ) -> None:
         super().__init__(status, message)
         self.message = message
         self.next_link = next_link
         self.next_label = next_label
 
 
-_TITLES = {400: "Bad request", 401: "Not logged in", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
-           411: "Length required", 413: "Too large", 422: "Bad request", 429: "Too many submissions",
-           500: "Internal error"}
+_TITLES = {
+    400: "Bad request",
+    401: "Not logged in",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    411: "Length required",
+    413: "Too large",
+    422: "Bad request",
+    429: "Too many submissions",
+    500: "Internal error",
+}
 
 
 def _secret(data_dir: Path) -> bytes:
@@ -85,7 +96,9 @@ def sign_session(secret: bytes, user_id: str, token_hash: str, now: float | None
     return f"{body}:{mac}"
 
 
-def read_session(secret: bytes, value: str, token_hash_of: Callable[[str], str | None], now: float | None = None) -> str | None:
+def read_session(
+    secret: bytes, value: str, token_hash_of: Callable[[str], str | None], now: float | None = None
+) -> str | None:
     """The user id of a valid, unexpired session cookie, else None."""
     try:
         encoded, expires, mac = value.split(":")
@@ -145,9 +158,12 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def base(request: Request) -> str:
         return str(request.scope.get("root_path", "")).rstrip("/")
 
-    def page(request: Request, template: str, http_status: int = 200, user: User | None = None, **context: object) -> HTMLResponse:
-        html = env.get_template(template).render(base=base(request), user=user, sandbox_mode=sandbox.detect().mode,
-                                                 **context)
+    def page(
+        request: Request, template: str, http_status: int = 200, user: User | None = None, **context: object
+    ) -> HTMLResponse:
+        html = env.get_template(template).render(
+            base=base(request), user=user, sandbox_mode=sandbox.detect().mode, **context
+        )
         return HTMLResponse(html, status_code=http_status)
 
     def current_user(request: Request) -> User | None:
@@ -181,19 +197,31 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         next_label = error.next_label if isinstance(error, WebError) else "Back to the problems"
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=error.status_code)
-        return page(request, "web/error.html.j2", error.status_code, current_user(request),
-                    status=error.status_code, title=_TITLES.get(error.status_code, "Error"), message=message,
-                    next_link=next_link, next_label=next_label)
+        return page(
+            request,
+            "web/error.html.j2",
+            error.status_code,
+            current_user(request),
+            status=error.status_code,
+            title=_TITLES.get(error.status_code, "Error"),
+            message=message,
+            next_link=next_link,
+            next_label=next_label,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_form(request: Request, error: RequestValidationError) -> Response:
         fields = sorted({".".join(str(p) for p in e["loc"][1:]) or "request" for e in error.errors()})
-        return await http_error(request, WebError(400, f"The request is missing or has a malformed field: {', '.join(fields)}."))
+        return await http_error(
+            request, WebError(400, f"The request is missing or has a malformed field: {', '.join(fields)}.")
+        )
 
     @app.exception_handler(Exception)
     async def crash(request: Request, error: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path)
-        return await http_error(request, WebError(500, "The judge failed on this request; the teacher can see why in its log."))
+        return await http_error(
+            request, WebError(500, "The judge failed on this request; the teacher can see why in its log.")
+        )
 
     @app.middleware("http")
     async def guard_posts(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -202,16 +230,27 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
             # refused, on top of the SameSite cookie. Clients that send no Origin are not browsers.
             origin = request.headers.get("origin")
             if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host")):
-                return await http_error(request, WebError(403, "This form was sent from another site; open the judge's own page and try again."))
+                return await http_error(
+                    request,
+                    WebError(403, "This form was sent from another site; open the judge's own page and try again."),
+                )
             # Refuse an oversized upload before reading it; the form around the source gets some room.
             length = request.headers.get("content-length")
             if length is None or not length.isdigit():
                 return await http_error(request, WebError(411, "The request must say its length."))
             if int(length) > 2 * settings.max_source_bytes + 16 * 1024:
-                return await http_error(request, WebError(413, f"The upload is over the {settings.max_source_bytes // 1024} KiB limit for a source file."))
+                return await http_error(
+                    request,
+                    WebError(
+                        413, f"The upload is over the {settings.max_source_bytes // 1024} KiB limit for a source file."
+                    ),
+                )
         response = await call_next(request)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'")
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'",
+        )
         return response
 
     # --- logging in -----------------------------------------------------------------------
@@ -230,8 +269,15 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         if found is None:
             return page(request, "web/login.html.j2", 401, message="Unknown id or wrong token.")
         response = RedirectResponse(f"{base(request)}/", status_code=303)
-        response.set_cookie(COOKIE, sign_session(secret, found.id, store.token_hash(found.id) or ""), max_age=SESSION_S, httponly=True,
-                            samesite="lax", secure=settings.secure_cookies, path="/")
+        response.set_cookie(
+            COOKIE,
+            sign_session(secret, found.id, store.token_hash(found.id) or ""),
+            max_age=SESSION_S,
+            httponly=True,
+            samesite="lax",
+            secure=settings.secure_cookies,
+            path="/",
+        )
         return response
 
     @app.post("/logout")
@@ -249,8 +295,10 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         for s in store.of_student(user.id):
             if not s.pending and (s.problem not in best or (s.score or 0.0) > (best[s.problem].score or 0.0)):
                 best[s.problem] = s
-        rows = [{"id": p.id, "title": p.spec.title, "points": sum(g.points for g in p.spec.groups),
-                 "best": best.get(p.id)} for p in problems.values()]
+        rows = [
+            {"id": p.id, "title": p.spec.title, "points": sum(g.points for g in p.spec.groups), "best": best.get(p.id)}
+            for p in problems.values()
+        ]
         return page(request, "web/problems.html.j2", user=user, problems=rows)
 
     @app.get("/problems/{problem_id}", response_class=HTMLResponse)
@@ -265,14 +313,29 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
             cases = testdata.load_cases(problem)
         except JudgeError:
             cases = []  # no tests made yet: the statement still shows its samples
-        samples = [{"name": c.id, "input": c.input.read_text(encoding="utf-8", errors="replace"),
-                    "answer": c.answer.read_text(encoding="utf-8", errors="replace")}
-                   for c in cases if c.public]
+        samples = [
+            {
+                "name": c.id,
+                "input": c.input.read_text(encoding="utf-8", errors="replace"),
+                "answer": c.answer.read_text(encoding="utf-8", errors="replace"),
+            }
+            for c in cases
+            if c.public
+        ]
         limits = problem.spec.limits
         multipliers = ", ".join(f"{lang} {m:g}×" for lang, m in limits.time_multipliers.items())
         text = f"{limits.time_s:g} s CPU{f' ({multipliers})' if multipliers else ''}, {limits.memory_mib} MiB"
-        return page(request, "web/problem.html.j2", user=user, problem=problem, statement=statement, samples=samples,
-                    languages=list(table.languages.values()), max_kib=settings.max_source_bytes // 1024, limits=text)
+        return page(
+            request,
+            "web/problem.html.j2",
+            user=user,
+            problem=problem,
+            statement=statement,
+            samples=samples,
+            languages=list(table.languages.values()),
+            max_kib=settings.max_source_bytes // 1024,
+            limits=text,
+        )
 
     @app.post("/problems/{problem_id}/submit")
     def submit(
@@ -288,13 +351,20 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         if file is not None and file.filename:
             name = file.filename
             if any(bad in name for bad in ("/", "\\", "\0")) or name.startswith(".") or ".." in name or len(name) > 128:
-                raise WebError(400, f"The file name {name!r} looks like a path; upload a plain file name such as main.cpp.", back, "Back to the form")
+                raise WebError(
+                    400,
+                    f"The file name {name!r} looks like a path; upload a plain file name such as main.cpp.",
+                    back,
+                    "Back to the form",
+                )
             data = file.file.read(settings.max_source_bytes + 1)
         else:
             name = "pasted"
             data = source.replace("\r\n", "\n").encode("utf-8")
         if len(data) > settings.max_source_bytes:
-            raise WebError(413, f"The source is over the {settings.max_source_bytes // 1024} KiB limit.", back, "Back to the form")
+            raise WebError(
+                413, f"The source is over the {settings.max_source_bytes // 1024} KiB limit.", back, "Back to the form"
+            )
         if not data.strip():
             raise WebError(400, "The submission is empty.", back, "Back to the form")
         if b"\0" in data:
@@ -310,7 +380,9 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
             try:
                 chosen = table.detect(Path(name)).id
             except JudgeError:
-                raise WebError(400, f"Unknown language for {name!r}: choose one of {known}.", back, "Back to the form") from None
+                raise WebError(
+                    400, f"Unknown language for {name!r}: choose one of {known}.", back, "Back to the form"
+                ) from None
         elif language in table.languages:
             chosen = language
         else:
@@ -318,7 +390,9 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         try:
             submission_id = store.submit(user.id, problem.id, chosen, name, data)
         except PendingError as err:
-            raise WebError(429, f"Wait for your last submission to be judged ({err}).", "/submissions", "My submissions") from None
+            raise WebError(
+                429, f"Wait for your last submission to be judged ({err}).", "/submissions", "My submissions"
+            ) from None
         return RedirectResponse(f"{base(request)}/submissions/{submission_id}", status_code=303)
 
     # --- watching submissions ---------------------------------------------------------------------
@@ -334,8 +408,15 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def my_submissions(request: Request) -> HTMLResponse:
         user = require_user(request)
         mine = store.of_student(user.id)
-        return page(request, "web/submissions.html.j2", user=user, submissions=mine, show_student=False,
-                    heading="My submissions", refresh=2 if any(s.pending for s in mine) else 0)
+        return page(
+            request,
+            "web/submissions.html.j2",
+            user=user,
+            submissions=mine,
+            show_student=False,
+            heading="My submissions",
+            refresh=2 if any(s.pending for s in mine) else 0,
+        )
 
     @app.get("/submissions/{submission_id}", response_class=HTMLResponse)
     def submission_page(request: Request, submission_id: int) -> HTMLResponse:
@@ -345,20 +426,35 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         if record is None:
             return page(request, "web/pending.html.j2", user=user, s=found, refresh=1)
         source = store.source(submission_id).decode("utf-8", errors="replace").splitlines()
-        html = reports.submission_html(record, problems.get(record.problem), {}, f"{base(request)}/submissions",
-                                       source, back_label="my submissions")
+        html = reports.submission_html(
+            record,
+            problems.get(record.problem),
+            {},
+            f"{base(request)}/submissions",
+            source,
+            back_label="my submissions",
+        )
         return HTMLResponse(html)
 
     @app.get("/api/submissions/{submission_id}")
     def submission_status(request: Request, submission_id: int) -> JSONResponse:
         found = visible(require_user(request), submission_id)
         record = store.record(submission_id)
-        return JSONResponse({
-            "id": found.id, "problem": found.problem, "language": found.language, "status": found.status,
-            "status_text": found.status_text, "case_done": found.case_done, "case_total": found.case_total,
-            "verdict": found.verdict, "score": found.score, "max_score": found.max_score,
-            "cases": [c.verdict for c in record.cases] if record is not None else [],
-        })
+        return JSONResponse(
+            {
+                "id": found.id,
+                "problem": found.problem,
+                "language": found.language,
+                "status": found.status,
+                "status_text": found.status_text,
+                "case_done": found.case_done,
+                "case_total": found.case_total,
+                "verdict": found.verdict,
+                "score": found.score,
+                "max_score": found.max_score,
+                "cases": [c.verdict for c in record.cases] if record is not None else [],
+            }
+        )
 
     # --- the teacher ----------------------------------------------------------------------------
 
@@ -366,12 +462,22 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def dashboard(request: Request, message: str = "") -> HTMLResponse:
         user = require_teacher(request)
         every = store.all()
-        counts = {"queued": sum(s.status == "queued" for s in every),
-                  "judging": sum(s.status in ("compiling", "running") for s in every),
-                  "done": sum(s.status == "done" for s in every)}
+        counts = {
+            "queued": sum(s.status == "queued" for s in every),
+            "judging": sum(s.status in ("compiling", "running") for s in every),
+            "done": sum(s.status == "done" for s in every),
+        }
         students = sum(1 for u, _ in store.users() if u.role == "student")
-        return page(request, "web/dashboard.html.j2", user=user, counts=counts, students=students,
-                    problems=sorted(problems), sandbox=sandbox.detect().mode, message=message)
+        return page(
+            request,
+            "web/dashboard.html.j2",
+            user=user,
+            counts=counts,
+            students=students,
+            problems=sorted(problems),
+            sandbox=sandbox.detect().mode,
+            message=message,
+        )
 
     @app.get("/teacher/class", response_class=HTMLResponse)
     def class_matrix(request: Request) -> HTMLResponse:
@@ -380,11 +486,21 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         ids = {(r.student, r.problem): i for i, r in latest}
         records = [r for _, r in latest]
         prefix = base(request)
-        view = reports.class_view(records, problems, {}, [], link=lambda r: f"{prefix}/submissions/{ids[(r.student, r.problem)]}")
-        generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        html = reports.index_html(view, records, {}, sandbox.detect().mode, generated,
-                                  back=f"{prefix}/teacher", back_label="dashboard", files_footer=False,
-                                  refresh=10)  # live: new verdicts appear without a reload
+        view = reports.class_view(
+            records, problems, {}, [], link=lambda r: f"{prefix}/submissions/{ids[(r.student, r.problem)]}"
+        )
+        generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        html = reports.index_html(
+            view,
+            records,
+            {},
+            sandbox.detect().mode,
+            generated,
+            back=f"{prefix}/teacher",
+            back_label="dashboard",
+            files_footer=False,
+            refresh=10,
+        )  # live: new verdicts appear without a reload
         return HTMLResponse(html)
 
     @app.get("/teacher/grades.csv")
@@ -392,15 +508,25 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         require_teacher(request)
         records = [r for _, r in store.latest_records()]
         view = reports.class_view(records, problems, {}, [])
-        return Response(reports.grades_csv(view), media_type="text/csv",
-                        headers={"Content-Disposition": 'attachment; filename="grades.csv"'})
+        return Response(
+            reports.grades_csv(view),
+            media_type="text/csv",
+            headers={"Content-Disposition": 'attachment; filename="grades.csv"'},
+        )
 
     @app.get("/teacher/submissions", response_class=HTMLResponse)
     def every_submission(request: Request) -> HTMLResponse:
         user = require_teacher(request)
         every = list(reversed(store.all()))
-        return page(request, "web/submissions.html.j2", user=user, submissions=every, show_student=True,
-                    heading="Every submission", refresh=3 if any(s.pending for s in every) else 0)
+        return page(
+            request,
+            "web/submissions.html.j2",
+            user=user,
+            submissions=every,
+            show_student=True,
+            heading="Every submission",
+            refresh=3 if any(s.pending for s in every) else 0,
+        )
 
     @app.post("/teacher/rejudge")
     def rejudge(request: Request, problem: str = Form(...)) -> Response:
@@ -409,9 +535,12 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         try:  # the fixed problem is what the pages show from now on
             problems[problem] = load_problem(problems[problem].directory)
         except JudgeError as err:
-            raise WebError(400, f"The problem does not load, so nothing was queued: {err}", "/teacher", "Dashboard") from None
+            raise WebError(
+                400, f"The problem does not load, so nothing was queued: {err}", "/teacher", "Dashboard"
+            ) from None
         count = store.rejudge(problem)
-        return RedirectResponse(f"{base(request)}/teacher?message=" + f"{count}+submission(s)+of+{problem}+queued+again",
-                                status_code=303)
+        return RedirectResponse(
+            f"{base(request)}/teacher?message=" + f"{count}+submission(s)+of+{problem}+queued+again", status_code=303
+        )
 
     return app

@@ -28,8 +28,10 @@ from judge.results import GradeRecord
 DB_FILE = "judge.sqlite3"
 # What a listing needs: never the source or the result, which pages refreshing every
 # second or two would otherwise read for every row.
-_LISTED = ("id, student, problem, language, filename, created, status, case_done, case_total, attempt, "
-           "finishes, verdict, score, max_score")
+_LISTED = (
+    "id, student, problem, language, filename, created, status, case_done, case_total, attempt, "
+    "finishes, verdict, score, max_score"
+)
 ROLES = ("student", "teacher")
 PENDING = ("queued", "compiling", "running")
 
@@ -224,8 +226,15 @@ class Store:
                 "WHERE id = ?",
                 (worker, row["id"]),
             )
-        return Claim(row["id"], row["attempt"] + 1, row["student"], row["problem"], row["language"],
-                     row["filename"], bytes(row["source"]))
+        return Claim(
+            row["id"],
+            row["attempt"] + 1,
+            row["student"],
+            row["problem"],
+            row["language"],
+            row["filename"],
+            bytes(row["source"]),
+        )
 
     def progress(self, claim: Claim, status: str, done: int, total: int) -> None:
         with self._transaction() as db:
@@ -242,8 +251,15 @@ class Store:
                 "UPDATE submissions SET status = 'done', verdict = ?, score = ?, max_score = ?, result = ?, "
                 "finished = ?, finishes = finishes + 1, case_done = case_total "
                 "WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
-                (record.verdict, record.score, record.max_score, json.dumps(results.to_json(record)),
-                 time.time(), claim.id, claim.attempt),
+                (
+                    record.verdict,
+                    record.score,
+                    record.max_score,
+                    json.dumps(results.to_json(record)),
+                    time.time(),
+                    claim.id,
+                    claim.attempt,
+                ),
             )
             return cursor.rowcount == 1
 
@@ -282,7 +298,9 @@ class Store:
 
     def of_student(self, student: str) -> list[Submission]:
         with self._connect() as db:
-            rows = db.execute(f"SELECT {_LISTED} FROM submissions WHERE student = ? ORDER BY id DESC", (student,)).fetchall()
+            rows = db.execute(
+                f"SELECT {_LISTED} FROM submissions WHERE student = ? ORDER BY id DESC", (student,)
+            ).fetchall()
         return [_submission(r) for r in rows]
 
     def all(self) -> list[Submission]:
@@ -315,8 +333,19 @@ class Store:
 
 def _submission(row: sqlite3.Row) -> Submission:
     return Submission(
-        row["id"], row["student"], row["problem"], row["language"], row["filename"], row["created"], row["status"],
-        row["case_done"], row["case_total"], row["attempt"], row["finishes"], row["verdict"], row["score"],
+        row["id"],
+        row["student"],
+        row["problem"],
+        row["language"],
+        row["filename"],
+        row["created"],
+        row["status"],
+        row["case_done"],
+        row["case_total"],
+        row["attempt"],
+        row["finishes"],
+        row["verdict"],
+        row["score"],
         row["max_score"],
     )
 

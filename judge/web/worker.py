@@ -42,12 +42,28 @@ def judge_claim(claim: Claim, problem: Problem, store: Store) -> results.GradeRe
             submission = build.load_submission(path, claim.language)
         except JudgeError as err:
             why = str(err).replace(str(path), claim.filename)
-            return results.failed(claim.student, problem.id, claim.filename, claim.language, content_hash,
-                                  max_score, why, sandbox.detect().mode)
+            return results.failed(
+                claim.student,
+                problem.id,
+                claim.filename,
+                claim.language,
+                content_hash,
+                max_score,
+                why,
+                sandbox.detect().mode,
+            )
         why = grading.missing_toolchain(submission.language)
         if why:
-            return results.failed(claim.student, problem.id, claim.filename, claim.language, content_hash,
-                                  max_score, why, sandbox.detect().mode)
+            return results.failed(
+                claim.student,
+                problem.id,
+                claim.filename,
+                claim.language,
+                content_hash,
+                max_score,
+                why,
+                sandbox.detect().mode,
+            )
         cases = testdata.load_cases(problem)
         store.progress(claim, "compiling", 0, len(cases))
 
@@ -55,8 +71,13 @@ def judge_claim(claim: Claim, problem: Problem, store: Store) -> results.GradeRe
             store.progress(claim, "running", index + 1, len(cases))
 
         # The first progress of running comes before case 1, so the page says "running case 1 of n".
-        result = runner.judge_submission(problem, submission, cases, on_case=on_case,
-                                         on_compiled=lambda: store.progress(claim, "running", 0, len(cases)))
+        result = runner.judge_submission(
+            problem,
+            submission,
+            cases,
+            on_case=on_case,
+            on_compiled=lambda: store.progress(claim, "running", 0, len(cases)),
+        )
     # The record names the student's file, not the temporary one.
     return replace(results.from_result(claim.student, content_hash, result), source=claim.filename)
 
@@ -85,12 +106,21 @@ def serve_queue(data_dir: Path, problems_dir: Path, stop: Event) -> None:
             # Loaded for each submission: a teacher who fixes a problem and rejudges gets the fix.
             record = judge_claim(claim, load_problem(problems_dir / claim.problem), store)
         except JudgeError as err:
-            record = results.failed(claim.student, claim.problem, claim.filename, claim.language, "", 0.0,
-                                    str(err), sandbox.detect().mode)
+            record = results.failed(
+                claim.student, claim.problem, claim.filename, claim.language, "", 0.0, str(err), sandbox.detect().mode
+            )
         except Exception as err:  # a bug of the judge: an IE for this one, and the worker goes on
             traceback.print_exc()
-            record = results.failed(claim.student, claim.problem, claim.filename, claim.language, "", 0.0,
-                                    f"internal error of the judge: {err}", sandbox.detect().mode)
+            record = results.failed(
+                claim.student,
+                claim.problem,
+                claim.filename,
+                claim.language,
+                "",
+                0.0,
+                f"internal error of the judge: {err}",
+                sandbox.detect().mode,
+            )
         store.finish(claim, record)
 
 

@@ -47,9 +47,7 @@ def reassembled(draw: st.DrawFn, text: str) -> str:
 @given(data=st.data())
 def test_accepts_agrees_with_diagnose(name: str, data: st.DataObject) -> None:
     module = refs.module(name)
-    text = data.draw(
-        st.one_of(mutated(VALID[name]), reassembled(VALID[name]), st.text(ALPHABET, max_size=30))
-    )
+    text = data.draw(st.one_of(mutated(VALID[name]), reassembled(VALID[name]), st.text(ALPHABET, max_size=30)))
     assert module.accepts(text) == (module.diagnose(text) == []), repr(text)
     assert all(issue.message != "not in the input format" for issue in module.validate(text))
 

@@ -52,7 +52,9 @@ class Client:
         self.base = base
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()), _NoRedirect())
 
-    def request(self, method: str, path: str, data: bytes | None = None, headers: dict[str, str] | None = None) -> Reply:
+    def request(
+        self, method: str, path: str, data: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> Reply:
         req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers or {})
         try:
             with self.opener.open(req, timeout=60) as response:
@@ -69,10 +71,15 @@ class Client:
 
     def upload(self, path: str, fields: dict[str, str], filename: str, content: bytes) -> Reply:
         boundary = uuid.uuid4().hex
-        parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode() for k, v in fields.items()]
+        parts = [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+            for k, v in fields.items()
+        ]
         parts.append(
             f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"\r\n'
-            "Content-Type: application/octet-stream\r\n\r\n".encode() + content + b"\r\n"
+            "Content-Type: application/octet-stream\r\n\r\n".encode()
+            + content
+            + b"\r\n"
         )
         body = b"".join(parts) + f"--{boundary}--\r\n".encode()
         return self.request("POST", path, body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
@@ -94,7 +101,9 @@ class Client:
 
 
 def judge_cli(*args: str) -> str:
-    result = subprocess.run([sys.executable, "-m", "judge", *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "judge", *args], cwd=REPO, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     return result.stdout
@@ -118,9 +127,25 @@ class Server:
     def start(self) -> None:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "judge", "--problems", str(self.problems), "serve", "--port", str(self.port),
-                 "--data", str(self.data), "--workers", str(self.workers)],
-                cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=self.env,
+                [
+                    sys.executable,
+                    "-m",
+                    "judge",
+                    "--problems",
+                    str(self.problems),
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--data",
+                    str(self.data),
+                    "--workers",
+                    str(self.workers),
+                ],
+                cwd=REPO,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env=self.env,
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -34,13 +34,32 @@ def grade_verdicts(tmp_path: Path, problems: Path, files: dict[str, bytes]) -> d
     for student, source in files.items():
         (submissions / student).mkdir(parents=True)
         (submissions / student / f"{PROBLEM}.c").write_bytes(source)
-    subprocess.run([sys.executable, "-m", "judge", "--problems", str(problems), "grade", str(submissions), "-j", "1",
-                    "-o", str(tmp_path / "reports")], cwd=REPO, check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "judge",
+            "--problems",
+            str(problems),
+            "grade",
+            str(submissions),
+            "-j",
+            "1",
+            "-o",
+            str(tmp_path / "reports"),
+        ],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     data = json.loads((tmp_path / "reports" / "results.json").read_text())
     return {s["student"]: [c["verdict"] for c in s["cases"]] for s in data["submissions"]}
 
 
-def test_a_student_submits_and_sees_the_verdicts_of_judge_grade(server: Server, web_problems: Path, tmp_path: Path) -> None:
+def test_a_student_submits_and_sees_the_verdicts_of_judge_grade(
+    server: Server, web_problems: Path, tmp_path: Path
+) -> None:
     tokens = server.roster("ana", "ben")
     verdicts = {}
     for student, source in (("ana", ACCEPTED), ("ben", WRONG)):
@@ -166,8 +185,13 @@ def test_a_restart_mid_queue_loses_nothing_and_judges_each_once(web_problems: Pa
         for student in students:
             client = server.client()
             client.login(student, tokens[student])
-            ids.append(submitted_id(client.submit(PROBLEM, "spin.c" if student == "s00" else "main.c",
-                                                  SPIN if student == "s00" else ACCEPTED).headers["location"]))
+            ids.append(
+                submitted_id(
+                    client.submit(
+                        PROBLEM, "spin.c" if student == "s00" else "main.c", SPIN if student == "s00" else ACCEPTED
+                    ).headers["location"]
+                )
+            )
         time.sleep(1.5)  # s00's endless loop is being judged; the rest wait in the queue
         assert Store(server.data).get(ids[0]).status in ("compiling", "running")  # type: ignore[union-attr]
         server.stop(signal.SIGKILL)  # a crash: no goodbye to anyone
@@ -219,8 +243,12 @@ def test_the_roster_stores_only_hashes(tmp_path: Path) -> None:
     assert "kim" in listing and "student" in listing
     bad = tmp_path / "bad.csv"
     bad.write_text("id\nok\nnot ok\n")
-    result = subprocess.run([sys.executable, "-m", "judge", "roster", "import", str(bad), "--data", str(tmp_path / "d2")],
-                            cwd=REPO, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "judge", "roster", "import", str(bad), "--data", str(tmp_path / "d2")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode != 0 and f"{bad}:3:" in result.stderr and "Traceback" not in result.stderr
 
 
@@ -239,7 +267,9 @@ def test_a_post_without_a_length_is_refused(server: Server) -> None:
 
 def test_serve_and_roster_refuse_bad_setups_in_one_line(server: Server, tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "judge", *args], cwd=REPO, capture_output=True, text=True, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "judge", *args], cwd=REPO, capture_output=True, text=True, timeout=60
+        )
 
     taken = run("serve", "--port", str(server.port), "--data", str(tmp_path / "d"))
     assert taken.returncode == 2 and f"cannot listen on 127.0.0.1:{server.port}" in taken.stderr
@@ -279,8 +309,12 @@ def test_a_form_posted_from_another_site_is_refused(server: Server) -> None:
     client = server.client()
     client.login("kai", tokens["kai"])
     form = urllib.parse.urlencode({"language": "c", "source": "int main(){}"}).encode()
-    evil = client.request("POST", f"/problems/{PROBLEM}/submit", form,
-                          {"Content-Type": "application/x-www-form-urlencoded", "Origin": "https://evil.example"})
+    evil = client.request(
+        "POST",
+        f"/problems/{PROBLEM}/submit",
+        form,
+        {"Content-Type": "application/x-www-form-urlencoded", "Origin": "https://evil.example"},
+    )
     assert evil.status == 403 and "another site" in evil.body
     assert client.request("POST", "/logout", b"", {"Origin": "null"}).status == 403
     own = client.request("POST", "/logout", b"", {"Origin": server.base})
@@ -290,8 +324,9 @@ def test_a_form_posted_from_another_site_is_refused(server: Server) -> None:
 
 def test_an_unsafe_server_says_so_on_every_page(server: Server, web_problems: Path, tmp_path: Path) -> None:
     assert 'class="unsafe"' not in server.client().get("/login").body  # the isolated one does not
-    unsafe = Server(web_problems, tmp_path / "data", workers=1,
-                    env={"JUDGE_BWRAP": "/nonexistent/bwrap", "JUDGE_UNSAFE": "1"})
+    unsafe = Server(
+        web_problems, tmp_path / "data", workers=1, env={"JUDGE_BWRAP": "/nonexistent/bwrap", "JUDGE_UNSAFE": "1"}
+    )
     unsafe.start()
     try:
         tokens = unsafe.roster("ana")
