@@ -26,10 +26,12 @@ demo: $(STAMP)
 	$(BIN)/judge validate
 	$(BIN)/judge grade submissions -o reports
 
-# Types first (strict mypy over the package, seconds), then the test suite, then the
+# Lint and format (ruff) and types (strict mypy over the package) first, seconds; then the test suite, then the
 # problems themselves: a broken test file or a reference solution that no longer gets its
 # verdict fails the build (judge verify, about a minute on two cores).
 test: $(TEST_STAMP)
+	$(BIN)/ruff check judge tests bench
+	$(BIN)/ruff format --check judge tests bench
 	$(BIN)/python -m mypy judge
 	$(BIN)/python -m pytest -q
 	$(BIN)/judge verify --junit reports/verify.xml
