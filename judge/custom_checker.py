@@ -7,7 +7,6 @@ output. It is compiled once per process, by the language of its file name.
 
 from __future__ import annotations
 
-import atexit
 import shutil
 import tempfile
 from functools import lru_cache
@@ -29,7 +28,7 @@ class CheckerError(JudgeError):
 def _built(program: Path) -> tuple[Path, tuple[str, ...]]:
     submission = build.load_submission(program)
     directory = lifecycle.make_temp_dir("checker")
-    atexit.register(shutil.rmtree, directory, True)  # built once per process, removed with it
+    lifecycle.remove_at_exit(directory)  # built once per process, removed with it
     sandbox.prepare_box(directory)
     compiled = build.compile_submission(submission, directory)
     if not compiled.ok:

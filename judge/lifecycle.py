@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+import atexit
 import ctypes
+import multiprocessing.util
 import os
 import re
 import shutil
@@ -54,6 +56,13 @@ def make_temp_dir(kind: str) -> Path:
     """A private temporary folder named after this process, so a later judge can tell
     whether its owner is still alive."""
     return Path(tempfile.mkdtemp(prefix=f"{PREFIX}{kind}-{owner_tag()}-"))
+
+
+def remove_at_exit(path: Path) -> None:
+    """Remove a folder when this process ends: atexit in the main process, and the
+    multiprocessing finalizers in a pool worker (which ends without running atexit)."""
+    atexit.register(shutil.rmtree, path, True)
+    multiprocessing.util.Finalize(None, shutil.rmtree, args=(path, True), exitpriority=0)
 
 
 def remove_stale(directory: Path | None = None) -> int:

@@ -167,3 +167,19 @@ def test_the_next_judge_removes_what_a_killed_one_left(private_tmp: Path) -> Non
     child.wait()
     subprocess.run(doctor, cwd=REPO, env=env_with(private_tmp), capture_output=True, timeout=120)
     assert not left.exists()
+
+
+def _make_and_forget(kind: str) -> str:
+    folder = lifecycle.make_temp_dir(kind)
+    lifecycle.remove_at_exit(folder)
+    return str(folder)
+
+
+def test_a_pool_worker_removes_its_folders_when_it_ends(private_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A worker ends without running atexit: the multiprocessing finalizer removes them.
+    monkeypatch.setenv("TMPDIR", str(private_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    with lifecycle.worker_pool(2) as pool:
+        folders = list(pool.map(_make_and_forget, ["checker", "box"]))
+    assert all(Path(f).parent == private_tmp for f in folders)
+    assert not any(Path(f).exists() for f in folders)
