@@ -245,7 +245,7 @@ def detect() -> Layers:
             # subreaper the judge gets it back and reaps it, instead of leaving it a zombie
             # to whichever ancestor reaps orphans.
             _become_subreaper()
-            before = set(_child_pids())
+            before = set(cgroups.children_of(os.getpid()))
             done = subprocess.run(
                 _bwrap_prefix(probe, "/tmp") + ["/bin/true"], capture_output=True, timeout=10, check=False
             )
@@ -303,9 +303,8 @@ def _libc_prctl(option: int, value: int) -> None:
 def _become_subreaper() -> bool:
     """Orphans of a run re-parent to the judge instead of init, so the sweep finds them."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
+        return bool(_LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except AttributeError:
         return False
 
 
@@ -395,21 +394,12 @@ def _reap() -> None:
             return
 
 
-def _child_pids() -> list[int]:
-    found: list[int] = []
-    try:
-        for task in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{task}/children", "rb") as stream:
-                found += [int(pid) for pid in stream.read().split()]
-    except (OSError, ValueError):
-        pass
-    return found
-
-
 def _reap_new(before: set[int], timeout: float = 1.0) -> None:
     """Wait for (and reap) the children that appeared since `before` was taken."""
     deadline = time.monotonic() + timeout
-    while (new := [pid for pid in _child_pids() if pid not in before]) and time.monotonic() < deadline:
+    while (
+        new := [pid for pid in cgroups.children_of(os.getpid()) if pid not in before]
+    ) and time.monotonic() < deadline:
         for pid in new:
             try:
                 os.waitpid(pid, os.WNOHANG)
@@ -473,8 +463,8 @@ def _run_locked(
     rlimits = _rlimits(limits, memory_bytes, no_cgroup)
     # Under bubblewrap nothing runs between fork and exec (the spawn is a cheap vfork):
     # bwrap waits on a block fd before it runs anything of the submission, and meanwhile
-    # the judge moves its processes into the cgroup and sets their rlimits from outside.
-    # Without bubblewrap a preexec hook does both in the child.
+    # the judge moves its processes into the cgroup. Without bubblewrap a preexec hook
+    # sets the cgroup and the rlimits in the child.
     block_r, block_w = os.pipe() if under_bwrap else (None, None)
     # The rlimits are set inside the sandbox by prlimit(1), which execs the program: they
     # are in force before its first instruction. (Set from outside on bwrap's processes,

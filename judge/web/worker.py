@@ -9,10 +9,8 @@ newer judging.
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
-import signal
 import tempfile
 import time
 import traceback
@@ -21,7 +19,7 @@ from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
-from judge import build, grading, languages, results, runner, sandbox, testdata
+from judge import build, grading, languages, lifecycle, results, runner, sandbox, testdata
 from judge.errors import JudgeError
 from judge.spec import Problem, load_problem
 from judge.web.store import Claim, Store
@@ -82,20 +80,14 @@ def judge_claim(claim: Claim, problem: Problem, store: Store) -> results.GradeRe
     return replace(results.from_result(claim.student, content_hash, result), source=claim.filename)
 
 
-def _die_with_parent() -> None:
-    # A server killed outright (SIGKILL, a crash) must not leave workers judging behind it:
-    # the kernel kills this process when its parent dies (Linux prctl PR_SET_PDEATHSIG).
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 def serve_queue(data_dir: Path, problems_dir: Path, stop: Event) -> None:
     """A worker process: judge queued submissions until `stop` is set or the server is gone."""
-    _die_with_parent()
+    # A server killed outright (SIGKILL, a crash) must not leave workers judging behind it:
+    # the kernel sends SIGTERM when the parent dies, and the worker unwinds (its run killed,
+    # its box removed) and ends.
     parent = os.getppid()
+    lifecycle.handle_sigterm()
+    lifecycle.die_with_parent(parent)
     store = Store(data_dir)
     while not stop.is_set() and os.getppid() == parent:
         claim = store.claim(os.getpid())
@@ -156,12 +148,16 @@ class Workers:
         return dead
 
     def stop(self, grace_s: float = 5.0) -> None:
-        """Let each worker finish its current case run and stop; kill the ones that do not."""
+        """Let each worker finish its current case run and stop; stop the ones that do not."""
         self._stop.set()
         deadline = time.monotonic() + grace_s
         for process in self._processes:
             process.join(max(0.0, deadline - time.monotonic()))
-        for process in self._processes:
+        late = [process for process in self._processes if process.is_alive()]
+        for process in late:
+            process.terminate()  # SIGTERM: the worker kills its run and removes its box
+        for process in late:
+            process.join(2.0)
             if process.is_alive():
                 process.kill()
                 process.join(1.0)
