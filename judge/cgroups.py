@@ -15,6 +15,8 @@ import time
 import uuid
 from dataclasses import dataclass
 
+from judge import lifecycle
+
 ROOT = "/sys/fs/cgroup"
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 
@@ -141,6 +143,35 @@ def _delegate_to_children(parent: str, missing: list[str]) -> str:
     return ""
 
 
+def remove_stale() -> int:
+    """Remove the run groups that judges which are gone left behind (killed outright, a
+    group can neither be emptied nor removed by its owner); their processes are killed."""
+    try:
+        own = _own_paths()
+    except OSError:
+        return 0
+    if os.path.isfile(os.path.join(ROOT, "cgroup.controllers")):
+        parents = [_v2_parent_of(own.get("", "/"))]
+    else:
+        parents = [os.path.join(ROOT, c) + own.get(c, "/").rstrip("/") for c in V1_CONTROLLERS]
+    removed = 0
+    for parent in parents:
+        try:
+            names = [n for n in os.listdir(parent) if n.startswith("judge-run-") and lifecycle.owner_gone(n)]
+        except OSError:
+            continue
+        for name in names:
+            directory = os.path.join(parent, name)
+            try:
+                for pid in _read(os.path.join(directory, "cgroup.procs")).split():
+                    os.kill(int(pid), signal.SIGKILL)
+                os.rmdir(directory)
+                removed += 1
+            except (OSError, ValueError):
+                pass  # still emptying, or not ours to remove: the next judge tries again
+    return removed
+
+
 def _write(path: str, value: str) -> None:
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(value)
@@ -174,7 +205,7 @@ class RunGroup:
         # The judge's pid, while a thread of it lives in the group: never killed, not a run's.
         self.exempt: int | None = None
         self.oom_guarded = False  # the kernel's OOM killer is off: the judge watches under_oom
-        name = f"judge-{uuid.uuid4().hex[:12]}"
+        name = f"judge-run-{lifecycle.owner_tag()}-{uuid.uuid4().hex[:8]}"  # see remove_stale
         own = _own_paths()
         if version == 1:
             self.dirs = {c: os.path.join(ROOT, c) + own.get(c, "/").rstrip("/") + "/" + name for c in V1_CONTROLLERS}

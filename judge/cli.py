@@ -903,10 +903,11 @@ def roster_list(data_dir: Path) -> None:
 
 
 def main() -> None:
-    from judge import lifecycle
+    from judge import cgroups, lifecycle
 
     lifecycle.handle_sigterm()  # a stopped judge kills its runs and removes its boxes
     lifecycle.remove_stale()  # what judges killed outright (SIGKILL) left in the temporary directory
+    cgroups.remove_stale()  # ...and in the cgroup hierarchy
     try:
         cli.main(standalone_mode=False)
     except JudgeError as error:

@@ -58,11 +58,15 @@ def make_temp_dir(kind: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=f"{PREFIX}{kind}-{owner_tag()}-"))
 
 
-def remove_at_exit(path: Path) -> None:
-    """Remove a folder when this process ends: atexit in the main process, and the
+def at_exit(function: Callable[..., object], *args: object) -> None:
+    """Call `function` when this process ends: atexit in the main process, and the
     multiprocessing finalizers in a pool worker (which ends without running atexit)."""
-    atexit.register(shutil.rmtree, path, True)
-    multiprocessing.util.Finalize(None, shutil.rmtree, args=(path, True), exitpriority=0)
+    atexit.register(function, *args)
+    multiprocessing.util.Finalize(None, function, args=args, exitpriority=0)
+
+
+def remove_at_exit(path: Path) -> None:
+    at_exit(shutil.rmtree, path, True)
 
 
 def remove_stale(directory: Path | None = None) -> int:
@@ -74,17 +78,20 @@ def remove_stale(directory: Path | None = None) -> int:
     except OSError:
         return 0
     for name in names:
-        match = _OWNED.match(name)
-        if match is None:
-            continue
-        pid, ticks = int(match.group(1)), int(match.group(2))
-        if _start_ticks(pid) == ticks:
-            continue  # its owner still runs (a pid reused by another process has another start time)
         path = where / name
-        if path.is_dir() and not path.is_symlink():
+        if owner_gone(name) and path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
             removed += not path.exists()
     return removed
+
+
+def owner_gone(name: str) -> bool:
+    """Whether a name made with owner_tag() belongs to a process that has ended (False for
+    any other name). A pid reused by another process has another start time."""
+    match = _OWNED.match(name)
+    if match is None:
+        return False
+    return _start_ticks(int(match.group(1))) != int(match.group(2))
 
 
 def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:

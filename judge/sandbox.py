@@ -20,7 +20,6 @@ Layers, each detected once and reported by `judge doctor`:
 
 from __future__ import annotations
 
-import atexit
 import ctypes
 import math
 import os
@@ -39,7 +38,7 @@ from pathlib import Path
 
 import psutil
 
-from judge import cgroups
+from judge import cgroups, lifecycle
 
 NOBODY = 65534
 BOX_MOUNT = "/box"
@@ -299,13 +298,26 @@ def _libc_prctl(option: int, value: int) -> None:
     _LIBC.prctl(option, value, 0, 0, 0)
 
 
-@lru_cache(maxsize=1)
+_subreaper_pid = 0  # the process that made itself subreaper (a forked worker must do it again)
+
+
 def _become_subreaper() -> bool:
-    """Orphans of a run re-parent to the judge instead of init, so the sweep finds them."""
+    """Orphans of a run re-parent to the judge instead of init, so the sweep finds them.
+
+    Per process, not per memory image: the flag is not inherited by fork, while a cache
+    would be (a worker forked from a subreaper judge would skip the call, and its runs'
+    orphans would go to its parent, to stay zombies charged to the worker's pids cgroup).
+    """
+    global _subreaper_pid
+    if _subreaper_pid == os.getpid():
+        return True
     try:
-        return bool(_LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+        if _LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            return False
     except AttributeError:
         return False
+    _subreaper_pid = os.getpid()
+    return True
 
 
 def prepare_box(box: Path) -> None:
@@ -626,8 +638,8 @@ def _group(version: int, memory_bytes: int, pids: int) -> cgroups.RunGroup:
             _drop_reusable()
     group = cgroups.RunGroup(version, memory_bytes, pids)
     if version == 1:
-        if _reusable is None:
-            atexit.register(_drop_reusable)
+        if _reusable is None or _reusable[0] != os.getpid():
+            lifecycle.at_exit(_drop_reusable)  # a pool worker ends without atexit
         _reusable = (os.getpid(), group, None)
     return group
 

@@ -58,3 +58,29 @@ def test_a_group_that_already_delegates_is_used_as_it_is(fake_v2: Path) -> None:
     support = cgroups.detect()
     assert support.version == 2
     assert not any(p.name.startswith("judge-leaf-") for p in fake_v2.iterdir())
+
+
+def _leave_a_group_behind() -> None:
+    group = cgroups.RunGroup(cgroups.detect().version, 64 << 20, 8)
+    print(group.dirs["pids"], flush=True)
+    os._exit(0)  # as a judge killed outright would: no cleanup
+
+
+@pytest.mark.skipif(cgroups.detect().version == 0, reason="no cgroup here")
+def test_the_groups_of_a_judge_that_is_gone_are_removed() -> None:
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+
+    script = "from tests.test_cgroups import _leave_a_group_behind\n_leave_a_group_behind()"
+    left = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True)
+    directory = left.stdout.strip()
+    assert os.path.isdir(directory)
+    mine = cgroups.RunGroup(cgroups.detect().version, 64 << 20, 8)  # a live judge's group stays
+    try:
+        assert cgroups.remove_stale() >= 1
+        assert not os.path.isdir(directory)
+        assert all(os.path.isdir(d) for d in mine.dirs.values())
+    finally:
+        mine.remove()

@@ -554,3 +554,23 @@ def test_a_busy_machine_does_not_turn_a_running_program_into_tle(tmp_path: Path)
                 hog.wait()
     assert loaded.ok and loaded.stdout == b"ok\n", loaded
     assert loaded.wall_s > lim.wall_s  # it did share the core, and ran past its wall limit
+
+
+def _is_subreaper_after_a_run(box: str) -> int:
+    import ctypes
+
+    sandbox.run(["/bin/true"], box=Path(box), limits=limits())
+    flag = ctypes.c_int(0)
+    ctypes.CDLL(None).prctl(37, ctypes.byref(flag), 0, 0, 0)  # PR_GET_CHILD_SUBREAPER
+    return flag.value
+
+
+def test_a_forked_worker_is_a_subreaper_of_its_own(tmp_path: Path) -> None:
+    """The flag is not inherited by fork: a worker forked from a subreaper judge must set it
+    again, or its runs' orphans become zombies of the parent, charged to its pids cgroup."""
+    from judge import lifecycle
+
+    sandbox.run(["/bin/true"], box=tmp_path, limits=limits())  # this process is a subreaper now
+    sandbox.prepare_box(tmp_path)
+    with lifecycle.worker_pool(1) as pool:
+        assert pool.submit(_is_subreaper_after_a_run, str(tmp_path)).result() == 1
