@@ -95,6 +95,9 @@ def owner_gone(name: str) -> bool:
 
 
 def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    # Once: the cleanup this starts must not be cut short by another SIGTERM. (A worker
+    # gets one from the kernel for each thread of its dying parent it is handed to.)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise SystemExit(128 + signum)
 
 
