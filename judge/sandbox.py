@@ -255,8 +255,9 @@ def detect() -> Layers:
             else:
                 why = done.stderr.decode(errors="replace").strip().splitlines()
                 hint = (
-                    " (unprivileged user namespaces are off: sysctl kernel.unprivileged_userns_clone=1"
-                    " or user.max_user_namespaces > 0)"
+                    " (unprivileged user namespaces are off here: sysctl kernel.unprivileged_userns_clone=1 and"
+                    " user.max_user_namespaces > 0; on Ubuntu 24.04 and later, AppArmor allows them only to"
+                    " programs with a profile: install the system's bubblewrap, which has one)"
                     if rootless
                     else ""
                 )
