@@ -46,6 +46,7 @@ STDERR_CAP = 64 * 1024
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"  # programs find compilers here, not on the judge's PATH
 _POLL_S = 0.01  # the finest look at CPU time and the clock while the program runs
 _POLL_MAX_S = 0.05  # the coarsest: a frozen (out of memory) program waits at most this long
+AS_SLACK_BYTES = 1 << 30  # RLIMIT_AS without a cgroup: the memory limit plus this
 TMP_CAP_BYTES = 64 << 20  # the sandbox's private /tmp (a tmpfs, so memory): no more than this
 # A program that is running (not sleeping) when the wall clock runs out is on a busy
 # machine: its deadline moves, up to this many times the wall limit, so that load does not
@@ -697,7 +698,12 @@ def _rlimits(limits: Limits, memory_bytes: int, no_cgroup: bool) -> list[Rlimit]
     ]
     if no_cgroup:
         if limits.address_space:
-            chosen.append((resource.RLIMIT_AS, (memory_bytes, memory_bytes)))
+            # A backstop above the limit, not the limit: the sampled peak (each process's
+            # VmHWM) judges MLE as a cgroup would. Address space at the limit itself would
+            # refuse a program whose static array exceeds it at exec (a SIGSEGV, an RE),
+            # where with a cgroup it runs until its memory reaches the limit (an MLE).
+            space = memory_bytes + AS_SLACK_BYTES
+            chosen.append((resource.RLIMIT_AS, (space, space)))
             # glibc gives each thread a stack of RLIMIT_STACK: under RLIMIT_AS a stack limit
             # as large as the memory limit would leave no room for a second thread. With no
             # stack limit threads get 8 MiB, and the main stack is bounded by RLIMIT_AS.

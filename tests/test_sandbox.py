@@ -318,7 +318,12 @@ def test_fallback_still_judges_cpu_memory_and_output(tmp_path: Path) -> None:
     assert verdict is Verdict.TLE and run.cpu_s >= 1.0
     memory = "#include <stdlib.h>\n#include <string.h>\nint main(){for(;;){char*p=malloc(1<<20);if(!p)return 3;memset(p,1,1<<20);}}"
     run, verdict = fallback_run(tmp_path, memory)
-    assert verdict is Verdict.MLE, run  # RLIMIT_AS makes malloc fail near the limit
+    assert verdict is Verdict.MLE, run  # the sampled peak passes the limit
+    # A static array far over the limit: it loads (RLIMIT_AS is only a backstop above the
+    # limit) and is MLE once it is touched, as with a cgroup, not a SIGSEGV at exec.
+    static = "#include <string.h>\nstatic char big[512 << 20];\nint main(){memset(big, 1, sizeof big);return big[7];}"
+    run, verdict = fallback_run(tmp_path, static)
+    assert verdict is Verdict.MLE, run
     run, verdict = fallback_run(tmp_path, '#include <stdio.h>\nint main(){for(;;)fputs("zzzzzzzzzzzzzzzz", stdout);}')
     assert verdict is Verdict.OLE
 
