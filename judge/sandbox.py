@@ -177,9 +177,13 @@ def _bwrap_prefix(layers: Layers, box: str, block_fd: int | None = None, tmp_byt
     ]
     for bind in layers.binds:
         argv += bind
-    # /tmp is memory: its size is capped, and what is in it counts in the run's cgroup.
-    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(tmp_bytes), "--tmpfs", "/tmp"]
-    argv += ["--bind", box, BOX_MOUNT, "--chdir", BOX_MOUNT]
+    # /tmp and /dev/shm are memory: each is capped, and what is in them counts in the run's
+    # cgroup. Every other place bubblewrap makes (its root, /dev) is then read-only: as an
+    # ordinary user the program owns them, and could fill them beyond any cap.
+    size = str(tmp_bytes)
+    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
+    argv += ["--remount-ro", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
+    argv += ["--bind", box, BOX_MOUNT, "--chdir", BOX_MOUNT, "--remount-ro", "/"]
     return argv + ["--"]
 
 

@@ -579,3 +579,36 @@ def test_a_forked_worker_is_a_subreaper_of_its_own(tmp_path: Path) -> None:
     sandbox.prepare_box(tmp_path)
     with lifecycle.worker_pool(1) as pool:
         assert pool.submit(_is_subreaper_after_a_run, str(tmp_path)).result() == 1
+
+
+def test_only_the_box_and_capped_tmpfs_are_writable(tmp_path: Path) -> None:
+    """The sandbox's own root and /dev are read-only (rootless, the program owns them and
+    could fill them with memory); /tmp and /dev/shm take no more than their cap."""
+    if not LAYERS.isolated:
+        pytest.skip(f"no isolation: {LAYERS.bwrap.detail}")
+    cap = sandbox.TMP_CAP_BYTES
+    code = f"""
+import os
+for path in ("/x", "/dev/x", "/box/../y", "/usr/x"):
+    try:
+        open(path, "w").close()
+        print("WROTE", path)
+    except OSError:
+        pass
+for folder in ("/tmp", "/dev/shm"):
+    written = 0
+    try:
+        with open(folder + "/fill", "wb") as f:
+            for _ in range({2 * cap} // 65536):
+                written += f.write(bytes(65536))
+                f.flush()
+    except OSError:
+        pass
+    print(folder, "capped" if written <= {cap} else "OVER", written)
+print("done")
+"""
+    lim = sandbox.Limits(cpu_s=5, wall_s=11, memory_mib=256, output_bytes=4 * cap)
+    got = judge_source(tmp_path, "fill.py", code, lim=lim)
+    assert got.verdict is Verdict.AC, (got.run, got.message)
+    out = got.run.stdout.decode()
+    assert "WROTE" not in out and "OVER" not in out and out.count("capped") == 2 and "done" in out, out
