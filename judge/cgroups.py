@@ -143,6 +143,14 @@ def _delegate_to_children(parent: str, missing: list[str]) -> str:
     return ""
 
 
+def _parents(own: dict[str, str], version: int) -> dict[str, str]:
+    """Controller -> the directory the run groups are made in (v2: one for all three)."""
+    if version == 1:
+        return {c: os.path.join(ROOT, c) + own.get(c, "/").rstrip("/") for c in V1_CONTROLLERS}
+    base = _v2_parent or _v2_parent_of(own.get("", "/"))
+    return dict.fromkeys(V2_NEEDED, base)
+
+
 def remove_stale() -> int:
     """Remove the run groups that judges which are gone left behind (killed outright, a
     group can neither be emptied nor removed by its owner); their processes are killed."""
@@ -150,12 +158,9 @@ def remove_stale() -> int:
         own = _own_paths()
     except OSError:
         return 0
-    if os.path.isfile(os.path.join(ROOT, "cgroup.controllers")):
-        parents = [_v2_parent_of(own.get("", "/"))]
-    else:
-        parents = [os.path.join(ROOT, c) + own.get(c, "/").rstrip("/") for c in V1_CONTROLLERS]
+    version = 2 if os.path.isfile(os.path.join(ROOT, "cgroup.controllers")) else 1
     removed = 0
-    for parent in parents:
+    for parent in set(_parents(own, version).values()):
         try:
             names = [n for n in os.listdir(parent) if n.startswith("judge-run-") and lifecycle.owner_gone(n)]
         except OSError:
@@ -207,11 +212,7 @@ class RunGroup:
         self.oom_guarded = False  # the kernel's OOM killer is off: the judge watches under_oom
         name = f"judge-run-{lifecycle.owner_tag()}-{uuid.uuid4().hex[:8]}"  # see remove_stale
         own = _own_paths()
-        if version == 1:
-            self.dirs = {c: os.path.join(ROOT, c) + own.get(c, "/").rstrip("/") + "/" + name for c in V1_CONTROLLERS}
-        else:
-            base = _v2_parent or _v2_parent_of(own.get("", "/"))
-            self.dirs = {c: base + "/" + name for c in V2_NEEDED}
+        self.dirs = {c: parent + "/" + name for c, parent in _parents(own, version).items()}
         made: list[str] = []
         try:
             for directory in dict.fromkeys(self.dirs.values()):

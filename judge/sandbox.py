@@ -256,7 +256,11 @@ def detect() -> Layers:
             _reap_new(before)
             if done.returncode == 0:
                 what = "namespaces user, pid, net, ipc, uts" if rootless else "namespaces pid, net, ipc, uts"
-                bwrap = Layer("bwrap", True, f"{what}; only the box writable; {_bwrap_version(bwrap_path)}, {origin}")
+                bwrap = Layer(
+                    "bwrap",
+                    True,
+                    f"{what}; only the box and a capped /tmp and /dev/shm writable; {_bwrap_version(bwrap_path)}, {origin}",
+                )
             else:
                 why = done.stderr.decode(errors="replace").strip().splitlines()
                 hint = (
@@ -694,24 +698,25 @@ Rlimit = tuple[int, tuple[int, int]]
 
 def _rlimits(limits: Limits, memory_bytes: int, no_cgroup: bool) -> list[Rlimit]:
     cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)  # a backstop: the watcher judges CPU time
+    address_space = no_cgroup and limits.address_space
+    # Deep recursion is legal: the stack may take the whole memory limit. Under RLIMIT_AS it is
+    # unlimited instead, as glibc gives each thread a stack of RLIMIT_STACK (threads get 8 MiB
+    # then) and the address space bounds the main stack.
+    stack = resource.RLIM_INFINITY if address_space else memory_bytes
     chosen: list[Rlimit] = [
         (resource.RLIMIT_CORE, (0, 0)),
         (resource.RLIMIT_CPU, (cpu_soft, cpu_soft + 1)),
         (resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes)),
-        (resource.RLIMIT_STACK, (memory_bytes, resource.RLIM_INFINITY)),  # deep recursion is legal
+        (resource.RLIMIT_STACK, (stack, resource.RLIM_INFINITY)),
     ]
+    if address_space:
+        # A backstop above the limit, not the limit: the sampled peak (each process's
+        # VmHWM) judges MLE as a cgroup would. Address space at the limit itself would
+        # refuse a program whose static array exceeds it at exec (a SIGSEGV, an RE),
+        # where with a cgroup it runs until its memory reaches the limit (an MLE).
+        space = memory_bytes + AS_SLACK_BYTES
+        chosen.append((resource.RLIMIT_AS, (space, space)))
     if no_cgroup:
-        if limits.address_space:
-            # A backstop above the limit, not the limit: the sampled peak (each process's
-            # VmHWM) judges MLE as a cgroup would. Address space at the limit itself would
-            # refuse a program whose static array exceeds it at exec (a SIGSEGV, an RE),
-            # where with a cgroup it runs until its memory reaches the limit (an MLE).
-            space = memory_bytes + AS_SLACK_BYTES
-            chosen.append((resource.RLIMIT_AS, (space, space)))
-            # glibc gives each thread a stack of RLIMIT_STACK: under RLIMIT_AS a stack limit
-            # as large as the memory limit would leave no room for a second thread. With no
-            # stack limit threads get 8 MiB, and the main stack is bounded by RLIMIT_AS.
-            chosen[3] = (resource.RLIMIT_STACK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
         chosen.append((resource.RLIMIT_NPROC, (limits.pids, limits.pids)))
     if os.geteuid() != 0:
         # Without root a hard limit cannot go up: keep each within the judge's own.
