@@ -84,8 +84,12 @@ def _compare_tokens(output: bytes, answer: bytes, same: Callable[[str, str], boo
     return CheckResult(True, "")
 
 
-def tokens(output: bytes, answer: bytes) -> CheckResult:
-    return _compare_tokens(output, answer, str.__eq__)
+def _same_word(case_sensitive: bool) -> Callable[[str, str], bool]:
+    return str.__eq__ if case_sensitive else (lambda got, want: got.casefold() == want.casefold())
+
+
+def tokens(output: bytes, answer: bytes, case_sensitive: bool = True) -> CheckResult:
+    return _compare_tokens(output, answer, _same_word(case_sensitive))
 
 
 def _parse_float(token: str) -> float | None:
@@ -96,11 +100,13 @@ def _parse_float(token: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def floats(output: bytes, answer: bytes, abs_tol: float, rel_tol: float) -> CheckResult:
+def floats(output: bytes, answer: bytes, abs_tol: float, rel_tol: float, case_sensitive: bool = True) -> CheckResult:
+    same_word = _same_word(case_sensitive)
+
     def same(got: str, want: str) -> bool:
         expected = _parse_float(want)
         if expected is None:  # a word in the answer is compared as a word
-            return got == want
+            return same_word(got, want)
         value = _parse_float(got)
         return value is not None and (
             abs(value - expected) <= abs_tol or abs(value - expected) <= rel_tol * abs(expected)

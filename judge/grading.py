@@ -93,9 +93,13 @@ def _split_flat(stem: str, problem_ids: Sequence[str]) -> tuple[str, str]:
 
 
 def problem_hash(problem: Problem) -> str:
-    """Changes whenever the spec or any test file changes."""
+    """Changes whenever the spec, any test file or any of the problem's programs (the
+    checker's, say) changes."""
     digest = hashlib.sha256(problem.spec_path.read_bytes())
-    for path in sorted(problem.tests_dir.rglob("*")):
+    files = sorted(problem.tests_dir.rglob("*"))
+    for program in problem.program_paths():
+        files += sorted(program.rglob("*")) if program.is_dir() else [program]
+    for path in files:
         if path.is_file():
             digest.update(str(path.relative_to(problem.directory)).encode() + b"\0")
             digest.update(path.read_bytes())

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import checkers, custom_checker, sandbox
+from judge import checkers, custom_checker, parts, sandbox
 from judge.build import Build, Submission, box, compile_limits, compile_submission
 from judge.custom_checker import CheckerError
 from judge.languages import Language
@@ -82,10 +82,17 @@ def check_output(problem: Problem, case: CaseFiles, output: bytes) -> checkers.C
     if isinstance(checker, LinesChecker):
         return checkers.lines(output, answer)
     if isinstance(checker, FloatChecker):
-        return checkers.floats(output, answer, checker.abs_tol, checker.rel_tol)
+        return checkers.floats(output, answer, checker.abs_tol, checker.rel_tol, checker.case_sensitive)
     if isinstance(checker, CustomChecker):
-        return custom_checker.check(problem.directory / checker.program, case.input, case.answer, output)
-    return checkers.tokens(output, answer)
+        return custom_checker.check(
+            problem.directory / checker.program,
+            case.input,
+            case.answer,
+            output,
+            parts.program_limits(problem),
+            checker.args,
+        )
+    return checkers.tokens(output, answer, checker.case_sensitive)
 
 
 def _clean_box(where: Path, keep: set[str]) -> None:

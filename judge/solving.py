@@ -69,8 +69,12 @@ def read_input(source: str | None) -> tuple[str, str]:
 
 def solve(problem: str, source: str | None, problems_dir: str | os.PathLike[str]) -> str:
     """The reference output for the input; JudgeError for an invalid input or spec."""
-    reference = refs.module(reference_name(find_problem(problem, problems_dir)))
+    directory = find_problem(problem, problems_dir)
+    name = reference_name(directory)
     label, text = read_input(source)
+    if name not in refs.NAMES:
+        return _solve_with_program(directory, label, text)
+    reference = refs.module(name)
     if not reference.accepts(text):
         issues = reference.validate(text)
         # Layout a submission never sees (CRLF, tabs, a missing last newline, a case split
@@ -83,6 +87,23 @@ def solve(problem: str, source: str | None, problems_dir: str | os.PathLike[str]
         text = canonical
     answer: str = reference.solve(text, TableStore(notify=_note))
     return answer
+
+
+def _solve_with_program(directory: str, label: str, text: str) -> str:
+    """A program reference: the problem's validators first, then the program, in the sandbox."""
+    from pathlib import Path
+
+    from judge import parts
+    from judge.spec import load_problem
+
+    problem = load_problem(Path(directory))
+    own = parts.load(problem)
+    issues = parts.check_inputs(own, [(text, ())])[0]
+    if issues:
+        raise JudgeError(
+            "\n".join(f"{label}:{i.line}: {i.message}" if i.line else f"{label}: {i.message}" for i in issues)
+        )
+    return parts.solve(own, [text], [label])[0]
 
 
 def _note(message: str) -> None:

@@ -9,6 +9,8 @@ as `problem.yaml:LINE: key.path: what is wrong`.
 from __future__ import annotations
 
 import json
+import shlex
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +40,12 @@ class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
+class ProgramLimits(_Strict):
+    time_s: float = Field(default=30, gt=0, le=600, description="CPU time of one run, in seconds")
+    memory_mib: int = Field(default=2048, gt=0, le=16384, description="Memory of one run, in MiB")
+    output_mib: float = Field(default=64, gt=0, le=1024, description="Output of one run, in MiB")
+
+
 class Limits(_Strict):
     time_s: float = Field(gt=0, le=60, description="CPU time limit per test file, in seconds")
     memory_mib: int = Field(gt=0, le=16384, description="Memory limit of the whole process tree, in MiB")
@@ -54,12 +62,17 @@ class Limits(_Strict):
         le=16384,
         description="Memory limit of one compilation, in MiB: the compiler's processes and the files it writes in /tmp",
     )
+    programs: ProgramLimits = Field(
+        default_factory=lambda: ProgramLimits(),
+        description="Limits of each run of the problem's own programs (reference, generators, validators, checker)",
+    )
 
 
 class TokensChecker(_Strict):
     """Whitespace-separated tokens must be equal (the default)."""
 
     type: Literal["tokens"]
+    case_sensitive: bool = Field(default=True, description="false: `Yes` equals `YES` (the ICPC default validator)")
 
 
 class ExactChecker(_Strict):
@@ -80,13 +93,17 @@ class FloatChecker(_Strict):
     type: Literal["float"]
     abs_tol: float = Field(default=1e-6, ge=0)
     rel_tol: float = Field(default=1e-6, ge=0)
+    case_sensitive: bool = Field(default=True, description="false: words other than numbers compared ignoring case")
 
 
 class CustomChecker(_Strict):
     """A program run as `program input answer feedback_dir < output` (exit 42 = AC, 43 = WA)."""
 
     type: Literal["custom"]
-    program: str = Field(min_length=1, description="Path relative to the problem folder")
+    program: str = Field(min_length=1, description="A file or folder, relative to the problem folder")
+    args: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = Field(
+        default=(), description="Extra arguments after the feedback folder (ICPC: validator_flags)"
+    )
 
 
 Checker = Annotated[
@@ -114,22 +131,52 @@ class Group(_Strict):
     cases: Annotated[tuple[Case, ...], BeforeValidator(_tuple_from_list)] | None = Field(
         default=None, description="Inline cases (e.g. the statement's samples)"
     )
-    generator: Slug | None = Field(default=None, description="Generator of the problem's reference")
+    generator: Slug | None = Field(default=None, description="A built-in generator of the problem's reference")
+    generate: str | None = Field(
+        default=None,
+        min_length=1,
+        description="A generator program in generators/ and its arguments, e.g. `gen.py --n 1000 --seed {seed}`;"
+        " {seed} is a seed of its own per case, {case} the case's number (1, 2, ...)",
+    )
+    files: str | None = Field(
+        default=None,
+        min_length=1,
+        description="A folder of hand-written `.in` files (and `.ans` files; the reference writes those missing)",
+    )
     count: int | None = Field(default=None, ge=1, le=10000, description="Number of test files to generate")
     seed: int | None = Field(default=None, ge=0, description="Seed; the same spec makes the same files")
-    args: dict[str, int] = Field(default_factory=dict, description="Generator arguments")
+    args: dict[str, int] = Field(default_factory=dict, description="Built-in generator arguments")
+    validator_args: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = Field(
+        default=(),
+        description="Extra arguments of the input validator programs on this group (ICPC: input_validator_flags)",
+    )
+
+    @property
+    def source(self) -> str:
+        """Which key makes the group's cases."""
+        for key in SOURCES:
+            if getattr(self, key) is not None:
+                return key
+        return ""
 
     @model_validator(mode="after")
     def _one_source(self) -> Group:
-        if (self.cases is None) == (self.generator is None):
-            raise ValueError("a group needs exactly one of `cases` or `generator`")
-        if self.generator is not None and (self.count is None or self.seed is None):
+        given = [key for key in SOURCES if getattr(self, key) is not None]
+        if len(given) != 1:
+            raise ValueError(f"a group needs exactly one of {', '.join(f'`{k}`' for k in SOURCES)}")
+        generated = self.generator is not None or self.generate is not None
+        if generated and (self.count is None or self.seed is None):
             raise ValueError("a generated group needs `count` and `seed`")
-        if self.cases is not None and (self.count is not None or self.seed is not None or self.args):
-            raise ValueError("`count`, `seed` and `args` belong to generated groups only")
+        if not generated and (self.count is not None or self.seed is not None):
+            raise ValueError("`count` and `seed` belong to generated groups only")
+        if self.args and self.generator is None:
+            raise ValueError("`args` belongs to built-in generators only (a program takes its arguments in `generate`)")
         if self.cases is not None and not self.cases:
             raise ValueError("`cases` is empty")
         return self
+
+
+SOURCES = ("cases", "generator", "generate", "files")
 
 
 class ProblemSpec(_Strict):
@@ -140,10 +187,32 @@ class ProblemSpec(_Strict):
     id: Slug = Field(description="Must equal the problem's folder name")
     title: str = Field(min_length=1)
     source: str = Field(min_length=1, description="Where the problem comes from (credit)")
-    statement: str = Field(default="statement.md", min_length=1, description="Markdown file in the problem folder")
+    statement: str = Field(
+        default="statement.md",
+        min_length=1,
+        description="The statement: a Markdown file in the problem folder (or, imported, the package's own file)",
+    )
+    license: str | None = Field(default=None, min_length=1, description="e.g. `cc by-sa` (kept from a package)")
+    rights_owner: str | None = Field(default=None, min_length=1, description="Who holds the rights")
+    credits: dict[str, Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)]] = Field(
+        default_factory=dict, description="Role -> names, e.g. {authors: [Ada Lovelace], testers: [...]}"
+    )
+    verdict_folders: Literal["judge", "icpc"] = Field(
+        default="judge",
+        description="icpc: solution folders mean what they mean in ICPC packages, which have no MLE verdict:"
+        " a solution in run_time_error/ may also get MLE",
+    )
     limits: Limits
     checker: Checker = Field(default_factory=lambda: TokensChecker(type="tokens"))
-    reference: str = Field(description=f"Reference solver: one of {', '.join(refs.NAMES)}")
+    reference: str = Field(
+        min_length=1,
+        description=f"Reference solver: a built-in one ({', '.join(refs.NAMES)}) or a program (a file or folder"
+        " relative to the problem folder, e.g. solutions/accepted/ref.cpp) whose output becomes each answer",
+    )
+    validators: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = Field(
+        default=(),
+        description="Input validator programs (files or folders): input on stdin, exit 42 = valid (ICPC)",
+    )
     groups: Annotated[tuple[Group, ...], BeforeValidator(_tuple_from_list)] = Field(min_length=1)
 
 
@@ -169,6 +238,22 @@ class Problem:
     @property
     def tests_dir(self) -> Path:
         return self.directory / TESTS_DIR
+
+    @property
+    def builtin(self) -> bool:
+        """Whether the reference is one of the judge's own solvers (else a program)."""
+        return self.spec.reference in refs.NAMES
+
+    def program_paths(self) -> list[Path]:
+        """Every program of the problem (reference, validators, generators, checker)."""
+        paths = [] if self.builtin else [self.directory / self.spec.reference]
+        paths += [self.directory / v for v in self.spec.validators]
+        for group in self.spec.groups:
+            if group.generate is not None:
+                paths.append(self.directory / GENERATORS_DIR / split_generate(group.generate)[0])
+        if isinstance(self.spec.checker, CustomChecker):
+            paths.append(self.directory / self.spec.checker.program)
+        return list(dict.fromkeys(paths))
 
 
 @dataclass(frozen=True)
@@ -259,21 +344,46 @@ def _semantic_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str
     elif not (directory / spec.statement).is_file():
         found.append((("statement",), f"file not found: {spec.statement}"))
     if isinstance(spec.checker, CustomChecker):
-        if not _inside(directory, spec.checker.program):
-            found.append((("checker", "program"), f"{spec.checker.program!r} points outside the problem folder"))
-        elif not (directory / spec.checker.program).is_file():
-            found.append((("checker", "program"), f"file not found: {spec.checker.program}"))
-    try:
+        found += _program_issues(directory, ("checker", "program"), spec.checker.program)
+    reference = None
+    if spec.reference in refs.NAMES:
         reference = refs.get(spec.reference)
-    except KeyError as err:
-        found.append((("reference",), str(err.args[0])))
-        reference = None
+    elif not _inside(directory, spec.reference):
+        found.append((("reference",), f"{spec.reference!r} points outside the problem folder"))
+    elif not (directory / spec.reference).exists():
+        found.append(
+            (
+                ("reference",),
+                f"{spec.reference!r} is neither a built-in reference ({', '.join(refs.NAMES)})"
+                " nor a program file or folder of the problem",
+            )
+        )
+    for i, program in enumerate(spec.validators):
+        found += _program_issues(directory, ("validators", i), program)
     seen: set[str] = set()
     for i, group in enumerate(spec.groups):
         if group.name in seen:
             found.append((("groups", i, "name"), f"duplicate group name {group.name!r}"))
         seen.add(group.name)
-        if reference is None or group.generator is None:
+        if group.generate is not None:
+            found += [(("groups", i, "generate"), m) for m in _generate_issues(directory, group.generate, group.count)]
+        if group.files is not None:
+            if not _inside(directory, group.files):
+                found.append((("groups", i, "files"), f"{group.files!r} points outside the problem folder"))
+            elif not (directory / group.files).is_dir():
+                found.append((("groups", i, "files"), f"folder not found: {group.files}"))
+            elif not any((directory / group.files).glob("*.in")):
+                found.append((("groups", i, "files"), f"no .in files in {group.files}"))
+        if group.generator is None:
+            continue
+        if reference is None:
+            if (directory / spec.reference).exists() and _inside(directory, spec.reference):
+                found.append(
+                    (
+                        ("groups", i, "generator"),
+                        "built-in generators belong to built-in references; a program generator goes in `generate`",
+                    )
+                )
             continue
         generator = reference.generators.get(group.generator)
         if generator is None:
@@ -288,6 +398,54 @@ def _semantic_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str
             if key in generator.args and value < 0:
                 found.append((("groups", i, "args", key), "must be >= 0"))
     return found
+
+
+def _program_issues(
+    directory: Path, loc: tuple[str | int, ...], relative: str
+) -> list[tuple[tuple[str | int, ...], str]]:
+    if not _inside(directory, relative):
+        return [(loc, f"{relative!r} points outside the problem folder")]
+    if not (directory / relative).exists():
+        return [(loc, f"file or folder not found: {relative}")]
+    return []
+
+
+GENERATORS_DIR = "generators"
+GENERATE_PLACEHOLDERS = frozenset({"seed", "case"})
+
+
+def split_generate(command: str) -> list[str]:
+    """The words of a `generate` command (shell quoting rules, no shell)."""
+    return shlex.split(command)
+
+
+def _generate_issues(directory: Path, command: str, count: int | None) -> list[str]:
+    try:
+        words = split_generate(command)
+    except ValueError as err:
+        return [f"cannot split the command: {err}"]
+    if not words:
+        return ["an empty command"]
+    issues: list[str] = []
+    used: set[str] = set()
+    for word in words[1:]:
+        try:
+            fields = {f for _, f, _, _ in string.Formatter().parse(word) if f is not None}
+        except ValueError as err:
+            issues.append(f"{word!r}: {err}")
+            continue
+        unknown = fields - GENERATE_PLACEHOLDERS
+        if unknown:
+            issues.append(f"unknown placeholder {{{sorted(unknown)[0]}}} (known: {{case}}, {{seed}})")
+        used |= fields
+    if (count or 0) > 1 and not used:
+        issues.append("every case would be the same: give the program {seed} or {case}")
+    program = Path(GENERATORS_DIR) / words[0]
+    if not _inside(directory / GENERATORS_DIR, words[0]):
+        issues.append(f"{words[0]!r} points outside {GENERATORS_DIR}/")
+    elif not (directory / program).exists():
+        issues.append(f"no generator {program} in the problem folder")
+    return issues
 
 
 def json_schema() -> str:

@@ -7,17 +7,15 @@ files, so `judge gen --check` can tell committed tests from stale ones.
 from __future__ import annotations
 
 import os
-import random
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import refs
+from judge import parts
 from judge.errors import JudgeError
-from judge.refs.base import Reference
 from judge.refs.text import TableSource
-from judge.spec import Group, Problem
+from judge.spec import Problem
 
 INPUT_SUFFIX = ".in"
 ANSWER_SUFFIX = ".ans"
@@ -50,36 +48,36 @@ class Difference:
         return f"{self.path}: {self.reason}"
 
 
-def _inputs(reference: Reference, group: Group, tables: TableSource) -> list[str]:
-    if group.cases is not None:
-        return [case.input for case in group.cases]
-    assert group.generator is not None and group.count is not None and group.seed is not None
-    generator = reference.generators[group.generator]
-    args = {**generator.args, **group.args}
-    return generator.make(random.Random(group.seed), group.count, tables, args)
-
-
-def generate(problem: Problem, tables: TableSource) -> list[TestCase]:
-    """Every test case of the problem, in spec order, answers from the reference solver."""
-    reference = refs.get(problem.spec.reference)
+def generate(
+    problem: Problem, tables: TableSource | None = None, jobs: int = 1, notify: Callable[[str], None] | None = None
+) -> list[TestCase]:
+    """Every test case of the problem, in spec order, answers from the reference (programs
+    run `jobs` at a time). JudgeError naming the group and case when a part fails."""
+    own = parts.load(problem, tables, jobs)
+    raw = parts.make_inputs(own, notify)
     where = problem.spec_path
+    flat = [(gi, ci, case) for gi, cases in enumerate(raw) for ci, case in enumerate(cases)]
+    groups = problem.spec.groups
+    labels = [f"{where}: groups[{gi}] ({groups[gi].name}) case {case.name}" for gi, _, case in flat]
+    if notify is not None and (own.validators or own.reference is not None):
+        notify(f"{problem.id}: validating and solving {len(flat)} cases")
+    issues = parts.check_inputs(own, [(case.input, groups[gi].validator_args) for gi, _, case in flat])
+    for label, found in zip(labels, issues, strict=True):
+        if found:
+            detail = "; ".join(f"input line {i.line}: {i.message}" if i.line else i.message for i in found)
+            raise JudgeError(f"{label}: invalid input: {detail}")
+    unsolved = [i for i, (_, _, case) in enumerate(flat) if case.answer is None or case.stated]
+    solved = parts.solve(own, [flat[i][2].input for i in unsolved], [labels[i] for i in unsolved])
+    answers = {i: answer for i, answer in zip(unsolved, solved, strict=True)}
     cases: list[TestCase] = []
-    for gi, group in enumerate(problem.spec.groups):
-        inputs = _inputs(reference, group, tables)
-        width = max(2, len(str(len(inputs))))
-        for ci, text in enumerate(inputs):
-            label = f"{where}: groups[{gi}] ({group.name}) case {ci + 1}"
-            issues = reference.validate(text)
-            if issues:
-                detail = "; ".join(f"input line {i.line}: {i.message}" for i in issues)
-                raise JudgeError(f"{label}: invalid input: {detail}")
-            answer = reference.solve(text, tables)
-            stated = group.cases[ci].answer if group.cases is not None else None
-            if stated is not None and stated.split() != answer.split():
-                raise JudgeError(
-                    f"{label}: the spec's answer {stated.strip()!r} differs from the reference's {answer.strip()!r}"
-                )
-            cases.append(TestCase(group.name, f"{ci + 1:0{width}d}", text, answer, group.visibility == "public"))
+    for i, (gi, _, case) in enumerate(flat):
+        answer = answers.get(i, case.answer)
+        assert answer is not None
+        if case.stated and case.answer is not None and case.answer.split() != answer.split():
+            raise JudgeError(
+                f"{labels[i]}: the spec's answer {case.answer.strip()!r} differs from the reference's {answer.strip()!r}"
+            )
+        cases.append(TestCase(groups[gi].name, case.name, case.input, answer, groups[gi].visibility == "public"))
     return cases
 
 

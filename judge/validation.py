@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import refs
+from judge import parts
+from judge.errors import JudgeError
 from judge.spec import Problem
 from judge.testdata import ANSWER_SUFFIX, INPUT_SUFFIX
 
@@ -45,13 +46,20 @@ def read_text(path: Path) -> tuple[str | None, FileIssue | None]:
         return None, FileIssue(path, data[: err.start].count(b"\n") + 1, "not UTF-8 text")
 
 
-def validate_problem(problem: Problem) -> ValidationReport:
-    reference = refs.get(problem.spec.reference)
+def validate_problem(problem: Problem, jobs: int = 1) -> ValidationReport:
+    """Every input under tests/ against the built-in validator and the validator programs
+    (with its group's arguments); a validator that does not build is one issue."""
     tests_dir = problem.tests_dir
     inputs = sorted(tests_dir.rglob(f"*{INPUT_SUFFIX}")) if tests_dir.is_dir() else []
     issues: list[FileIssue] = []
     if not inputs:
         issues.append(FileIssue(tests_dir, 0, "no test inputs (run `judge gen`)"))
+    try:
+        own = parts.load(problem, None, jobs)
+    except JudgeError as err:
+        return ValidationReport(problem.id, len(inputs), (*issues, FileIssue(problem.spec_path, 0, str(err))))
+    args = {group.name: group.validator_args for group in problem.spec.groups}
+    readable: list[tuple[Path, str]] = []
     for path in inputs:
         if not path.with_suffix(ANSWER_SUFFIX).is_file():
             issues.append(FileIssue(path, 0, f"no answer file {path.with_suffix(ANSWER_SUFFIX).name}"))
@@ -60,5 +68,8 @@ def validate_problem(problem: Problem) -> ValidationReport:
             issues.append(problem_reading)
             continue
         assert text is not None
-        issues += [FileIssue(path, i.line, i.message) for i in reference.validate(text)]
+        readable.append((path, text))
+    found = parts.check_inputs(own, [(text, args.get(path.parent.name, ())) for path, text in readable])
+    for (path, _), mine in zip(readable, found, strict=True):
+        issues += [FileIssue(path, i.line, i.message) for i in mine]
     return ValidationReport(problem.id, len(inputs), tuple(issues))

@@ -93,37 +93,42 @@ class ProblemReport:
 # --- the data ----------------------------------------------------------------------------
 
 
-def check_data(problem: Problem, notify: Callable[[str], None] | None = None) -> list[Check]:
+def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jobs: int = 1) -> list[Check]:
     """Tests up to date, inputs valid, answers reproduced by the reference."""
-    from judge import refs, runner, testdata, validation
+    from judge import parts, refs, runner, testdata, validation
     from judge.tables import TableStore
 
     store = TableStore(notify=notify)
-    reference = refs.get(problem.spec.reference)
-    store.ensure(reference.tables)
+    if problem.builtin:
+        store.ensure(refs.get(problem.spec.reference).tables)
     checks: list[Check] = []
-
-    made = testdata.generate(problem, store)
+    try:
+        own = parts.load(problem, store, jobs)
+        made = testdata.generate(problem, store, jobs)
+    except JudgeError as err:
+        return [Check("tests up to date", tuple(str(err).splitlines()))]
     stale = testdata.compare(problem, made)
     checks.append(
         Check("tests up to date", tuple(f"{d} (run `judge gen {problem.id}`)" for d in stale), f"{len(made)} cases")
     )
 
-    report = validation.validate_problem(problem)
+    report = validation.validate_problem(problem, jobs)
     checks.append(Check("inputs valid", tuple(str(i) for i in report.issues), f"{report.files} inputs"))
 
     wrong: list[str] = []
     invalid = {i.path for i in report.issues}
     try:
-        cases = testdata.load_cases(problem)
+        cases = [c for c in testdata.load_cases(problem) if c.input not in invalid]
+        texts = [case.input.read_text(encoding="utf-8") for case in cases]
+        answers = parts.solve(own, texts, [str(case.input) for case in cases])
     except JudgeError as err:
         return [*checks, Check("answers reproduced", (str(err),))]
-    for case in cases:
-        if case.input in invalid:
-            continue  # the validator has said why
-        text = case.input.read_text(encoding="utf-8")
-        answer = reference.solve(text, store)
-        result = runner.check_output(problem, case, answer.encode())
+    for case, answer in zip(cases, answers, strict=True):
+        try:
+            result = runner.check_output(problem, case, answer.encode())
+        except JudgeError as err:
+            wrong.append(f"{case.answer}: the checker failed on the reference's output: {err}")
+            continue
         if not result.accepted:
             wrong.append(f"{case.answer}:{result.line or 1}: the reference solver disagrees ({result.message})")
     checks.append(Check("answers reproduced", tuple(wrong), f"{len(cases)} answers"))
@@ -133,13 +138,15 @@ def check_data(problem: Problem, notify: Callable[[str], None] | None = None) ->
 # --- the solutions -------------------------------------------------------------------------
 
 
-def discover(problem_dir: Path) -> tuple[list[Solution], list[str]]:
-    """The solutions of a problem, and what is wrong with the folder (unknown names, bad headers)."""
+def discover(problem_dir: Path, icpc: bool = False) -> tuple[list[Solution], list[str], list[str]]:
+    """The solutions of a problem, what is wrong with the folder (unknown names, bad headers),
+    and notes on files skipped (a language the judge does not have, as packages may bring)."""
     root = problem_dir / SOLUTIONS_DIR
     found: list[Solution] = []
     problems: list[str] = []
+    skipped: list[str] = []
     if not root.is_dir():
-        return found, problems
+        return found, problems, skipped
     table = languages.load()
     for folder in sorted(p for p in root.iterdir() if not p.name.startswith(".")):
         if not folder.is_dir():
@@ -151,15 +158,19 @@ def discover(problem_dir: Path) -> tuple[list[Solution], list[str]]:
         for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
             try:
                 table.detect(path)
+            except JudgeError:
+                skipped.append(f"{path}: skipped, the judge has no language for '{path.suffix}'")
+                continue
+            try:
                 text = path.read_bytes().decode("utf-8")
-                found.append(Solution(path, folder.name, expectations.expectation(folder.name, text)))
+                found.append(Solution(path, folder.name, expectations.expectation(folder.name, text, icpc)))
             except JudgeError as err:
                 problems.append(str(err))
             except UnicodeDecodeError:
                 problems.append(f"{path}: not UTF-8 text")
             except ExpectationError as err:
                 problems.append(f"{path}:{err.line}: {err}")
-    return found, problems
+    return found, problems, skipped
 
 
 def run_solution(problem_dir: Path, solution: Solution) -> SolutionRun:
@@ -272,7 +283,7 @@ class Prepared:
     notes: tuple[str, ...]
 
 
-def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None) -> Prepared:
+def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs: int = 1) -> Prepared:
     """Load the spec and check the data; find the solutions (not run yet)."""
     from judge import testdata
 
@@ -281,7 +292,7 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None) -> P
     except JudgeError as err:
         return Prepared(problem_dir, problem_dir.name, (Check("spec valid", tuple(str(err).splitlines())),), (), (), ())
     checks = [Check("spec valid", (), str(problem.spec_path.name))]
-    checks += check_data(problem, notify)
+    checks += check_data(problem, notify, jobs)
     try:
         cases = testdata.load_cases(problem)
     except JudgeError:
@@ -289,9 +300,9 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None) -> P
     groups = tuple((g.name, sum(1 for c in cases if c.group == g.name)) for g in problem.spec.groups)
     # Solutions only mean something on sound data: a broken test would fail them all.
     data_broken = any(c.failures for c in checks)
-    solutions, folder_problems = discover(problem_dir)
+    solutions, folder_problems, skipped = discover(problem_dir, problem.spec.verdict_folders == "icpc")
     checks.append(Check("solutions folder", tuple(folder_problems), f"{len(solutions)} solutions"))
-    notes: list[str] = []
+    notes: list[str] = list(skipped)
     if not any(s.folder == "accepted" for s in solutions):
         notes.append(
             f"{problem_dir / SOLUTIONS_DIR / 'accepted'}: no accepted solution, so nothing shows the tests can be passed"

@@ -121,7 +121,7 @@ def test_solve_rechecks_an_edited_spec(problems_copy: Path) -> None:
         input=b"12345678.\n12345678.\n",
         capture_output=True,
     )
-    assert again.returncode == 2 and b"unknown reference 'lanqiao2'" in again.stderr
+    assert again.returncode == 2 and b"'lanqiao2' is neither a built-in reference" in again.stderr
 
 
 def test_schema_and_tables_commands() -> None:

@@ -81,7 +81,11 @@ def test_good_spec_loads(tmp_path: Path) -> None:
             ":8: checker.abs_tol: Input should be greater",
         ),
         # unknown reference
-        ("reference: eight-digits", "reference: nine-digits", ":9: reference: unknown reference 'nine-digits'"),
+        (
+            "reference: eight-digits",
+            "reference: nine-digits",
+            ":9: reference: 'nine-digits' is neither a built-in reference",
+        ),
         # unknown generator
         ("    generator: random", "    generator: chaos", ":17: groups[1].generator: unknown generator 'chaos'"),
         # generator argument it does not take

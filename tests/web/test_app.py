@@ -338,3 +338,32 @@ def test_an_unsafe_server_says_so_on_every_page(server: Server, web_problems: Pa
             assert page.status == 200 and 'class="unsafe"' in page.body and "--unsafe-no-sandbox" in page.body
     finally:
         unsafe.stop()
+
+
+def test_a_problem_made_of_programs_is_judged_on_the_web(tmp_path: Path) -> None:
+    from ..test_parts import make_problem
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    directory = make_problem(problems)
+    subprocess.run(
+        [sys.executable, "-m", "judge", "--problems", str(problems), "gen"], cwd=REPO, check=True, capture_output=True
+    )
+    web = Server(problems, tmp_path / "data")
+    tokens = web.roster("dee")
+    web.start()
+    try:
+        client = web.client()
+        client.login("dee", tokens["dee"])
+        assert "Sum of Two" in client.get("/problems/sum").body
+        verdicts = {}
+        for name, source in (
+            ("ref.py", (directory / "solutions" / "accepted" / "ref.py").read_bytes()),
+            ("minus.py", (directory / "solutions" / "wrong_answer" / "minus.py").read_bytes()),
+        ):
+            reply = client.submit("sum", name, source)
+            assert reply.status == 303, reply.body
+            verdicts[name] = client.wait_done(submitted_id(reply.headers["location"]))["verdict"]
+    finally:
+        web.stop()
+    assert verdicts == {"ref.py": "AC", "minus.py": "WA"}

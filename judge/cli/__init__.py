@@ -7,8 +7,7 @@ Every command reports bad input as `judge: error: ...` lines and a non-zero exit
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,8 +18,19 @@ from rich.table import Column, Table
 
 from judge import __version__
 from judge.__main__ import PROBLEMS_ENV
+from judge.cli import problems as problem_commands
+from judge.cli.common import (
+    _jobs_option,
+    _problems,
+    _report_errors,
+    _say,
+    _status,
+    _unsafe_option,
+    err,
+    out,
+)
 from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
-from judge.locate import find_problem, problem_dirs
+from judge.locate import find_problem
 
 if TYPE_CHECKING:
     from judge import sandbox
@@ -30,69 +40,6 @@ if TYPE_CHECKING:
     from judge.runner import CaseResult
     from judge.spec import Problem
     from judge.verify import ProblemReport
-
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-def _say(message: str) -> None:
-    err.print(f"[dim]judge: {message}[/dim]")
-
-
-@contextmanager
-def _status(message: str) -> Iterator[None]:
-    # A spinner on a terminal; nothing at all when piped, so logs stay clean.
-    if err.is_terminal:
-        with err.status(message):
-            yield
-    else:
-        yield
-
-
-def _problems(ctx: click.Context, names: Sequence[str]) -> list[Path]:
-    problems_dir: Path = ctx.obj["problems"]
-    if names:
-        return [Path(find_problem(n, problems_dir)) for n in names]
-    found = [Path(p) for p in problem_dirs(problems_dir)]
-    if not found:
-        raise JudgeError(f"{problems_dir}: no problem folders (each needs a problem.yaml)")
-    return found
-
-
-def _report_errors(error: JudgeError) -> None:
-    for line in str(error).splitlines():
-        err.print(f"[red]judge: error:[/red] {line}", markup=True)
-
-
-def _require_isolation(ctx: click.Context, param: click.Parameter, unsafe: bool) -> bool:
-    """Before any submission runs: no filesystem and network isolation, no run, unless the
-    user says --unsafe-no-sandbox (reports and pages then carry a red banner)."""
-    import os
-
-    from judge import sandbox
-
-    if ctx.resilient_parsing:
-        return unsafe
-    problem = sandbox.isolation_problem(sandbox.detect())
-    if problem and not unsafe:
-        raise JudgeError(problem)
-    if problem:
-        os.environ[sandbox.UNSAFE_ENV] = "1"  # worker processes inherit the choice
-        _say(f"warning: running submissions WITHOUT isolation (--unsafe-no-sandbox): {sandbox.detect().mode}")
-    return unsafe
-
-
-def _unsafe_option(command: Callable[..., None]) -> Callable[..., None]:
-    return click.option(
-        "--unsafe-no-sandbox",
-        "unsafe",
-        is_flag=True,
-        envvar="JUDGE_UNSAFE",
-        expose_value=False,
-        callback=_require_isolation,
-        help="Run submissions even where they cannot be isolated from the machine's files and network "
-        "(or JUDGE_UNSAFE=1). Reports and pages then say so in red.",
-    )(command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -108,29 +55,36 @@ def _unsafe_option(command: Callable[..., None]) -> Callable[..., None]:
 )
 @click.pass_context
 def cli(ctx: click.Context, problems: Path) -> None:
-    """An online-judge style grading harness for the bundled 3x3 puzzles."""
+    """An online-judge style grading harness: any problem (your own, or an ICPC/Kattis
+    package), C, C++, Python 3 and Java, in a sandbox; three 3x3 puzzles ship with it."""
     ctx.obj = {"problems": problems}
 
 
 @cli.command()
 @click.argument("problem_names", metavar="[PROBLEM]...", nargs=-1)
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 if tests/ differs from what would be made.")
+@_jobs_option
 @click.pass_context
-def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool) -> None:
-    """Generate every problem's tests/ (inputs and reference answers) from its spec."""
-    from judge import refs, testdata
+def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: int | None) -> None:
+    """Generate every problem's tests/ (inputs and reference answers) from its spec.
+
+    A problem's programs (generators, validators, a program reference) are compiled once
+    and run in the sandbox, JOBS at a time."""
+    from judge import grading, refs, testdata
     from judge.spec import load_problem
     from judge.tables import TableStore
 
     store = TableStore(notify=_say)
+    workers = jobs or grading.default_jobs()
     failed = False
     summary = Table("problem", "groups", "cases", "result", box=None, pad_edge=False)
     for directory in _problems(ctx, problem_names):
         try:
             problem = load_problem(directory)
             with _status(f"generating {problem.id}"):
-                store.ensure(refs.get(problem.spec.reference).tables)
-                cases = testdata.generate(problem, store)
+                if problem.builtin:
+                    store.ensure(refs.get(problem.spec.reference).tables)
+                cases = testdata.generate(problem, store, workers, notify=_say)
             if check:
                 differences = testdata.compare(problem, cases)
                 for difference in differences:
@@ -154,9 +108,12 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool) -> None
 
 @cli.command()
 @click.argument("problem_names", metavar="[PROBLEM]...", nargs=-1)
+@_jobs_option
 @click.pass_context
-def validate(ctx: click.Context, problem_names: tuple[str, ...]) -> None:
-    """Check the spec and every test input against the problem's strict input format."""
+def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None) -> None:
+    """Check the spec and every test input against the problem's strict input format
+    (its built-in validator and its validator programs)."""
+    from judge import grading
     from judge.spec import load_problem
     from judge.validation import validate_problem
 
@@ -170,7 +127,8 @@ def validate(ctx: click.Context, problem_names: tuple[str, ...]) -> None:
             summary.add_row(directory.name, "-", "[red]bad spec[/red]")
             failed = True
             continue
-        report = validate_problem(problem)
+        with _status(f"validating {problem.id}"):
+            report = validate_problem(problem, jobs or grading.default_jobs())
         for issue in report.issues:
             err.print(f"[red]invalid:[/red] {issue}")
         failed |= not report.ok
@@ -656,12 +614,12 @@ def verify(
     from judge import verify as verifying
     from judge.verify_report import write_junit
 
+    workers = jobs or grading.default_jobs()
     prepared = []
     for directory in _problems(ctx, problem_names):
         with _status(f"checking the data of {directory.name}"):
-            prepared.append(verifying.prepare(directory, notify=_say))
+            prepared.append(verifying.prepare(directory, notify=_say, jobs=workers))
     work = [(p.directory, s) for p in prepared for s in p.solutions]
-    workers = jobs or grading.default_jobs()
     progress = Progress(
         TextColumn("[bold]verifying"),
         BarColumn(),
@@ -900,6 +858,9 @@ def roster_list(data_dir: Path) -> None:
     for user, count in Store(data_dir).users():
         table.add_row(user.id, user.role, str(count))
     out.print(table)
+
+
+cli.add_command(problem_commands.new)
 
 
 def main() -> None:

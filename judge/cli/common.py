@@ -1,0 +1,83 @@
+"""What every command of the `judge` CLI shares: the two consoles, one-line errors, the
+spinner, and the options that more than one command takes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from judge.errors import JudgeError
+from judge.locate import find_problem, problem_dirs
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _say(message: str) -> None:
+    err.print(f"[dim]judge: {message}[/dim]")
+
+
+@contextmanager
+def _status(message: str) -> Iterator[None]:
+    # A spinner on a terminal; nothing at all when piped, so logs stay clean.
+    if err.is_terminal:
+        with err.status(message):
+            yield
+    else:
+        yield
+
+
+def _problems(ctx: click.Context, names: Sequence[str]) -> list[Path]:
+    problems_dir: Path = ctx.obj["problems"]
+    if names:
+        return [Path(find_problem(n, problems_dir)) for n in names]
+    found = [Path(p) for p in problem_dirs(problems_dir)]
+    if not found:
+        raise JudgeError(f"{problems_dir}: no problem folders (each needs a problem.yaml)")
+    return found
+
+
+def _report_errors(error: JudgeError) -> None:
+    for line in str(error).splitlines():
+        err.print(f"[red]judge: error:[/red] {line}", markup=True)
+
+
+def _jobs_option(command: Callable[..., None]) -> Callable[..., None]:
+    return click.option(
+        "-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores]."
+    )(command)
+
+
+def _require_isolation(ctx: click.Context, param: click.Parameter, unsafe: bool) -> bool:
+    """Before any submission runs: no filesystem and network isolation, no run, unless the
+    user says --unsafe-no-sandbox (reports and pages then carry a red banner)."""
+    import os
+
+    from judge import sandbox
+
+    if ctx.resilient_parsing:
+        return unsafe
+    problem = sandbox.isolation_problem(sandbox.detect())
+    if problem and not unsafe:
+        raise JudgeError(problem)
+    if problem:
+        os.environ[sandbox.UNSAFE_ENV] = "1"  # worker processes inherit the choice
+        _say(f"warning: running submissions WITHOUT isolation (--unsafe-no-sandbox): {sandbox.detect().mode}")
+    return unsafe
+
+
+def _unsafe_option(command: Callable[..., None]) -> Callable[..., None]:
+    return click.option(
+        "--unsafe-no-sandbox",
+        "unsafe",
+        is_flag=True,
+        envvar="JUDGE_UNSAFE",
+        expose_value=False,
+        callback=_require_isolation,
+        help="Run submissions even where they cannot be isolated from the machine's files and network "
+        "(or JUDGE_UNSAFE=1). Reports and pages then say so in red.",
+    )(command)

@@ -1,0 +1,362 @@
+"""A problem's own programs (reference, generators, input validators, checker): a file or a
+folder of files in any of the judge's languages, compiled once into a cache keyed by the
+hash of its content, and run in the sandbox like a submission, under limits of its own.
+
+A folder is one program: every source file of its language is compiled together, and
+other files (a validator's `testlib.h`, say) sit beside them in the box. The cache lives
+under the judge's cache folder, so a second `judge gen` or a worker process compiles
+nothing; a build is written to a temporary folder and renamed into place, so a judge
+killed mid-compile leaves no half-built program behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import languages, lifecycle, sandbox
+from judge.errors import JudgeError
+from judge.languages import Language
+from judge.tables import cache_dir
+
+MAX_PROGRAM_BYTES = 8 << 20  # all files of one program together
+COMPILE_TIME_S = 60.0  # a validator built on a big header (testlib) needs more than a submission
+COMPILE_MEMORY_MIB = 2048
+KEPT_BYTES = 64 * 1024  # of each feedback file a checker writes
+STDERR_SHOWN = 300  # characters of a program's stderr quoted in an error
+# Bump when the layout of a cached build changes.
+CACHE_VERSION = 1
+
+
+class ProgramError(JudgeError):
+    """A problem's program is unusable or failed: one line naming it (and what it ran on)."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """The sources of a program, read and identified."""
+
+    path: Path  # the file or folder
+    language: Language
+    files: tuple[tuple[str, bytes], ...]  # (name relative to the folder, content), sorted
+    main: str  # the file that is run (Python) or whose class is run (Java); "" for C and C++
+    mainclass: str
+
+    @property
+    def digest(self) -> str:
+        digest = hashlib.sha256(f"judge-program {CACHE_VERSION}\0".encode())
+        spec = self.language.model_dump(mode="json", exclude={"name", "version", "extensions"})
+        digest.update(json.dumps(spec, sort_keys=True).encode() + b"\0")
+        digest.update(f"{self.main}\0{self.mainclass}\0".encode())
+        for name, content in self.files:
+            digest.update(f"{name}\0{len(content)}\0".encode())
+            digest.update(content)
+        return digest.hexdigest()
+
+    def sources(self) -> list[str]:
+        """The files the compiler gets: those of the program's language."""
+        return [name for name, _ in self.files if _suffix(name) in self.language.extensions]
+
+
+@dataclass(frozen=True)
+class Built:
+    """A compiled program in the cache: what to copy into a box and how to start it."""
+
+    label: str  # the program's path, for messages
+    directory: Path
+    argv: tuple[str, ...]
+    language: str
+    address_space: bool
+    jvm_allowance_mib: int
+
+
+@dataclass(frozen=True)
+class ProgramLimits:
+    time_s: float
+    memory_mib: int
+    output_bytes: int
+
+    def sandbox_limits(self, built: Built) -> sandbox.Limits:
+        return sandbox.Limits(
+            cpu_s=self.time_s,
+            wall_s=2 * self.time_s + 1,
+            memory_mib=self.memory_mib + built.jvm_allowance_mib,
+            output_bytes=self.output_bytes,
+            address_space=built.address_space,
+        )
+
+
+def _suffix(name: str) -> str:
+    return Path(name).suffix.lower().lstrip(".")
+
+
+def _read_files(path: Path) -> list[tuple[str, bytes]]:
+    if path.is_file():
+        entries = [(path.name, path)]
+    elif path.is_dir():
+        entries = []
+        for item in sorted(path.rglob("*")):
+            relative = item.relative_to(path)
+            if any(part.startswith(".") or part == "__pycache__" for part in relative.parts):
+                continue
+            if item.is_symlink():
+                raise ProgramError(f"{item}: a symbolic link in a program folder (copy the file instead)")
+            if item.is_file():
+                entries.append((relative.as_posix(), item))
+    else:
+        raise ProgramError(f"{path}: no such program file or folder")
+    files: list[tuple[str, bytes]] = []
+    total = 0
+    for name, item in entries:
+        try:
+            content = item.read_bytes()
+        except OSError as err:
+            raise ProgramError(f"{item}: cannot read: {err.strerror}") from None
+        total += len(content)
+        if total > MAX_PROGRAM_BYTES:
+            raise ProgramError(f"{path}: over {MAX_PROGRAM_BYTES >> 20} MiB of files, too big for a program")
+        files.append((name, content))
+    return files
+
+
+def _language_of(path: Path, files: Sequence[tuple[str, bytes]]) -> Language:
+    table = languages.load()
+    if path.is_file():
+        return table.detect(path)
+    found: dict[str, Language] = {}
+    for name, _ in files:
+        for language in table.languages.values():
+            if _suffix(name) in language.extensions:
+                found[language.id] = language
+    # A C++ program may carry C files; anything else mixed is a mistake.
+    if set(found) == {"c", "cpp"}:
+        return found["cpp"]
+    if len(found) != 1:
+        what = ", ".join(sorted(found)) or "none"
+        known = ", ".join(f".{e}" for lang in table.languages.values() for e in lang.extensions)
+        raise ProgramError(
+            f"{path}: a program folder needs source files of one language (found: {what}; known: {known})"
+        )
+    return next(iter(found.values()))
+
+
+def _main_file(path: Path, language: Language, files: Sequence[tuple[str, bytes]]) -> tuple[str, str]:
+    """(main file, main class) of a program."""
+    sources = [(n, c) for n, c in files if _suffix(n) in language.extensions]
+    if language.uses_mainclass:  # Java: the class with a main method
+        with_main = [(n, c) for n, c in sources if b"static void main" in c]
+        if len(with_main) != 1 and len(sources) > 1:
+            raise ProgramError(f"{path}: {len(with_main)} Java files with a main method, need exactly one")
+        name, content = (with_main or sources)[0]
+        return name, languages.java_main_class(content)
+    if language.compile is not None and language.binary is not None:
+        return "", ""  # C, C++: every source is compiled into one binary
+    if len(sources) == 1:
+        return sources[0][0], ""
+    names = [n for n, _ in sources]
+    for wanted in ("main" + Path(names[0]).suffix, f"{path.name}{Path(names[0]).suffix}"):
+        if wanted in names:
+            return wanted, ""
+    raise ProgramError(f"{path}: {len(names)} source files and none named main{Path(names[0]).suffix}: which one runs?")
+
+
+def load(path: Path) -> Program:
+    """Read a program (file or folder); ProgramError naming the file when it is unusable."""
+    files = _read_files(path)
+    if not files:
+        raise ProgramError(f"{path}: an empty program folder")
+    language = _language_of(path, files)
+    for name, content in files:
+        if _suffix(name) in language.extensions and b"\0" in content:
+            raise ProgramError(f"{path / name if path.is_dir() else path}: binary file, not source code")
+    main, mainclass = _main_file(path, language, files)
+    if not any(content.strip() for name, content in files if _suffix(name) in language.extensions):
+        raise ProgramError(f"{path}: empty program")
+    return Program(path, language, tuple(files), main, mainclass)
+
+
+def _fill(language: Language, argv: Sequence[str], program: Program, memory_mib: int) -> list[str]:
+    values = {
+        "source": program.main,
+        "binary": language.binary or "",
+        "mainclass": program.mainclass,
+        "memory_mib": str(memory_mib),
+    }
+    filled: list[str] = []
+    for part in argv:
+        if part == "{source}" and not program.main:
+            filled += program.sources()  # C, C++: all sources into one binary
+        else:
+            filled.append(part.format(**values))
+    return filled
+
+
+def _cache_root() -> Path:
+    return Path(cache_dir()) / "programs"
+
+
+def build(program: Program, memory_mib: int) -> Built:
+    """The cached build of the program, compiling it (in the sandbox) when it is not there.
+    `memory_mib` is what its runs get (a JVM's -Xmx)."""
+    language = program.language
+    target = _cache_root() / program.digest
+    argv = tuple(_fill(language, language.run, program, memory_mib))
+    built = Built(
+        str(program.path),
+        target,
+        argv,
+        language.id,
+        language.address_space_limit,
+        language.jvm_allowance_mib,
+    )
+    if (target / ".built").is_file():
+        return built
+    from judge.build import compile_limits
+
+    work = lifecycle.make_temp_dir("program")
+    try:
+        sandbox.prepare_box(work)
+        for name, content in program.files:
+            (work / name).parent.mkdir(parents=True, exist_ok=True)
+            (work / name).write_bytes(content)
+        if language.compile is not None:
+            compile_argv = _fill(language, language.compile, program, 0)
+            limits = compile_limits(language, COMPILE_TIME_S, COMPILE_MEMORY_MIB)
+            result = sandbox.run(compile_argv, box=work, limits=limits)
+            if not result.ok:
+                text = (result.stdout + result.stderr).decode("utf-8", errors="replace").strip()
+                first = text.splitlines()[0] if text else f"exit code {result.exit_code}, {result.limit_hit} limit"
+                raise ProgramError(f"{program.path}: does not compile: {first[:STDERR_SHOWN]}")
+        (work / ".built").write_text(json.dumps({"argv": argv}) + "\n")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(work, target)
+        except OSError:
+            if not (target / ".built").is_file():  # another judge may have won the race
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return built
+
+
+def load_and_build(path: Path, memory_mib: int) -> Built:
+    return build(load(path), memory_mib)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run of a built program: arguments, the text on its stdin, its limits."""
+
+    built: Built
+    args: tuple[str, ...]
+    stdin: bytes | None
+    limits: sandbox.Limits
+    files: tuple[tuple[str, Path], ...] = ()  # copied into the box first: (name there, source)
+    keep: str = ""  # a folder of the box (name) whose files are returned with the result
+
+
+@dataclass(frozen=True)
+class Outcome:
+    run: sandbox.RunResult
+    kept: tuple[tuple[str, bytes], ...]  # files of Task.keep after the run
+
+
+def run(task: Task) -> sandbox.RunResult:
+    """Run the program in a fresh box holding a copy of its build (it may write there)."""
+    return run_keeping(task).run
+
+
+def run_keeping(task: Task) -> Outcome:
+    _require_isolation()
+    work = lifecycle.make_temp_dir("prog")
+    try:
+        box = work / "box"
+        shutil.copytree(task.built.directory, box, ignore=shutil.ignore_patterns(".built"))
+        for name, source in task.files:
+            shutil.copyfile(source, box / name)
+        if task.keep:
+            (box / task.keep).mkdir()
+        sandbox.prepare_box(box)
+        for item in box.rglob("*"):
+            os.chmod(item, 0o777 if item.is_dir() else 0o755)
+        stdin = None
+        if task.stdin is not None:
+            stdin = work / "stdin"
+            stdin.write_bytes(task.stdin)
+        result = sandbox.run([*task.built.argv, *task.args], box=box, limits=task.limits, stdin=stdin)
+        kept: list[tuple[str, bytes]] = []
+        if task.keep:
+            for item in sorted((box / task.keep).iterdir()):
+                if item.is_file() and not item.is_symlink():
+                    with open(item, "rb") as stream:
+                        kept.append((item.name, stream.read(KEPT_BYTES)))
+        return Outcome(result, tuple(kept))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _require_isolation() -> None:
+    # A problem's programs may come from a package off the internet: they run isolated
+    # like a submission, unless the user said --unsafe-no-sandbox.
+    if os.environ.get(sandbox.UNSAFE_ENV) == "1":
+        return
+    why = sandbox.isolation_problem(sandbox.detect())
+    if why:
+        raise ProgramError(why)
+
+
+def run_all(tasks: Sequence[Task], jobs: int, on_done: Callable[[int], None] | None = None) -> list[sandbox.RunResult]:
+    """Every task's result, in order; `jobs` worker processes when there is more than one task."""
+    if jobs <= 1 or len(tasks) <= 1:
+        results = []
+        for index, task in enumerate(tasks):
+            results.append(run(task))
+            if on_done is not None:
+                on_done(index)
+        return results
+    found: dict[int, sandbox.RunResult] = {}
+    with lifecycle.worker_pool(min(jobs, len(tasks))) as pool:
+        futures: dict[Future[sandbox.RunResult], int] = {
+            pool.submit(lifecycle.in_worker, run, task): index for index, task in enumerate(tasks)
+        }
+        pending = set(futures)
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    found[futures[future]] = future.result()
+                    if on_done is not None:
+                        on_done(futures[future])
+        except BaseException:
+            lifecycle.stop_pool(pool)
+            raise
+    return [found[i] for i in range(len(tasks))]
+
+
+def failure(result: sandbox.RunResult) -> str:
+    """Why a run of a problem's program failed, in a few words, with its stderr; "" if it did not."""
+    if result.ok:
+        return ""
+    if result.limit_hit is not None:
+        what = {"cpu": "time", "wall": "wall-clock time", "file_size": "file size"}.get(
+            result.limit_hit, result.limit_hit
+        )
+        how = f"went over its {what} limit"
+    elif result.signal is not None:
+        how = f"was killed by signal {result.signal}"
+    else:
+        how = f"exited with code {result.exit_code}"
+    return how + stderr_tail(result.stderr)
+
+
+def stderr_tail(stderr: bytes) -> str:
+    text = " ".join(stderr.decode("utf-8", errors="replace").split())
+    if not text:
+        return ""
+    return f" ({text[:STDERR_SHOWN]}{'...' if len(text) > STDERR_SHOWN else ''})"

@@ -1,0 +1,41 @@
+"""`judge new`: a problem that passes `judge verify` as made, in either reference language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge import scaffold
+from judge.errors import JudgeError
+
+from .test_cli import judge
+
+
+@pytest.mark.parametrize("language", ["cpp", "python3"])
+def test_a_new_problem_verifies_as_made(tmp_path: Path, language: str) -> None:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    made = judge("--problems", str(problems), "new", "max-sum", "--lang", language, "--title", 'A "quoted" title')
+    assert made.returncode == 0, made.stderr
+    assert (problems / "max-sum" / "solutions" / "accepted" / f"ref.{scaffold.EXTENSIONS[language]}").is_file()
+    assert judge("--problems", str(problems), "gen", "max-sum").returncode == 0
+    verified = judge("--problems", str(problems), "verify", "max-sum")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "3 solution(s), 0 failure(s)" in verified.stdout
+    # The wrong solution is caught by the all-negative group, as its comment says.
+    assert "wrong_answer/empty_part" in verified.stdout
+    assert (problems / "max-sum" / "statement.md").read_text().startswith('# A "quoted" title')
+
+
+def test_new_refuses_what_it_cannot_make(tmp_path: Path) -> None:
+    with pytest.raises(JudgeError, match="not a problem id"):
+        scaffold.create(tmp_path, "Bad Id")
+    scaffold.create(tmp_path, "taken")
+    with pytest.raises(JudgeError, match="already exists"):
+        scaffold.create(tmp_path, "taken")
+    with pytest.raises(JudgeError, match="no such problems folder"):
+        scaffold.create(tmp_path / "missing", "fresh")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]  # no staging folder left
+    result = judge("--problems", str(tmp_path), "new", "taken")
+    assert result.returncode != 0 and result.stderr.count("\n") == 1 and "already exists" in result.stderr
