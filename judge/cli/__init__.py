@@ -861,6 +861,8 @@ def roster_list(data_dir: Path) -> None:
 
 
 cli.add_command(problem_commands.new)
+cli.add_command(problem_commands.import_command)
+cli.add_command(problem_commands.export)
 
 
 def main() -> None:

@@ -1,10 +1,13 @@
-"""Commands that make problems: `judge new`."""
+"""Commands that make problems: `judge new`, `judge import` and `judge export`."""
 
 from __future__ import annotations
 
-import click
+from pathlib import Path
 
-from judge.cli.common import out
+import click
+from rich.markup import escape
+
+from judge.cli.common import _jobs_option, _say, _status, out
 
 
 @click.command()
@@ -29,3 +32,59 @@ def new(ctx: click.Context, problem_id: str, language: str, title: str) -> None:
     for path in made.files:
         out.print(f"  {path}")
     out.print(f"next: judge gen {problem_id} && judge verify {problem_id}")
+
+
+@click.command(name="import")
+@click.argument("package", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "problems_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Problems folder to write into [default: --problems].",
+)
+@click.option("--id", "problem_id", default=None, help="The new problem's id [default: the package's name].")
+@_jobs_option
+@click.pass_context
+def import_command(
+    ctx: click.Context, package: Path, problems_dir: Path | None, problem_id: str | None, jobs: int | None
+) -> None:
+    """Import an ICPC/Kattis problem package (a folder or a .zip; legacy, 2023-07-draft or
+    2025-09 format) as a problem of the judge. Its programs run only in the sandbox."""
+    from judge import grading
+    from judge.interop import importer
+
+    with _status(f"importing {package}"):
+        imported = importer.import_package(
+            package, problems_dir or ctx.obj["problems"], problem_id, jobs or grading.default_jobs(), _say
+        )
+    out.print(
+        f"imported {escape(str(package))} ({imported.format} format) as {imported.directory}: "
+        f"{imported.groups} group(s), {imported.cases} case(s), {imported.solutions} solution(s)"
+    )
+    out.print(f"time limit {imported.time_limit_s:g} s, from {imported.time_limit_from}")
+    for note in imported.notes:
+        out.print(f"[yellow]not imported:[/yellow] {escape(note)}")
+    out.print(f"next: judge verify {imported.problem_id}")
+
+
+@click.command()
+@click.argument("problem")
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The .zip to write."
+)
+@click.pass_context
+def export(ctx: click.Context, problem: str, output: Path) -> None:
+    """Export PROBLEM as an ICPC problem package (legacy format, as Kattis problemtools'
+    verifyproblem and DOMjudge read it)."""
+    from judge.interop import exporter
+    from judge.locate import find_problem
+    from judge.spec import load_problem
+
+    loaded = load_problem(Path(find_problem(problem, ctx.obj["problems"])))
+    with _status(f"exporting {loaded.id}"):
+        exported = exporter.export_problem(loaded, output)
+    out.print(f"wrote {exported.path}: {exported.cases} case(s), {exported.submissions} submission(s)")
+    for note in exported.notes:
+        out.print(f"[yellow]note:[/yellow] {escape(note)}")

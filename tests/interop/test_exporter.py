@@ -1,0 +1,100 @@
+"""`judge export`: the legacy ICPC layout, and an export imported back gives the same tests
+and the same verdicts."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judge import testdata
+from judge.errors import JudgeError
+from judge.interop import exporter, importer
+from judge.spec import load_problem
+
+from ..conftest import PROBLEMS
+from ..test_cli import judge
+from ..test_parts import make_problem
+
+
+def test_a_program_problem_exports_in_the_legacy_layout(tmp_path: Path) -> None:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    directory = make_problem(problems)
+    assert judge("--problems", str(problems), "gen").returncode == 0
+    target = tmp_path / "sum.zip"
+    result = judge("--problems", str(problems), "export", "sum", "-o", str(target))
+    assert result.returncode == 0, result.stderr
+    names = set(zipfile.ZipFile(target).namelist())
+    assert {
+        "sum/problem.yaml",
+        "sum/.timelimit",
+        "sum/problem_statement/problem.en.tex",
+        "sum/data/sample/01.in",
+        "sum/data/sample/01.ans",
+        "sum/data/secret/hand/big.in",
+        "sum/data/secret/random/06.ans",
+        "sum/input_validators/v1-check/main.cpp",
+        "sum/input_validators/v1-check/limits.h",
+        "sum/submissions/accepted/ref.py",
+        "sum/submissions/wrong_answer/minus.py",
+    } <= names
+    with zipfile.ZipFile(target) as archive:
+        meta = yaml.safe_load(archive.read("sum/problem.yaml"))
+        assert archive.read("sum/.timelimit") == b"1\n"
+    assert meta["name"] == "Sum of Two" and meta["limits"] == {"memory": 256, "output": 16}
+    assert meta["validation"] == "default" and meta["validator_flags"] == "case_sensitive"
+    assert "points and per-case scoring are not exported" in result.stdout
+    again = tmp_path / "sum-again.zip"
+    exporter.export_problem(load_problem(directory), again)
+    assert zipfile.ZipFile(again).namelist() == zipfile.ZipFile(target).namelist()  # the same package each time
+
+
+def test_export_refuses_a_target_that_is_not_a_zip(tmp_path: Path) -> None:
+    with pytest.raises(JudgeError, match=r"written as a \.zip"):
+        exporter.export_problem(load_problem(PROBLEMS / "lanqiao"), tmp_path / "lanqiao.tar")
+    assert list(tmp_path.iterdir()) == []
+
+
+def _tests(problem_dir: Path) -> list[tuple[str, str]]:
+    problem = load_problem(problem_dir)
+    return sorted((c.input.read_text(), c.answer.read_text()) for c in testdata.load_cases(problem))
+
+
+def _verdict(problems: Path, problem: str, source: Path) -> str:
+    ran = judge("--problems", str(problems), "run", str(source), "-p", problem, "--json")
+    return str(json.loads(ran.stdout)["verdict"])
+
+
+def test_a_puzzle_round_trips(tmp_path: Path) -> None:
+    package = tmp_path / "sicily-rotations.zip"
+    exporter.export_problem(load_problem(PROBLEMS / "sicily-rotations"), package)
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    imported = importer.import_package(package, problems)
+    assert imported.problem_id == "sicily-rotations" and imported.time_limit_from == "the package"
+    assert _tests(imported.directory) == _tests(PROBLEMS / "sicily-rotations")
+    solutions = PROBLEMS / "sicily-rotations" / "solutions"
+    # The Python solution needs the per-language time factor that judge.yaml carries.
+    for source in [solutions / "accepted" / "level_sets.py", *sorted((solutions / "wrong_answer").iterdir())]:
+        assert _verdict(problems, "sicily-rotations", source) == _verdict(PROBLEMS, "sicily-rotations", source)
+    verified = judge("--problems", str(problems), "verify")
+    assert verified.returncode == 0, verified.stdout
+
+
+def test_a_program_problem_round_trips(tmp_path: Path) -> None:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    directory = make_problem(problems)
+    assert judge("--problems", str(problems), "gen").returncode == 0
+    package = tmp_path / "sum-copy.zip"
+    exporter.export_problem(load_problem(directory), package)
+    imported = importer.import_package(package, problems)
+    assert imported.problem_id == "sum-copy"
+    assert _tests(imported.directory) == _tests(directory)
+    for source in sorted((directory / "solutions").rglob("*.py")):
+        assert _verdict(problems, "sum-copy", source) == _verdict(problems, "sum", source)
+    assert judge("--problems", str(problems), "verify", "sum-copy").returncode == 0

@@ -1,0 +1,58 @@
+"""The external referee: Kattis problemtools' verifyproblem accepts the export of each of
+the three puzzles (config, data, validators, submissions; the statement part would need
+LaTeX)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from judge.interop import exporter
+from judge.spec import load_problem
+
+from ..conftest import PROBLEMS
+
+VERIFYPROBLEM = Path(sys.executable).with_name("verifyproblem")
+# This machine's toolchains, as problemtools reads them from $XDG_CONFIG_HOME: CPython (its
+# default is PyPy) and the installed JDK's own release (its default asks for 21).
+LANGUAGES = """\
+python3:
+    name: 'Python 3'
+    compile: 'python3 -m py_compile {files}'
+    run: 'python3 "{mainfile}"'
+java:
+    compile: 'javac -encoding UTF-8 -sourcepath {path} -d {path} {files}'
+"""
+
+
+@pytest.mark.skipif(not VERIFYPROBLEM.exists(), reason="problemtools is not installed (pip install -e '.[test]')")
+def test_verifyproblem_accepts_the_exported_puzzles(tmp_path: Path) -> None:
+    config = tmp_path / "config" / "problemtools"
+    config.mkdir(parents=True)
+    (config / "languages.yaml").write_text(LANGUAGES)
+    running = []
+    for problem in ("lanqiao", "eight-digits", "sicily-rotations"):
+        package = tmp_path / f"{problem}.zip"
+        exporter.export_problem(load_problem(PROBLEMS / problem), package)
+        with zipfile.ZipFile(package) as archive:
+            archive.extractall(tmp_path / "unpacked")
+        folder = tmp_path / "unpacked" / exporter.shortname(problem)
+        log = tmp_path / f"{problem}.log"
+        with log.open("wb") as stream:
+            process = subprocess.Popen(
+                [str(VERIFYPROBLEM), str(folder), "-p", "config", "data", "validators", "submissions"],
+                stdout=stream,
+                stderr=subprocess.STDOUT,
+                env={"PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)},
+            )
+        running.append((problem, process, log))
+    for problem, process, log in running:
+        assert process.wait(timeout=900) == 0, log.read_text()
+        text = log.read_text()
+        assert f"{exporter.shortname(problem)} tested: 0 errors" in text, text
+        # Every submission was judged and got the verdict of its folder.
+        assert text.count(" OK: ") == 8, text

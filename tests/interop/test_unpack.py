@@ -1,0 +1,134 @@
+"""A package is untrusted: unsafe entries, links out, zip bombs and huge files are refused
+before anything is written."""
+
+from __future__ import annotations
+
+import os
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from judge.interop import importer, unpack
+from judge.interop.unpack import PackageError
+
+from .packages import legacy, zip_folder
+
+
+def written(target: Path) -> list[Path]:
+    return sorted(target.rglob("*"))
+
+
+@pytest.mark.parametrize("name", ["../evil.txt", "/etc/evil", "data/../../evil", "C:/evil", "a\\..\\evil"])
+def test_entries_that_leave_the_package_are_refused(tmp_path: Path, name: str) -> None:
+    archive = tmp_path / "p.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("problem.yaml", "name: X\n")
+        zf.writestr(name, "gotcha")
+    target = tmp_path / "out"
+    target.mkdir()
+    with pytest.raises(PackageError, match="outside the package; refused"):
+        unpack.extract_zip(archive, target)
+    assert written(target) == []
+    assert not (tmp_path / "evil.txt").exists()
+
+
+def test_a_link_entry_in_a_zip_is_refused(tmp_path: Path) -> None:
+    archive = tmp_path / "p.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        info = zipfile.ZipInfo("data/secret/1.in")
+        info.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(info, "/etc/shadow")
+    target = tmp_path / "out"
+    target.mkdir()
+    with pytest.raises(PackageError, match="symbolic link; refused"):
+        unpack.extract_zip(archive, target)
+    assert written(target) == []
+
+
+def test_a_zip_bomb_is_refused_before_writing(tmp_path: Path) -> None:
+    archive = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        zf.writestr("problem.yaml", "name: X\n")
+        zf.writestr("data/secret/1.in", b"\0" * (100 << 20))
+    assert archive.stat().st_size < 1 << 20
+    target = tmp_path / "out"
+    target.mkdir()
+    with pytest.raises(PackageError, match="a zip bomb"):
+        unpack.extract_zip(archive, target)
+    assert written(target) == []
+
+
+def test_an_entry_that_holds_more_than_it_declares_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive = tmp_path / "liar.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("data/1.in", b"1" * (2 << 20))
+    monkeypatch.setattr(unpack, "MAX_FILE_BYTES", 1 << 20)
+    # The declared size is checked first: declare less than the entry holds.
+    original = zipfile.ZipFile.infolist
+
+    def lying(self: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
+        entries = original(self)
+        for info in entries:
+            info.file_size = 10
+        return entries
+
+    monkeypatch.setattr(zipfile.ZipFile, "infolist", lying)
+    target = tmp_path / "out"
+    target.mkdir()
+    with pytest.raises(PackageError, match=r"'data/1\.in' is corrupt"):
+        unpack.extract_zip(archive, target)
+
+
+def test_a_folder_with_a_link_out_is_refused(tmp_path: Path) -> None:
+    package = legacy(tmp_path / "linked")
+    os.symlink("/etc/passwd", package / "data" / "secret" / "4.in")
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    with pytest.raises(PackageError, match="outside the package; refused"):
+        importer.import_package(package, problems)
+    assert written(problems) == []
+
+
+def test_a_link_inside_the_package_is_followed(tmp_path: Path) -> None:
+    package = legacy(tmp_path / "inside", **{".timelimit": "1\n"})
+    os.symlink("1.in", package / "data" / "secret" / "4.in")
+    os.symlink("1.ans", package / "data" / "secret" / "4.ans")
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    imported = importer.import_package(package, problems)
+    copied = imported.directory / "data" / "secret" / "4.in"
+    assert not copied.is_symlink() and copied.read_text() == "1 2\n"
+
+
+def test_a_huge_file_is_refused(tmp_path: Path) -> None:
+    package = legacy(tmp_path / "huge")
+    with open(package / "data" / "secret" / "big.in", "wb") as stream:
+        stream.truncate(unpack.MAX_FILE_BYTES + 1)  # sparse: costs no disk
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    with pytest.raises(PackageError, match="over 256 MiB; refused"):
+        importer.import_package(package, problems)
+    assert written(problems) == []
+
+
+def test_a_zip_of_a_folder_or_of_its_contents(tmp_path: Path) -> None:
+    folder = legacy(tmp_path / "pkg", **{".timelimit": "1\n"})
+    for top in ("pkg", None):
+        archive = zip_folder(folder, tmp_path / f"add-{top}.zip", top=top)
+        target = tmp_path / f"out-{top}"
+        target.mkdir()
+        unpack.extract_zip(archive, target)
+        assert (unpack.package_root(target) / "problem.yaml").is_file()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(PackageError, match=r"no problem\.yaml"):
+        unpack.package_root(empty)
+
+
+def test_not_a_zip(tmp_path: Path) -> None:
+    fake = tmp_path / "fake.zip"
+    fake.write_text("hello")
+    with pytest.raises(PackageError, match="not a readable zip file"):
+        unpack.extract_zip(fake, tmp_path)
