@@ -190,10 +190,12 @@ def _summarise(
         mine = [r for r in results if r.group == group.name]
         total = len(mine) if build.ok else 0
         passed = sum(r.verdict is Verdict.AC for r in mine)
+        # on_reject: break counts only the cases before the group's first failure.
+        counted = next((i for i, r in enumerate(mine) if r.verdict is not Verdict.AC), len(mine))
         if not build.ok or not mine:
             earned = 0.0
         elif group.scoring == "per_case":
-            earned = group.points * passed / len(mine)
+            earned = group.points * (counted if group.breaks else passed) / len(mine)
         else:
             earned = group.points if passed == len(mine) else 0.0
         groups.append(GroupScore(group.name, group.points, round(earned, 4), passed, total))

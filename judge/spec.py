@@ -128,6 +128,11 @@ class Group(_Strict):
     scoring: Literal["all", "per_case"] = Field(
         default="all", description="all: points only when every case passes; per_case: shared out per case"
     )
+    on_reject: Literal["break", "continue"] | None = Field(
+        default=None,
+        description="break: the group ends at its first failing case (later cases earn nothing); continue: every"
+        " case counts. Default: break for scoring all (the same score), continue for per_case",
+    )
     cases: Annotated[tuple[Case, ...], BeforeValidator(_tuple_from_list)] | None = Field(
         default=None, description="Inline cases (e.g. the statement's samples)"
     )
@@ -150,6 +155,11 @@ class Group(_Strict):
         default=(),
         description="Extra arguments of the input validator programs on this group (ICPC: input_validator_flags)",
     )
+
+    @property
+    def breaks(self) -> bool:
+        """Whether the group ends at its first failing case (ICPC's on_reject: break)."""
+        return self.on_reject == "break" if self.on_reject is not None else self.scoring == "all"
 
     @property
     def source(self) -> str:

@@ -150,3 +150,31 @@ def test_doctor_reports_languages_and_layers() -> None:
     for word in ("gcc", "g++", "python3", "bwrap", "cgroup", "rlimits", "sandbox mode:"):
         assert word in result.stdout
     assert shutil.which("gcc") is None or result.returncode in (0, 1)
+
+
+@pytest.mark.parametrize(("on_reject", "earned"), [("continue", 50.0), ("break", 10.0)])
+def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
+    tmp_path: Path, on_reject: str, earned: float
+) -> None:
+    from judge import runner, sandbox
+    from judge.build import Build, Submission, load_submission
+    from judge.spec import load_problem
+    from judge.verdicts import Verdict
+
+    from .test_parts import make_problem
+
+    directory = make_problem(tmp_path)
+    spec = directory / "problem.yaml"
+    spec.write_text(
+        spec.read_text().replace(
+            "    points: 60\n", f"    points: 60\n    scoring: per_case\n    on_reject: {on_reject}\n"
+        )
+    )
+    problem = load_problem(directory)
+    submission: Submission = load_submission(directory / "solutions" / "accepted" / "ref.py")
+    verdicts = [Verdict.AC, Verdict.WA, Verdict.AC, Verdict.AC, Verdict.AC, Verdict.AC]
+    cases = [runner.CaseResult(f"random/0{i + 1}", "random", False, v, "", 0.0, 0.0, 0) for i, v in enumerate(verdicts)]
+    limits = sandbox.Limits(cpu_s=1, wall_s=3, memory_mib=256, output_bytes=1 << 20)
+    result = runner._summarise(problem, submission, Build(True, "", 0.0, 0.0), cases, limits)
+    random = next(g for g in result.groups if g.name == "random")
+    assert (random.passed, random.earned) == (5, earned)

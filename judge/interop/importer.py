@@ -257,9 +257,14 @@ def _data(root: Path, meta: Mapping[str, Any], version: str) -> _Data:
                 group["points"] = 0
             else:
                 group.update(_scored_group(config, len(inputs), scoring_problem))
-            on_reject = config.get("on_reject")
-            if on_reject not in (None, "break", "first_error"):
-                notes.append(f"data/{relative}: on_reject: {on_reject} is not kept (every case is judged)")
+            # The format's default is break; the names before "legacy" map onto its two.
+            on_reject = {"first_error": "break", "worst_error": "continue", "grade": "continue"}.get(
+                str(config.get("on_reject", "break")), str(config.get("on_reject", "break"))
+            )
+            if on_reject not in ("break", "continue"):
+                raise PackageError(f"data/{relative}: on_reject: {on_reject!r} is neither break nor continue")
+            if not public:
+                group["on_reject"] = on_reject
             group["files"] = f"data/{relative}"
             args = config.get("input_validator_args", config.get("input_validator_flags"))
             if _words(args):
@@ -492,6 +497,11 @@ def _limits(meta: Mapping[str, Any], root: Path, version: str) -> tuple[dict[str
         resolution = number("time_resolution", 1.0)
         if "time_limit" in given:
             fixed = number("time_limit", 1)
+    ini = root / "domjudge-problem.ini"  # DOMjudge's own export names its limit here
+    if fixed is None and ini.is_file():
+        found = re.search(r"^\s*timelimit\s*=\s*['\"]?([0-9.]+)", ini.read_text(errors="replace"), re.MULTILINE)
+        if found:
+            fixed = float(found.group(1))
     if fixed is not None and not 0 < fixed <= 60:
         raise PackageError(f"problem.yaml: a time limit of {fixed:g} s; the judge takes up to 60 s")
     return limits, fixed, multiplier, resolution

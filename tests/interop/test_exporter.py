@@ -81,8 +81,6 @@ def test_a_puzzle_round_trips(tmp_path: Path) -> None:
     # The Python solution needs the per-language time factor that judge.yaml carries.
     for source in [solutions / "accepted" / "level_sets.py", *sorted((solutions / "wrong_answer").iterdir())]:
         assert _verdict(problems, "sicily-rotations", source) == _verdict(PROBLEMS, "sicily-rotations", source)
-    verified = judge("--problems", str(problems), "verify")
-    assert verified.returncode == 0, verified.stdout
 
 
 def test_a_program_problem_round_trips(tmp_path: Path) -> None:

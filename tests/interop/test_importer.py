@@ -85,7 +85,7 @@ def test_a_2023_draft_zip_with_scoring_groups(tmp_path: Path, problems: Path) ->
     # min: all or nothing, worth one accept_score; sum: per case, capped by range.
     assert (groups["secret-easy"]["scoring"], groups["secret-easy"]["points"]) == ("all", 30)
     assert (groups["secret-hard"]["scoring"], groups["secret-hard"]["points"]) == ("per_case", 70)
-    assert any("on_reject: continue is not kept" in n for n in imported.notes)
+    assert (groups["secret-easy"]["on_reject"], groups["secret-hard"]["on_reject"]) == ("break", "continue")
     assert judge("--problems", str(problems), "verify").returncode == 0
 
 
@@ -237,3 +237,9 @@ def test_the_cli_lists_what_was_not_imported(tmp_path: Path, problems: Path) -> 
         "data/secret/notes.txt: not imported",
     ):
         assert any(expected in line and line.startswith("not imported:") for line in lines), (expected, lines)
+
+
+def test_a_domjudge_time_limit_is_taken(tmp_path: Path, problems: Path) -> None:
+    package = legacy(tmp_path / "dj", **{"domjudge-problem.ini": "name='Add'\ntimelimit='3'\n"})
+    imported = importer.import_package(package, problems)
+    assert imported.time_limit_s == 3 and imported.time_limit_from == "the package"
