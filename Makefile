@@ -39,6 +39,7 @@ test: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_solver.py
 	$(BIN)/python bench/bench_runner.py
+	$(BIN)/python bench/bench_gen.py
 	$(BIN)/python bench/bench_grading.py
 
 schema: $(STAMP)
