@@ -231,7 +231,10 @@ def build(program: Program, memory_mib: int) -> Built:
             result = sandbox.run(compile_argv, box=work, limits=limits)
             if not result.ok:
                 text = (result.stdout + result.stderr).decode("utf-8", errors="replace").strip()
-                first = text.splitlines()[0] if text else f"exit code {result.exit_code}, {result.limit_hit} limit"
+                lines = [line.strip() for line in text.splitlines() if line.strip()]
+                # The line that names the error: gcc's first "error:", Python's last line.
+                named = [line for line in lines if "error" in line.lower() and not line.startswith("Traceback")]
+                first = (named or lines or [f"exit code {result.exit_code}, {result.limit_hit} limit"])[0]
                 raise ProgramError(f"{program.path}: does not compile: {first[:STDERR_SHOWN]}")
         (work / ".built").write_text(json.dumps({"argv": argv}) + "\n")
         target.parent.mkdir(parents=True, exist_ok=True)

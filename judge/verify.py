@@ -79,6 +79,9 @@ class ProblemReport:
     groups: tuple[str, ...]
     solutions: tuple[SolutionOutcome, ...]
     notes: tuple[str, ...]  # warnings that are not about one solution
+    skipped: tuple[
+        str, ...
+    ] = ()  # solutions not run, and why (a language the judge lacks): neither failures nor warnings
 
     @property
     def failures(self) -> list[str]:
@@ -281,6 +284,7 @@ class Prepared:
     groups: tuple[tuple[str, int], ...]
     solutions: tuple[Solution, ...]
     notes: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
 
 
 def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs: int = 1) -> Prepared:
@@ -302,7 +306,7 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs
     data_broken = any(c.failures for c in checks)
     solutions, folder_problems, skipped = discover(problem_dir, problem.spec.verdict_folders == "icpc")
     checks.append(Check("solutions folder", tuple(folder_problems), f"{len(solutions)} solutions"))
-    notes: list[str] = list(skipped)
+    notes: list[str] = []
     if not any(s.folder == "accepted" for s in solutions):
         notes.append(
             f"{problem_dir / SOLUTIONS_DIR / 'accepted'}: no accepted solution, so nothing shows the tests can be passed"
@@ -310,9 +314,11 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs
     if data_broken and solutions:
         notes.append("solutions not run: fix the data first")
         solutions = []
-    return Prepared(problem_dir, problem.id, tuple(checks), groups, tuple(solutions), tuple(notes))
+    return Prepared(problem_dir, problem.id, tuple(checks), groups, tuple(solutions), tuple(notes), tuple(skipped))
 
 
 def finish(prepared: Prepared, runs: dict[Path, SolutionRun]) -> ProblemReport:
     outcomes = tuple(judge_outcome(runs[s.path], prepared.groups) for s in prepared.solutions)
-    return ProblemReport(prepared.name, prepared.checks, tuple(g for g, _ in prepared.groups), outcomes, prepared.notes)
+    return ProblemReport(
+        prepared.name, prepared.checks, tuple(g for g, _ in prepared.groups), outcomes, prepared.notes, prepared.skipped
+    )

@@ -44,6 +44,12 @@ def junit(reports: Sequence[ProblemReport], strict: bool) -> str:
             cases += _case(report.name, "problem", 0.0, (), (note,), strict)
             count += 1
             failed += strict
+        for note in report.skipped:
+            cases.append(
+                f"    <testcase classname={quoteattr(xml_text(report.name))} name={quoteattr(xml_text(note.split(': ')[0]))}"
+                f' time="0"><skipped message={quoteattr(xml_text(note))}/></testcase>'
+            )
+            count += 1
         for outcome in report.solutions:
             seconds = sum(c.cpu_s for c in outcome.run.cases)
             cases += _case(report.name, outcome.run.solution.label, seconds, outcome.failures, outcome.warnings, strict)

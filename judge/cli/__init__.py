@@ -700,6 +700,8 @@ def _print_verification(report: ProblemReport) -> None:
             out.print(f"  [yellow]warn[/yellow] {escape(str(outcome.run.solution.path))}: {escape(warning)}")
     for note in report.notes:
         out.print(f"  [yellow]warn[/yellow] {escape(note)}")
+    for note in report.skipped:
+        out.print(f"  [dim]skip[/dim] {escape(note)}")
 
 
 DATA_DIR = Path("judge-data")

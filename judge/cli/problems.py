@@ -65,7 +65,7 @@ def import_command(
     )
     out.print(f"time limit {imported.time_limit_s:g} s, from {imported.time_limit_from}")
     for note in imported.notes:
-        out.print(f"[yellow]not imported:[/yellow] {escape(note)}")
+        out.print(f"[yellow]note:[/yellow] {escape(note)}")
     out.print(f"next: judge verify {imported.problem_id}")
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from judge import languages
+from judge import languages, programs
 from judge.errors import JudgeError
 from judge.interop.unpack import PackageError, copy_folder, extract_zip, package_root
 
@@ -439,8 +439,21 @@ def _submissions(root: Path, out: Path, notes: list[str]) -> list[tuple[str, Pat
                 table.detect(source)
             except JudgeError:
                 notes.append(f"{relative}: no language for '{source.suffix}' here; copied, and verify skips it")
+                known = False
+            else:
+                known = True
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
+            if known:
+                # ICPC has no compile-error folder: what does not compile here (Python 2, a
+                # compiler extension) is left out, said so, rather than failing verify.
+                try:
+                    programs.load_and_build(target, DEFAULT_MEMORY_MIB)
+                except JudgeError as err:
+                    target.unlink()
+                    why = str(err).split(": does not compile: ", 1)[-1]
+                    notes.append(f"{relative}: does not compile here ({why[:120]}); not imported")
+                    continue
             copied.append((folder.name, target))
     return copied
 
