@@ -128,4 +128,4 @@ def package_root(unpacked: Path) -> Path:
     entries = [e for e in unpacked.iterdir() if not e.name.startswith(".") and e.name != "__MACOSX"]
     if len(entries) == 1 and entries[0].is_dir() and (entries[0] / "problem.yaml").is_file():
         return entries[0]
-    raise PackageError(f"{unpacked}: no problem.yaml at the top of the package")
+    raise PackageError("no problem.yaml at the top of the package")

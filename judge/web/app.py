@@ -12,6 +12,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import html
 import logging
 import os
 import secrets
@@ -120,6 +121,22 @@ async def _watch(workers: Workers) -> None:
         await asyncio.sleep(1.0)
         for pid in workers.revive():
             log.warning("judge worker %d died; replaced, its submission is queued again", pid)
+
+
+def statement_html(problem: Problem, markdown: MarkdownIt) -> str:
+    """The statement as HTML: Markdown rendered (raw HTML in it escaped); an imported LaTeX or
+    text statement shown as it is; anything else named. Titles may come from a package: escaped."""
+    title = f"<h1>{html.escape(problem.spec.title)}</h1>"
+    try:
+        data = problem.statement_path.read_bytes()
+    except OSError:
+        return title
+    text = data.decode("utf-8", errors="replace")
+    if problem.statement_path.suffix.lower() == ".md":
+        return str(markdown.render(text))
+    if b"\0" in data:
+        return f"{title}<p>The statement is the file {html.escape(problem.statement_path.name)}.</p>"
+    return f'{title}<pre class="statement">{html.escape(text)}</pre>'
 
 
 def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
@@ -305,10 +322,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def problem_page(request: Request, problem_id: str) -> HTMLResponse:
         user = require_user(request)
         problem = problem_or_404(problem_id)
-        try:
-            statement = markdown.render(problem.statement_path.read_text(encoding="utf-8"))
-        except OSError:
-            statement = f"<h1>{problem.spec.title}</h1>"
+        statement = statement_html(problem, markdown)
         try:
             cases = testdata.load_cases(problem)
         except JudgeError:

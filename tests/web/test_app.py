@@ -367,3 +367,21 @@ def test_a_problem_made_of_programs_is_judged_on_the_web(tmp_path: Path) -> None
     finally:
         web.stop()
     assert verdicts == {"ref.py": "AC", "minus.py": "WA"}
+
+
+def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
+    from markdown_it import MarkdownIt
+
+    from judge.spec import load_problem
+    from judge.web.app import statement_html
+
+    from ..test_parts import make_problem
+
+    directory = make_problem(tmp_path)
+    (directory / "problem.tex").write_text("\\problemname{Sum} <script>alert(1)</script>\n")
+    spec = directory / "problem.yaml"
+    spec.write_text(spec.read_text().replace("title: Sum of Two", "title: Sum <i>of</i> Two\nstatement: problem.tex"))
+    html = statement_html(load_problem(directory), MarkdownIt("commonmark", {"html": False}))
+    assert "<h1>Sum &lt;i&gt;of&lt;/i&gt; Two</h1>" in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
+    assert '<pre class="statement">\\problemname{Sum}' in html
