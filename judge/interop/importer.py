@@ -611,11 +611,11 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
         spec["validators"] = validators
     spec["groups"] = data.groups
     _write_spec(out, spec, version, package.name)
-    problem, cases = _make_tests(out, jobs, notify)
+    cases = _make_tests(out, jobs, notify)
     if fixed is not None:
         time_limit, origin = fixed, "the package"
     else:
-        slowest = _slowest_accepted(problem, copied, cases, notify)
+        slowest = _slowest_accepted(out, copied, jobs, notify)
         exact = slowest * multiplier
         time_limit = max(1.0, math.ceil(exact / resolution - 1e-9)) * resolution if resolution else exact
         if time_limit > 60:
@@ -657,7 +657,7 @@ def _write_spec(out: Path, spec: Mapping[str, Any], version: str, package_name: 
     (out / "problem.yaml").write_text(header + body, encoding="utf-8")
 
 
-def _make_tests(out: Path, jobs: int, notify: Notify | None) -> tuple[Any, list[Any]]:
+def _make_tests(out: Path, jobs: int, notify: Notify | None) -> list[Any]:
     from judge import testdata
     from judge.spec import SpecError, load_problem
 
@@ -671,35 +671,39 @@ def _make_tests(out: Path, jobs: int, notify: Notify | None) -> tuple[Any, list[
     except JudgeError as err:
         raise PackageError(str(err).replace(str(out) + "/", "")) from None
     testdata.write(problem, cases)
-    return problem, cases
+    return cases
 
 
-def _slowest_accepted(problem: Any, copied: list[tuple[str, Path]], cases: list[Any], notify: Notify | None) -> float:
-    """The most CPU time any accepted submission needs on any case (each run once)."""
-    from judge import build, grading, runner, testdata
+def _slowest_accepted(out: Path, copied: list[tuple[str, Path]], jobs: int, notify: Notify | None) -> float:
+    """The most CPU time any accepted submission needs on any case: each runs once, `jobs`
+    at a time, as verify runs solutions (the spec holds the 60 s ceiling meanwhile)."""
+    from judge import verify
+    from judge.expectations import Expectation
     from judge.verdicts import Verdict
 
-    on_disk = testdata.load_cases(problem)
-    slowest = 0.0
-    for verdict, path in copied:
-        if verdict != "accepted":
-            continue
+    table = languages.load()
+    accepted = []
+    for folder, path in copied:
         try:
-            submission = build.load_submission(path)
+            table.detect(path)
         except JudgeError:
-            continue
-        if grading.missing_toolchain(submission.language):
-            continue
-        if notify is not None:
-            notify(f"timing {path.name} to derive the time limit")
-        limits = replace(
-            runner.run_limits(problem, submission.language), cpu_s=DERIVE_CPU_S, wall_s=2 * DERIVE_CPU_S + 1
-        )
-        result = runner.judge_submission(problem, submission, on_disk, limits=limits)
-        if result.verdict is not Verdict.AC:
+            continue  # a language the judge lacks: named already
+        if folder == "accepted":
+            accepted.append(verify.Solution(path, folder, Expectation(frozenset({Verdict.AC}), 0)))
+    if notify is not None:
+        notify(f"running {len(accepted)} accepted submission(s) to derive the time limit")
+    runs = verify.run_all([(out, solution) for solution in accepted], jobs)
+    slowest = 0.0
+    for solution in accepted:
+        run = runs[solution.path]
+        if run.error:
+            continue  # no toolchain for it here
+        failed = next((c for c in run.cases if c.verdict is not Verdict.AC), None)
+        if not run.compiled or failed is not None:
+            got = failed.verdict.value if failed is not None else "CE"
             raise PackageError(
-                f"submissions/accepted/{path.name}: gets {result.verdict.value} on the package's own data"
+                f"submissions/accepted/{solution.path.name}: gets {got} on the package's own data"
                 " (so no time limit can be derived from it)"
             )
-        slowest = max([slowest, *(c.cpu_s for c in result.cases)])
+        slowest = max([slowest, *(c.cpu_s for c in run.cases)])
     return slowest
