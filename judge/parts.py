@@ -189,7 +189,8 @@ def check_inputs(parts: Parts, items: Sequence[tuple[str, tuple[str, ...]]]) -> 
         name = Path(built.label).name
         if result.exit_code == INVALID or (result.exit_code is not None and result.limit_hit is None):
             code = "" if result.exit_code == INVALID else f" (exit code {result.exit_code}, not 42)"
-            tail = programs.stderr_tail(result.stderr) or " (no message)"
+            # Validators tell why on stderr by convention; some write to stdout.
+            tail = programs.stderr_tail(result.stderr) or programs.stderr_tail(result.stdout) or " (no message)"
             found[index].append(InputIssue(0, f"rejected by {name}{code}{tail}"))
         else:
             found[index].append(InputIssue(0, f"validator {name} {programs.failure(result)}"))
