@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from judge import languages, programs
+from judge import languages, lifecycle, programs
 from judge.errors import JudgeError
 from judge.interop.unpack import PackageError, copy_folder, extract_zip, package_root
 
@@ -537,7 +537,9 @@ def import_package(
     final = problems_dir / problem_id
     if final.exists():
         raise PackageError(f"{final}: already exists; pass --id to choose another id")
-    staging = Path(tempfile.mkdtemp(prefix=f".import-{problem_id}-", dir=problems_dir))
+    # Named after this process, so that a later import clears what a killed one left.
+    lifecycle.remove_stale(problems_dir)
+    staging = Path(tempfile.mkdtemp(prefix=f"{lifecycle.PREFIX}import-{lifecycle.owner_tag()}-", dir=problems_dir))
     try:
         unpacked = staging / "package"
         unpacked.mkdir()

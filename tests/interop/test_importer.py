@@ -246,3 +246,11 @@ def test_a_domjudge_time_limit_is_taken(tmp_path: Path, problems: Path) -> None:
     package = legacy(tmp_path / "dj", **{"domjudge-problem.ini": "name='Add'\ntimelimit='3'\n"})
     imported = importer.import_package(package, problems)
     assert imported.time_limit_s == 3 and imported.time_limit_from == "the package"
+
+
+def test_a_killed_import_leaves_nothing_the_next_one_keeps(tmp_path: Path, problems: Path) -> None:
+    # What a SIGKILLed import leaves: a staging folder named after a process that is gone.
+    stale = problems / "judge-import-999999999.1-abc"
+    (stale / "add" / "data").mkdir(parents=True)
+    importer.import_package(legacy(tmp_path / "add", **{".timelimit": "1\n"}), problems)
+    assert sorted(p.name for p in problems.iterdir()) == ["add"]
