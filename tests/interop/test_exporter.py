@@ -78,8 +78,16 @@ def test_a_puzzle_round_trips(tmp_path: Path) -> None:
     assert imported.problem_id == "sicily-rotations" and imported.time_limit_from == "the package"
     assert _tests(imported.directory) == _tests(PROBLEMS / "sicily-rotations")
     solutions = PROBLEMS / "sicily-rotations" / "solutions"
-    # The Python solution needs the per-language time factor that judge.yaml carries.
-    for source in [solutions / "accepted" / "level_sets.py", *sorted((solutions / "wrong_answer").iterdir())]:
+    # The limits come back whole, per-language factors included (judge.yaml), so a Python
+    # solution gets the same limit, and the same verdict, as before.
+    original = load_problem(PROBLEMS / "sicily-rotations").spec.limits
+    again = load_problem(imported.directory).spec.limits
+    assert (again.time_s, again.time_multipliers, again.memory_mib) == (
+        original.time_s,
+        original.time_multipliers,
+        original.memory_mib,
+    )
+    for source in [solutions / "accepted" / "cantor_table.c", *sorted((solutions / "wrong_answer").iterdir())]:
         assert _verdict(problems, "sicily-rotations", source) == _verdict(PROBLEMS, "sicily-rotations", source)
 
 
