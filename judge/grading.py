@@ -15,10 +15,12 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -27,6 +29,11 @@ from judge.errors import JudgeError
 from judge.spec import Problem
 from judge.yamlpos import YamlError
 from judge.yamlpos import load as load_yaml
+
+if TYPE_CHECKING:
+    from judge.build import Build, Submission
+    from judge.runner import CaseResult
+    from judge.testdata import CaseFiles
 
 OVERRIDES_FILE = "overrides.yaml"
 RESULTS_DIR = "results"
@@ -124,36 +131,48 @@ def missing_toolchain(language: languages.Language) -> str:
     return ""
 
 
-def _grade_one(
-    student: str, source: Path, problem: Problem, content_hash: str, results_dir: Path
-) -> results.GradeRecord:
-    """Worker: judge one submission and write its result file (so finished work survives)."""
-    from judge import build, runner, testdata
+def _unrunnable(student: str, source: Path, problem: Problem, content_hash: str) -> results.GradeRecord | None:
+    """The record of a file that cannot be judged at all (unreadable, empty, no toolchain), else None."""
+    from judge import build
 
     try:
         submission = build.load_submission(source)
     except JudgeError as err:
-        record = results.failed(
+        return results.failed(
             student, problem.id, str(source), "", content_hash, _max_score(problem), str(err), sandbox.detect().mode
         )
-    else:
-        why = missing_toolchain(submission.language)
-        if why:
-            record = results.failed(
-                student,
-                problem.id,
-                str(source),
-                submission.language.id,
-                content_hash,
-                _max_score(problem),
-                why,
-                sandbox.detect().mode,
-            )
-        else:
-            result = runner.judge_submission(problem, submission, testdata.load_cases(problem))
-            record = results.from_result(student, content_hash, result)
-    results.write(results_dir, record)
-    return record
+    why = missing_toolchain(submission.language)
+    if why:
+        return results.failed(
+            student,
+            problem.id,
+            str(source),
+            submission.language.id,
+            content_hash,
+            _max_score(problem),
+            why,
+            sandbox.detect().mode,
+        )
+    return None
+
+
+def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, str]:
+    """Worker: compile one submission into a folder of `builds` (its cases copy it)."""
+    from judge import build, runner
+
+    submission = build.load_submission(source)
+    where = Path(tempfile.mkdtemp(prefix="build-", dir=builds))
+    sandbox.prepare_box(where)
+    return runner.compile_for(problem, submission, where), str(where)
+
+
+def _case_task(
+    problem: Problem, argv: tuple[str, ...], built: str, case: CaseFiles, limits: sandbox.Limits
+) -> CaseResult:
+    """Worker: one case of one submission."""
+    from judge import runner
+
+    return runner.run_case_from(problem, argv, Path(built), case, limits)
 
 
 def _max_score(problem: Problem) -> float:
@@ -189,6 +208,24 @@ def plan(
     return todo, skipped
 
 
+@dataclass
+class _Judging:
+    """A submission between its compile and its last case (mutable: the parent's own book)."""
+
+    task: Task
+    submission: Submission
+    limits: sandbox.Limits
+    cases: list[CaseFiles]
+    build: Build | None = None
+    built: str = ""
+    found: dict[int, CaseResult] = field(default_factory=dict)
+
+    @property
+    def argv(self) -> tuple[str, ...]:
+        language, problem = self.submission.language, self.task.problem
+        return tuple(language.run_argv(problem.spec.limits.memory_mib, self.submission.mainclass))
+
+
 def run(
     tasks: Sequence[Task],
     results_dir: Path,
@@ -197,34 +234,87 @@ def run(
 ) -> list[results.GradeRecord]:
     """Judge the tasks with `jobs` worker processes; each result is on disk as it finishes.
 
-    Verdicts do not depend on `jobs`: the limits are on CPU time, which parallel runs do
-    not steal from each other. Ctrl-C stops the pool; finished results stay.
+    A submission is compiled once (a task), then each of its cases is a task of its own, so
+    one slow submission is spread over every worker instead of holding one; the results
+    are put back in case order, and the verdict is that of the first failing case, as when
+    the cases run one after another. Verdicts do not depend on `jobs` or on the worker a case
+    ran on: the limits are on CPU time. Ctrl-C stops the pool; finished results stay.
     """
+    from judge import build, runner, testdata
+
     done: list[results.GradeRecord] = []
-    if not tasks:
-        return done
-    # Longest first: one slow submission started last would leave the other workers idle
-    # at the end (its cases run in order, on one worker).
+
+    def finish(record: results.GradeRecord) -> None:
+        results.write(results_dir, record)
+        done.append(record)
+        if on_done is not None:
+            on_done(record)
+
+    # Longest first: the cases of a slow submission are queued before the others'.
     ordered = sorted(tasks, key=lambda t: _expected_seconds(t, results_dir), reverse=True)
-    with lifecycle.worker_pool(jobs) as pool:
-        pending: set[Future[results.GradeRecord]] = {
-            pool.submit(
-                lifecycle.in_worker, _grade_one, t.entry.student, t.entry.path, t.problem, t.content_hash, results_dir
-            )
-            for t in ordered
-        }
-        try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    record = future.result()
-                    done.append(record)
-                    if on_done is not None:
-                        on_done(record)
-        except BaseException:
-            lifecycle.stop_pool(pool)
-            raise
+    judging: list[_Judging] = []
+    for task in ordered:
+        record = _unrunnable(task.entry.student, task.entry.path, task.problem, task.content_hash)
+        if record is not None:
+            finish(record)
+            continue
+        submission = build.load_submission(task.entry.path)
+        limits = runner.run_limits(task.problem, submission.language)
+        judging.append(_Judging(task, submission, limits, testdata.load_cases(task.problem)))
+    if not judging:
+        return done
+    builds = lifecycle.make_temp_dir("builds")
+    try:
+        with lifecycle.worker_pool(jobs) as pool:
+            compiling: dict[Future[tuple[Build, str]], _Judging] = {
+                pool.submit(lifecycle.in_worker, _compile_task, j.task.problem, j.task.entry.path, builds): j
+                for j in judging
+            }
+            running: dict[Future[CaseResult], tuple[_Judging, int]] = {}
+            pending: set[Future[Any]] = set(compiling)
+            try:
+                while pending:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        if future in compiling:
+                            state = compiling.pop(future)
+                            state.build, state.built = future.result()
+                            if not state.build.ok or not state.cases:
+                                finish(_record(state))
+                                continue
+                            for i, case in enumerate(state.cases):
+                                submitted = pool.submit(
+                                    lifecycle.in_worker,
+                                    _case_task,
+                                    state.task.problem,
+                                    state.argv,
+                                    state.built,
+                                    case,
+                                    state.limits,
+                                )
+                                running[submitted] = (state, i)
+                                pending.add(submitted)
+                            continue
+                        state, index = running.pop(future)
+                        state.found[index] = future.result()
+                        if len(state.found) == len(state.cases):
+                            finish(_record(state))
+                            shutil.rmtree(state.built, ignore_errors=True)
+            except BaseException:
+                lifecycle.stop_pool(pool)
+                raise
+    finally:
+        shutil.rmtree(builds, ignore_errors=True)
     return done
+
+
+def _record(state: _Judging) -> results.GradeRecord:
+    from judge import runner
+
+    assert state.build is not None
+    ordered = [state.found[i] for i in range(len(state.found))]
+    result = runner.summarise(state.task.problem, state.submission, state.build, ordered, state.limits)
+    return results.from_result(state.task.entry.student, state.task.content_hash, result)
 
 
 def _expected_seconds(task: Task, results_dir: Path) -> float:

@@ -114,48 +114,74 @@ def judge_submission(
     ends_group: Callable[[CaseResult], bool] | None = None,
     on_compiled: Callable[[], None] | None = None,
 ) -> SubmissionResult:
-    """Compile once, then run every case in order.
+    """Compile once, then run every case in order, in one box.
 
     `limits` replaces the problem's (verify runs at a raised CPU limit); when `ends_group`
     says so of a case, the rest of its group is skipped.
     """
     limits = limits or run_limits(problem, submission.language)
-    memory_limit_kib = limits.memory_mib * 1024
     results: list[CaseResult] = []
     with box() as where:
-        spec = problem.spec.limits
-        build = compile_submission(
-            submission, where, compile_limits(submission.language, spec.compile_time_s, spec.compile_memory_mib)
-        )
+        build = compile_for(problem, submission, where)
         if build.ok:
             if on_compiled is not None:
                 on_compiled()
             keep = {entry.name for entry in where.iterdir()}
-            argv = submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass)
+            argv = tuple(submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass))
             ended: set[str] = set()
             for index, case in enumerate(cases):
                 if case.group in ended:
                     continue
                 _clean_box(where, keep)
-                run = sandbox.run(argv, box=where, limits=limits, stdin=case.input)
-                check = None
-                checker_failure = ""
-                clean = run.exit_code == 0 and run.limit_hit is None
-                if clean and run.memory_kib < memory_limit_kib:  # no checker after a failed run
-                    try:
-                        check = check_output(problem, case, run.stdout)
-                    except CheckerError as err:
-                        checker_failure = str(err)
-                decided = judge_run(run, memory_limit_kib, check)
-                if checker_failure and decided.verdict is Verdict.IE:
-                    decided = CaseVerdict(Verdict.IE, checker_failure)
-                result = _case_result(case, run, decided, check)
+                result = run_case(problem, argv, where, case, limits)
                 results.append(result)
                 if on_case is not None:
                     on_case(index, result)
                 if ends_group is not None and ends_group(result):
                     ended.add(case.group)
-    return _summarise(problem, submission, build, results, limits)
+    return summarise(problem, submission, build, results, limits)
+
+
+def compile_for(problem: Problem, submission: Submission, where: Path) -> Build:
+    """Compile the submission in `where` under the problem's compile limits."""
+    spec = problem.spec.limits
+    return compile_submission(
+        submission, where, compile_limits(submission.language, spec.compile_time_s, spec.compile_memory_mib)
+    )
+
+
+def run_case(
+    problem: Problem, argv: tuple[str, ...], where: Path, case: CaseFiles, limits: sandbox.Limits
+) -> CaseResult:
+    """Run the built program in the box `where` on one case, check its output, decide."""
+    memory_limit_kib = limits.memory_mib * 1024
+    run = sandbox.run(list(argv), box=where, limits=limits, stdin=case.input)
+    check = None
+    checker_failure = ""
+    clean = run.exit_code == 0 and run.limit_hit is None
+    if clean and run.memory_kib < memory_limit_kib:  # no checker after a failed run
+        try:
+            check = check_output(problem, case, run.stdout)
+        except CheckerError as err:
+            checker_failure = str(err)
+    decided = judge_run(run, memory_limit_kib, check)
+    if checker_failure and decided.verdict is Verdict.IE:
+        decided = CaseVerdict(Verdict.IE, checker_failure)
+    return _case_result(case, run, decided, check)
+
+
+def run_case_from(
+    problem: Problem, argv: tuple[str, ...], built: Path, case: CaseFiles, limits: sandbox.Limits
+) -> CaseResult:
+    """One case in a fresh box holding a copy of the build in `built`: cases of one
+    submission may then run at the same time, in any worker, and none sees another's files."""
+    with box() as where:
+        for item in built.iterdir():
+            if item.is_dir() and not item.is_symlink():
+                shutil.copytree(item, where / item.name, symlinks=True)
+            elif item.is_file():
+                shutil.copy2(item, where / item.name)
+        return run_case(problem, argv, where, case, limits)
 
 
 def _case_result(
@@ -178,7 +204,7 @@ def _case_result(
     )
 
 
-def _summarise(
+def summarise(
     problem: Problem,
     submission: Submission,
     build: Build,

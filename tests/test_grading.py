@@ -233,6 +233,33 @@ def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.
     )
     monkeypatch.setattr(grading, "missing_toolchain", lambda language: "javac not found on this machine (judge doctor)")
     problem = load_problem(small_problems(tmp_path / "problems") / "sicily-rotations")
-    record = grading._grade_one("zed", PROGRAMS / "Broken.java", problem, "h", tmp_path / "results")
+    entry = grading.Entry(PROGRAMS / "Broken.java", "zed", "sicily-rotations", "")
+    [record] = grading.run([grading.Task(entry, problem, "h")], tmp_path / "results", jobs=1)
     assert record.verdict == "IE" and record.error.startswith("javac not found") and record.score == 0
     assert results.read(tmp_path / "results" / "zed" / "sicily-rotations.json") == record
+
+
+def test_cases_in_parallel_come_back_in_case_order(tmp_path: Path) -> None:
+    """The first case is slow and wrong, every later one crashes at once: with the cases
+    spread over two workers the later ones finish first, yet the verdict is the first case's."""
+    from .test_parts import make_problem
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    make_problem(problems)
+    assert judge("--problems", str(problems), "gen").returncode == 0
+    klass = tmp_path / "class" / "ana"
+    klass.mkdir(parents=True)
+    (klass / "sum.py").write_text(
+        "import sys, time\na, b = map(int, input().split())\n"
+        "if a + b == 3:\n    end = time.process_time() + 0.5\n    while time.process_time() < end:\n        pass\n"
+        "    print(0)\nelse:\n    sys.exit(1)\n"
+    )
+    for jobs in ("1", "2"):
+        out = tmp_path / f"reports-{jobs}"
+        result = judge("--problems", str(problems), "grade", str(klass.parent), "-j", jobs, "-o", str(out))
+        assert result.returncode == 0, result.stderr
+        [record] = json.loads((out / "results.json").read_text())["submissions"]
+        assert record["verdict"] == "WA"
+        assert [c["name"] for c in record["cases"]][:3] == ["samples/01", "hand/big", "hand/zero"]
+        assert [c["verdict"] for c in record["cases"]] == ["WA"] + ["RE"] * 8
