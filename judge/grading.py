@@ -187,10 +187,11 @@ class Task:
 
 
 def plan(
-    entries: Sequence[Entry], problems: dict[str, Problem], results_dir: Path, regrade: bool
+    entries: Sequence[Entry], problems: dict[str, Problem], results_dir: Path, regrade: bool, full: bool = False
 ) -> tuple[list[Task], int]:
-    """(submissions to judge, how many are up to date and skipped)."""
-    digests = {pid: problem_hash(p) for pid, p in problems.items()}
+    """(submissions to judge, how many are up to date and skipped). A result judged in the
+    other mode (--full or lazy groups) is judged again."""
+    digests = {pid: problem_hash(p) + ("+full" if full else "") for pid, p in problems.items()}
     table = languages.load()
     todo: list[Task] = []
     skipped = 0
@@ -216,9 +217,32 @@ class _Judging:
     submission: Submission
     limits: sandbox.Limits
     cases: list[CaseFiles]
+    breaks: set[str] = field(default_factory=set)  # groups that end at their first failure
     build: Build | None = None
     built: str = ""
     found: dict[int, CaseResult] = field(default_factory=dict)
+    futures: dict[int, Future[CaseResult]] = field(default_factory=dict)
+    finished: bool = False
+
+    def resolved(self) -> list[CaseResult] | None:
+        """Every case's result in case order, once each is judged or known not to be judged
+        (an earlier case of its breaking group failed); None while one is still awaited. The
+        same cases are judged whatever order the workers finish in."""
+        from judge import runner
+
+        ordered: list[CaseResult] = []
+        ended: set[str] = set()
+        for index, case in enumerate(self.cases):
+            if case.group in ended:
+                ordered.append(runner.not_judged(case))
+                continue
+            result = self.found.get(index)
+            if result is None:
+                return None
+            ordered.append(result)
+            if runner.failed_in(result, self.breaks):
+                ended.add(case.group)
+        return ordered
 
     @property
     def argv(self) -> tuple[str, ...]:
@@ -231,6 +255,7 @@ def run(
     results_dir: Path,
     jobs: int,
     on_done: Callable[[results.GradeRecord], None] | None = None,
+    full: bool = False,
 ) -> list[results.GradeRecord]:
     """Judge the tasks with `jobs` worker processes; each result is on disk as it finishes.
 
@@ -238,7 +263,9 @@ def run(
     one slow submission is spread over every worker instead of holding one; the results
     are put back in case order, and the verdict is that of the first failing case, as when
     the cases run one after another. Verdicts do not depend on `jobs` or on the worker a case
-    ran on: the limits are on CPU time. Ctrl-C stops the pool; finished results stay.
+    ran on: the limits are on CPU time. A group that breaks (on_reject) ends at its first
+    failing case: its later cases are not judged (NJ), and those not started are cancelled;
+    `full` judges every case. Ctrl-C stops the pool; finished results stay.
     """
     from judge import build, runner, testdata
 
@@ -260,7 +287,8 @@ def run(
             continue
         submission = build.load_submission(task.entry.path)
         limits = runner.run_limits(task.problem, submission.language)
-        judging.append(_Judging(task, submission, limits, testdata.load_cases(task.problem)))
+        breaks = set() if full else {g.name for g in task.problem.spec.groups if g.breaks}
+        judging.append(_Judging(task, submission, limits, testdata.load_cases(task.problem), breaks))
     if not judging:
         return done
     builds = lifecycle.make_temp_dir("builds")
@@ -293,12 +321,25 @@ def run(
                                     state.limits,
                                 )
                                 running[submitted] = (state, i)
+                                state.futures[i] = submitted
                                 pending.add(submitted)
                             continue
                         state, index = running.pop(future)
-                        state.found[index] = future.result()
-                        if len(state.found) == len(state.cases):
-                            finish(_record(state))
+                        if state.finished:
+                            continue  # a case that was no longer needed (its build may be gone)
+                        result = future.result()
+                        state.found[index] = result
+                        if runner.failed_in(result, state.breaks):
+                            # The rest of the group will not be judged: drop what has not started.
+                            for later, case in enumerate(state.cases[index + 1 :], start=index + 1):
+                                queued = state.futures.get(later)
+                                if case.group == result.group and queued is not None and queued.cancel():
+                                    pending.discard(queued)
+                                    running.pop(queued, None)
+                        complete = state.resolved()
+                        if complete is not None:
+                            state.finished = True
+                            finish(_record(state, complete))
                             shutil.rmtree(state.built, ignore_errors=True)
             except BaseException:
                 lifecycle.stop_pool(pool)
@@ -308,11 +349,11 @@ def run(
     return done
 
 
-def _record(state: _Judging) -> results.GradeRecord:
+def _record(state: _Judging, ordered: list[CaseResult] | None = None) -> results.GradeRecord:
     from judge import runner
 
     assert state.build is not None
-    ordered = [state.found[i] for i in range(len(state.found))]
+    ordered = ordered or []
     result = runner.summarise(state.task.problem, state.submission, state.build, ordered, state.limits)
     return results.from_result(state.task.entry.student, state.task.content_hash, result)
 

@@ -62,7 +62,8 @@ class TestRow:
     problem: str
     name: str
     passed: int
-    total: int
+    total: int  # submissions that ran the test
+    not_judged: int = 0  # submissions whose group had already failed before it
 
     @property
     def rate(self) -> float:
@@ -181,12 +182,15 @@ def class_view(
     tests: dict[tuple[str, str], list[int]] = {}
     for record in records:
         for case in record.cases:
-            counts = tests.setdefault((record.problem, case.name), [0, 0])
+            counts = tests.setdefault((record.problem, case.name), [0, 0, 0])
+            if case.verdict == Verdict.NJ.value:
+                counts[2] += 1  # counted apart: neither passed nor failed
+                continue
             counts[0] += case.verdict == "AC"
             counts[1] += 1
     test_rows = tuple(
         sorted(
-            (TestRow(p, n, passed, total) for (p, n), (passed, total) in tests.items()),
+            (TestRow(p, n, passed, total, skipped) for (p, n), (passed, total, skipped) in tests.items()),
             key=lambda row: (row.rate, row.problem, row.name),
         )
     )
@@ -352,11 +356,14 @@ def xml_text(text: str) -> str:
 def _junit(records: Sequence[GradeRecord]) -> str:
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
     for r in records:
-        failures = sum(c.verdict not in ("AC", "IE") for c in r.cases) + (r.verdict == "CE")
+        failures = sum(c.verdict not in ("AC", "IE", "NJ") for c in r.cases) + (r.verdict == "CE")
         errors = sum(c.verdict == "IE" for c in r.cases) + (1 if r.error else 0)
         tests = len(r.cases) or 1
         name = quoteattr(xml_text(f"{r.student}/{r.problem}"))
-        lines.append(f'  <testsuite name={name} tests="{tests}" failures="{failures}" errors="{errors}">')
+        skipped = sum(c.verdict == Verdict.NJ.value for c in r.cases)
+        lines.append(
+            f'  <testsuite name={name} tests="{tests}" failures="{failures}" errors="{errors}" skipped="{skipped}">'
+        )
         classname = quoteattr(xml_text(f"{r.student}.{r.problem}"))
         if r.verdict == "CE" or r.error:
             kind = "failure" if r.verdict == "CE" else "error"
@@ -368,7 +375,9 @@ def _junit(records: Sequence[GradeRecord]) -> str:
             lines.append(
                 f'    <testcase classname={classname} name={quoteattr(xml_text(c.name))} time="{c.cpu_s:.3f}">'
             )
-            if c.verdict == "IE":
+            if c.verdict == Verdict.NJ.value:
+                lines.append('      <skipped message="not judged: an earlier case of its group failed"/>')
+            elif c.verdict == "IE":
                 lines.append(f"      <error message={quoteattr(xml_text(c.message))}/>")
             elif c.verdict != "AC":
                 lines.append(f"      <failure message={quoteattr(xml_text(c.verdict + ' ' + c.message))}/>")

@@ -16,7 +16,7 @@ from typing import Any
 
 from judge.runner import SubmissionResult
 
-SCHEMA = 1
+SCHEMA = 2  # 2: cases not judged (NJ) after a failure in a group that breaks
 
 
 @dataclass(frozen=True)

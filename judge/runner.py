@@ -113,11 +113,14 @@ def judge_submission(
     limits: sandbox.Limits | None = None,
     ends_group: Callable[[CaseResult], bool] | None = None,
     on_compiled: Callable[[], None] | None = None,
+    full: bool = False,
 ) -> SubmissionResult:
     """Compile once, then run every case in order, in one box.
 
-    `limits` replaces the problem's (verify runs at a raised CPU limit); when `ends_group`
-    says so of a case, the rest of its group is skipped.
+    `limits` replaces the problem's (verify runs at a raised CPU limit). By default a group
+    that breaks (on_reject) ends at its first failing case and its other cases are not
+    judged (NJ); `full` judges every case. `ends_group` (verify) replaces that rule, and the
+    cases it skips are left out.
     """
     limits = limits or run_limits(problem, submission.language)
     results: list[CaseResult] = []
@@ -129,17 +132,30 @@ def judge_submission(
             keep = {entry.name for entry in where.iterdir()}
             argv = tuple(submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass))
             ended: set[str] = set()
+            breaks = set() if full else {g.name for g in problem.spec.groups if g.breaks}
             for index, case in enumerate(cases):
                 if case.group in ended:
+                    if ends_group is None:
+                        results.append(not_judged(case))
                     continue
                 _clean_box(where, keep)
                 result = run_case(problem, argv, where, case, limits)
                 results.append(result)
                 if on_case is not None:
                     on_case(index, result)
-                if ends_group is not None and ends_group(result):
+                if ends_group(result) if ends_group is not None else failed_in(result, breaks):
                     ended.add(case.group)
     return summarise(problem, submission, build, results, limits)
+
+
+def failed_in(result: CaseResult, breaks: set[str]) -> bool:
+    """Whether this result ends its group: a failure in a group that breaks."""
+    return result.group in breaks and result.verdict is not Verdict.AC
+
+
+def not_judged(case: CaseFiles) -> CaseResult:
+    """The record of a case left out because its group had already failed."""
+    return CaseResult(case.id, case.group, case.public, Verdict.NJ, "not judged: the group failed earlier", 0.0, 0.0, 0)
 
 
 def compile_for(problem: Problem, submission: Submission, where: Path) -> Build:

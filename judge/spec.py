@@ -130,8 +130,9 @@ class Group(_Strict):
     )
     on_reject: Literal["break", "continue"] | None = Field(
         default=None,
-        description="break: the group ends at its first failing case (later cases earn nothing); continue: every"
-        " case counts. Default: break for scoring all (the same score), continue for per_case",
+        description="break: the group ends at its first failing case (later cases are not judged, NJ, and earn"
+        " nothing); continue: every case is judged and counts. Default: break for scoring all (the score is the"
+        " same), continue for per_case",
     )
     cases: Annotated[tuple[Case, ...], BeforeValidator(_tuple_from_list)] | None = Field(
         default=None, description="Inline cases (e.g. the statement's samples)"

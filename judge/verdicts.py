@@ -24,6 +24,7 @@ class Verdict(str, Enum):
     OLE = "OLE"  # output limit exceeded
     CE = "CE"  # compilation error
     IE = "IE"  # internal error: the judge or the checker failed, not the program
+    NJ = "NJ"  # not judged: an earlier case of its group failed and the group breaks there
 
     @property
     def long_name(self) -> str:
@@ -39,6 +40,7 @@ _LONG = {
     Verdict.OLE: "output limit exceeded",
     Verdict.CE: "compilation error",
     Verdict.IE: "internal error",
+    Verdict.NJ: "not judged",
 }
 
 # What a JVM or Python prints when an allocation fails: a failure at the limit is MLE.
@@ -107,6 +109,6 @@ def _died_of_memory(run: RunResult) -> bool:
 def headline(verdicts: list[Verdict]) -> Verdict:
     """The submission's verdict: the first case that is not AC, in case order (AC if none)."""
     for verdict in verdicts:
-        if verdict is not Verdict.AC:
+        if verdict is not Verdict.AC and verdict is not Verdict.NJ:
             return verdict
     return Verdict.AC

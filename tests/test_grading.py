@@ -239,9 +239,10 @@ def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.
     assert results.read(tmp_path / "results" / "zed" / "sicily-rotations.json") == record
 
 
-def test_cases_in_parallel_come_back_in_case_order(tmp_path: Path) -> None:
+def test_cases_in_parallel_come_back_in_case_order_and_groups_break(tmp_path: Path) -> None:
     """The first case is slow and wrong, every later one crashes at once: with the cases
-    spread over two workers the later ones finish first, yet the verdict is the first case's."""
+    spread over two workers the later ones finish first, yet the verdict is the first case's,
+    and the same cases are not judged whatever order the workers finish in."""
     from .test_parts import make_problem
 
     problems = tmp_path / "problems"
@@ -255,11 +256,19 @@ def test_cases_in_parallel_come_back_in_case_order(tmp_path: Path) -> None:
         "if a + b == 3:\n    end = time.process_time() + 0.5\n    while time.process_time() < end:\n        pass\n"
         "    print(0)\nelse:\n    sys.exit(1)\n"
     )
-    for jobs in ("1", "2"):
-        out = tmp_path / f"reports-{jobs}"
-        result = judge("--problems", str(problems), "grade", str(klass.parent), "-j", jobs, "-o", str(out))
+    # Each group is all-or-nothing, so it breaks at its first failure: the rest is not judged
+    # (NJ), unless --full. The verdict and the score are the same either way.
+    lazy = ["WA", "RE", "NJ", "RE", "NJ", "NJ", "NJ", "NJ", "NJ"]
+    for jobs, full in (("1", False), ("2", False), ("1", True), ("2", True)):
+        out = tmp_path / f"reports-{jobs}-{full}"
+        extra = ["--full"] if full else []
+        result = judge("--problems", str(problems), "grade", str(klass.parent), "-j", jobs, "-o", str(out), *extra)
         assert result.returncode == 0, result.stderr
         [record] = json.loads((out / "results.json").read_text())["submissions"]
-        assert record["verdict"] == "WA"
+        assert (record["verdict"], record["score"]) == ("WA", 0)
         assert [c["name"] for c in record["cases"]][:3] == ["samples/01", "hand/big", "hand/zero"]
-        assert [c["verdict"] for c in record["cases"]] == ["WA"] + ["RE"] * 8
+        assert [c["verdict"] for c in record["cases"]] == (["WA"] + ["RE"] * 8 if full else lazy)
+    page = (tmp_path / "reports-2-False" / "index.html").read_text()
+    assert "<th>not judged</th>" in page
+    junit = ET.parse(tmp_path / "reports-2-False" / "junit.xml").getroot()
+    assert [s.get("skipped") for s in junit.iter("testsuite")] == ["6"]

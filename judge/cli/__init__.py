@@ -202,7 +202,16 @@ def _figures(cpu_s: float, wall_s: float, memory_kib: int) -> tuple[str, str, st
     return f"{cpu_s:.2f}", f"{wall_s:.2f}", f"{memory_kib / 1024:.1f}"
 
 
-_COLOURS = {"AC": "green", "WA": "red", "TLE": "yellow", "MLE": "magenta", "RE": "red", "OLE": "yellow", "CE": "cyan"}
+_COLOURS = {
+    "AC": "green",
+    "WA": "red",
+    "TLE": "yellow",
+    "MLE": "magenta",
+    "RE": "red",
+    "OLE": "yellow",
+    "CE": "cyan",
+    "NJ": "dim",
+}
 
 
 def _verdict_markup(verdict: str) -> str:
@@ -250,6 +259,7 @@ def _first_difference(answer: bytes, output: bytes, line: int) -> list[str]:
     show_default=True,
     help="Ad hoc: MiB for the compiler and what it writes (with -p: limits.compile_memory_mib).",
 )
+@click.option("--full", is_flag=True, help="With -p: judge every case, also after a failure in a group that breaks.")
 @_unsafe_option
 @click.pass_context
 def run_command(
@@ -266,6 +276,7 @@ def run_command(
     checker: str,
     compile_time_limit: float,
     compile_memory_limit: int,
+    full: bool,
 ) -> None:
     """Compile SOURCE and judge it: on a problem's cases (-p), or on one --input.
 
@@ -284,10 +295,10 @@ def run_command(
         )
     if problem_name is None:
         raise JudgeError("give a problem (-p PROBLEM) or an input (--input FILE)")
-    sys.exit(_run_problem(ctx, submission, problem_name, as_json))
+    sys.exit(_run_problem(ctx, submission, problem_name, as_json, full))
 
 
-def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, as_json: bool) -> int:
+def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, as_json: bool, full: bool) -> int:
     import json
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -313,7 +324,7 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
         def on_case(index: int, case: CaseResult) -> None:
             progress.update(task, advance=1, description=f"{problem.id}: running", last=case.verdict.value)
 
-        result = runner.judge_submission(problem, submission, cases, on_case=on_case)
+        result = runner.judge_submission(problem, submission, cases, on_case=on_case, full=full)
     if as_json:
         payload = {
             "problem": result.problem,
@@ -350,7 +361,7 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
         table.add_row(
             case.name,
             _verdict_markup(case.verdict.value),
-            *_figures(case.cpu_s, case.wall_s, case.memory_kib),
+            *(("", "", "") if case.verdict.value == "NJ" else _figures(case.cpu_s, case.wall_s, case.memory_kib)),
             case.message if case.public or case.verdict.value != "WA" else "",
         )
         if case.public and case.verdict.value == "WA" and case.output is not None and not details:
@@ -509,6 +520,9 @@ def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) 
     help="Where reports (and results/) go.",
 )
 @click.option("--regrade", is_flag=True, help="Judge every submission again, even unchanged ones.")
+@click.option(
+    "--full", is_flag=True, help="Judge every case, also after a failure in a group that breaks there (on_reject)."
+)
 @_unsafe_option
 @click.pass_context
 def grade(
@@ -518,6 +532,7 @@ def grade(
     jobs: int | None,
     out_dir: Path,
     regrade: bool,
+    full: bool,
 ) -> None:
     """Grade a class: every SUBMISSIONS_DIR/<student>/<problem>.<ext> (or <student>_<problem>.<ext>).
 
@@ -534,7 +549,7 @@ def grade(
     entries = grading.discover(submissions_dir, list(problems))
     grading.load_overrides(submissions_dir, problems)  # a bad overrides.yaml stops us before any work
     results_dir = out_dir / grading.RESULTS_DIR
-    tasks, skipped = grading.plan(entries, problems, results_dir, regrade)
+    tasks, skipped = grading.plan(entries, problems, results_dir, regrade, full)
     workers = jobs or grading.default_jobs()
     counts: Counter[str] = Counter()
     progress = Progress(
@@ -554,7 +569,7 @@ def grade(
             progress.update(bar, advance=1, counts=" ".join(f"{v} {n}" for v, n in sorted(counts.items())))
 
         try:
-            grading.run(tasks, results_dir, workers, on_done)
+            grading.run(tasks, results_dir, workers, on_done, full)
         except KeyboardInterrupt:
             err.print(f"judge: interrupted; {sum(counts.values())} result(s) saved, rerun to resume")
             sys.exit(130)
