@@ -28,6 +28,7 @@ from judge.cli.common import (
     _unsafe_option,
     err,
     out,
+    progress_bar,
 )
 from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
 from judge.locate import find_problem
@@ -301,28 +302,18 @@ def run_command(
 def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, as_json: bool, full: bool) -> int:
     import json
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from judge import runner, sandbox, testdata
     from judge.spec import load_problem
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
     cases = testdata.load_cases(problem)
     show_progress = err.is_terminal and not as_json
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[last]}"),
-        console=err,
-        transient=True,
-        disable=not show_progress,
-    )
+    progress = progress_bar(show_progress)
     with progress:
-        task = progress.add_task(f"{problem.id}: compiling", total=len(cases), last="")
+        task = progress.add_task(f"{problem.id}: compiling", total=len(cases), note="")
 
         def on_case(index: int, case: CaseResult) -> None:
-            progress.update(task, advance=1, description=f"{problem.id}: running", last=case.verdict.value)
+            progress.update(task, advance=1, description=f"{problem.id}: running", note=case.verdict.value)
 
         result = runner.judge_submission(problem, submission, cases, on_case=on_case, full=full)
     if as_json:
@@ -507,9 +498,7 @@ def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) 
 @cli.command()
 @click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
 @click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
-@click.option(
-    "-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores]."
-)
+@_jobs_option
 @click.option(
     "-o",
     "--output",
@@ -541,8 +530,6 @@ def grade(
     """
     from collections import Counter
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from judge import grading
 
     problems = _load_problems(ctx, problem_names)
@@ -552,21 +539,13 @@ def grade(
     tasks, skipped = grading.plan(entries, problems, results_dir, regrade, full)
     workers = jobs or grading.default_jobs()
     counts: Counter[str] = Counter()
-    progress = Progress(
-        TextColumn("[bold]grading"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[counts]}"),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
+    progress = progress_bar()
     with progress:
-        bar = progress.add_task("grading", total=len(tasks), counts="")
+        bar = progress.add_task("grading", total=len(tasks), note="")
 
         def on_done(record: GradeRecord) -> None:
             counts[record.verdict] += 1
-            progress.update(bar, advance=1, counts=" ".join(f"{v} {n}" for v, n in sorted(counts.items())))
+            progress.update(bar, advance=1, note=" ".join(f"{v} {n}" for v, n in sorted(counts.items())))
 
         try:
             grading.run(tasks, results_dir, workers, on_done, full)
@@ -609,9 +588,7 @@ def report(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, 
 
 @cli.command()
 @click.argument("problem_names", metavar="[PROBLEM]...", nargs=-1)
-@click.option(
-    "-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores]."
-)
+@_jobs_option
 @click.option(
     "--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write JUnit XML here."
 )
@@ -623,7 +600,6 @@ def verify(
 ) -> None:
     """Prove each problem sound: spec, tests up to date, inputs valid, answers reproduced,
     and every solution in solutions/<verdict>/ gets that verdict (exit 1 if not)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from judge import grading
     from judge import verify as verifying
@@ -635,20 +611,12 @@ def verify(
         with _status(f"checking the data of {directory.name}"):
             prepared.append(verifying.prepare(directory, notify=_say, jobs=workers))
     work = [(p.directory, s) for p in prepared for s in p.solutions]
-    progress = Progress(
-        TextColumn("[bold]verifying"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[last]}"),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
+    progress = progress_bar()
     with progress:
-        bar = progress.add_task("solutions", total=len(work), last="")
+        bar = progress.add_task("verifying", total=len(work), note="")
 
         def on_done(run: verifying.SolutionRun) -> None:
-            progress.update(bar, advance=1, last=run.solution.path.name)
+            progress.update(bar, advance=1, note=run.solution.path.name)
 
         try:
             runs = verifying.run_all(work, workers, on_done)

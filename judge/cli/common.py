@@ -6,12 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 
 from judge.errors import JudgeError
 from judge.locate import find_problem, problem_dirs
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -81,3 +85,19 @@ def _unsafe_option(command: Callable[..., None]) -> Callable[..., None]:
         help="Run submissions even where they cannot be isolated from the machine's files and network "
         "(or JUDGE_UNSAFE=1). Reports and pages then say so in red.",
     )(command)
+
+
+def progress_bar(show: bool = True) -> Progress:
+    """A bar on stderr: the task's description, done/total and its `note` field; nothing
+    when stderr is not a terminal (logs stay clean) or when `show` is false."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn  # only where a bar is shown
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[note]}"),
+        console=err,
+        transient=True,
+        disable=not (show and err.is_terminal),
+    )
