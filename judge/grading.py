@@ -15,23 +15,22 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import tempfile
-from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from judge import languages, lifecycle, results, sandbox
+from judge import languages, results, sandbox
+from judge.engines import Compiled, Engine, LocalEngine
 from judge.errors import JudgeError
 from judge.spec import Problem
 from judge.yamlpos import YamlError
 from judge.yamlpos import load as load_yaml
 
 if TYPE_CHECKING:
-    from judge.build import Build, Submission
+    from judge.build import Submission
     from judge.runner import CaseResult
     from judge.testdata import CaseFiles
 
@@ -156,25 +155,6 @@ def _unrunnable(student: str, source: Path, problem: Problem, content_hash: str)
     return None
 
 
-def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, str]:
-    """Worker: compile one submission into a folder of `builds` (its cases copy it)."""
-    from judge import build, runner
-
-    submission = build.load_submission(source)
-    where = Path(tempfile.mkdtemp(prefix="build-", dir=builds))
-    sandbox.prepare_box(where)
-    return runner.compile_for(problem, submission, where), str(where)
-
-
-def _case_task(
-    problem: Problem, argv: tuple[str, ...], built: str, case: CaseFiles, limits: sandbox.Limits
-) -> CaseResult:
-    """Worker: one case of one submission."""
-    from judge import runner
-
-    return runner.run_case_from(problem, argv, Path(built), case, limits)
-
-
 def _max_score(problem: Problem) -> float:
     return sum(g.points for g in problem.spec.groups)
 
@@ -218,10 +198,9 @@ class _Judging:
     limits: sandbox.Limits
     cases: list[CaseFiles]
     breaks: set[str] = field(default_factory=set)  # groups that end at their first failure
-    build: Build | None = None
-    built: str = ""
+    compiled: Compiled | None = None
     found: dict[int, CaseResult] = field(default_factory=dict)
-    futures: dict[int, Future[CaseResult]] = field(default_factory=dict)
+    tickets: dict[int, Hashable] = field(default_factory=dict)
     finished: bool = False
 
     def resolved(self) -> list[CaseResult] | None:
@@ -256,8 +235,10 @@ def run(
     jobs: int,
     on_done: Callable[[results.GradeRecord], None] | None = None,
     full: bool = False,
+    engine: Engine | None = None,
 ) -> list[results.GradeRecord]:
-    """Judge the tasks with `jobs` worker processes; each result is on disk as it finishes.
+    """Judge the tasks with `jobs` worker processes (or on `engine`: judge hosts); each
+    result is on disk as it finishes.
 
     A submission is compiled once (a task), then each of its cases is a task of its own, so
     one slow submission is spread over every worker instead of holding one; the results
@@ -291,70 +272,57 @@ def run(
         judging.append(_Judging(task, submission, limits, testdata.load_cases(task.problem), breaks))
     if not judging:
         return done
-    builds = lifecycle.make_temp_dir("builds")
-    try:
-        with lifecycle.worker_pool(jobs) as pool:
-            compiling: dict[Future[tuple[Build, str]], _Judging] = {
-                pool.submit(lifecycle.in_worker, _compile_task, j.task.problem, j.task.entry.path, builds): j
-                for j in judging
-            }
-            running: dict[Future[CaseResult], tuple[_Judging, int]] = {}
-            pending: set[Future[Any]] = set(compiling)
-            try:
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        if future in compiling:
-                            state = compiling.pop(future)
-                            state.build, state.built = future.result()
-                            if not state.build.ok or not state.cases:
-                                finish(_record(state))
-                                continue
-                            for i, case in enumerate(state.cases):
-                                submitted = pool.submit(
-                                    lifecycle.in_worker,
-                                    _case_task,
-                                    state.task.problem,
-                                    state.argv,
-                                    state.built,
-                                    case,
-                                    state.limits,
-                                )
-                                running[submitted] = (state, i)
-                                state.futures[i] = submitted
-                                pending.add(submitted)
-                            continue
-                        state, index = running.pop(future)
-                        if state.finished:
-                            continue  # a case that was no longer needed (its build may be gone)
-                        result = future.result()
-                        state.found[index] = result
-                        if runner.failed_in(result, state.breaks):
-                            # The rest of the group will not be judged: drop what has not started.
-                            for later, case in enumerate(state.cases[index + 1 :], start=index + 1):
-                                queued = state.futures.get(later)
-                                if case.group == result.group and queued is not None and queued.cancel():
-                                    pending.discard(queued)
-                                    running.pop(queued, None)
-                        complete = state.resolved()
-                        if complete is not None:
-                            state.finished = True
-                            finish(_record(state, complete))
-                            shutil.rmtree(state.built, ignore_errors=True)
-            except BaseException:
-                lifecycle.stop_pool(pool)
-                raise
-    finally:
-        shutil.rmtree(builds, ignore_errors=True)
+    with engine or LocalEngine(jobs) as pool:
+        compiling = {pool.compile(j.task.problem, j.task.entry.path): j for j in judging}
+        running: dict[Hashable, tuple[_Judging, int]] = {}
+        while finished := pool.finished():
+            for ticket in finished:
+                if ticket in compiling:
+                    state = compiling.pop(ticket)
+                    state.compiled = pool.compiled(ticket)
+                    if not state.compiled.build.ok or not state.cases:
+                        finish(_record(state))
+                        continue
+                    for i, case in enumerate(state.cases):
+                        queued = pool.case(state.task.problem, state.compiled.where, state.argv, case, state.limits)
+                        running[queued] = (state, i)
+                        state.tickets[i] = queued
+                    continue
+                if ticket not in running:
+                    continue  # cancelled
+                state, index = running.pop(ticket)
+                if state.finished:
+                    continue  # a case that was no longer needed (its build may be gone)
+                result = pool.result(ticket)
+                state.found[index] = result
+                if runner.failed_in(result, state.breaks):
+                    # The rest of the group will not be judged: drop what has not started.
+                    for later, case in enumerate(state.cases[index + 1 :], start=index + 1):
+                        queued = state.tickets.get(later)
+                        if case.group == result.group and queued is not None and pool.cancel(queued):
+                            running.pop(queued, None)
+                complete = state.resolved()
+                if complete is not None:
+                    state.finished = True
+                    finish(_record(state, complete))
+                    if state.compiled is not None:
+                        pool.release(state.compiled.where)
     return done
 
 
 def _record(state: _Judging, ordered: list[CaseResult] | None = None) -> results.GradeRecord:
     from judge import runner
 
-    assert state.build is not None
+    assert state.compiled is not None
     ordered = ordered or []
-    result = runner.summarise(state.task.problem, state.submission, state.build, ordered, state.limits)
+    result = runner.summarise(
+        state.task.problem,
+        state.submission,
+        state.compiled.build,
+        ordered,
+        state.limits,
+        state.compiled.sandbox_mode,
+    )
     return results.from_result(state.task.entry.student, state.task.content_hash, result)
 
 

@@ -132,3 +132,32 @@ def java_main_class(source: bytes) -> str:
         if match:
             return match.group(1).decode("ascii")
     return "Main"
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """What this machine has of a language: the command a sandboxed program finds, and the
+    first line of its version (or why there is none)."""
+
+    command: str
+    path: str | None
+    version: str
+    error: str
+
+
+def probe(language: Language) -> Toolchain:
+    import shutil
+    import subprocess
+
+    from judge import sandbox
+
+    command = (language.compile or language.run)[0]
+    path = shutil.which(command, path=sandbox.SANDBOX_PATH)  # what a sandboxed program finds
+    if path is None:
+        return Toolchain(command, None, "", f"`{command}` not on PATH")
+    try:
+        done = subprocess.run([path, *language.version[1:]], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return Toolchain(command, path, "", f"cannot run: {error}")
+    text = (done.stdout or done.stderr).strip().splitlines()
+    return Toolchain(command, path, text[0] if text else f"exit code {done.returncode}", "")

@@ -226,7 +226,10 @@ def summarise(
     build: Build,
     results: list[CaseResult],
     limits: sandbox.Limits,
+    sandbox_mode: str | None = None,
 ) -> SubmissionResult:
+    """The verdict and score from the cases' results; `sandbox_mode` names the sandbox they
+    ran in when that was another machine's."""
     groups: list[GroupScore] = []
     for group in problem.spec.groups:
         mine = [r for r in results if r.group == group.name]
@@ -252,6 +255,6 @@ def summarise(
         build=build,
         cases=tuple(results),
         groups=tuple(groups),
-        sandbox_mode=sandbox.detect().mode,
+        sandbox_mode=sandbox_mode or sandbox.detect().mode,
         limits=limits,
     )

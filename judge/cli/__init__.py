@@ -439,28 +439,19 @@ def _run_ad_hoc(
 @cli.command()
 def doctor() -> None:
     """Which compilers and runtimes, and which sandbox layers, this machine has (and why not)."""
-    import shutil
-    import subprocess
-
     from judge import languages, sandbox
 
     table = Table("language", "command", Column("version", overflow="fold"), box=None, pad_edge=False)
     missing = 0
     for language in languages.load().languages.values():
-        command = (language.compile or language.run)[0]
-        path = shutil.which(command, path=sandbox.SANDBOX_PATH)  # what a sandboxed program finds
-        if path is None:
-            table.add_row(language.id, command, f"[red]missing[/red]: `{command}` not on PATH")
+        found = languages.probe(language)
+        if found.path is None:
+            table.add_row(language.id, found.command, f"[red]missing[/red]: {escape(found.error)}")
             missing += 1
-            continue
-        try:
-            version_argv = [path, *language.version[1:]]
-            done = subprocess.run(version_argv, capture_output=True, text=True, timeout=20)
-            text = (done.stdout or done.stderr).strip().splitlines()
-            version = text[0] if text else f"exit code {done.returncode}"
-        except (OSError, subprocess.TimeoutExpired) as error:
-            version = f"[red]cannot run[/red]: {error}"
-        table.add_row(language.id, path, version)
+        elif found.error:
+            table.add_row(language.id, found.path, f"[red]{escape(found.error)}[/red]")
+        else:
+            table.add_row(language.id, found.path, found.version)
     out.print(table)
     layers = sandbox.detect()
     # Folded, never cut: the details name paths and fixes that must be read whole.

@@ -1,0 +1,184 @@
+"""What runs on a judge worker. A worker never sees the teacher's folders: a problem's
+spec, tests and programs arrive as one archive named by its content hash and are unpacked
+once per machine into the cache; a submission arrives as its bytes, is compiled on one
+worker, and its build travels (by dask, worker to worker) to the others, unpacked once per
+worker. What goes back is a CaseResult: for a secret case, its verdict and figures only."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import shutil
+import tarfile
+import tempfile
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import lifecycle, sandbox, tables
+from judge.build import Build
+from judge.cluster import needs
+from judge.runner import CaseResult
+from judge.spec import Problem, ProblemSpec
+from judge.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
+
+BUILDS_KEPT = 64  # unpacked builds a worker keeps (the class's recent submissions)
+
+
+@dataclass(frozen=True)
+class ProblemData:
+    """A problem as it travels: the spec, and an archive of what judging reads."""
+
+    digest: str  # grading.problem_hash: spec, tests and programs
+    spec: ProblemSpec
+    archive: bytes
+
+
+@dataclass(frozen=True)
+class CaseRef:
+    group: str
+    name: str
+    public: bool
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A submission built on a worker; `archive` (the box after compiling) is empty on CE."""
+
+    build: Build
+    digest: str
+    archive: bytes
+    sandbox_mode: str
+
+
+@dataclass(frozen=True)
+class Built:
+    """What the client is told of a build: not the build itself, which stays on the cluster."""
+
+    build: Build
+    sandbox_mode: str
+
+
+def _tar(root: Path, paths: list[Path]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for path in sorted(set(paths)):
+            # Fixed metadata: the same files make the same bytes.
+            info = archive.gettarinfo(str(path), arcname=str(path.relative_to(root)))
+            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+            if info.isfile():
+                with path.open("rb") as stream:
+                    archive.addfile(info, stream)
+            else:
+                archive.addfile(info)
+    return buffer.getvalue()
+
+
+def pack_problem(problem: Problem, digest: str) -> ProblemData:
+    """Client side: the spec file, every test file and every program of the problem."""
+    files = [problem.spec_path, *problem.tests_dir.rglob("*")]
+    for program in problem.program_paths():
+        files += [program, *program.rglob("*")] if program.is_dir() else [program]
+    kept = [p for p in files if p.is_file() and not p.is_symlink()]
+    return ProblemData(digest, problem.spec, _tar(problem.directory, kept))
+
+
+def _unpack(archive: bytes, target: Path) -> None:
+    """Unpack into `target` atomically: a folder named after a hash is whole or absent."""
+    if target.is_dir():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as stream:
+            stream.extractall(staging, filter="data")
+        try:
+            os.rename(staging, target)
+        except OSError:
+            if not target.is_dir():  # another worker of this machine won the race otherwise
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+_problems: dict[str, Problem] = {}
+
+
+def problem_here(data: ProblemData) -> Problem:
+    """The problem in this machine's cache (unpacked by the first worker that needs it)."""
+    found = _problems.get(data.digest)
+    if found is None:
+        folder = Path(tables.cache_dir()) / "cluster" / "problems" / data.digest
+        _unpack(data.archive, folder)
+        found = _problems[data.digest] = Problem(folder, data.spec)
+    return found
+
+
+class _Builds:
+    """The builds unpacked in this worker process, the most recent BUILDS_KEPT of them."""
+
+    def __init__(self) -> None:
+        self.root: Path | None = None
+        self.kept: OrderedDict[str, Path] = OrderedDict()
+
+    def get(self, compiled: Compiled) -> Path:
+        if self.root is None:
+            self.root = lifecycle.make_temp_dir("builds")
+            lifecycle.remove_at_exit(self.root)
+        folder = self.kept.get(compiled.digest)
+        if folder is None or not folder.is_dir():
+            folder = self.root / compiled.digest
+            _unpack(compiled.archive, folder)
+            self.kept[compiled.digest] = folder
+        self.kept.move_to_end(compiled.digest)
+        while len(self.kept) > BUILDS_KEPT:
+            _, old = self.kept.popitem(last=False)
+            shutil.rmtree(old, ignore_errors=True)
+        return folder
+
+
+_builds = _Builds()
+
+
+def compile_remote(data: ProblemData, filename: str, source: bytes) -> Compiled:
+    """Compile a submission here; its box after compiling, archived, is the build."""
+    from judge import build, runner
+
+    problem = problem_here(data)
+    with tempfile.TemporaryDirectory(prefix="judge-source-") as folder:
+        path = Path(folder) / Path(filename).name
+        path.write_bytes(source)
+        submission = build.load_submission(path)
+        with build.box() as where:
+            made = runner.compile_for(problem, submission, where)
+            archive = _tar(where, list(where.rglob("*"))) if made.ok else b""
+    digest = hashlib.sha256(archive).hexdigest()
+    return Compiled(made, digest, archive, sandbox.detect().mode)
+
+
+def told(compiled: Compiled) -> Built:
+    return Built(compiled.build, compiled.sandbox_mode)
+
+
+def case_remote(
+    data: ProblemData, compiled: Compiled, argv: tuple[str, ...], case: CaseRef, limits: sandbox.Limits
+) -> CaseResult:
+    """Run one case of a compiled submission here."""
+    from judge import runner
+
+    problem = problem_here(data)
+    folder = problem.tests_dir / case.group
+    files = CaseFiles(
+        case.group,
+        case.name,
+        folder / f"{case.name}{INPUT_SUFFIX}",
+        folder / f"{case.name}{ANSWER_SUFFIX}",
+        case.public,
+    )
+    return runner.run_case_from(problem, argv, _builds.get(compiled), files, limits)
+
+
+def offer() -> needs.Offer:
+    """What this worker has (for the client's one line on a worker it cannot use)."""
+    return needs.local_offer()
