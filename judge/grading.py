@@ -189,6 +189,12 @@ def plan(
     return todo, skipped
 
 
+def languages_of(tasks: Sequence[Task]) -> set[str]:
+    """The languages of the submissions to judge (those a judge host must have)."""
+    table = languages.load()
+    return {table.detect(task.entry.path).id for task in tasks}
+
+
 @dataclass
 class _Judging:
     """A submission between its compile and its last case (mutable: the parent's own book)."""

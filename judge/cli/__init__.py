@@ -18,14 +18,17 @@ from rich.table import Column, Table
 
 from judge import __version__
 from judge.__main__ import PROBLEMS_ENV
+from judge.cli import cluster as cluster_commands
 from judge.cli import problems as problem_commands
 from judge.cli.common import (
+    _cluster_options,
     _jobs_option,
     _problems,
     _report_errors,
     _say,
     _status,
     _unsafe_option,
+    cluster_endpoint,
     err,
     out,
     progress_bar,
@@ -503,6 +506,7 @@ def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) 
 @click.option(
     "--full", is_flag=True, help="Judge every case, also after a failure in a group that breaks there (on_reject)."
 )
+@_cluster_options
 @_unsafe_option
 @click.pass_context
 def grade(
@@ -513,6 +517,9 @@ def grade(
     out_dir: Path,
     regrade: bool,
     full: bool,
+    scheduler: str | None,
+    certs_dir: Path | None,
+    insecure_loopback: bool,
 ) -> None:
     """Grade a class: every SUBMISSIONS_DIR/<student>/<problem>.<ext> (or <student>_<problem>.<ext>).
 
@@ -523,12 +530,18 @@ def grade(
 
     from judge import grading
 
+    point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
     problems = _load_problems(ctx, problem_names)
     entries = grading.discover(submissions_dir, list(problems))
     grading.load_overrides(submissions_dir, problems)  # a bad overrides.yaml stops us before any work
     results_dir = out_dir / grading.RESULTS_DIR
     tasks, skipped = grading.plan(entries, problems, results_dir, regrade, full)
     workers = jobs or grading.default_jobs()
+    engine = None
+    if point is not None and tasks:
+        from judge.cluster.engine import ClusterEngine
+
+        engine = ClusterEngine(point, grading.languages_of(tasks), _say)
     counts: Counter[str] = Counter()
     progress = progress_bar()
     with progress:
@@ -539,7 +552,7 @@ def grade(
             progress.update(bar, advance=1, note=" ".join(f"{v} {n}" for v, n in sorted(counts.items())))
 
         try:
-            grading.run(tasks, results_dir, workers, on_done, full)
+            grading.run(tasks, results_dir, workers, on_done, full, engine)
         except KeyboardInterrupt:
             err.print(f"judge: interrupted; {sum(counts.values())} result(s) saved, rerun to resume")
             sys.exit(130)
@@ -552,7 +565,8 @@ def grade(
             err.print(f"[yellow]not graded:[/yellow] {record.student}/{record.problem}: {record.error}")
     verdicts = Counter(r.verdict for r in records)
     out.print(
-        f"graded {len(tasks)} submission(s), {skipped} unchanged, with {workers} worker(s); "
+        f"graded {len(tasks)} submission(s), {skipped} unchanged, "
+        + (f"on {point.address}; " if point else f"with {workers} worker(s); ")
         + ", ".join(f"{_verdict_markup(v)} {n}" for v, n in sorted(verdicts.items()))
     )
     out.print(f"reports: {written.directory / 'index.html'}")
@@ -839,6 +853,9 @@ def roster_list(data_dir: Path) -> None:
 cli.add_command(problem_commands.new)
 cli.add_command(problem_commands.import_command)
 cli.add_command(problem_commands.export)
+cli.add_command(cluster_commands.cluster)
+cli.add_command(cluster_commands.scheduler)
+cli.add_command(cluster_commands.worker)
 
 
 def main() -> None:

@@ -17,6 +17,8 @@ from judge.locate import find_problem, problem_dirs
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from judge.cluster.address import Endpoint
+
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -101,3 +103,37 @@ def progress_bar(show: bool = True) -> Progress:
         transient=True,
         disable=not (show and err.is_terminal),
     )
+
+
+def _cluster_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--scheduler, --certs and --insecure-loopback: where the cases run (judge hosts)."""
+    command = click.option(
+        "--insecure-loopback",
+        is_flag=True,
+        help="Allow plain tcp:// to a scheduler on 127.0.0.1 (no certificates; one machine, tests).",
+    )(command)
+    command = click.option(
+        "--certs",
+        "certs_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        envvar="JUDGE_CLUSTER_CERTS",
+        help="The cluster's certificate folder (judge cluster certs) [env: JUDGE_CLUSTER_CERTS].",
+    )(command)
+    return click.option(
+        "--scheduler",
+        "scheduler",
+        metavar="tls://HOST:PORT",
+        envvar="JUDGE_SCHEDULER",
+        help="Run the cases on the judge hosts of this scheduler instead of local processes [env: JUDGE_SCHEDULER].",
+    )(command)
+
+
+def cluster_endpoint(
+    scheduler: str | None, certs_dir: Path | None, insecure_loopback: bool, role: str
+) -> Endpoint | None:
+    """The checked endpoint of --scheduler (None without it); JudgeError in one line."""
+    if not scheduler:
+        return None
+    from judge.cluster import address
+
+    return address.endpoint(scheduler, certs_dir, insecure_loopback, role)

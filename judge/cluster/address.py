@@ -102,6 +102,4 @@ def security(point: Endpoint, role: str) -> Security | None:
         f"tls_{role}_cert": str(certs.cert_path(folder, role)),
         f"tls_{role}_key": str(certs.key_path(folder, role)),
     }
-    return Security(  # type: ignore[no-untyped-call]
-        tls_ca_file=str(folder / certs.CA_CERT), require_encryption=True, **options
-    )
+    return Security(tls_ca_file=str(folder / certs.CA_CERT), require_encryption=True, **options)

@@ -1,0 +1,215 @@
+"""The client side of judge hosts: grading's engine on a dask.distributed cluster.
+
+Each problem travels once as a scattered archive; a submission's source is sent with its
+compile task, and its build stays on the cluster (cases depend on it, and dask moves it
+between workers). Every task asks for the resources of `needs`, so only workers that
+judge as this machine would take it. A worker killed in the middle of a case is dask's to
+handle: the case runs again elsewhere and its future gets one result. A scheduler that
+goes away cancels the futures; the run then ends with ClusterLost, and the results
+written so far stay (a rerun resumes)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from judge import sandbox
+from judge.cluster import address, needs, remote
+from judge.engines import Compiled
+from judge.errors import EXIT_FAILED, JudgeError
+from judge.runner import CaseResult
+from judge.spec import Problem
+from judge.testdata import CaseFiles
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+CONNECT_TIMEOUT_S = 20
+WORKERS_TIMEOUT_S = 30  # for a first worker able to take the work
+
+
+class ClusterLost(JudgeError):
+    """The scheduler went away in the middle of a run: not bad input, a run that failed."""
+
+    exit_code = EXIT_FAILED
+
+
+def quiet_logs() -> None:
+    # dask logs each reconnect attempt and closed comm with a traceback; the judge says one
+    # line. Its configuration gives some loggers (distributed.client) levels of their own.
+    import distributed  # noqa: F401  (sets up its loggers, which are then quietened)
+
+    for name in ["distributed", "tornado", "asyncio", *logging.root.manager.loggerDict]:
+        if name.split(".")[0] in ("distributed", "tornado", "asyncio"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def connect(point: address.Endpoint) -> Client:
+    from distributed import Client
+
+    quiet_logs()
+    try:
+        return Client(
+            point.address,
+            security=address.security(point, "client"),
+            timeout=CONNECT_TIMEOUT_S,
+            set_as_default=False,
+        )
+    except (OSError, TimeoutError) as err:
+        raise JudgeError(f"{point.address}: cannot reach the scheduler: {err}") from None
+
+
+class ClusterEngine:
+    """Grading's engine on the cluster at `point`, for submissions of `language_ids`."""
+
+    def __init__(
+        self,
+        point: address.Endpoint,
+        language_ids: set[str],
+        notify: Callable[[str], None] = lambda _: None,
+    ) -> None:
+        self._point = point
+        self._needs = needs.client_needs(language_ids, isolated=os.environ.get(sandbox.UNSAFE_ENV) != "1")
+        self._notify = notify
+        self._client: Client | None = None
+        self._data: dict[str, Future[Any]] = {}
+        self._compiled: dict[Hashable, Future[Any]] = {}  # ticket (what the client is told) -> the build
+        self._queue: Any = None  # distributed.as_completed
+
+    def __enter__(self) -> ClusterEngine:
+        from distributed import as_completed
+
+        self._client = connect(self._point)
+        try:
+            self._check_workers()
+        except BaseException:
+            self._client.close()
+            raise
+        self._queue = as_completed(loop=self._client.loop)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        assert self._client is not None
+        try:
+            if error is not None and self._client.status == "running":
+                # Ctrl-C or a failure: what is queued must not run on for nobody.
+                self._client.cancel(list(self._queue.futures) if self._queue else [], force=True)
+        finally:
+            self._client.close(timeout=5)
+
+    def _fit(self, offer: needs.Offer) -> str:
+        return needs.refusal(self._needs, offer)
+
+    def _check_workers(self) -> None:
+        """Wait for a worker able to take the work; name, once each, those that cannot."""
+        import time
+
+        assert self._client is not None
+        deadline = time.monotonic() + WORKERS_TIMEOUT_S
+        told: set[str] = set()
+        while True:
+            offers: dict[str, needs.Offer] = self._client.run(remote.offer, on_error="return")
+            fit = 0
+            for worker, offer in sorted(offers.items()):
+                if not isinstance(offer, needs.Offer):
+                    why = f"cannot say what it has ({offer})"
+                else:
+                    why = self._fit(offer)
+                if not why:
+                    fit += 1
+                elif worker not in told:
+                    told.add(worker)
+                    self._notify(f"worker {worker} left out: {why}")
+            if fit:
+                return
+            if time.monotonic() > deadline:
+                seen = f"{len(offers)} worker(s), none able" if offers else "no worker"
+                raise JudgeError(
+                    f"{self._point.address}: {seen} to judge these submissions after {WORKERS_TIMEOUT_S} s "
+                    "(start `judge worker` on a judge machine)"
+                )
+            time.sleep(1.0)
+
+    @property
+    def client(self) -> Client:
+        assert self._client is not None
+        return self._client
+
+    def _problem(self, problem: Problem) -> Future[Any]:
+        from judge import grading
+
+        digest = grading.problem_hash(problem)
+        found = self._data.get(digest)
+        if found is None:
+            found = self._data[digest] = self.client.scatter(remote.pack_problem(problem, digest), hash=False)
+        return found
+
+    def _submit(self, function: Callable[..., Any], *args: Any, priority: int = 0) -> Future[Any]:
+        future = self.client.submit(
+            function, *args, pure=False, resources=needs.required(self._needs), priority=priority
+        )
+        self._queue.add(future)
+        return future
+
+    def compile(self, problem: Problem, source: Path) -> Hashable:
+        built = self.client.submit(
+            remote.compile_remote,
+            self._problem(problem),
+            source.name,
+            source.read_bytes(),
+            pure=False,
+            resources=needs.required(self._needs),
+            priority=1,  # before queued cases: a compile opens a submission's cases
+        )
+        ticket = self._submit(remote.told, built, priority=1)
+        self._compiled[ticket] = built
+        return ticket
+
+    def case(
+        self, problem: Problem, where: object, argv: tuple[str, ...], case: CaseFiles, limits: sandbox.Limits
+    ) -> Hashable:
+        ref = remote.CaseRef(case.group, case.name, case.public)
+        return self._submit(remote.case_remote, self._problem(problem), where, argv, ref, limits)
+
+    def finished(self) -> list[Hashable]:
+        if self._queue.is_empty():
+            return []
+        batch: list[Hashable] = self._queue.next_batch(block=True)
+        return batch
+
+    def _outcome(self, ticket: Hashable) -> Any:
+        from distributed.scheduler import KilledWorker
+
+        assert hasattr(ticket, "result") and hasattr(ticket, "status")
+        if ticket.status == "cancelled":  # not by grading: it does not ask for those
+            raise ClusterLost(
+                f"{self._point.address}: lost the scheduler; the results finished so far are saved (run again to resume)"
+            )
+        try:
+            return ticket.result()
+        except KilledWorker as err:
+            raise JudgeError(f"a task was lost with the workers that ran it ({err})") from None
+
+    def compiled(self, ticket: Hashable) -> Compiled:
+        told: remote.Built = self._outcome(ticket)
+        return Compiled(told.build, self._compiled.pop(ticket), told.sandbox_mode)
+
+    def result(self, ticket: Hashable) -> CaseResult:
+        found: CaseResult = self._outcome(ticket)
+        return found
+
+    def cancel(self, ticket: Hashable) -> bool:
+        # A started case runs to its end on its worker, and its result is dropped.
+        assert hasattr(ticket, "done") and hasattr(ticket, "cancel")
+        if ticket.done():
+            return False
+        ticket.cancel()
+        return True
+
+    def release(self, where: object) -> None:
+        if hasattr(where, "release"):
+            where.release()

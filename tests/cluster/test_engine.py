@@ -1,0 +1,284 @@
+"""Grading on judge hosts, end to end: a LocalCluster of two worker processes, and a
+`judge scheduler` with two `judge worker` processes on loopback over mutual TLS. Verdicts
+and scores equal the local pool's; a worker killed mid-run costs a retry, not a result; a
+scheduler that goes away ends the run in one line with what was finished saved; and a
+client without the cluster's certificates reaches neither the scheduler nor a worker."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from judge.cluster import certs, needs
+
+from ..test_cli import judge
+from ..test_grading import make_class, small_problems
+from ..test_parts import make_problem
+
+BURN = (
+    "import time\n"
+    "end = time.process_time() + 0.4\n"
+    "while time.process_time() < end:\n"
+    "    pass\n"
+    "a, b = map(int, input().split())\n"
+    "print(a + b)\n"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Host:
+    """A long-running judge command in its own session (killed as a group)."""
+
+    def __init__(self, log: Path, *args: str) -> None:
+        self.log = log
+        with log.open("wb") as stream:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "judge", *args], stdout=stream, stderr=subprocess.STDOUT, start_new_session=True
+            )
+
+    def wait_for(self, text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while text not in self.log.read_text(errors="replace"):
+            assert self.process.poll() is None, self.log.read_text(errors="replace")
+            assert time.monotonic() < deadline, f"no {text!r} in {self.log}: {self.log.read_text(errors='replace')}"
+            time.sleep(0.2)
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        try:
+            os.killpg(self.process.pid, sig)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=30)
+
+
+class Cluster:
+    def __init__(self, root: Path, folder: Path) -> None:
+        self.root, self.certs = root, folder
+        self.address = f"tls://127.0.0.1:{free_port()}"
+        self.hosts: list[Host] = []
+        self.worker_port = 0  # where the first worker listens (known: --ports)
+        self.scheduler = self.start("scheduler", "scheduler", self.address)
+        self.scheduler.wait_for("scheduler listening")
+
+    def start(self, name: str, *args: str) -> Host:
+        host = Host(self.root / f"{name}-{len(self.hosts)}.log", *args, "--certs", str(self.certs))
+        self.hosts.append(host)
+        return host
+
+    def worker(self, *extra: str) -> Host:
+        host = self.start("worker", "worker", self.address, "-n", "1", *extra)
+        host.wait_for("joined")
+        return host
+
+    def close(self) -> None:
+        for host in reversed(self.hosts):
+            host.kill(signal.SIGTERM if host.process.poll() is None else signal.SIGKILL)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return certs.make(tmp_path_factory.mktemp("certs") / "cluster").folder
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory, folder: Path) -> Iterator[Cluster]:
+    made = Cluster(tmp_path_factory.mktemp("cluster"), folder)
+    try:
+        first = free_port()
+        made.worker("--ports", str(first))
+        made.worker_port = first + 1  # --ports gives the nanny the first port, its worker the next
+        made.worker()
+        yield made
+    finally:
+        made.close()
+
+
+def outcome(out: Path) -> dict[str, tuple[str, float, tuple[str, ...]]]:
+    found = json.loads((out / "results.json").read_text())["submissions"]
+    return {r["student"]: (r["verdict"], r["score"], tuple(c["verdict"] for c in r["cases"])) for r in found}
+
+
+def grade(root: Path, out: str, *extra: str) -> Path:
+    result = judge(
+        "--problems", str(root / "problems"), "grade", str(root / "submissions"), "-o", str(root / out), *extra
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return root / out
+
+
+def test_verdicts_are_the_same_on_every_engine(tmp_path: Path, cluster: Cluster) -> None:
+    from distributed import LocalCluster
+
+    small_problems(tmp_path / "problems")
+    make_class(tmp_path)
+    local = outcome(grade(tmp_path, "j2", "-j", "2"))
+    assert outcome(grade(tmp_path, "j1", "-j", "1")) == local
+    assert {s: v[:2] for s, v in outcome(grade(tmp_path, "full", "--full")).items()} == {
+        s: v[:2] for s, v in local.items()
+    }
+    assert {v[0] for v in local.values()} >= {"AC", "WA", "TLE", "MLE", "RE", "OLE", "CE"}
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=":0",
+        resources=needs.resources(needs.local_offer()),
+    ) as pool:
+        on_pool = grade(tmp_path, "local-cluster", "--scheduler", pool.scheduler_address, "--insecure-loopback")
+    assert outcome(on_pool) == local
+    hosts = grade(tmp_path, "hosts", "--scheduler", cluster.address, "--certs", str(cluster.certs))
+    assert outcome(hosts) == local
+    # Only verdicts and figures came back: no secret input, answer or output in any result.
+    secrets = [p.read_bytes().strip() for p in (tmp_path / "problems").rglob("tests/*/*.*")]
+    secrets = [s for s in secrets if len(s) > 20 and "samples" not in str(s)]
+    for path in (hosts / "results").rglob("*.json"):
+        text = path.read_bytes()
+        assert not any(secret in text for secret in secrets)
+
+
+def _burning_class(root: Path, students: int) -> None:
+    problems = root / "problems"
+    problems.mkdir()
+    make_problem(problems)
+    assert judge("--problems", str(problems), "gen").returncode == 0
+    for index in range(students):
+        folder = root / "submissions" / f"s{index:02}"
+        folder.mkdir(parents=True)
+        (folder / "sum.py").write_text(BURN + f"# student {index}\n")
+
+
+def _wait_for_results(folder: Path, count: int, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while len(list(folder.glob("*/*.json"))) < count:
+        assert time.monotonic() < deadline, f"fewer than {count} results in {folder}"
+        time.sleep(0.1)
+
+
+def test_a_worker_killed_mid_run_costs_a_retry_not_a_result(tmp_path: Path, cluster: Cluster) -> None:
+    _burning_class(tmp_path, students=6)
+    doomed = cluster.worker()
+    out = tmp_path / "reports"
+    args = ["--problems", str(tmp_path / "problems"), "grade", str(tmp_path / "submissions"), "-o", str(out)]
+    args += ["--scheduler", cluster.address, "--certs", str(cluster.certs)]
+    running = subprocess.Popen([sys.executable, "-m", "judge", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for_results(out / "results", 1)
+    doomed.kill()  # the whole machine: its nanny, its worker process and their sandboxes
+    stdout, stderr = running.communicate(timeout=300)
+    assert running.returncode == 0, stderr.decode()
+    assert "Traceback" not in stderr.decode()
+    assert "graded 6 submission(s)" in stdout.decode()
+    found = outcome(out)
+    assert sorted(found) == [f"s{i:02}" for i in range(6)]
+    for verdict, score, cases in found.values():
+        assert (verdict, score) == ("AC", 100)
+        assert cases == ("AC",) * 9  # each case once, none lost
+
+
+def test_a_scheduler_that_goes_away_ends_the_run_in_one_line(tmp_path: Path, folder: Path) -> None:
+    _burning_class(tmp_path, students=6)
+    (tmp_path / "hosts").mkdir()
+    own = Cluster(tmp_path / "hosts", folder)
+    try:
+        own.worker()
+        out = tmp_path / "reports"
+        args = ["--problems", str(tmp_path / "problems"), "grade", str(tmp_path / "submissions"), "-o", str(out)]
+        args += ["--scheduler", own.address, "--certs", str(folder)]
+        running = subprocess.Popen(
+            [sys.executable, "-m", "judge", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        _wait_for_results(out / "results", 1)
+        own.scheduler.kill()
+        _, stderr = running.communicate(timeout=120)
+    finally:
+        own.close()
+    text = stderr.decode()
+    assert running.returncode == 1, text
+    assert "Traceback" not in text
+    assert "lost the scheduler" in text and "run again to resume" in text
+    saved = len(list((out / "results").glob("*/*.json")))
+    assert 1 <= saved < 6
+    resumed = judge(*args[:-4], "-j", "2")
+    assert f"graded {6 - saved} submission(s), {saved} unchanged" in resumed.stdout, resumed.stdout
+
+
+def _tls_handshake(port: int, context: ssl.SSLContext) -> None:
+    """Connect and read: a server that wants a client certificate fails one of the two."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        with context.wrap_socket(raw) as tls:
+            tls.settimeout(5)
+            if tls.recv(1) == b"":
+                raise ConnectionResetError("closed by the server")
+
+
+def test_a_client_without_the_certificates_is_refused(tmp_path: Path, cluster: Cluster, folder: Path) -> None:
+    from distributed import Client, Security
+
+    stranger = certs.make(tmp_path / "stranger").folder
+    scheduler_port = int(cluster.address.rsplit(":", 1)[1])
+    ours = ssl.create_default_context(cafile=str(folder / certs.CA_CERT))
+    ours.check_hostname = False
+    ours.load_cert_chain(folder / "client.pem", folder / "client-key.pem")
+    bare = ssl.create_default_context(cafile=str(folder / certs.CA_CERT))
+    bare.check_hostname = False
+    alien = ssl.create_default_context(cafile=str(folder / certs.CA_CERT))
+    alien.check_hostname = False
+    alien.load_cert_chain(stranger / "client.pem", stranger / "client-key.pem")
+    for port in (scheduler_port, cluster.worker_port):
+        # Our own certificate: the handshake goes through (the control).
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw, ours.wrap_socket(raw) as tls:
+            assert tls.version() is not None
+        # No certificate, or one of another CA: refused.
+        for context in (bare, alien):
+            with pytest.raises((ssl.SSLError, OSError)):
+                _tls_handshake(port, context)
+    # Nor can dask's own client submit anything, with no certificate or with a stranger's.
+    strangers = Security(
+        tls_ca_file=str(stranger / "ca.pem"),
+        tls_client_cert=str(stranger / "client.pem"),
+        tls_client_key=str(stranger / "client-key.pem"),
+        require_encryption=True,
+    )
+    plain = cluster.address.replace("tls://", "tcp://")
+    for where, security in ((plain, None), (cluster.address, strangers)):
+        with pytest.raises((OSError, TimeoutError)):
+            Client(where, security=security, timeout=5, set_as_default=False)
+    # The judge says so in one line.
+    klass = tmp_path / "class" / "ana"
+    klass.mkdir(parents=True)
+    (klass / "sum.py").write_text("print(1)\n")
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    make_problem(problems)
+    assert judge("--problems", str(problems), "gen").returncode == 0
+    refused = judge(
+        "--problems",
+        str(problems),
+        "grade",
+        str(klass.parent),
+        "-o",
+        str(tmp_path / "out"),
+        "--scheduler",
+        cluster.address,
+        "--certs",
+        str(stranger),
+    )
+    assert refused.returncode == 2
+    assert "cannot reach the scheduler" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
