@@ -242,6 +242,7 @@ def run(
     on_done: Callable[[results.GradeRecord], None] | None = None,
     full: bool = False,
     engine: Engine | None = None,
+    on_case: Callable[[Task, int, int], None] | None = None,
 ) -> list[results.GradeRecord]:
     """Judge the tasks with `jobs` worker processes (or on `engine`: judge hosts); each
     result is on disk as it finishes.
@@ -252,7 +253,8 @@ def run(
     the cases run one after another. Verdicts do not depend on `jobs` or on the worker a case
     ran on: the limits are on CPU time. A group that breaks (on_reject) ends at its first
     failing case: its later cases are not judged (NJ), and those not started are cancelled;
-    `full` judges every case. Ctrl-C stops the pool; finished results stay.
+    `full` judges every case. Ctrl-C stops the pool; finished results stay. `on_case` hears
+    (task, cases judged, cases) after the compile and after each case.
     """
     from judge import build, runner, testdata
 
@@ -289,6 +291,8 @@ def run(
                     if not state.compiled.build.ok or not state.cases:
                         finish(_record(state))
                         continue
+                    if on_case is not None:
+                        on_case(state.task, 0, len(state.cases))
                     for i, case in enumerate(state.cases):
                         queued = pool.case(state.task.problem, state.compiled.where, state.argv, case, state.limits)
                         running[queued] = (state, i)
@@ -301,6 +305,8 @@ def run(
                     continue  # a case that was no longer needed (its build may be gone)
                 result = pool.result(ticket)
                 state.found[index] = result
+                if on_case is not None:
+                    on_case(state.task, len(state.found), len(state.cases))
                 if runner.failed_in(result, state.breaks):
                     # The rest of the group will not be judged: drop what has not started.
                     for later, case in enumerate(state.cases[index + 1 :], start=index + 1):

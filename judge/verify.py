@@ -178,10 +178,13 @@ def discover(problem_dir: Path, icpc: bool = False) -> tuple[list[Solution], lis
 
 def run_solution(problem_dir: Path, solution: Solution) -> SolutionRun:
     """Worker: compile and run a solution once at MARGIN x its CPU limit."""
+    return run_solution_of(load_problem(problem_dir), solution)
+
+
+def run_solution_of(problem: Problem, solution: Solution) -> SolutionRun:
     from judge import build, grading, runner, testdata
     from judge.runner import CaseResult
 
-    problem = load_problem(problem_dir)
     try:
         submission = build.load_submission(solution.path)
     except JudgeError as err:

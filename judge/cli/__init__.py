@@ -598,18 +598,28 @@ def report(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, 
     "--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write JUnit XML here."
 )
 @click.option("--strict", is_flag=True, help="Treat warnings (time limits close to a verdict) as failures.")
+@_cluster_options
 @_unsafe_option
 @click.pass_context
 def verify(
-    ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None, junit_file: Path | None, strict: bool
+    ctx: click.Context,
+    problem_names: tuple[str, ...],
+    jobs: int | None,
+    junit_file: Path | None,
+    strict: bool,
+    scheduler: str | None,
+    certs_dir: Path | None,
+    insecure_loopback: bool,
 ) -> None:
     """Prove each problem sound: spec, tests up to date, inputs valid, answers reproduced,
-    and every solution in solutions/<verdict>/ gets that verdict (exit 1 if not)."""
+    and every solution in solutions/<verdict>/ gets that verdict (exit 1 if not). With
+    --scheduler the solutions run on the judge hosts; the data checks stay here."""
 
     from judge import grading
     from judge import verify as verifying
     from judge.verify_report import write_junit
 
+    point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
     workers = jobs or grading.default_jobs()
     prepared = []
     for directory in _problems(ctx, problem_names):
@@ -624,7 +634,16 @@ def verify(
             progress.update(bar, advance=1, note=run.solution.path.name)
 
         try:
-            runs = verifying.run_all(work, workers, on_done)
+            if point is not None and work:
+                from judge import languages
+                from judge.cluster.engine import ClusterEngine
+
+                table = languages.load()
+                needed = {table.detect(solution.path).id for _, solution in work}
+                with ClusterEngine(point, needed, _say) as engine:
+                    runs = engine.run_solutions(work, on_done)
+            else:
+                runs = verifying.run_all(work, workers, on_done)
         except KeyboardInterrupt:
             err.print("judge: interrupted; nothing verified")
             sys.exit(130)
@@ -721,6 +740,7 @@ DATA_DIR = Path("judge-data")
 @click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, help="The proxy's addresses.")
 @click.option("--root-path", default="", help="The path prefix the proxy serves the judge under (e.g. /judge).")
 @click.option("--secure-cookies", is_flag=True, help="Send the session cookie over HTTPS only (behind a TLS proxy).")
+@_cluster_options
 @_unsafe_option
 @click.pass_context
 def serve(
@@ -735,8 +755,12 @@ def serve(
     forwarded_allow_ips: str,
     root_path: str,
     secure_cookies: bool,
+    scheduler: str | None,
+    certs_dir: Path | None,
+    insecure_loopback: bool,
 ) -> None:
-    """Run the web judge: students log in, submit, and see verdicts; hidden data stays here."""
+    """Run the web judge: students log in, submit, and see verdicts; hidden data stays here.
+    With --scheduler the cases run on the judge hosts (--workers submissions at a time)."""
     import logging
     import socket
 
@@ -751,6 +775,7 @@ def serve(
         workers or grading.default_jobs(),
         max_source_kib * 1024,
         secure_cookies,
+        cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client"),
     )
     # Say so plainly if the address is taken, before any worker starts.
     try:
@@ -765,7 +790,9 @@ def serve(
     app = create_app(settings)
     err.print(
         f"judge: serving {settings.problems_dir} on http://{host}:{port}{root_path} "
-        f"with {settings.workers} worker(s); data in {data_dir}"
+        f"with {settings.workers} worker(s)"
+        + (f" on the judge hosts of {settings.cluster.address}" if settings.cluster else "")
+        + f"; data in {data_dir}"
     )
     uvicorn.run(
         app,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from judge.errors import EXIT_FAILED, JudgeError
 from judge.runner import CaseResult
 from judge.spec import Problem
 from judge.testdata import CaseFiles
+from judge.verify import Solution, SolutionRun
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -32,7 +33,11 @@ CONNECT_TIMEOUT_S = 20
 WORKERS_TIMEOUT_S = 30  # for a first worker able to take the work
 
 
-class ClusterLost(JudgeError):
+class ClusterDown(JudgeError):
+    """The scheduler cannot be reached (wrong address or certificates, not started)."""
+
+
+class ClusterLost(ClusterDown):
     """The scheduler went away in the middle of a run: not bad input, a run that failed."""
 
     exit_code = EXIT_FAILED
@@ -60,7 +65,7 @@ def connect(point: address.Endpoint) -> Client:
             set_as_default=False,
         )
     except (OSError, TimeoutError) as err:
-        raise JudgeError(f"{point.address}: cannot reach the scheduler: {err}") from None
+        raise ClusterDown(f"{point.address}: cannot reach the scheduler: {err}") from None
 
 
 class ClusterEngine:
@@ -209,6 +214,27 @@ class ClusterEngine:
             return False
         ticket.cancel()
         return True
+
+    def run_solutions(
+        self, work: Sequence[tuple[Path, Solution]], on_done: Callable[[SolutionRun], None] | None = None
+    ) -> dict[Path, SolutionRun]:
+        """`judge verify`'s solution runs, one task each (keyed by solution path)."""
+        from judge.spec import load_problem
+
+        problems: dict[Path, Problem] = {}
+        tickets: dict[Hashable, Solution] = {}
+        for directory, solution in work:
+            problem = problems.get(directory) or problems.setdefault(directory, load_problem(directory))
+            data = self._problem(problem)
+            tickets[self._submit(remote.verify_solution, data, solution, solution.path.read_bytes())] = solution
+        done: dict[Path, SolutionRun] = {}
+        while batch := self.finished():
+            for ticket in batch:
+                run: SolutionRun = self._outcome(ticket)
+                done[tickets[ticket].path] = run
+                if on_done is not None:
+                    on_done(run)
+        return done
 
     def release(self, where: object) -> None:
         if hasattr(where, "release"):

@@ -13,7 +13,8 @@ import shutil
 import tarfile
 import tempfile
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from judge import lifecycle, sandbox, tables
@@ -22,6 +23,7 @@ from judge.cluster import needs
 from judge.runner import CaseResult
 from judge.spec import Problem, ProblemSpec
 from judge.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
+from judge.verify import Solution, SolutionRun
 
 BUILDS_KEPT = 64  # unpacked builds a worker keeps (the class's recent submissions)
 
@@ -179,6 +181,26 @@ def case_remote(
     return runner.run_case_from(problem, argv, _builds.get(compiled), files, limits)
 
 
+def verify_solution(data: ProblemData, solution: Solution, source: bytes) -> SolutionRun:
+    """Run one of a problem's solutions here as `judge verify` does; the result names the
+    client's file, not the copy made here."""
+    from judge import verify
+
+    problem = problem_here(data)
+    with tempfile.TemporaryDirectory(prefix="judge-source-") as folder:
+        path = Path(folder) / solution.path.name
+        path.write_bytes(source)
+        run = verify.run_solution_of(problem, replace(solution, path=path))
+    here, there = str(path), str(solution.path)
+    return replace(
+        run,
+        solution=solution,
+        error=run.error.replace(here, there),
+        compiler_output=run.compiler_output.replace(here, there),
+    )
+
+
+@lru_cache(maxsize=1)
 def offer() -> needs.Offer:
     """What this worker has (for the client's one line on a worker it cannot use)."""
     return needs.local_offer()

@@ -31,6 +31,7 @@ from markdown_it import MarkdownIt
 from starlette.exceptions import HTTPException
 
 from judge import languages, reports, sandbox, testdata
+from judge.cluster.address import Endpoint
 from judge.errors import JudgeError
 from judge.locate import problem_dirs
 from judge.spec import Problem, load_problem
@@ -51,6 +52,7 @@ class Settings:
     workers: int = 2
     max_source_bytes: int = 64 * 1024
     secure_cookies: bool = False  # set behind HTTPS: the cookie is then never sent in clear
+    cluster: Endpoint | None = None  # judge hosts run the cases; SQLite stays the source of truth
 
 
 class WebError(HTTPException):
@@ -157,7 +159,11 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         requeued = store.requeue_interrupted()
         if requeued:
             log.info("requeued %d submission(s) left unfinished by the last run", requeued)
-        workers = Workers(settings.data_dir, settings.problems_dir, settings.workers) if start_workers else None
+        workers = (
+            Workers(settings.data_dir, settings.problems_dir, settings.workers, settings.cluster)
+            if start_workers
+            else None
+        )
         watch: asyncio.Task[None] | None = None
         if workers is not None:
             workers.start()

@@ -9,6 +9,7 @@ newer judging.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import tempfile
@@ -20,15 +21,20 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 
 from judge import build, grading, languages, lifecycle, results, runner, sandbox, testdata
+from judge.cluster.address import Endpoint
+from judge.cluster.engine import ClusterDown
 from judge.errors import JudgeError
 from judge.spec import Problem, load_problem
 from judge.web.store import Claim, Store
 
 IDLE_POLL_S = 0.2
+CLUSTER_RETRY_S = 5.0  # between tries when the judge hosts cannot be reached
+log = logging.getLogger("judge.web")
 
 
-def judge_claim(claim: Claim, problem: Problem, store: Store) -> results.GradeRecord:
-    """Judge one claimed submission exactly as `judge grade` would, reporting progress."""
+def judge_claim(claim: Claim, problem: Problem, store: Store, cluster: Endpoint | None = None) -> results.GradeRecord:
+    """Judge one claimed submission exactly as `judge grade` would, reporting progress;
+    on the judge hosts of `cluster` when given (its cases then run in parallel)."""
     content_hash = grading.source_hash(claim.source, claim.language, grading.problem_hash(problem))
     max_score = sum(g.points for g in problem.spec.groups)
     with tempfile.TemporaryDirectory(prefix="judge-web-") as folder:
@@ -64,6 +70,9 @@ def judge_claim(claim: Claim, problem: Problem, store: Store) -> results.GradeRe
             )
         cases = testdata.load_cases(problem)
         store.progress(claim, "compiling", 0, len(cases))
+        if cluster is not None:
+            record = _on_cluster(claim, problem, path, content_hash, store, cluster)
+            return replace(record, source=claim.filename)
 
         def on_case(index: int, _: runner.CaseResult) -> None:
             store.progress(claim, "running", index + 1, len(cases))
@@ -80,7 +89,23 @@ def judge_claim(claim: Claim, problem: Problem, store: Store) -> results.GradeRe
     return replace(results.from_result(claim.student, content_hash, result), source=claim.filename)
 
 
-def serve_queue(data_dir: Path, problems_dir: Path, stop: Event) -> None:
+def _on_cluster(
+    claim: Claim, problem: Problem, path: Path, content_hash: str, store: Store, cluster: Endpoint
+) -> results.GradeRecord:
+    from judge.cluster.engine import ClusterEngine
+
+    task = grading.Task(grading.Entry(path, claim.student, problem.id, ""), problem, content_hash)
+
+    def on_case(_: grading.Task, judged: int, total: int) -> None:
+        store.progress(claim, "running", judged, total)
+
+    engine = ClusterEngine(cluster, {claim.language}, lambda line: log.warning("%s", line))
+    with tempfile.TemporaryDirectory(prefix="judge-web-results-") as out:
+        [record] = grading.run([task], Path(out), 1, engine=engine, on_case=on_case)
+    return record
+
+
+def serve_queue(data_dir: Path, problems_dir: Path, stop: Event, cluster: Endpoint | None = None) -> None:
     """A worker process: judge queued submissions until `stop` is set or the server is gone."""
     # A server killed outright (SIGKILL, a crash) must not leave workers judging behind it:
     # the kernel sends SIGTERM when the parent dies, and the worker unwinds (its run killed,
@@ -96,7 +121,13 @@ def serve_queue(data_dir: Path, problems_dir: Path, stop: Event) -> None:
             continue
         try:
             # Loaded for each submission: a teacher who fixes a problem and rejudges gets the fix.
-            record = judge_claim(claim, load_problem(problems_dir / claim.problem), store)
+            record = judge_claim(claim, load_problem(problems_dir / claim.problem), store, cluster)
+        except ClusterDown as err:
+            # Not the student's fault: the submission waits in the queue for the hosts.
+            log.error("judge hosts unavailable, submission %s requeued: %s", claim.id, err)
+            store.requeue_worker(os.getpid())
+            stop.wait(CLUSTER_RETRY_S)
+            continue
         except JudgeError as err:
             record = results.failed(
                 claim.student, claim.problem, claim.filename, claim.language, "", 0.0, str(err), sandbox.detect().mode
@@ -119,10 +150,10 @@ def serve_queue(data_dir: Path, problems_dir: Path, stop: Event) -> None:
 class Workers:
     """N worker processes (spawned: the server has threads, and fork would copy their locks)."""
 
-    def __init__(self, data_dir: Path, problems_dir: Path, count: int) -> None:
+    def __init__(self, data_dir: Path, problems_dir: Path, count: int, cluster: Endpoint | None = None) -> None:
         self._context = multiprocessing.get_context("spawn")
         self._stop = self._context.Event()
-        self._args = (data_dir, problems_dir, self._stop)
+        self._args = (data_dir, problems_dir, self._stop, cluster)
         self._store = Store(data_dir)
         self._processes = [self._new(i) for i in range(count)]
 

@@ -218,6 +218,37 @@ def test_a_scheduler_that_goes_away_ends_the_run_in_one_line(tmp_path: Path, fol
     assert f"graded {6 - saved} submission(s), {saved} unchanged" in resumed.stdout, resumed.stdout
 
 
+def test_verify_and_the_web_judge_run_on_the_hosts(tmp_path: Path, cluster: Cluster) -> None:
+    from ..web.conftest import Server
+    from ..web.test_app import ACCEPTED, PROBLEM, WRONG, submitted_id
+
+    on_hosts = ("--scheduler", cluster.address, "--certs", str(cluster.certs))
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    make_problem(problems)
+    assert judge("--problems", str(problems), "gen").returncode == 0
+    verified = judge("--problems", str(problems), "verify", *on_hosts)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "2 solution(s), 0 failure(s)" in verified.stdout
+    # The web judge: SQLite stays here, the cases run on the hosts.
+    server = Server(small_problems(tmp_path / "web-problems"), tmp_path / "web" / "data", extra=on_hosts)
+    (tmp_path / "web").mkdir()
+    tokens = server.roster("ana")
+    server.start()
+    try:
+        client = server.client()
+        assert client.login("ana", tokens["ana"]).status == 303
+        seen = {}
+        for name, source in (("right.c", ACCEPTED), ("wrong.c", WRONG)):
+            reply = client.submit(PROBLEM, name, source)
+            assert reply.status == 303, reply.body
+            seen[name] = client.wait_done(submitted_id(reply.headers["location"]))["verdict"]
+    finally:
+        server.stop()
+    assert seen == {"right.c": "AC", "wrong.c": "WA"}
+    assert "on the judge hosts of tls://" in server.log.read_text()
+
+
 def _tls_handshake(port: int, context: ssl.SSLContext) -> None:
     """Connect and read: a server that wants a client certificate fails one of the two."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:

@@ -112,8 +112,15 @@ def judge_cli(*args: str) -> str:
 class Server:
     """`judge serve` in a subprocess; restartable on the same data."""
 
-    def __init__(self, problems: Path, data: Path, workers: int = 2, env: dict[str, str] | None = None) -> None:
-        self.problems, self.data, self.workers = problems, data, workers
+    def __init__(
+        self,
+        problems: Path,
+        data: Path,
+        workers: int = 2,
+        env: dict[str, str] | None = None,
+        extra: tuple[str, ...] = (),
+    ) -> None:
+        self.problems, self.data, self.workers, self.extra = problems, data, workers, extra
         self.env = {**os.environ, **(env or {})}
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -140,6 +147,7 @@ class Server:
                     str(self.data),
                     "--workers",
                     str(self.workers),
+                    *self.extra,
                 ],
                 cwd=REPO,
                 stdout=log,
