@@ -7,9 +7,11 @@ the results back in case order. The cluster engine is in `judge.cluster.engine`.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import shutil
 import tempfile
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,13 +42,19 @@ class Engine(Protocol):
         self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
     ) -> None: ...
 
-    def compile(self, problem: Problem, source: Path) -> Hashable:
-        """Queue the compile of a submission; a ticket."""
+    def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
+        """Queue the compile of a submission; a ticket. Compiles go before every case."""
 
     def case(
-        self, problem: Problem, where: object, argv: tuple[str, ...], case: CaseFiles, limits: sandbox.Limits
+        self,
+        problem: Problem,
+        where: object,
+        argv: tuple[str, ...],
+        case: CaseFiles,
+        limits: sandbox.Limits,
+        rank: tuple[int, int],
     ) -> Hashable:
-        """Queue one case of a compiled submission; a ticket."""
+        """Queue one case of a compiled submission; a ticket. Lower ranks start first."""
 
     def finished(self) -> list[Hashable]:
         """Tickets that finished (at least one; waits for it); [] when none is queued."""
@@ -81,14 +89,30 @@ def _case_task(
     return runner.run_case_from(problem, argv, Path(built), case, limits)
 
 
+class _Job:
+    """A task of the local engine: waiting in its queue, then running in the pool."""
+
+    def __init__(self, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.function, self.args = function, args
+        self.future: Future[Any] | None = None
+        self.dropped = False
+
+
 class LocalEngine:
-    """`jobs` processes of this machine; builds in a temporary folder of its own."""
+    """`jobs` processes of this machine; builds in a temporary folder of its own.
+
+    The engine keeps its own queue, ordered by rank, and hands the pool no more tasks than
+    it has workers: a case that a failure earlier in its group makes useless is then most
+    often still in the queue, and dropped, rather than run for nothing on the other worker.
+    """
 
     def __init__(self, jobs: int) -> None:
-        self._jobs = jobs
+        self._jobs = max(1, jobs)
         self._pool: ProcessPoolExecutor | None = None
         self._builds: Path | None = None
-        self._pending: set[Future[Any]] = set()
+        self._queue: list[tuple[tuple[int, ...], int, _Job]] = []
+        self._running: dict[Future[Any], _Job] = {}
+        self._sequence = itertools.count()
 
     def __enter__(self) -> LocalEngine:
         self._builds = lifecycle.make_temp_dir("builds")
@@ -103,40 +127,61 @@ class LocalEngine:
             self._pool.shutdown()
         shutil.rmtree(self._builds, ignore_errors=True)
 
-    def _submit(self, *args: Any) -> Future[Any]:
-        assert self._pool is not None
-        future = self._pool.submit(lifecycle.in_worker, *args)
-        self._pending.add(future)
-        return future
+    def _queued(self, rank: tuple[int, ...], function: Callable[..., Any], *args: Any) -> _Job:
+        job = _Job(function, args)
+        heapq.heappush(self._queue, (rank, next(self._sequence), job))
+        return job
 
-    def compile(self, problem: Problem, source: Path) -> Hashable:
-        return self._submit(_compile_task, problem, source, self._builds)
+    def _start(self) -> None:
+        assert self._pool is not None
+        while self._queue and len(self._running) < self._jobs:
+            _, _, job = heapq.heappop(self._queue)
+            if not job.dropped:
+                job.future = self._pool.submit(lifecycle.in_worker, job.function, *job.args)
+                self._running[job.future] = job
+
+    def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
+        return self._queued((-1, order), _compile_task, problem, source, self._builds)
 
     def case(
-        self, problem: Problem, where: object, argv: tuple[str, ...], case: CaseFiles, limits: sandbox.Limits
+        self,
+        problem: Problem,
+        where: object,
+        argv: tuple[str, ...],
+        case: CaseFiles,
+        limits: sandbox.Limits,
+        rank: tuple[int, int],
     ) -> Hashable:
-        return self._submit(_case_task, problem, argv, where, case, limits)
+        return self._queued(rank, _case_task, problem, argv, where, case, limits)
 
     def finished(self) -> list[Hashable]:
-        if not self._pending:
+        self._start()
+        if not self._running:
             return []
-        done, self._pending = wait(self._pending, return_when=FIRST_COMPLETED)
-        return list(done)
+        done, _ = wait(set(self._running), return_when=FIRST_COMPLETED)
+        jobs: list[Hashable] = [self._running.pop(future) for future in done]
+        self._start()
+        return jobs
+
+    def _future(self, ticket: Hashable) -> Future[Any]:
+        assert isinstance(ticket, _Job) and ticket.future is not None
+        return ticket.future
 
     def compiled(self, ticket: Hashable) -> Compiled:
-        assert isinstance(ticket, Future)
-        made, where = ticket.result()
+        made, where = self._future(ticket).result()
         return Compiled(made, where, sandbox.detect().mode)
 
     def result(self, ticket: Hashable) -> CaseResult:
-        assert isinstance(ticket, Future)
-        found: CaseResult = ticket.result()
+        found: CaseResult = self._future(ticket).result()
         return found
 
     def cancel(self, ticket: Hashable) -> bool:
-        assert isinstance(ticket, Future)
-        if ticket.cancel():
-            self._pending.discard(ticket)
+        assert isinstance(ticket, _Job)
+        if ticket.future is None:
+            ticket.dropped = True
+            return True
+        if ticket.future.cancel():
+            self._running.pop(ticket.future, None)
             return True
         return False
 

@@ -130,8 +130,11 @@ def missing_toolchain(language: languages.Language) -> str:
     return ""
 
 
-def _unrunnable(student: str, source: Path, problem: Problem, content_hash: str) -> results.GradeRecord | None:
-    """The record of a file that cannot be judged at all (unreadable, empty, no toolchain), else None."""
+def _unrunnable(
+    student: str, source: Path, problem: Problem, content_hash: str, here: bool = True
+) -> results.GradeRecord | None:
+    """The record of a file that cannot be judged at all (unreadable, empty, no toolchain), else None.
+    The toolchain is looked for only when the cases run `here` (judge hosts have their own)."""
     from judge import build
 
     try:
@@ -140,7 +143,7 @@ def _unrunnable(student: str, source: Path, problem: Problem, content_hash: str)
         return results.failed(
             student, problem.id, str(source), "", content_hash, _max_score(problem), str(err), sandbox.detect().mode
         )
-    why = missing_toolchain(submission.language)
+    why = missing_toolchain(submission.language) if here else ""
     if why:
         return results.failed(
             student,
@@ -204,6 +207,7 @@ class _Judging:
     limits: sandbox.Limits
     cases: list[CaseFiles]
     breaks: set[str] = field(default_factory=set)  # groups that end at their first failure
+    order: int = 0  # the submission's place in the run (longest first)
     compiled: Compiled | None = None
     found: dict[int, CaseResult] = field(default_factory=dict)
     tickets: dict[int, Hashable] = field(default_factory=dict)
@@ -270,18 +274,19 @@ def run(
     ordered = sorted(tasks, key=lambda t: _expected_seconds(t, results_dir), reverse=True)
     judging: list[_Judging] = []
     for task in ordered:
-        record = _unrunnable(task.entry.student, task.entry.path, task.problem, task.content_hash)
+        record = _unrunnable(task.entry.student, task.entry.path, task.problem, task.content_hash, engine is None)
         if record is not None:
             finish(record)
             continue
         submission = build.load_submission(task.entry.path)
         limits = runner.run_limits(task.problem, submission.language)
         breaks = set() if full else {g.name for g in task.problem.spec.groups if g.breaks}
-        judging.append(_Judging(task, submission, limits, testdata.load_cases(task.problem), breaks))
+        cases = testdata.load_cases(task.problem)
+        judging.append(_Judging(task, submission, limits, cases, breaks, order=len(judging)))
     if not judging:
         return done
     with engine or LocalEngine(jobs) as pool:
-        compiling = {pool.compile(j.task.problem, j.task.entry.path): j for j in judging}
+        compiling = {pool.compile(j.task.problem, j.task.entry.path, j.order): j for j in judging}
         running: dict[Hashable, tuple[_Judging, int]] = {}
         while finished := pool.finished():
             for ticket in finished:
@@ -293,8 +298,16 @@ def run(
                         continue
                     if on_case is not None:
                         on_case(state.task, 0, len(state.cases))
+                    within: dict[str, int] = {}
                     for i, case in enumerate(state.cases):
-                        queued = pool.case(state.task.problem, state.compiled.where, state.argv, case, state.limits)
+                        # Rank: the case's place in its group, then the submission's (longest
+                        # first). Every group's first cases go before any group's later ones, so
+                        # few cases run that an earlier failure makes useless.
+                        place = within[case.group] = within.get(case.group, -1) + 1
+                        rank = (place, state.order)
+                        queued = pool.case(
+                            state.task.problem, state.compiled.where, state.argv, case, state.limits, rank
+                        )
                         running[queued] = (state, i)
                         state.tickets[i] = queued
                     continue

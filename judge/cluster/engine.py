@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from distributed import Client, Future
 
 CONNECT_TIMEOUT_S = 20
+RANK_SPAN = 1_000_000  # submissions in one run, at most, for the priority of a case
+COMPILE_PRIORITY = 1_000_000
 WORKERS_TIMEOUT_S = 30  # for a first worker able to take the work
 
 
@@ -160,7 +162,7 @@ class ClusterEngine:
         self._queue.add(future)
         return future
 
-    def compile(self, problem: Problem, source: Path) -> Hashable:
+    def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
         built = self.client.submit(
             remote.compile_remote,
             self._problem(problem),
@@ -168,17 +170,25 @@ class ClusterEngine:
             source.read_bytes(),
             pure=False,
             resources=needs.required(self._needs),
-            priority=1,  # before queued cases: a compile opens a submission's cases
+            priority=COMPILE_PRIORITY - order,  # before every case: a compile opens a submission's cases
         )
-        ticket = self._submit(remote.told, built, priority=1)
+        ticket = self._submit(remote.told, built, priority=COMPILE_PRIORITY - order)
         self._compiled[ticket] = built
         return ticket
 
     def case(
-        self, problem: Problem, where: object, argv: tuple[str, ...], case: CaseFiles, limits: sandbox.Limits
+        self,
+        problem: Problem,
+        where: object,
+        argv: tuple[str, ...],
+        case: CaseFiles,
+        limits: sandbox.Limits,
+        rank: tuple[int, int],
     ) -> Hashable:
         ref = remote.CaseRef(case.group, case.name, case.public)
-        return self._submit(remote.case_remote, self._problem(problem), where, argv, ref, limits)
+        # dask runs higher priorities first: lower ranks get higher ones.
+        priority = -(rank[0] * RANK_SPAN + rank[1])
+        return self._submit(remote.case_remote, self._problem(problem), where, argv, ref, limits, priority=priority)
 
     def finished(self) -> list[Hashable]:
         if self._queue.is_empty():

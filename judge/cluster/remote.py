@@ -62,9 +62,11 @@ class Built:
     sandbox_mode: str
 
 
-def _tar(root: Path, paths: list[Path]) -> bytes:
+def _tar(root: Path, paths: list[Path], dereference: bool = False) -> bytes:
+    """The files as an uncompressed tar. A build is archived as it is (a link in a box stays a
+    link, and unpacking refuses one that leads out); a problem's files by their content."""
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
+    with tarfile.open(fileobj=buffer, mode="w", dereference=dereference) as archive:
         for path in sorted(set(paths)):
             # Fixed metadata: the same files make the same bytes.
             info = archive.gettarinfo(str(path), arcname=str(path.relative_to(root)))
@@ -82,8 +84,8 @@ def pack_problem(problem: Problem, digest: str) -> ProblemData:
     files = [problem.spec_path, *problem.tests_dir.rglob("*")]
     for program in problem.program_paths():
         files += [program, *program.rglob("*")] if program.is_dir() else [program]
-    kept = [p for p in files if p.is_file() and not p.is_symlink()]
-    return ProblemData(digest, problem.spec, _tar(problem.directory, kept))
+    kept = [p for p in files if p.is_file()]
+    return ProblemData(digest, problem.spec, _tar(problem.directory, kept, dereference=True))
 
 
 def _unpack(archive: bytes, target: Path) -> None:

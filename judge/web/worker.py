@@ -56,7 +56,7 @@ def judge_claim(claim: Claim, problem: Problem, store: Store, cluster: Endpoint 
                 why,
                 sandbox.detect().mode,
             )
-        why = grading.missing_toolchain(submission.language)
+        why = grading.missing_toolchain(submission.language) if cluster is None else ""
         if why:
             return results.failed(
                 claim.student,
