@@ -549,6 +549,10 @@ def _run_locked(
         )
         launcher = _launcher_for(group) if under_bwrap else None
         proc = launcher.spawn(spawn_args) if launcher else subprocess.Popen(**spawn_args)  # type: ignore[call-overload]
+        # The launcher thread sits in the group, so its fork of the judge (page tables: more
+        # in a bigger judge process, such as a dask worker) is charged there: not the
+        # program's time. The program has not started yet (bwrap waits on the block fd).
+        cpu_base = group.cpu_seconds() if group else 0.0
     except BaseException:
         for fd in (out_r, out_w, err_r, err_w, block_r, block_w):
             if fd is not None:
@@ -572,7 +576,7 @@ def _run_locked(
             os.write(block_w, b"1")
             os.close(block_w)
     try:
-        return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss)
+        return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss, cpu_base)
     finally:
         os.close(out_r)
         os.close(err_r)
@@ -796,6 +800,7 @@ def _watch(
     under_bwrap: bool,
     memory_bytes: int,
     judge_rss: int,
+    cpu_base: float = 0.0,
 ) -> RunResult:
     selector = selectors.DefaultSelector()
     selector.register(out_r, selectors.EVENT_READ, "out")
@@ -855,7 +860,7 @@ def _watch(
             break
         now = time.monotonic()
         if group:
-            cpu = group.cpu_seconds()
+            cpu = group.cpu_seconds() - cpu_base
         else:
             cpu, rss = _sample(_tree(proc.pid))
             sampled_cpu = max(sampled_cpu, cpu)
@@ -900,7 +905,7 @@ def _watch(
     assert status is not None and usage is not None
     exit_code, sig = _decode_status(status, under_bwrap)
     if group:
-        cpu_s = group.cpu_seconds()
+        cpu_s = max(group.cpu_seconds() - cpu_base, 0.0)
         peak = group.peak_bytes()
         refused = group.oom_killed() or group.hit_memory_limit()
     else:

@@ -10,8 +10,12 @@ written so far stay (a rerun resumes)."""
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
+import math
 import os
+import time
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -33,6 +37,8 @@ CONNECT_TIMEOUT_S = 20
 RANK_SPAN = 1_000_000  # submissions in one run, at most, for the priority of a case
 COMPILE_PRIORITY = 1_000_000
 WORKERS_TIMEOUT_S = 30  # for a first worker able to take the work
+CAPACITY_REFRESH_S = 2.0
+IN_FLIGHT_PER_SLOT = 2
 
 
 class ClusterDown(JudgeError):
@@ -55,10 +61,28 @@ def quiet_logs() -> None:
             logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
+# dask's own instruments, which a judge host does not need: each takes CPU (and the GIL)
+# from the process that measures a case, and the cases share the machine with them.
+LIGHT = {
+    "distributed.worker.profile.enabled": False,  # samples the running task's stack every 10 ms
+    "distributed.admin.system-monitor.interval": "2s",  # psutil polls of the process (500 ms)
+    "distributed.admin.tick.interval": "500ms",  # event-loop stall watch (20 ms)
+    "distributed.worker.memory.monitor-interval": "1s",  # the sandbox limits memory, not dask (100 ms)
+}
+
+
+def lighten() -> None:
+    """Apply LIGHT in this process; spawned workers and nannies inherit it."""
+    import dask
+
+    dask.config.set(LIGHT)
+
+
 def connect(point: address.Endpoint) -> Client:
     from distributed import Client
 
     quiet_logs()
+    lighten()
     try:
         return Client(
             point.address,
@@ -68,6 +92,15 @@ def connect(point: address.Endpoint) -> Client:
         )
     except (OSError, TimeoutError) as err:
         raise ClusterDown(f"{point.address}: cannot reach the scheduler: {err}") from None
+
+
+class _Job:
+    """A task of the cluster engine: waiting in the client's queue, then on the cluster."""
+
+    def __init__(self, start: Callable[[], Future[Any]]) -> None:
+        self.start = start
+        self.future: Future[Any] | None = None
+        self.dropped = False
 
 
 class ClusterEngine:
@@ -83,9 +116,14 @@ class ClusterEngine:
         self._needs = needs.client_needs(language_ids, isolated=os.environ.get(sandbox.UNSAFE_ENV) != "1")
         self._notify = notify
         self._client: Client | None = None
-        self._data: dict[str, Future[Any]] = {}
-        self._compiled: dict[Hashable, Future[Any]] = {}  # ticket (what the client is told) -> the build
+        self._data: dict[Path, Future[Any]] = {}
+        self._compiled: dict[Future[Any], Future[Any]] = {}  # what the client is told -> the build
         self._queue: Any = None  # distributed.as_completed
+        self._waiting: list[tuple[tuple[int, ...], int, _Job]] = []
+        self._running: dict[Future[Any], _Job] = {}
+        self._sequence = itertools.count()
+        self._slots = 1
+        self._capacity_at = -math.inf
 
     def __enter__(self) -> ClusterEngine:
         from distributed import as_completed
@@ -104,7 +142,7 @@ class ClusterEngine:
         try:
             if error is not None and self._client.status == "running":
                 # Ctrl-C or a failure: what is queued must not run on for nobody.
-                self._client.cancel(list(self._queue.futures) if self._queue else [], force=True)
+                self._client.cancel(list(self._running), force=True)
         finally:
             self._client.close(timeout=5)
 
@@ -113,8 +151,6 @@ class ClusterEngine:
 
     def _check_workers(self) -> None:
         """Wait for a worker able to take the work; name, once each, those that cannot."""
-        import time
-
         assert self._client is not None
         deadline = time.monotonic() + WORKERS_TIMEOUT_S
         told: set[str] = set()
@@ -147,34 +183,62 @@ class ClusterEngine:
         return self._client
 
     def _problem(self, problem: Problem) -> Future[Any]:
+        """The problem's data on the cluster, sent once a run (a run's problems do not change)."""
         from judge import grading
 
-        digest = grading.problem_hash(problem)
-        found = self._data.get(digest)
+        found = self._data.get(problem.directory)
         if found is None:
-            found = self._data[digest] = self.client.scatter(remote.pack_problem(problem, digest), hash=False)
+            digest = grading.problem_hash(problem)
+            found = self._data[problem.directory] = self.client.scatter(
+                remote.pack_problem(problem, digest), hash=False
+            )
         return found
 
+    def _capacity(self) -> int:
+        """Cases the able workers can run at once (refreshed every few seconds: workers come and go)."""
+        now = time.monotonic()
+        if now - self._capacity_at > CAPACITY_REFRESH_S and self.client.status == "running":
+            self._capacity_at = now
+            wanted = needs.required(self._needs)
+            try:
+                workers = self.client.scheduler_info(n_workers=-1).get("workers", {}).values()
+            except (OSError, TimeoutError):
+                workers = []  # the scheduler is going: the futures will say so
+            able = [w for w in workers if all(w.get("resources", {}).get(k, 0) >= v for k, v in wanted.items())]
+            self._slots = max(1, sum(int(w.get("nthreads", 1)) for w in able)) if able else self._slots
+        # One more per slot, so that a worker finds its next case at hand.
+        return IN_FLIGHT_PER_SLOT * self._slots
+
+    def _queued(self, rank: tuple[int, ...], start: Callable[[], Future[Any]]) -> _Job:
+        job = _Job(start)
+        heapq.heappush(self._waiting, (rank, next(self._sequence), job))
+        return job
+
+    def _start(self) -> None:
+        """Hand the scheduler no more than the able workers can run: dask does not move a
+        task with resource restrictions from a busy worker to an idle one, so a worker's
+        queue that ran long would leave the others idle at the end."""
+        capacity = self._capacity()
+        while self._waiting and len(self._running) < capacity:
+            _, _, job = heapq.heappop(self._waiting)
+            if not job.dropped:
+                job.future = job.start()
+                self._running[job.future] = job
+                self._queue.add(job.future)
+
     def _submit(self, function: Callable[..., Any], *args: Any, priority: int = 0) -> Future[Any]:
-        future = self.client.submit(
-            function, *args, pure=False, resources=needs.required(self._needs), priority=priority
-        )
-        self._queue.add(future)
-        return future
+        return self.client.submit(function, *args, pure=False, resources=needs.required(self._needs), priority=priority)
 
     def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
-        built = self.client.submit(
-            remote.compile_remote,
-            self._problem(problem),
-            source.name,
-            source.read_bytes(),
-            pure=False,
-            resources=needs.required(self._needs),
-            priority=COMPILE_PRIORITY - order,  # before every case: a compile opens a submission's cases
-        )
-        ticket = self._submit(remote.told, built, priority=COMPILE_PRIORITY - order)
-        self._compiled[ticket] = built
-        return ticket
+        data, name, content = self._problem(problem), source.name, source.read_bytes()
+
+        def start() -> Future[Any]:
+            built = self._submit(remote.compile_remote, data, name, content, priority=COMPILE_PRIORITY - order)
+            told = self._submit(remote.told, built, priority=COMPILE_PRIORITY - order)
+            self._compiled[told] = built
+            return told
+
+        return self._queued((-1, order), start)
 
     def case(
         self,
@@ -186,43 +250,54 @@ class ClusterEngine:
         rank: tuple[int, int],
     ) -> Hashable:
         ref = remote.CaseRef(case.group, case.name, case.public)
+        data = self._problem(problem)
         # dask runs higher priorities first: lower ranks get higher ones.
         priority = -(rank[0] * RANK_SPAN + rank[1])
-        return self._submit(remote.case_remote, self._problem(problem), where, argv, ref, limits, priority=priority)
+        return self._queued(
+            rank, lambda: self._submit(remote.case_remote, data, where, argv, ref, limits, priority=priority)
+        )
 
     def finished(self) -> list[Hashable]:
-        if self._queue.is_empty():
+        self._start()
+        if not self._running:
             return []
-        batch: list[Hashable] = self._queue.next_batch(block=True)
-        return batch
+        batch = self._queue.next_batch(block=True)
+        jobs: list[Hashable] = [self._running.pop(future) for future in batch if future in self._running]
+        self._start()
+        return jobs
 
     def _outcome(self, ticket: Hashable) -> Any:
         from distributed.scheduler import KilledWorker
 
-        assert hasattr(ticket, "result") and hasattr(ticket, "status")
-        if ticket.status == "cancelled":  # not by grading: it does not ask for those
+        assert isinstance(ticket, _Job) and ticket.future is not None
+        future = ticket.future
+        if future.status == "cancelled":  # not by grading: it does not ask for those
             raise ClusterLost(
                 f"{self._point.address}: lost the scheduler; the results finished so far are saved (run again to resume)"
             )
         try:
-            return ticket.result()
+            return future.result()
         except KilledWorker as err:
             raise JudgeError(f"a task was lost with the workers that ran it ({err})") from None
 
     def compiled(self, ticket: Hashable) -> Compiled:
         told: remote.Built = self._outcome(ticket)
-        return Compiled(told.build, self._compiled.pop(ticket), told.sandbox_mode)
+        assert isinstance(ticket, _Job) and ticket.future is not None
+        return Compiled(told.build, self._compiled.pop(ticket.future), told.sandbox_mode)
 
     def result(self, ticket: Hashable) -> CaseResult:
         found: CaseResult = self._outcome(ticket)
         return found
 
     def cancel(self, ticket: Hashable) -> bool:
+        assert isinstance(ticket, _Job)
+        if ticket.future is None:
+            ticket.dropped = True
+            return True
         # A started case runs to its end on its worker, and its result is dropped.
-        assert hasattr(ticket, "done") and hasattr(ticket, "cancel")
-        if ticket.done():
+        if ticket.future.done():
             return False
-        ticket.cancel()
+        ticket.future.cancel()
         return True
 
     def run_solutions(
@@ -233,10 +308,14 @@ class ClusterEngine:
 
         problems: dict[Path, Problem] = {}
         tickets: dict[Hashable, Solution] = {}
-        for directory, solution in work:
+        for order, (directory, solution) in enumerate(work):
             problem = problems.get(directory) or problems.setdefault(directory, load_problem(directory))
-            data = self._problem(problem)
-            tickets[self._submit(remote.verify_solution, data, solution, solution.path.read_bytes())] = solution
+            data, source = self._problem(problem), solution.path.read_bytes()
+
+            def start(data: Future[Any] = data, solution: Solution = solution, source: bytes = source) -> Future[Any]:
+                return self._submit(remote.verify_solution, data, solution, source)
+
+            tickets[self._queued((order,), start)] = solution
         done: dict[Path, SolutionRun] = {}
         while batch := self.finished():
             for ticket in batch:

@@ -11,13 +11,15 @@ from collections.abc import Callable
 from typing import Any
 
 from judge import lifecycle, sandbox
-from judge.cluster import address, needs
-from judge.cluster.engine import quiet_logs
+from judge.cluster import address, needs, remote
+from judge.cluster.engine import lighten, quiet_logs
 from judge.errors import JudgeError
 
+JOIN_NOTICE_S = 30  # a worker that has not joined says so this often
 
-async def _until_stopped(finished: list[Any]) -> None:
-    """Wait for SIGINT, SIGTERM or the end of any of `finished` (awaitables)."""
+
+async def _until_stopped(finished: list[Any]) -> bool:
+    """Wait for SIGINT, SIGTERM (True) or the end of any of `finished` (awaitables, False)."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -26,12 +28,14 @@ async def _until_stopped(finished: list[Any]) -> None:
     await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
     for waiter in waiters:
         waiter.cancel()
+    return stop.is_set()
 
 
 def serve_scheduler(point: address.Endpoint, say: Callable[[str], None]) -> None:
     from distributed import Scheduler
 
     quiet_logs()
+    lighten()
     _, host, port = address.split(point.address)
 
     async def main() -> None:
@@ -72,10 +76,12 @@ def serve_worker(point: address.Endpoint, processes: int, first_port: int | None
     from distributed import Nanny
 
     offer = check_machine()
+    os.environ[remote.OFFER_ENV] = offer.to_json()  # the worker processes need not probe again
     lifecycle.remove_stale()
     # The worker processes are spawned: their logging comes from dask's configuration.
     os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
     quiet_logs()
+    lighten()
     languages = ", ".join(f"{language} ({version})" for language, version in offer.toolchains)
     say(f"this machine: sandbox {offer.sandbox_mode}; judge code {offer.code}; {languages}")
 
@@ -98,12 +104,26 @@ def serve_worker(point: address.Endpoint, processes: int, first_port: int | None
                 )
             )
         say(f"joining {point.address} with {processes} worker process(es)")
+        starting = asyncio.ensure_future(asyncio.gather(*nannies))
+        waited = 0
+        while True:
+            done, _ = await asyncio.wait({starting}, timeout=JOIN_NOTICE_S)
+            if done:
+                break
+            waited += JOIN_NOTICE_S
+            say(
+                f"still waiting for {point.address} after {waited} s (is it running? the address, certificates, firewall?)"
+            )
         try:
-            await asyncio.gather(*nannies)
+            starting.result()
         except OSError as err:
             raise JudgeError(f"{point.address}: cannot join: {err}") from None
         say("joined; judging until stopped (Ctrl-C)")
-        await _until_stopped([n.finished() for n in nannies])
+        stopped = await _until_stopped([n.finished() for n in nannies])
         await asyncio.gather(*(n.close(timeout=10) for n in nannies), return_exceptions=True)
+        if not stopped:
+            raise JudgeError(
+                f"{point.address}: the scheduler went away; this worker stopped (start it again to rejoin)"
+            )
 
     asyncio.run(main())

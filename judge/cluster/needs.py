@@ -10,6 +10,7 @@ named once, with the reason, and gets none of that client's work."""
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +30,14 @@ class Offer:
     sandbox_mode: str
     isolated: bool
     toolchains: tuple[tuple[str, str], ...]  # (language id, version line); only those that run
+
+    def to_json(self) -> str:
+        return json.dumps([self.code, self.sandbox_mode, self.isolated, [list(t) for t in self.toolchains]])
+
+    @staticmethod
+    def from_json(text: str) -> Offer:
+        code, mode, isolated, toolchains = json.loads(text)
+        return Offer(str(code), str(mode), bool(isolated), tuple((str(a), str(b)) for a, b in toolchains))
 
 
 @dataclass(frozen=True)

@@ -202,7 +202,14 @@ def verify_solution(data: ProblemData, solution: Solution, source: bytes) -> Sol
     )
 
 
+OFFER_ENV = "JUDGE_WORKER_OFFER"  # what `judge worker` found at start, for its worker processes
+
+
 @lru_cache(maxsize=1)
 def offer() -> needs.Offer:
-    """What this worker has (for the client's one line on a worker it cannot use)."""
+    """What this worker has (for the client's one line on a worker it cannot use): what
+    `judge worker` probed at start, else probed now."""
+    given = os.environ.get(OFFER_ENV)
+    if given:
+        return needs.Offer.from_json(given)
     return needs.local_offer()

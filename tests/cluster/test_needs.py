@@ -44,3 +44,7 @@ def test_this_machine_offers_what_it_needs() -> None:
     wanted = needs.client_needs({language for language, _ in offer.toolchains}, isolated=offer.isolated)
     assert needs.refusal(wanted, offer) == ""
     assert _fits(wanted, offer)
+
+
+def test_an_offer_survives_its_trip_through_the_environment() -> None:
+    assert needs.Offer.from_json(OFFER.to_json()) == OFFER
