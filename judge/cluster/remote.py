@@ -112,8 +112,10 @@ _problems: dict[str, Problem] = {}
 def problem_here(data: ProblemData) -> Problem:
     """The problem in this machine's cache (unpacked by the first worker that needs it)."""
     found = _problems.get(data.digest)
-    if found is None:
-        folder = Path(tables.cache_dir()) / "cluster" / "problems" / data.digest
+    if found is None or not found.directory.is_dir():  # a cleared cache is filled again
+        # Named by the hash of what arrived, not of what the client says it sent.
+        name = hashlib.sha256(data.archive).hexdigest()
+        folder = Path(tables.cache_dir()) / "cluster" / "problems" / name
         _unpack(data.archive, folder)
         found = _problems[data.digest] = Problem(folder, data.spec)
     return found

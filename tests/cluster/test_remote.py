@@ -1,0 +1,54 @@
+"""The worker side of judge hosts, in process: a problem and a build travel as archives and
+are judged without the teacher's folders; what comes back of a secret case is its verdict."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from judge import grading, languages, runner, testdata
+from judge.cluster import remote
+from judge.spec import load_problem
+
+from ..test_cli import judge
+from ..test_parts import make_problem
+
+
+def test_a_case_is_judged_from_the_archives_alone(tmp_path: Path) -> None:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    make_problem(problems)
+    assert judge("--problems", str(problems), "gen").returncode == 0
+    problem = load_problem(problems / "sum")
+    data = remote.pack_problem(problem, grading.problem_hash(problem))
+    cases = testdata.load_cases(problem)
+    source = b"a, b = map(int, input().split())\nprint(a + b)\n"
+    shutil.rmtree(problems)  # the teacher's folder is gone: only the archive is left
+
+    compiled = remote.compile_remote(data, "sum.py", source)
+    assert compiled.build.ok and compiled.archive
+    here = remote.problem_here(data)
+    assert here.directory != problem.directory and (here.tests_dir / "hand").is_dir()
+    python = languages.load().by_id("python3")
+    limits = runner.run_limits(here, python)
+    argv = tuple(python.run_argv(here.spec.limits.memory_mib))
+    found = [remote.case_remote(data, compiled, argv, remote.CaseRef(c.group, c.name, c.public), limits) for c in cases]
+    assert [r.verdict.value for r in found] == ["AC"] * len(cases)
+    assert all(r.output is None for r in found if not r.public)  # a secret case's output stays here
+    assert any(r.output == b"3\n" for r in found if r.public)
+
+
+def test_an_archive_with_a_link_out_is_refused(tmp_path: Path) -> None:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        link = tarfile.TarInfo("escape")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/shadow"
+        archive.addfile(link)
+    with pytest.raises(tarfile.TarError):
+        remote._unpack(buffer.getvalue(), tmp_path / "target")
+    assert not (tmp_path / "target").exists()
+    assert [p.name for p in tmp_path.iterdir()] == []  # no staging folder left behind
