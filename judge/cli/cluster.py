@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from judge.cli.common import _say, _unsafe_option, out
+from judge.cli.common import _say, _tls_options, _unsafe_option, out
 
 
 @click.group()
@@ -40,14 +40,7 @@ def certs(folder: Path, hosts: tuple[str, ...], force: bool) -> None:
 
 @click.command()
 @click.argument("listen", default="tls://0.0.0.0:8786", metavar="[tls://HOST:PORT]")
-@click.option(
-    "--certs",
-    "certs_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="JUDGE_CLUSTER_CERTS",
-    help="The cluster's certificate folder (judge cluster certs) [env: JUDGE_CLUSTER_CERTS].",
-)
-@click.option("--insecure-loopback", is_flag=True, help="Plain tcp:// on 127.0.0.1 only, without certificates.")
+@_tls_options
 def scheduler(listen: str, certs_dir: Path | None, insecure_loopback: bool) -> None:
     """Run the cluster's scheduler, listening at tls://HOST:PORT (default all interfaces,
     port 8786). Clients (grade, verify, serve) and `judge worker` connect to it."""
@@ -59,14 +52,7 @@ def scheduler(listen: str, certs_dir: Path | None, insecure_loopback: bool) -> N
 
 @click.command()
 @click.argument("scheduler_address", metavar="tls://HOST:PORT")
-@click.option(
-    "--certs",
-    "certs_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="JUDGE_CLUSTER_CERTS",
-    help="The cluster's certificate folder (judge cluster certs) [env: JUDGE_CLUSTER_CERTS].",
-)
-@click.option("--insecure-loopback", is_flag=True, help="Plain tcp:// to 127.0.0.1 only, without certificates.")
+@_tls_options
 @click.option(
     "-n",
     "--processes",

@@ -105,27 +105,31 @@ def progress_bar(show: bool = True) -> Progress:
     )
 
 
-def _cluster_options(command: Callable[..., None]) -> Callable[..., None]:
-    """--scheduler, --certs and --insecure-loopback: where the cases run (judge hosts)."""
+def _tls_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--certs and --insecure-loopback: how to reach a cluster (every cluster command takes them)."""
     command = click.option(
         "--insecure-loopback",
         is_flag=True,
-        help="Allow plain tcp:// to a scheduler on 127.0.0.1 (no certificates; one machine, tests).",
+        help="Allow plain tcp:// on 127.0.0.1 only, without certificates (one machine, tests).",
     )(command)
-    command = click.option(
+    return click.option(
         "--certs",
         "certs_dir",
         type=click.Path(file_okay=False, path_type=Path),
         envvar="JUDGE_CLUSTER_CERTS",
         help="The cluster's certificate folder (judge cluster certs) [env: JUDGE_CLUSTER_CERTS].",
     )(command)
+
+
+def _cluster_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--scheduler, --certs and --insecure-loopback: where the cases run (judge hosts)."""
     return click.option(
         "--scheduler",
         "scheduler",
         metavar="tls://HOST:PORT",
         envvar="JUDGE_SCHEDULER",
         help="Run the cases on the judge hosts of this scheduler instead of local processes [env: JUDGE_SCHEDULER].",
-    )(command)
+    )(_tls_options(command))
 
 
 def cluster_endpoint(

@@ -67,3 +67,20 @@ def test_security_presents_the_role_s_certificate_and_requires_encryption(folder
     assert security.require_encryption
     assert security.tls_worker_cert == str(folder / "worker.pem")
     assert security.tls_ca_file == str(folder / "ca.pem")
+
+
+def test_the_commands_refuse_an_open_port_in_one_line(tmp_path: Path) -> None:
+    from ..test_cli import judge
+
+    for args, message in (
+        (("worker", "tcp://10.0.0.5:8786"), "plain tcp:// is refused"),
+        (("scheduler", "tcp://0.0.0.0:8786", "--insecure-loopback"), "127.0.0.1 only"),
+        (("grade", str(tmp_path), "--scheduler", "tls://h:1", "--certs", str(tmp_path)), "ca.pem: missing"),
+    ):
+        refused = judge(*args)
+        assert refused.returncode == 2, refused.stderr
+        assert message in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    made = judge("cluster", "certs", str(tmp_path / "c"))
+    assert made.returncode == 0 and "without ca-key.pem" in made.stdout
+    again = judge("cluster", "certs", str(tmp_path / "c"))
+    assert again.returncode == 2 and "already exists" in again.stderr
