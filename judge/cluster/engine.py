@@ -42,7 +42,8 @@ IN_FLIGHT_PER_SLOT = 2
 
 
 class ClusterDown(JudgeError):
-    """The scheduler cannot be reached (wrong address or certificates, not started)."""
+    """The cluster cannot take the work: the scheduler cannot be reached (wrong address or
+    certificates, not started), or no worker able to judge it has joined."""
 
 
 class ClusterLost(ClusterDown):
@@ -171,7 +172,7 @@ class ClusterEngine:
                 return
             if time.monotonic() > deadline:
                 seen = f"{len(offers)} worker(s), none able" if offers else "no worker"
-                raise JudgeError(
+                raise ClusterDown(
                     f"{self._point.address}: {seen} to judge these submissions after {WORKERS_TIMEOUT_S} s "
                     "(start `judge worker` on a judge machine)"
                 )
