@@ -147,9 +147,6 @@ class ClusterEngine:
         finally:
             self._client.close(timeout=5)
 
-    def _fit(self, offer: needs.Offer) -> str:
-        return needs.refusal(self._needs, offer)
-
     def _check_workers(self) -> None:
         """Wait for a worker able to take the work; name, once each, those that cannot."""
         assert self._client is not None
@@ -162,7 +159,7 @@ class ClusterEngine:
                 if not isinstance(offer, needs.Offer):
                     why = f"cannot say what it has ({offer})"
                 else:
-                    why = self._fit(offer)
+                    why = needs.refusal(self._needs, offer)
                 if not why:
                     fit += 1
                 elif worker not in told:
