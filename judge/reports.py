@@ -265,7 +265,10 @@ def render(
     entries: Sequence[Entry],
     out_dir: Path,
     sandbox_mode: str,
+    explanations: Mapping[tuple[str, str], str] | None = None,
 ) -> Written:
+    """Every page and file of a class's report; `explanations` holds the HTML section of
+    `judge explain` for the submissions that have one (by student and problem)."""
     generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     view = class_view(records, problems, overrides, entries)
     write_atomic(out_dir / "index.html", index_html(view, records, overrides, sandbox_mode, generated))
@@ -273,7 +276,12 @@ def render(
         write_atomic(
             out_dir / page_name(record),
             submission_html(
-                record, problems.get(record.problem), overrides, "../../index.html", _source_lines(record.source)
+                record,
+                problems.get(record.problem),
+                overrides,
+                "../../index.html",
+                _source_lines(record.source),
+                explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
             ),
         )
     write_atomic(out_dir / "grades.csv", grades_csv(view))

@@ -19,6 +19,7 @@ from rich.table import Column, Table
 from judge import __version__
 from judge.__main__ import PROBLEMS_ENV
 from judge.cli import cluster as cluster_commands
+from judge.cli import explain as explain_command
 from judge.cli import problems as problem_commands
 from judge.cli.common import (
     _cluster_options,
@@ -478,15 +479,50 @@ def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Proble
     return {p.id: p for p in (load_problem(d) for d in _problems(ctx, names))}
 
 
-def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> tuple[Written, list[GradeRecord]]:
-    from judge import grading, reports, results, sandbox
+def _records(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> list[GradeRecord]:
+    """The saved results of the submissions present now."""
+    from judge import grading, results
 
     entries = grading.discover(submissions_dir, list(problems))
     present = {(e.student, e.problem) for e in entries if not e.problem_error}
-    records = [r for r in results.read_all(out_dir / grading.RESULTS_DIR) if (r.student, r.problem) in present]
+    return [r for r in results.read_all(out_dir / grading.RESULTS_DIR) if (r.student, r.problem) in present]
+
+
+def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> tuple[Written, list[GradeRecord]]:
+    from judge import grading, reports, sandbox
+    from judge.explain import render, stored
+
+    entries = grading.discover(submissions_dir, list(problems))
+    records = _records(submissions_dir, out_dir, problems)
     overrides = grading.load_overrides(submissions_dir, problems)
-    written = reports.render(records, problems, overrides, entries, out_dir, sandbox.detect().mode)
+    explained = {key: str(render.html_section(found)) for key, found in stored.stored(records, out_dir).items()}
+    written = reports.render(records, problems, overrides, entries, out_dir, sandbox.detect().mode, explained)
     return written, records
+
+
+def _explain_class(
+    submissions_dir: Path, out_dir: Path, problems: dict[str, Problem], budget_s: float, jobs: int
+) -> None:
+    """`grade --explain`: a failing example for each failing submission (stored ones reused)."""
+    from judge.explain import stored
+    from judge.tables import TableStore
+
+    records = _records(submissions_dir, out_dir, problems)
+    todo = [r for r in records if stored.wanted(r, problems)]
+    if not todo:
+        return
+    progress = progress_bar()
+    with progress:
+        bar = progress.add_task("explaining", total=len(todo), note="")
+
+        def on_done(record: GradeRecord, found: object, why: str) -> None:
+            progress.update(bar, advance=1, note=f"{record.student}/{record.problem}")
+            if why:
+                err.print(f"[yellow]not explained:[/yellow] {escape(record.student)}/{record.problem}: {escape(why)}")
+
+        made = stored.explain_records(todo, problems, out_dir, TableStore(notify=_say), budget_s, jobs, on_done)
+    found = sum(e.found for e in made.values())
+    out.print(f"explained {len(made)} failing submission(s): a failing example found for {found}")
 
 
 @cli.command()
@@ -506,6 +542,19 @@ def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) 
 @click.option(
     "--full", is_flag=True, help="Judge every case, also after a failure in a group that breaks there (on_reject)."
 )
+@click.option(
+    "--explain",
+    "explain_failures",
+    is_flag=True,
+    help="Add to each failing submission's page the smallest failing input `judge explain` finds.",
+)
+@click.option(
+    "--explain-budget",
+    type=click.FloatRange(min=2, max=3600),
+    default=20.0,
+    show_default=True,
+    help="Seconds of search per failing submission.",
+)
 @_cluster_options
 @_unsafe_option
 @click.pass_context
@@ -517,6 +566,8 @@ def grade(
     out_dir: Path,
     regrade: bool,
     full: bool,
+    explain_failures: bool,
+    explain_budget: float,
     scheduler: str | None,
     certs_dir: Path | None,
     insecure_loopback: bool,
@@ -524,7 +575,8 @@ def grade(
     """Grade a class: every SUBMISSIONS_DIR/<student>/<problem>.<ext> (or <student>_<problem>.<ext>).
 
     Unchanged submissions keep their saved result; an interrupted run resumes where it stopped.
-    Writes reports/index.html, a page per submission, grades.csv, results.json and junit.xml.
+    Writes reports/index.html, a page per submission, grades.csv, results.json and junit.xml;
+    with --explain, each failing submission's page also shows a failing input found by search.
     """
     from collections import Counter
 
@@ -556,6 +608,8 @@ def grade(
         except KeyboardInterrupt:
             err.print(f"judge: interrupted; {sum(counts.values())} result(s) saved, rerun to resume")
             sys.exit(130)
+    if explain_failures:
+        _explain_class(submissions_dir, out_dir, problems, explain_budget, workers)
     written, records = _report(submissions_dir, out_dir, problems)
     for entry in entries:
         if entry.problem_error:
@@ -883,6 +937,7 @@ cli.add_command(problem_commands.export)
 cli.add_command(cluster_commands.cluster)
 cli.add_command(cluster_commands.scheduler)
 cli.add_command(cluster_commands.worker)
+cli.add_command(explain_command.explain)
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ def _random_target(rng: random.Random, blank: int) -> tuple[int, ...]:
     return tuple(tiles)
 
 
-def _start_for(canonical_start: Sequence[int], target: Sequence[int]) -> tuple[int, ...]:
+def start_for(canonical_start: Sequence[int], target: Sequence[int]) -> tuple[int, ...]:
     """Undo the renaming: a board relative to the canonical goal -> one relative to `target`."""
     goal = sliding.canonical_goal(target.index(0))
     back = [0] * 9
@@ -35,7 +35,7 @@ def _start_for(canonical_start: Sequence[int], target: Sequence[int]) -> tuple[i
 
 def _at_distance(rng: random.Random, tables: TableSource, target: Sequence[int], dist: int) -> tuple[int, ...]:
     table = tables(sliding.table_name(target.index(0)))
-    return _start_for(unrank(rng.choice(buckets(table)[dist])), target)
+    return start_for(unrank(rng.choice(buckets(table)[dist])), target)
 
 
 def _unreachable(rng: random.Random, target: Sequence[int]) -> tuple[int, ...]:
