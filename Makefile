@@ -35,6 +35,7 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m mypy judge
 	$(BIN)/python -m pytest -q
 	$(BIN)/judge verify --junit reports/verify.xml
+	$(BIN)/python tests/check_verify_junit.py reports/verify.xml
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_solver.py

@@ -794,6 +794,20 @@ DATA_DIR = Path("judge-data")
 @click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, help="The proxy's addresses.")
 @click.option("--root-path", default="", help="The path prefix the proxy serves the judge under (e.g. /judge).")
 @click.option("--secure-cookies", is_flag=True, help="Send the session cookie over HTTPS only (behind a TLS proxy).")
+@click.option(
+    "--explain-budget",
+    type=click.FloatRange(min=2, max=600),
+    default=30.0,
+    show_default=True,
+    help="Seconds of search when a student asks to explain a failed submission.",
+)
+@click.option(
+    "--explains-per-hour",
+    type=click.IntRange(min=0, max=1000),
+    default=10,
+    show_default=True,
+    help="Explanations a student may ask for in an hour (0: no explain button).",
+)
 @_cluster_options
 @_unsafe_option
 @click.pass_context
@@ -809,6 +823,8 @@ def serve(
     forwarded_allow_ips: str,
     root_path: str,
     secure_cookies: bool,
+    explain_budget: float,
+    explains_per_hour: int,
     scheduler: str | None,
     certs_dir: Path | None,
     insecure_loopback: bool,
@@ -830,6 +846,8 @@ def serve(
         max_source_kib * 1024,
         secure_cookies,
         cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client"),
+        explain_budget,
+        explains_per_hour,
     )
     # Say so plainly if the address is taken, before any worker starts.
     try:

@@ -34,11 +34,20 @@ def headline(found: Explanation) -> str:
             f"no failing input found: {found.tried} inputs tried in {found.elapsed_s:.1f} s, "
             f"none of them from the tests"
         )
+    if found.measure == "size":
+        smallest = "; no smaller input made fails (each was tried)" if found.minimal else ""
+        return f"{found.verdict} on an input of {found.size_bytes} bytes{smallest}"
     where = "an unreachable board" if found.unreachable and found.cases == 1 else f"distance {found.distance}"
     if found.cases > 1:
         where = f"a file of {found.cases} boards (distances up to {found.distance})"
     smallest = "; no smaller distance fails (each was tried whole)" if found.minimal else ""
     return f"{found.verdict} on {where}{smallest}"
+
+
+def _at(found: Explanation, at: int | None) -> str:
+    if at is None:
+        return "unreachable"
+    return f"{at} bytes" if found.measure == "size" else str(at)
 
 
 def text_lines(found: Explanation) -> list[str]:
@@ -47,14 +56,17 @@ def text_lines(found: Explanation) -> list[str]:
     if found.verdict == "CE":
         return [*lines, found.message]
     if not found.found:
-        tried = ", ".join(
-            f"{'unreachable' if level.distance is None else level.distance}: {level.tried}"
-            for level in found.levels
-            if level.tried
-        )
+        if found.measure == "size":
+            sizes = [level.at or 0 for level in found.levels if level.tried]
+            span = f" ({min(sizes)} to {max(sizes)} bytes)" if sizes else ""
+            return [*lines, f"inputs made by the problem's generators with seeds of explain's own{span}"]
+        tried = ", ".join(f"{_at(found, level.at)}: {level.tried}" for level in found.levels if level.tried)
         return [*lines, f"inputs run by distance: {tried}"] if tried else lines
     assert found.input is not None and found.expected is not None
-    lines.append(f"searched {found.elapsed_s:.1f} s: {found.tried} inputs in {found.runs} runs, none from the tests")
+    lines.append(
+        f"searched {found.elapsed_s:.1f} s (this example found after {found.found_after_s or 0:.1f} s): "
+        f"{found.tried} inputs in {found.runs} runs, none from the tests"
+    )
     lines.append("input:")
     lines += [f"  {line}" for line in found.input.splitlines()[:40]]
     if found.input.count("\n") > 40:
@@ -78,13 +90,14 @@ def text_lines(found: Explanation) -> list[str]:
     elif found.distance == 0 and found.cases == 1:
         lines.append("the start is already the goal: the least number of moves is 0")
     if found.growth and found.tle_from is not None:
-        lines.append(f"over the time limit ({found.cpu_limit_s:g} s CPU) from distance {found.tle_from} on")
-        lines.append("CPU time by distance (the most of the runs at each):")
+        lines.append(
+            f"over the time limit ({found.cpu_limit_s:g} s CPU) from {found.measure} {_at(found, found.tle_from)} on"
+        )
+        lines.append(f"CPU time by {found.measure} (the most of the runs at each):")
         top = max(found.cpu_limit_s, max(g.cpu_s for g in found.growth))
         for point in found.growth:
             bar = "#" * max(1, round(30 * point.cpu_s / top))
-            where = "unreachable" if point.distance is None else f"{point.distance:>2}"
-            lines.append(f"  {where:>11} {point.cpu_s:6.2f} s {bar}{' over' if point.over else ''}")
+            lines.append(f"  {_at(found, point.at):>11} {point.cpu_s:6.2f} s {bar}{' over' if point.over else ''}")
     return lines
 
 
@@ -154,12 +167,12 @@ def still_svg(cells: Sequence[str], blank: str | None) -> Markup:
 
 def growth_svg(found: Explanation) -> Markup:
     """CPU time by distance, the limit dashed across."""
-    points = [g for g in found.growth if g.distance is not None]
+    points = [g for g in found.growth if g.at is not None]
     if not points:
         return Markup("")
     width, height, pad = 360, 160, 36
     top = max(found.cpu_limit_s * 1.15, max(g.cpu_s for g in points))
-    last = max(g.distance or 0 for g in points) or 1
+    last = max(g.at or 0 for g in points) or 1
 
     def x(distance: int) -> float:
         return pad + (width - 2 * pad) * distance / last
@@ -167,10 +180,10 @@ def growth_svg(found: Explanation) -> Markup:
     def y(cpu: float) -> float:
         return height - pad + (2 * pad - height) * cpu / top
 
-    line = " ".join(f"{x(g.distance or 0):.1f},{y(g.cpu_s):.1f}" for g in points)
+    line = " ".join(f"{x(g.at or 0):.1f},{y(g.cpu_s):.1f}" for g in points)
     dots = "".join(
-        f'<circle cx="{x(g.distance or 0):.1f}" cy="{y(g.cpu_s):.1f}" r="3" class="{"over" if g.over else "ok"}">'
-        f"<title>distance {g.distance}: {g.cpu_s:.2f} s</title></circle>"
+        f'<circle cx="{x(g.at or 0):.1f}" cy="{y(g.cpu_s):.1f}" r="3" class="{"over" if g.over else "ok"}">'
+        f"<title>{found.measure} {_at(found, g.at)}: {g.cpu_s:.2f} s</title></circle>"
         for g in points
     )
     limit = y(found.cpu_limit_s)
@@ -182,7 +195,7 @@ def growth_svg(found: Explanation) -> Markup:
         f'<line x1="{pad}" y1="{limit:.1f}" x2="{width - pad}" y2="{limit:.1f}" class="limit"/>'
         f'<text x="{width - pad}" y="{limit - 4:.1f}" text-anchor="end">limit {found.cpu_limit_s:g} s</text>'
         f'<polyline points="{line}" class="cpu"/>{dots}'
-        f'<text x="{width / 2}" y="{height - 6}" text-anchor="middle">distance (0 to {last})</text>'
+        f'<text x="{width / 2}" y="{height - 6}" text-anchor="middle">{found.measure} (0 to {_at(found, last)})</text>'
         f'<text x="4" y="{pad / 2 - 4}">CPU s (up to {top:.2f})</text></svg>'
     )
 

@@ -47,6 +47,7 @@ class Run:
     wall_s: float
     memory_kib: int
     output: str
+    expected: str = ""  # the answer it was checked against
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Level:
     """How much of one level the search ran."""
 
     level: int
-    distance: int | None  # None: the unreachable boards
+    at: int | None  # on the measure's scale: the distance (None: the unreachable boards), or bytes
     tried: int
     total: int
     skipped: int  # equal to a test input, so never run
@@ -66,9 +67,9 @@ class Level:
 
 @dataclass(frozen=True)
 class Growth:
-    """The most CPU time a one-case run took at a distance (for a TLE's plot)."""
+    """The most CPU time a one-case run took at a distance, or size (for a TLE's plot)."""
 
-    distance: int | None
+    at: int | None
     cpu_s: float
     over: bool  # over the limit
 
@@ -91,6 +92,8 @@ class Explanation:
     expected: str | None
     output: str | None  # None when the program printed nothing
     distance: int | None  # the greatest distance among the example's cases (None: unreachable, or none)
+    measure: str  # what smallest means here: "distance" (the puzzles) or "size" (bytes of input)
+    size_bytes: int | None  # of the example's input
     unreachable: bool
     cases: int  # cases in the example's input (more than one when only a batch fails)
     claimed: str | None  # what the program answered on a one-case example
@@ -99,7 +102,7 @@ class Explanation:
     blank: str | None
     moves: tuple[Move, ...]  # an optimal solution of the example
     minimal: bool  # every smaller level was run whole
-    tle_from: int | None  # the smallest distance at which a run went over the time limit
+    tle_from: int | None  # the smallest distance (or size) at which a run went over the time limit
     growth: tuple[Growth, ...]
     tried: int  # inputs (cases) run
     runs: int  # program runs
@@ -108,15 +111,23 @@ class Explanation:
     cpu_limit_s: float
     budget_s: float
     elapsed_s: float
+    found_after_s: float | None  # when the example shown was found (the rest looked for a smaller one)
     sandbox: str
     hash: str = ""  # of the source, language and problem, for reuse by `judge grade --explain`
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
 def _trial_task(
-    problem: Problem, argv: tuple[str, ...], built: str, text: str, answer: str, limits: sandbox.Limits
+    problem: Problem, argv: tuple[str, ...], built: str, text: str, answer: str | None, limits: sandbox.Limits
 ) -> Run:
-    """Worker: one run of the program on `text` (one case or a batch), checked against `answer`."""
+    """Worker: one run of the program on `text` (one case or a batch), checked against `answer`;
+    None: the problem's reference program makes it first, here (a run in the sandbox may not
+    happen in the process that owns the pool: its clean-up would take the workers for strays)."""
+    if answer is None:
+        from judge import parts
+
+        label = f"{problem.id}: explain's input of {len(text.encode())} bytes"
+        answer = parts.solve(parts.load(problem, None, 1), [text], [label])[0]
     with tempfile.TemporaryDirectory(prefix="judge-explain-") as folder:
         given, expected = Path(folder) / "case.in", Path(folder) / "case.ans"
         given.write_text(text)
@@ -124,7 +135,7 @@ def _trial_task(
         case = testdata.CaseFiles("explain", "case", given, expected, public=True)
         result = runner.run_case_from(problem, argv, Path(built), case, limits)
     output = (result.output or b"")[: OUTPUT_SHOWN * 4].decode("utf-8", errors="replace")
-    return Run(result.verdict.value, result.message, result.cpu_s, result.wall_s, result.memory_kib, output)
+    return Run(result.verdict.value, result.message, result.cpu_s, result.wall_s, result.memory_kib, output, answer)
 
 
 class _Inline(Executor):
@@ -155,8 +166,8 @@ class _Search:
         self,
         space: Space,
         secret: set[str],
-        solve: Callable[[str], str],
-        execute: Callable[[str, str], Future[Run]],
+        solve: Callable[[str], str] | None,
+        execute: Callable[[str, str | None], Future[Run]],
         limits: sandbox.Limits,
         deadline: float,
         progress: Callable[[int, str], None],
@@ -169,6 +180,7 @@ class _Search:
         self.exhausted = [False] * len(self.sizes)
         self.sources: list[Iterator[Candidate]] = [space.candidates(level) for level in range(len(self.sizes))]
         self.best: _Failure | None = None
+        self.found_at = 0.0
         self.tried = 0
         self.runs = 0
         self.growth: dict[int, tuple[float, bool]] = {}
@@ -221,13 +233,23 @@ class _Search:
 
     def answer(self, candidate: Candidate) -> str:
         if candidate.key not in self.answers:
+            assert self.solve is not None, "the worker solves, and its answer is kept"
             self.answers[candidate.key] = self.solve(candidate.text)
         return self.answers[candidate.key]
 
     def start(self, cases: Sequence[Candidate]) -> Future[Run]:
         self.runs += 1
         self.tried += len(cases)
-        return self.execute("".join(c.text for c in cases), "".join(self.answer(c) for c in cases))
+        text = "".join(c.text for c in cases)
+        if self.solve is None:  # one case per run: the worker's answer is kept for the report
+            assert len(cases) == 1
+            future = self.execute(text, None)
+            key = cases[0].key
+            future.add_done_callback(
+                lambda done: self.answers.setdefault(key, done.result().expected) if not done.exception() else None
+            )
+            return future
+        return self.execute(text, "".join(self.answer(c) for c in cases))
 
     def run_now(self, cases: Sequence[Candidate]) -> Run | None:
         """Run and wait; None when the time is up first (the run is then abandoned, and
@@ -253,15 +275,9 @@ class _Search:
             found = self.narrow(cases, run)
         else:
             found = _Failure(cases, run)
-            if run.verdict == Verdict.TLE.value:
-                # A run near the limit may pass the next time: show only what fails twice.
-                again = self.run_now(cases)
-                if again is not None:
-                    self.note(cases, again)
-                if not self.failed(again):
-                    return
         if found is not None and (self.best is None or found.level < self.best.level):
             self.best = found
+            self.found_at = time.monotonic()
             self.progress(self.tried, self.summary())
 
     def narrow(self, cases: list[Candidate], run: Run) -> _Failure | None:
@@ -322,8 +338,10 @@ class _Search:
     def summary(self) -> str:
         if self.best is None:
             return "no failure yet"
-        distance = self.best.cases[-1].distance
-        where = "unreachable" if distance is None else f"distance {self.best.level}"
+        last = self.best.cases[-1]
+        if self.space.measure == "size":
+            return f"{self.best.run.verdict} on {len(last.text.encode())} bytes"
+        where = "unreachable" if last.unreachable else f"distance {self.best.level}"
         return f"{self.best.run.verdict} at {where}"
 
     def go(self, width: int) -> None:
@@ -379,16 +397,23 @@ def explain(
     (compiling included). `jobs` > 1 runs that many at once in a pool of processes."""
     began = time.monotonic()
     deadline = began + budget_s
-    space = space_for(problem.spec.reference, tables) if problem.builtin else None
-    if space is None:
-        raise JudgeError(
-            f"{problem.spec_path}: judge explain searches the built-in puzzles' inputs "
-            f"(lanqiao, eight-digits, sicily-rotations); {problem.id} is not one of them"
-        )
+    space: Space
+    solve: Callable[[str], str] | None = None  # None: the reference program, in the workers
+    if problem.builtin:
+        known = space_for(problem.spec.reference, tables)
+        if known is None:
+            raise JudgeError(f"{problem.spec_path}: judge explain has no search for reference {problem.spec.reference}")
+        space, own = known, refs.module(problem.spec.reference).solve
+
+        def solve(text: str) -> str:
+            return str(own(text, tables))
+    else:
+        from judge.explain.generated import program_space
+
+        space = program_space(problem, jobs)
     secret: set[str] = set()
     for case in testdata.load_cases(problem):
         secret.update(space.keys(case.input.read_text(errors="replace")))
-    solve = refs.module(problem.spec.reference).solve
     limits = runner.run_limits(problem, submission.language)
     mode = sandbox.detect().mode
     where = lifecycle.make_temp_dir("explain")
@@ -402,7 +427,7 @@ def explain(
         pool = lifecycle.worker_pool(jobs) if jobs > 1 else _Inline()
         executor = pool
 
-        def execute(text: str, answer: str) -> Future[Run]:
+        def execute(text: str, answer: str | None) -> Future[Run]:
             if jobs > 1:  # a pool's worker must end on SIGTERM once its run has unwound
                 return executor.submit(
                     lifecycle.in_worker, _trial_task, problem, argv, str(where), text, answer, limits
@@ -413,7 +438,7 @@ def explain(
             if progress is not None:
                 progress(tried, time.monotonic() - began, summary)
 
-        search = _Search(space, secret, lambda text: solve(text, tables), execute, limits, deadline, told)
+        search = _Search(space, secret, solve, execute, limits, deadline, told)
         search.go(max(1, jobs))
         if search.best is not None and search.best.run.verdict == Verdict.TLE.value and space.batch:
             search.probe_growth()
@@ -426,12 +451,10 @@ def explain(
 
 
 def _levels(search: _Search) -> tuple[Level, ...]:
-    top = len(search.sizes) - 1
-    unreachable = search.space.blank is not None
     return tuple(
         Level(
             level,
-            None if unreachable and level == top else level,
+            search.space.position(level),
             search.taken[level],
             search.taken[level] + search.skipped[level] if search.exhausted[level] else search.sizes[level],
             search.skipped[level],
@@ -453,9 +476,9 @@ def _explanation(
 ) -> Explanation:
     levels = _levels(search)
     growth = tuple(
-        Growth(levels[level].distance, round(cpu, 3), over) for level, (cpu, over) in sorted(search.growth.items())
+        Growth(levels[level].at, round(cpu, 3), over) for level, (cpu, over) in sorted(search.growth.items())
     )
-    over = [g.distance for g in growth if g.over and g.distance is not None]
+    over = [g.at for g in growth if g.over and g.at is not None]
     common: dict[str, Any] = {
         "problem": problem.id,
         "source": str(submission.path),
@@ -469,9 +492,11 @@ def _explanation(
         "cpu_limit_s": limits.cpu_s,
         "budget_s": budget_s,
         "elapsed_s": round(time.monotonic() - began, 2),
+        "found_after_s": round(search.found_at - began, 2) if search.best is not None else None,
         "sandbox": mode,
         "hash": content_hash,
         "blank": space.blank,
+        "measure": space.measure,
     }
     best = search.best
     if best is None:
@@ -483,6 +508,7 @@ def _explanation(
             expected=None,
             output=None,
             distance=None,
+            size_bytes=None,
             unreachable=False,
             cases=0,
             claimed=None,
@@ -495,23 +521,26 @@ def _explanation(
     cases = best.cases
     first = cases[0]
     moves: tuple[Move, ...] = ()
-    if len(cases) == 1 and first.distance is not None:
+    if len(cases) == 1 and first.distance is not None and space.measure == "distance":
         moves = tuple(Move(step.move, space.labels(step.board)) for step in space.solution(first))
     distances = [c.distance for c in cases if c.distance is not None]
     output = best.run.output[:OUTPUT_SHOWN]
+    shown = "".join(c.text for c in cases)
+    board = len(cases) == 1 and space.measure == "distance"
     return Explanation(
         found=True,
         verdict=best.run.verdict,
         message=best.run.message,
-        input="".join(c.text for c in cases),
+        input=shown,
         expected="".join(search.answer(c) for c in cases),
         output=output if output or best.run.verdict == Verdict.WA.value else None,
         distance=max(distances) if distances else None,
-        unreachable=any(c.distance is None for c in cases),
+        size_bytes=len(shown.encode()),
+        unreachable=any(c.unreachable for c in cases),
         cases=len(cases),
         claimed=next(iter(output.split()), None) if len(cases) == 1 else None,
-        start=space.labels(space.start(first)) if len(cases) == 1 else (),
-        goal=space.labels(space.goal(first)) if len(cases) == 1 else (),
+        start=space.labels(space.start(first)) if board else (),
+        goal=space.labels(space.goal(first)) if board else (),
         moves=moves,
         minimal=all(level.whole for level in levels[: best.level]),
         **common,
@@ -539,6 +568,8 @@ def _unexplained(
         expected=None,
         output=None,
         distance=None,
+        measure="distance" if problem.builtin else "size",
+        size_bytes=None,
         unreachable=False,
         cases=0,
         claimed=None,
@@ -556,6 +587,7 @@ def _unexplained(
         cpu_limit_s=limits.cpu_s,
         budget_s=budget_s,
         elapsed_s=round(time.monotonic() - began, 2),
+        found_after_s=None,
         sandbox=mode,
         hash=content_hash,
     )

@@ -31,8 +31,9 @@ class Candidate:
 
     text: str  # the input of this case alone, in the strict format
     level: int  # the order of smallness: the distance, or one past the greatest for unreachable
-    distance: int | None  # None: no sequence of moves reaches the goal
+    distance: int | None  # None: unreachable, or an input with no distance (a program's problem)
     key: str  # the case's tokens, to compare with the test inputs
+    unreachable: bool = False  # no sequence of moves reaches the goal
 
 
 class Space(Protocol):
@@ -45,7 +46,14 @@ class Space(Protocol):
     def blank(self) -> str | None:
         """How the input writes the blank (None: the puzzle has none)."""
 
+    @property
+    def measure(self) -> str:
+        """What a level stands for: "distance" (the puzzles) or "size" (bytes of input)."""
+
     def level_sizes(self) -> tuple[int, ...]: ...
+
+    def position(self, level: int) -> int | None:
+        """The level on its measure's scale: its distance (None: unreachable), or bytes."""
 
     def candidates(self, level: int) -> Iterator[Candidate]: ...
 
@@ -96,16 +104,20 @@ class EightDigits:
     tables: TableSource
     batch: bool = False
     blank: str | None = "x"
+    measure: str = "distance"
 
     def _per_distance(self) -> tuple[tuple[int, ...], ...]:
         return buckets(self.tables(eight_digits.GOAL_TABLE))
+
+    def position(self, level: int) -> int | None:
+        return level if level < len(self._per_distance()) else None
 
     def level_sizes(self) -> tuple[int, ...]:
         return (*(len(b) for b in self._per_distance()), _HALF)
 
     def _candidate(self, board: Sequence[int], level: int, distance: int | None) -> Candidate:
         text = eight_digits.render(board)
-        return Candidate(text, level, distance, text.strip())
+        return Candidate(text, level, distance, text.strip(), unreachable=distance is None)
 
     def candidates(self, level: int) -> Iterator[Candidate]:
         per = self._per_distance()
@@ -155,12 +167,16 @@ class Lanqiao:
     tables: TableSource
     batch: bool = False
     blank: str | None = "."
+    measure: str = "distance"
 
     def _per_distance(self, blank: int) -> tuple[tuple[int, ...], ...]:
         return buckets(self.tables(sliding.table_name(blank)))
 
     def _top(self) -> int:
         return max(len(self._per_distance(b)) for b in range(9))
+
+    def position(self, level: int) -> int | None:
+        return level if level < self._top() else None
 
     def level_sizes(self) -> tuple[int, ...]:
         sizes = [0] * self._top()
@@ -171,7 +187,7 @@ class Lanqiao:
 
     def _candidate(self, start: Sequence[int], target: Sequence[int], level: int, distance: int | None) -> Candidate:
         first, second = lanqiao.render_board(start), lanqiao.render_board(target)
-        return Candidate(f"{first}\n{second}\n", level, distance, f"{first} {second}")
+        return Candidate(f"{first}\n{second}\n", level, distance, f"{first} {second}", unreachable=distance is None)
 
     def candidates(self, level: int) -> Iterator[Candidate]:
         targets = _lanqiao_targets()
@@ -228,9 +244,13 @@ class Rotations:
     tables: TableSource
     batch: bool = True
     blank: str | None = None
+    measure: str = "distance"
 
     def _per_distance(self) -> tuple[tuple[int, ...], ...]:
         return buckets(self.tables(rotations.TABLE_NAME))
+
+    def position(self, level: int) -> int | None:
+        return level
 
     def level_sizes(self) -> tuple[int, ...]:
         return tuple(len(b) for b in self._per_distance())  # every board is reachable
@@ -257,6 +277,41 @@ class Rotations:
 
     def labels(self, board: Sequence[int]) -> tuple[str, ...]:
         return tuple(str(v + 1) for v in board)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Inputs made beforehand (by a problem's own generators), smallest first: a level each."""
+
+    inputs: tuple[str, ...]
+    batch: bool = False
+    blank: str | None = None
+    measure: str = "size"
+
+    def level_sizes(self) -> tuple[int, ...]:
+        return (1,) * len(self.inputs)
+
+    def position(self, level: int) -> int | None:
+        return len(self.inputs[level].encode())
+
+    def candidates(self, level: int) -> Iterator[Candidate]:
+        text = self.inputs[level]
+        yield Candidate(text, level, None, " ".join(text.split()))
+
+    def keys(self, text: str) -> list[str]:
+        return [" ".join(text.split())]
+
+    def start(self, candidate: Candidate) -> tuple[int, ...]:
+        return ()
+
+    def goal(self, candidate: Candidate) -> tuple[int, ...]:
+        return ()
+
+    def solution(self, candidate: Candidate) -> tuple[Step, ...]:
+        return ()
+
+    def labels(self, board: Sequence[int]) -> tuple[str, ...]:
+        return ()
 
 
 def space_for(reference: str, tables: TableSource) -> Space | None:

@@ -49,9 +49,14 @@ def read(out_dir: Path, record: GradeRecord) -> Explanation | None:
     return found if found is not None and found.hash == record.hash else None
 
 
+def searchable(problem: Problem) -> bool:
+    """A puzzle, or a problem whose groups have generators to make fresh inputs with."""
+    return problem.builtin or any(group.generate is not None for group in problem.spec.groups)
+
+
 def wanted(record: GradeRecord, problems: Mapping[str, Problem]) -> bool:
     problem = problems.get(record.problem)
-    return record.verdict in EXPLAINABLE and not record.error and problem is not None and problem.builtin
+    return record.verdict in EXPLAINABLE and not record.error and problem is not None and searchable(problem)
 
 
 def explain_records(

@@ -28,12 +28,15 @@ from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from markdown_it import MarkdownIt
+from markupsafe import Markup
 from starlette.exceptions import HTTPException
 
 from judge import languages, reports, sandbox, testdata
 from judge.cluster.address import Endpoint
 from judge.errors import JudgeError
+from judge.explain import render, stored
 from judge.locate import problem_dirs
+from judge.results import GradeRecord
 from judge.spec import Problem, load_problem
 from judge.web.store import PendingError, Store, User
 from judge.web.store import Submission as StoredSubmission
@@ -53,6 +56,8 @@ class Settings:
     max_source_bytes: int = 64 * 1024
     secure_cookies: bool = False  # set behind HTTPS: the cookie is then never sent in clear
     cluster: Endpoint | None = None  # judge hosts run the cases; SQLite stays the source of truth
+    explain_budget_s: float = 30.0  # seconds of `judge explain` per request
+    explains_per_hour: int = 10  # per student; 0 turns the explain button off
 
 
 class WebError(HTTPException):
@@ -76,7 +81,7 @@ _TITLES = {
     411: "Length required",
     413: "Too large",
     422: "Bad request",
-    429: "Too many submissions",
+    429: "Too many requests",
     500: "Internal error",
 }
 
@@ -160,7 +165,9 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         if requeued:
             log.info("requeued %d submission(s) left unfinished by the last run", requeued)
         workers = (
-            Workers(settings.data_dir, settings.problems_dir, settings.workers, settings.cluster)
+            Workers(
+                settings.data_dir, settings.problems_dir, settings.workers, settings.cluster, settings.explain_budget_s
+            )
             if start_workers
             else None
         )
@@ -446,6 +453,22 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         if record is None:
             return page(request, "web/pending.html.j2", user=user, s=found, refresh=1)
         source = store.source(submission_id).decode("utf-8", errors="replace").splitlines()
+        asked = store.explanation(submission_id)
+        section, note, action, refresh = "", "", "", 0
+        if asked is not None and asked.status == "done":
+            made = stored.from_json(asked.result) if asked.result is not None else None
+            if made is not None:
+                section = str(render.html_section(made))
+            else:
+                note = f"No explanation could be made: {asked.error or 'its record is damaged'}."
+        elif asked is not None:
+            note = (
+                f"Explaining: searching fresh inputs for the smallest one this program fails on "
+                f"(up to {settings.explain_budget_s:g} s once a worker is free; this page refreshes itself)."
+            )
+            refresh = 3
+        elif explainable(record):
+            action = f"{base(request)}/submissions/{submission_id}/explain"
         html = reports.submission_html(
             record,
             problems.get(record.problem),
@@ -453,8 +476,34 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
             f"{base(request)}/submissions",
             source,
             back_label="my submissions",
+            explanation=Markup(section),
+            explain_action=action,
+            explain_note=note,
+            refresh=refresh,
         )
         return HTMLResponse(html)
+
+    def explainable(record: GradeRecord) -> bool:
+        return settings.explains_per_hour > 0 and stored.wanted(record, problems)
+
+    @app.post("/submissions/{submission_id}/explain")
+    def explain(request: Request, submission_id: int) -> Response:
+        user = require_user(request)
+        found = visible(user, submission_id)
+        record = store.record(submission_id)
+        back = f"/submissions/{submission_id}"
+        if record is None or not explainable(record):
+            raise WebError(
+                400,
+                "Only a judged submission that failed a case (WA, RE, TLE, MLE, OLE) can be explained.",
+                back,
+                "Back to the submission",
+            )
+        try:
+            store.request_explanation(submission_id, found.student, settings.explains_per_hour)
+        except PendingError as err:
+            raise WebError(429, f"Not now: {err}.", back, "Back to the submission") from None
+        return RedirectResponse(f"{base(request)}/submissions/{submission_id}#explain-note", status_code=303)
 
     @app.get("/api/submissions/{submission_id}")
     def submission_status(request: Request, submission_id: int) -> JSONResponse:

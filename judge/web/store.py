@@ -64,6 +64,18 @@ CREATE TABLE IF NOT EXISTS submissions (
 );
 CREATE INDEX IF NOT EXISTS submissions_by_student ON submissions (student, id);
 CREATE INDEX IF NOT EXISTS submissions_by_status ON submissions (status, id);
+-- `judge explain` on a failed submission, asked for by its student: judged after every
+-- queued submission (low priority), one waiting per student, a few per hour.
+CREATE TABLE IF NOT EXISTS explanations (
+    submission INTEGER PRIMARY KEY REFERENCES submissions(id),
+    student TEXT NOT NULL,
+    requested REAL NOT NULL,
+    status TEXT NOT NULL,           -- queued, running, done
+    worker INTEGER,
+    result TEXT,                    -- the explanation's JSON, or NULL with `error`
+    error TEXT
+);
+CREATE INDEX IF NOT EXISTS explanations_by_student ON explanations (student, requested);
 """
 
 
@@ -116,6 +128,15 @@ class Claim:
 
 class PendingError(JudgeError):
     """The student already has a submission waiting."""
+
+
+@dataclass(frozen=True)
+class ExplainState:
+    """Where an explanation of a submission stands: its JSON once done, or why it failed."""
+
+    status: str  # queued, running, done
+    result: str | None
+    error: str | None
 
 
 class Store:
@@ -264,26 +285,94 @@ class Store:
             return cursor.rowcount == 1
 
     def requeue_interrupted(self) -> int:
-        """At start-up: what a stopped server was judging goes back to the queue."""
+        """At start-up: what a stopped server was judging (or explaining) goes back to the queue."""
         with self._transaction() as db:
             cursor = db.execute(
                 "UPDATE submissions SET status = 'queued', case_done = 0 WHERE status IN ('compiling', 'running')"
             )
+            db.execute("UPDATE explanations SET status = 'queued', worker = NULL WHERE status = 'running'")
             return cursor.rowcount
 
     def requeue_worker(self, worker: int) -> int:
-        """A worker process died: what it was judging goes back to the queue."""
+        """A worker process died: what it was judging (or explaining) goes back to the queue."""
         with self._transaction() as db:
             cursor = db.execute(
                 "UPDATE submissions SET status = 'queued', case_done = 0 "
                 "WHERE worker = ? AND status IN ('compiling', 'running')",
                 (worker,),
             )
+            db.execute(
+                "UPDATE explanations SET status = 'queued', worker = NULL WHERE worker = ? AND status = 'running'",
+                (worker,),
+            )
             return cursor.rowcount
+
+    # --- explanations -------------------------------------------------------------------------
+
+    def request_explanation(self, submission_id: int, student: str, per_hour: int) -> None:
+        """Queue an explanation of a submission; PendingError when the student already has one
+        waiting or has asked `per_hour` times in the last hour. Asking again is a no-op."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM explanations WHERE submission = ?", (submission_id,)).fetchone():
+                return
+            waiting = db.execute(
+                "SELECT submission FROM explanations WHERE student = ? AND status IN ('queued', 'running')",
+                (student,),
+            ).fetchone()
+            if waiting is not None:
+                raise PendingError(f"the explanation of submission {waiting['submission']} is still being made")
+            recent = db.execute(
+                "SELECT COUNT(*) FROM explanations WHERE student = ? AND requested > ?", (student, time.time() - 3600)
+            ).fetchone()[0]
+            if recent >= per_hour:
+                raise PendingError(f"{recent} explanations in the last hour, the most allowed; try again later")
+            db.execute(
+                "INSERT INTO explanations (submission, student, requested, status) VALUES (?, ?, ?, 'queued')",
+                (submission_id, student, time.time()),
+            )
+
+    def claim_explanation(self, worker: int) -> Claim | None:
+        """The oldest queued explanation, as the claim of its submission (None: none queued)."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT s.* FROM explanations e JOIN submissions s ON s.id = e.submission "
+                "WHERE e.status = 'queued' ORDER BY e.requested LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute(
+                "UPDATE explanations SET status = 'running', worker = ? WHERE submission = ?", (worker, row["id"])
+            )
+        return Claim(
+            row["id"], 0, row["student"], row["problem"], row["language"], row["filename"], bytes(row["source"])
+        )
+
+    def finish_explanation(self, submission_id: int, worker: int, result: str | None, error: str | None) -> bool:
+        """Store an explanation (or why none could be made), once, from the worker that has it."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE explanations SET status = 'done', result = ?, error = ? "
+                "WHERE submission = ? AND worker = ? AND status = 'running'",
+                (result, error, submission_id, worker),
+            )
+            return cursor.rowcount == 1
+
+    def explanation(self, submission_id: int) -> ExplainState | None:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT status, result, error FROM explanations WHERE submission = ?", (submission_id,)
+            ).fetchone()
+        return ExplainState(row["status"], row["result"], row["error"]) if row is not None else None
 
     def rejudge(self, problem: str) -> int:
         """Queue every finished submission of a problem again (after its tests were fixed)."""
         with self._transaction() as db:
+            # An explanation was searched against the old tests: it goes with the old verdict.
+            db.execute(
+                "DELETE FROM explanations WHERE submission IN "
+                "(SELECT id FROM submissions WHERE problem = ? AND status = 'done')",
+                (problem,),
+            )
             cursor = db.execute(
                 "UPDATE submissions SET status = 'queued', case_done = 0, finishes = 0, verdict = NULL, "
                 "score = NULL, result = NULL, finished = NULL WHERE problem = ? AND status = 'done'",

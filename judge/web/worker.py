@@ -105,8 +105,36 @@ def _on_cluster(
     return record
 
 
-def serve_queue(data_dir: Path, problems_dir: Path, stop: Event, cluster: Endpoint | None = None) -> None:
-    """A worker process: judge queued submissions until `stop` is set or the server is gone."""
+def explain_claim(claim: Claim, problem: Problem, budget_s: float) -> tuple[str | None, str | None]:
+    """`judge explain` on a claimed submission, in this process (a worker has no children):
+    (the explanation's JSON, None), or (None, why there is none)."""
+    from judge.explain import search, stored
+    from judge.tables import TableStore
+
+    with tempfile.TemporaryDirectory(prefix="judge-web-explain-") as folder:
+        extension = languages.load().by_id(claim.language).extensions[0]
+        path = Path(folder) / f"submission.{extension}"
+        path.write_bytes(claim.source)
+        try:
+            submission = build.load_submission(path, claim.language)
+            why = grading.missing_toolchain(submission.language)
+            if why:
+                return None, why
+            found = search.explain(problem, submission, TableStore(), budget_s, jobs=1)
+        except JudgeError as err:
+            return None, str(err).replace(str(path), claim.filename)
+    return stored.to_json(replace(found, source=claim.filename)), None
+
+
+def serve_queue(
+    data_dir: Path,
+    problems_dir: Path,
+    stop: Event,
+    cluster: Endpoint | None = None,
+    explain_budget_s: float = 30.0,
+) -> None:
+    """A worker process: judge queued submissions until `stop` is set or the server is gone;
+    when none is queued, make the explanations students asked for."""
     # A server killed outright (SIGKILL, a crash) must not leave workers judging behind it:
     # the kernel sends SIGTERM when the parent dies, and the worker unwinds (its run killed,
     # its box removed) and ends.
@@ -117,7 +145,18 @@ def serve_queue(data_dir: Path, problems_dir: Path, stop: Event, cluster: Endpoi
     while not stop.is_set() and os.getppid() == parent:
         claim = store.claim(os.getpid())
         if claim is None:
-            stop.wait(IDLE_POLL_S)
+            asked = store.claim_explanation(os.getpid())
+            if asked is None:
+                stop.wait(IDLE_POLL_S)
+                continue
+            try:
+                result, why = explain_claim(asked, load_problem(problems_dir / asked.problem), explain_budget_s)
+            except JudgeError as err:
+                result, why = None, str(err)
+            except Exception as err:  # a bug of the judge: said on the page, and the worker goes on
+                traceback.print_exc()
+                result, why = None, f"internal error of the judge: {err}"
+            store.finish_explanation(asked.id, os.getpid(), result, why)
             continue
         try:
             # Loaded for each submission: a teacher who fixes a problem and rejudges gets the fix.
@@ -150,10 +189,17 @@ def serve_queue(data_dir: Path, problems_dir: Path, stop: Event, cluster: Endpoi
 class Workers:
     """N worker processes (spawned: the server has threads, and fork would copy their locks)."""
 
-    def __init__(self, data_dir: Path, problems_dir: Path, count: int, cluster: Endpoint | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        problems_dir: Path,
+        count: int,
+        cluster: Endpoint | None = None,
+        explain_budget_s: float = 30.0,
+    ) -> None:
         self._context = multiprocessing.get_context("spawn")
         self._stop = self._context.Event()
-        self._args = (data_dir, problems_dir, self._stop, cluster)
+        self._args = (data_dir, problems_dir, self._stop, cluster, explain_budget_s)
         self._store = Store(data_dir)
         self._processes = [self._new(i) for i in range(count)]
 

@@ -385,3 +385,51 @@ def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
     assert "<h1>Sum &lt;i&gt;of&lt;/i&gt; Two</h1>" in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
     assert '<pre class="statement">\\problemname{Sum}' in html
+
+
+def test_a_student_asks_for_an_explanation_of_a_failed_submission(web_problems: Path, tmp_path: Path) -> None:
+    server = Server(
+        web_problems, tmp_path / "data", workers=1, extra=("--explain-budget", "8", "--explains-per-hour", "1")
+    )
+    tokens = server.roster("kim", "lou")
+    server.start()
+    try:
+        kim, lou = server.client(), server.client()
+        kim.login("kim", tokens["kim"])
+        lou.login("lou", tokens["lou"])
+        wrong = submitted_id(kim.submit(PROBLEM, "main.c", WRONG).headers["location"])
+        assert kim.wait_done(wrong)["verdict"] == "WA"
+        page = kim.get(f"/submissions/{wrong}")
+        assert f'action="/submissions/{wrong}/explain"' in page.body and 'id="explanation"' not in page.body
+        # Another student may neither see nor explain it; an accepted one has no button.
+        assert lou.post(f"/submissions/{wrong}/explain", {}).status == 404
+        right = submitted_id(kim.submit(PROBLEM, "main.c", ACCEPTED).headers["location"])
+        assert kim.wait_done(right)["verdict"] == "AC"
+        assert "/explain" not in kim.get(f"/submissions/{right}").body
+        assert kim.post(f"/submissions/{right}/explain", {}).status == 400
+        asked = kim.post(f"/submissions/{wrong}/explain", {})
+        assert asked.status == 303
+        waiting = kim.get(f"/submissions/{wrong}").body
+        assert "Explaining" in waiting or 'id="explanation"' in waiting  # queued, running, or done already
+        deadline = time.monotonic() + 90
+        while 'id="explanation"' not in (page := kim.get(f"/submissions/{wrong}")).body:
+            assert time.monotonic() < deadline, page.body
+            assert "No explanation could be made" not in page.body, page.body
+            time.sleep(0.3)
+        assert "A failing example" in page.body and "Expected output" in page.body
+        assert "/explain" not in page.body  # asked once; the answer stays
+        # The shown input is no test input of the problem.
+        shown = page.body.split("<h3>Input</h3><pre>", 1)[1].split("</pre>", 1)[0]
+        tests = {
+            " ".join(line.split())
+            for f in (web_problems / PROBLEM / "tests").rglob("*.in")
+            for line in f.read_text().splitlines()
+        }
+        assert shown.strip() and not any(" ".join(line.split()) in tests for line in shown.splitlines())
+        # The per-student limit (1 an hour here): a second failed submission cannot be explained now.
+        again = submitted_id(kim.submit(PROBLEM, "main.c", WRONG).headers["location"])
+        kim.wait_done(again)
+        refused = kim.post(f"/submissions/{again}/explain", {})
+        assert refused.status == 429 and "the most allowed" in refused.body
+    finally:
+        server.stop()
