@@ -42,6 +42,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_runner.py
 	$(BIN)/python bench/bench_gen.py
 	$(BIN)/python bench/bench_grading.py
+	$(BIN)/python bench/bench_explain.py
 
 schema: $(STAMP)
 	$(BIN)/judge schema
