@@ -271,7 +271,10 @@ def render(
     `judge explain` for the submissions that have one (by student and problem)."""
     generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     view = class_view(records, problems, overrides, entries)
-    write_atomic(out_dir / "index.html", index_html(view, records, overrides, sandbox_mode, generated))
+    similarity = (out_dir / "similarity.html").is_file()  # made by `judge similar`
+    write_atomic(
+        out_dir / "index.html", index_html(view, records, overrides, sandbox_mode, generated, similarity=similarity)
+    )
     for record in records:
         write_atomic(
             out_dir / page_name(record),

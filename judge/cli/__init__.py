@@ -7,7 +7,6 @@ Every command reports bad input as `judge: error: ...` lines and a non-zero exit
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +20,7 @@ from judge.__main__ import PROBLEMS_ENV
 from judge.cli import cluster as cluster_commands
 from judge.cli import explain as explain_command
 from judge.cli import problems as problem_commands
+from judge.cli import similar as similar_command
 from judge.cli.common import (
     _cluster_options,
     _jobs_option,
@@ -34,13 +34,13 @@ from judge.cli.common import (
     out,
     progress_bar,
 )
+from judge.cli.reporting import _load_problems, _records, _report
 from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
 from judge.locate import find_problem
 
 if TYPE_CHECKING:
     from judge import sandbox
     from judge.build import Submission
-    from judge.reports import Written
     from judge.results import GradeRecord
     from judge.runner import CaseResult
     from judge.spec import Problem
@@ -471,33 +471,6 @@ def doctor() -> None:
     else:
         out.print("[green]submissions run isolated[/green] from the machine's files and network")
     sys.exit(EXIT_FAILED if missing or problem else EXIT_OK)
-
-
-def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Problem]:
-    from judge.spec import load_problem
-
-    return {p.id: p for p in (load_problem(d) for d in _problems(ctx, names))}
-
-
-def _records(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> list[GradeRecord]:
-    """The saved results of the submissions present now."""
-    from judge import grading, results
-
-    entries = grading.discover(submissions_dir, list(problems))
-    present = {(e.student, e.problem) for e in entries if not e.problem_error}
-    return [r for r in results.read_all(out_dir / grading.RESULTS_DIR) if (r.student, r.problem) in present]
-
-
-def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> tuple[Written, list[GradeRecord]]:
-    from judge import grading, reports, sandbox
-    from judge.explain import render, stored
-
-    entries = grading.discover(submissions_dir, list(problems))
-    records = _records(submissions_dir, out_dir, problems)
-    overrides = grading.load_overrides(submissions_dir, problems)
-    explained = {key: str(render.html_section(found)) for key, found in stored.stored(records, out_dir).items()}
-    written = reports.render(records, problems, overrides, entries, out_dir, sandbox.detect().mode, explained)
-    return written, records
 
 
 def _explain_class(
@@ -956,6 +929,7 @@ cli.add_command(cluster_commands.cluster)
 cli.add_command(cluster_commands.scheduler)
 cli.add_command(cluster_commands.worker)
 cli.add_command(explain_command.explain)
+cli.add_command(similar_command.similar)
 
 
 def main() -> None:

@@ -1,0 +1,113 @@
+"""`judge similar`: for each problem, every pair of a class's submissions scored by how alike
+their code is (judge.fingerprints), the code the teacher handed out left out.
+
+A score is a reason to look at two programs side by side, not a verdict: two students who
+both write the textbook BFS get a fair score too.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import fingerprints, grading, languages
+from judge.errors import JudgeError
+
+MAX_SOURCE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Program:
+    student: str
+    problem: str
+    path: Path
+    language: str
+    source: str
+    tokens: fingerprints.Tokens
+    print: fingerprints.Fingerprint
+
+
+@dataclass(frozen=True)
+class Pair:
+    problem: str
+    a: Program
+    b: Program
+    score: float
+    a_shared: tuple[tuple[int, int], ...]  # the parts of a's source that b shares
+    b_shared: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Similarity:
+    pairs: tuple[Pair, ...]  # by problem, then highest score first
+    programs: tuple[Program, ...]
+    skipped: tuple[tuple[Path, str], ...]  # files not compared, and why
+    boilerplate: tuple[Path, ...]
+
+
+def _read(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise JudgeError(f"{path}: cannot read: {err.strerror}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise JudgeError(f"{path}: {len(data)} bytes, over the {MAX_SOURCE_BYTES}-byte limit")
+    if b"\0" in data:
+        raise JudgeError(f"{path}: binary file, not source code")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise JudgeError(f"{path}:{line}: not UTF-8 text") from None
+
+
+def _fingerprint(path: Path, common: frozenset[int]) -> tuple[str, str, fingerprints.Tokens, fingerprints.Fingerprint]:
+    language = languages.load().detect(path).id
+    source = _read(path)
+    found = fingerprints.tokens(source, fingerprints.lexer_for(language))
+    return language, source, found, fingerprints.without(fingerprints.fingerprint(found), common)
+
+
+def boilerplate_hashes(paths: Sequence[Path]) -> frozenset[int]:
+    """The fingerprints of the code handed out; JudgeError (one line) for a file unfit."""
+    hashes: set[int] = set()
+    for path in paths:
+        _, _, _, print_ = _fingerprint(path, frozenset())
+        hashes |= print_.hashes
+    return frozenset(hashes)
+
+
+def compare(submissions_dir: Path, problem_ids: Sequence[str], boilerplate: Sequence[Path] = ()) -> Similarity:
+    """Every pair of submissions of each problem, scored; files that are not submissions, or
+    cannot be read as source, are listed and left out."""
+    common = boilerplate_hashes(boilerplate)
+    programs: list[Program] = []
+    skipped: list[tuple[Path, str]] = []
+    for entry in grading.discover(submissions_dir, problem_ids):
+        if entry.problem_error:
+            skipped.append((entry.path, entry.problem_error))
+            continue
+        try:
+            language, source, found, print_ = _fingerprint(entry.path, common)
+        except JudgeError as error:
+            skipped.append((entry.path, str(error).removeprefix(f"{entry.path}: ")))
+            continue
+        programs.append(Program(entry.student, entry.problem, entry.path, language, source, found, print_))
+    pairs: list[Pair] = []
+    for problem in sorted({p.problem for p in programs}):
+        mine = sorted((p for p in programs if p.problem == problem), key=lambda p: p.student)
+        scored = [
+            Pair(
+                problem,
+                a,
+                b,
+                round(fingerprints.score(a.print, b.print), 4),
+                tuple(fingerprints.shared_spans(a.print, a.tokens, b.print)),
+                tuple(fingerprints.shared_spans(b.print, b.tokens, a.print)),
+            )
+            for a, b in itertools.combinations(mine, 2)
+        ]
+        pairs += sorted(scored, key=lambda pair: (-pair.score, pair.a.student, pair.b.student))
+    return Similarity(tuple(pairs), tuple(programs), tuple(skipped), tuple(boilerplate))
