@@ -19,6 +19,7 @@ from judge import __version__
 from judge.__main__ import PROBLEMS_ENV
 from judge.cli import cluster as cluster_commands
 from judge.cli import explain as explain_command
+from judge.cli import gradescope as gradescope_commands
 from judge.cli import problems as problem_commands
 from judge.cli import similar as similar_command
 from judge.cli.common import (
@@ -930,6 +931,8 @@ cli.add_command(cluster_commands.scheduler)
 cli.add_command(cluster_commands.worker)
 cli.add_command(explain_command.explain)
 cli.add_command(similar_command.similar)
+cli.add_command(gradescope_commands.gradescope)
+cli.add_command(gradescope_commands.autograde)
 
 
 def main() -> None:

@@ -1,0 +1,80 @@
+"""`judge gradescope` (build an autograder zip) and `judge autograde` (what it runs)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.markup import escape
+
+from judge.cli.common import _say, out
+from judge.cli.reporting import _load_problems
+
+
+@click.command()
+@click.argument("problem_names", metavar="PROBLEM...", nargs=-1, required=True)
+@click.option(
+    "-o",
+    "--output",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("autograder.zip"),
+    show_default=True,
+)
+@click.option(
+    "--secret-visibility",
+    type=click.Choice(["hidden", "after_due_date", "after_published", "visible"]),
+    default="after_published",
+    show_default=True,
+    help="When students see the tests of secret groups (verdicts and figures only, never the data).",
+)
+@click.option(
+    "--python",
+    "python_version",
+    default=f"{sys.version_info.major}.{sys.version_info.minor}",
+    show_default=True,
+    help="The Python of the Gradescope image (the wheels are for it; setup.sh installs python<version>).",
+)
+@click.option(
+    "--allow-unsandboxed",
+    is_flag=True,
+    help="Grade even where bubblewrap cannot run in Gradescope's container (the container is then the only wall).",
+)
+@click.pass_context
+def gradescope(
+    ctx: click.Context,
+    problem_names: tuple[str, ...],
+    out_file: Path,
+    secret_visibility: str,
+    python_version: str,
+    allow_unsandboxed: bool,
+) -> None:
+    """Build a Gradescope autograder for PROBLEM...: setup.sh and run_autograder at the zip's
+    root, the problems with their tests, and the wheels of the judge, so that setup.sh
+    installs from the zip and Ubuntu's packages alone."""
+    from judge import gradescope_build
+
+    problems = _load_problems(ctx, problem_names)
+    made = gradescope_build.build(
+        list(problems.values()), out_file, secret_visibility, python_version, allow_unsandboxed, _say
+    )
+    size = made.stat().st_size / (1 << 20)
+    out.print(f"wrote {escape(str(made))} ({size:.1f} MiB): upload it as the assignment's autograder (zip file)")
+
+
+@click.command()
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("/autograder"),
+    envvar="AUTOGRADER_ROOT",
+    show_default=True,
+    help="Gradescope's folder: submission/, source/, results/ (or $AUTOGRADER_ROOT).",
+)
+def autograde(root: Path) -> None:
+    """Grade the submission in ROOT/submission as a Gradescope autograder does, and write
+    ROOT/results/results.json (always, also when the submission cannot be judged)."""
+    from judge import autograde as grading
+
+    sys.exit(grading.run(root))

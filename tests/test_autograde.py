@@ -1,0 +1,121 @@
+"""The Gradescope autograder as Gradescope runs it, in a temporary AUTOGRADER_ROOT: the zip
+built by `judge gradescope`, its setup.sh (installing from the zip's wheels), then its
+run_autograder on an AC, a WA, a CE and a TLE submission and on an empty submission folder.
+Each results.json is valid against a schema written from the specification, its scores add up,
+and no secret input or answer is in it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import PROBLEMS, REPO
+from .test_cli import judge
+from .test_grading import small_problems
+
+jsonschema = pytest.importorskip("jsonschema", reason="needs the test extra (jsonschema)")
+
+SCHEMA = json.loads((REPO / "tests" / "gradescope.schema.json").read_text())
+SOLUTIONS = PROBLEMS / "sicily-rotations" / "solutions"
+SUBMISSIONS = {
+    "ac": ("sicily-rotations.c", (SOLUTIONS / "accepted" / "cantor_table.c").read_text()),
+    "wa": ("main.cpp", (SOLUTIONS / "wrong_answer" / "same_turns_from_goal.cpp").read_text()),
+    "ce": ("sicily-rotations.c", "int main( { return 0 }\n"),
+    "tle": ("solution.c", (SOLUTIONS / "time_limit_exceeded" / "search_per_case.c").read_text()),
+}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An autograder root after Gradescope's setup step: the zip unpacked in source/, setup.sh run."""
+    work = tmp_path_factory.mktemp("gradescope")
+    problems = small_problems(work / "problems")
+    built = judge("--problems", str(problems), "gradescope", "sicily-rotations", "-o", str(work / "autograder.zip"))
+    assert built.returncode == 0, built.stderr
+    with zipfile.ZipFile(work / "autograder.zip") as archive:
+        names = archive.namelist()
+        assert "setup.sh" in names and "run_autograder" in names  # at the zip's root
+        assert not any("/solutions/" in n for n in names)
+        archive.extractall(work / "root" / "source")
+    root = work / "root"
+    (root / "source" / "setup.sh").chmod(0o755)
+    (root / "source" / "run_autograder").chmod(0o755)
+    env = {"PATH": "/usr/bin:/bin", "AUTOGRADER_ROOT": str(root), "JUDGE_PYTHON": sys._base_executable}
+    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], env=env, capture_output=True, text=True)
+    assert setup.returncode == 0, setup.stdout + setup.stderr
+    return root
+
+
+def autograde(root: Path, files: dict[str, str]) -> dict[str, object]:
+    shutil.rmtree(root / "submission", ignore_errors=True)
+    shutil.rmtree(root / "results", ignore_errors=True)
+    (root / "submission").mkdir()
+    for name, text in files.items():
+        (root / "submission" / name).write_text(text)
+    env = {"PATH": "/usr/bin:/bin", "AUTOGRADER_ROOT": str(root)}
+    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    results: dict[str, object] = json.loads((root / "results" / "results.json").read_text())
+    jsonschema.validate(results, SCHEMA)
+    return results
+
+
+def secrets(root: Path) -> list[str]:
+    """Every line of a secret test's input and every secret answer file, as they are on disk."""
+    found = []
+    for path in (root / "source" / "problems" / "sicily-rotations" / "tests").rglob("*"):
+        if path.parent.name != "samples" and path.suffix == ".in":
+            found += [line for line in path.read_text().splitlines() if line.strip()]
+        elif path.parent.name != "samples" and path.suffix == ".ans" and len(path.read_text().strip()) > 3:
+            found.append(path.read_text().strip())
+    return found
+
+
+@pytest.mark.parametrize("kind", ["ac", "wa", "ce", "tle"])
+def test_run_autograder_writes_valid_results(installed: Path, kind: str) -> None:
+    name, text = SUBMISSIONS[kind]
+    results = autograde(installed, {name: text, "README.md": "my notes\n"})
+    tests = results["tests"]
+    assert isinstance(tests, list) and [t["name"] for t in tests] == [
+        "sicily-rotations: samples",
+        "sicily-rotations: edge (secret)",
+        "sicily-rotations: random (secret)",
+        "sicily-rotations: bulk (secret)",
+    ]
+    assert [t["number"] for t in tests] == ["1", "2", "3", "4"]
+    assert results["score"] == pytest.approx(sum(t["score"] for t in tests))
+    assert all(0 <= t["score"] <= t["max_score"] for t in tests)
+    assert [t["visibility"] for t in tests] == ["visible", "after_published", "after_published", "after_published"]
+    text_of_results = json.dumps(results)
+    assert not [s for s in secrets(installed) if s in text_of_results], "secret data in results.json"
+    output = str(results["output"])
+    if kind == "ac":
+        assert results["score"] == 100 and all(t["status"] == "passed" for t in tests[1:])
+    elif kind == "wa":
+        assert results["score"] < 100 and "WA" in output and "wrong answer" in text_of_results
+    elif kind == "ce":
+        assert results["score"] == 0 and "CE" in output and "Compiler output" in output
+        assert all(t["status"] == "failed" and "does not compile" in t["output"] for t in tests)
+    else:
+        assert "TLE" in tests[3]["output"] and tests[3]["score"] == 0
+
+
+def test_an_empty_submission_still_gets_results(installed: Path) -> None:
+    results = autograde(installed, {})
+    assert results["score"] == 0 and "no source file was submitted" in str(results["output"])
+    tests = results["tests"]
+    assert isinstance(tests, list) and len(tests) == 4 and all(t["status"] == "failed" for t in tests)
+
+
+def test_a_broken_autograder_still_writes_results(installed: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    shutil.copytree(installed, root, symlinks=True)
+    (root / "source" / "gradescope.json").write_text("{not json")
+    results = autograde(root, {"sicily-rotations.c": SUBMISSIONS["ac"][1]})
+    assert results["score"] == 0 and "could not grade" in str(results["output"]) and results["tests"] == []
