@@ -12,10 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import fingerprints, grading, languages
+from judge import build, fingerprints, grading
 from judge.errors import JudgeError
-
-MAX_SOURCE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -47,27 +45,12 @@ class Similarity:
     boilerplate: tuple[Path, ...]
 
 
-def _read(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise JudgeError(f"{path}: cannot read: {err.strerror}") from None
-    if len(data) > MAX_SOURCE_BYTES:
-        raise JudgeError(f"{path}: {len(data)} bytes, over the {MAX_SOURCE_BYTES}-byte limit")
-    if b"\0" in data:
-        raise JudgeError(f"{path}: binary file, not source code")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise JudgeError(f"{path}:{line}: not UTF-8 text") from None
-
-
 def _fingerprint(path: Path, common: frozenset[int]) -> tuple[str, str, fingerprints.Tokens, fingerprints.Fingerprint]:
-    language = languages.load().detect(path).id
-    source = _read(path)
-    found = fingerprints.tokens(source, fingerprints.lexer_for(language))
-    return language, source, found, fingerprints.without(fingerprints.fingerprint(found), common)
+    # Read as a submission is: JudgeError (one line) when empty, binary, too big or not UTF-8.
+    submission = build.load_submission(path)
+    source = submission.source.decode("utf-8")
+    found = fingerprints.tokens(source, fingerprints.lexer_for(submission.language.id))
+    return submission.language.id, source, found, fingerprints.without(fingerprints.fingerprint(found), common)
 
 
 def boilerplate_hashes(paths: Sequence[Path]) -> frozenset[int]:

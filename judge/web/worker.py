@@ -32,16 +32,21 @@ CLUSTER_RETRY_S = 5.0  # between tries when the judge hosts cannot be reached
 log = logging.getLogger("judge.web")
 
 
+def _claim_file(claim: Claim, folder: Path) -> Path:
+    """The claimed source written to `folder`. The student's file name is never used as a
+    path: only its language's extension."""
+    path = folder / f"submission.{languages.load().by_id(claim.language).extensions[0]}"
+    path.write_bytes(claim.source)
+    return path
+
+
 def judge_claim(claim: Claim, problem: Problem, store: Store, cluster: Endpoint | None = None) -> results.GradeRecord:
     """Judge one claimed submission exactly as `judge grade` would, reporting progress;
     on the judge hosts of `cluster` when given (its cases then run in parallel)."""
     content_hash = grading.source_hash(claim.source, claim.language, grading.problem_hash(problem))
     max_score = sum(g.points for g in problem.spec.groups)
     with tempfile.TemporaryDirectory(prefix="judge-web-") as folder:
-        # The student's file name is never used as a path: only its language's extension.
-        extension = languages.load().by_id(claim.language).extensions[0]
-        path = Path(folder) / f"submission.{extension}"
-        path.write_bytes(claim.source)
+        path = _claim_file(claim, Path(folder))
         try:
             submission = build.load_submission(path, claim.language)
         except JudgeError as err:
@@ -112,9 +117,7 @@ def explain_claim(claim: Claim, problem: Problem, budget_s: float) -> tuple[str 
     from judge.tables import TableStore
 
     with tempfile.TemporaryDirectory(prefix="judge-web-explain-") as folder:
-        extension = languages.load().by_id(claim.language).extensions[0]
-        path = Path(folder) / f"submission.{extension}"
-        path.write_bytes(claim.source)
+        path = _claim_file(claim, Path(folder))
         try:
             submission = build.load_submission(path, claim.language)
             why = grading.missing_toolchain(submission.language)

@@ -21,6 +21,7 @@ from judge.refs.text import TableSource
 from judge.spec import load_problem
 
 from ..conftest import PROBLEMS
+from ..puzzles.test_paths import slides
 
 LIMITS = sandbox.Limits(cpu_s=1.0, wall_s=3.0, memory_mib=256, output_bytes=1 << 20)
 # A simulated program: (input, expected answer) -> (verdict, output).
@@ -195,14 +196,7 @@ def _moves_from(board: tuple[int, ...], rotating: bool) -> list[tuple[int, ...]]
             cells[tl], cells[tr], cells[br], cells[bl] = board[tr], board[br], board[bl], board[tl]
             out.append(tuple(cells))
         return out
-    blank = board.index(0)
-    out = []
-    for cell in range(9):
-        if abs(cell // 3 - blank // 3) + abs(cell % 3 - blank % 3) == 1:
-            cells = list(board)
-            cells[blank], cells[cell] = cells[cell], cells[blank]
-            out.append(tuple(cells))
-    return out
+    return slides(board)
 
 
 _BFS: dict[tuple[tuple[int, ...], bool], dict[tuple[int, ...], int]] = {}
