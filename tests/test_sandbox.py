@@ -550,24 +550,31 @@ def test_a_busy_machine_does_not_turn_a_running_program_into_tle(tmp_path: Path)
         alone = sandbox.run(["./main"], box=where, limits=lim)
         assert alone.ok and 0.2 < alone.cpu_s < 1.0, alone
         # Each loop in a session of its own: the kernel shares a core between sessions first.
-        hogs = [
-            subprocess.Popen(
-                [sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"],
-                start_new_session=True,
-            )
-            for _ in range(3)
-        ]
-        try:
-            pin({core})  # the run inherits the judge's one core
-            time.sleep(0.2)
-            loaded = sandbox.run(["./main"], box=where, limits=lim)
-        finally:
-            pin(saved)
-            for hog in hogs:
-                hog.kill()
-                hog.wait()
-    assert loaded.ok and loaded.stdout == b"ok\n", loaded
-    assert loaded.wall_s > lim.wall_s  # it did share the core, and ran past its wall limit
+        # The share the run gets varies with the machine; with more loops it only shrinks, so
+        # add loops until the run is pushed past its wall limit (each run must still be OK).
+        pushed = []
+        for count in (3, 5, 7):
+            hogs = [
+                subprocess.Popen(
+                    [sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"],
+                    start_new_session=True,
+                )
+                for _ in range(count)
+            ]
+            try:
+                pin({core})  # the run inherits the judge's one core
+                time.sleep(0.2)
+                loaded = sandbox.run(["./main"], box=where, limits=lim)
+            finally:
+                pin(saved)
+                for hog in hogs:
+                    hog.kill()
+                    hog.wait()
+            assert loaded.ok and loaded.stdout == b"ok\n", (count, loaded)
+            pushed.append(loaded.wall_s)
+            if loaded.wall_s > lim.wall_s:
+                break
+    assert max(pushed) > lim.wall_s, pushed  # it did share the core, and ran past its wall limit
 
 
 def _is_subreaper_after_a_run(box: str) -> int:
