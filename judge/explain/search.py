@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +114,24 @@ class Explanation:
     found_after_s: float | None  # when the example shown was found (the rest looked for a smaller one)
     sandbox: str
     hash: str = ""  # of the source, language and problem, for reuse by `judge grade --explain`
-    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+# The fields of an explanation with no example to show (nothing failed, or nothing ran).
+_NO_EXAMPLE: dict[str, Any] = {
+    "found": False,
+    "input": None,
+    "expected": None,
+    "output": None,
+    "distance": None,
+    "size_bytes": None,
+    "unreachable": False,
+    "cases": 0,
+    "claimed": None,
+    "start": (),
+    "goal": (),
+    "moves": (),
+    "minimal": False,
+}
 
 
 def _trial_task(
@@ -500,24 +517,7 @@ def _explanation(
     }
     best = search.best
     if best is None:
-        return Explanation(
-            found=False,
-            verdict=None,
-            message="no failing input found",
-            input=None,
-            expected=None,
-            output=None,
-            distance=None,
-            size_bytes=None,
-            unreachable=False,
-            cases=0,
-            claimed=None,
-            start=(),
-            goal=(),
-            moves=(),
-            minimal=False,
-            **common,
-        )
+        return Explanation(verdict=None, message="no failing input found", **_NO_EXAMPLE, **common)
     cases = best.cases
     first = cases[0]
     moves: tuple[Move, ...] = ()
@@ -561,23 +561,11 @@ def _unexplained(
         problem=problem.id,
         source=str(submission.path),
         language=submission.language.id,
-        found=False,
         verdict=Verdict.CE.value,
         message=compiler,
-        input=None,
-        expected=None,
-        output=None,
-        distance=None,
         measure="distance" if problem.builtin else "size",
-        size_bytes=None,
-        unreachable=False,
-        cases=0,
-        claimed=None,
-        start=(),
-        goal=(),
         blank=None,
-        moves=(),
-        minimal=False,
+        **_NO_EXAMPLE,
         tle_from=None,
         growth=(),
         tried=0,
