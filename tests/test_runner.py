@@ -29,7 +29,10 @@ def test_accepted_cpp_json() -> None:
 
 def test_java_with_any_file_name_and_class() -> None:
     # The file is EightDigits.java but declares `public class Solver`: compiled as Solver.java.
-    result = judge("run", str(PROGRAMS / "EightDigits.java"), "-p", "eight-digits", "--json")
+    # (Java over a whole problem is `judge verify`'s: the puzzles have Java solutions.)
+    samples = PROBLEMS / "eight-digits" / "tests" / "samples"
+    args = ["--input", str(samples / "01.in"), "--answer", str(samples / "01.ans"), "--time-limit", "2"]
+    result = judge("run", str(PROGRAMS / "EightDigits.java"), *args, "--json")
     assert json.loads(result.stdout)["verdict"] == "AC", result.stdout[-2000:]
 
 
@@ -91,6 +94,19 @@ def test_ad_hoc_with_and_without_answer(tmp_path: Path) -> None:
     slow.write_text("while True:\n    pass\n")
     tle = judge("run", str(slow), "--input", str(case), "--answer", str(answer), "--time-limit", "0.3")
     assert tle.stdout.split()[0] == "TLE"
+    # --json: one object, with or without an answer.
+    wrong_json = judge("run", str(PROGRAMS / "sicily_ok.cpp"), "--input", str(case), "--answer", str(answer), "--json")
+    got = json.loads(wrong_json.stdout)
+    assert wrong_json.returncode == 1 and got["verdict"] == "WA" and got["output"] == "3\n"
+    assert got["exit_code"] == 0 and got["memory_kib"] >= 0 and got["isolated"] is True
+    plain_json = judge("run", str(PROGRAMS / "sicily_ok.cpp"), "--input", str(case), "--json")
+    assert plain_json.returncode == 0 and json.loads(plain_json.stdout)["verdict"] == "OK"
+    tle_json = json.loads(judge("run", str(slow), "--input", str(case), "--time-limit", "0.3", "--json").stdout)
+    assert tle_json["verdict"] == "TLE" and tle_json["cpu_s"] >= 0.3
+    broken = tmp_path / "broken.c"
+    broken.write_text("int main( {")
+    ce = judge("run", str(broken), "--input", str(case), "--json")
+    assert ce.returncode == 1 and json.loads(ce.stdout)["verdict"] == "CE" and "error" in ce.stdout
 
 
 @pytest.mark.parametrize(
@@ -130,9 +146,8 @@ def test_custom_checker_protocol(problems_copy: Path, tmp_path: Path) -> None:
     )
     spec = problem / "problem.yaml"
     spec.write_text(spec.read_text().replace("checker: {type: tokens}", "checker: {type: custom, program: checker.py}"))
-    ok = judge(
-        "--problems", str(problems_copy), "run", str(PROGRAMS / "EightDigits.java"), "-p", "eight-digits", "--json"
-    )
+    right = problem / "solutions" / "accepted" / "ida_star.c"
+    ok = judge("--problems", str(problems_copy), "run", str(right), "-p", "eight-digits", "--json")
     assert json.loads(ok.stdout)["verdict"] == "AC", ok.stdout[-1500:]
     zero = tmp_path / "zero.py"
     zero.write_text("input()\nprint(0)\n")

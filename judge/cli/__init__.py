@@ -296,7 +296,15 @@ def run_command(
         compile_limits = build.compile_limits(submission.language, compile_time_limit, compile_memory_limit)
         sys.exit(
             _run_ad_hoc(
-                submission, input_file, answer_file, time_limit, memory_limit, output_limit, checker, compile_limits
+                submission,
+                input_file,
+                answer_file,
+                time_limit,
+                memory_limit,
+                output_limit,
+                checker,
+                compile_limits,
+                as_json,
             )
         )
     if problem_name is None:
@@ -391,7 +399,10 @@ def _run_ad_hoc(
     output_limit: float,
     checker: str,
     compile_limits: sandbox.Limits,
+    as_json: bool,
 ) -> int:
+    import json
+
     from judge import build, checkers, sandbox
     from judge.verdicts import Verdict, judge_run
 
@@ -408,7 +419,12 @@ def _run_ad_hoc(
     with build.box() as where:
         compiled = build.compile_submission(submission, where, compile_limits)
         if not compiled.ok:
-            click.echo(f"CE compilation error\n{compiled.message}")
+            if as_json:
+                click.echo(
+                    json.dumps({"verdict": "CE", "message": "compilation error", "compile_output": compiled.message})
+                )
+            else:
+                click.echo(f"CE compilation error\n{compiled.message}")
             return EXIT_FAILED
         argv = submission.language.run_argv(memory_limit, submission.mainclass)
         run = sandbox.run(argv, box=where, limits=limits, stdin=input_file)
@@ -422,6 +438,25 @@ def _run_ad_hoc(
             else compare[checker](run.stdout, answer)
         )
     decided = judge_run(run, limits.memory_mib * 1024, check)
+    # Without an answer nothing is compared: a run that ended well is all there is to say.
+    passed = decided.verdict is Verdict.AC or (answer_file is None and decided.verdict is Verdict.IE)
+    if as_json:
+        mode = sandbox.detect().mode
+        payload = {
+            "verdict": "OK" if answer_file is None and passed else decided.verdict.value,
+            "message": decided.message,
+            "cpu_s": run.cpu_s,
+            "wall_s": run.wall_s,
+            "memory_kib": run.memory_kib,
+            "exit_code": run.exit_code,
+            "signal": run.signal,
+            "sandbox": mode,
+            "isolated": sandbox.isolated_mode(mode),
+            "output": run.stdout.decode(errors="replace"),
+            "stderr": run.stderr.decode(errors="replace")[-2000:],
+        }
+        click.echo(json.dumps(payload, indent=2))
+        return 0 if passed else EXIT_FAILED
     cpu, wall, mib = _figures(run.cpu_s, run.wall_s, run.memory_kib)
     figures = f"cpu {cpu} s, wall {wall} s, memory {mib} MiB"
     if answer_file is None:

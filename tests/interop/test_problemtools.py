@@ -1,6 +1,9 @@
 """The external referee: Kattis problemtools' verifyproblem accepts the export of each of
-the three puzzles (config, data, validators, submissions; the statement part would need
-LaTeX)."""
+the three puzzles: config, data and validators over every test file; the submissions, each of
+which must get the verdict of its folder, over the samples and the hardest group, under the
+judge's own limit. (All of the data for every solution is `judge verify`'s job, in `make
+test`; here it would cost a minute, mostly TLE solutions run to problemtools' margins. The
+statement part would need LaTeX.)"""
 
 from __future__ import annotations
 
@@ -37,22 +40,34 @@ def test_verifyproblem_accepts_the_exported_puzzles(tmp_path: Path) -> None:
     running = []
     for problem in ("lanqiao", "eight-digits", "sicily-rotations"):
         package = tmp_path / f"{problem}.zip"
-        exporter.export_problem(load_problem(PROBLEMS / problem), package)
+        loaded = load_problem(PROBLEMS / problem)
+        exporter.export_problem(loaded, package)
         with zipfile.ZipFile(package) as archive:
             archive.extractall(tmp_path / "unpacked")
         folder = tmp_path / "unpacked" / exporter.shortname(problem)
-        log = tmp_path / f"{problem}.log"
-        with log.open("wb") as stream:
-            process = subprocess.Popen(
-                [str(VERIFYPROBLEM), str(folder), "-p", "config", "data", "validators", "submissions"],
-                stdout=stream,
-                stderr=subprocess.STDOUT,
-                env={"PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)},
-            )
-        running.append((problem, process, log))
-    for problem, process, log in running:
+        # problemtools has one limit for every language: the judge's slowest language's.
+        limits = loaded.spec.limits
+        limit = limits.time_s * max([1.0, *limits.time_multipliers.values()])
+        parts = (
+            ("data", ["-p", "config", "data", "validators"]),
+            ("submissions", ["-p", "submissions", "-t", f"{limit:g}", "-d", "sample|hardest|bulk"]),
+        )
+        for part, args in parts:
+            log = tmp_path / f"{problem}-{part}.log"
+            with log.open("wb") as stream:
+                process = subprocess.Popen(
+                    [str(VERIFYPROBLEM), str(folder), *args],
+                    stdout=stream,
+                    stderr=subprocess.STDOUT,
+                    env={"PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)},
+                )
+            running.append((problem, part, process, log))
+    for problem, part, process, log in running:
         assert process.wait(timeout=900) == 0, log.read_text()
         text = log.read_text()
         assert f"{exporter.shortname(problem)} tested: 0 errors" in text, text
-        # Every submission was judged and got the verdict of its folder.
-        assert text.count(" OK: ") == 8, text
+        if part == "data":
+            assert f"Checking {len(list((PROBLEMS / problem / 'tests').glob('*/*.in')))} test cases" in text, text
+        else:
+            # Every submission was judged and got the verdict of its folder.
+            assert text.count(" OK: ") == 8, text
