@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test bench schema clean
+.PHONY: demo test test-slow bench schema clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit("judge needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -33,9 +33,15 @@ test: $(TEST_STAMP)
 	$(BIN)/ruff check judge tests bench
 	$(BIN)/ruff format --check judge tests bench
 	$(BIN)/python -m mypy judge
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m "not slow"
 	$(BIN)/judge verify --junit reports/verify.xml
 	$(BIN)/python tests/check_verify_junit.py reports/verify.xml
+
+# The long end-to-end tier (judge hosts and their failures, thirty students at once, eight
+# judges at once, problemtools as referee of the exports, explain on the slowest programs):
+# about five minutes more. CI runs it after make test.
+test-slow: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q -m slow
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_solver.py

@@ -515,6 +515,7 @@ def judge_under_load(sources: list[str]) -> list[str]:
     return verdicts
 
 
+@pytest.mark.slow
 def test_eight_judges_at_once_give_the_verdicts_of_one(tmp_path: Path) -> None:
     import json
     import subprocess

@@ -236,7 +236,19 @@ def independent_answer(name: str, text: str) -> str:
     )
 
 
-@pytest.mark.parametrize(("name", "source"), SOLUTIONS + CLASS, ids=lambda v: str(v).split("/")[-1])
+def _slow(source: Path) -> bool:
+    return bool(SLOW.intersection(source.parts)) or source.suffix == ".java"
+
+
+# The programs given the longer budget are the slow tier (make test-slow).
+@pytest.mark.parametrize(
+    ("name", "source"),
+    [
+        pytest.param(name, source, marks=[pytest.mark.slow] if _slow(source) else [])
+        for name, source in SOLUTIONS + CLASS
+    ],
+    ids=lambda v: str(v).split("/")[-1],
+)
 def test_a_failing_program_gets_a_small_true_example_that_is_no_test(
     name: str, source: Path, store: TableSource
 ) -> None:
@@ -245,7 +257,7 @@ def test_a_failing_program_gets_a_small_true_example_that_is_no_test(
 
     problem = load_problem(PROBLEMS / name)
     submission = build.load_submission(source)
-    budget = 2 * BUDGET_S if SLOW.intersection(source.parts) or source.suffix == ".java" else BUDGET_S
+    budget = 2 * BUDGET_S if _slow(source) else BUDGET_S
     found = explain(problem, submission, store, budget, jobs=2)
     assert found.found and found.verdict not in (None, "AC", "CE"), found
     assert found.input is not None and found.expected is not None

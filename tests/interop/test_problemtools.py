@@ -19,6 +19,9 @@ from judge.spec import load_problem
 
 from ..conftest import PROBLEMS
 
+# A minute of problemtools judging the exports: the slow tier (make test-slow).
+pytestmark = pytest.mark.slow
+
 VERIFYPROBLEM = Path(sys.executable).with_name("verifyproblem")
 # This machine's toolchains, as problemtools reads them from $XDG_CONFIG_HOME: CPython (its
 # default is PyPy) and the installed JDK's own release (its default asks for 21).

@@ -6,11 +6,16 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from judge.web.store import Store
 
 from ..conftest import PROBLEMS
 from .conftest import Server
 from .test_app import PROBLEM, PROGRAMS, grade_verdicts, submitted_id
+
+# Thirty students at once take half a minute: the slow tier (make test-slow).
+pytestmark = pytest.mark.slow
 
 SOURCES = {
     "ok": (PROBLEMS / PROBLEM / "solutions" / "accepted" / "cantor_table.c").read_bytes(),
