@@ -34,7 +34,7 @@ from judge.verdicts import Verdict
 DEFAULT_BUDGET_S = 30.0
 BATCH_CASES = 256  # cases per run where a file takes many: far below the tests' 3000
 OUTPUT_SHOWN = 4096  # characters of the program's output kept for the example
-_MARGIN_S = 1.5  # kept back from the budget: starting up, the report, stopping the pool
+_MARGIN_S = 2.0  # kept back from the budget: the report, stopping the pool, a loaded machine
 
 
 @dataclass(frozen=True)
@@ -409,10 +409,12 @@ def explain(
     jobs: int = 1,
     progress: Callable[[int, float, str], None] | None = None,
     content_hash: str = "",
+    began: float | None = None,
 ) -> Explanation:
     """Search for the smallest input the submission fails on, within `budget_s` seconds
-    (compiling included). `jobs` > 1 runs that many at once in a pool of processes."""
-    began = time.monotonic()
+    (compiling included) from `began` (a time.monotonic(); default now). `jobs` > 1 runs
+    that many at once in a pool of processes."""
+    began = time.monotonic() if began is None else began
     deadline = began + budget_s
     space: Space
     solve: Callable[[str], str] | None = None  # None: the reference program, in the workers
