@@ -90,10 +90,16 @@ def explain(
 
 def _process_start() -> float:
     """When this command started, on time.monotonic()'s clock: the budget is the command's,
-    the interpreter's start and the imports included."""
+    the interpreter's start and the imports included. (The kernel's start time in clock ticks
+    since boot, against the boot-time clock: psutil's create_time rounds the boot to a second.)"""
+    import os
     import time
 
-    import psutil
-
-    age = max(0.0, time.time() - psutil.Process().create_time())
+    try:
+        with open("/proc/self/stat", "rb") as stream:
+            fields = stream.read().rsplit(b")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22 of the whole line
+        age = max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
+    except (OSError, ValueError, IndexError, AttributeError):
+        age = 0.0
     return time.monotonic() - age
