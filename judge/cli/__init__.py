@@ -462,7 +462,7 @@ def _run_ad_hoc(
     if answer_file is None:
         # Not judging: the program's output is the result; problems go to stderr.
         sys.stdout.buffer.write(run.stdout)
-        if decided.verdict in (Verdict.AC, Verdict.IE):
+        if passed:
             err.print(f"judge: {figures}")
             return 0
         err.print(f"judge: {decided.verdict.value} {decided.message} ({figures})")
@@ -473,7 +473,7 @@ def _run_ad_hoc(
         f"{decided.verdict.value} {decided.verdict.long_name}" + (f": {decided.message}" if decided.message else "")
     )
     click.echo(figures)
-    return 0 if decided.verdict is Verdict.AC else EXIT_FAILED
+    return 0 if passed else EXIT_FAILED
 
 
 @cli.command()
