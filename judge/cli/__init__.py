@@ -34,6 +34,7 @@ from judge.cli.common import (
     err,
     out,
     progress_bar,
+    reports_option,
 )
 from judge.cli.reporting import _load_problems, _records, _report
 from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
@@ -538,15 +539,7 @@ def _explain_class(
 @click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
 @click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
 @_jobs_option
-@click.option(
-    "-o",
-    "--output",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("reports"),
-    show_default=True,
-    help="Where reports (and results/) go.",
-)
+@reports_option("Where reports (and results/) go.")
 @click.option("--regrade", is_flag=True, help="Judge every submission again, even unchanged ones.")
 @click.option(
     "--full", is_flag=True, help="Judge every case, also after a failure in a group that breaks there (on_reject)."
@@ -638,14 +631,7 @@ def grade(
 @cli.command()
 @click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
 @click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
-@click.option(
-    "-o",
-    "--output",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("reports"),
-    show_default=True,
-)
+@reports_option("Where the reports are (results/ in it) and go.")
 @click.pass_context
 def report(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], out_dir: Path) -> None:
     """Re-render every report from the saved results, without running anything."""

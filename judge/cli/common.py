@@ -58,6 +58,19 @@ def _jobs_option(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
+def reports_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """-o/--output: the reports folder, shared by the commands that write into it."""
+    return click.option(
+        "-o",
+        "--output",
+        "out_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("reports"),
+        show_default=True,
+        help=help_text,
+    )
+
+
 def _require_isolation(ctx: click.Context, param: click.Parameter, unsafe: bool) -> bool:
     """Before any submission runs: no filesystem and network isolation, no run, unless the
     user says --unsafe-no-sandbox (reports and pages then carry a red banner)."""

@@ -9,7 +9,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from judge.cli.common import err, out
+from judge.cli.common import err, out, reports_option
 from judge.cli.reporting import _load_problems, _report
 
 
@@ -30,15 +30,7 @@ from judge.cli.reporting import _load_problems, _report
     show_default=True,
     help="The page shows the pairs scoring at least this (0 to 1).",
 )
-@click.option(
-    "-o",
-    "--output",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("reports"),
-    show_default=True,
-    help="Where similarity.html goes (beside the class report).",
-)
+@reports_option("Where similarity.html goes (beside the class report).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"pairs": [...]}: every pair, highest first.')
 @click.pass_context
 def similar(
