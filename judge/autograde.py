@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import build, gradescope, languages, reports, runner, sandbox, testdata
+from judge import build, feedback, gradescope, languages, reports, results, runner, sandbox, testdata
 from judge.errors import JudgeError
 from judge.locate import problem_dirs
 from judge.spec import Problem, load_problem
@@ -91,7 +91,8 @@ def grade(root: Path) -> gradescope.Results:
             tests += gradescope.missing(problem, why, config.secret_visibility, first)
             outputs.append(f"{problem.id}: not judged: {why}")
             continue
-        tests += gradescope.tests_of(result, problem, config.secret_visibility, first)
+        shown = feedback.for_student(results.from_result(path.stem, "", result), problem)
+        tests += gradescope.tests_of(shown, config.secret_visibility, first)
         outputs.append(gradescope.headline(result, problem))
     return gradescope.results(tests, "\n\n".join(outputs), time.monotonic() - began)
 

@@ -1,6 +1,6 @@
 """A judged submission as Gradescope's autograder results (pure): `results.json` with one test
-per group. Public groups show their cases' details; secret ones show each case's verdict and
-figures only, with the visibility the teacher chose.
+per group. Public groups show their cases' details; secret ones what the problem's feedback
+level allows (judge.feedback), with the Gradescope visibility the teacher chose.
 
 The format is Gradescope's "Autograder Specifications" (results/results.json): top-level
 `score`, `execution_time`, `output` and `tests`; each test `name`, `number`, `score`,
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from judge import feedback
+from judge.feedback import Shown, ShownCase, ShownGroup
 from judge.runner import SubmissionResult
 from judge.spec import Problem
 from judge.verdicts import Verdict
@@ -41,41 +43,51 @@ class Results:
     stdout_visibility: str = "hidden"  # the judge's own log is for the teacher
 
 
-def _case_line(name: str, verdict: str, cpu_s: float, memory_kib: int, message: str) -> str:
-    return f"{name}: {verdict}, {cpu_s:.2f} s CPU, {memory_kib / 1024:.1f} MiB" + (f" ({message})" if message else "")
+def _case_line(case: ShownCase) -> str:
+    if case.cpu_s is None or case.memory_kib is None:
+        return f"{case.name}: {case.verdict}"  # a secret case: its verdict alone, at the level `cases`
+    return f"{case.name}: {case.verdict}, {case.cpu_s:.2f} s CPU, {case.memory_kib / 1024:.1f} MiB" + (
+        f" ({case.message})" if case.message else ""
+    )
 
 
-def tests_of(result: SubmissionResult, problem: Problem, secret_visibility: str, first: int = 1) -> list[Test]:
-    """A test per group of the problem, numbered from `first`."""
+def _group_line(group: ShownGroup) -> str:
+    parts = [f"verdict {group.verdict}"] if group.verdict else []
+    parts += [f"slowest CPU time {group.cpu}"] if group.cpu else []
+    parts += [f"most memory {group.memory}"] if group.memory else []
+    return "; ".join(parts)
+
+
+def tests_of(shown: Shown, secret_visibility: str, first: int = 1) -> list[Test]:
+    """A test per group of what the student may see (judge.feedback cut it to the problem's
+    level), numbered from `first`. At the level `verdict` the secret groups are one test."""
     tests: list[Test] = []
-    for index, (group, score) in enumerate(zip(problem.spec.groups, result.groups, strict=True)):
-        public = group.visibility == "public"
+    compiled = shown.verdict != Verdict.CE.value
+    for index, group in enumerate(shown.groups):
         lines = []
-        mine = [c for c in result.cases if c.group == group.name]
-        for case in mine:
-            if case.verdict is Verdict.NJ:
-                continue
-            # A secret case's message never quotes data (the runner made it so): the verdict,
-            # the signal, the limit. Its input, answer and output are not in the result at all.
-            lines.append(_case_line(case.name, case.verdict.value, case.cpu_s, case.memory_kib, case.message))
-        skipped = [c.name for c in mine if c.verdict is Verdict.NJ]
+        mine = [c for c in shown.cases if c.group == group.name]
+        if not group.public and group.name != feedback.SECRET_TOTAL:
+            lines.append(_group_line(group))
+        lines += [_case_line(c) for c in mine if c.verdict != Verdict.NJ.value]
+        skipped = [c.name for c in mine if c.verdict == Verdict.NJ.value]
         if skipped:
             span = skipped[0] if len(skipped) == 1 else f"{skipped[0]} to {skipped[-1]}"
             lines.append(f"{span}: not judged (the group failed earlier)")
-        if not result.build.ok:
+        if not compiled:
             lines = ["not run: the program does not compile"]
-        output = "\n".join(lines)
+        output = "\n".join(line for line in lines if line)
         if len(output) > OUTPUT_CAP:
             output = output[:OUTPUT_CAP] + "\n[... cut]"
+        name = "secret groups" if group.name == feedback.SECRET_TOTAL else group.name
         tests.append(
             Test(
-                name=f"{problem.id}: {group.name}" + ("" if public else " (secret)"),
+                name=f"{shown.problem}: {name}" + ("" if group.public else " (secret)"),
                 number=str(first + index),
-                score=score.earned,
-                max_score=score.points,
-                status="passed" if result.build.ok and score.passed == score.total and score.total else "failed",
+                score=group.earned,
+                max_score=group.points,
+                status="passed" if compiled and group.ok else "failed",
                 output=output,
-                visibility="visible" if public else secret_visibility,
+                visibility="visible" if group.public else secret_visibility,
             )
         )
     return tests
@@ -89,18 +101,23 @@ def headline(result: SubmissionResult, problem: Problem) -> str:
 
 
 def missing(problem: Problem, why: str, secret_visibility: str, first: int = 1) -> list[Test]:
-    """The tests of a problem that could not be judged: each failed, with the reason."""
+    """The tests of a problem that could not be judged: each failed, with the reason (the
+    secret groups as one test at the level `verdict`, as when judged)."""
+    groups = [(g.name, g.points, g.visibility == "public") for g in problem.spec.groups]
+    if problem.spec.feedback == "verdict":
+        secret = [points for _, points, public in groups if not public]
+        groups = [g for g in groups if g[2]] + ([("secret groups", sum(secret), False)] if secret else [])
     return [
         Test(
-            name=f"{problem.id}: {group.name}" + ("" if group.visibility == "public" else " (secret)"),
+            name=f"{problem.id}: {name}" + ("" if public else " (secret)"),
             number=str(first + index),
             score=0.0,
-            max_score=group.points,
+            max_score=points,
             status="failed",
             output=why,
-            visibility="visible" if group.visibility == "public" else secret_visibility,
+            visibility="visible" if public else secret_visibility,
         )
-        for index, group in enumerate(problem.spec.groups)
+        for index, (name, points, public) in enumerate(groups)
     ]
 
 

@@ -358,9 +358,8 @@ def _expected_seconds(task: Task, results_dir: Path) -> float:
         return sum(c.wall_s for c in previous.cases)
     limits = task.problem.spec.limits
     language = languages.load().detect(task.entry.path).id
-    multiplier = next((m for lang, m in limits.time_multipliers.items() if lang == language), 1.0)
     cases = sum(1 for _ in task.problem.tests_dir.rglob("*.in"))
-    return cases * limits.time_s * multiplier
+    return cases * limits.cpu_s_for(language)
 
 
 class _OverrideModel(BaseModel):

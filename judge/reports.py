@@ -1,8 +1,8 @@
 """Reports from saved results (never running anything): index.html, one page per
 submission, grades.csv, results.json and junit.xml, each written atomically.
 
-Secret cases appear with verdict and figures only: the records carry no output for
-them, and their messages were already reduced to the verdict by the runner.
+The class's files are the teacher's: every figure of every case. What a student may see is
+cut by judge.feedback, and `render_for_students` writes those pages apart.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from xml.sax.saxutils import quoteattr
 import jinja2
 from markupsafe import Markup, escape
 
+from judge import feedback
+from judge.feedback import Shown
 from judge.grading import Entry, Override
 from judge.results import GradeRecord, to_json
 from judge.sandbox import isolated_mode
@@ -115,7 +117,7 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def score_of(record: GradeRecord, overrides: Mapping[tuple[str, str], Override]) -> float:
+def score_of(record: GradeRecord | Shown, overrides: Mapping[tuple[str, str], Override]) -> float:
     override = overrides.get((record.student, record.problem))
     return override.score if override is not None else record.score
 
@@ -230,14 +232,15 @@ def index_html(
 
 
 def submission_html(
-    record: GradeRecord,
+    record: Shown,
     problem: Problem | None,
     overrides: Mapping[tuple[str, str], Override],
     back: str,
     source: list[str] | None,
     **extra: object,
 ) -> str:
-    """One submission's page: cases, sample diffs, compiler output, numbered source."""
+    """One submission's page, as `record` was cut for its reader (judge.feedback): groups,
+    cases, sample diffs, compiler output, numbered source."""
     return (
         environment()
         .get_template("submission.html.j2")
@@ -279,7 +282,7 @@ def render(
         write_atomic(
             out_dir / page_name(record),
             submission_html(
-                record,
+                feedback.for_teacher(record),
                 problems.get(record.problem),
                 overrides,
                 "../../index.html",
@@ -291,6 +294,46 @@ def render(
     write_atomic(out_dir / "results.json", _json(records, overrides, sandbox_mode, generated))
     write_atomic(out_dir / "junit.xml", _junit(records))
     return Written(out_dir, 4 + len(records))
+
+
+def render_for_students(
+    records: Sequence[GradeRecord],
+    problems: Mapping[str, Problem],
+    overrides: Mapping[tuple[str, str], Override],
+    out_dir: Path,
+    explanations: Mapping[tuple[str, str], str] | None = None,
+) -> Written:
+    """A page per submission to hand to its student, at its problem's feedback level:
+    OUT/students/<student>/<problem>.html. `explanations` must already be cut for students
+    (feedback.explanation_for_student). Nothing of the class (no index, CSV or JSON) is written."""
+    folder = out_dir / STUDENTS_DIR
+    for record in records:
+        problem = problems.get(record.problem)
+        write_atomic(
+            folder / record.student / f"{record.problem}.html",
+            submission_html(
+                feedback.for_student(record, problem),
+                problem,
+                overrides,
+                "index.html",
+                _source_lines(record.source),
+                back_label="your submissions",
+                explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
+            ),
+        )
+    students = sorted({r.student for r in records})
+    for student in students:
+        mine = [r for r in records if r.student == student]
+        write_atomic(
+            folder / student / "index.html",
+            environment()
+            .get_template("student_index.html.j2")
+            .render(student=student, records=mine, overrides=overrides, score_of=score_of),
+        )
+    return Written(folder, len(records) + len(students))
+
+
+STUDENTS_DIR = "students"
 
 
 def _cell(record: GradeRecord | None, override: Override | None, link: Callable[[GradeRecord], str]) -> Cell:
@@ -305,7 +348,7 @@ def _source_lines(source: str) -> list[str] | None:
         return None
 
 
-def _diffs(record: GradeRecord, problem: Problem | None) -> list[dict[str, object]]:
+def _diffs(record: Shown, problem: Problem | None) -> list[dict[str, object]]:
     """The first difference of each failing public case (secret cases have no output kept)."""
     if problem is None:
         return []

@@ -64,7 +64,7 @@ class SubmissionResult:
 
 def run_limits(problem: Problem, language: Language) -> sandbox.Limits:
     spec = problem.spec.limits
-    cpu = spec.time_s * spec.time_multipliers.get(language.id, 1.0)  # type: ignore[call-overload]
+    cpu = spec.cpu_s_for(language.id)
     return sandbox.Limits(
         cpu_s=cpu,
         wall_s=2 * cpu + 1,  # sleeping programs end; CPU time decides TLE

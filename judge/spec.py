@@ -28,6 +28,8 @@ TESTS_DIR = "tests"
 LANGUAGE_IDS = ("c", "cpp", "python3", "java")
 
 Language = Literal["c", "cpp", "python3", "java"]
+# What a student may learn of the secret cases (judge/feedback.py applies it; docs/feedback.md).
+FeedbackLevel = Literal["verdict", "groups", "cases"]
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=64)]
 
 
@@ -66,6 +68,10 @@ class Limits(_Strict):
         default_factory=lambda: ProgramLimits(),
         description="Limits of each run of the problem's own programs (reference, generators, validators, checker)",
     )
+
+    def cpu_s_for(self, language: str) -> float:
+        """The CPU time limit of a submission in `language` (its multiplier applied)."""
+        return self.time_s * next((m for lang, m in self.time_multipliers.items() if lang == language), 1.0)
 
 
 class TokensChecker(_Strict):
@@ -214,6 +220,12 @@ class ProblemSpec(_Strict):
         " a solution in run_time_error/ may also get MLE",
     )
     limits: Limits
+    feedback: FeedbackLevel = Field(
+        default="groups",
+        description="What students learn of the secret cases: verdict (the submission's verdict and score only),"
+        " groups (each secret group's verdict and points, its figures as a quarter of the limit), cases (each"
+        " secret case's verdict too). Never a secret case's input, output, message or exact figures",
+    )
     checker: Checker = Field(default_factory=lambda: TokensChecker(type="tokens"))
     reference: str = Field(
         min_length=1,

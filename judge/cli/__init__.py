@@ -632,12 +632,22 @@ def grade(
 @click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
 @click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
 @reports_option("Where the reports are (results/ in it) and go.")
+@click.option(
+    "--for-students",
+    is_flag=True,
+    help="Also write OUT/students/<id>/: each student's pages to hand out, secret cases cut to each problem's"
+    " feedback level.",
+)
 @click.pass_context
-def report(ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], out_dir: Path) -> None:
+def report(
+    ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], out_dir: Path, for_students: bool
+) -> None:
     """Re-render every report from the saved results, without running anything."""
     problems = _load_problems(ctx, problem_names)
-    written, records = _report(submissions_dir, out_dir, problems)
+    written, records = _report(submissions_dir, out_dir, problems, for_students)
     out.print(f"{len(records)} result(s) -> {written.directory / 'index.html'}")
+    if for_students:
+        out.print(f"students' pages -> {out_dir / 'students'}/<id>/index.html (the class files stay the teacher's)")
 
 
 @cli.command()
@@ -833,6 +843,7 @@ def serve(
 
     from judge import grading
     from judge.web.app import Settings, create_app
+    from judge.web.protocol import DeadlineH11Protocol
 
     settings = Settings(
         problems_dir or ctx.obj["problems"],
@@ -865,6 +876,7 @@ def serve(
         app,
         host=host,
         port=port,
+        http=DeadlineH11Protocol,  # a request must arrive whole within 20 s (no slow loris)
         log_level="info",
         proxy_headers=behind_proxy,
         forwarded_allow_ips=forwarded_allow_ips if behind_proxy else None,

@@ -32,13 +32,20 @@ def _records(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem])
     return [r for r in results.read_all(out_dir / grading.RESULTS_DIR) if (r.student, r.problem) in present]
 
 
-def _report(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> tuple[Written, list[GradeRecord]]:
-    from judge import grading, reports, sandbox
+def _report(
+    submissions_dir: Path, out_dir: Path, problems: dict[str, Problem], for_students: bool = False
+) -> tuple[Written, list[GradeRecord]]:
+    """The class report; with `for_students` also each student's own pages (OUT/students/)."""
+    from judge import feedback, grading, reports, sandbox
     from judge.explain import render, stored
 
     entries = grading.discover(submissions_dir, list(problems))
     records = _records(submissions_dir, out_dir, problems)
     overrides = grading.load_overrides(submissions_dir, problems)
-    explained = {key: str(render.html_section(found)) for key, found in stored.stored(records, out_dir).items()}
+    found = stored.stored(records, out_dir)
+    explained = {key: str(render.html_section(e)) for key, e in found.items()}
     written = reports.render(records, problems, overrides, entries, out_dir, sandbox.detect().mode, explained)
+    if for_students:
+        cut = {key: str(render.html_section(feedback.explanation_for_student(e))) for key, e in found.items()}
+        reports.render_for_students(records, problems, overrides, out_dir, cut)
     return written, records

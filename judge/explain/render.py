@@ -29,6 +29,8 @@ def headline(found: Explanation) -> str:
     """One line: what was found, or what was tried."""
     if found.verdict == "CE":
         return "the program does not compile: nothing to run"
+    if not found.found and found.for_students:
+        return f"no failing input found in {found.budget_s:g} s of search, none of the inputs from the tests"
     if not found.found:
         return (
             f"no failing input found: {found.tried} inputs tried in {found.elapsed_s:.1f} s, "
@@ -63,10 +65,11 @@ def text_lines(found: Explanation) -> list[str]:
         tried = ", ".join(f"{_at(found, level.at)}: {level.tried}" for level in found.levels if level.tried)
         return [*lines, f"inputs run by distance: {tried}"] if tried else lines
     assert found.input is not None and found.expected is not None
-    lines.append(
-        f"searched {found.elapsed_s:.1f} s (this example found after {found.found_after_s or 0:.1f} s): "
-        f"{found.tried} inputs in {found.runs} runs, none from the tests"
-    )
+    if not found.for_students:
+        lines.append(
+            f"searched {found.elapsed_s:.1f} s (this example found after {found.found_after_s or 0:.1f} s): "
+            f"{found.tried} inputs in {found.runs} runs, none from the tests"
+        )
     lines.append("input:")
     lines += [f"  {line}" for line in found.input.splitlines()[:40]]
     if found.input.count("\n") > 40:

@@ -114,6 +114,7 @@ class Explanation:
     found_after_s: float | None  # when the example shown was found (the rest looked for a smaller one)
     sandbox: str
     hash: str = ""  # of the source, language and problem, for reuse by `judge grade --explain`
+    for_students: bool = False  # cut down by feedback.explanation_for_student: no counts, no minimality
 
 
 # The fields of an explanation with no example to show (nothing failed, or nothing ran).

@@ -2,21 +2,20 @@
 submissions being judged; the hidden cases stay on the server.
 
 Pages are the project's Jinja2 templates (no script or style from the network). Requests
-are plain HTML forms; a session is a signed cookie (HMAC-SHA256, HttpOnly, SameSite=Lax).
-Every error is a page with its HTTP status and one clear sentence, never a stack trace.
+are plain HTML forms, each body capped as it arrives; a session is a random id in an
+HttpOnly, SameSite=Lax cookie, and a row in SQLite that logging out deletes. Failed logins
+are throttled per account and per address. What a student sees of a submission is cut to
+the problem's feedback level by judge.feedback. Every error is a page with its HTTP status
+and one clear sentence, never a stack trace, and every response carries the same headers.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
-import hmac
+import dataclasses
 import html
 import logging
-import os
-import secrets
-import time
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -31,20 +30,24 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 from starlette.exceptions import HTTPException
 
-from judge import languages, reports, sandbox, testdata
+from judge import feedback, languages, reports, sandbox, testdata
 from judge.cluster.address import Endpoint
 from judge.errors import JudgeError
 from judge.explain import render, stored
 from judge.locate import problem_dirs
 from judge.results import GradeRecord
 from judge.spec import Problem, load_problem
-from judge.web.store import PendingError, Store, User
+from judge.web.store import ACCOUNT_THROTTLE, ADDRESS_THROTTLE, SESSION_S, PendingError, Store, Throttle, User
 from judge.web.store import Submission as StoredSubmission
 from judge.web.worker import Workers
 
 COOKIE = "judge_session"
-SESSION_S = 12 * 3600
-SECRET_FILE = "secret.key"
+CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'"
+)
+FORM_BYTES = 4096  # the body of every form but the submission's: a few short fields
+FORM_FIELDS = 4  # no form of the judge has more fields (nor more than one file)
 log = logging.getLogger("judge.web")
 
 
@@ -86,40 +89,15 @@ _TITLES = {
 }
 
 
-def _secret(data_dir: Path) -> bytes:
-    path = data_dir / SECRET_FILE
-    if not path.exists():
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(secrets.token_bytes(32))
-    return path.read_bytes()
-
-
-def sign_session(secret: bytes, user_id: str, token_hash: str, now: float | None = None) -> str:
-    """A cookie value naming the user until it expires. The MAC also covers the user's
-    current token hash, so a new token (`judge roster add` again) ends the old sessions."""
-    expires = int((now or time.time()) + SESSION_S)
-    body = f"{base64.urlsafe_b64encode(user_id.encode()).decode()}:{expires}"
-    mac = hmac.new(secret, f"{body}:{token_hash}".encode(), hashlib.sha256).hexdigest()
-    return f"{body}:{mac}"
-
-
-def read_session(
-    secret: bytes, value: str, token_hash_of: Callable[[str], str | None], now: float | None = None
-) -> str | None:
-    """The user id of a valid, unexpired session cookie, else None."""
-    try:
-        encoded, expires, mac = value.split(":")
-        user_id = base64.urlsafe_b64decode(encoded.encode()).decode()
-        token_hash = token_hash_of(user_id)
-        if token_hash is None:
-            return None
-        want = hmac.new(secret, f"{encoded}:{expires}:{token_hash}".encode(), hashlib.sha256).hexdigest()
-        if not hmac.compare_digest(want, mac) or int(expires) < (now or time.time()):
-            return None
-        return user_id
-    except (ValueError, UnicodeDecodeError):
-        return None
+def harden(response: Response) -> Response:
+    """The headers of every response, errors included: no script, no framing, no sniffing,
+    no referrer to other sites, and nothing kept in a cache (pages show sources and results)."""
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Referrer-Policy"] = "same-origin"
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 async def _watch(workers: Workers) -> None:
@@ -148,7 +126,6 @@ def statement_html(problem: Problem, markdown: MarkdownIt) -> str:
 
 def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     store = Store(settings.data_dir)
-    secret = _secret(settings.data_dir)
     problems: dict[str, Problem] = {}
     for directory in problem_dirs(settings.problems_dir):
         problem = load_problem(Path(directory))
@@ -183,7 +160,16 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
             if workers is not None:
                 workers.stop()
 
-    app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    # Every body is counted as it arrives (not by what Content-Length claims) and cut at the
+    # route's limit: a form's few fields, or a submission.
+    submit_bytes = 2 * settings.max_source_bytes + 16 * 1024
+    app = FastAPI(
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        form_limits={"max_fields": FORM_FIELDS, "max_files": 1, "max_part_size": submit_bytes},
+    )
 
     def base(request: Request) -> str:
         return str(request.scope.get("root_path", "")).rstrip("/")
@@ -198,8 +184,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
 
     def current_user(request: Request) -> User | None:
         value = request.cookies.get(COOKIE)
-        user_id = read_session(secret, value, store.token_hash) if value else None
-        return store.user(user_id) if user_id else None
+        return store.session_user(value) if value else None
 
     def require_user(request: Request) -> User:
         user = current_user(request)
@@ -249,39 +234,50 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     @app.exception_handler(Exception)
     async def crash(request: Request, error: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path)
-        return await http_error(
-            request, WebError(500, "The judge failed on this request; the teacher can see why in its log.")
+        # This answer leaves from outside the middleware below: it is hardened here too.
+        return harden(
+            await http_error(
+                request, WebError(500, "The judge failed on this request; the teacher can see why in its log.")
+            )
         )
 
     @app.middleware("http")
-    async def guard_posts(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        if request.method == "POST":
-            # A browser names the page a form came from: a post from another site (CSRF) is
-            # refused, on top of the SameSite cookie. Clients that send no Origin are not browsers.
-            origin = request.headers.get("origin")
-            if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host")):
-                return await http_error(
-                    request,
-                    WebError(403, "This form was sent from another site; open the judge's own page and try again."),
-                )
-            # Refuse an oversized upload before reading it; the form around the source gets some room.
-            length = request.headers.get("content-length")
-            if length is None or not length.isdigit():
-                return await http_error(request, WebError(411, "The request must say its length."))
-            if int(length) > 2 * settings.max_source_bytes + 16 * 1024:
-                return await http_error(
-                    request,
-                    WebError(
-                        413, f"The upload is over the {settings.max_source_bytes // 1024} KiB limit for a source file."
-                    ),
-                )
-        response = await call_next(request)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'",
-        )
-        return response
+    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        return harden(await _guarded(request, call_next))
+
+    async def _guarded(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        length = request.headers.get("content-length")
+        chunked = "transfer-encoding" in request.headers
+        if chunked and length is not None:
+            # Two lengths that may disagree are how requests are smuggled past a proxy.
+            return await http_error(
+                request, WebError(400, "The request gives both Content-Length and Transfer-Encoding.")
+            )
+        if request.method != "POST":
+            if chunked or (length is not None and length != "0"):
+                return await http_error(request, WebError(413, "This page takes no request body."))
+            return await call_next(request)
+        # A browser names the page a form came from: a post from another site (CSRF) is
+        # refused, on top of the SameSite cookie. Clients that send no Origin are not browsers.
+        origin = request.headers.get("origin")
+        if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host")):
+            return await http_error(
+                request,
+                WebError(403, "This form was sent from another site; open the judge's own page and try again."),
+            )
+        if length is None or not length.isdigit():
+            return await http_error(request, WebError(411, "The request must say its length."))
+        # An honest length over the limit is refused before reading; a false one is cut at
+        # the limit by the body's own count (max_body_size).
+        limit = submit_bytes if request.url.path.endswith("/submit") else FORM_BYTES
+        if int(length) > limit:
+            return await http_error(request, WebError(413, too_large(limit)))
+        return await call_next(request)
+
+    def too_large(limit: int) -> str:
+        if limit == FORM_BYTES:
+            return f"This form is over its {FORM_BYTES // 1024} KiB limit."
+        return f"The upload is over the {settings.max_source_bytes // 1024} KiB limit for a source file."
 
     # --- logging in -----------------------------------------------------------------------
 
@@ -293,15 +289,34 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def login_page(request: Request) -> HTMLResponse:
         return page(request, "web/login.html.j2", message="")
 
-    @app.post("/login")
+    def throttled(user: str, request: Request) -> dict[str, Throttle]:
+        keys = {f"user:{user}": ACCOUNT_THROTTLE}
+        if request.client is not None:
+            keys[f"addr:{request.client.host}"] = ADDRESS_THROTTLE
+        return keys
+
+    @app.post("/login", max_body_size=FORM_BYTES)
     def login(request: Request, user: str = Form(""), token: str = Form("")) -> Response:
-        found = store.authenticate(user.strip(), token.strip())
+        user = user.strip()
+        keys = throttled(user, request)
+        wait = store.login_wait(keys)
+        if wait > 0:
+            # Refused without looking at the token: a guess during the lock tells nothing.
+            seconds = math.ceil(wait)
+            refused = page(
+                request, "web/login.html.j2", 429, message=f"Too many failed logins; try again in {seconds} s."
+            )
+            refused.headers["Retry-After"] = str(seconds)
+            return refused
+        found = store.authenticate(user, token.strip())
         if found is None:
+            store.login_failed(keys)
             return page(request, "web/login.html.j2", 401, message="Unknown id or wrong token.")
+        store.login_succeeded([f"user:{found.id}"])
         response = RedirectResponse(f"{base(request)}/", status_code=303)
         response.set_cookie(
             COOKIE,
-            sign_session(secret, found.id, store.token_hash(found.id) or ""),
+            store.new_session(found.id),
             max_age=SESSION_S,
             httponly=True,
             samesite="lax",
@@ -310,8 +325,11 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         )
         return response
 
-    @app.post("/logout")
+    @app.post("/logout", max_body_size=FORM_BYTES)
     def logout(request: Request) -> Response:
+        value = request.cookies.get(COOKIE)
+        if value:
+            store.end_session(value)  # the cookie, copied or not, is worth nothing from now on
         response = RedirectResponse(f"{base(request)}/login", status_code=303)
         response.delete_cookie(COOKIE, path="/")
         return response
@@ -362,9 +380,10 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
             languages=list(table.languages.values()),
             max_kib=settings.max_source_bytes // 1024,
             limits=text,
+            feedback_note=feedback.describe(problem.spec.feedback),
         )
 
-    @app.post("/problems/{problem_id}/submit")
+    @app.post("/problems/{problem_id}/submit", max_body_size=submit_bytes)
     def submit(
         request: Request,
         problem_id: str,
@@ -431,6 +450,16 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
             raise WebError(404, f"There is no submission {submission_id} of yours.", "/submissions", "My submissions")
         return found
 
+    def shown_to(user: User, record: GradeRecord) -> feedback.Shown:
+        """The one place a record is cut for its reader: the teacher sees it whole."""
+        if user.role == "teacher":
+            return feedback.for_teacher(record)
+        return feedback.for_student(record, problems.get(record.problem))
+
+    def status_for(user: User, found: StoredSubmission) -> str:
+        # "running case k of n", polled, would time each secret case: students see the stage only.
+        return found.status_text if user.role == "teacher" else found.status
+
     @app.get("/submissions", response_class=HTMLResponse)
     def my_submissions(request: Request) -> HTMLResponse:
         user = require_user(request)
@@ -451,13 +480,15 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         found = visible(user, submission_id)
         record = store.record(submission_id)
         if record is None:
-            return page(request, "web/pending.html.j2", user=user, s=found, refresh=1)
+            return page(request, "web/pending.html.j2", user=user, s=found, status=status_for(user, found), refresh=1)
         source = store.source(submission_id).decode("utf-8", errors="replace").splitlines()
         asked = store.explanation(submission_id)
         section, note, action, refresh = "", "", "", 0
         if asked is not None and asked.status == "done":
             made = stored.from_json(asked.result) if asked.result is not None else None
             if made is not None:
+                if user.role != "teacher":
+                    made = feedback.explanation_for_student(made)
                 section = str(render.html_section(made))
             else:
                 note = f"No explanation could be made: {asked.error or 'its record is damaged'}."
@@ -470,7 +501,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         elif explainable(record):
             action = f"{base(request)}/submissions/{submission_id}/explain"
         html = reports.submission_html(
-            record,
+            shown_to(user, record),
             problems.get(record.problem),
             {},
             f"{base(request)}/submissions",
@@ -486,7 +517,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def explainable(record: GradeRecord) -> bool:
         return settings.explains_per_hour > 0 and stored.wanted(record, problems)
 
-    @app.post("/submissions/{submission_id}/explain")
+    @app.post("/submissions/{submission_id}/explain", max_body_size=FORM_BYTES)
     def explain(request: Request, submission_id: int) -> Response:
         user = require_user(request)
         found = visible(user, submission_id)
@@ -507,23 +538,26 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
 
     @app.get("/api/submissions/{submission_id}")
     def submission_status(request: Request, submission_id: int) -> JSONResponse:
-        found = visible(require_user(request), submission_id)
+        user = require_user(request)
+        found = visible(user, submission_id)
         record = store.record(submission_id)
-        return JSONResponse(
-            {
-                "id": found.id,
-                "problem": found.problem,
-                "language": found.language,
-                "status": found.status,
-                "status_text": found.status_text,
-                "case_done": found.case_done,
-                "case_total": found.case_total,
-                "verdict": found.verdict,
-                "score": found.score,
-                "max_score": found.max_score,
-                "cases": [c.verdict for c in record.cases] if record is not None else [],
-            }
-        )
+        shown = shown_to(user, record) if record is not None else None
+        body: dict[str, object] = {
+            "id": found.id,
+            "problem": found.problem,
+            "language": found.language,
+            "status": found.status,
+            "status_text": status_for(user, found),
+            "verdict": found.verdict,
+            "score": found.score,
+            "max_score": found.max_score,
+            "feedback": shown.level if shown is not None else None,
+            "groups": [dataclasses.asdict(g) for g in shown.groups] if shown is not None else [],
+            "cases": [dataclasses.asdict(c) for c in shown.cases] if shown is not None else [],
+        }
+        if user.role == "teacher":
+            body |= {"case_done": found.case_done, "case_total": found.case_total}
+        return JSONResponse(body)
 
     # --- the teacher ----------------------------------------------------------------------------
 
@@ -597,7 +631,17 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
             refresh=3 if any(s.pending for s in every) else 0,
         )
 
-    @app.post("/teacher/rejudge")
+    @app.post("/teacher/sessions", max_body_size=FORM_BYTES)
+    def end_sessions(request: Request, student: str = Form(...)) -> Response:
+        require_teacher(request)
+        if store.user(student.strip()) is None:
+            raise WebError(404, f"There is no {student.strip()!r} on the roster.", "/teacher", "Dashboard")
+        count = store.end_sessions(student.strip())
+        return RedirectResponse(
+            f"{base(request)}/teacher?message=" + f"{count}+session(s)+of+{student.strip()}+ended", status_code=303
+        )
+
+    @app.post("/teacher/rejudge", max_body_size=FORM_BYTES)
     def rejudge(request: Request, problem: str = Form(...)) -> Response:
         require_teacher(request)
         problem_or_404(problem)

@@ -33,6 +33,7 @@ _LISTED = (
     "finishes, verdict, score, max_score"
 )
 ROLES = ("student", "teacher")
+MAX_ID = 2**63 - 1
 PENDING = ("queued", "compiling", "running")
 
 _SCHEMA = """
@@ -76,7 +77,46 @@ CREATE TABLE IF NOT EXISTS explanations (
     error TEXT
 );
 CREATE INDEX IF NOT EXISTS explanations_by_student ON explanations (student, requested);
+-- A logged-in browser: the cookie holds a random id, this table only its hash. Logging out,
+-- a new token or the teacher deletes the row, and the cookie is worth nothing from then on.
+CREATE TABLE IF NOT EXISTS sessions (
+    id_hash TEXT PRIMARY KEY,
+    user TEXT NOT NULL REFERENCES users(id),
+    created REAL NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user);
+-- Failed logins per account ('user:ID') and per address ('addr:IP'), for the throttle.
+CREATE TABLE IF NOT EXISTS login_failures (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL,
+    last REAL NOT NULL,
+    locked_until REAL NOT NULL
+);
 """
+SESSION_S = 12 * 3600  # a session ends 12 hours after the login at the latest
+
+
+@dataclass(frozen=True)
+class Throttle:
+    """The login throttle: `free` failures in a row are allowed, then each failure locks the
+    key for `first_lock_s`, doubled per further failure, at most `max_lock_s`. A key's
+    failures are forgotten `forget_s` after its last one, and an account's on a success."""
+
+    free: int
+    first_lock_s: float = 30.0
+    max_lock_s: float = 3600.0
+    forget_s: float = 3600.0
+
+    def lock_s(self, failures: int) -> float:
+        if failures < self.free:
+            return 0.0
+        return min(self.max_lock_s, self.first_lock_s * 2.0 ** (failures - self.free))
+
+
+ACCOUNT_THROTTLE = Throttle(free=5)
+# An address is shared by a lab or a campus NAT: it gets more room before it is locked.
+ADDRESS_THROTTLE = Throttle(free=30)
 
 
 @dataclass(frozen=True)
@@ -188,7 +228,71 @@ class Store:
                 "ON CONFLICT(id) DO UPDATE SET role = excluded.role, token_hash = excluded.token_hash",
                 (user_id, role, hash_token(token), time.time()),
             )
+            # A new token is given when the old one leaked: what was logged in with it ends.
+            db.execute("DELETE FROM sessions WHERE user = ?", (user_id,))
         return token
+
+    # --- sessions -------------------------------------------------------------------------
+
+    def new_session(self, user_id: str, now: float | None = None) -> str:
+        """A session for a user who just logged in: the cookie's value (only its hash is kept)."""
+        now = time.time() if now is None else now
+        session_id = secrets.token_urlsafe(32)
+        with self._transaction() as db:
+            db.execute("DELETE FROM sessions WHERE expires < ?", (now,))
+            db.execute(
+                "INSERT INTO sessions (id_hash, user, created, expires) VALUES (?, ?, ?, ?)",
+                (_session_hash(session_id), user_id, now, now + SESSION_S),
+            )
+        return session_id
+
+    def session_user(self, session_id: str, now: float | None = None) -> User | None:
+        """The user of a live session, else None (unknown, ended or expired)."""
+        now = time.time() if now is None else now
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user WHERE s.id_hash = ? AND s.expires >= ?",
+                (_session_hash(session_id), now),
+            ).fetchone()
+        return User(row["id"], row["role"]) if row is not None else None
+
+    def end_session(self, session_id: str) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM sessions WHERE id_hash = ?", (_session_hash(session_id),))
+
+    def end_sessions(self, user_id: str) -> int:
+        """End every session of a user (the teacher's button); how many there were."""
+        with self._transaction() as db:
+            return db.execute("DELETE FROM sessions WHERE user = ?", (user_id,)).rowcount
+
+    # --- the login throttle ----------------------------------------------------------------
+
+    def login_wait(self, keys: dict[str, Throttle], now: float | None = None) -> float:
+        """Seconds before a login may be tried for these keys (0: now)."""
+        now = time.time() if now is None else now
+        with self._connect() as db:
+            rows = db.execute(
+                f"SELECT locked_until FROM login_failures WHERE key IN ({', '.join('?' * len(keys))})", tuple(keys)
+            ).fetchall()
+        return max([0.0, *(float(r["locked_until"]) - now for r in rows)])
+
+    def login_failed(self, keys: dict[str, Throttle], now: float | None = None) -> None:
+        """Count a failed login against each key, locking those past their free failures."""
+        now = time.time() if now is None else now
+        with self._transaction() as db:
+            for key, throttle in keys.items():
+                row = db.execute("SELECT failures, last FROM login_failures WHERE key = ?", (key,)).fetchone()
+                failures = 1 if row is None or now - row["last"] > throttle.forget_s else row["failures"] + 1
+                db.execute(
+                    "INSERT INTO login_failures (key, failures, last, locked_until) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, last = excluded.last, "
+                    "locked_until = excluded.locked_until",
+                    (key, failures, now, now + throttle.lock_s(failures)),
+                )
+
+    def login_succeeded(self, keys: list[str]) -> None:
+        with self._transaction() as db:
+            db.executemany("DELETE FROM login_failures WHERE key = ?", [(k,) for k in keys])
 
     def users(self) -> list[tuple[User, int]]:
         """Every user with their number of submissions."""
@@ -381,6 +485,8 @@ class Store:
             return cursor.rowcount
 
     def get(self, submission_id: int) -> Submission | None:
+        if not 0 < submission_id <= MAX_ID:
+            return None  # SQLite's integers end at 2**63 - 1: larger ids are simply not there
         with self._connect() as db:
             row = db.execute(f"SELECT {_LISTED} FROM submissions WHERE id = ?", (submission_id,)).fetchone()
         return _submission(row) if row is not None else None
@@ -441,6 +547,11 @@ def _submission(row: sqlite3.Row) -> Submission:
 
 def valid_user_id(user_id: str) -> bool:
     return 0 < len(user_id) <= 64 and all(c.isascii() and (c.isalnum() or c in "._-") for c in user_id)
+
+
+def _session_hash(session_id: str) -> str:
+    # A session id is 256 random bits: a plain hash keeps a stolen database from logging in.
+    return hashlib.sha256(session_id.encode()).hexdigest()
 
 
 def hash_token(token: str) -> str:

@@ -179,6 +179,20 @@ class Server:
     def client(self) -> Client:
         return Client(self.base)
 
+    def teacher(self) -> Client:
+        """A client logged in as a teacher, who sees every case of every submission."""
+        tokens = self.roster("teacher-of-tests", teacher=True)
+        client = self.client()
+        assert client.login("teacher-of-tests", tokens["teacher-of-tests"]).status == 303
+        return client
+
+
+def case_verdicts(status: dict[str, object]) -> list[str]:
+    """The verdicts of the cases in a /api/submissions reply."""
+    cases = status["cases"]
+    assert isinstance(cases, list)
+    return [str(c["verdict"]) for c in cases]
+
 
 @pytest.fixture(scope="module")
 def web_problems(tmp_path_factory: pytest.TempPathFactory) -> Path:

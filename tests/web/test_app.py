@@ -15,7 +15,7 @@ from pathlib import Path
 from judge.web.store import Store
 
 from ..conftest import PROBLEMS, REPO
-from .conftest import Server
+from .conftest import Server, case_verdicts
 
 PROGRAMS = REPO / "tests" / "programs"
 ACCEPTED = (PROBLEMS / "sicily-rotations" / "solutions" / "accepted" / "cantor_table.c").read_bytes()
@@ -61,6 +61,7 @@ def test_a_student_submits_and_sees_the_verdicts_of_judge_grade(
     server: Server, web_problems: Path, tmp_path: Path
 ) -> None:
     tokens = server.roster("ana", "ben")
+    teacher = server.teacher()
     verdicts = {}
     for student, source in (("ana", ACCEPTED), ("ben", WRONG)):
         client = server.client()
@@ -68,7 +69,7 @@ def test_a_student_submits_and_sees_the_verdicts_of_judge_grade(
         reply = client.submit(PROBLEM, "main.c", source)
         assert reply.status == 303, reply.body
         status = client.wait_done(submitted_id(reply.headers["location"]))
-        verdicts[student] = status["cases"]
+        verdicts[student] = case_verdicts(teacher.wait_done(int(str(status["id"]))))
         page = client.get(f"/submissions/{status['id']}")
         assert page.status == 200 and f'class="v {status["verdict"]}"' in page.body
         listing = client.get("/submissions")

@@ -11,7 +11,7 @@ import pytest
 from judge.web.store import Store
 
 from ..conftest import PROBLEMS
-from .conftest import Server
+from .conftest import Server, case_verdicts
 from .test_app import PROBLEM, PROGRAMS, grade_verdicts, submitted_id
 
 # Thirty students at once take half a minute: the slow tier (make test-slow).
@@ -51,10 +51,12 @@ def test_thirty_students_at_once(web_problems: Path, tmp_path: Path) -> None:
             thread.join(60)
         assert failures == [] and len(ids) == 30
         verdicts = {}
+        teacher = server.teacher()  # who sees every case's verdict
         for student, submission in ids.items():
             client = server.client()
             client.login(student, tokens[student])
-            verdicts[student] = client.wait_done(submission, timeout=300)["cases"]
+            assert client.wait_done(submission, timeout=300)["status"] == "done"
+            verdicts[student] = case_verdicts(teacher.wait_done(submission, timeout=300))
         stored = Store(server.data).all()
         assert sorted(s.id for s in stored) == sorted(ids.values())  # none lost, none made twice
         assert all(s.status == "done" and s.finishes == 1 and s.attempt == 1 for s in stored)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -9,8 +10,7 @@ import pytest
 
 from judge import results
 from judge.errors import JudgeError
-from judge.web.app import read_session, sign_session
-from judge.web.store import PendingError, Store
+from judge.web.store import PendingError, Store, Throttle, User
 
 
 def record(student: str) -> results.GradeRecord:
@@ -83,17 +83,49 @@ def test_tokens_are_checked_against_salted_hashes(tmp_path: Path) -> None:
         store.add_user("../etc")
 
 
-def test_sessions_are_signed_expire_and_end_with_a_new_token() -> None:
-    secret = b"k" * 32
-    hashes = {"ana.b-1": "salt$one"}
-    cookie = sign_session(secret, "ana.b-1", hashes["ana.b-1"], now=1000.0)
-    assert read_session(secret, cookie, hashes.get, now=1001.0) == "ana.b-1"
-    assert read_session(b"x" * 32, cookie, hashes.get, now=1001.0) is None  # another server's key
-    encoded, expires, mac = cookie.split(":")
-    forged = f"{encoded}:{int(expires) + 10**6}:{mac}"
-    assert read_session(secret, forged, hashes.get, now=1001.0) is None  # a longer life is not for the taking
-    assert read_session(secret, cookie, hashes.get, now=1000.0 + 13 * 3600) is None
-    assert read_session(secret, "garbage", hashes.get, now=1001.0) is None
-    hashes["ana.b-1"] = "salt$two"  # the teacher gave ana a new token
-    assert read_session(secret, cookie, hashes.get, now=1001.0) is None
-    assert read_session(secret, cookie, {}.get, now=1001.0) is None  # no longer on the roster
+def test_sessions_live_on_the_server_and_end_on_logout_new_token_or_the_teacher(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.add_user("ana.b-1")
+    store.add_user("bo")
+    first = store.new_session("ana.b-1", now=1000.0)
+    second = store.new_session("ana.b-1", now=1000.0)  # a second browser
+    other = store.new_session("bo", now=1000.0)
+    assert first != second and len(first) >= 40
+    assert store.session_user(first, now=1001.0) == User("ana.b-1", "student")
+    assert store.session_user("garbage", now=1001.0) is None
+    assert store.session_user(first, now=1000.0 + 12 * 3600 + 1) is None  # expired
+    store.end_session(first)  # logout: this cookie, wherever copied, is worth nothing now
+    assert store.session_user(first, now=1001.0) is None
+    assert store.session_user(second, now=1001.0) is not None
+    assert store.end_sessions("ana.b-1") == 1  # the teacher ends the rest
+    assert store.session_user(second, now=1001.0) is None
+    assert store.session_user(other, now=1001.0) == User("bo", "student")
+    store.add_user("bo")  # a new token (the old one leaked): bo's sessions end with it
+    assert store.session_user(other, now=1001.0) is None
+    # Only a hash of the session id is kept.
+    with sqlite3.connect(tmp_path / "judge.sqlite3") as db:
+        kept = [row[0] for row in db.execute("SELECT id_hash FROM sessions")]
+    assert other not in kept and all(len(h) == 64 for h in kept)
+
+
+def test_the_login_throttle_locks_grows_resets_and_survives_a_restart(tmp_path: Path) -> None:
+    throttle = Throttle(free=3, first_lock_s=10.0, max_lock_s=60.0, forget_s=600.0)
+    keys = {"user:ana": throttle}
+    store = Store(tmp_path)
+    for i in range(3):
+        assert store.login_wait(keys, now=100.0 + i) == 0.0
+        store.login_failed(keys, now=100.0 + i)
+    assert store.login_wait(keys, now=102.0) == pytest.approx(10.0)  # the third failure locks
+    store.login_failed(keys, now=112.5)
+    assert store.login_wait(keys, now=112.5) == pytest.approx(20.0)  # and each next one doubles it
+    for _ in range(5):
+        store.login_failed(keys, now=200.0)
+    assert store.login_wait(keys, now=200.0) == pytest.approx(60.0)  # up to the most
+    again = Store(tmp_path)  # a restarted server keeps the count
+    assert again.login_wait(keys, now=230.0) == pytest.approx(30.0)
+    assert again.login_wait({"user:bo": throttle}, now=230.0) == 0.0  # another account is not locked
+    again.login_succeeded(["user:ana"])
+    assert again.login_wait(keys, now=230.0) == 0.0
+    store.login_failed(keys, now=1000.0)  # failures long ago are forgotten: one more is free again
+    store.login_failed(keys, now=2000.0)
+    assert store.login_wait(keys, now=2000.0) == 0.0

@@ -1,0 +1,285 @@
+"""What a reader may learn of a graded submission (pure): the one place where secret cases are
+cut down to a problem's feedback level before anything is shown to a student.
+
+Every student surface (the web judge's pages and JSON, `judge report --for-students`, the
+Gradescope results, `judge explain` in the web judge) renders a `Shown` made here, never a
+`GradeRecord`: what this module leaves out cannot reach a template by mistake.
+
+The levels (docs/feedback.md counts what each reveals, in bits per submission):
+- `verdict`: the submission's verdict and score; the secret groups only as one total.
+- `groups` (the default): each secret group's verdict and points, and its slowest CPU time and
+  largest memory as a band of a quarter of the limit.
+- `cases`: that, and each secret case's verdict.
+No level shows a secret case's exit code, signal, message, output, exact figures or wall time,
+nor how many cases of a group passed unless each case's verdict is shown anyway.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import get_args
+
+from judge.explain.search import Explanation
+from judge.results import CaseRecord, GradeRecord, GroupRecord
+from judge.spec import FeedbackLevel, Problem
+from judge.verdicts import Verdict
+
+LEVELS: tuple[FeedbackLevel, ...] = get_args(FeedbackLevel)
+TEACHER = "teacher"  # the teacher's own views: everything the record holds
+BANDS = 4  # a secret group's figures are shown as the quarter of the limit they reach
+SECRET_TOTAL = "secret"  # the one group the `verdict` level shows for all secret groups
+
+
+@dataclass(frozen=True)
+class ShownCase:
+    name: str
+    group: str
+    public: bool
+    verdict: str
+    message: str
+    cpu_s: float | None  # None: not for this reader
+    wall_s: float | None
+    memory_kib: int | None
+    output: str | None
+    diff_line: int
+
+
+@dataclass(frozen=True)
+class ShownGroup:
+    name: str
+    public: bool
+    verdict: str | None  # the first verdict of its cases that is not AC (AC if none); None: no case ran
+    ok: bool  # every case of the group was judged and accepted
+    points: float
+    earned: float
+    passed: int | None  # None: not for this reader (it would say where the group first failed)
+    total: int | None
+    cpu: str  # the slowest case's CPU time: exact for the teacher, a band for a student, "" if none
+    memory: str  # likewise the largest peak memory
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A graded submission as one reader may see it."""
+
+    level: str  # TEACHER or one of LEVELS
+    student: str
+    problem: str
+    source: str
+    language: str
+    hash: str
+    verdict: str
+    score: float
+    max_score: float
+    compile_output: str
+    sandbox: str
+    error: str
+    cases: tuple[ShownCase, ...]
+    groups: tuple[ShownGroup, ...]
+
+    @property
+    def for_students(self) -> bool:
+        return self.level != TEACHER
+
+    @property
+    def withheld(self) -> str:
+        """One sentence on what this view leaves out of the secret cases ("" for the teacher)."""
+        return describe(self.level) if self.for_students else ""  # type: ignore[arg-type]
+
+
+_SHOWN = {
+    "verdict": "only the submission's verdict and the secret groups' total points",
+    "groups": "each secret group's verdict, points, slowest CPU time and largest memory (as a quarter of the limit)",
+    "cases": "each secret case's verdict, and each secret group's points, slowest CPU time and largest memory"
+    " (as a quarter of the limit)",
+}
+
+
+def describe(level: FeedbackLevel) -> str:
+    """What a student learns of the secret cases at `level`, as the pages say it."""
+    return (
+        f"Secret cases (feedback level {level}): you see {_SHOWN[level]}; their inputs, outputs, messages and"
+        " exact figures stay on the server."
+    )
+
+
+def level_of(problem: Problem | None) -> FeedbackLevel:
+    """A problem's level; a record whose problem is gone gets the least."""
+    return problem.spec.feedback if problem is not None else "verdict"
+
+
+def band(value: float, limit: float) -> str:
+    """`value` as the quarter of `limit` it reaches: "≤ 25% of the limit" ... "over the limit"."""
+    if limit <= 0:
+        return ""
+    if value > limit:
+        return "over the limit"
+    quarter = max(1, math.ceil(BANDS * value / limit))
+    return f"≤ {quarter * 100 // BANDS}% of the limit"
+
+
+def group_verdict(cases: list[CaseRecord]) -> str | None:
+    if not cases:
+        return None
+    for case in cases:
+        if case.verdict not in (Verdict.AC.value, Verdict.NJ.value):
+            return case.verdict
+    return Verdict.NJ.value if all(c.verdict == Verdict.NJ.value for c in cases) else Verdict.AC.value
+
+
+def _judged(cases: list[CaseRecord]) -> list[CaseRecord]:
+    return [c for c in cases if c.verdict != Verdict.NJ.value]
+
+
+def _all_accepted(cases: list[CaseRecord]) -> bool:
+    return bool(cases) and all(c.verdict == Verdict.AC.value for c in cases)
+
+
+def _exact_group(group: GroupRecord, cases: list[CaseRecord], public: bool) -> ShownGroup:
+    judged = _judged(cases)
+    return ShownGroup(
+        group.name,
+        public,
+        group_verdict(cases),
+        _all_accepted(cases),
+        group.points,
+        group.earned,
+        group.passed,
+        group.total,
+        f"{max(c.cpu_s for c in judged):.2f} s" if judged else "",
+        f"{max(c.memory_kib for c in judged) / 1024:.1f} MiB" if judged else "",
+    )
+
+
+def _full_case(case: CaseRecord) -> ShownCase:
+    return ShownCase(
+        case.name,
+        case.group,
+        case.public,
+        case.verdict,
+        case.message,
+        case.cpu_s,
+        case.wall_s,
+        case.memory_kib,
+        case.output,
+        case.diff_line,
+    )
+
+
+def _header(record: GradeRecord, level: str) -> dict[str, object]:
+    return {
+        "level": level,
+        "student": record.student,
+        "problem": record.problem,
+        "source": record.source,
+        "language": record.language,
+        "hash": record.hash,
+        "verdict": record.verdict,
+        "score": record.score,
+        "max_score": record.max_score,
+        "compile_output": record.compile_output,
+        "sandbox": record.sandbox,
+        "error": record.error,
+    }
+
+
+def _by_group(record: GradeRecord) -> dict[str, list[CaseRecord]]:
+    found: dict[str, list[CaseRecord]] = {g.name: [] for g in record.groups}
+    for case in record.cases:
+        found.setdefault(case.group, []).append(case)
+    return found
+
+
+def _public_groups(record: GradeRecord) -> set[str]:
+    return {c.group for c in record.cases if c.public}
+
+
+def for_teacher(record: GradeRecord) -> Shown:
+    """Everything: each case's figures and messages, the groups' exact maxima."""
+    cases = _by_group(record)
+    public = _public_groups(record)
+    return Shown(
+        **_header(record, TEACHER),  # type: ignore[arg-type]
+        cases=tuple(_full_case(c) for c in record.cases),
+        groups=tuple(_exact_group(g, cases[g.name], g.name in public) for g in record.groups),
+    )
+
+
+def for_student(record: GradeRecord, problem: Problem | None, level: FeedbackLevel | None = None) -> Shown:
+    """What the student may see at `level` (default: the problem's own). Public cases are
+    shown whole; a secret case at most by its verdict; secret figures only as bands."""
+    level = level or level_of(problem)
+    cases = _by_group(record)
+    public = (
+        {g.name for g in problem.spec.groups if g.visibility == "public"}
+        if problem is not None
+        else _public_groups(record)
+    )
+    cpu_limit = problem.spec.limits.cpu_s_for(record.language) if problem is not None else 0.0
+    memory_limit_kib = problem.spec.limits.memory_mib * 1024 if problem is not None else 0
+    shown_cases: list[ShownCase] = []
+    for case in record.cases:
+        if case.public and case.group in public:
+            shown_cases.append(_full_case(case))
+        elif level == "cases":
+            shown_cases.append(ShownCase(case.name, case.group, False, case.verdict, "", None, None, None, None, 0))
+    groups: list[ShownGroup] = []
+    secret = [g for g in record.groups if g.name not in public]
+    for g in record.groups:
+        mine = cases[g.name]
+        if g.name in public:
+            groups.append(_exact_group(g, mine, True))
+            continue
+        if level == "verdict":
+            continue
+        judged = _judged(mine)
+        groups.append(
+            ShownGroup(
+                g.name,
+                False,
+                group_verdict(mine),
+                _all_accepted(mine),
+                g.points,
+                g.earned,
+                g.passed if level == "cases" else None,
+                g.total if level == "cases" else None,
+                band(max(c.cpu_s for c in judged), cpu_limit) if judged else "",
+                band(max(c.memory_kib for c in judged), memory_limit_kib) if judged else "",
+            )
+        )
+    if level == "verdict" and secret:
+        ran = [c for g in secret for c in cases[g.name]]
+        groups.append(
+            ShownGroup(
+                SECRET_TOTAL,
+                False,
+                None,
+                _all_accepted(ran),
+                sum(g.points for g in secret),
+                sum(g.earned for g in secret),
+                None,
+                None,
+                "",
+                "",
+            )
+        )
+    return Shown(**_header(record, level), cases=tuple(shown_cases), groups=tuple(groups))  # type: ignore[arg-type]
+
+
+def explanation_for_student(found: Explanation) -> Explanation:
+    """An explanation without what would tell which candidates were test inputs: how many were
+    skipped, how many were run (by level or in all), how long the search took, and whether
+    the example is the smallest (it is the smallest of the inputs that are no test)."""
+    return dataclasses.replace(
+        found,
+        skipped=0,
+        tried=0,
+        runs=0,
+        levels=(),
+        minimal=False,
+        elapsed_s=0.0,
+        found_after_s=None,
+        for_students=True,
+    )
