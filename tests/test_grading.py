@@ -143,6 +143,31 @@ def test_no_secret_reaches_a_report(graded: Path) -> None:
             assert leaked == [], f"{report} shows secret test data"
 
 
+def test_report_for_students_cuts_secret_cases_to_the_level(graded: Path) -> None:
+    out = judge(
+        "--problems",
+        str(graded / "problems"),
+        "report",
+        str(graded / "submissions"),
+        "-p",
+        "sicily-rotations",
+        "-o",
+        str(graded / "reports"),
+        "--for-students",
+    )
+    assert out.returncode == 0, out.stderr
+    folder = graded / "reports" / "students"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(headline(graded))
+    teacher = (graded / "reports" / "submissions" / "bo" / "sicily-rotations.html").read_text()
+    page = (folder / "bo" / "sicily-rotations.html").read_text()
+    assert "edge/01" in teacher and "edge/01" not in page  # groups: no secret case by name
+    assert "First difference in samples/01" in page  # the public case whole
+    assert "feedback level groups" in page and "of the limit" in page
+    assert "<a href=\"sicily-rotations.html\">" in (folder / "bo" / "index.html").read_text()
+    # Nothing of the class goes in the students' folder.
+    assert not list(folder.glob("*.csv")) and not list(folder.glob("*.json"))
+
+
 def test_rerun_skips_unchanged_and_regrade_forces(graded: Path) -> None:
     again = grade(graded, "reports", "-j", "2")
     assert "graded 0 submission(s), 9 unchanged" in again.stdout
