@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge import feedback, gradescope, reports
-from judge.explain.search import Explanation, Level
 from judge.explain.render import html_section, text_lines
+from judge.explain.search import Explanation, Level
 from judge.results import SCHEMA, CaseRecord, GradeRecord, GroupRecord
 from judge.spec import Problem, load_problem
 

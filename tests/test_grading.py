@@ -163,7 +163,7 @@ def test_report_for_students_cuts_secret_cases_to_the_level(graded: Path) -> Non
     assert "edge/01" in teacher and "edge/01" not in page  # groups: no secret case by name
     assert "First difference in samples/01" in page  # the public case whole
     assert "feedback level groups" in page and "of the limit" in page
-    assert "<a href=\"sicily-rotations.html\">" in (folder / "bo" / "index.html").read_text()
+    assert '<a href="sicily-rotations.html">' in (folder / "bo" / "index.html").read_text()
     # Nothing of the class goes in the students' folder.
     assert not list(folder.glob("*.csv")) and not list(folder.glob("*.json"))
 

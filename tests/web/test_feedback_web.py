@@ -137,7 +137,7 @@ def digits(text: str, case: str, calibration: Calibration) -> set[int]:
             numbers.append((str(item["cpu_s"]), str(item["memory_kib"] / 1024)))
         if item.get("name") == group and "cpu" in item:
             numbers.append((str(item["cpu"]).removesuffix(" s"), str(item["memory"]).removesuffix(" MiB")))
-        if item.get("name", "").startswith(f"{group}:") or item.get("name", "").startswith(f"sicily-"):
+        if item.get("name", "").startswith(f"{group}:") or item.get("name", "").startswith("sicily-"):
             for line in str(item.get("output", "")).splitlines():
                 hit = re.match(rf"{re.escape(case)}: \w+, ([\d.]+) s CPU, ([\d.]+) MiB", line)
                 if hit:
