@@ -813,6 +813,14 @@ DATA_DIR = Path("judge-data")
     show_default=True,
     help="Explanations a student may ask for in an hour (0: no explain button).",
 )
+@click.option(
+    "--result-step",
+    type=click.FloatRange(min=0, max=600),
+    default=5.0,
+    show_default=True,
+    help="A student sees a result at the end of the step of this many seconds its judging ended in, so the"
+    " time it took on secret cases says little (0: at once).",
+)
 @_cluster_options
 @_unsafe_option
 @click.pass_context
@@ -830,6 +838,7 @@ def serve(
     secure_cookies: bool,
     explain_budget: float,
     explains_per_hour: int,
+    result_step: float,
     scheduler: str | None,
     certs_dir: Path | None,
     insecure_loopback: bool,
@@ -854,6 +863,7 @@ def serve(
         cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client"),
         explain_budget,
         explains_per_hour,
+        result_step,
     )
     # Say so plainly if the address is taken, before any worker starts.
     try:

@@ -16,6 +16,7 @@ import dataclasses
 import html
 import logging
 import math
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -61,6 +62,7 @@ class Settings:
     cluster: Endpoint | None = None  # judge hosts run the cases; SQLite stays the source of truth
     explain_budget_s: float = 30.0  # seconds of `judge explain` per request
     explains_per_hour: int = 10  # per student; 0 turns the explain button off
+    result_step_s: float = 5.0  # a student sees judging time in whole steps of this (0: at once)
 
 
 class WebError(HTTPException):
@@ -124,7 +126,7 @@ def statement_html(problem: Problem, markdown: MarkdownIt) -> str:
     return f'{title}<pre class="statement">{html.escape(text)}</pre>'
 
 
-def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
+def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[], float] = time.time) -> FastAPI:
     store = Store(settings.data_dir)
     problems: dict[str, Problem] = {}
     for directory in problem_dirs(settings.problems_dir):
@@ -340,7 +342,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def problem_list(request: Request) -> HTMLResponse:
         user = require_user(request)
         best: dict[str, StoredSubmission] = {}
-        for s in store.of_student(user.id):
+        for s in (seen_by(user, found) for found in store.of_student(user.id)):
             if not s.pending and (s.problem not in best or (s.score or 0.0) > (best[s.problem].score or 0.0)):
                 best[s.problem] = s
         rows = [
@@ -448,7 +450,17 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
         # Another student's submission is "not found": its existence is not theirs to know.
         if found is None or (found.student != user.id and user.role != "teacher"):
             raise WebError(404, f"There is no submission {submission_id} of yours.", "/submissions", "My submissions")
-        return found
+        return seen_by(user, found)
+
+    def seen_by(user: User, found: StoredSubmission) -> StoredSubmission:
+        """A submission as its reader may see it now: to a student, a judged one is still
+        running until the end of its judging's last whole step (Settings.result_step_s)."""
+        if user.role == "teacher" or found.status != "done" or found.released(settings.result_step_s, clock()):
+            return found
+        return dataclasses.replace(found, status="running", verdict=None, score=None)
+
+    def record_for(found: StoredSubmission) -> GradeRecord | None:
+        return store.record(found.id) if found.status == "done" else None
 
     def shown_to(user: User, record: GradeRecord) -> feedback.Shown:
         """The one place a record is cut for its reader: the teacher sees it whole."""
@@ -463,7 +475,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     @app.get("/submissions", response_class=HTMLResponse)
     def my_submissions(request: Request) -> HTMLResponse:
         user = require_user(request)
-        mine = store.of_student(user.id)
+        mine = [seen_by(user, s) for s in store.of_student(user.id)]
         return page(
             request,
             "web/submissions.html.j2",
@@ -478,7 +490,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def submission_page(request: Request, submission_id: int) -> HTMLResponse:
         user = require_user(request)
         found = visible(user, submission_id)
-        record = store.record(submission_id)
+        record = record_for(found)
         if record is None:
             return page(request, "web/pending.html.j2", user=user, s=found, status=status_for(user, found), refresh=1)
         source = store.source(submission_id).decode("utf-8", errors="replace").splitlines()
@@ -521,7 +533,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def explain(request: Request, submission_id: int) -> Response:
         user = require_user(request)
         found = visible(user, submission_id)
-        record = store.record(submission_id)
+        record = record_for(found)
         back = f"/submissions/{submission_id}"
         if record is None or not explainable(record):
             raise WebError(
@@ -540,7 +552,7 @@ def create_app(settings: Settings, start_workers: bool = True) -> FastAPI:
     def submission_status(request: Request, submission_id: int) -> JSONResponse:
         user = require_user(request)
         found = visible(user, submission_id)
-        record = store.record(submission_id)
+        record = record_for(found)
         shown = shown_to(user, record) if record is not None else None
         body: dict[str, object] = {
             "id": found.id,

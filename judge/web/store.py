@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import secrets
 import sqlite3
 import time
@@ -30,7 +31,7 @@ DB_FILE = "judge.sqlite3"
 # second or two would otherwise read for every row.
 _LISTED = (
     "id, student, problem, language, filename, created, status, case_done, case_total, attempt, "
-    "finishes, verdict, score, max_score"
+    "finishes, verdict, score, max_score, started, finished"
 )
 ROLES = ("student", "teacher")
 MAX_ID = 2**63 - 1
@@ -61,7 +62,8 @@ CREATE TABLE IF NOT EXISTS submissions (
     score REAL,
     max_score REAL,
     result TEXT,
-    finished REAL
+    finished REAL,
+    started REAL                          -- when the current judging was claimed
 );
 CREATE INDEX IF NOT EXISTS submissions_by_student ON submissions (student, id);
 CREATE INDEX IF NOT EXISTS submissions_by_status ON submissions (status, id);
@@ -141,6 +143,19 @@ class Submission:
     verdict: str | None
     score: float | None
     max_score: float | None
+    started: float | None = None
+    finished: float | None = None
+
+    def released(self, step_s: float, now: float) -> bool:
+        """Whether a student may see the result now: judging time is shown only in whole
+        steps (the result waits for the end of the step its judging ended in), since how
+        long a program took on the secret cases is a channel for their inputs too."""
+        if self.status != "done":
+            return False
+        if step_s <= 0 or self.started is None or self.finished is None:
+            return True
+        steps = max(1, math.ceil((self.finished - self.started) / step_s))
+        return now >= self.started + steps * step_s
 
     @property
     def pending(self) -> bool:
@@ -188,6 +203,9 @@ class Store:
             with self._connect() as db:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.executescript(_SCHEMA)
+                columns = {row["name"] for row in db.execute("PRAGMA table_info(submissions)")}
+                if "started" not in columns:  # a database made before results were held back
+                    db.execute("ALTER TABLE submissions ADD COLUMN started REAL")
         except (OSError, sqlite3.Error) as err:
             why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
             raise JudgeError(f"{data_dir}: cannot keep the web judge's data here: {why}") from None
@@ -347,9 +365,9 @@ class Store:
             if row is None:
                 return None
             db.execute(
-                "UPDATE submissions SET status = 'compiling', attempt = attempt + 1, case_done = 0, worker = ? "
-                "WHERE id = ?",
-                (worker, row["id"]),
+                "UPDATE submissions SET status = 'compiling', attempt = attempt + 1, case_done = 0, worker = ?, "
+                "started = ? WHERE id = ?",
+                (worker, time.time(), row["id"]),
             )
         return Claim(
             row["id"],
@@ -542,6 +560,8 @@ def _submission(row: sqlite3.Row) -> Submission:
         row["verdict"],
         row["score"],
         row["max_score"],
+        row["started"],
+        row["finished"],
     )
 
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -236,3 +238,38 @@ def test_a_student_sees_no_progress_by_case(judged: tuple[Server, dict[tuple[str
     student.login("exit", tokens["exit"])
     status = student.get(f"/api/submissions/{ids[('groups', 'exit')]}").json()
     assert "case_done" not in status and "case_total" not in status
+
+
+def test_a_result_waits_for_the_end_of_its_step(tmp_path: Path) -> None:
+    """How long a submission took on the secret cases reaches a student in whole steps only."""
+    problems = small_problems(tmp_path / "problems")
+    server = Server(problems, tmp_path / "data", extra=("--result-step", "4"))
+    server.start()
+    try:
+        tokens = server.roster("sam")
+        student = server.client()
+        student.login("sam", tokens["sam"])
+        reply = student.submit("sicily-rotations", "main.py", PROGRAM.format(mode="exit", cpu=0, mib=0).encode())
+        submission = submitted_id(reply.headers["location"])
+        store = Store(server.data)
+        seen: list[tuple[float, str, str]] = []  # (time, what the store holds, what the student sees)
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            held = store.get(submission)
+            assert held is not None
+            status = student.get(f"/api/submissions/{submission}").json()
+            seen.append((time.time(), held.status, str(status["status"])))
+            if status["status"] == "done":
+                assert status["verdict"] == "RE" and status["groups"]
+                break
+            assert status["verdict"] is None and status["groups"] == []
+            page = student.get(f"/submissions/{submission}").body
+            assert 'class="v RE"' not in page  # the page holds it back too
+            time.sleep(0.1)
+        done = store.get(submission)
+        assert done is not None and done.started is not None and done.finished is not None
+        release = done.started + 4 * max(1, math.ceil((done.finished - done.started) / 4))
+        assert seen[-1][2] == "done" and seen[-1][0] >= release - 0.05
+        assert any(stored == "done" and shown != "done" for _, stored, shown in seen)  # it was held back
+    finally:
+        server.stop()

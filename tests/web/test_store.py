@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import threading
 from pathlib import Path
@@ -129,3 +130,14 @@ def test_the_login_throttle_locks_grows_resets_and_survives_a_restart(tmp_path: 
     store.login_failed(keys, now=1000.0)  # failures long ago are forgotten: one more is free again
     store.login_failed(keys, now=2000.0)
     assert store.login_wait(keys, now=2000.0) == 0.0
+
+
+def test_a_result_is_released_at_the_end_of_its_judgings_step() -> None:
+    from judge.web.store import Submission
+
+    done = Submission(1, "ana", "p", "c", "a.c", 0.0, "done", 4, 4, 1, 1, "AC", 100.0, 100.0, 100.0, 101.2)
+    assert not done.released(5.0, now=104.9) and done.released(5.0, now=105.0)
+    slow = dataclasses.replace(done, finished=107.0)  # 7 s of judging: shown at 10 s
+    assert not slow.released(5.0, now=109.9) and slow.released(5.0, now=110.0)
+    assert done.released(0.0, now=101.2)  # no step: at once
+    assert not dataclasses.replace(done, status="running").released(0.0, now=1e9)
