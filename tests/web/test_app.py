@@ -434,3 +434,43 @@ def test_a_student_asks_for_an_explanation_of_a_failed_submission(web_problems: 
         assert refused.status == 429 and "the most allowed" in refused.body
     finally:
         server.stop()
+
+
+def test_lying_and_oversized_bodies_do_not_grow_the_server(server: Server) -> None:
+    """The requests that took an earlier server past 2.7 GiB: a chunked body behind a false
+    Content-Length (unauthenticated, to /login), three at once, and 999 fields."""
+    import socket
+    import threading
+
+    import psutil
+
+    assert server.process is not None
+    process = psutil.Process(server.process.pid)
+    server.client().get("/login")  # warm: the first request loads templates
+    before = process.memory_info().rss
+
+    def flood(headers: bytes, megabytes: int) -> None:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+            try:
+                sock.sendall(b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + b"\r\n")
+                piece = b"%x\r\n%s\r\n" % (1 << 20, b"u=" + b"a" * ((1 << 20) - 2))
+                for _ in range(megabytes):
+                    sock.sendall(piece)
+                sock.sendall(b"0\r\n\r\n")
+                sock.recv(100)
+            except OSError:
+                pass  # the server stopped reading and hung up: what it should do
+
+    lying = b"Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\nContent-Length: 100\r\n"
+    chunked = b"Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n"
+    threads = [threading.Thread(target=flood, args=(h, 200)) for h in (lying, lying, lying, chunked)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    fields = "&".join(f"f{i}=x" for i in range(999)).encode()
+    many = server.client().request("POST", "/login", fields, {"Content-Type": "application/x-www-form-urlencoded"})
+    assert many.status == 413 and "Traceback" not in many.body
+    grown = (process.memory_info().rss - before) / 2**20
+    assert grown < 8, f"the server grew by {grown:.1f} MiB"
+    assert server.client().get("/healthz").status == 200
