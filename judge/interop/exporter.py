@@ -39,6 +39,7 @@ from judge.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, 
 VALIDATORS = Path(__file__).parent / "validators"
 JUDGE_FILE = "judge.yaml"  # beside problem.yaml: what the format has no key for
 JUDGE_TIME_MULTIPLIERS = "time_multipliers"
+JUDGE_FEEDBACK = "feedback"
 FOLDER_MAP = {
     "accepted": "accepted",
     "wrong_answer": "wrong_answer",
@@ -219,8 +220,12 @@ def export_problem(problem: Problem, output: Path) -> Exported:
             encoding="utf-8",
         )
         (package / ".timelimit").write_text(f"{problem.spec.limits.time_s:g}\n", encoding="utf-8")
+        extra: dict[str, object] = {}
         if problem.spec.limits.time_multipliers:
-            extra = {JUDGE_TIME_MULTIPLIERS: dict(problem.spec.limits.time_multipliers)}
+            extra[JUDGE_TIME_MULTIPLIERS] = dict(problem.spec.limits.time_multipliers)
+        if problem.spec.feedback != "groups":  # what students see of the secret cases
+            extra[JUDGE_FEEDBACK] = problem.spec.feedback
+        if extra:
             (package / JUDGE_FILE).write_text(yaml.safe_dump(extra), encoding="utf-8")
         _statement(problem, package)
         cases = _data(problem, package)

@@ -606,7 +606,10 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
     if credits:
         spec["credits"] = credits
     spec["verdict_folders"] = "icpc"
-    spec["limits"] = {"time_s": fixed if fixed is not None else DERIVE_CPU_S, **limits, **_own_extras(root)}
+    extras = _own_extras(root)
+    spec["limits"] = {"time_s": fixed if fixed is not None else DERIVE_CPU_S, **limits, **extras["limits"]}
+    if "feedback" in extras:
+        spec["feedback"] = extras["feedback"]
     spec["checker"] = checker
     spec["reference"] = reference.relative_to(out).as_posix()
     if validators:
@@ -633,12 +636,14 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
 
 
 def _own_extras(root: Path) -> dict[str, Any]:
-    """What a package exported by this judge keeps in judge.yaml (per-language time factors)."""
-    from judge.interop.exporter import JUDGE_FILE, JUDGE_TIME_MULTIPLIERS
+    """What a package exported by this judge keeps in judge.yaml: per-language time factors
+    (under "limits") and the feedback level."""
+    from judge.feedback import LEVELS
+    from judge.interop.exporter import JUDGE_FEEDBACK, JUDGE_FILE, JUDGE_TIME_MULTIPLIERS
 
     path = root / JUDGE_FILE
     if not path.is_file():
-        return {}
+        return {"limits": {}}
     extras = _mapping(_load_yaml(path, root), JUDGE_FILE)
     factors = _mapping(extras.get(JUDGE_TIME_MULTIPLIERS), f"{JUDGE_FILE}: {JUDGE_TIME_MULTIPLIERS}")
     known = languages.load().languages
@@ -647,7 +652,15 @@ def _own_extras(root: Path) -> dict[str, Any]:
             raise PackageError(
                 f"{JUDGE_FILE}: {JUDGE_TIME_MULTIPLIERS}: {language}: {factor!r} is not a factor of a known language"
             )
-    return {"time_multipliers": {k: float(v) for k, v in factors.items()}} if factors else {}
+    found: dict[str, Any] = {
+        "limits": {"time_multipliers": {k: float(v) for k, v in factors.items()}} if factors else {}
+    }
+    level = extras.get(JUDGE_FEEDBACK)
+    if level is not None:
+        if level not in LEVELS:
+            raise PackageError(f"{JUDGE_FILE}: {JUDGE_FEEDBACK}: {level!r} is not one of {', '.join(LEVELS)}")
+        found["feedback"] = level
+    return found
 
 
 def _write_spec(out: Path, spec: Mapping[str, Any], version: str, package_name: str) -> None:

@@ -4,6 +4,7 @@ and the same verdicts."""
 from __future__ import annotations
 
 import json
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -89,6 +90,26 @@ def test_a_puzzle_round_trips(tmp_path: Path) -> None:
     )
     for source in [solutions / "accepted" / "cantor_table.c", *sorted((solutions / "wrong_answer").iterdir())]:
         assert _verdict(problems, "sicily-rotations", source) == _verdict(PROBLEMS, "sicily-rotations", source)
+
+
+def test_the_feedback_level_round_trips(tmp_path: Path) -> None:
+    source = tmp_path / "src" / "sicily-rotations"
+    shutil.copytree(PROBLEMS / "sicily-rotations", source)
+    spec = source / "problem.yaml"
+    spec.write_text(
+        spec.read_text().replace("reference: sicily-rotations", "reference: sicily-rotations\nfeedback: cases")
+    )
+    package = tmp_path / "p.zip"
+    exporter.export_problem(load_problem(source), package)
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    imported = importer.import_package(package, problems)
+    assert load_problem(imported.directory).spec.feedback == "cases"
+    # The default is not written at all, and comes back as the default.
+    exporter.export_problem(load_problem(PROBLEMS / "sicily-rotations"), tmp_path / "q.zip")
+    (tmp_path / "more").mkdir()
+    again = importer.import_package(tmp_path / "q.zip", tmp_path / "more", "sicily-again")
+    assert load_problem(again.directory).spec.feedback == "groups"
 
 
 def test_a_program_problem_round_trips(tmp_path: Path) -> None:
