@@ -48,7 +48,10 @@ def test_a_student_submits_in_the_browser(server: Server, tmp_path: Path) -> Non
             # The page refreshes itself until the verdict is in.
             page.wait_for_selector("h1 .v.AC", timeout=120_000)
             assert "web01 / sicily-rotations" in page.inner_text("h1")
-            assert page.locator("#cases tr").count() == 5  # a header and the four cases
+            # A student sees the sample case whole, and the secret cases as their groups.
+            assert page.locator("#cases tr").count() == 2  # a header and the sample
+            assert page.locator("#groups tr").count() == 5  # a header and the four groups
+            assert "feedback level groups" in page.inner_text("#withheld")
             shot = tmp_path / "verdict.png"
             page.screenshot(path=str(shot), full_page=True)
             assert shot.stat().st_size > 1000
