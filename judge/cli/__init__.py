@@ -954,6 +954,20 @@ def roster_import(csv_file: Path, data_dir: Path) -> None:
     err.print(f"judge: {len(ids)} id(s) added to {data_dir}")
 
 
+@roster.command("logout")
+@click.argument("user_ids", metavar="ID...", nargs=-1, required=True)
+@_data_option
+def roster_logout(user_ids: tuple[str, ...], data_dir: Path) -> None:
+    """End every session of these ids now (a cookie that may have been copied); their tokens stay."""
+    from judge.web.store import Store
+
+    store = Store(data_dir)
+    for user_id in user_ids:
+        if store.user(user_id) is None:
+            raise JudgeError(f"{user_id!r} is not on the roster of {data_dir}")
+        click.echo(f"{user_id}: {store.end_sessions(user_id)} session(s) ended")
+
+
 @roster.command("list")
 @_data_option
 def roster_list(data_dir: Path) -> None:

@@ -246,8 +246,10 @@ class Store:
                 "ON CONFLICT(id) DO UPDATE SET role = excluded.role, token_hash = excluded.token_hash",
                 (user_id, role, hash_token(token), time.time()),
             )
-            # A new token is given when the old one leaked: what was logged in with it ends.
+            # A new token is given when the old one leaked: what was logged in with it ends,
+            # and so does a lock that someone guessing at the old one caused.
             db.execute("DELETE FROM sessions WHERE user = ?", (user_id,))
+            db.execute("DELETE FROM login_failures WHERE key = ?", (f"user:{user_id}",))
         return token
 
     # --- sessions -------------------------------------------------------------------------

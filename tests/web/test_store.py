@@ -127,6 +127,11 @@ def test_the_login_throttle_locks_grows_resets_and_survives_a_restart(tmp_path: 
     assert again.login_wait({"user:bo": throttle}, now=230.0) == 0.0  # another account is not locked
     again.login_succeeded(["user:ana"])
     assert again.login_wait(keys, now=230.0) == 0.0
+    for _ in range(4):
+        store.login_failed(keys, now=300.0)
+    assert store.login_wait(keys, now=300.0) > 0
+    store.add_user("ana")  # a new token clears a lock someone's guessing caused
+    assert store.login_wait(keys, now=300.0) == 0.0
     store.login_failed(keys, now=1000.0)  # failures long ago are forgotten: one more is free again
     store.login_failed(keys, now=2000.0)
     assert store.login_wait(keys, now=2000.0) == 0.0
