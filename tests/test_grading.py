@@ -84,6 +84,21 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield root
 
 
+def report(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """`judge report` of the graded class, into its reports folder."""
+    return judge(
+        "--problems",
+        str(root / "problems"),
+        "report",
+        str(root / "submissions"),
+        "-p",
+        "sicily-rotations",
+        "-o",
+        str(root / "reports"),
+        *extra,
+    )
+
+
 def headline(root: Path, out: str = "reports") -> dict[str, str]:
     found = results.read_all(root / out / grading.RESULTS_DIR)
     return {r.student: r.verdict for r in found}
@@ -144,17 +159,7 @@ def test_no_secret_reaches_a_report(graded: Path) -> None:
 
 
 def test_report_for_students_cuts_secret_cases_to_the_level(graded: Path) -> None:
-    out = judge(
-        "--problems",
-        str(graded / "problems"),
-        "report",
-        str(graded / "submissions"),
-        "-p",
-        "sicily-rotations",
-        "-o",
-        str(graded / "reports"),
-        "--for-students",
-    )
+    out = report(graded, "--for-students")
     assert out.returncode == 0, out.stderr
     folder = graded / "reports" / "students"
     assert sorted(p.name for p in folder.iterdir()) == sorted(headline(graded))
@@ -191,16 +196,7 @@ def test_report_rerenders_without_running(graded: Path) -> None:
     index = graded / "reports" / "index.html"
     index.unlink()
     before = sorted(p.stat().st_mtime for p in (graded / "reports" / "results").rglob("*.json"))
-    result = judge(
-        "--problems",
-        str(graded / "problems"),
-        "report",
-        str(graded / "submissions"),
-        "-p",
-        "sicily-rotations",
-        "-o",
-        str(graded / "reports"),
-    )
+    result = report(graded)
     assert result.returncode == 0 and index.is_file()
     assert sorted(p.stat().st_mtime for p in (graded / "reports" / "results").rglob("*.json")) == before
 

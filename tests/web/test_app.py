@@ -282,25 +282,22 @@ def test_serve_and_roster_refuse_bad_setups_in_one_line(server: Server, tmp_path
 
 
 def test_roster_logout_ends_a_students_sessions_from_the_shell(server: Server) -> None:
+    def logout(user: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "judge", "roster", "logout", user, "--data", str(server.data)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
     tokens = server.roster("fay")
     client = server.client()
     assert client.login("fay", tokens["fay"]).status == 303 and client.get("/").status == 200
-    ended = subprocess.run(
-        [sys.executable, "-m", "judge", "roster", "logout", "fay", "--data", str(server.data)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    ended = logout("fay")
     assert ended.returncode == 0 and ended.stdout.strip() == "fay: 1 session(s) ended"
     assert client.get("/").status == 401
-    unknown = subprocess.run(
-        [sys.executable, "-m", "judge", "roster", "logout", "nobody", "--data", str(server.data)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    unknown = logout("nobody")
     assert unknown.returncode == 2 and "'nobody' is not on the roster" in unknown.stderr
     assert "Traceback" not in unknown.stderr
 
