@@ -3,14 +3,13 @@ in the sandbox under its own limits, keeping the compiler's output for a CE mess
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from judge import languages, lifecycle, sandbox
-from judge.errors import JudgeError
+from judge.errors import JudgeError, SandboxFailure
 from judge.languages import Language
 
 # Compiling gets its own limits (problem.yaml: limits.compile_time_s, compile_memory_mib):
@@ -36,9 +35,10 @@ class Submission:
 @dataclass(frozen=True)
 class Build:
     ok: bool
-    message: str  # the compiler's output (truncated), shown on CE
+    message: str  # the compiler's output (truncated), shown on CE; or why the judge failed
     cpu_s: float
     wall_s: float
+    internal: bool = False  # not compiled because the judge failed (IE), not the compiler
 
 
 def load_submission(path: Path, language_id: str | None = None) -> Submission:
@@ -72,7 +72,7 @@ def box() -> Iterator[Path]:
         sandbox.prepare_box(directory)
         yield directory
     finally:
-        shutil.rmtree(directory, ignore_errors=True)
+        lifecycle.remove_dir(directory)
 
 
 def compile_limits(
@@ -99,7 +99,10 @@ def compile_submission(submission: Submission, where: Path, limits: sandbox.Limi
     argv = submission.language.compile_argv(submission.mainclass)
     if argv is None:
         return Build(True, "", 0.0, 0.0)
-    result = sandbox.run(argv, box=where, limits=limits or compile_limits(submission.language))
+    try:
+        result = sandbox.run(argv, box=where, limits=limits or compile_limits(submission.language))
+    except SandboxFailure as err:
+        return Build(False, str(err), 0.0, 0.0, internal=True)
     text = (result.stdout + result.stderr).decode("utf-8", errors="replace")
     if len(text) > COMPILER_OUTPUT_CAP:
         text = text[:COMPILER_OUTPUT_CAP] + "\n[... compiler output truncated]"

@@ -12,7 +12,6 @@ import errno
 import os
 import signal
 import time
-import uuid
 from dataclasses import dataclass
 
 from judge import lifecycle
@@ -160,20 +159,26 @@ def remove_stale() -> int:
         return 0
     version = 2 if os.path.isfile(os.path.join(ROOT, "cgroup.controllers")) else 1
     removed = 0
+    gone: set[str] = set()
     for parent in set(_parents(own, version).values()):
         try:
-            names = [n for n in os.listdir(parent) if n.startswith("judge-run-") and lifecycle.owner_gone(n)]
+            names = [n for n in os.listdir(parent) if n.startswith("judge-run-")]
         except OSError:
             continue
         for name in names:
             directory = os.path.join(parent, name)
             try:
+                if not lifecycle.stale(name, os.stat(directory).st_mtime):
+                    continue  # a live judge holds it, in this pid namespace or another
                 for pid in _read(os.path.join(directory, "cgroup.procs")).split():
                     os.kill(int(pid), signal.SIGKILL)
                 os.rmdir(directory)
                 removed += 1
+                gone.add(name)
             except (OSError, ValueError):
                 pass  # still emptying, or not ours to remove: the next judge tries again
+    for name in gone:
+        lifecycle.forget(name)
     return removed
 
 
@@ -210,7 +215,9 @@ class RunGroup:
         # The judge's pid, while a thread of it lives in the group: never killed, not a run's.
         self.exempt: int | None = None
         self.oom_guarded = False  # the kernel's OOM killer is off: the judge watches under_oom
-        name = f"judge-run-{lifecycle.owner_tag()}-{uuid.uuid4().hex[:8]}"  # see remove_stale
+        name = lifecycle.owned_name("run")  # held by a lock while it lives: see remove_stale
+        lifecycle.hold(name)
+        self.name = name
         own = _own_paths()
         self.dirs = {c: parent + "/" + name for c, parent in _parents(own, version).items()}
         made: list[str] = []
@@ -234,6 +241,7 @@ class RunGroup:
                     os.rmdir(directory)
                 except OSError:
                     pass
+            lifecycle.release(name)
             raise
 
     def reset(self, memory_bytes: int, pids: int) -> None:
@@ -408,6 +416,7 @@ class RunGroup:
             time.sleep(0.0005)
 
     def remove(self) -> None:
+        left = False
         for directory in dict.fromkeys(self.dirs.values()):
             for _ in range(50):  # a killed process may take a moment to leave
                 try:
@@ -417,3 +426,7 @@ class RunGroup:
                     break
                 except OSError:
                     time.sleep(0.01)
+            else:
+                left = True
+        if not left:
+            lifecycle.release(self.name)  # else held until this judge ends, then another removes it

@@ -125,7 +125,7 @@ class LocalEngine:
             lifecycle.stop_pool(self._pool)
         else:
             self._pool.shutdown()
-        shutil.rmtree(self._builds, ignore_errors=True)
+        lifecycle.remove_dir(self._builds)
 
     def _queued(self, rank: tuple[int, ...], function: Callable[..., Any], *args: Any) -> _Job:
         job = _Job(function, args)

@@ -12,3 +12,10 @@ class JudgeError(Exception):
     """A problem the user can fix; `str(err)` is the whole message (one line per issue)."""
 
     exit_code = EXIT_USAGE
+
+
+class SandboxFailure(JudgeError):
+    """The judge could not run a program: its box or cgroup went away under it, say. Never
+    the program's fault: a case or a compilation it hits is an internal error (IE)."""
+
+    exit_code = EXIT_FAILED

@@ -1,8 +1,13 @@
-"""What a judge process leaves behind when it stops: nothing.
+"""What a judge process leaves behind when it stops: nothing; and what it holds, no other
+judge takes from it.
 
-- Its temporary folders (boxes, built checkers) carry the owner's pid and start time in
-  their names, so the next judge that starts removes those whose owner is gone (a judge
-  killed with SIGKILL cannot clean up after itself).
+- What a judge owns (its temporary folders: boxes, builds, built checkers; its run cgroups)
+  it holds by an `flock` on a lock file named after the thing, in a lock folder beside
+  the boxes. Every judge sharing the file system sees that lock, whatever its pid
+  namespace (a container, `unshare --pid`, a CI runner), and the kernel drops it when the
+  holder dies, even by SIGKILL. The next judge that starts removes only what nobody holds
+  (a judge killed outright cannot clean up after itself). A pid is never the test: in
+  another pid namespace a live judge's pid is invisible, or another process's.
 - SIGTERM becomes SystemExit, so the `finally` blocks that kill a run and remove its box
   run as they do for Ctrl-C.
 - Worker processes of a pool die with their parent (the kernel's parent-death signal), and
@@ -13,12 +18,16 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import errno
+import fcntl
 import multiprocessing.util
 import os
 import re
 import shutil
 import signal
 import tempfile
+import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -52,10 +61,106 @@ def owner_tag() -> str:
     return f"{pid}.{_start_ticks(pid) or 0}"
 
 
+LOCKS = "judge-locks"  # one folder for every user and namespace, sticky like /tmp itself
+LEGACY_AGE_S = 3600.0  # a folder without a lock (an older judge's) is left alone this long
+_held: dict[str, int] = {}  # name -> the open lock file, for as long as this process owns it
+
+
+def lock_dir(root: Path | None = None) -> Path:
+    return Path(root or tempfile.gettempdir()) / LOCKS
+
+
+def _lock_folder(root: Path | None) -> Path:
+    folder = lock_dir(root)
+    try:
+        folder.mkdir()
+        folder.chmod(0o1777)  # every user's judges lock here; only a file's owner removes it
+    except FileExistsError:
+        pass
+    if folder.is_symlink() or not folder.is_dir():
+        raise OSError(errno.ENOTDIR, f"{folder} is not a folder")
+    return folder
+
+
+def hold(name: str, root: Path | None = None) -> None:
+    """Take the lock of `name` (a folder or cgroup about to be made) for this process's life.
+    The lock comes first, so nothing exists unlocked for a cleaner to find. Where no lock
+    can be made (a lock folder that is not one), the thing is protected by its age alone."""
+    try:
+        path = _lock_folder(root) / f"{name}.lock"
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                if os.stat(path).st_ino == os.fstat(fd).st_ino:
+                    break
+            except FileNotFoundError:
+                pass
+            os.close(fd)  # a cleaner removed the file between the open and the lock: again
+    except OSError:
+        return
+    _held[name] = fd
+
+
+def release(name: str, root: Path | None = None) -> None:
+    """Give up what `name` was, once it is gone (removed by this process)."""
+    fd = _held.pop(name, None)
+    if fd is None:
+        return
+    forget(name, root)
+    os.close(fd)
+
+
+def forget(name: str, root: Path | None = None) -> None:
+    """Remove the lock file of something that is gone."""
+    try:
+        os.unlink(lock_dir(root) / f"{name}.lock")
+    except OSError:
+        pass
+
+
+def held(name: str, root: Path | None = None) -> bool | None:
+    """Whether a live process holds `name`'s lock: True, False (it was a judge's that is gone),
+    or None (no lock file: not a judge's of this kind, or an older judge's)."""
+    if name in _held:
+        return True
+    path = lock_dir(root) / f"{name}.lock"
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return True  # another user's, say: not this judge's to judge
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+            return True
+        raise
+    finally:
+        os.close(fd)  # the lock taken to test it goes with the descriptor
+    return False
+
+
+def owned_name(kind: str) -> str:
+    return f"{PREFIX}{kind}-{owner_tag()}-{uuid.uuid4().hex[:10]}"
+
+
 def make_temp_dir(kind: str) -> Path:
-    """A private temporary folder named after this process, so a later judge can tell
-    whether its owner is still alive."""
-    return Path(tempfile.mkdtemp(prefix=f"{PREFIX}{kind}-{owner_tag()}-"))
+    """A private temporary folder held by this process (see the module's docstring)."""
+    root = Path(tempfile.gettempdir())
+    name = owned_name(kind)
+    hold(name, root)
+    path = root / name
+    path.mkdir(mode=0o700)
+    return path
+
+
+def remove_dir(path: Path) -> None:
+    """Remove a folder of make_temp_dir and give up its lock."""
+    shutil.rmtree(path, ignore_errors=True)
+    if not path.exists():
+        release(path.name, path.parent)
 
 
 def at_exit(function: Callable[..., object], *args: object) -> None:
@@ -66,11 +171,12 @@ def at_exit(function: Callable[..., object], *args: object) -> None:
 
 
 def remove_at_exit(path: Path) -> None:
-    at_exit(shutil.rmtree, path, True)
+    at_exit(remove_dir, path)
 
 
 def remove_stale(directory: Path | None = None) -> int:
-    """Remove the judge folders in the temporary directory whose owner process is gone."""
+    """Remove the judge folders in the temporary directory that no live judge holds, and
+    the lock files of what is gone."""
     where = Path(directory or tempfile.gettempdir())
     removed = 0
     try:
@@ -79,15 +185,45 @@ def remove_stale(directory: Path | None = None) -> int:
         return 0
     for name in names:
         path = where / name
-        if owner_gone(name) and path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path, ignore_errors=True)
-            removed += not path.exists()
+        if not _OWNED.match(name) or not path.is_dir() or path.is_symlink():
+            continue
+        try:
+            if not stale(name, path.stat().st_mtime, where):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += not path.exists()
+    _remove_free_locks(where)
     return removed
 
 
+def stale(name: str, made: float, root: Path | None = None) -> bool:
+    """Whether a judge's folder or cgroup named `name` is left over: its lock is free, or it
+    has none (an older judge's), its owner pid is gone and it is an hour old."""
+    state = held(name, root)
+    if state is not None:
+        return not state
+    return owner_gone(name) and time.time() - made > LEGACY_AGE_S
+
+
+def _remove_free_locks(root: Path) -> None:
+    """Lock files whose thing is gone and whose holder too (a judge killed outright)."""
+    folder = lock_dir(root)
+    try:
+        names = [n.removesuffix(".lock") for n in os.listdir(folder) if n.endswith(".lock")]
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(f"{PREFIX}run-"):
+            continue  # a cgroup's: cgroups.remove_stale looks after those
+        if not (root / name).exists() and held(name, root) is False:
+            forget(name, root)
+
+
 def owner_gone(name: str) -> bool:
-    """Whether a name made with owner_tag() belongs to a process that has ended (False for
-    any other name). A pid reused by another process has another start time."""
+    """Whether a name made with owner_tag() belongs to a process that has ended, as far as
+    this pid namespace can tell (only for what has no lock: an older judge's)."""
     match = _OWNED.match(name)
     if match is None:
         return False

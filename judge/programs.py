@@ -244,7 +244,7 @@ def build(program: Program, memory_mib: int) -> Built:
             if not (target / ".built").is_file():  # another judge may have won the race
                 raise
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        lifecycle.remove_dir(work)
     return built
 
 
@@ -301,7 +301,7 @@ def run_keeping(task: Task) -> Outcome:
                         kept.append((item.name, stream.read(KEPT_BYTES)))
         return Outcome(result, tuple(kept))
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        lifecycle.remove_dir(work)
 
 
 def _require_isolation() -> None:

@@ -71,7 +71,7 @@ def from_result(student: str, content_hash: str, result: SubmissionResult) -> Gr
         verdict=result.verdict.value,
         score=result.score,
         max_score=result.max_score,
-        compile_output=result.build.message if not result.build.ok else "",
+        compile_output=result.build.message if not result.build.ok and not result.build.internal else "",
         sandbox=result.sandbox_mode,
         cases=tuple(
             CaseRecord(
@@ -89,6 +89,7 @@ def from_result(student: str, content_hash: str, result: SubmissionResult) -> Gr
             for c in result.cases
         ),
         groups=tuple(GroupRecord(g.name, g.points, g.earned, g.passed, g.total) for g in result.groups),
+        error=result.build.message if result.build.internal else "",
     )
 
 

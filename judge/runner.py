@@ -15,6 +15,7 @@ from pathlib import Path
 from judge import checkers, custom_checker, parts, sandbox
 from judge.build import Build, Submission, box, compile_limits, compile_submission
 from judge.custom_checker import CheckerError
+from judge.errors import SandboxFailure
 from judge.languages import Language
 from judge.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem
 from judge.testdata import CaseFiles
@@ -171,7 +172,10 @@ def run_case(
 ) -> CaseResult:
     """Run the built program in the box `where` on one case, check its output, decide."""
     memory_limit_kib = limits.memory_mib * 1024
-    run = sandbox.run(list(argv), box=where, limits=limits, stdin=case.input)
+    try:
+        run = sandbox.run(list(argv), box=where, limits=limits, stdin=case.input)
+    except SandboxFailure as err:
+        return CaseResult(case.id, case.group, case.public, Verdict.IE, str(err), 0.0, 0.0, 0)
     check = None
     checker_failure = ""
     clean = run.exit_code == 0 and run.limit_hit is None
@@ -244,7 +248,7 @@ def summarise(
         else:
             earned = group.points if passed == len(mine) else 0.0
         groups.append(GroupScore(group.name, group.points, round(earned, 4), passed, total))
-    verdict = headline([r.verdict for r in results]) if build.ok else Verdict.CE
+    verdict = headline([r.verdict for r in results]) if build.ok else (Verdict.IE if build.internal else Verdict.CE)
     return SubmissionResult(
         problem=problem.id,
         source=str(submission.path),

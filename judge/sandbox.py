@@ -39,6 +39,7 @@ from pathlib import Path
 import psutil
 
 from judge import cgroups, lifecycle
+from judge.errors import SandboxFailure
 
 NOBODY = 65534
 BOX_MOUNT = "/box"
@@ -460,9 +461,21 @@ def run(
     env: Mapping[str, str] | None = None,
     layers: Layers | None = None,
 ) -> RunResult:
-    """Run `argv` in `box` (its working directory) under `limits`; stdin from a file."""
+    """Run `argv` in `box` (its working directory) under `limits`; stdin from a file.
+    SandboxFailure when the run's own files fail it (its box or cgroup removed meanwhile)."""
     with _RUN_LOCK:
-        return _run_locked(argv, box, limits, stdin, env, layers or detect())
+        if not box.is_dir():
+            raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {box} is gone")
+        try:
+            result = _run_locked(argv, box, limits, stdin, env, layers or detect())
+        except OSError as err:
+            where = f" ({err.filename})" if err.filename else ""
+            raise SandboxFailure(
+                f"the sandbox failed to run {Path(argv[0]).name}: {err.strerror or err}{where}"
+            ) from None
+        if not box.is_dir():  # whatever the program got, it was not the box it was given
+            raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {box} went away")
+        return result
 
 
 def _run_locked(

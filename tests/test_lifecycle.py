@@ -79,19 +79,107 @@ def alive(procs: list[psutil.Process]) -> list[psutil.Process]:
     return left
 
 
-def test_stale_folders_are_those_whose_owner_is_gone(private_tmp: Path) -> None:
-    mine = lifecycle.make_temp_dir("box").rename(private_tmp / f"judge-box-{lifecycle.owner_tag()}-mine")
+HOLDER = """
+import sys, tempfile
+from judge import cgroups, lifecycle
+tempfile.tempdir = sys.argv[1]
+print(lifecycle.make_temp_dir("box"), flush=True)
+if cgroups.detect().version:
+    group = cgroups.RunGroup(cgroups.detect().version, 64 << 20, 8)
+    print(*group.dirs.values(), flush=True)
+else:
+    print(flush=True)
+sys.stdin.read()  # held until the test closes our stdin (or kills us)
+"""
+
+
+def holder(tmp: Path, *prefix: str) -> tuple[subprocess.Popen[str], Path, list[str]]:
+    """A judge-like process (under `prefix`, e.g. unshare) holding a box and a run cgroup."""
+    child = subprocess.Popen(
+        [*prefix, sys.executable, "-c", HOLDER, str(tmp)],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    box = Path(child.stdout.readline().strip())
+    groups = child.stdout.readline().split()
+    assert box.is_dir(), box
+    return child, box, groups
+
+
+def test_what_a_live_judge_holds_stays_and_what_a_dead_one_held_goes(
+    private_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(private_tmp))
+    mine = lifecycle.make_temp_dir("box")
+    alive, kept, _ = holder(private_tmp)
+    dead, left, _ = holder(private_tmp)
+    dead.kill()  # SIGKILL: no cleanup, but the kernel drops its locks
+    dead.wait()
+    unrelated = private_tmp / "judge-notes"
+    unrelated.mkdir()
+    try:
+        assert lifecycle.remove_stale(private_tmp) == 1
+        assert mine.is_dir() and kept.is_dir() and unrelated.is_dir() and not left.exists()
+        assert not (lifecycle.lock_dir(private_tmp) / f"{left.name}.lock").exists()  # its lock file too
+    finally:
+        alive.communicate("")
+    assert lifecycle.remove_stale(private_tmp) == 1 and not kept.exists()
+    lifecycle.remove_dir(mine)
+    assert not mine.exists() and not (lifecycle.lock_dir(private_tmp) / f"{mine.name}.lock").exists()
+
+
+def test_an_older_judges_folder_without_a_lock_goes_by_its_owner_and_age(private_tmp: Path) -> None:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
-    dead = private_tmp / f"judge-box-{child.pid}.12345-dead"
+    old = private_tmp / f"judge-box-{child.pid}.12345-old"
+    fresh = private_tmp / f"judge-box-{child.pid}.12345-fresh"
     pid, ticks = lifecycle.owner_tag().split(".")
-    reused = private_tmp / f"judge-checker-{pid}.{int(ticks) + 1}-reused"  # same pid, another process
-    unrelated = private_tmp / "judge-notes"
-    for folder in (dead, reused, unrelated):
+    living = private_tmp / f"judge-checker-{pid}.{ticks}-living"  # its owner (this process) lives
+    for folder in (old, fresh, living):
         folder.mkdir()
-    (dead / "main").write_text("x")
-    assert lifecycle.remove_stale(private_tmp) == 2
-    assert mine.is_dir() and unrelated.is_dir() and not dead.exists() and not reused.exists()
+    long_ago = time.time() - 2 * lifecycle.LEGACY_AGE_S
+    for folder in (old, living):
+        os.utime(folder, (long_ago, long_ago))
+    assert lifecycle.remove_stale(private_tmp) == 1
+    assert not old.exists() and fresh.is_dir() and living.is_dir()
+
+
+UNSHARE = (
+    ("unshare", "--pid", "--fork", "--mount-proc")
+    if os.geteuid() == 0
+    else ("unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc")
+)
+
+
+def _unshare_works() -> bool:
+    try:
+        return subprocess.run([*UNSHARE, "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.mark.skipif(not _unshare_works(), reason="no pid namespace can be made here (unshare)")
+def test_a_judge_in_another_pid_namespace_keeps_its_box_and_cgroup(
+    private_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its pid is not this namespace's: by pid it would look gone. By its locks it is not."""
+    from judge import cgroups
+
+    monkeypatch.setattr(tempfile, "tempdir", str(private_tmp))
+    inside, box, groups = holder(private_tmp, *UNSHARE)
+    try:
+        assert lifecycle.owner_gone(box.name)  # what the old rule went by
+        assert lifecycle.remove_stale(private_tmp) == 0 and box.is_dir()
+        cgroups.remove_stale()
+        assert all(os.path.isdir(g) for g in groups)
+    finally:
+        inside.communicate("")
+    assert lifecycle.remove_stale(private_tmp) == 1 and not box.exists()
+    cgroups.remove_stale()
+    assert not any(os.path.isdir(g) for g in groups)
 
 
 @pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
@@ -155,10 +243,7 @@ def test_nothing_outlives_a_sigkill_of_grade(tmp_path: Path, private_tmp: Path) 
 
 
 def test_the_next_judge_removes_what_a_killed_one_left(private_tmp: Path) -> None:
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    ticks = lifecycle._start_ticks(child.pid)
-    left = private_tmp / f"judge-box-{child.pid}.{ticks}-abcdefgh"
-    left.mkdir()
+    child, left, _ = holder(private_tmp)
     (left / "main.c").write_text(SPIN)
     doctor = [sys.executable, "-m", "judge", "doctor"]
     subprocess.run(doctor, cwd=REPO, env=env_with(private_tmp), capture_output=True, timeout=120)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judge import build
+from judge import build, sandbox
 from judge.errors import JudgeError
 
 from .conftest import PROBLEMS
@@ -193,3 +193,56 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     result = runner.summarise(problem, submission, Build(True, "", 0.0, 0.0), cases, limits)
     random = next(g for g in result.groups if g.name == "random")
     assert (random.passed, random.earned) == (5, earned)
+
+
+@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_path: Path) -> None:
+    """Another process removed the box (as a judge that took it for stale once did): IE with
+    one line, never a traceback, never RE or WA."""
+    import threading
+    import time
+
+    from judge import runner, testdata
+    from judge.spec import load_problem
+
+    problem = load_problem(PROBLEMS / "sicily-rotations")
+    case = next(c for c in testdata.load_cases(problem) if c.public)
+    submission = build.load_submission(PROGRAMS / "sicily_first_case_only.py")
+    limits = runner.run_limits(problem, submission.language)
+    with build.box() as where:
+        made = runner.compile_for(problem, submission, where)
+        assert made.ok
+        argv = tuple(submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass))
+        slow = where / "slow.py"
+        slow.write_text("import time\ntime.sleep(1.5)\nprint(0)\n")
+        remover = threading.Timer(0.4, shutil.rmtree, args=(where,))
+        remover.start()
+        began = time.monotonic()
+        result = runner.run_case(problem, ("python3", "slow.py"), where, case, limits)
+        remover.join()
+        assert result.verdict.value == "IE" and "went away" in result.message and "\n" not in result.message
+        assert time.monotonic() - began < 30
+        gone = runner.run_case(problem, argv, where, case, limits)  # the box is gone before the run
+        assert gone.verdict.value == "IE" and "is gone" in gone.message
+        where.mkdir()  # for box() to remove
+
+
+def test_a_compilation_the_sandbox_fails_is_ie_with_its_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge import runner
+    from judge.errors import SandboxFailure
+    from judge.spec import load_problem
+
+    def vanish(*_: object, **__: object) -> object:
+        raise SandboxFailure("the sandbox failed to run gcc: its box went away")
+
+    problem = load_problem(PROBLEMS / "sicily-rotations")
+    submission = build.load_submission(PROBLEMS / "sicily-rotations" / "solutions" / "accepted" / "cantor_table.c")
+    monkeypatch.setattr(sandbox, "run", vanish)
+    made = runner.compile_for(problem, submission, tmp_path)
+    assert not made.ok and made.internal and "went away" in made.message
+    result = runner.summarise(problem, submission, made, [], runner.run_limits(problem, submission.language))
+    assert result.verdict.value == "IE"
+    from judge import results
+
+    record = results.from_result("ana", "h", result)
+    assert record.verdict == "IE" and "went away" in record.error and record.compile_output == ""

@@ -14,7 +14,6 @@ skipped, so nothing shown gives hidden data away.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -466,7 +465,7 @@ def explain(
         if pool is not None:
             if isinstance(pool, ProcessPoolExecutor):
                 lifecycle.stop_pool(pool)
-        shutil.rmtree(where, ignore_errors=True)
+        lifecycle.remove_dir(where)
     return _explanation(problem, submission, space, search, limits, budget_s, began, mode, content_hash)
 
 
