@@ -32,7 +32,7 @@ HEADER_LINES = 30  # how far into a file the @EXPECTED header is looked for
 
 _HEADER = re.compile(r"@EXPECTED\s*:(.*)")
 _SEPARATORS = re.compile(r"\s*(?:\bor\b|,|\||/)\s*|\s+", re.IGNORECASE)
-_CODES = {v.value: v for v in Verdict if v is not Verdict.IE}
+_CODES = {v.value: v for v in Verdict if v not in (Verdict.IE, Verdict.NG)}
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import hashlib
 import os
 import shutil
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,7 +60,6 @@ def discover(submissions_dir: Path, problem_ids: Sequence[str]) -> list[Entry]:
     """Every file of the class, sorted, with its student and problem (or why it has none)."""
     if not submissions_dir.is_dir():
         raise JudgeError(f"{submissions_dir}: no such submissions folder")
-    table = languages.load()
     entries: list[Entry] = []
     for path in sorted(submissions_dir.rglob("*")):
         relative = path.relative_to(submissions_dir)
@@ -82,13 +81,24 @@ def discover(submissions_dir: Path, problem_ids: Sequence[str]) -> list[Entry]:
                 Entry(path, student, "", f"not a submission: no problem named {path.stem!r} (known: {known})")
             )
             continue
-        try:
-            table.detect(path)
-        except JudgeError:
-            entries.append(Entry(path, student, problem, f"not a submission: unknown language '{path.suffix}'"))
-            continue
         entries.append(Entry(path, student, problem, ""))
-    return entries
+    # A file of an unknown language that names a problem is that problem's submission, not
+    # graded (NG, its reason in every report), unless the student has a source for it too.
+    sources = {(e.student, e.problem) for e in entries if not e.problem_error and language_of(e.path)}
+    return [
+        replace(e, problem_error=f"not a submission: unknown language '{e.path.suffix}'")
+        if not e.problem_error and not language_of(e.path) and (e.student, e.problem) in sources
+        else e
+        for e in entries
+    ]
+
+
+def language_of(path: Path) -> str:
+    """The language id of a file, or "" for an extension the judge does not know."""
+    try:
+        return languages.load().detect(path).id
+    except JudgeError:
+        return ""
 
 
 def _split_flat(stem: str, problem_ids: Sequence[str]) -> tuple[str, str]:
@@ -139,9 +149,9 @@ def _unrunnable(
 
     try:
         submission = build.load_submission(source)
-    except JudgeError as err:
-        return results.failed(
-            student, problem.id, str(source), "", content_hash, _max_score(problem), str(err), sandbox.detect().mode
+    except JudgeError as err:  # empty, binary, an unknown language: the file's fault, not the judge's
+        return results.not_graded(
+            student, problem.id, str(source), language_of(source), content_hash, _max_score(problem), str(err)
         )
     why = missing_toolchain(submission.language) if here else ""
     if why:
@@ -175,13 +185,12 @@ def plan(
     """(submissions to judge, how many are up to date and skipped). A result judged in the
     other mode (--full or lazy groups) is judged again."""
     digests = {pid: problem_hash(p) + ("+full" if full else "") for pid, p in problems.items()}
-    table = languages.load()
     todo: list[Task] = []
     skipped = 0
     for entry in entries:
         if entry.problem_error or entry.problem not in problems:
             continue
-        content_hash = submission_hash(entry.path, table.detect(entry.path).id, digests[entry.problem])
+        content_hash = submission_hash(entry.path, language_of(entry.path), digests[entry.problem])
         stored = results.read(results.path_for(results_dir, entry.student, entry.problem))
         # A result judged without isolation is judged again once isolation is there.
         unsafe_before = stored is not None and not sandbox.isolated_mode(stored.sandbox) and sandbox.detect().isolated
@@ -194,8 +203,7 @@ def plan(
 
 def languages_of(tasks: Sequence[Task]) -> set[str]:
     """The languages of the submissions to judge (those a judge host must have)."""
-    table = languages.load()
-    return {table.detect(task.entry.path).id for task in tasks}
+    return {lang for lang in (language_of(task.entry.path) for task in tasks) if lang}
 
 
 @dataclass
@@ -357,7 +365,7 @@ def _expected_seconds(task: Task, results_dir: Path) -> float:
     if previous is not None and previous.cases:
         return sum(c.wall_s for c in previous.cases)
     limits = task.problem.spec.limits
-    language = languages.load().detect(task.entry.path).id
+    language = language_of(task.entry.path)
     cases = sum(1 for _ in task.problem.tests_dir.rglob("*.in"))
     return cases * limits.cpu_s_for(language)
 

@@ -163,7 +163,8 @@ class ClassView:
     max_of: Mapping[str, float]
     students: tuple[StudentRow, ...]
     tests: tuple[TestRow, ...]
-    notes: tuple[str, ...]
+    notes: tuple[str, ...]  # not graded: each file and why (the student's to fix)
+    judge_errors: tuple[str, ...] = ()  # IE: where the judge itself failed (never the student's)
 
 
 def class_view(
@@ -197,8 +198,9 @@ def class_view(
         )
     )
     notes = [f"{e.path}: {e.problem_error}" for e in entries if e.problem_error]
-    notes += [f"{r.student}/{r.problem}: {r.error}" for r in records if r.error]
-    return ClassView(problem_ids, max_of, students, test_rows, tuple(notes))
+    notes += [f"{r.student}/{r.problem}: {r.error}" for r in records if r.error and r.verdict == Verdict.NG.value]
+    failed = [f"{r.student}/{r.problem}: {r.error}" for r in records if r.error and r.verdict != Verdict.NG.value]
+    return ClassView(problem_ids, max_of, students, test_rows, tuple(notes), tuple(failed))
 
 
 def index_html(
@@ -222,6 +224,7 @@ def index_html(
             tests=view.tests,
             overrides=sorted(overrides.values(), key=lambda o: (o.student, o.problem)),
             notes=view.notes,
+            judge_errors=view.judge_errors,
             sandbox=sandbox_mode,
             # One result judged without isolation is enough for the red banner.
             banner_mode=next((r.sandbox for r in records if r.sandbox and not isolated_mode(r.sandbox)), sandbox_mode),
@@ -410,8 +413,8 @@ def xml_text(text: str) -> str:
 def _junit(records: Sequence[GradeRecord]) -> str:
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
     for r in records:
-        failures = sum(c.verdict not in ("AC", "IE", "NJ") for c in r.cases) + (r.verdict == "CE")
-        errors = sum(c.verdict == "IE" for c in r.cases) + (1 if r.error else 0)
+        failures = sum(c.verdict not in ("AC", "IE", "NJ") for c in r.cases) + (r.verdict in ("CE", "NG"))
+        errors = sum(c.verdict == "IE" for c in r.cases) + (1 if r.error and r.verdict != "NG" else 0)
         tests = len(r.cases) or 1
         name = quoteattr(xml_text(f"{r.student}/{r.problem}"))
         skipped = sum(c.verdict == Verdict.NJ.value for c in r.cases)
@@ -420,7 +423,7 @@ def _junit(records: Sequence[GradeRecord]) -> str:
         )
         classname = quoteattr(xml_text(f"{r.student}.{r.problem}"))
         if r.verdict == "CE" or r.error:
-            kind = "failure" if r.verdict == "CE" else "error"
+            kind = "failure" if r.verdict in ("CE", "NG") else "error"  # the student's, or the judge's
             text = r.compile_output if r.verdict == "CE" else r.error
             lines.append(f'    <testcase classname={classname} name="compile" time="0">')
             lines.append(f"      <{kind} message={quoteattr(r.verdict)}>{xml_escape(xml_text(text))}</{kind}>")

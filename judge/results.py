@@ -57,7 +57,7 @@ class GradeRecord:
     sandbox: str
     cases: tuple[CaseRecord, ...]
     groups: tuple[GroupRecord, ...]
-    error: str = ""  # why the judge could not grade it (IE), e.g. a missing compiler
+    error: str = ""  # why it was not graded: the file's fault (NG, e.g. empty) or the judge's (IE, no compiler)
 
 
 def from_result(student: str, content_hash: str, result: SubmissionResult) -> GradeRecord:
@@ -106,6 +106,16 @@ def failed(
     """A record for a submission the judge could not grade (IE, score 0, the reason kept)."""
     return GradeRecord(
         SCHEMA, student, problem, source, language, content_hash, "IE", 0.0, max_score, "", sandbox, (), (), error
+    )
+
+
+def not_graded(
+    student: str, problem: str, source: str, language: str, content_hash: str, max_score: float, why: str
+) -> GradeRecord:
+    """A record for a file that cannot be judged, empty or binary say: NG, score 0, the reason
+    kept. The student's to fix, unlike IE, which is the judge's failure."""
+    return GradeRecord(
+        SCHEMA, student, problem, source, language, content_hash, "NG", 0.0, max_score, "", "", (), (), why
     )
 
 

@@ -25,6 +25,7 @@ class Verdict(str, Enum):
     CE = "CE"  # compilation error
     IE = "IE"  # internal error: the judge or the checker failed, not the program
     NJ = "NJ"  # not judged: an earlier case of its group failed and the group breaks there
+    NG = "NG"  # not graded: the file cannot be judged (empty, binary, unknown language), the student's to fix
 
     @property
     def long_name(self) -> str:
@@ -41,6 +42,7 @@ _LONG = {
     Verdict.CE: "compilation error",
     Verdict.IE: "internal error",
     Verdict.NJ: "not judged",
+    Verdict.NG: "not graded",
 }
 
 # What a JVM or Python prints when an allocation fails: a failure at the limit is MLE.

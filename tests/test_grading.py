@@ -293,3 +293,47 @@ def test_cases_in_parallel_come_back_in_case_order_and_groups_break(tmp_path: Pa
     assert "<th>not judged</th>" in page
     junit = ET.parse(tmp_path / "reports-2-False" / "junit.xml").getroot()
     assert [s.get("skipped") for s in junit.iter("testsuite")] == ["6"]
+
+
+def test_files_that_cannot_be_judged_are_not_graded_never_ie(tmp_path: Path) -> None:
+    """Empty, binary, huge, and an unknown extension: the students' to fix, so NG with the
+    reason in every report (and 0 where the file names a problem), never the judge's IE."""
+    small_problems(tmp_path / "problems")
+    submissions = tmp_path / "submissions"
+    files = {
+        "empty": ("sicily-rotations.c", b"  \n"),
+        "binary": ("sicily-rotations.cpp", b"\x7fELF\0\0\0"),
+        "huge": ("sicily-rotations.py", b"#" * (2 << 20)),
+        "odd": ("sicily-rotations.rs", b"fn main() {}\n"),
+        "good": ("sicily-rotations.c", (PROGRAMS / "sicily_zero.c").read_bytes()),
+    }
+    for student, (name, content) in files.items():
+        (submissions / student).mkdir(parents=True)
+        (submissions / student / name).write_bytes(content)
+    (submissions / "good" / "notes.txt").write_text("not a submission\n")  # names no problem
+    (submissions / "good" / "sicily-rotations.txt").write_text("next to a source: a note, not a submission\n")
+    result = grade(tmp_path, "reports", "-j", "1")
+    assert result.returncode == 0, result.stderr
+    assert "IE" not in result.stdout and "judge error" not in result.stderr
+    assert "6 file(s) not graded" in result.stdout  # four NG records, notes.txt and the .txt beside a source
+    found = {r.student: r for r in results.read_all(tmp_path / "reports" / grading.RESULTS_DIR)}
+    for student in ("empty", "binary", "huge", "odd"):
+        assert found[student].verdict == "NG" and found[student].score == 0 and found[student].error, student
+    assert "empty submission" in found["empty"].error and "binary" in found["binary"].error
+    assert "source limit" in found["huge"].error and "unknown language" in found["odd"].error
+    assert found["good"].verdict == "WA"
+    index = (tmp_path / "reports" / "index.html").read_text()
+    listed = index.index('id="notes"')
+    assert listed < index.index('id="matrix"')  # at the top, above the class
+    for student in ("empty", "binary", "huge", "odd"):
+        assert f"{student}/sicily-rotations: " in index[listed : index.index('id="matrix"')]
+    assert "notes.txt" in index[listed : index.index('id="matrix"')]
+    rows = {row["student"]: row for row in csv.DictReader((tmp_path / "reports" / "grades.csv").open())}
+    assert all(rows[s]["sicily-rotations"] == "0" for s in ("empty", "binary", "huge", "odd"))
+    data = json.loads((tmp_path / "reports" / "results.json").read_text())
+    assert {s["student"]: s["verdict"] for s in data["submissions"]}["odd"] == "NG"
+    suites = ET.parse(tmp_path / "reports" / "junit.xml").getroot()
+    empty = suites.find("testsuite[@name='empty/sicily-rotations']")
+    assert empty is not None and empty.get("errors") == "0" and empty.get("failures") == "1"
+    page = (tmp_path / "reports" / "submissions" / "empty" / "sicily-rotations.html").read_text()
+    assert "Not graded:" in page and "internal error" not in page

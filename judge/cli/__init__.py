@@ -618,12 +618,15 @@ def grade(
             err.print(f"[yellow]not graded:[/yellow] {entry.path}: {entry.problem_error}")
     for record in records:
         if record.error:
-            err.print(f"[yellow]not graded:[/yellow] {record.student}/{record.problem}: {record.error}")
-    verdicts = Counter(r.verdict for r in records)
+            kind = "not graded" if record.verdict == "NG" else "judge error"
+            err.print(f"[yellow]{kind}:[/yellow] {record.student}/{record.problem}: {record.error}")
+    verdicts = Counter(r.verdict for r in records if r.verdict != "NG")
+    not_graded = sum(r.verdict == "NG" for r in records) + sum(1 for e in entries if e.problem_error)
     out.print(
         f"graded {len(tasks)} submission(s), {skipped} unchanged, "
         + (f"on {point.address}; " if point else f"with {workers} worker(s); ")
         + ", ".join(f"{_verdict_markup(v)} {n}" for v, n in sorted(verdicts.items()))
+        + (f"; {not_graded} file(s) not graded" if not_graded else "")
     )
     out.print(f"reports: {written.directory / 'index.html'}")
 

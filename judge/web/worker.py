@@ -49,17 +49,10 @@ def judge_claim(claim: Claim, problem: Problem, store: Store, cluster: Endpoint 
         path = _claim_file(claim, Path(folder))
         try:
             submission = build.load_submission(path, claim.language)
-        except JudgeError as err:
+        except JudgeError as err:  # the file's fault (the upload checks should have caught it): NG
             why = str(err).replace(str(path), claim.filename)
-            return results.failed(
-                claim.student,
-                problem.id,
-                claim.filename,
-                claim.language,
-                content_hash,
-                max_score,
-                why,
-                sandbox.detect().mode,
+            return results.not_graded(
+                claim.student, problem.id, claim.filename, claim.language, content_hash, max_score, why
             )
         why = grading.missing_toolchain(submission.language) if cluster is None else ""
         if why:
