@@ -392,6 +392,7 @@ def load_overrides(submissions_dir: Path, problems: dict[str, Problem]) -> dict[
         raise JudgeError(f"{path}:1: expected a list of overrides (student, problem, score, reason)")
     found: dict[tuple[str, str], Override] = {}
     problems_issues: list[str] = []
+    students = {e.student for e in discover(submissions_dir, list(problems))}
     for index, item in enumerate(located.data):
         try:
             model = _OverrideModel.model_validate(item)
@@ -403,6 +404,11 @@ def load_overrides(submissions_dir: Path, problems: dict[str, Problem]) -> dict[
             ) from None
         if model.problem not in problems:
             problems_issues.append(f"{path}:{located.line_of((index, 'problem'))}: unknown problem {model.problem!r}")
+            continue
+        if model.student not in students:  # a typo would otherwise be listed as applied
+            problems_issues.append(
+                f"{path}:{located.line_of((index, 'student'))}: no student {model.student!r} in {submissions_dir}"
+            )
             continue
         maximum = sum(g.points for g in problems[model.problem].spec.groups)
         if model.score > maximum:

@@ -29,7 +29,7 @@ MAX_PROGRAM_BYTES = 8 << 20  # all files of one program together
 COMPILE_TIME_S = 60.0  # a validator built on a big header (testlib) needs more than a submission
 COMPILE_MEMORY_MIB = 2048
 KEPT_BYTES = 64 * 1024  # of each feedback file a checker writes
-STDERR_SHOWN = 300  # characters of a program's stderr quoted in an error
+STDERR_SHOWN = 400  # characters of a program's stderr quoted in an error (its start and its end)
 # Bump when the layout of a cached build changes.
 CACHE_VERSION = 1
 
@@ -359,7 +359,12 @@ def failure(result: sandbox.RunResult) -> str:
 
 
 def stderr_tail(stderr: bytes) -> str:
-    text = " ".join(stderr.decode("utf-8", errors="replace").split())
+    """A program's stderr for a one-line error: its lines joined, and a long one cut in the
+    middle, so both ends show: Java names the error first, Python and C++ last."""
+    text = " | ".join(line.strip() for line in stderr.decode("utf-8", errors="replace").splitlines() if line.strip())
     if not text:
         return ""
-    return f" ({text[:STDERR_SHOWN]}{'...' if len(text) > STDERR_SHOWN else ''})"
+    if len(text) > STDERR_SHOWN:
+        head = STDERR_SHOWN // 3
+        text = f"{text[:head]} ... {text[len(text) - (STDERR_SHOWN - head) :]}"
+    return f" ({text})"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,24 @@ def read_text(path: Path) -> tuple[str | None, FileIssue | None]:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as err:
         return None, FileIssue(path, data[: err.start].count(b"\n") + 1, "not UTF-8 text")
+
+
+def duplicate_inputs(problem: Problem) -> list[str]:
+    """Warnings for test inputs that are byte for byte another one's (a generator that ignores
+    its seed, say): each names both files. Not an error: a problem may mean it."""
+    tests_dir = problem.tests_dir
+    first: dict[bytes, Path] = {}
+    found = []
+    for path in sorted(tests_dir.rglob(f"*{INPUT_SUFFIX}")) if tests_dir.is_dir() else []:
+        try:
+            digest = hashlib.sha256(path.read_bytes()).digest()
+        except OSError:
+            continue  # validate_problem names an unreadable file
+        if digest in first:
+            found.append(f"{path}: the same input as {first[digest]}")
+        else:
+            first[digest] = path
+    return found
 
 
 def validate_problem(problem: Problem, jobs: int = 1) -> ValidationReport:

@@ -292,7 +292,7 @@ class Prepared:
 
 def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs: int = 1) -> Prepared:
     """Load the spec and check the data; find the solutions (not run yet)."""
-    from judge import testdata
+    from judge import testdata, validation
 
     try:
         problem = load_problem(problem_dir)
@@ -309,7 +309,7 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs
     data_broken = any(c.failures for c in checks)
     solutions, folder_problems, skipped = discover(problem_dir, problem.spec.verdict_folders == "icpc")
     checks.append(Check("solutions folder", tuple(folder_problems), f"{len(solutions)} solutions"))
-    notes: list[str] = []
+    notes: list[str] = list(validation.duplicate_inputs(problem))
     if not any(s.folder == "accepted" for s in solutions):
         notes.append(
             f"{problem_dir / SOLUTIONS_DIR / 'accepted'}: no accepted solution, so nothing shows the tests can be passed"

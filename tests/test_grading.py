@@ -243,6 +243,13 @@ def test_bad_overrides_file_is_one_line(tmp_path: Path) -> None:
     result = grade(tmp_path, "reports")
     assert result.returncode == 2
     assert "overrides.yaml:3: score 500 over the maximum 100" in result.stderr
+    (submissions / "overrides.yaml").write_text(
+        "- student: bo\n  problem: sicily-rotations\n  score: 50\n  reason: x\n"
+        "- student: nobody-here\n  problem: sicily-rotations\n  score: 50\n  reason: a typo\n"
+    )
+    result = grade(tmp_path, "reports")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "overrides.yaml:5: no student 'nobody-here' in" in result.stderr
 
 
 def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

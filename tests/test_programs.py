@@ -105,3 +105,19 @@ def test_failures_are_told_in_a_few_words(tmp_path: Path) -> None:
     assert programs.failure(results[0]) == "went over its time limit"
     assert programs.failure(results[1]).startswith("went over its output limit")
     assert programs.failure(results[2]) == "exited with code 3 (no seed given)"
+
+
+def test_a_long_stderr_keeps_both_ends() -> None:
+    """Python (and C++) say what went wrong last, Java first: a long stderr is cut in the middle."""
+    frames = "".join(f'  File "/box/gen.py", line {n}, in f{n}\n    f{n + 1}()\n' for n in range(40))
+    python = f"Traceback (most recent call last):\n{frames}ValueError: n must be at most 1000\n".encode()
+    shown = programs.stderr_tail(python)
+    assert shown.startswith(" (Traceback (most recent call last):") and shown.endswith(
+        "ValueError: n must be at most 1000)"
+    )
+    assert " ... " in shown and len(shown) <= programs.STDERR_SHOWN + 10
+    java = (
+        b'Exception in thread "main" java.lang.IllegalStateException: bad seed\n' + b"\tat Gen.main(Gen.java:9)\n" * 60
+    )
+    assert "IllegalStateException: bad seed" in programs.stderr_tail(java)
+    assert programs.stderr_tail(b"one line\n") == " (one line)" and programs.stderr_tail(b"\n \n") == ""

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from judge.spec import load_problem
-from judge.validation import validate_problem
+from judge.validation import duplicate_inputs, validate_problem
 
 from .conftest import PROBLEMS
 
@@ -41,3 +42,16 @@ def test_no_tests_at_all(problems_copy: Path) -> None:
     shutil.rmtree(problem.tests_dir)
     report = validate_problem(problem)
     assert not report.ok and "run `judge gen`" in report.issues[0].message
+
+
+def test_duplicate_inputs_are_warned_about_naming_both_files(tmp_path: Path) -> None:
+    target = tmp_path / "sicily-rotations"
+    shutil.copytree(PROBLEMS / "sicily-rotations", target)
+    assert duplicate_inputs(load_problem(target)) == []
+    for name in ("in", "ans"):
+        shutil.copy(target / "tests" / "edge" / f"01.{name}", target / "tests" / "random" / f"09.{name}")
+    [warning] = duplicate_inputs(load_problem(target))
+    assert "random/09.in: the same input as" in warning and "edge/01.in" in warning
+    # The bundled problems have none (eight-digits' random group once repeated boards).
+    for problem in ("lanqiao", "eight-digits", "sicily-rotations"):
+        assert duplicate_inputs(load_problem(PROBLEMS / problem)) == [], problem

@@ -148,3 +148,13 @@ def test_a_failing_solution_stops_at_its_first_failure_in_each_group(scratch: Pa
     assert all(c.cpu_s >= 1.5 for c in run.cases)
     assert outcome.verdict is Verdict.TLE
     assert outcome.failures == () and outcome.warnings == ()
+
+
+def test_verify_warns_about_a_duplicate_input(tmp_path: Path) -> None:
+    target = tmp_path / "sicily-rotations"
+    shutil.copytree(PROBLEMS / "sicily-rotations", target)
+    shutil.rmtree(target / "solutions")
+    for name in ("in", "ans"):  # a hand-made copy in a group of files
+        shutil.copy(target / "tests" / "edge" / f"01.{name}", target / "tests" / "edge" / f"01-copy.{name}")
+    prepared = verify.prepare(target)
+    assert any("edge/01.in" in note and "the same input as" in note for note in prepared.notes), prepared.notes

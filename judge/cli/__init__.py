@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from judge.runner import CaseResult
     from judge.spec import Problem
     from judge.verify import ProblemReport
+    from judge.web.store import Store
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -122,7 +123,7 @@ def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | Non
     (its built-in validator and its validator programs)."""
     from judge import grading
     from judge.spec import load_problem
-    from judge.validation import validate_problem
+    from judge.validation import duplicate_inputs, validate_problem
 
     failed = False
     summary = Table("problem", "inputs", "result", box=None, pad_edge=False)
@@ -138,6 +139,8 @@ def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | Non
             report = validate_problem(problem, jobs or grading.default_jobs())
         for issue in report.issues:
             err.print(f"[red]invalid:[/red] {issue}")
+        for warning in duplicate_inputs(problem):
+            err.print(f"[yellow]warning:[/yellow] {warning}")
         failed |= not report.ok
         result = "[green]all valid[/green]" if report.ok else f"[red]{len(report.issues)} issue(s)[/red]"
         summary.add_row(problem.id, str(report.files), result)
@@ -912,15 +915,23 @@ _data_option = click.option(
 )
 
 
+def _store(data_dir: Path) -> Store:
+    """The web judge's store, saying what it fixed on the way in (loose permissions)."""
+    from judge.web.store import Store
+
+    store = Store(data_dir)
+    for note in store.notes:
+        err.print(f"judge: {note}")
+    return store
+
+
 @roster.command("add")
 @click.argument("user_ids", metavar="ID...", nargs=-1, required=True)
 @click.option("--teacher", is_flag=True, help="Give these ids the teacher's dashboard.")
 @_data_option
 def roster_add(user_ids: tuple[str, ...], teacher: bool, data_dir: Path) -> None:
     """Add ids (or give them new tokens); prints `id,token` once: hand each token out."""
-    from judge.web.store import Store
-
-    store = Store(data_dir)
+    store = _store(data_dir)
     for user_id in user_ids:
         click.echo(f"{user_id},{store.add_user(user_id, 'teacher' if teacher else 'student')}")
 
@@ -933,7 +944,7 @@ def roster_import(csv_file: Path, data_dir: Path) -> None:
     prints `id,token` for each, to hand out or mail-merge."""
     import csv
 
-    from judge.web.store import Store, valid_user_id
+    from judge.web.store import valid_user_id
 
     try:
         text = csv_file.read_text(encoding="utf-8-sig")
@@ -951,7 +962,7 @@ def roster_import(csv_file: Path, data_dir: Path) -> None:
         if not valid_user_id(value):
             raise JudgeError(f"{csv_file}:{number}: {value!r} is not an id (1-64 letters, digits, '.', '_' or '-')")
         ids.append(value)
-    store = Store(data_dir)
+    store = _store(data_dir)
     for user_id in ids:
         click.echo(f"{user_id},{store.add_user(user_id)}")
     err.print(f"judge: {len(ids)} id(s) added to {data_dir}")
@@ -962,9 +973,7 @@ def roster_import(csv_file: Path, data_dir: Path) -> None:
 @_data_option
 def roster_logout(user_ids: tuple[str, ...], data_dir: Path) -> None:
     """End every session of these ids now (a cookie that may have been copied); their tokens stay."""
-    from judge.web.store import Store
-
-    store = Store(data_dir)
+    store = _store(data_dir)
     for user_id in user_ids:
         if store.user(user_id) is None:
             raise JudgeError(f"{user_id!r} is not on the roster of {data_dir}")
@@ -975,10 +984,8 @@ def roster_logout(user_ids: tuple[str, ...], data_dir: Path) -> None:
 @_data_option
 def roster_list(data_dir: Path) -> None:
     """Every id on the roster, its role and its number of submissions."""
-    from judge.web.store import Store
-
     table = Table("id", "role", "submissions", box=None, pad_edge=False)
-    for user, count in Store(data_dir).users():
+    for user, count in _store(data_dir).users():
         table.add_row(user.id, user.role, str(count))
     out.print(table)
 

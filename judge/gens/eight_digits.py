@@ -56,15 +56,20 @@ def gen_hardest(rng: random.Random, count: int, tables: TableSource, args: Mappi
 
 
 def gen_random(rng: random.Random, count: int, tables: TableSource, args: Mapping[str, int]) -> list[str]:
-    """Distances spread evenly over 0..max, and `unsolvable_percent` of unsolvable boards."""
+    """Distances spread evenly over 0..max-1 (the greatest is the `hardest` group's, and holds
+    two boards only), and `unsolvable_percent` of unsolvable boards; no board twice."""
     table = tables(GOAL_TABLE)
-    per_distance = buckets(table)
-    cases = []
-    for _ in range(count):
+    per_distance = buckets(table)[: max_distance(table)]
+    cases: list[str] = []
+    seen: set[tuple[int, ...]] = set()
+    while len(cases) < count:
         if rng.randrange(100) < args["unsolvable_percent"]:
             board = _unsolvable(rng, rng.randrange(9))
         else:
             board = unrank(rng.choice(per_distance[rng.randint(0, len(per_distance) - 1)]))
+        if tuple(board) in seen:
+            continue  # a small distance has few boards: draw again
+        seen.add(tuple(board))
         cases.append(render(board))
     return cases
 

@@ -128,6 +128,8 @@ def statement_html(problem: Problem, markdown: MarkdownIt) -> str:
 
 def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[], float] = time.time) -> FastAPI:
     store = Store(settings.data_dir)
+    for note in store.notes:
+        log.warning("%s", note)
     problems: dict[str, Problem] = {}
     for directory in problem_dirs(settings.problems_dir):
         problem = load_problem(Path(directory))

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import json
 import math
+import os
 import secrets
 import sqlite3
 import time
@@ -198,17 +199,31 @@ class Store:
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
         self.path = data_dir / DB_FILE
+        self.notes: list[str] = []  # what was fixed on the way in (loose permissions)
         try:
-            data_dir.mkdir(parents=True, exist_ok=True)
+            data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # Sources and token hashes: for the judge's own user only, on a shared lab machine too.
+            self._tighten(data_dir, 0o700)
+            # Made 0600 before SQLite opens it: its -wal and -shm files take the database's mode.
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
             with self._connect() as db:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.executescript(_SCHEMA)
                 columns = {row["name"] for row in db.execute("PRAGMA table_info(submissions)")}
                 if "started" not in columns:  # a database made before results were held back
                     db.execute("ALTER TABLE submissions ADD COLUMN started REAL")
+            for path in sorted(data_dir.iterdir()):
+                if path.is_file() and not path.is_symlink():
+                    self._tighten(path, 0o600)
         except (OSError, sqlite3.Error) as err:
             why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
             raise JudgeError(f"{data_dir}: cannot keep the web judge's data here: {why}") from None
+
+    def _tighten(self, path: Path, mode: int) -> None:
+        found = path.stat().st_mode & 0o777
+        if found & ~mode:
+            path.chmod(mode)
+            self.notes.append(f"{path}: was readable by others ({found:o}), now {mode:o}")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:

@@ -146,3 +146,19 @@ def test_a_result_is_released_at_the_end_of_its_judgings_step() -> None:
     assert not slow.released(5.0, now=109.9) and slow.released(5.0, now=110.0)
     assert done.released(0.0, now=101.2)  # no step: at once
     assert not dataclasses.replace(done, status="running").released(0.0, now=1e9)
+
+
+def test_the_data_folder_and_its_files_are_the_judges_alone(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    store = Store(data)
+    store.add_user("ana")
+    assert store.notes == []
+    assert data.stat().st_mode & 0o777 == 0o700
+    for path in data.iterdir():  # the database and its -wal and -shm files
+        assert path.stat().st_mode & 0o077 == 0, path
+    # A folder made looser (or by an older judge) is fixed on the next start, with a note.
+    data.chmod(0o755)
+    (data / "judge.sqlite3").chmod(0o644)
+    again = Store(data)
+    assert data.stat().st_mode & 0o777 == 0o700 and (data / "judge.sqlite3").stat().st_mode & 0o777 == 0o600
+    assert len(again.notes) == 2 and "was readable by others (755), now 700" in again.notes[0]
