@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -181,7 +182,8 @@ CLASS = [
         ("student11", "sicily-rotations", ".c"),
     )
 ]
-BUDGET_S = 5.0
+BUDGET_S = 5.0  # on an idle machine; scaled by how much of the CPU the tests get now (below)
+MAX_SCALE = 6.0
 # A program too slow needs a run at its limit (3 s of CPU for Python) before it is caught, and
 # a JVM starts slowly (a failure at distance 22 costs 23 runs of ~0.15 s): these get twice as long.
 SLOW = {"time_limit_exceeded", "student08"}
@@ -236,6 +238,38 @@ def independent_answer(name: str, text: str) -> str:
     )
 
 
+_SPIN_C = "int main(void){ volatile unsigned long x = 0; for (unsigned long i = 0; i < 450000000UL; i++) x += i; return 0; }\n"
+_spin: list[Path] = []
+
+
+def contention() -> float:
+    """How much longer than its CPU time CPU-bound work takes on this machine now, in the
+    sandbox and in this process (1 when idle, 2 to 3 with two busy loops per core), measured
+    on the spot: the search's budget is seconds, and a busy machine gives fewer runs a second."""
+    from judge import build
+
+    if not _spin:
+        folder = Path(tempfile.mkdtemp(prefix="judge-test-spin-"))
+        (folder / "spin.c").write_text(_SPIN_C)
+        with build.box() as where:
+            assert build.compile_submission(build.load_submission(folder / "spin.c"), where).ok
+            shutil.copy(where / "main", folder / "main")
+        _spin.append(folder)
+    with build.box() as where:
+        shutil.copy(_spin[0] / "main", where / "main")
+        ran = sandbox.run(
+            ["./main"], box=where, limits=sandbox.Limits(cpu_s=20, wall_s=60, memory_mib=64, output_bytes=1024)
+        )
+    assert ran.ok and ran.cpu_s > 0, ran
+    # The search's own processes (its pool, the reference) are not in a cgroup of their own.
+    wall, cpu = time.perf_counter(), time.process_time()
+    x = 0
+    while time.process_time() - cpu < 0.3:
+        x += 1
+    here = (time.perf_counter() - wall) / (time.process_time() - cpu)
+    return min(MAX_SCALE, max(1.0, ran.wall_s / ran.cpu_s, here))
+
+
 def _slow(source: Path) -> bool:
     return bool(SLOW.intersection(source.parts)) or source.suffix == ".java"
 
@@ -257,7 +291,7 @@ def test_a_failing_program_gets_a_small_true_example_that_is_no_test(
 
     problem = load_problem(PROBLEMS / name)
     submission = build.load_submission(source)
-    budget = 2 * BUDGET_S if _slow(source) else BUDGET_S
+    budget = (2 * BUDGET_S if _slow(source) else BUDGET_S) * contention()
     found = explain(problem, submission, store, budget, jobs=2)
     assert found.found and found.verdict not in (None, "AC", "CE"), found
     assert found.input is not None and found.expected is not None
