@@ -146,12 +146,12 @@ def owned_name(kind: str) -> str:
     return f"{PREFIX}{kind}-{owner_tag()}-{uuid.uuid4().hex[:10]}"
 
 
-def make_temp_dir(kind: str) -> Path:
-    """A private temporary folder held by this process (see the module's docstring)."""
-    root = Path(tempfile.gettempdir())
+def make_temp_dir(kind: str, where: Path | None = None) -> Path:
+    """A private folder held by this process (see the module's docstring), in the temporary
+    folder or in `where`; its lock is in the temporary folder's lock folder either way."""
     name = owned_name(kind)
-    hold(name, root)
-    path = root / name
+    hold(name)
+    path = Path(where or tempfile.gettempdir()) / name
     path.mkdir(mode=0o700)
     return path
 
@@ -160,7 +160,7 @@ def remove_dir(path: Path) -> None:
     """Remove a folder of make_temp_dir and give up its lock."""
     shutil.rmtree(path, ignore_errors=True)
     if not path.exists():
-        release(path.name, path.parent)
+        release(path.name)
 
 
 def at_exit(function: Callable[..., object], *args: object) -> None:
@@ -174,10 +174,12 @@ def remove_at_exit(path: Path) -> None:
     at_exit(remove_dir, path)
 
 
-def remove_stale(directory: Path | None = None) -> int:
-    """Remove the judge folders in the temporary directory that no live judge holds, and
-    the lock files of what is gone."""
+def remove_stale(directory: Path | None = None, locks: Path | None = None) -> int:
+    """Remove the judge folders in `directory` (the temporary one by default) that no live
+    judge holds, and the lock files of what is gone. `locks` is where their locks are, the
+    temporary folder's by default (an import stages in the problems folder, its lock here)."""
     where = Path(directory or tempfile.gettempdir())
+    locks = locks or where
     removed = 0
     try:
         names = os.listdir(where)
@@ -188,13 +190,16 @@ def remove_stale(directory: Path | None = None) -> int:
         if not _OWNED.match(name) or not path.is_dir() or path.is_symlink():
             continue
         try:
-            if not stale(name, path.stat().st_mtime, where):
+            if not stale(name, path.stat().st_mtime, locks):
                 continue
         except OSError:
             continue
         shutil.rmtree(path, ignore_errors=True)
-        removed += not path.exists()
-    _remove_free_locks(where)
+        if not path.exists():
+            removed += 1
+            forget(name, locks)
+    if locks == where:
+        _remove_free_locks(where)
     return removed
 
 
@@ -215,8 +220,8 @@ def _remove_free_locks(root: Path) -> None:
     except OSError:
         return
     for name in names:
-        if name.startswith(f"{PREFIX}run-"):
-            continue  # a cgroup's: cgroups.remove_stale looks after those
+        if name.startswith((f"{PREFIX}run-", f"{PREFIX}import-")):
+            continue  # a cgroup's (cgroups.remove_stale) or an import's (in a problems folder)
         if not (root / name).exists() and held(name, root) is False:
             forget(name, root)
 

@@ -49,19 +49,23 @@ def read_text(path: Path) -> tuple[str | None, FileIssue | None]:
 
 def duplicate_inputs(problem: Problem) -> list[str]:
     """Warnings for test inputs that are byte for byte another one's (a generator that ignores
-    its seed, say): each names both files. Not an error: a problem may mean it."""
+    its seed, say): each names both files. Not an error: a problem may mean it. A sample
+    repeated among the secret cases is no warning: packages do that on purpose, so that the
+    secret verdict covers the samples too."""
     tests_dir = problem.tests_dir
-    first: dict[bytes, Path] = {}
+    public = {group.name for group in problem.spec.groups if group.visibility == "public"}
+    first: dict[tuple[bool, bytes], Path] = {}
     found = []
     for path in sorted(tests_dir.rglob(f"*{INPUT_SUFFIX}")) if tests_dir.is_dir() else []:
         try:
             digest = hashlib.sha256(path.read_bytes()).digest()
         except OSError:
             continue  # validate_problem names an unreadable file
-        if digest in first:
-            found.append(f"{path}: the same input as {first[digest]}")
+        key = (path.relative_to(tests_dir).parts[0] in public, digest)
+        if key in first:
+            found.append(f"{path}: the same input as {first[key]}")
         else:
-            first[digest] = path
+            first[key] = path
     return found
 
 

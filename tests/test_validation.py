@@ -52,6 +52,10 @@ def test_duplicate_inputs_are_warned_about_naming_both_files(tmp_path: Path) -> 
         shutil.copy(target / "tests" / "edge" / f"01.{name}", target / "tests" / "random" / f"09.{name}")
     [warning] = duplicate_inputs(load_problem(target))
     assert "random/09.in: the same input as" in warning and "edge/01.in" in warning
+    # A sample repeated as a secret case is on purpose (packages do it): no warning for it.
+    for name in ("in", "ans"):
+        shutil.copy(target / "tests" / "samples" / f"01.{name}", target / "tests" / "bulk" / f"03.{name}")
+    assert duplicate_inputs(load_problem(target)) == [warning]
     # The bundled problems have none (eight-digits' random group once repeated boards).
     for problem in ("lanqiao", "eight-digits", "sicily-rotations"):
         assert duplicate_inputs(load_problem(PROBLEMS / problem)) == [], problem

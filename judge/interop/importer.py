@@ -537,9 +537,10 @@ def import_package(
     final = problems_dir / problem_id
     if final.exists():
         raise PackageError(f"{final}: already exists; pass --id to choose another id")
-    # Named after this process, so that a later import clears what a killed one left.
-    lifecycle.remove_stale(problems_dir)
-    staging = Path(tempfile.mkdtemp(prefix=f"{lifecycle.PREFIX}import-{lifecycle.owner_tag()}-", dir=problems_dir))
+    # Held by this process (its lock in the temporary folder), so that a later import clears
+    # what a killed one left and never what a running one is staging.
+    lifecycle.remove_stale(problems_dir, locks=Path(tempfile.gettempdir()))
+    staging = lifecycle.make_temp_dir("import", problems_dir)
     try:
         unpacked = staging / "package"
         unpacked.mkdir()
@@ -558,7 +559,7 @@ def import_package(
     except PackageError as err:
         raise PackageError(f"{package}: {err}" if not str(err).startswith(str(package)) else str(err)) from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        lifecycle.remove_dir(staging)
 
 
 def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notify: Notify | None) -> Imported:

@@ -4,11 +4,13 @@ refused in one line with nothing written, and the imported problems verify."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
 import yaml
 
+from judge import lifecycle
 from judge.interop import importer
 from judge.interop.unpack import PackageError
 
@@ -248,9 +250,24 @@ def test_a_domjudge_time_limit_is_taken(tmp_path: Path, problems: Path) -> None:
     assert imported.time_limit_s == 3 and imported.time_limit_from == "the package"
 
 
-def test_a_killed_import_leaves_nothing_the_next_one_keeps(tmp_path: Path, problems: Path) -> None:
-    # What a SIGKILLed import leaves: a staging folder named after a process that is gone.
-    stale = problems / "judge-import-999999999.1-abc"
-    (stale / "add" / "data").mkdir(parents=True)
-    importer.import_package(legacy(tmp_path / "add", **{".timelimit": "1\n"}), problems)
-    assert sorted(p.name for p in problems.iterdir()) == ["add"]
+def test_a_killed_import_leaves_nothing_the_next_one_keeps(
+    tmp_path: Path, problems: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # a lock folder of this test's own
+    # What a SIGKILLed import leaves: its staging folder, and its lock file that nobody holds.
+    killed = problems / "judge-import-999999999.1-abc"
+    (killed / "add" / "data").mkdir(parents=True)
+    lock = lifecycle.lock_dir() / f"{killed.name}.lock"
+    lock.parent.mkdir()
+    lock.touch()
+    # What a running import stages (this process holds it), and an older judge's young folder.
+    running = lifecycle.make_temp_dir("import", problems)
+    older = problems / "judge-import-999999998.1-def"
+    older.mkdir()
+    try:
+        importer.import_package(legacy(tmp_path / "add", **{".timelimit": "1\n"}), problems)
+        assert sorted(p.name for p in problems.iterdir()) == sorted(["add", running.name, older.name])
+        assert not lock.exists()
+    finally:
+        lifecycle.remove_dir(running)
+    assert not (lifecycle.lock_dir() / f"{running.name}.lock").exists()
