@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PROBLEMS, REPO
-from .test_cli import judge
-from .test_grading import small_problems
+from tests.conftest import PROBLEMS, REPO
+from tests.test_cli import judge
+from tests.test_grading import small_problems
 
 jsonschema = pytest.importorskip("jsonschema", reason="needs the test extra (jsonschema)")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PROBLEMS, REPO
+from tests.conftest import PROBLEMS, REPO
 
 
 def judge(*args: str, cwd: Path = REPO, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:

@@ -23,8 +23,7 @@ from judge.explain.render import html_section, text_lines
 from judge.explain.search import Explanation, Level
 from judge.results import SCHEMA, CaseRecord, GradeRecord, GroupRecord
 from judge.spec import Problem, load_problem
-
-from .conftest import PROBLEMS
+from tests.conftest import PROBLEMS
 
 PROBLEM = load_problem(PROBLEMS / "sicily-rotations")  # samples public; edge, random, bulk secret
 CPU_LIMIT = PROBLEM.spec.limits.cpu_s_for("c")

@@ -17,8 +17,7 @@ import psutil
 import pytest
 
 from judge import lifecycle, sandbox
-
-from .conftest import REPO
+from tests.conftest import REPO
 
 SPIN = "int main(){ volatile unsigned long x = 0; for (;;) x++; }\n"
 

@@ -13,8 +13,7 @@ import pytest
 from judge import parts, testdata
 from judge.errors import JudgeError
 from judge.spec import load_problem
-
-from .test_cli import judge
+from tests.test_cli import judge
 
 SPEC = """\
 id: sum

@@ -10,9 +10,8 @@ import pytest
 
 from judge import build, sandbox
 from judge.errors import JudgeError
-
-from .conftest import PROBLEMS
-from .test_cli import judge
+from tests.conftest import PROBLEMS
+from tests.test_cli import judge
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -175,8 +174,7 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     from judge.build import Build, Submission, load_submission
     from judge.spec import load_problem
     from judge.verdicts import Verdict
-
-    from .test_parts import make_problem
+    from tests.test_parts import make_problem
 
     directory = make_problem(tmp_path)
     spec = directory / "problem.yaml"

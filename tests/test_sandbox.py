@@ -16,8 +16,7 @@ import pytest
 
 from judge import build, checkers, sandbox
 from judge.verdicts import CaseVerdict, Verdict, judge_run
-
-from .conftest import PROBLEMS
+from tests.conftest import PROBLEMS
 
 LAYERS = sandbox.detect()
 needs_bwrap = pytest.mark.skipif(not LAYERS.bwrap.active, reason=f"bubblewrap: {LAYERS.bwrap.detail}")
@@ -521,7 +520,7 @@ def test_eight_judges_at_once_give_the_verdicts_of_one(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from .conftest import REPO
+    from tests.conftest import REPO
 
     sources = []
     for name, code in UNDER_LOAD.items():

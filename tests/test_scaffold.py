@@ -8,8 +8,7 @@ import pytest
 
 from judge import scaffold
 from judge.errors import JudgeError
-
-from .test_cli import judge
+from tests.test_cli import judge
 
 
 @pytest.mark.parametrize("language", ["cpp", "python3"])

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO
-from .test_cli import judge
+from tests.conftest import REPO
+from tests.test_cli import judge
 
 PLANTED = REPO / "tests" / "programs" / "similar"
 # (copy's student, its file, the planted file, the original's student)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from .conftest import PROBLEMS, REPO
+from tests.conftest import PROBLEMS, REPO
 
 HEAVY = ("click", "dataclasses", "numpy", "pathlib", "pydantic", "rich", "typing", "yaml")
 

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from judge.spec import SpecError, json_schema, load_problem
-
-from .conftest import PROBLEMS
+from tests.conftest import PROBLEMS
 
 GOOD = """\
 id: demo

@@ -6,8 +6,7 @@ from pathlib import Path
 
 from judge import testdata
 from judge.spec import load_problem
-
-from .conftest import PROBLEMS
+from tests.conftest import PROBLEMS
 
 
 def test_committed_tests_are_up_to_date(store) -> None:  # type: ignore[no-untyped-def]

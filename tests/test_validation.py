@@ -5,8 +5,7 @@ from pathlib import Path
 
 from judge.spec import load_problem
 from judge.validation import duplicate_inputs, validate_problem
-
-from .conftest import PROBLEMS
+from tests.conftest import PROBLEMS
 
 
 def test_bundled_tests_are_valid() -> None:

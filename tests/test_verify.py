@@ -12,9 +12,8 @@ import pytest
 
 from judge import verify
 from judge.verdicts import Verdict
-
-from .conftest import PROBLEMS
-from .test_cli import judge
+from tests.conftest import PROBLEMS
+from tests.test_cli import judge
 
 PROBLEM = "sicily-rotations"  # the fewest test files: a copy verifies in seconds
 ACCEPTED_C = PROBLEMS / PROBLEM / "solutions" / "accepted" / "cantor_table.c"

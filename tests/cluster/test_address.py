@@ -70,7 +70,7 @@ def test_security_presents_the_role_s_certificate_and_requires_encryption(folder
 
 
 def test_the_commands_refuse_an_open_port_in_one_line(tmp_path: Path) -> None:
-    from ..test_cli import judge
+    from tests.test_cli import judge
 
     for args, message in (
         (("worker", "tcp://10.0.0.5:8786"), "plain tcp:// is refused"),

@@ -20,10 +20,9 @@ from pathlib import Path
 import pytest
 
 from judge.cluster import certs, needs
-
-from ..test_cli import judge
-from ..test_grading import make_class, small_problems
-from ..test_parts import make_problem
+from tests.test_cli import judge
+from tests.test_grading import make_class, small_problems
+from tests.test_parts import make_problem
 
 # Minutes of clusters starting, burning and being killed: the slow tier (make test-slow).
 pytestmark = pytest.mark.slow
@@ -222,8 +221,8 @@ def test_a_scheduler_that_goes_away_ends_the_run_in_one_line(tmp_path: Path, fol
 
 
 def test_verify_and_the_web_judge_run_on_the_hosts(tmp_path: Path, cluster: Cluster) -> None:
-    from ..web.conftest import Server
-    from ..web.test_app import ACCEPTED, PROBLEM, WRONG, submitted_id
+    from tests.web.conftest import Server
+    from tests.web.test_app import ACCEPTED, PROBLEM, WRONG, submitted_id
 
     on_hosts = ("--scheduler", cluster.address, "--certs", str(cluster.certs))
     problems = tmp_path / "problems"

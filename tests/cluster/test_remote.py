@@ -13,9 +13,8 @@ import pytest
 from judge import grading, languages, runner, testdata
 from judge.cluster import remote
 from judge.spec import load_problem
-
-from ..test_cli import judge
-from ..test_parts import make_problem
+from tests.test_cli import judge
+from tests.test_parts import make_problem
 
 
 def test_a_case_is_judged_from_the_archives_alone(tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ import json
 import shutil
 from pathlib import Path
 
-from ..conftest import PROBLEMS, REPO
-from ..test_cli import judge
-from ..test_grading import PROGRAMS, small_problems
+from tests.conftest import PROBLEMS, REPO
+from tests.test_cli import judge
+from tests.test_grading import PROGRAMS, small_problems
 
 WRONG = PROBLEMS / "eight-digits" / "solutions" / "wrong_answer" / "parity_with_blank.c"
 RIGHT = PROBLEMS / "sicily-rotations" / "solutions" / "accepted" / "cantor_table.c"

@@ -20,9 +20,8 @@ from judge.explain.search import Run, _Search
 from judge.explain.space import Space, space_for
 from judge.refs.text import TableSource
 from judge.spec import load_problem
-
-from ..conftest import PROBLEMS
-from ..puzzles.test_paths import slides
+from tests.conftest import PROBLEMS
+from tests.puzzles.test_paths import slides
 
 LIMITS = sandbox.Limits(cpu_s=1.0, wall_s=3.0, memory_mib=256, output_bytes=1 << 20)
 # A simulated program: (input, expected answer) -> (verdict, output).

@@ -15,10 +15,9 @@ from judge import testdata
 from judge.errors import JudgeError
 from judge.interop import exporter, importer
 from judge.spec import load_problem
-
-from ..conftest import PROBLEMS
-from ..test_cli import judge
-from ..test_parts import make_problem
+from tests.conftest import PROBLEMS
+from tests.test_cli import judge
+from tests.test_parts import make_problem
 
 
 def test_a_program_problem_exports_in_the_legacy_layout(tmp_path: Path) -> None:

@@ -13,9 +13,8 @@ import yaml
 from judge import lifecycle
 from judge.interop import importer
 from judge.interop.unpack import PackageError
-
-from ..test_cli import judge
-from .packages import draft_2023, format_2025, legacy, write, zip_folder
+from tests.interop.packages import draft_2023, format_2025, legacy, write, zip_folder
+from tests.test_cli import judge
 
 
 @pytest.fixture

@@ -16,8 +16,7 @@ import pytest
 
 from judge.interop import exporter
 from judge.spec import load_problem
-
-from ..conftest import PROBLEMS
+from tests.conftest import PROBLEMS
 
 # A minute of problemtools judging the exports: the slow tier (make test-slow).
 pytestmark = pytest.mark.slow

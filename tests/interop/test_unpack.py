@@ -12,8 +12,7 @@ import pytest
 
 from judge.interop import importer, unpack
 from judge.interop.unpack import PackageError
-
-from .packages import legacy, zip_folder
+from tests.interop.packages import legacy, zip_folder
 
 
 def written(target: Path) -> list[Path]:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import REPO
-from ..test_grading import small_problems
+from tests.conftest import REPO
+from tests.test_grading import small_problems
 
 
 def free_port() -> int:

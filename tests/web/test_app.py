@@ -13,9 +13,8 @@ import urllib.parse
 from pathlib import Path
 
 from judge.web.store import Store
-
-from ..conftest import PROBLEMS, REPO
-from .conftest import Server, case_verdicts
+from tests.conftest import PROBLEMS, REPO
+from tests.web.conftest import Server, case_verdicts
 
 PROGRAMS = REPO / "tests" / "programs"
 ACCEPTED = (PROBLEMS / "sicily-rotations" / "solutions" / "accepted" / "cantor_table.c").read_bytes()
@@ -228,7 +227,7 @@ def test_the_teacher_rejudges_a_problem(server: Server) -> None:
 
 
 def test_the_roster_stores_only_hashes(tmp_path: Path) -> None:
-    from .conftest import judge_cli
+    from tests.web.conftest import judge_cli
 
     roster = tmp_path / "class.csv"
     roster.write_text("student,name\nkim,Kim\nlou,Lou\n")
@@ -363,7 +362,7 @@ def test_an_unsafe_server_says_so_on_every_page(server: Server, web_problems: Pa
 
 
 def test_a_problem_made_of_programs_is_judged_on_the_web(tmp_path: Path) -> None:
-    from ..test_parts import make_problem
+    from tests.test_parts import make_problem
 
     problems = tmp_path / "problems"
     problems.mkdir()
@@ -396,8 +395,7 @@ def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
 
     from judge.spec import load_problem
     from judge.web.app import statement_html
-
-    from ..test_parts import make_problem
+    from tests.test_parts import make_problem
 
     directory = make_problem(tmp_path)
     (directory / "problem.tex").write_text("\\problemname{Sum} <script>alert(1)</script>\n")

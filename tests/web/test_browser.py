@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import PROBLEMS
-from .conftest import Server
+from tests.conftest import PROBLEMS
+from tests.web.conftest import Server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

@@ -25,10 +25,9 @@ import yaml
 from judge import feedback, gradescope, reports
 from judge.spec import load_problem
 from judge.web.store import Store
-
-from ..test_grading import small_problems
-from .conftest import Client, Server
-from .test_app import submitted_id
+from tests.test_grading import small_problems
+from tests.web.conftest import Client, Server
+from tests.web.test_app import submitted_id
 
 LEVELS = ("verdict", "groups", "cases")
 SECRET = ("edge/01", "random/01", "bulk/01")  # small_problems keeps one file per group

@@ -21,9 +21,8 @@ from judge.web import app as web
 from judge.web.app import FORM_BYTES, Settings, create_app
 from judge.web.protocol import DeadlineH11Protocol
 from judge.web.store import Store
-
-from ..conftest import PROBLEMS
-from .conftest import free_port
+from tests.conftest import PROBLEMS
+from tests.web.conftest import free_port
 
 FORM = (b"content-type", b"application/x-www-form-urlencoded")
 

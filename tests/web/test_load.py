@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from judge.web.store import Store
-
-from ..conftest import PROBLEMS
-from .conftest import Server, case_verdicts
-from .test_app import PROBLEM, PROGRAMS, grade_verdicts, submitted_id
+from tests.conftest import PROBLEMS
+from tests.web.conftest import Server, case_verdicts
+from tests.web.test_app import PROBLEM, PROGRAMS, grade_verdicts, submitted_id
 
 # Thirty students at once take half a minute: the slow tier (make test-slow).
 pytestmark = pytest.mark.slow
