@@ -19,11 +19,11 @@ import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from judge import autograde
+from judge import autograde, paths
 from judge.errors import JudgeError
 from judge.spec import Problem
 
-TEMPLATES = Path(__file__).parent / "templates" / "gradescope"
+TEMPLATES = Path(paths.TEMPLATES) / "gradescope"
 # What grading needs (the web judge, the cluster and the certificates are left out).
 REQUIREMENTS = (
     "pyyaml",
@@ -41,7 +41,7 @@ REQUIREMENTS = (
 
 def checkout() -> Path:
     """The folder of the judge's own pyproject.toml (a wheel is built from it)."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(paths.PACKAGE).resolve().parent
     if not (root / "pyproject.toml").is_file():
         raise JudgeError(f"{root}: not a checkout of the judge (no pyproject.toml): build the autograder from one")
     return root

@@ -23,7 +23,7 @@ from pathlib import Path
 from judge import languages, lifecycle, sandbox
 from judge.errors import JudgeError
 from judge.languages import Language
-from judge.tables import cache_dir
+from judge.paths import cache_dir
 
 MAX_PROGRAM_BYTES = 8 << 20  # all files of one program together
 COMPILE_TIME_S = 60.0  # a validator built on a big header (testlib) needs more than a submission

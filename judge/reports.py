@@ -24,7 +24,7 @@ from xml.sax.saxutils import quoteattr
 import jinja2
 from markupsafe import Markup, escape
 
-from judge import feedback
+from judge import feedback, paths
 from judge.feedback import Shown
 from judge.grading import Entry, Override
 from judge.results import GradeRecord, to_json
@@ -32,7 +32,7 @@ from judge.sandbox import isolated_mode
 from judge.spec import Problem
 from judge.verdicts import Verdict
 
-TEMPLATES = Path(__file__).with_name("templates")
+TEMPLATES = Path(paths.TEMPLATES)
 # XML 1.0 forbids most control characters: student output must not break junit.xml.
 _XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import jinja2
 
+from judge import paths
 from judge.errors import JudgeError
 
-TEMPLATES = Path(__file__).parent / "templates" / "new"
+TEMPLATES = Path(paths.TEMPLATES) / "new"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 EXTENSIONS = {"cpp": "cpp", "python3": "py"}
 DEFAULT_TITLE = "Largest Sum of a Part"

@@ -16,7 +16,8 @@ import sys
 from judge import refs
 from judge.errors import EXIT_USAGE, JudgeError
 from judge.locate import SPEC_FILE, find_problem
-from judge.tables import TableStore, cache_dir
+from judge.paths import cache_dir
+from judge.tables import TableStore
 
 
 def reference_name(problem_dir: str) -> str:

@@ -12,20 +12,12 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable
 
+from judge.paths import cache_dir
+
 # Bump when a builder changes what it produces: old files are then ignored.
 FORMAT_VERSION = 1
-CACHE_ENV = "JUDGE_CACHE_DIR"
 
 Notify = Callable[[str], None]
-
-
-def cache_dir() -> str:
-    """$JUDGE_CACHE_DIR, else $XDG_CACHE_HOME/judge, else ~/.cache/judge."""
-    explicit = os.environ.get(CACHE_ENV)
-    if explicit:
-        return explicit
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "judge")
 
 
 def build(names: Iterable[str]) -> dict[str, bytes]:

@@ -190,7 +190,8 @@ def schema(ctx: click.Context, output: Path | None, check: bool) -> None:
 def tables(rebuild: bool) -> None:
     """Build (if needed) and list the cached distance tables of the reference solvers."""
     from judge import refs
-    from judge.tables import TableStore, cache_dir
+    from judge.paths import cache_dir
+    from judge.tables import TableStore
 
     store = TableStore(notify=_say)
     names = list(dict.fromkeys(t for name in refs.NAMES for t in refs.get(name).tables))

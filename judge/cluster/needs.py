@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import judge
+from judge import paths
 
 JUDGE = "judge"
 SANDBOX = "sandbox-isolated"
@@ -53,7 +53,7 @@ class Needs:
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     """The judge's code and language table: a worker running other code could judge otherwise."""
-    root = Path(judge.__file__).parent
+    root = Path(paths.PACKAGE)
     digest = hashlib.sha256()
     for path in sorted([*root.rglob("*.py"), *root.rglob("*.yaml")]):
         if "__pycache__" in path.parts:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from judge import lifecycle, sandbox, tables
+from judge import lifecycle, paths, sandbox
 from judge.build import Build
 from judge.cluster import needs
 from judge.runner import CaseResult
@@ -115,7 +115,7 @@ def problem_here(data: ProblemData) -> Problem:
     if found is None or not found.directory.is_dir():  # a cleared cache is filled again
         # Named by the hash of what arrived, not of what the client says it sent.
         name = hashlib.sha256(data.archive).hexdigest()
-        folder = Path(tables.cache_dir()) / "cluster" / "problems" / name
+        folder = Path(paths.cache_dir()) / "cluster" / "problems" / name
         _unpack(data.archive, folder)
         found = _problems[data.digest] = Problem(folder, data.spec)
     return found
