@@ -2,8 +2,9 @@
 cut down to a problem's feedback level before anything is shown to a student.
 
 Every student surface (the web judge's pages and JSON, `judge report --for-students`, the
-Gradescope results, `judge explain` in the web judge) renders a `Shown` made here, never a
-`GradeRecord`: what this module leaves out cannot reach a template by mistake.
+Gradescope results) renders a `Shown` made here, never a `GradeRecord`: what this module
+leaves out cannot reach a template by mistake. (An explanation of `judge explain` is cut for
+students by its own `Explanation.for_student`, since only it knows its fields.)
 
 The levels (docs/feedback.md counts what each reveals, in bits per submission):
 - `verdict`: the submission's verdict and score; the secret groups only as one total.
@@ -16,12 +17,10 @@ nor how many cases of a group passed unless each case's verdict is shown anyway.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from typing import get_args
 
-from judge.explain.search import Explanation
 from judge.results import CaseRecord, GradeRecord, GroupRecord
 from judge.spec import FeedbackLevel, Problem
 from judge.verdicts import Verdict
@@ -266,20 +265,3 @@ def for_student(record: GradeRecord, problem: Problem | None, level: FeedbackLev
             )
         )
     return Shown(**_header(record, level), cases=tuple(shown_cases), groups=tuple(groups))  # type: ignore[arg-type]
-
-
-def explanation_for_student(found: Explanation) -> Explanation:
-    """An explanation without what would tell which candidates were test inputs: how many were
-    skipped, how many were run (by level or in all), how long the search took, and whether
-    the example is the smallest (it is the smallest of the inputs that are no test)."""
-    return dataclasses.replace(
-        found,
-        skipped=0,
-        tried=0,
-        runs=0,
-        levels=(),
-        minimal=False,
-        elapsed_s=0.0,
-        found_after_s=None,
-        for_students=True,
-    )

@@ -308,7 +308,7 @@ def render_for_students(
 ) -> Written:
     """A page per submission to hand to its student, at its problem's feedback level:
     OUT/students/<student>/<problem>.html. `explanations` must already be cut for students
-    (feedback.explanation_for_student). Nothing of the class (no index, CSV or JSON) is written."""
+    (Explanation.for_student). Nothing of the class (no index, CSV or JSON) is written."""
     folder = out_dir / STUDENTS_DIR
     for record in records:
         problem = problems.get(record.problem)

@@ -265,7 +265,7 @@ def explanation(found: bool = True) -> Explanation:
 def test_a_students_explanation_says_nothing_of_which_inputs_were_tests() -> None:
     for found in (True, False):
         full = explanation(found)
-        cut = feedback.explanation_for_student(full)
+        cut = full.for_student()
         assert (cut.skipped, cut.tried, cut.runs, cut.levels, cut.minimal) == (0, 0, 0, (), False)
         assert cut.input == full.input and cut.expected == full.expected
         shown = str(html_section(cut)) + "\n".join(text_lines(cut))

@@ -36,7 +36,7 @@ def _report(
     submissions_dir: Path, out_dir: Path, problems: dict[str, Problem], for_students: bool = False
 ) -> tuple[Written, list[GradeRecord]]:
     """The class report; with `for_students` also each student's own pages (OUT/students/)."""
-    from judge import feedback, grading, reports, sandbox
+    from judge import grading, reports, sandbox
     from judge.explain import render, stored
 
     entries = grading.discover(submissions_dir, list(problems))
@@ -46,6 +46,6 @@ def _report(
     explained = {key: str(render.html_section(e)) for key, e in found.items()}
     written = reports.render(records, problems, overrides, entries, out_dir, sandbox.detect().mode, explained)
     if for_students:
-        cut = {key: str(render.html_section(feedback.explanation_for_student(e))) for key, e in found.items()}
+        cut = {key: str(render.html_section(e.for_student())) for key, e in found.items()}
         reports.render_for_students(records, problems, overrides, out_dir, cut)
     return written, records

@@ -14,6 +14,7 @@ skipped, so nothing shown gives hidden data away.
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -113,7 +114,24 @@ class Explanation:
     found_after_s: float | None  # when the example shown was found (the rest looked for a smaller one)
     sandbox: str
     hash: str = ""  # of the source, language and problem, for reuse by `judge grade --explain`
-    for_students: bool = False  # cut down by feedback.explanation_for_student: no counts, no minimality
+    for_students: bool = False  # cut down by for_student: no counts, no minimality
+
+    def for_student(self) -> Explanation:
+        """The copy a student may see (docs/feedback.md): without what would tell which
+        candidates were test inputs: how many were skipped, how many were run (by level or in
+        all), how long the search took, and whether the example is the smallest (it is the
+        smallest of the inputs that are no test)."""
+        return dataclasses.replace(
+            self,
+            skipped=0,
+            tried=0,
+            runs=0,
+            levels=(),
+            minimal=False,
+            elapsed_s=0.0,
+            found_after_s=None,
+            for_students=True,
+        )
 
 
 # The fields of an explanation with no example to show (nothing failed, or nothing ran).

@@ -502,7 +502,7 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
             made = stored.from_json(asked.result) if asked.result is not None else None
             if made is not None:
                 if user.role != "teacher":
-                    made = feedback.explanation_for_student(made)
+                    made = made.for_student()
                 section = str(render.html_section(made))
             else:
                 note = f"No explanation could be made: {asked.error or 'its record is damaged'}."
