@@ -193,7 +193,7 @@ def plan(
         content_hash = submission_hash(entry.path, language_of(entry.path), digests[entry.problem])
         stored = results.read(results.path_for(results_dir, entry.student, entry.problem))
         # A result judged without isolation is judged again once isolation is there.
-        unsafe_before = stored is not None and not sandbox.isolated_mode(stored.sandbox) and sandbox.detect().isolated
+        unsafe_before = stored is not None and not results.isolated_mode(stored.sandbox) and sandbox.detect().isolated
         if not regrade and stored is not None and stored.hash == content_hash and not unsafe_before:
             skipped += 1
             continue

@@ -27,8 +27,7 @@ from markupsafe import Markup, escape
 from judge import feedback, paths
 from judge.feedback import Shown
 from judge.grading import Entry, Override
-from judge.results import GradeRecord, to_json
-from judge.sandbox import isolated_mode
+from judge.results import GradeRecord, isolated_mode, to_json
 from judge.spec import Problem
 from judge.verdicts import Verdict
 

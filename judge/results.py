@@ -19,6 +19,12 @@ from judge.runner import SubmissionResult
 SCHEMA = 2  # 2: cases not judged (NJ) after a failure in a group that breaks
 
 
+def isolated_mode(mode: str) -> bool:
+    """Whether a recorded sandbox mode (Layers.mode: `bwrap+...+rlimits`) kept programs off the
+    host's files and the network."""
+    return "bwrap" in mode.split("+")
+
+
 @dataclass(frozen=True)
 class CaseRecord:
     name: str

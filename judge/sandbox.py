@@ -114,6 +114,7 @@ class Layers:
 
     @property
     def mode(self) -> str:
+        """The layers in use, as results record them (read by results.isolated_mode)."""
         parts = [layer.name for layer in (self.bwrap, self.user, self.cgroup) if layer.active]
         return "+".join(parts + ["rlimits"])
 
@@ -129,12 +130,6 @@ class Layers:
         elif self.bwrap.active:
             what += "; prlimit(1) not found (util-linux): set from outside, which can race with a fork under load"
         return (self.bwrap, self.user, self.cgroup, Layer("rlimits", True, what))
-
-
-def isolated_mode(mode: str) -> bool:
-    """Whether a recorded sandbox mode (results, reports) kept programs off the host's files
-    and the network."""
-    return "bwrap" in mode.split("+")
 
 
 def isolation_problem(layers: Layers) -> str:

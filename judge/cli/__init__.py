@@ -320,7 +320,7 @@ def run_command(
 def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, as_json: bool, full: bool) -> int:
     import json
 
-    from judge import runner, sandbox, testdata
+    from judge import results, runner, testdata
     from judge.spec import load_problem
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
@@ -342,7 +342,7 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
             "score": result.score,
             "max_score": result.max_score,
             "sandbox": result.sandbox_mode,
-            "isolated": sandbox.isolated_mode(result.sandbox_mode),
+            "isolated": results.isolated_mode(result.sandbox_mode),
             "compile_output": result.build.message if not result.build.ok else "",
             "cases": [
                 {
@@ -390,7 +390,7 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
         f"{_verdict_markup(result.verdict.value)} {result.verdict.long_name}; score {result.score:g}/{result.max_score:g}"
         f"  (limits: {result.limits.cpu_s:g} s CPU, {memory}; sandbox: {result.sandbox_mode})"
     )
-    if not sandbox.isolated_mode(result.sandbox_mode):
+    if not results.isolated_mode(result.sandbox_mode):
         out.print("[bold red]judged WITHOUT a sandbox (--unsafe-no-sandbox): not a trustworthy verdict[/bold red]")
     return 0 if result.verdict.value == "AC" else EXIT_FAILED
 
@@ -408,7 +408,7 @@ def _run_ad_hoc(
 ) -> int:
     import json
 
-    from judge import build, checkers, sandbox
+    from judge import build, checkers, results, sandbox
     from judge.verdicts import Verdict, judge_run
 
     for path in (input_file, answer_file):
@@ -456,7 +456,7 @@ def _run_ad_hoc(
             "exit_code": run.exit_code,
             "signal": run.signal,
             "sandbox": mode,
-            "isolated": sandbox.isolated_mode(mode),
+            "isolated": results.isolated_mode(mode),
             "output": run.stdout.decode(errors="replace"),
             "stderr": run.stderr.decode(errors="replace")[-2000:],
         }
