@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from judge import build, checkers, sandbox  # noqa: E402
+from judge.run import build, checkers, sandbox  # noqa: E402
 
 TRIVIAL = '#include <stdio.h>\nint main(){int n; if(scanf("%d",&n)==1) printf("%d\\n",n*2); return 0;}\n'
 BURNER = """#include <stdlib.h>

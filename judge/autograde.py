@@ -13,9 +13,10 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import build, feedback, gradescope, languages, reports, results, runner, sandbox, testdata
+from judge import feedback, gradescope, reports, results, runner, testdata
 from judge.errors import JudgeError
 from judge.locate import problem_dirs
+from judge.run import build, languages, sandbox
 from judge.spec import Problem, load_problem
 
 CONFIG = "gradescope.json"  # in ROOT/source: the teacher's choices when the zip was built

@@ -18,8 +18,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
-from judge import lifecycle, sandbox
-from judge.build import Build
+from judge.run import lifecycle, sandbox
+from judge.run.build import Build
 from judge.runner import CaseResult
 from judge.spec import Problem
 from judge.testdata import CaseFiles
@@ -72,7 +72,8 @@ class Engine(Protocol):
 
 def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, str]:
     """Worker: compile one submission into a folder of `builds` (its cases copy it)."""
-    from judge import build, runner
+    from judge import runner
+    from judge.run import build
 
     submission = build.load_submission(source)
     where = Path(tempfile.mkdtemp(prefix="build-", dir=builds))

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from judge.verdicts import Verdict
+from judge.run.verdicts import Verdict
 
 FOLDERS: dict[str, Verdict] = {
     "accepted": Verdict.AC,

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import get_args
 
 from judge.results import CaseRecord, GradeRecord, GroupRecord
+from judge.run.verdicts import Verdict
 from judge.spec import FeedbackLevel, Problem
-from judge.verdicts import Verdict
 
 LEVELS: tuple[FeedbackLevel, ...] = get_args(FeedbackLevel)
 TEACHER = "teacher"  # the teacher's own views: everything the record holds

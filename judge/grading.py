@@ -22,15 +22,16 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from judge import languages, results, sandbox
+from judge import results
 from judge.engines import Compiled, Engine, LocalEngine
 from judge.errors import JudgeError
+from judge.run import languages, sandbox
 from judge.spec import Problem
 from judge.yamlpos import YamlError
 from judge.yamlpos import load as load_yaml
 
 if TYPE_CHECKING:
-    from judge.build import Submission
+    from judge.run.build import Submission
     from judge.runner import CaseResult
     from judge.testdata import CaseFiles
 
@@ -145,7 +146,7 @@ def _unrunnable(
 ) -> results.GradeRecord | None:
     """The record of a file that cannot be judged at all (unreadable, empty, no toolchain), else None.
     The toolchain is looked for only when the cases run `here` (judge hosts have their own)."""
-    from judge import build
+    from judge.run import build
 
     try:
         submission = build.load_submission(source)
@@ -268,7 +269,8 @@ def run(
     `full` judges every case. Ctrl-C stops the pool; finished results stay. `on_case` hears
     (task, cases judged, cases) after the compile and after each case.
     """
-    from judge import build, runner, testdata
+    from judge import runner, testdata
+    from judge.run import build
 
     done: list[results.GradeRecord] = []
 

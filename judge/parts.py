@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import programs, refs
-from judge.programs import Built, ProgramError, ProgramLimits, Task
+from judge import refs
 from judge.refs.base import InputIssue, Reference
 from judge.refs.text import TableSource
+from judge.run import programs
+from judge.run.programs import Built, ProgramError, ProgramLimits, Task
 from judge.spec import GENERATORS_DIR, Group, Problem, split_generate
 
 VALID, INVALID = 42, 43  # the ICPC input validator's exit codes

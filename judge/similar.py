@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import build, fingerprints, grading
+from judge import fingerprints, grading
 from judge.errors import JudgeError
+from judge.run import build
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge import expectations, languages, lifecycle
+from judge import expectations
 from judge.errors import JudgeError
 from judge.expectations import Expectation, ExpectationError, GroupOutcome, Measured
+from judge.run import languages, lifecycle
+from judge.run.verdicts import Verdict, headline
 from judge.spec import Problem, load_problem
-from judge.verdicts import Verdict, headline
 
 SOLUTIONS_DIR = "solutions"
 
@@ -182,7 +183,8 @@ def run_solution(problem_dir: Path, solution: Solution) -> SolutionRun:
 
 
 def run_solution_of(problem: Problem, solution: Solution) -> SolutionRun:
-    from judge import build, grading, runner, testdata
+    from judge import grading, runner, testdata
+    from judge.run import build
     from judge.runner import CaseResult
 
     try:

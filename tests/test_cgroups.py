@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from judge import cgroups
+from judge.run import cgroups
 
 
 @pytest.fixture

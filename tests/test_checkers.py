@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge import checkers
+from judge.run import checkers
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from judge.expectations import (
     group_outcomes,
     time_warnings,
 )
-from judge.verdicts import Verdict
+from judge.run.verdicts import Verdict
 
 V = Verdict
 

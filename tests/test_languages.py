@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from judge import languages
 from judge.errors import JudgeError
+from judge.run import languages
 
 
 def test_the_four_languages() -> None:

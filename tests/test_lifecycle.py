@@ -16,7 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from judge import lifecycle, sandbox
+from judge.run import lifecycle, sandbox
 from tests.conftest import REPO
 
 SPIN = "int main(){ volatile unsigned long x = 0; for (;;) x++; }\n"
@@ -80,7 +80,7 @@ def alive(procs: list[psutil.Process]) -> list[psutil.Process]:
 
 HOLDER = """
 import sys, tempfile
-from judge import cgroups, lifecycle
+from judge.run import cgroups, lifecycle
 tempfile.tempdir = sys.argv[1]
 print(lifecycle.make_temp_dir("box"), flush=True)
 if cgroups.detect().version:
@@ -165,7 +165,7 @@ def test_a_judge_in_another_pid_namespace_keeps_its_box_and_cgroup(
     private_tmp: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Its pid is not this namespace's: by pid it would look gone. By its locks it is not."""
-    from judge import cgroups
+    from judge.run import cgroups
 
     monkeypatch.setattr(tempfile, "tempdir", str(private_tmp))
     inside, box, groups = holder(private_tmp, *UNSHARE)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from judge import programs, sandbox
-from judge.programs import ProgramError, ProgramLimits, Task
+from judge.run import programs, sandbox
+from judge.run.programs import ProgramError, ProgramLimits, Task
 
 LIMITS = ProgramLimits(time_s=2, memory_mib=256, output_bytes=1 << 20)
 

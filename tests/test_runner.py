@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from judge import build, sandbox
 from judge.errors import JudgeError
+from judge.run import build, sandbox
 from tests.conftest import PROBLEMS
 from tests.test_cli import judge
 
@@ -170,10 +170,11 @@ def test_doctor_reports_languages_and_layers() -> None:
 def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     tmp_path: Path, on_reject: str, earned: float
 ) -> None:
-    from judge import runner, sandbox
-    from judge.build import Build, Submission, load_submission
+    from judge import runner
+    from judge.run import sandbox
+    from judge.run.build import Build, Submission, load_submission
+    from judge.run.verdicts import Verdict
     from judge.spec import load_problem
-    from judge.verdicts import Verdict
     from tests.test_parts import make_problem
 
     directory = make_problem(tmp_path)

@@ -14,8 +14,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from judge import build, checkers, sandbox
-from judge.verdicts import CaseVerdict, Verdict, judge_run
+from judge.run import build, checkers, sandbox
+from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 from tests.conftest import PROBLEMS
 
 LAYERS = sandbox.detect()
@@ -621,7 +621,7 @@ def _is_subreaper_after_a_run(box: str) -> int:
 def test_a_forked_worker_is_a_subreaper_of_its_own(tmp_path: Path) -> None:
     """The flag is not inherited by fork: a worker forked from a subreaper judge must set it
     again, or its runs' orphans become zombies of the parent, charged to its pids cgroup."""
-    from judge import lifecycle
+    from judge.run import lifecycle
 
     sandbox.run(["/bin/true"], box=tmp_path, limits=limits())  # this process is a subreaper now
     sandbox.prepare_box(tmp_path)

@@ -6,9 +6,9 @@ import signal
 
 import pytest
 
-from judge.checkers import CheckResult
-from judge.sandbox import RunResult
-from judge.verdicts import Verdict, headline, judge_run
+from judge.run.checkers import CheckResult
+from judge.run.sandbox import RunResult
+from judge.run.verdicts import Verdict, headline, judge_run
 
 LIMIT_KIB = 64 * 1024
 

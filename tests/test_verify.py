@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge import verify
-from judge.verdicts import Verdict
+from judge.run.verdicts import Verdict
 from tests.conftest import PROBLEMS
 from tests.test_cli import judge
 

@@ -41,9 +41,9 @@ from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
 from judge.locate import find_problem
 
 if TYPE_CHECKING:
-    from judge import sandbox
-    from judge.build import Submission
     from judge.results import GradeRecord
+    from judge.run import sandbox
+    from judge.run.build import Submission
     from judge.runner import CaseResult
     from judge.spec import Problem
     from judge.verify import ProblemReport
@@ -294,7 +294,7 @@ def run_command(
     On a problem, sample cases show the first difference; secret cases show only their
     verdict and figures. The exit code is 0 only for AC.
     """
-    from judge import build
+    from judge.run import build
 
     submission = build.load_submission(source, language)
     if input_file is not None:
@@ -408,8 +408,9 @@ def _run_ad_hoc(
 ) -> int:
     import json
 
-    from judge import build, checkers, results, sandbox
-    from judge.verdicts import Verdict, judge_run
+    from judge import results
+    from judge.run import build, checkers, sandbox
+    from judge.run.verdicts import Verdict, judge_run
 
     for path in (input_file, answer_file):
         if path is not None and not path.is_file():
@@ -484,7 +485,7 @@ def _run_ad_hoc(
 @cli.command()
 def doctor() -> None:
     """Which compilers and runtimes, and which sandbox layers, this machine has (and why not)."""
-    from judge import languages, sandbox
+    from judge.run import languages, sandbox
 
     table = Table("language", "command", Column("version", overflow="fold"), box=None, pad_edge=False)
     missing = 0
@@ -701,8 +702,8 @@ def verify(
 
         try:
             if point is not None and work:
-                from judge import languages
                 from judge.cluster.engine import ClusterEngine
+                from judge.run import languages
 
                 table = languages.load()
                 needed = {table.detect(solution.path).id for _, solution in work}
@@ -1004,7 +1005,7 @@ cli.add_command(gradescope_commands.autograde)
 
 
 def main() -> None:
-    from judge import cgroups, lifecycle
+    from judge.run import cgroups, lifecycle
 
     lifecycle.handle_sigterm()  # a stopped judge kills its runs and removes its boxes
     lifecycle.remove_stale()  # what judges killed outright (SIGKILL) left in the temporary directory

@@ -76,7 +76,7 @@ def _require_isolation(ctx: click.Context, param: click.Parameter, unsafe: bool)
     user says --unsafe-no-sandbox (reports and pages then carry a red banner)."""
     import os
 
-    from judge import sandbox
+    from judge.run import sandbox
 
     if ctx.resilient_parsing:
         return unsafe

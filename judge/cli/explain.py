@@ -53,8 +53,9 @@ def explain(
     import dataclasses
     import json
 
-    from judge import build, grading, reports
+    from judge import grading, reports
     from judge.explain import render, search
+    from judge.run import build
     from judge.spec import load_problem
     from judge.tables import TableStore
 

@@ -36,8 +36,9 @@ def _report(
     submissions_dir: Path, out_dir: Path, problems: dict[str, Problem], for_students: bool = False
 ) -> tuple[Written, list[GradeRecord]]:
     """The class report; with `for_students` also each student's own pages (OUT/students/)."""
-    from judge import grading, reports, sandbox
+    from judge import grading, reports
     from judge.explain import render, stored
+    from judge.run import sandbox
 
     entries = grading.discover(submissions_dir, list(problems))
     records = _records(submissions_dir, out_dir, problems)

@@ -21,10 +21,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from judge import sandbox
 from judge.cluster import address, needs, remote
 from judge.engines import Compiled
 from judge.errors import EXIT_FAILED, JudgeError
+from judge.run import sandbox
 from judge.runner import CaseResult
 from judge.spec import Problem
 from judge.testdata import CaseFiles

@@ -10,10 +10,10 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from judge import lifecycle, sandbox
 from judge.cluster import address, needs, remote
 from judge.cluster.engine import lighten, quiet_logs
 from judge.errors import JudgeError
+from judge.run import lifecycle, sandbox
 
 JOIN_NOTICE_S = 30  # a worker that has not joined says so this often
 

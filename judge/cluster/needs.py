@@ -106,7 +106,7 @@ def refusal(needs: Needs, offer: Offer) -> str:
 
 def local_offer() -> Offer:
     """What this machine has (probes the toolchains: a second or so)."""
-    from judge import languages, sandbox
+    from judge.run import languages, sandbox
 
     layers = sandbox.detect()
     toolchains = []
@@ -119,7 +119,7 @@ def local_offer() -> Offer:
 
 def client_needs(language_ids: set[str], isolated: bool) -> Needs:
     """The needs of a client judging these languages: the version it has itself, where it has one."""
-    from judge import languages
+    from judge.run import languages
 
     table = languages.load()
     wanted = []

@@ -17,9 +17,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from judge import lifecycle, paths, sandbox
-from judge.build import Build
+from judge import paths
 from judge.cluster import needs
+from judge.run import lifecycle, sandbox
+from judge.run.build import Build
 from judge.runner import CaseResult
 from judge.spec import Problem, ProblemSpec
 from judge.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
@@ -149,7 +150,8 @@ _builds = _Builds()
 
 def compile_remote(data: ProblemData, filename: str, source: bytes) -> Compiled:
     """Compile a submission here; its box after compiling, archived, is the build."""
-    from judge import build, runner
+    from judge import runner
+    from judge.run import build
 
     problem = problem_here(data)
     with tempfile.TemporaryDirectory(prefix="judge-source-") as folder:

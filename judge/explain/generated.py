@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 
-from judge import parts, programs
+from judge import parts
 from judge.errors import JudgeError
 from judge.explain.space import Listed
-from judge.programs import Task
+from judge.run import programs
+from judge.run.programs import Task
 from judge.spec import Problem, split_generate
 
 PER_GROUP = 12  # fresh inputs made per generated group

@@ -23,13 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judge import lifecycle, refs, runner, sandbox, testdata
-from judge.build import Submission
+from judge import refs, runner, testdata
 from judge.errors import JudgeError
 from judge.explain.space import Candidate, Space, space_for
 from judge.refs.text import TableSource
+from judge.run import lifecycle, sandbox
+from judge.run.build import Submission
+from judge.run.verdicts import Verdict
 from judge.spec import Problem
-from judge.verdicts import Verdict
 
 DEFAULT_BUDGET_S = 30.0
 BATCH_CASES = 256  # cases per run where a file takes many: far below the tests' 3000

@@ -11,11 +11,12 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from judge import build, reports
+from judge import reports
 from judge.errors import JudgeError
 from judge.explain.search import Explanation, explain
 from judge.refs.text import TableSource
 from judge.results import GradeRecord
+from judge.run import build
 from judge.spec import Problem
 
 FOLDER = "explanations"

@@ -21,9 +21,9 @@ from typing import Any
 
 import yaml
 
-from judge import languages, lifecycle, programs
 from judge.errors import JudgeError
 from judge.interop.unpack import PackageError, copy_folder, extract_zip, package_root
+from judge.run import languages, lifecycle, programs
 
 FORMATS = ("legacy", "2023-07-draft", "2025-09")
 VERDICT_FOLDERS = ("accepted", "wrong_answer", "time_limit_exceeded", "run_time_error")
@@ -695,7 +695,7 @@ def _slowest_accepted(out: Path, copied: list[tuple[str, Path]], jobs: int, noti
     at a time, as verify runs solutions (the spec holds the 60 s ceiling meanwhile)."""
     from judge import verify
     from judge.expectations import Expectation
-    from judge.verdicts import Verdict
+    from judge.run.verdicts import Verdict
 
     table = languages.load()
     accepted = []

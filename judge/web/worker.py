@@ -20,10 +20,11 @@ from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
-from judge import build, grading, languages, lifecycle, results, runner, sandbox, testdata
+from judge import grading, results, runner, testdata
 from judge.cluster.address import Endpoint
 from judge.cluster.engine import ClusterDown
 from judge.errors import JudgeError
+from judge.run import build, languages, lifecycle, sandbox
 from judge.spec import Problem, load_problem
 from judge.web.store import Claim, Store
 

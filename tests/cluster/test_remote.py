@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from judge import grading, languages, runner, testdata
+from judge import grading, runner, testdata
 from judge.cluster import remote
+from judge.run import languages
 from judge.spec import load_problem
 from tests.test_cli import judge
 from tests.test_parts import make_problem

@@ -15,10 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge import refs, sandbox, testdata
+from judge import refs, testdata
 from judge.explain.search import Run, _Search
 from judge.explain.space import Space, space_for
 from judge.refs.text import TableSource
+from judge.run import sandbox
 from judge.spec import load_problem
 from tests.conftest import PROBLEMS
 from tests.puzzles.test_paths import slides
@@ -245,7 +246,7 @@ def contention() -> float:
     """How much longer than its CPU time CPU-bound work takes on this machine now, in the
     sandbox and in this process (1 when idle, 2 to 3 with two busy loops per core), measured
     on the spot: the search's budget is seconds, and a busy machine gives fewer runs a second."""
-    from judge import build
+    from judge.run import build
 
     if not _spin:
         folder = Path(tempfile.mkdtemp(prefix="judge-test-spin-"))
@@ -285,8 +286,9 @@ def _slow(source: Path) -> bool:
 def test_a_failing_program_gets_a_small_true_example_that_is_no_test(
     name: str, source: Path, store: TableSource
 ) -> None:
-    from judge import build, lifecycle, runner
+    from judge import runner
     from judge.explain.search import _trial_task, explain
+    from judge.run import build, lifecycle
 
     problem = load_problem(PROBLEMS / name)
     submission = build.load_submission(source)

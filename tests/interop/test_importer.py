@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judge import lifecycle
 from judge.interop import importer
 from judge.interop.unpack import PackageError
+from judge.run import lifecycle
 from tests.interop.packages import draft_2023, format_2025, legacy, write, zip_folder
 from tests.test_cli import judge
 

@@ -11,8 +11,8 @@ import signal as signals
 from dataclasses import dataclass
 from enum import Enum
 
-from judge.checkers import CheckResult
-from judge.sandbox import RunResult
+from judge.run.checkers import CheckResult
+from judge.run.sandbox import RunResult
 
 
 class Verdict(str, Enum):

@@ -20,10 +20,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import languages, lifecycle, sandbox
 from judge.errors import JudgeError
-from judge.languages import Language
 from judge.paths import cache_dir
+from judge.run import languages, lifecycle, sandbox
+from judge.run.languages import Language
 
 MAX_PROGRAM_BYTES = 8 << 20  # all files of one program together
 COMPILE_TIME_S = 60.0  # a validator built on a big header (testlib) needs more than a submission
@@ -217,7 +217,7 @@ def build(program: Program, memory_mib: int) -> Built:
     )
     if (target / ".built").is_file():
         return built
-    from judge.build import compile_limits
+    from judge.run.build import compile_limits
 
     work = lifecycle.make_temp_dir("program")
     try:

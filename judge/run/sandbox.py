@@ -38,8 +38,8 @@ from pathlib import Path
 
 import psutil
 
-from judge import cgroups, lifecycle
 from judge.errors import SandboxFailure
+from judge.run import cgroups, lifecycle
 
 NOBODY = 65534
 BOX_MOUNT = "/box"

@@ -14,7 +14,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from judge import lifecycle
+from judge.run import lifecycle
 
 ROOT = "/sys/fs/cgroup"
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")

@@ -11,10 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from judge import programs
-from judge.checkers import CheckResult
 from judge.errors import JudgeError
-from judge.programs import ProgramLimits
+from judge.run import programs
+from judge.run.checkers import CheckResult
+from judge.run.programs import ProgramLimits
 
 ACCEPTED, WRONG = 42, 43
 FEEDBACK = "feedback"

@@ -8,9 +8,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import languages, lifecycle, sandbox
 from judge.errors import JudgeError, SandboxFailure
-from judge.languages import Language
+from judge.run import languages, lifecycle, sandbox
+from judge.run.languages import Language
 
 # Compiling gets its own limits (problem.yaml: limits.compile_time_s, compile_memory_mib):
 # a compile bomb ends as CE, not as a hung judge or a machine out of memory. Ten seconds of

@@ -5,7 +5,7 @@ then `exact` compares bytes, `lines` ignores trailing whitespace per line (and b
 lines at the end), `tokens` compares whitespace-separated tokens, `float` compares
 tokens with numbers equal within a tolerance. Each result carries a short message
 naming the first difference, for the report. Custom checkers run programs, so they
-live in judge.custom_checker.
+live in judge.run.custom_checker.
 """
 
 from __future__ import annotations

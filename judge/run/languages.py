@@ -149,7 +149,7 @@ def probe(language: Language) -> Toolchain:
     import shutil
     import subprocess
 
-    from judge import sandbox
+    from judge.run import sandbox
 
     command = (language.compile or language.run)[0]
     path = shutil.which(command, path=sandbox.SANDBOX_PATH)  # what a sandboxed program finds
