@@ -58,7 +58,7 @@ def main() -> int:
         print("bench: g++ not found; install it (Debian: apt-get install g++) for the C++ baseline")
         return 1
     sys.path.insert(0, str(REPO))
-    from judge import refs, tables
+    from judge.problem import refs, tables
 
     work = Path(tempfile.mkdtemp(prefix="judge-bench-"))
     try:

@@ -13,11 +13,12 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import feedback, gradescope, reports, results, runner, testdata
+from judge import feedback, gradescope, reports, results, runner
 from judge.errors import JudgeError
-from judge.locate import problem_dirs
+from judge.problem import testdata
+from judge.problem.locate import problem_dirs
+from judge.problem.spec import Problem, load_problem
 from judge.run import build, languages, sandbox
-from judge.spec import Problem, load_problem
 
 CONFIG = "gradescope.json"  # in ROOT/source: the teacher's choices when the zip was built
 

@@ -18,11 +18,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+from judge.problem.spec import Problem
+from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox
 from judge.run.build import Build
 from judge.runner import CaseResult
-from judge.spec import Problem
-from judge.testdata import CaseFiles
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ import math
 from dataclasses import dataclass
 from typing import get_args
 
+from judge.problem.spec import FeedbackLevel, Problem
 from judge.results import CaseRecord, GradeRecord, GroupRecord
 from judge.run.verdicts import Verdict
-from judge.spec import FeedbackLevel, Problem
 
 LEVELS: tuple[FeedbackLevel, ...] = get_args(FeedbackLevel)
 TEACHER = "teacher"  # the teacher's own views: everything the record holds

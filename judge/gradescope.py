@@ -14,9 +14,9 @@ from dataclasses import asdict, dataclass
 
 from judge import feedback
 from judge.feedback import Shown, ShownCase, ShownGroup
+from judge.problem.spec import Problem
 from judge.run.verdicts import Verdict
 from judge.runner import SubmissionResult
-from judge.spec import Problem
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 OUTPUT_CAP = 8000  # characters of one test's output (Gradescope shows it whole)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from judge import autograde, paths
 from judge.errors import JudgeError
-from judge.spec import Problem
+from judge.problem.spec import Problem
 
 TEMPLATES = Path(paths.TEMPLATES) / "gradescope"
 # What grading needs (the web judge, the cluster and the certificates are left out).

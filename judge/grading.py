@@ -25,15 +25,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from judge import results
 from judge.engines import Compiled, Engine, LocalEngine
 from judge.errors import JudgeError
+from judge.problem.spec import Problem
+from judge.problem.yamlpos import YamlError
+from judge.problem.yamlpos import load as load_yaml
 from judge.run import languages, sandbox
-from judge.spec import Problem
-from judge.yamlpos import YamlError
-from judge.yamlpos import load as load_yaml
 
 if TYPE_CHECKING:
+    from judge.problem.testdata import CaseFiles
     from judge.run.build import Submission
     from judge.runner import CaseResult
-    from judge.testdata import CaseFiles
 
 OVERRIDES_FILE = "overrides.yaml"
 RESULTS_DIR = "results"
@@ -269,7 +269,8 @@ def run(
     `full` judges every case. Ctrl-C stops the pool; finished results stay. `on_case` hears
     (task, cases judged, cases) after the compile and after each case.
     """
-    from judge import runner, testdata
+    from judge import runner
+    from judge.problem import testdata
     from judge.run import build
 
     done: list[results.GradeRecord] = []

@@ -27,9 +27,9 @@ from markupsafe import Markup, escape
 from judge import feedback, paths
 from judge.feedback import Shown
 from judge.grading import Entry, Override
+from judge.problem.spec import Problem
 from judge.results import GradeRecord, isolated_mode, to_json
 from judge.run.verdicts import Verdict
-from judge.spec import Problem
 
 TEMPLATES = Path(paths.TEMPLATES)
 # XML 1.0 forbids most control characters: student output must not break junit.xml.

@@ -12,15 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import parts
 from judge.errors import SandboxFailure
+from judge.problem import parts
+from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem
+from judge.problem.testdata import CaseFiles
 from judge.run import checkers, custom_checker, sandbox
 from judge.run.build import Build, Submission, box, compile_limits, compile_submission
 from judge.run.custom_checker import CheckerError
 from judge.run.languages import Language
 from judge.run.verdicts import CaseVerdict, Verdict, headline, judge_run
-from judge.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem
-from judge.testdata import CaseFiles
 
 SHOWN_OUTPUT_CAP = 64 * 1024  # bytes of a public case's output kept for the diff
 

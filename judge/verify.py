@@ -2,7 +2,7 @@
 
 Per problem, in order: the spec loads; tests/ is what the generators make now; every input
 passes the validator; the reference reproduces every answer; and every solution under
-`solutions/<verdict folder>/` gets the verdict of its folder (see judge.expectations),
+`solutions/<verdict folder>/` gets the verdict of its folder (see judge.problem.expectations),
 with warnings where a time limit is close to deciding a verdict.
 
 Solutions run in worker processes (each once, at the raised limit); the checks on the
@@ -17,12 +17,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge import expectations
 from judge.errors import JudgeError
-from judge.expectations import Expectation, ExpectationError, GroupOutcome, Measured
+from judge.problem import expectations
+from judge.problem.expectations import Expectation, ExpectationError, GroupOutcome, Measured
+from judge.problem.spec import Problem, load_problem
 from judge.run import languages, lifecycle
 from judge.run.verdicts import Verdict, headline
-from judge.spec import Problem, load_problem
 
 SOLUTIONS_DIR = "solutions"
 
@@ -99,8 +99,9 @@ class ProblemReport:
 
 def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jobs: int = 1) -> list[Check]:
     """Tests up to date, inputs valid, answers reproduced by the reference."""
-    from judge import parts, refs, runner, testdata, validation
-    from judge.tables import TableStore
+    from judge import runner
+    from judge.problem import parts, refs, testdata, validation
+    from judge.problem.tables import TableStore
 
     store = TableStore(notify=notify)
     if problem.builtin:
@@ -183,7 +184,8 @@ def run_solution(problem_dir: Path, solution: Solution) -> SolutionRun:
 
 
 def run_solution_of(problem: Problem, solution: Solution) -> SolutionRun:
-    from judge import grading, runner, testdata
+    from judge import grading, runner
+    from judge.problem import testdata
     from judge.run import build
     from judge.runner import CaseResult
 
@@ -294,7 +296,7 @@ class Prepared:
 
 def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs: int = 1) -> Prepared:
     """Load the spec and check the data; find the solutions (not run yet)."""
-    from judge import testdata, validation
+    from judge.problem import testdata, validation
 
     try:
         problem = load_problem(problem_dir)

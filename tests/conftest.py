@@ -27,7 +27,7 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="session")
 def store(_private_cache: Path):  # type: ignore[no-untyped-def]
-    from judge.tables import TableStore
+    from judge.problem.tables import TableStore
 
     return TableStore(_private_cache)
 

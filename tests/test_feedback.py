@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from judge import feedback, gradescope, reports
 from judge.explain.render import html_section, text_lines
 from judge.explain.search import Explanation, Level
+from judge.problem.spec import Problem, load_problem
 from judge.results import SCHEMA, CaseRecord, GradeRecord, GroupRecord
-from judge.spec import Problem, load_problem
 from tests.conftest import PROBLEMS
 
 PROBLEM = load_problem(PROBLEMS / "sicily-rotations")  # samples public; edge, random, bulk secret

@@ -252,8 +252,8 @@ def test_bad_overrides_file_is_one_line(tmp_path: Path) -> None:
 
 
 def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.problem.spec import load_problem
     from judge.run.languages import load
-    from judge.spec import load_problem
 
     assert "not found" in grading.missing_toolchain(
         load().by_id("c").model_copy(update={"compile": ("no-such-compiler-here", "{source}")})

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from judge import parts, testdata
 from judge.errors import JudgeError
-from judge.spec import load_problem
+from judge.problem import parts, testdata
+from judge.problem.spec import load_problem
 from tests.test_cli import judge
 
 SPEC = """\

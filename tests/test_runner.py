@@ -171,10 +171,10 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     tmp_path: Path, on_reject: str, earned: float
 ) -> None:
     from judge import runner
+    from judge.problem.spec import load_problem
     from judge.run import sandbox
     from judge.run.build import Build, Submission, load_submission
     from judge.run.verdicts import Verdict
-    from judge.spec import load_problem
     from tests.test_parts import make_problem
 
     directory = make_problem(tmp_path)
@@ -201,8 +201,9 @@ def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_p
     import threading
     import time
 
-    from judge import runner, testdata
-    from judge.spec import load_problem
+    from judge import runner
+    from judge.problem import testdata
+    from judge.problem.spec import load_problem
 
     problem = load_problem(PROBLEMS / "sicily-rotations")
     case = next(c for c in testdata.load_cases(problem) if c.public)
@@ -229,7 +230,7 @@ def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_p
 def test_a_compilation_the_sandbox_fails_is_ie_with_its_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge import runner
     from judge.errors import SandboxFailure
-    from judge.spec import load_problem
+    from judge.problem.spec import load_problem
 
     def vanish(*_: object, **__: object) -> object:
         raise SandboxFailure("the sandbox failed to run gcc: its box went away")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.spec import SpecError, json_schema, load_problem
+from judge.problem.spec import SpecError, json_schema, load_problem
 from tests.conftest import PROBLEMS
 
 GOOD = """\
@@ -153,7 +153,7 @@ def test_several_errors_are_all_reported(tmp_path: Path) -> None:
 
 
 def test_spec_answer_must_match_the_reference(tmp_path: Path, store) -> None:  # type: ignore[no-untyped-def]
-    from judge import testdata
+    from judge.problem import testdata
 
     problem = load_problem(write_problem(tmp_path, GOOD.replace('answer: "0"', 'answer: "7"')))
     with pytest.raises(Exception, match="differs from the reference's '0'"):

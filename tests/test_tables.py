@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.tables import TableStore, build
+from judge.problem.tables import TableStore, build
 
 
 def test_cache_round_trip_and_reuse(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge import testdata
-from judge.spec import load_problem
+from judge.problem import testdata
+from judge.problem.spec import load_problem
 from tests.conftest import PROBLEMS
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from judge.spec import load_problem
-from judge.validation import duplicate_inputs, validate_problem
+from judge.problem.spec import load_problem
+from judge.problem.validation import duplicate_inputs, validate_problem
 from tests.conftest import PROBLEMS
 
 

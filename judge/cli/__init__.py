@@ -38,14 +38,14 @@ from judge.cli.common import (
 )
 from judge.cli.reporting import _load_problems, _records, _report
 from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
-from judge.locate import find_problem
+from judge.problem.locate import find_problem
 
 if TYPE_CHECKING:
+    from judge.problem.spec import Problem
     from judge.results import GradeRecord
     from judge.run import sandbox
     from judge.run.build import Submission
     from judge.runner import CaseResult
-    from judge.spec import Problem
     from judge.verify import ProblemReport
     from judge.web.store import Store
 
@@ -78,9 +78,10 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
 
     A problem's programs (generators, validators, a program reference) are compiled once
     and run in the sandbox, JOBS at a time."""
-    from judge import grading, refs, testdata
-    from judge.spec import load_problem
-    from judge.tables import TableStore
+    from judge import grading
+    from judge.problem import refs, testdata
+    from judge.problem.spec import load_problem
+    from judge.problem.tables import TableStore
 
     store = TableStore(notify=_say)
     workers = jobs or grading.default_jobs()
@@ -122,8 +123,8 @@ def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | Non
     """Check the spec and every test input against the problem's strict input format
     (its built-in validator and its validator programs)."""
     from judge import grading
-    from judge.spec import load_problem
-    from judge.validation import duplicate_inputs, validate_problem
+    from judge.problem.spec import load_problem
+    from judge.problem.validation import duplicate_inputs, validate_problem
 
     failed = False
     summary = Table("problem", "inputs", "result", box=None, pad_edge=False)
@@ -154,7 +155,7 @@ def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | Non
 @click.pass_context
 def solve(ctx: click.Context, problem: str, input_file: str | None) -> None:
     """Print the reference output for one test input (stdin when INPUT_FILE is absent or -)."""
-    from judge import solving
+    from judge.problem import solving
 
     sys.stdout.write(solving.solve(problem, input_file, ctx.obj["problems"]))
 
@@ -171,7 +172,7 @@ def solve(ctx: click.Context, problem: str, input_file: str | None) -> None:
 @click.pass_context
 def schema(ctx: click.Context, output: Path | None, check: bool) -> None:
     """Write the JSON schema of problem.yaml, for editor completion and checks."""
-    from judge.spec import json_schema
+    from judge.problem.spec import json_schema
 
     target = output if output is not None else ctx.obj["problems"] / "problem.schema.json"
     text = json_schema()
@@ -189,9 +190,9 @@ def schema(ctx: click.Context, output: Path | None, check: bool) -> None:
 @click.option("--rebuild", is_flag=True, help="Build every table again even if the cache looks sound.")
 def tables(rebuild: bool) -> None:
     """Build (if needed) and list the cached distance tables of the reference solvers."""
-    from judge import refs
     from judge.paths import cache_dir
-    from judge.tables import TableStore
+    from judge.problem import refs
+    from judge.problem.tables import TableStore
 
     store = TableStore(notify=_say)
     names = list(dict.fromkeys(t for name in refs.NAMES for t in refs.get(name).tables))
@@ -320,8 +321,9 @@ def run_command(
 def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, as_json: bool, full: bool) -> int:
     import json
 
-    from judge import results, runner, testdata
-    from judge.spec import load_problem
+    from judge import results, runner
+    from judge.problem import testdata
+    from judge.problem.spec import load_problem
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
     cases = testdata.load_cases(problem)
@@ -520,7 +522,7 @@ def _explain_class(
 ) -> None:
     """`grade --explain`: a failing example for each failing submission (stored ones reused)."""
     from judge.explain import stored
-    from judge.tables import TableStore
+    from judge.problem.tables import TableStore
 
     records = _records(submissions_dir, out_dir, problems)
     todo = [r for r in records if stored.wanted(r, problems)]

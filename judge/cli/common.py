@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 
 from judge.errors import JudgeError
-from judge.locate import find_problem, problem_dirs
+from judge.problem.locate import find_problem, problem_dirs
 
 if TYPE_CHECKING:
     from rich.progress import Progress

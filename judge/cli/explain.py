@@ -9,7 +9,7 @@ import click
 
 from judge.cli.common import _jobs_option, _unsafe_option, out, progress_bar
 from judge.errors import EXIT_FAILED, JudgeError
-from judge.locate import find_problem
+from judge.problem.locate import find_problem
 
 
 @click.command()
@@ -55,9 +55,9 @@ def explain(
 
     from judge import grading, reports
     from judge.explain import render, search
+    from judge.problem.spec import load_problem
+    from judge.problem.tables import TableStore
     from judge.run import build
-    from judge.spec import load_problem
-    from judge.tables import TableStore
 
     submission = build.load_submission(source, language)
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))

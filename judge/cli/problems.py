@@ -25,7 +25,7 @@ from judge.cli.common import _jobs_option, _say, _status, out
 def new(ctx: click.Context, problem_id: str, language: str, title: str) -> None:
     """Create PROBLEM_ID: a complete small problem (statement, samples, reference, generator,
     validator, an accepted and a wrong solution) that passes `judge verify` as made."""
-    from judge import scaffold
+    from judge.problem import scaffold
 
     made = scaffold.create(ctx.obj["problems"], problem_id, language, title)
     out.print(f"created {made.directory}:")
@@ -79,8 +79,8 @@ def export(ctx: click.Context, problem: str, output: Path) -> None:
     """Export PROBLEM as an ICPC problem package (legacy format, as Kattis problemtools'
     verifyproblem and DOMjudge read it)."""
     from judge.interop import exporter
-    from judge.locate import find_problem
-    from judge.spec import load_problem
+    from judge.problem.locate import find_problem
+    from judge.problem.spec import load_problem
 
     loaded = load_problem(Path(find_problem(problem, ctx.obj["problems"])))
     with _status(f"exporting {loaded.id}"):

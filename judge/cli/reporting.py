@@ -12,13 +12,13 @@ import click
 from judge.cli.common import _problems
 
 if TYPE_CHECKING:
+    from judge.problem.spec import Problem
     from judge.reports import Written
     from judge.results import GradeRecord
-    from judge.spec import Problem
 
 
 def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Problem]:
-    from judge.spec import load_problem
+    from judge.problem.spec import load_problem
 
     return {p.id: p for p in (load_problem(d) for d in _problems(ctx, names))}
 

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 from judge.cluster import address, needs, remote
 from judge.engines import Compiled
 from judge.errors import EXIT_FAILED, JudgeError
+from judge.problem.spec import Problem
+from judge.problem.testdata import CaseFiles
 from judge.run import sandbox
 from judge.runner import CaseResult
-from judge.spec import Problem
-from judge.testdata import CaseFiles
 from judge.verify import Solution, SolutionRun
 
 if TYPE_CHECKING:
@@ -302,7 +302,7 @@ class ClusterEngine:
         self, work: Sequence[tuple[Path, Solution]], on_done: Callable[[SolutionRun], None] | None = None
     ) -> dict[Path, SolutionRun]:
         """`judge verify`'s solution runs, one task each (keyed by solution path)."""
-        from judge.spec import load_problem
+        from judge.problem.spec import load_problem
 
         problems: dict[Path, Problem] = {}
         tickets: dict[Hashable, Solution] = {}

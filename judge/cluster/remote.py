@@ -19,11 +19,11 @@ from pathlib import Path
 
 from judge import paths
 from judge.cluster import needs
+from judge.problem.spec import Problem, ProblemSpec
+from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
 from judge.run import lifecycle, sandbox
 from judge.run.build import Build
 from judge.runner import CaseResult
-from judge.spec import Problem, ProblemSpec
-from judge.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
 from judge.verify import Solution, SolutionRun
 
 BUILDS_KEPT = 64  # unpacked builds a worker keeps (the class's recent submissions)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 
-from judge import parts
 from judge.errors import JudgeError
 from judge.explain.space import Listed
+from judge.problem import parts
+from judge.problem.spec import Problem, split_generate
 from judge.run import programs
 from judge.run.programs import Task
-from judge.spec import Problem, split_generate
 
 PER_GROUP = 12  # fresh inputs made per generated group
 _SALT = "judge-explain-1"

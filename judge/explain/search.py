@@ -23,14 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judge import refs, runner, testdata
+from judge import runner
 from judge.errors import JudgeError
 from judge.explain.space import Candidate, Space, space_for
-from judge.refs.text import TableSource
+from judge.problem import refs, testdata
+from judge.problem.refs.text import TableSource
+from judge.problem.spec import Problem
 from judge.run import lifecycle, sandbox
 from judge.run.build import Submission
 from judge.run.verdicts import Verdict
-from judge.spec import Problem
 
 DEFAULT_BUDGET_S = 30.0
 BATCH_CASES = 256  # cases per run where a file takes many: far below the tests' 3000
@@ -160,7 +161,7 @@ def _trial_task(
     None: the problem's reference program makes it first, here (a run in the sandbox may not
     happen in the process that owns the pool: its clean-up would take the workers for strays)."""
     if answer is None:
-        from judge import parts
+        from judge.problem import parts
 
         label = f"{problem.id}: explain's input of {len(text.encode())} bytes"
         answer = parts.solve(parts.load(problem, None, 1), [text], [label])[0]

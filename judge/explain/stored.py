@@ -14,10 +14,10 @@ from pydantic import TypeAdapter, ValidationError
 from judge import reports
 from judge.errors import JudgeError
 from judge.explain.search import Explanation, explain
-from judge.refs.text import TableSource
+from judge.problem.refs.text import TableSource
+from judge.problem.spec import Problem
 from judge.results import GradeRecord
 from judge.run import build
-from judge.spec import Problem
 
 FOLDER = "explanations"
 _ADAPTER = TypeAdapter(Explanation)

@@ -34,7 +34,7 @@ from typing import Any
 import yaml
 
 from judge.errors import JudgeError
-from judge.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
+from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 
 VALIDATORS = Path(__file__).parent / "validators"
 JUDGE_FILE = "judge.yaml"  # beside problem.yaml: what the format has no key for
@@ -134,7 +134,7 @@ def _statement(problem: Problem, package: Path) -> None:
 
 
 def _data(problem: Problem, package: Path) -> int:
-    from judge import testdata
+    from judge.problem import testdata
 
     cases = testdata.load_cases(problem)
     public = [g.name for g in problem.spec.groups if g.visibility == "public"]

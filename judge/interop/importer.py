@@ -674,8 +674,8 @@ def _write_spec(out: Path, spec: Mapping[str, Any], version: str, package_name: 
 
 
 def _make_tests(out: Path, jobs: int, notify: Notify | None) -> list[Any]:
-    from judge import testdata
-    from judge.spec import SpecError, load_problem
+    from judge.problem import testdata
+    from judge.problem.spec import SpecError, load_problem
 
     try:
         problem = load_problem(out)
@@ -694,7 +694,7 @@ def _slowest_accepted(out: Path, copied: list[tuple[str, Path]], jobs: int, noti
     """The most CPU time any accepted submission needs on any case: each runs once, `jobs`
     at a time, as verify runs solutions (the spec holds the 60 s ceiling meanwhile)."""
     from judge import verify
-    from judge.expectations import Expectation
+    from judge.problem.expectations import Expectation
     from judge.run.verdicts import Verdict
 
     table = languages.load()

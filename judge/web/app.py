@@ -31,14 +31,15 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 from starlette.exceptions import HTTPException
 
-from judge import feedback, reports, testdata
+from judge import feedback, reports
 from judge.cluster.address import Endpoint
 from judge.errors import JudgeError
 from judge.explain import render, stored
-from judge.locate import problem_dirs
+from judge.problem import testdata
+from judge.problem.locate import problem_dirs
+from judge.problem.spec import Problem, load_problem
 from judge.results import GradeRecord
 from judge.run import languages, sandbox
-from judge.spec import Problem, load_problem
 from judge.web.store import ACCOUNT_THROTTLE, ADDRESS_THROTTLE, SESSION_S, PendingError, Store, Throttle, User
 from judge.web.store import Submission as StoredSubmission
 from judge.web.worker import Workers

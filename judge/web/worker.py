@@ -20,12 +20,13 @@ from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
-from judge import grading, results, runner, testdata
+from judge import grading, results, runner
 from judge.cluster.address import Endpoint
 from judge.cluster.engine import ClusterDown
 from judge.errors import JudgeError
+from judge.problem import testdata
+from judge.problem.spec import Problem, load_problem
 from judge.run import build, languages, lifecycle, sandbox
-from judge.spec import Problem, load_problem
 from judge.web.store import Claim, Store
 
 IDLE_POLL_S = 0.2
@@ -108,7 +109,7 @@ def explain_claim(claim: Claim, problem: Problem, budget_s: float) -> tuple[str 
     """`judge explain` on a claimed submission, in this process (a worker has no children):
     (the explanation's JSON, None), or (None, why there is none)."""
     from judge.explain import search, stored
-    from judge.tables import TableStore
+    from judge.problem.tables import TableStore
 
     with tempfile.TemporaryDirectory(prefix="judge-web-explain-") as folder:
         path = _claim_file(claim, Path(folder))

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from judge import grading, runner, testdata
+from judge import grading, runner
 from judge.cluster import remote
+from judge.problem import testdata
+from judge.problem.spec import load_problem
 from judge.run import languages
-from judge.spec import load_problem
 from tests.test_cli import judge
 from tests.test_parts import make_problem
 

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge import refs, testdata
 from judge.explain.search import Run, _Search
 from judge.explain.space import Space, space_for
-from judge.refs.text import TableSource
+from judge.problem import refs, testdata
+from judge.problem.refs.text import TableSource
+from judge.problem.spec import load_problem
 from judge.run import sandbox
-from judge.spec import load_problem
 from tests.conftest import PROBLEMS
 from tests.puzzles.test_paths import slides
 

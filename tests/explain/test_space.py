@@ -7,11 +7,11 @@ from itertools import islice
 
 import pytest
 
-from judge import refs
 from judge.explain.space import Candidate, Space, space_for
-from judge.puzzles import rotations, sliding
-from judge.puzzles.paths import Step
-from judge.refs.text import TableSource
+from judge.problem import refs
+from judge.problem.puzzles import rotations, sliding
+from judge.problem.puzzles.paths import Step
+from judge.problem.refs.text import TableSource
 
 PUZZLES = ("eight-digits", "lanqiao", "sicily-rotations")
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judge import testdata
 from judge.errors import JudgeError
 from judge.interop import exporter, importer
-from judge.spec import load_problem
+from judge.problem import testdata
+from judge.problem.spec import load_problem
 from tests.conftest import PROBLEMS
 from tests.test_cli import judge
 from tests.test_parts import make_problem

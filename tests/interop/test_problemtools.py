@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from judge.interop import exporter
-from judge.spec import load_problem
+from judge.problem.spec import load_problem
 from tests.conftest import PROBLEMS
 
 # A minute of problemtools judging the exports: the slow tier (make test-slow).

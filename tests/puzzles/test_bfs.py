@@ -3,8 +3,8 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from judge.puzzles import bfs
-from judge.puzzles.perm import rank
+from judge.problem.puzzles import bfs
+from judge.problem.puzzles.perm import rank
 
 
 def test_all_boards_in_lexicographic_order() -> None:

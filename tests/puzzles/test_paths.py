@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.puzzles import rotations, sliding
-from judge.puzzles.paths import rotation_path, sliding_path
-from judge.refs.text import TableSource
+from judge.problem.puzzles import rotations, sliding
+from judge.problem.puzzles.paths import rotation_path, sliding_path
+from judge.problem.refs.text import TableSource
 
 Board = tuple[int, ...]
 

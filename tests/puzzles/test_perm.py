@@ -3,7 +3,7 @@ from itertools import permutations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.puzzles.perm import N_PERMUTATIONS, inversions, rank, unrank
+from judge.problem.puzzles.perm import N_PERMUTATIONS, inversions, rank, unrank
 
 
 def test_rank_is_lexicographic_index() -> None:

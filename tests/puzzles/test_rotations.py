@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.puzzles import rotations
+from judge.problem.puzzles import rotations
 
 GOAL = tuple(range(9))
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.puzzles import sliding
-from judge.puzzles.perm import rank
+from judge.problem.puzzles import sliding
+from judge.problem.puzzles.perm import rank
 
 
 def board(text: str) -> tuple[int, ...]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from judge.puzzles import bfs, sliding, sliding_build
-from judge.puzzles.perm import rank
+from judge.problem.puzzles import bfs, sliding, sliding_build
+from judge.problem.puzzles.perm import rank
 
 
 def test_slide_indices_map_to_the_right_ranks() -> None:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge import refs
+from judge.problem import refs
 
 VALID = {
     "lanqiao": "13524678.\n46758123.\n",

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from judge import refs
+from judge.problem import refs
 
 
 def run(problem: str, generator: str, count: int, seed: int, store, **args: int) -> list[str]:  # type: ignore[no-untyped-def]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge import refs
+from judge.problem import refs
 
 
 def issues(problem: str, text: str) -> list[tuple[int, str]]:

@@ -393,7 +393,7 @@ def test_a_problem_made_of_programs_is_judged_on_the_web(tmp_path: Path) -> None
 def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
     from markdown_it import MarkdownIt
 
-    from judge.spec import load_problem
+    from judge.problem.spec import load_problem
     from judge.web.app import statement_html
     from tests.test_parts import make_problem
 

@@ -23,7 +23,7 @@ import pytest
 import yaml
 
 from judge import feedback, gradescope, reports
-from judge.spec import load_problem
+from judge.problem.spec import load_problem
 from judge.web.store import Store
 from tests.test_grading import small_problems
 from tests.web.conftest import Client, Server

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.puzzles.perm import rank
+from judge.problem.puzzles.perm import rank
 
 GOAL: tuple[int, ...] = tuple(range(9))
 TABLE_NAME = "rotations"
@@ -44,7 +44,7 @@ def apply(board: Sequence[int], move: Sequence[int]) -> tuple[int, ...]:
 
 def build_table() -> bytes:
     """Distances to the goal for all 9! boards (imports numpy; about 0.1 s)."""
-    from judge.puzzles import bfs
+    from judge.problem.puzzles import bfs
 
     boards = bfs.all_boards()
     neighbours = bfs.neighbours_by_cell_moves(boards, COUNTER_CLOCKWISE)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from judge.puzzles.perm import inversions, rank
+from judge.problem.puzzles.perm import inversions, rank
 
 BLANK = 0
 UNREACHABLE = -1

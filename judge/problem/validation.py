@@ -6,10 +6,10 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import parts
 from judge.errors import JudgeError
-from judge.spec import Problem
-from judge.testdata import ANSWER_SUFFIX, INPUT_SUFFIX
+from judge.problem import parts
+from judge.problem.spec import Problem
+from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from judge.puzzles import rotations, sliding
+from judge.problem.puzzles import rotations, sliding
 
 _DIRECTIONS = {3: "down", -3: "up", 1: "right", -1: "left"}  # blank cell - tile cell -> the tile's way
 _SQUARE_NAMES = ("top-left", "top-right", "bottom-left", "bottom-right")

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.puzzles import sliding
-from judge.refs.text import TableSource, lines_if_clean, validate_with
+from judge.problem.puzzles import sliding
+from judge.problem.refs.text import TableSource, lines_if_clean, validate_with
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
 if TYPE_CHECKING:
     import random
 
-    from judge.refs.base import InputIssue
+    from judge.problem.refs.base import InputIssue
 
 TOKENS = ("1", "2", "3", "4", "5", "6", "7", "8", "x")
 _SORTED_TOKENS = sorted(TOKENS)
@@ -46,7 +46,7 @@ def validate(text: str) -> list[InputIssue]:
 
 def diagnose(text: str) -> list[InputIssue]:
     """The format checked rule by rule, naming the line of each break (slow path)."""
-    from judge.refs.base import InputIssue, check_tokens, space_separated, split_lines
+    from judge.problem.refs.base import InputIssue, check_tokens, space_separated, split_lines
 
     lines, issues = split_lines(text)
     if len(lines) != 1:

@@ -1,4 +1,4 @@
-"""Building the sliding puzzle's distance tables with numpy (see judge.puzzles.sliding).
+"""Building the sliding puzzle's distance tables with numpy (see judge.problem.puzzles.sliding).
 
 Kept apart from the lookups so that answering a case never imports numpy.
 """
@@ -9,10 +9,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from judge.puzzles import bfs
-from judge.puzzles.bfs import Ranks
-from judge.puzzles.perm import FACTORIALS
-from judge.puzzles.sliding import ADJACENT, table_name
+from judge.problem.puzzles import bfs
+from judge.problem.puzzles.bfs import Ranks
+from judge.problem.puzzles.perm import FACTORIALS
+from judge.problem.puzzles.sliding import ADJACENT, table_name
 
 # The search runs over "slide indices", not ranks: blank cell * 8! + rank of the tiles'
 # reading order (the blank skipped). A sideways move keeps that order, so its neighbour

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
 if TYPE_CHECKING:
-    from judge.refs.base import InputIssue
+    from judge.problem.refs.base import InputIssue
 
 # Table name -> table bytes; injected so that reference modules never touch the disk.
 TableSource = Callable[[str], bytes]
@@ -31,7 +31,7 @@ def validate_with(
     """
     if accepts(text):
         return []
-    from judge.refs.base import InputIssue
+    from judge.problem.refs.base import InputIssue
 
     issues = sorted(diagnose(text), key=lambda issue: issue.line)
     return issues or [InputIssue(1, "not in the input format")]

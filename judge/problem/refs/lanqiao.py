@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.puzzles import sliding
-from judge.refs.text import TableSource, lines_if_clean, validate_with
+from judge.problem.puzzles import sliding
+from judge.problem.refs.text import TableSource, lines_if_clean, validate_with
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
 if TYPE_CHECKING:
-    from judge.refs.base import InputIssue
+    from judge.problem.refs.base import InputIssue
 
 CELLS = tuple("12345678.")
 _SORTED_CELLS = sorted(CELLS)
@@ -45,7 +45,7 @@ def validate(text: str) -> list[InputIssue]:
 
 def diagnose(text: str) -> list[InputIssue]:
     """The format checked rule by rule, naming the line of each break (slow path)."""
-    from judge.refs.base import InputIssue, check_tokens, split_lines
+    from judge.problem.refs.base import InputIssue, check_tokens, split_lines
 
     lines, issues = split_lines(text)
     if len(lines) != 2:

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.puzzles import rotations
-from judge.puzzles.perm import rank
-from judge.refs.text import TableSource, lines_if_clean, validate_with
+from judge.problem.puzzles import rotations
+from judge.problem.puzzles.perm import rank
+from judge.problem.refs.text import TableSource, lines_if_clean, validate_with
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
 if TYPE_CHECKING:
     import random
 
-    from judge.refs.base import InputIssue
+    from judge.problem.refs.base import InputIssue
 
 TOKENS = tuple(str(v) for v in range(1, 10))
 _SORTED_TOKENS = sorted(TOKENS)
@@ -42,7 +42,7 @@ def validate(text: str) -> list[InputIssue]:
 
 def diagnose(text: str) -> list[InputIssue]:
     """The format checked rule by rule, naming the line of each break (slow path)."""
-    from judge.refs.base import InputIssue, check_tokens, space_separated, split_lines
+    from judge.problem.refs.base import InputIssue, check_tokens, space_separated, split_lines
 
     lines, issues = split_lines(text)
     if not lines and not issues:

@@ -13,12 +13,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import refs
-from judge.refs.base import InputIssue, Reference
-from judge.refs.text import TableSource
+from judge.problem import refs
+from judge.problem.refs.base import InputIssue, Reference
+from judge.problem.refs.text import TableSource
+from judge.problem.spec import GENERATORS_DIR, Group, Problem, split_generate
 from judge.run import programs
 from judge.run.programs import Built, ProgramError, ProgramLimits, Task
-from judge.spec import GENERATORS_DIR, Group, Problem, split_generate
 
 VALID, INVALID = 42, 43  # the ICPC input validator's exit codes
 

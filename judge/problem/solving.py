@@ -13,11 +13,11 @@ import hashlib
 import os
 import sys
 
-from judge import refs
 from judge.errors import EXIT_USAGE, JudgeError
-from judge.locate import SPEC_FILE, find_problem
 from judge.paths import cache_dir
-from judge.tables import TableStore
+from judge.problem import refs
+from judge.problem.locate import SPEC_FILE, find_problem
+from judge.problem.tables import TableStore
 
 
 def reference_name(problem_dir: str) -> str:
@@ -34,7 +34,7 @@ def reference_name(problem_dir: str) -> str:
         pass
     from pathlib import Path  # only on a cache miss, like the full spec check below
 
-    from judge.spec import load_problem
+    from judge.problem.spec import load_problem
 
     name = load_problem(Path(problem_dir)).spec.reference
     try:
@@ -94,8 +94,8 @@ def _solve_with_program(directory: str, label: str, text: str) -> str:
     """A program reference: the problem's validators first, then the program, in the sandbox."""
     from pathlib import Path
 
-    from judge import parts
-    from judge.spec import load_problem
+    from judge.problem import parts
+    from judge.problem.spec import load_problem
 
     problem = load_problem(Path(directory))
     own = parts.load(problem)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from judge.gens import buckets, max_distance
-from judge.puzzles import sliding
-from judge.puzzles.perm import unrank
-from judge.refs.base import Generator
-from judge.refs.eight_digits import GOAL, GOAL_TABLE, render
-from judge.refs.text import TableSource
+from judge.problem.gens import buckets, max_distance
+from judge.problem.puzzles import sliding
+from judge.problem.puzzles.perm import unrank
+from judge.problem.refs.base import Generator
+from judge.problem.refs.eight_digits import GOAL, GOAL_TABLE, render
+from judge.problem.refs.text import TableSource
 
 
 def _blank_at(rng: random.Random, table: bytes, blank: int, dist: int) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from judge.puzzles.perm import FACTORIALS, N_CELLS
+from judge.problem.puzzles.perm import FACTORIALS, N_CELLS
 
 UNREACHABLE = 255
 

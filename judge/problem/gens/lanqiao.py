@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from judge.gens import buckets, max_distance
-from judge.puzzles import sliding
-from judge.puzzles.perm import unrank
-from judge.refs.base import Generator
-from judge.refs.lanqiao import render_board
-from judge.refs.text import TableSource
+from judge.problem.gens import buckets, max_distance
+from judge.problem.puzzles import sliding
+from judge.problem.puzzles.perm import unrank
+from judge.problem.refs.base import Generator
+from judge.problem.refs.lanqiao import render_board
+from judge.problem.refs.text import TableSource
 
 
 def _case(start: Sequence[int], target: Sequence[int]) -> str:

@@ -18,11 +18,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
-from judge import refs
 from judge.errors import JudgeError
-from judge.locate import SPEC_FILE
-from judge.yamlpos import Located, YamlError
-from judge.yamlpos import load as load_yaml
+from judge.problem import refs
+from judge.problem.locate import SPEC_FILE
+from judge.problem.yamlpos import Located, YamlError
+from judge.problem.yamlpos import load as load_yaml
 
 TESTS_DIR = "tests"
 LANGUAGE_IDS = ("c", "cpp", "python3", "java")

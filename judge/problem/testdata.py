@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import parts
 from judge.errors import JudgeError
-from judge.refs.text import TableSource
-from judge.spec import Problem
+from judge.problem import parts
+from judge.problem.refs.text import TableSource
+from judge.problem.spec import Problem
 
 INPUT_SUFFIX = ".in"
 ANSWER_SUFFIX = ".ans"

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from judge.gens import buckets, max_distance
-from judge.puzzles import rotations
-from judge.puzzles.perm import unrank
-from judge.refs.base import Generator
-from judge.refs.sicily_rotations import render
-from judge.refs.text import TableSource
+from judge.problem.gens import buckets, max_distance
+from judge.problem.puzzles import rotations
+from judge.problem.puzzles.perm import unrank
+from judge.problem.refs.base import Generator
+from judge.problem.refs.sicily_rotations import render
+from judge.problem.refs.text import TableSource
 
 
 def _random_cases(rng: random.Random, table: bytes, cases: int, spaced: bool = False) -> str:

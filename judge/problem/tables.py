@@ -22,7 +22,7 @@ Notify = Callable[[str], None]
 
 def build(names: Iterable[str]) -> dict[str, bytes]:
     """Compute the named tables, sharing work between tables of one puzzle."""
-    from judge.puzzles import rotations, sliding, sliding_build
+    from judge.problem.puzzles import rotations, sliding, sliding_build
 
     wanted = list(dict.fromkeys(names))
     unknown = [n for n in wanted if n not in sliding.TABLE_NAMES and n != rotations.TABLE_NAME]
