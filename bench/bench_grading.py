@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from judge import results  # noqa: E402
+from judge.grade import results  # noqa: E402
 
 Verdicts = dict[tuple[str, str], tuple[str, ...]]
 

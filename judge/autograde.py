@@ -13,8 +13,9 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import feedback, gradescope, reports, results, runner
+from judge import gradescope
 from judge.errors import JudgeError
+from judge.grade import feedback, reports, results, runner
 from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem

@@ -1,6 +1,6 @@
 """A judged submission as Gradescope's autograder results (pure): `results.json` with one test
 per group. Public groups show their cases' details; secret ones what the problem's feedback
-level allows (judge.feedback), with the Gradescope visibility the teacher chose.
+level allows (judge.grade.feedback), with the Gradescope visibility the teacher chose.
 
 The format is Gradescope's "Autograder Specifications" (results/results.json): top-level
 `score`, `execution_time`, `output` and `tests`; each test `name`, `number`, `score`,
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from judge import feedback
-from judge.feedback import Shown, ShownCase, ShownGroup
+from judge.grade import feedback
+from judge.grade.feedback import Shown, ShownCase, ShownGroup
+from judge.grade.runner import SubmissionResult
 from judge.problem.spec import Problem
 from judge.run.verdicts import Verdict
-from judge.runner import SubmissionResult
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 OUTPUT_CAP = 8000  # characters of one test's output (Gradescope shows it whole)
@@ -59,7 +59,7 @@ def _group_line(group: ShownGroup) -> str:
 
 
 def tests_of(shown: Shown, secret_visibility: str, first: int = 1) -> list[Test]:
-    """A test per group of what the student may see (judge.feedback cut it to the problem's
+    """A test per group of what the student may see (judge.grade.feedback cut it to the problem's
     level), numbered from `first`. At the level `verdict` the secret groups are one test."""
     tests: list[Test] = []
     compiled = shown.verdict != Verdict.CE.value

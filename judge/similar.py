@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import fingerprints, grading
+from judge import fingerprints
 from judge.errors import JudgeError
+from judge.grade import grading
 from judge.run import build
 
 

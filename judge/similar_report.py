@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.reports import environment
+from judge.grade.reports import environment
 from judge.similar import Pair, Similarity
 
 DEFAULT_THRESHOLD = 0.5

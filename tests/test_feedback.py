@@ -1,4 +1,4 @@
-"""Feedback levels (judge.feedback), without processes.
+"""Feedback levels (judge.grade.feedback), without processes.
 
 The central property is non-interference: two graded submissions that agree on what a level
 lets a student learn give byte-identical student surfaces (the submission page, the web JSON,
@@ -18,11 +18,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge import feedback, gradescope, reports
+from judge import gradescope
 from judge.explain.render import html_section, text_lines
 from judge.explain.search import Explanation, Level
+from judge.grade import feedback, reports
+from judge.grade.results import SCHEMA, CaseRecord, GradeRecord, GroupRecord
 from judge.problem.spec import Problem, load_problem
-from judge.results import SCHEMA, CaseRecord, GradeRecord, GroupRecord
 from tests.conftest import PROBLEMS
 
 PROBLEM = load_problem(PROBLEMS / "sicily-rotations")  # samples public; edge, random, bulk secret

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from judge import grading, results
+from judge.grade import grading, results
 from tests.conftest import PROBLEMS, REPO
 from tests.test_cli import judge
 

@@ -170,7 +170,7 @@ def test_doctor_reports_languages_and_layers() -> None:
 def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     tmp_path: Path, on_reject: str, earned: float
 ) -> None:
-    from judge import runner
+    from judge.grade import runner
     from judge.problem.spec import load_problem
     from judge.run import sandbox
     from judge.run.build import Build, Submission, load_submission
@@ -201,7 +201,7 @@ def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_p
     import threading
     import time
 
-    from judge import runner
+    from judge.grade import runner
     from judge.problem import testdata
     from judge.problem.spec import load_problem
 
@@ -228,8 +228,8 @@ def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_p
 
 
 def test_a_compilation_the_sandbox_fails_is_ie_with_its_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge import runner
     from judge.errors import SandboxFailure
+    from judge.grade import runner
     from judge.problem.spec import load_problem
 
     def vanish(*_: object, **__: object) -> object:
@@ -242,7 +242,7 @@ def test_a_compilation_the_sandbox_fails_is_ie_with_its_reason(tmp_path: Path, m
     assert not made.ok and made.internal and "went away" in made.message
     result = runner.summarise(problem, submission, made, [], runner.run_limits(problem, submission.language))
     assert result.verdict.value == "IE"
-    from judge import results
+    from judge.grade import results
 
     record = results.from_result("ana", "h", result)
     assert record.verdict == "IE" and "went away" in record.error and record.compile_output == ""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judge import verify
+from judge.grade import verify
 from judge.run.verdicts import Verdict
 from tests.conftest import PROBLEMS
 from tests.test_cli import judge

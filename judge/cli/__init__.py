@@ -41,12 +41,12 @@ from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
 from judge.problem.locate import find_problem
 
 if TYPE_CHECKING:
+    from judge.grade.results import GradeRecord
+    from judge.grade.runner import CaseResult
+    from judge.grade.verify import ProblemReport
     from judge.problem.spec import Problem
-    from judge.results import GradeRecord
     from judge.run import sandbox
     from judge.run.build import Submission
-    from judge.runner import CaseResult
-    from judge.verify import ProblemReport
     from judge.web.store import Store
 
 
@@ -78,7 +78,7 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
 
     A problem's programs (generators, validators, a program reference) are compiled once
     and run in the sandbox, JOBS at a time."""
-    from judge import grading
+    from judge.grade import grading
     from judge.problem import refs, testdata
     from judge.problem.spec import load_problem
     from judge.problem.tables import TableStore
@@ -122,7 +122,7 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
 def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None) -> None:
     """Check the spec and every test input against the problem's strict input format
     (its built-in validator and its validator programs)."""
-    from judge import grading
+    from judge.grade import grading
     from judge.problem.spec import load_problem
     from judge.problem.validation import duplicate_inputs, validate_problem
 
@@ -321,7 +321,7 @@ def run_command(
 def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, as_json: bool, full: bool) -> int:
     import json
 
-    from judge import results, runner
+    from judge.grade import results, runner
     from judge.problem import testdata
     from judge.problem.spec import load_problem
 
@@ -410,7 +410,7 @@ def _run_ad_hoc(
 ) -> int:
     import json
 
-    from judge import results
+    from judge.grade import results
     from judge.run import build, checkers, sandbox
     from judge.run.verdicts import Verdict, judge_run
 
@@ -589,7 +589,7 @@ def grade(
     """
     from collections import Counter
 
-    from judge import grading
+    from judge.grade import grading
 
     point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
     problems = _load_problems(ctx, problem_names)
@@ -684,9 +684,9 @@ def verify(
     and every solution in solutions/<verdict>/ gets that verdict (exit 1 if not). With
     --scheduler the solutions run on the judge hosts; the data checks stay here."""
 
-    from judge import grading
-    from judge import verify as verifying
-    from judge.verify_report import write_junit
+    from judge.grade import grading
+    from judge.grade import verify as verifying
+    from judge.grade.verify_report import write_junit
 
     point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
     workers = jobs or grading.default_jobs()
@@ -860,7 +860,7 @@ def serve(
 
     import uvicorn
 
-    from judge import grading
+    from judge.grade import grading
     from judge.web.app import Settings, create_app
     from judge.web.protocol import DeadlineH11Protocol
 

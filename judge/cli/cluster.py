@@ -77,8 +77,8 @@ def worker(
 ) -> None:
     """Join the cluster at tls://HOST:PORT as a judge host: check this machine (sandbox,
     toolchains), then judge the cases the scheduler sends until stopped."""
-    from judge import grading
     from judge.cluster import address, hosts
+    from judge.grade import grading
 
     point = address.endpoint(scheduler_address, certs_dir, insecure_loopback, "worker")
     hosts.serve_worker(point, processes or grading.default_jobs(), first_port, _say)

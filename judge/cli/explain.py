@@ -53,8 +53,8 @@ def explain(
     import dataclasses
     import json
 
-    from judge import grading, reports
     from judge.explain import render, search
+    from judge.grade import grading, reports
     from judge.problem.spec import load_problem
     from judge.problem.tables import TableStore
     from judge.run import build

@@ -52,7 +52,7 @@ def import_command(
 ) -> None:
     """Import an ICPC/Kattis problem package (a folder or a .zip; legacy, 2023-07-draft or
     2025-09 format) as a problem of the judge. Its programs run only in the sandbox."""
-    from judge import grading
+    from judge.grade import grading
     from judge.interop import importer
 
     with _status(f"importing {package}"):

@@ -12,9 +12,9 @@ import click
 from judge.cli.common import _problems
 
 if TYPE_CHECKING:
+    from judge.grade.reports import Written
+    from judge.grade.results import GradeRecord
     from judge.problem.spec import Problem
-    from judge.reports import Written
-    from judge.results import GradeRecord
 
 
 def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Problem]:
@@ -25,7 +25,7 @@ def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Proble
 
 def _records(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> list[GradeRecord]:
     """The saved results of the submissions present now."""
-    from judge import grading, results
+    from judge.grade import grading, results
 
     entries = grading.discover(submissions_dir, list(problems))
     present = {(e.student, e.problem) for e in entries if not e.problem_error}
@@ -36,8 +36,8 @@ def _report(
     submissions_dir: Path, out_dir: Path, problems: dict[str, Problem], for_students: bool = False
 ) -> tuple[Written, list[GradeRecord]]:
     """The class report; with `for_students` also each student's own pages (OUT/students/)."""
-    from judge import grading, reports
     from judge.explain import render, stored
+    from judge.grade import grading, reports
     from judge.run import sandbox
 
     entries = grading.discover(submissions_dir, list(problems))

@@ -22,13 +22,13 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from judge.cluster import address, needs, remote
-from judge.engines import Compiled
 from judge.errors import EXIT_FAILED, JudgeError
+from judge.grade.engines import Compiled
+from judge.grade.runner import CaseResult
+from judge.grade.verify import Solution, SolutionRun
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import sandbox
-from judge.runner import CaseResult
-from judge.verify import Solution, SolutionRun
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -182,7 +182,7 @@ class ClusterEngine:
 
     def _problem(self, problem: Problem) -> Future[Any]:
         """The problem's data on the cluster, sent once a run (a run's problems do not change)."""
-        from judge import grading
+        from judge.grade import grading
 
         found = self._data.get(problem.directory)
         if found is None:

@@ -19,12 +19,12 @@ from pathlib import Path
 
 from judge import paths
 from judge.cluster import needs
+from judge.grade.runner import CaseResult
+from judge.grade.verify import Solution, SolutionRun
 from judge.problem.spec import Problem, ProblemSpec
 from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
 from judge.run import lifecycle, sandbox
 from judge.run.build import Build
-from judge.runner import CaseResult
-from judge.verify import Solution, SolutionRun
 
 BUILDS_KEPT = 64  # unpacked builds a worker keeps (the class's recent submissions)
 
@@ -150,7 +150,7 @@ _builds = _Builds()
 
 def compile_remote(data: ProblemData, filename: str, source: bytes) -> Compiled:
     """Compile a submission here; its box after compiling, archived, is the build."""
-    from judge import runner
+    from judge.grade import runner
     from judge.run import build
 
     problem = problem_here(data)
@@ -173,7 +173,7 @@ def case_remote(
     data: ProblemData, compiled: Compiled, argv: tuple[str, ...], case: CaseRef, limits: sandbox.Limits
 ) -> CaseResult:
     """Run one case of a compiled submission here."""
-    from judge import runner
+    from judge.grade import runner
 
     problem = problem_here(data)
     folder = problem.tests_dir / case.group
@@ -190,7 +190,7 @@ def case_remote(
 def verify_solution(data: ProblemData, solution: Solution, source: bytes) -> SolutionRun:
     """Run one of a problem's solutions here as `judge verify` does; the result names the
     client's file, not the copy made here."""
-    from judge import verify
+    from judge.grade import verify
 
     problem = problem_here(data)
     with tempfile.TemporaryDirectory(prefix="judge-source-") as folder:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from markupsafe import Markup, escape
 
 from judge.explain.search import Explanation
-from judge.reports import environment
+from judge.grade.reports import environment
 
 CELL = 44  # px of one cell of the board
 STEP_S = 0.9  # seconds per move in the animation

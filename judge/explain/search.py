@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judge import runner
 from judge.errors import JudgeError
 from judge.explain.space import Candidate, Space, space_for
+from judge.grade import runner
 from judge.problem import refs, testdata
 from judge.problem.refs.text import TableSource
 from judge.problem.spec import Problem

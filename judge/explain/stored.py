@@ -11,12 +11,12 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from judge import reports
 from judge.errors import JudgeError
 from judge.explain.search import Explanation, explain
+from judge.grade import reports
+from judge.grade.results import GradeRecord
 from judge.problem.refs.text import TableSource
 from judge.problem.spec import Problem
-from judge.results import GradeRecord
 from judge.run import build
 
 FOLDER = "explanations"

@@ -176,7 +176,7 @@ def _validators(problem: Problem, package: Path) -> None:
 
 
 def _submissions(problem: Problem, package: Path, notes: list[str]) -> int:
-    from judge import verify
+    from judge.grade import verify
 
     root = problem.directory / verify.SOLUTIONS_DIR
     count = 0

@@ -639,7 +639,7 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
 def _own_extras(root: Path) -> dict[str, Any]:
     """What a package exported by this judge keeps in judge.yaml: per-language time factors
     (under "limits") and the feedback level."""
-    from judge.feedback import LEVELS
+    from judge.grade.feedback import LEVELS
     from judge.interop.exporter import JUDGE_FEEDBACK, JUDGE_FILE, JUDGE_TIME_MULTIPLIERS
 
     path = root / JUDGE_FILE
@@ -693,7 +693,7 @@ def _make_tests(out: Path, jobs: int, notify: Notify | None) -> list[Any]:
 def _slowest_accepted(out: Path, copied: list[tuple[str, Path]], jobs: int, notify: Notify | None) -> float:
     """The most CPU time any accepted submission needs on any case: each runs once, `jobs`
     at a time, as verify runs solutions (the spec holds the 60 s ceiling meanwhile)."""
-    from judge import verify
+    from judge.grade import verify
     from judge.problem.expectations import Expectation
     from judge.run.verdicts import Verdict
 

@@ -5,7 +5,7 @@ Pages are the project's Jinja2 templates (no script or style from the network). 
 are plain HTML forms, each body capped as it arrives; a session is a random id in an
 HttpOnly, SameSite=Lax cookie, and a row in SQLite that logging out deletes. Failed logins
 are throttled per account and per address. What a student sees of a submission is cut to
-the problem's feedback level by judge.feedback. Every error is a page with its HTTP status
+the problem's feedback level by judge.grade.feedback. Every error is a page with its HTTP status
 and one clear sentence, never a stack trace, and every response carries the same headers.
 """
 
@@ -31,14 +31,14 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 from starlette.exceptions import HTTPException
 
-from judge import feedback, reports
 from judge.cluster.address import Endpoint
 from judge.errors import JudgeError
 from judge.explain import render, stored
+from judge.grade import feedback, reports
+from judge.grade.results import GradeRecord
 from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem
-from judge.results import GradeRecord
 from judge.run import languages, sandbox
 from judge.web.store import ACCOUNT_THROTTLE, ADDRESS_THROTTLE, SESSION_S, PendingError, Store, Throttle, User
 from judge.web.store import Submission as StoredSubmission

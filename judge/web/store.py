@@ -23,9 +23,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import results
 from judge.errors import JudgeError
-from judge.results import GradeRecord
+from judge.grade import results
+from judge.grade.results import GradeRecord
 
 DB_FILE = "judge.sqlite3"
 # What a listing needs: never the source or the result, which pages refreshing every

@@ -20,10 +20,10 @@ from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
-from judge import grading, results, runner
 from judge.cluster.address import Endpoint
 from judge.cluster.engine import ClusterDown
 from judge.errors import JudgeError
+from judge.grade import grading, results, runner
 from judge.problem import testdata
 from judge.problem.spec import Problem, load_problem
 from judge.run import build, languages, lifecycle, sandbox

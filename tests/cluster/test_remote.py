@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from judge import grading, runner
 from judge.cluster import remote
+from judge.grade import grading, runner
 from judge.problem import testdata
 from judge.problem.spec import load_problem
 from judge.run import languages

@@ -286,8 +286,8 @@ def _slow(source: Path) -> bool:
 def test_a_failing_program_gets_a_small_true_example_that_is_no_test(
     name: str, source: Path, store: TableSource
 ) -> None:
-    from judge import runner
     from judge.explain.search import _trial_task, explain
+    from judge.grade import runner
     from judge.run import build, lifecycle
 
     problem = load_problem(PROBLEMS / name)

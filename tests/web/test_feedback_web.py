@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judge import feedback, gradescope, reports
+from judge import gradescope
+from judge.grade import feedback, reports
 from judge.problem.spec import load_problem
 from judge.web.store import Store
 from tests.test_grading import small_problems

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from judge import results
 from judge.errors import JudgeError
+from judge.grade import results
 from judge.web.store import PendingError, Store, Throttle, User
 
 

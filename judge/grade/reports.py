@@ -2,7 +2,7 @@
 submission, grades.csv, results.json and junit.xml, each written atomically.
 
 The class's files are the teacher's: every figure of every case. What a student may see is
-cut by judge.feedback, and `render_for_students` writes those pages apart.
+cut by judge.grade.feedback, and `render_for_students` writes those pages apart.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from xml.sax.saxutils import quoteattr
 import jinja2
 from markupsafe import Markup, escape
 
-from judge import feedback, paths
-from judge.feedback import Shown
-from judge.grading import Entry, Override
+from judge import paths
+from judge.grade import feedback
+from judge.grade.feedback import Shown
+from judge.grade.grading import Entry, Override
+from judge.grade.results import GradeRecord, isolated_mode, to_json
 from judge.problem.spec import Problem
-from judge.results import GradeRecord, isolated_mode, to_json
 from judge.run.verdicts import Verdict
 
 TEMPLATES = Path(paths.TEMPLATES)
@@ -241,7 +242,7 @@ def submission_html(
     source: list[str] | None,
     **extra: object,
 ) -> str:
-    """One submission's page, as `record` was cut for its reader (judge.feedback): groups,
+    """One submission's page, as `record` was cut for its reader (judge.grade.feedback): groups,
     cases, sample diffs, compiler output, numbered source."""
     return (
         environment()

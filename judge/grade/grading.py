@@ -22,18 +22,18 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from judge import results
-from judge.engines import Compiled, Engine, LocalEngine
 from judge.errors import JudgeError
+from judge.grade import results
+from judge.grade.engines import Compiled, Engine, LocalEngine
 from judge.problem.spec import Problem
 from judge.problem.yamlpos import YamlError
 from judge.problem.yamlpos import load as load_yaml
 from judge.run import languages, sandbox
 
 if TYPE_CHECKING:
+    from judge.grade.runner import CaseResult
     from judge.problem.testdata import CaseFiles
     from judge.run.build import Submission
-    from judge.runner import CaseResult
 
 OVERRIDES_FILE = "overrides.yaml"
 RESULTS_DIR = "results"
@@ -226,7 +226,7 @@ class _Judging:
         """Every case's result in case order, once each is judged or known not to be judged
         (an earlier case of its breaking group failed); None while one is still awaited. The
         same cases are judged whatever order the workers finish in."""
-        from judge import runner
+        from judge.grade import runner
 
         ordered: list[CaseResult] = []
         ended: set[str] = set()
@@ -269,7 +269,7 @@ def run(
     `full` judges every case. Ctrl-C stops the pool; finished results stay. `on_case` hears
     (task, cases judged, cases) after the compile and after each case.
     """
-    from judge import runner
+    from judge.grade import runner
     from judge.problem import testdata
     from judge.run import build
 
@@ -347,7 +347,7 @@ def run(
 
 
 def _record(state: _Judging, ordered: list[CaseResult] | None = None) -> results.GradeRecord:
-    from judge import runner
+    from judge.grade import runner
 
     assert state.compiled is not None
     ordered = ordered or []

@@ -99,7 +99,7 @@ class ProblemReport:
 
 def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jobs: int = 1) -> list[Check]:
     """Tests up to date, inputs valid, answers reproduced by the reference."""
-    from judge import runner
+    from judge.grade import runner
     from judge.problem import parts, refs, testdata, validation
     from judge.problem.tables import TableStore
 
@@ -184,10 +184,10 @@ def run_solution(problem_dir: Path, solution: Solution) -> SolutionRun:
 
 
 def run_solution_of(problem: Problem, solution: Solution) -> SolutionRun:
-    from judge import grading, runner
+    from judge.grade import grading, runner
+    from judge.grade.runner import CaseResult
     from judge.problem import testdata
     from judge.run import build
-    from judge.runner import CaseResult
 
     try:
         submission = build.load_submission(solution.path)

@@ -18,11 +18,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+from judge.grade.runner import CaseResult
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox
 from judge.run.build import Build
-from judge.runner import CaseResult
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Engine(Protocol):
 
 def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, str]:
     """Worker: compile one submission into a folder of `builds` (its cases copy it)."""
-    from judge import runner
+    from judge.grade import runner
     from judge.run import build
 
     submission = build.load_submission(source)
@@ -85,7 +85,7 @@ def _case_task(
     problem: Problem, argv: tuple[str, ...], built: str, case: CaseFiles, limits: sandbox.Limits
 ) -> CaseResult:
     """Worker: one case of one submission."""
-    from judge import runner
+    from judge.grade import runner
 
     return runner.run_case_from(problem, argv, Path(built), case, limits)
 

@@ -21,8 +21,8 @@ import math
 from dataclasses import dataclass
 from typing import get_args
 
+from judge.grade.results import CaseRecord, GradeRecord, GroupRecord
 from judge.problem.spec import FeedbackLevel, Problem
-from judge.results import CaseRecord, GradeRecord, GroupRecord
 from judge.run.verdicts import Verdict
 
 LEVELS: tuple[FeedbackLevel, ...] = get_args(FeedbackLevel)

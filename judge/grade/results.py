@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from judge.runner import SubmissionResult
+from judge.grade.runner import SubmissionResult
 
 SCHEMA = 2  # 2: cases not judged (NJ) after a failure in a group that breaks
 
