@@ -8,7 +8,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge import fingerprints as fp
+from judge.similar import fingerprints as fp
 
 C = fp.lexer_for("c")
 PROGRAM = """

@@ -53,12 +53,10 @@ def gradescope(
     """Build a Gradescope autograder for PROBLEM...: setup.sh and run_autograder at the zip's
     root, the problems with their tests, and the wheels of the judge, so that setup.sh
     installs from the zip and Ubuntu's packages alone."""
-    from judge import gradescope_build
+    from judge.interop.gradescope import build
 
     problems = _load_problems(ctx, problem_names)
-    made = gradescope_build.build(
-        list(problems.values()), out_file, secret_visibility, python_version, allow_unsandboxed, _say
-    )
+    made = build.build(list(problems.values()), out_file, secret_visibility, python_version, allow_unsandboxed, _say)
     size = made.stat().st_size / (1 << 20)
     out.print(f"wrote {escape(str(made))} ({size:.1f} MiB): upload it as the assignment's autograder (zip file)")
 
@@ -75,6 +73,6 @@ def gradescope(
 def autograde(root: Path) -> None:
     """Grade the submission in ROOT/submission as a Gradescope autograder does, and write
     ROOT/results/results.json (always, also when the submission cannot be judged)."""
-    from judge import autograde as grading
+    from judge.interop.gradescope import autograde
 
-    sys.exit(grading.run(root))
+    sys.exit(autograde.run(root))

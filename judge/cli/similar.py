@@ -46,10 +46,10 @@ def similar(
     code is (0 to 1), across languages, whatever the names, comments, layout or order of
     functions. Writes REPORTS_DIR/similarity.html with the pairs side by side. A high score is
     a reason to look, not a verdict."""
-    from judge import similar_report
     from judge.errors import JudgeError
     from judge.grade import reports
-    from judge.similar import compare
+    from judge.similar import report as similar_report
+    from judge.similar.score import compare
 
     if not submissions_dir.is_dir():
         raise JudgeError(f"{submissions_dir}: no such folder of submissions")

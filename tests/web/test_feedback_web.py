@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judge import gradescope
 from judge.grade import feedback, reports
+from judge.interop.gradescope import report as gradescope
 from judge.problem.spec import load_problem
 from judge.web.store import Store
 from tests.test_grading import small_problems

@@ -13,9 +13,9 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import gradescope
 from judge.errors import JudgeError
 from judge.grade import feedback, reports, results, runner
+from judge.interop.gradescope import report
 from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem
@@ -36,7 +36,7 @@ def read_config(source: Path) -> Config:
         config = Config(tuple(data["problems"]), str(data["secret_visibility"]))
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise JudgeError(f"{source / CONFIG}: unreadable ({err})") from None
-    if config.secret_visibility not in gradescope.VISIBILITIES:
+    if config.secret_visibility not in report.VISIBILITIES:
         raise JudgeError(f"{source / CONFIG}: secret_visibility {config.secret_visibility!r} is not one of the four")
     return config
 
@@ -68,7 +68,7 @@ def pick(problem: Problem, sources: list[Path], only: bool) -> Path:
     raise JudgeError(f"no file for {problem.id}: name it {problem.id}.<c|cpp|py|java>")
 
 
-def grade(root: Path) -> gradescope.Results:
+def grade(root: Path) -> report.Results:
     began = time.monotonic()
     source = root / "source"
     config = read_config(source)
@@ -81,7 +81,7 @@ def grade(root: Path) -> gradescope.Results:
     problems = [load_problem(Path(d)) for d in problem_dirs(source / "problems")]
     chosen = [p for p in problems if p.id in config.problems]
     sources = _sources(root / "submission") if (root / "submission").is_dir() else []
-    tests: list[gradescope.Test] = []
+    tests: list[report.Test] = []
     outputs: list[str] = []
     for problem in chosen:
         first = len(tests) + 1
@@ -91,13 +91,13 @@ def grade(root: Path) -> gradescope.Results:
             result = runner.judge_submission(problem, submission, testdata.load_cases(problem))
         except JudgeError as err:
             why = str(err).replace(str(root / "submission") + "/", "")
-            tests += gradescope.missing(problem, why, config.secret_visibility, first)
+            tests += report.missing(problem, why, config.secret_visibility, first)
             outputs.append(f"{problem.id}: not judged: {why}")
             continue
         shown = feedback.for_student(results.from_result(path.stem, "", result), problem)
-        tests += gradescope.tests_of(shown, config.secret_visibility, first)
-        outputs.append(gradescope.headline(result, problem))
-    return gradescope.results(tests, "\n\n".join(outputs), time.monotonic() - began)
+        tests += report.tests_of(shown, config.secret_visibility, first)
+        outputs.append(report.headline(result, problem))
+    return report.results(tests, "\n\n".join(outputs), time.monotonic() - began)
 
 
 def run(root: Path) -> int:
@@ -107,10 +107,10 @@ def run(root: Path) -> int:
         found = grade(root)
         code = 0
     except JudgeError as err:
-        found, code = gradescope.results([], f"The autograder could not grade this submission: {err}", 0.0), 1
+        found, code = report.results([], f"The autograder could not grade this submission: {err}", 0.0), 1
     except Exception as err:  # a bug of the judge: the student still gets a results.json saying so
         traceback.print_exc()
-        found = gradescope.results([], f"Internal error of the autograder (not your fault): {err}", 0.0)
+        found = report.results([], f"Internal error of the autograder (not your fault): {err}", 0.0)
         code = 1
-    reports.write_atomic(target, json.dumps(gradescope.to_json(found), indent=1) + "\n")
+    reports.write_atomic(target, json.dumps(report.to_json(found), indent=1) + "\n")
     return code

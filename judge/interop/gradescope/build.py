@@ -19,8 +19,9 @@ import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from judge import autograde, paths
+from judge import paths
 from judge.errors import JudgeError
+from judge.interop.gradescope import autograde
 from judge.problem.spec import Problem
 
 TEMPLATES = Path(paths.TEMPLATES) / "gradescope"

@@ -1,5 +1,5 @@
 """`judge similar`: for each problem, every pair of a class's submissions scored by how alike
-their code is (judge.fingerprints), the code the teacher handed out left out.
+their code is (judge.similar.fingerprints), the code the teacher handed out left out.
 
 A score is a reason to look at two programs side by side, not a verdict: two students who
 both write the textbook BFS get a fair score too.
@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import fingerprints
 from judge.errors import JudgeError
 from judge.grade import grading
 from judge.run import build
+from judge.similar import fingerprints
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from judge.grade.reports import environment
-from judge.similar import Pair, Similarity
+from judge.similar.score import Pair, Similarity
 
 DEFAULT_THRESHOLD = 0.5
 MAX_SHOWN = 30  # pairs per problem on the page

@@ -1,0 +1,2 @@
+"""Gradescope: the autograder zip (build), what it runs on a submission (autograde) and the
+results.json it writes (report)."""

@@ -1,0 +1,2 @@
+"""`judge similar`: fingerprints of source code (pure), the pairs of a class scored (score) and
+their page (report)."""
