@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from judge.cluster import certs, needs
+from tests.grade.test_grading import make_class, small_problems
+from tests.problem.test_parts import make_problem
 from tests.test_cli import judge
-from tests.test_grading import make_class, small_problems
-from tests.test_parts import make_problem
 
 # Minutes of clusters starting, burning and being killed: the slow tier (make test-slow).
 pytestmark = pytest.mark.slow

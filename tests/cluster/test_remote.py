@@ -15,8 +15,8 @@ from judge.grade import grading, runner
 from judge.problem import testdata
 from judge.problem.spec import load_problem
 from judge.run import languages
+from tests.problem.test_parts import make_problem
 from tests.test_cli import judge
-from tests.test_parts import make_problem
 
 
 def test_a_case_is_judged_from_the_archives_alone(tmp_path: Path) -> None:

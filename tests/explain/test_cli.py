@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 from tests.conftest import PROBLEMS, REPO
+from tests.grade.test_grading import PROGRAMS, small_problems
 from tests.test_cli import judge
-from tests.test_grading import PROGRAMS, small_problems
 
 WRONG = PROBLEMS / "eight-digits" / "solutions" / "wrong_answer" / "parity_with_blank.c"
 RIGHT = PROBLEMS / "sicily-rotations" / "solutions" / "accepted" / "cantor_table.c"

@@ -22,7 +22,7 @@ from judge.problem.refs.text import TableSource
 from judge.problem.spec import load_problem
 from judge.run import sandbox
 from tests.conftest import PROBLEMS
-from tests.puzzles.test_paths import slides
+from tests.problem.puzzles.test_paths import slides
 
 LIMITS = sandbox.Limits(cpu_s=1.0, wall_s=3.0, memory_mib=256, output_bytes=1 << 20)
 # A simulated program: (input, expected answer) -> (verdict, output).

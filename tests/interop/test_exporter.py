@@ -16,8 +16,8 @@ from judge.interop import exporter, importer
 from judge.problem import testdata
 from judge.problem.spec import load_problem
 from tests.conftest import PROBLEMS
+from tests.problem.test_parts import make_problem
 from tests.test_cli import judge
-from tests.test_parts import make_problem
 
 
 def test_a_program_problem_exports_in_the_legacy_layout(tmp_path: Path) -> None:

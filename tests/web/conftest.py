@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tests.test_grading import small_problems
+from tests.grade.test_grading import small_problems
 
 
 def free_port() -> int:

@@ -362,7 +362,7 @@ def test_an_unsafe_server_says_so_on_every_page(server: Server, web_problems: Pa
 
 
 def test_a_problem_made_of_programs_is_judged_on_the_web(tmp_path: Path) -> None:
-    from tests.test_parts import make_problem
+    from tests.problem.test_parts import make_problem
 
     problems = tmp_path / "problems"
     problems.mkdir()
@@ -395,7 +395,7 @@ def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
 
     from judge.problem.spec import load_problem
     from judge.web.app import statement_html
-    from tests.test_parts import make_problem
+    from tests.problem.test_parts import make_problem
 
     directory = make_problem(tmp_path)
     (directory / "problem.tex").write_text("\\problemname{Sum} <script>alert(1)</script>\n")

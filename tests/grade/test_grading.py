@@ -18,7 +18,7 @@ from judge.grade import grading, results
 from tests.conftest import PROBLEMS, REPO
 from tests.test_cli import judge
 
-PROGRAMS = Path(__file__).parent / "programs"
+PROGRAMS = REPO / "tests" / "programs"
 
 # student -> (file name in the class, program, expected headline verdict)
 CLASS = {
@@ -270,7 +270,7 @@ def test_cases_in_parallel_come_back_in_case_order_and_groups_break(tmp_path: Pa
     """The first case is slow and wrong, every later one crashes at once: with the cases
     spread over two workers the later ones finish first, yet the verdict is the first case's,
     and the same cases are not judged whatever order the workers finish in."""
-    from tests.test_parts import make_problem
+    from tests.problem.test_parts import make_problem
 
     problems = tmp_path / "problems"
     problems.mkdir()

@@ -10,10 +10,10 @@ import pytest
 
 from judge.errors import JudgeError
 from judge.run import build, sandbox
-from tests.conftest import PROBLEMS
+from tests.conftest import PROBLEMS, REPO
 from tests.test_cli import judge
 
-PROGRAMS = Path(__file__).parent / "programs"
+PROGRAMS = REPO / "tests" / "programs"
 
 
 def test_accepted_cpp_json() -> None:
@@ -175,7 +175,7 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     from judge.run import sandbox
     from judge.run.build import Build, Submission, load_submission
     from judge.run.verdicts import Verdict
-    from tests.test_parts import make_problem
+    from tests.problem.test_parts import make_problem
 
     directory = make_problem(tmp_path)
     spec = directory / "problem.yaml"

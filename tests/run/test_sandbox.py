@@ -529,7 +529,7 @@ def test_eight_judges_at_once_give_the_verdicts_of_one(tmp_path: Path) -> None:
     alone = judge_under_load(sources)
     assert [v.split(": ")[1].strip() for v in alone] == ["AC", "AC", "AC", "TLE"], alone
     script = (
-        "import json, sys\nfrom tests.test_sandbox import judge_under_load\n"
+        "import json, sys\nfrom tests.run.test_sandbox import judge_under_load\n"
         "print(json.dumps(judge_under_load(json.loads(sys.argv[1]))))"
     )
     for round_ in range(3):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.grade.test_grading import PROGRAMS, small_problems
 from tests.test_cli import judge
-from tests.test_grading import PROGRAMS, small_problems
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian: apt-get install chromium)")

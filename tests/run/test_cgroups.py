@@ -73,7 +73,7 @@ def test_the_groups_of_a_judge_that_is_gone_are_removed() -> None:
 
     from tests.conftest import REPO
 
-    script = "from tests.test_cgroups import _leave_a_group_behind\n_leave_a_group_behind()"
+    script = "from tests.run.test_cgroups import _leave_a_group_behind\n_leave_a_group_behind()"
     left = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True)
     directory = left.stdout.strip()
     assert os.path.isdir(directory)

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import PROBLEMS, REPO
+from tests.grade.test_grading import small_problems
 from tests.test_cli import judge
-from tests.test_grading import small_problems
 
 jsonschema = pytest.importorskip("jsonschema", reason="needs the test extra (jsonschema)")
 
-SCHEMA = json.loads((REPO / "tests" / "gradescope.schema.json").read_text())
+SCHEMA = json.loads((REPO / "tests" / "interop" / "gradescope" / "gradescope.schema.json").read_text())
 SOLUTIONS = PROBLEMS / "sicily-rotations" / "solutions"
 SUBMISSIONS = {
     "ac": ("sicily-rotations.c", (SOLUTIONS / "accepted" / "cantor_table.c").read_text()),
