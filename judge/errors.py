@@ -6,6 +6,7 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_FAILED = 1  # the command ran and what it checked does not hold (stale tests, bad input files)
 EXIT_USAGE = 2  # bad input to the judge itself: a malformed spec, an unknown problem, a bad flag
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as shells report it
 
 
 class JudgeError(Exception):

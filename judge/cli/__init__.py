@@ -37,7 +37,7 @@ from judge.cli.common import (
     reports_option,
 )
 from judge.cli.reporting import _load_problems, _records, _report
-from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, JudgeError
+from judge.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, JudgeError
 from judge.problem.locate import find_problem
 
 if TYPE_CHECKING:
@@ -419,7 +419,7 @@ def _run_ad_hoc(
             raise JudgeError(f"{path}: no such file")
     limits = sandbox.Limits(
         cpu_s=time_limit,
-        wall_s=2 * time_limit + 1,
+        wall_s=sandbox.wall_for(time_limit),
         memory_mib=memory_limit + submission.language.jvm_allowance_mib,
         output_bytes=int(output_limit * 1024 * 1024),
         address_space=submission.language.address_space_limit,
@@ -616,7 +616,7 @@ def grade(
             grading.run(tasks, results_dir, workers, on_done, full, engine)
         except KeyboardInterrupt:
             err.print(f"judge: interrupted; {sum(counts.values())} result(s) saved, rerun to resume")
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
     if explain_failures:
         _explain_class(submissions_dir, out_dir, problems, explain_budget, workers)
     written, records = _report(submissions_dir, out_dir, problems)
@@ -715,7 +715,7 @@ def verify(
                 runs = verifying.run_all(work, workers, on_done)
         except KeyboardInterrupt:
             err.print("judge: interrupted; nothing verified")
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
     reports = [verifying.finish(p, runs) for p in prepared]
     for report in reports:
         _print_verification(report)
@@ -1019,10 +1019,10 @@ def main() -> None:
         sys.exit(error.exit_code)
     except click.exceptions.Abort:
         err.print("judge: interrupted")
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code if error.exit_code else EXIT_USAGE)
     except KeyboardInterrupt:
         err.print("judge: interrupted")
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)

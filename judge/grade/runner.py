@@ -69,7 +69,7 @@ def run_limits(problem: Problem, language: Language) -> sandbox.Limits:
     cpu = spec.cpu_s_for(language.id)
     return sandbox.Limits(
         cpu_s=cpu,
-        wall_s=2 * cpu + 1,  # sleeping programs end; CPU time decides TLE
+        wall_s=sandbox.wall_for(cpu),
         memory_mib=spec.memory_mib + language.jvm_allowance_mib,
         output_bytes=int(spec.output_mib * 1024 * 1024),
         address_space=language.address_space_limit,

@@ -21,7 +21,7 @@ from judge.errors import JudgeError
 from judge.problem import expectations
 from judge.problem.expectations import Expectation, ExpectationError, GroupOutcome, Measured
 from judge.problem.spec import Problem, load_problem
-from judge.run import languages, lifecycle
+from judge.run import languages, lifecycle, sandbox
 from judge.run.verdicts import Verdict, headline
 
 SOLUTIONS_DIR = "solutions"
@@ -198,7 +198,7 @@ def run_solution_of(problem: Problem, solution: Solution) -> SolutionRun:
     if why:
         return SolutionRun(solution, submission.language.id, real.cpu_s, False, why, "", ())
     cpu = real.cpu_s * expectations.MARGIN
-    raised = replace(real, cpu_s=cpu, wall_s=2 * cpu + 1)
+    raised = replace(real, cpu_s=cpu, wall_s=sandbox.wall_for(cpu))
     stops = expectations.failure_stops_group(solution.folder)
 
     def ends_group(case: CaseResult) -> bool:

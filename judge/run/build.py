@@ -83,7 +83,7 @@ def compile_limits(
     counts against the compile memory limit too."""
     return sandbox.Limits(
         cpu_s=time_s,
-        wall_s=2 * time_s + 1,
+        wall_s=sandbox.wall_for(time_s),
         memory_mib=memory_mib,
         output_bytes=COMPILE_OUTPUT_BYTES,
         pids=64,

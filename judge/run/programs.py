@@ -85,7 +85,7 @@ class ProgramLimits:
     def sandbox_limits(self, built: Built) -> sandbox.Limits:
         return sandbox.Limits(
             cpu_s=self.time_s,
-            wall_s=2 * self.time_s + 1,
+            wall_s=sandbox.wall_for(self.time_s),
             memory_mib=self.memory_mib + built.jvm_allowance_mib,
             output_bytes=self.output_bytes,
             address_space=built.address_space,

@@ -72,6 +72,12 @@ class Limits:
     tmp_mib: int = TMP_CAP_BYTES >> 20  # the private /tmp under bubblewrap (memory, counted in the cgroup)
 
 
+def wall_for(cpu_s: float) -> float:
+    """The wall limit of a run allowed `cpu_s` of CPU time: twice that and a second more, so a
+    program that sleeps or waits ends, while CPU time alone decides TLE."""
+    return 2 * cpu_s + 1
+
+
 @dataclass(frozen=True)
 class RunResult:
     """What happened, in raw figures: the verdict rules decide what it means."""
