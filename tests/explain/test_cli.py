@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from tests.conftest import PROBLEMS, REPO
+from tests.explain.test_search import contention
 from tests.grade.test_grading import PROGRAMS, small_problems
 from tests.test_cli import judge
 
@@ -16,8 +17,13 @@ RIGHT = PROBLEMS / "sicily-rotations" / "solutions" / "accepted" / "cantor_table
 FIELDS = {"found", "input", "expected", "output", "verdict", "distance", "tried"}
 
 
+def budget(seconds: float) -> str:
+    """A search budget that gives as much work on a busy machine as `seconds` give on an idle one."""
+    return f"{seconds * contention():.1f}"
+
+
 def test_json_of_a_wrong_program_names_its_smallest_failing_board() -> None:
-    result = judge("explain", str(WRONG), "-p", "eight-digits", "--json", "--budget", "15")
+    result = judge("explain", str(WRONG), "-p", "eight-digits", "--json", "--budget", budget(15))
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
     assert FIELDS <= set(found)
@@ -29,19 +35,19 @@ def test_json_of_a_wrong_program_names_its_smallest_failing_board() -> None:
 
 
 def test_a_right_program_gets_what_was_tried(tmp_path: Path) -> None:
-    result = judge("explain", str(RIGHT), "-p", "sicily-rotations", "--json", "--budget", "4")
+    result = judge("explain", str(RIGHT), "-p", "sicily-rotations", "--json", "--budget", budget(6))
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
     assert not found["found"] and found["output"] is None and found["distance"] is None
     assert found["tried"] > 100 and found["message"] == "no failing input found"
-    text = judge("explain", str(RIGHT), "-p", "sicily-rotations", "--budget", "3")
+    text = judge("explain", str(RIGHT), "-p", "sicily-rotations", "--budget", budget(6))
     assert text.returncode == 0 and text.stdout.startswith("no failing input found:")
     assert "inputs run by distance:" in text.stdout
 
 
 def test_text_and_html_show_the_moves_and_no_script(tmp_path: Path) -> None:
     page = tmp_path / "explain.html"
-    result = judge("explain", str(WRONG), "-p", "eight-digits", "--budget", "10", "--html", str(page))
+    result = judge("explain", str(WRONG), "-p", "eight-digits", "--budget", budget(10), "--html", str(page))
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("WA on distance 1; no smaller distance fails")
     assert "your program answered -1; the least number of moves is 1:" in result.stdout
@@ -78,7 +84,7 @@ def test_a_problem_of_programs_is_searched_with_its_own_generators(tmp_path: Pat
     assert judge("--problems", str(problems), "new", "sums").returncode == 0
     assert judge("--problems", str(problems), "gen", "sums").returncode == 0
     wrong = problems / "sums" / "solutions" / "wrong_answer" / "empty_part.cpp"
-    result = judge("--problems", str(problems), "explain", str(wrong), "-p", "sums", "--json", "--budget", "20")
+    result = judge("--problems", str(problems), "explain", str(wrong), "-p", "sums", "--json", "--budget", budget(20))
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
     # It forgets that the best part of an all-negative sequence is negative: the smallest
@@ -112,7 +118,7 @@ def test_grade_explain_puts_the_example_on_failing_pages_and_reuses_it(tmp_path:
         (tmp_path / "class" / student).mkdir(parents=True)
         shutil.copy(PROGRAMS / program, tmp_path / "class" / student / f"sicily-rotations{Path(program).suffix}")
     args = ("--problems", str(tmp_path / "problems"), "grade", str(tmp_path / "class"), "-o", str(tmp_path / "out"))
-    first = judge(*args, "--explain", "--explain-budget", "8")
+    first = judge(*args, "--explain", "--explain-budget", budget(8))
     assert first.returncode == 0, first.stderr
     assert "explained 1 failing submission(s): a failing example found for 1" in first.stdout
     stored = tmp_path / "out" / "explanations" / "ben" / "sicily-rotations.json"

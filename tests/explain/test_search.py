@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from judge.explain.search import Run, _Search
 from judge.explain.space import Space, space_for
 from judge.problem import refs, testdata
-from judge.problem.refs.text import TableSource
 from judge.problem.spec import load_problem
+from judge.problem.tables import TableSource
 from judge.run import sandbox
 from tests.conftest import PROBLEMS
 from tests.problem.puzzles.test_paths import slides
 
-LIMITS = sandbox.Limits(cpu_s=1.0, wall_s=3.0, memory_mib=256, output_bytes=1 << 20)
+LIMITS = sandbox.RunLimits(cpu_s=1.0, wall_s=3.0, memory_mib=256, output_bytes=1 << 20)
 # A simulated program: (input, expected answer) -> (verdict, output).
 Program = Callable[[str, str], tuple[str, str]]
 
@@ -258,7 +258,7 @@ def contention() -> float:
     with build.box() as where:
         shutil.copy(_spin[0] / "main", where / "main")
         ran = sandbox.run(
-            ["./main"], box=where, limits=sandbox.Limits(cpu_s=20, wall_s=60, memory_mib=64, output_bytes=1024)
+            ["./main"], box=where, limits=sandbox.RunLimits(cpu_s=20, wall_s=60, memory_mib=64, output_bytes=1024)
         )
     assert ran.ok and ran.cpu_s > 0, ran
     # The search's own processes (its pool, the reference) are not in a cgroup of their own.
@@ -294,6 +294,8 @@ def test_a_failing_program_gets_a_small_true_example_that_is_no_test(
     submission = build.load_submission(source)
     budget = (2 * BUDGET_S if _slow(source) else BUDGET_S) * contention()
     found = explain(problem, submission, store, budget, jobs=2)
+    if not found.found:  # the load may have risen after it was measured: once more, three times as long
+        found = explain(problem, submission, store, 3 * budget * contention(), jobs=2)
     assert found.found and found.verdict not in (None, "AC", "CE"), found
     assert found.input is not None and found.expected is not None
     assert found.elapsed_s <= budget
