@@ -60,7 +60,7 @@ def main() -> int:
             path.write_text(f"{i}\n")
             inputs.append(path)
         submission = build.load_submission(source)
-        limits = sandbox.Limits(cpu_s=1, wall_s=3, memory_mib=256, output_bytes=1 << 20)
+        limits = sandbox.RunLimits(cpu_s=1, wall_s=3, memory_mib=256, output_bytes=1 << 20)
         with build.box() as where:
             assert build.compile_submission(submission, where).ok
             binary = where / "main"
@@ -136,7 +136,7 @@ def main() -> int:
         sandbox.prepare_box(box)
         shutil.copy(work / "burner", box / "burner")
         measured = sandbox.run(
-            ["./burner"], box=box, limits=sandbox.Limits(cpu_s=5, wall_s=11, memory_mib=512, output_bytes=1 << 20)
+            ["./burner"], box=box, limits=sandbox.RunLimits(cpu_s=5, wall_s=11, memory_mib=512, output_bytes=1 << 20)
         )
         cpu_ratio = measured.cpu_s / (user + system)
         mem_ratio = measured.memory_kib / rss_kib

@@ -10,12 +10,11 @@ from __future__ import annotations
 import os
 import sys
 
-PROBLEMS_ENV = "JUDGE_PROBLEMS"
-
 
 def main() -> None:
     args = sys.argv[1:]
     if len(args) in (2, 3) and args[0] == "solve" and not any(a.startswith("-") for a in args[1:]):
+        from judge.paths import PROBLEMS_ENV
         from judge.problem import solving
 
         problems = os.environ.get(PROBLEMS_ENV) or "problems"

@@ -10,6 +10,7 @@ import os
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 TEMPLATES = os.path.join(PACKAGE, "templates")
 CACHE_ENV = "JUDGE_CACHE_DIR"
+PROBLEMS_ENV = "JUDGE_PROBLEMS"  # the folder of problems, when not ./problems
 
 
 def cache_dir() -> str:

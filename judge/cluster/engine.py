@@ -244,7 +244,7 @@ class ClusterEngine:
         where: object,
         argv: tuple[str, ...],
         case: CaseFiles,
-        limits: sandbox.Limits,
+        limits: sandbox.RunLimits,
         rank: tuple[int, int],
     ) -> Hashable:
         ref = remote.CaseRef(case.group, case.name, case.public)
@@ -279,7 +279,7 @@ class ClusterEngine:
             raise JudgeError(f"a task was lost with the workers that ran it ({err})") from None
 
     def compiled(self, ticket: Hashable) -> Compiled:
-        told: remote.Built = self._outcome(ticket)
+        told: remote.RemoteBuild = self._outcome(ticket)
         assert isinstance(ticket, _Job) and ticket.future is not None
         return Compiled(told.build, self._compiled.pop(ticket.future), told.sandbox_mode)
 

@@ -56,7 +56,7 @@ class Compiled:
 
 
 @dataclass(frozen=True)
-class Built:
+class RemoteBuild:
     """What the client is told of a build: not the build itself, which stays on the cluster."""
 
     build: Build
@@ -165,12 +165,12 @@ def compile_remote(data: ProblemData, filename: str, source: bytes) -> Compiled:
     return Compiled(made, digest, archive, sandbox.detect().mode)
 
 
-def told(compiled: Compiled) -> Built:
-    return Built(compiled.build, compiled.sandbox_mode)
+def told(compiled: Compiled) -> RemoteBuild:
+    return RemoteBuild(compiled.build, compiled.sandbox_mode)
 
 
 def case_remote(
-    data: ProblemData, compiled: Compiled, argv: tuple[str, ...], case: CaseRef, limits: sandbox.Limits
+    data: ProblemData, compiled: Compiled, argv: tuple[str, ...], case: CaseRef, limits: sandbox.RunLimits
 ) -> CaseResult:
     """Run one case of a compiled submission here."""
     from judge.grade import runner

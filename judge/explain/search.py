@@ -27,8 +27,8 @@ from judge.errors import JudgeError
 from judge.explain.space import Candidate, Space, space_for
 from judge.grade import runner
 from judge.problem import refs, testdata
-from judge.problem.refs.text import TableSource
 from judge.problem.spec import Problem
+from judge.problem.tables import TableSource
 from judge.run import lifecycle, sandbox
 from judge.run.build import Submission
 from judge.run.verdicts import Verdict
@@ -155,7 +155,7 @@ _NO_EXAMPLE: dict[str, Any] = {
 
 
 def _trial_task(
-    problem: Problem, argv: tuple[str, ...], built: str, text: str, answer: str | None, limits: sandbox.Limits
+    problem: Problem, argv: tuple[str, ...], built: str, text: str, answer: str | None, limits: sandbox.RunLimits
 ) -> Run:
     """Worker: one run of the program on `text` (one case or a batch), checked against `answer`;
     None: the problem's reference program makes it first, here (a run in the sandbox may not
@@ -205,7 +205,7 @@ class _Search:
         secret: set[str],
         solve: Callable[[str], str] | None,
         execute: Callable[[str, str | None], Future[Run]],
-        limits: sandbox.Limits,
+        limits: sandbox.RunLimits,
         deadline: float,
         progress: Callable[[int, str], None],
     ) -> None:
@@ -507,7 +507,7 @@ def _explanation(
     submission: Submission,
     space: Space,
     search: _Search,
-    limits: sandbox.Limits,
+    limits: sandbox.RunLimits,
     budget_s: float,
     began: float,
     mode: str,
@@ -572,7 +572,7 @@ def _explanation(
 def _unexplained(
     problem: Problem,
     submission: Submission,
-    limits: sandbox.Limits,
+    limits: sandbox.RunLimits,
     budget_s: float,
     began: float,
     mode: str,

@@ -19,7 +19,7 @@ from judge.problem.puzzles import rotations, sliding
 from judge.problem.puzzles.paths import Step, rotation_path, sliding_path
 from judge.problem.puzzles.perm import FACTORIALS, unrank
 from judge.problem.refs import eight_digits, lanqiao, sicily_rotations
-from judge.problem.refs.text import TableSource
+from judge.problem.tables import TableSource
 
 SEED = "judge-explain-1"  # explain's own seed: the tests' groups have numeric seeds of their own
 _HALF = FACTORIALS[9] // 2  # boards of each parity: the unreachable half of a sliding puzzle

@@ -15,8 +15,8 @@ from judge.errors import JudgeError
 from judge.explain.search import Explanation, explain
 from judge.grade import reports
 from judge.grade.results import GradeRecord
-from judge.problem.refs.text import TableSource
 from judge.problem.spec import Problem
+from judge.problem.tables import TableSource
 from judge.run import build
 
 FOLDER = "explanations"

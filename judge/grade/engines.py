@@ -51,7 +51,7 @@ class Engine(Protocol):
         where: object,
         argv: tuple[str, ...],
         case: CaseFiles,
-        limits: sandbox.Limits,
+        limits: sandbox.RunLimits,
         rank: tuple[int, int],
     ) -> Hashable:
         """Queue one case of a compiled submission; a ticket. Lower ranks start first."""
@@ -82,7 +82,7 @@ def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, 
 
 
 def _case_task(
-    problem: Problem, argv: tuple[str, ...], built: str, case: CaseFiles, limits: sandbox.Limits
+    problem: Problem, argv: tuple[str, ...], built: str, case: CaseFiles, limits: sandbox.RunLimits
 ) -> CaseResult:
     """Worker: one case of one submission."""
     from judge.grade import runner
@@ -150,7 +150,7 @@ class LocalEngine:
         where: object,
         argv: tuple[str, ...],
         case: CaseFiles,
-        limits: sandbox.Limits,
+        limits: sandbox.RunLimits,
         rank: tuple[int, int],
     ) -> Hashable:
         return self._queued(rank, _case_task, problem, argv, where, case, limits)

@@ -174,7 +174,7 @@ def _max_score(problem: Problem) -> float:
 
 
 @dataclass(frozen=True)
-class Task:
+class GradeTask:
     entry: Entry
     problem: Problem
     content_hash: str
@@ -182,11 +182,11 @@ class Task:
 
 def plan(
     entries: Sequence[Entry], problems: dict[str, Problem], results_dir: Path, regrade: bool, full: bool = False
-) -> tuple[list[Task], int]:
+) -> tuple[list[GradeTask], int]:
     """(submissions to judge, how many are up to date and skipped). A result judged in the
     other mode (--full or lazy groups) is judged again."""
     digests = {pid: problem_hash(p) + ("+full" if full else "") for pid, p in problems.items()}
-    todo: list[Task] = []
+    todo: list[GradeTask] = []
     skipped = 0
     for entry in entries:
         if entry.problem_error or entry.problem not in problems:
@@ -198,11 +198,11 @@ def plan(
         if not regrade and stored is not None and stored.hash == content_hash and not unsafe_before:
             skipped += 1
             continue
-        todo.append(Task(entry, problems[entry.problem], content_hash))
+        todo.append(GradeTask(entry, problems[entry.problem], content_hash))
     return todo, skipped
 
 
-def languages_of(tasks: Sequence[Task]) -> set[str]:
+def languages_of(tasks: Sequence[GradeTask]) -> set[str]:
     """The languages of the submissions to judge (those a judge host must have)."""
     return {lang for lang in (language_of(task.entry.path) for task in tasks) if lang}
 
@@ -211,9 +211,9 @@ def languages_of(tasks: Sequence[Task]) -> set[str]:
 class _Judging:
     """A submission between its compile and its last case (mutable: the parent's own book)."""
 
-    task: Task
+    task: GradeTask
     submission: Submission
-    limits: sandbox.Limits
+    limits: sandbox.RunLimits
     cases: list[CaseFiles]
     breaks: set[str] = field(default_factory=set)  # groups that end at their first failure
     order: int = 0  # the submission's place in the run (longest first)
@@ -249,13 +249,13 @@ class _Judging:
 
 
 def run(
-    tasks: Sequence[Task],
+    tasks: Sequence[GradeTask],
     results_dir: Path,
     jobs: int,
     on_done: Callable[[results.GradeRecord], None] | None = None,
     full: bool = False,
     engine: Engine | None = None,
-    on_case: Callable[[Task, int, int], None] | None = None,
+    on_case: Callable[[GradeTask, int, int], None] | None = None,
 ) -> list[results.GradeRecord]:
     """Judge the tasks with `jobs` worker processes (or on `engine`: judge hosts); each
     result is on disk as it finishes.
@@ -362,7 +362,7 @@ def _record(state: _Judging, ordered: list[CaseResult] | None = None) -> results
     return results.from_result(state.task.entry.student, state.task.content_hash, result)
 
 
-def _expected_seconds(task: Task, results_dir: Path) -> float:
+def _expected_seconds(task: GradeTask, results_dir: Path) -> float:
     """How long a submission will take: its last result's times, else every case at its limit."""
     previous = results.read(results.path_for(results_dir, task.entry.student, task.entry.problem))
     if previous is not None and previous.cases:

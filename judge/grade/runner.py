@@ -14,7 +14,7 @@ from pathlib import Path
 
 from judge.errors import SandboxFailure
 from judge.problem import parts
-from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem
+from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 from judge.problem.testdata import CaseFiles
 from judge.run import checkers, custom_checker, sandbox
 from judge.run.build import Build, Submission, box, compile_limits, compile_submission
@@ -61,13 +61,13 @@ class SubmissionResult:
     cases: tuple[CaseResult, ...]
     groups: tuple[GroupScore, ...]
     sandbox_mode: str
-    limits: sandbox.Limits
+    limits: sandbox.RunLimits
 
 
-def run_limits(problem: Problem, language: Language) -> sandbox.Limits:
+def run_limits(problem: Problem, language: Language) -> sandbox.RunLimits:
     spec = problem.spec.limits
     cpu = spec.cpu_s_for(language.id)
-    return sandbox.Limits(
+    return sandbox.RunLimits(
         cpu_s=cpu,
         wall_s=sandbox.wall_for(cpu),
         memory_mib=spec.memory_mib + language.jvm_allowance_mib,
@@ -76,15 +76,22 @@ def run_limits(problem: Problem, language: Language) -> sandbox.Limits:
     )
 
 
-def check_output(problem: Problem, case: CaseFiles, output: bytes) -> checkers.CheckResult:
-    answer = case.answer.read_bytes()
-    checker = problem.spec.checker
+BuiltinChecker = TokensChecker | ExactChecker | LinesChecker | FloatChecker
+
+
+def check_answer(checker: BuiltinChecker, output: bytes, answer: bytes) -> checkers.CheckResult:
+    """A built-in checker of the spec (problem.yaml's, or `judge run --checker`'s) on one output."""
     if isinstance(checker, ExactChecker):
         return checkers.exact(output, answer)
     if isinstance(checker, LinesChecker):
         return checkers.lines(output, answer)
     if isinstance(checker, FloatChecker):
         return checkers.floats(output, answer, checker.abs_tol, checker.rel_tol, checker.case_sensitive)
+    return checkers.tokens(output, answer, checker.case_sensitive)
+
+
+def check_output(problem: Problem, case: CaseFiles, output: bytes) -> checkers.CheckResult:
+    checker = problem.spec.checker
     if isinstance(checker, CustomChecker):
         return custom_checker.check(
             problem.directory / checker.program,
@@ -94,7 +101,7 @@ def check_output(problem: Problem, case: CaseFiles, output: bytes) -> checkers.C
             parts.program_limits(problem),
             checker.args,
         )
-    return checkers.tokens(output, answer, checker.case_sensitive)
+    return check_answer(checker, output, case.answer.read_bytes())
 
 
 def _clean_box(where: Path, keep: set[str]) -> None:
@@ -112,7 +119,7 @@ def judge_submission(
     submission: Submission,
     cases: list[CaseFiles],
     on_case: Callable[[int, CaseResult], None] | None = None,
-    limits: sandbox.Limits | None = None,
+    limits: sandbox.RunLimits | None = None,
     ends_group: Callable[[CaseResult], bool] | None = None,
     on_compiled: Callable[[], None] | None = None,
     full: bool = False,
@@ -169,7 +176,7 @@ def compile_for(problem: Problem, submission: Submission, where: Path) -> Build:
 
 
 def run_case(
-    problem: Problem, argv: tuple[str, ...], where: Path, case: CaseFiles, limits: sandbox.Limits
+    problem: Problem, argv: tuple[str, ...], where: Path, case: CaseFiles, limits: sandbox.RunLimits
 ) -> CaseResult:
     """Run the built program in the box `where` on one case, check its output, decide."""
     memory_limit_kib = limits.memory_mib * 1024
@@ -192,7 +199,7 @@ def run_case(
 
 
 def run_case_from(
-    problem: Problem, argv: tuple[str, ...], built: Path, case: CaseFiles, limits: sandbox.Limits
+    problem: Problem, argv: tuple[str, ...], built: Path, case: CaseFiles, limits: sandbox.RunLimits
 ) -> CaseResult:
     """One case in a fresh box holding a copy of the build in `built`: cases of one
     submission may then run at the same time, in any worker, and none sees another's files."""
@@ -230,7 +237,7 @@ def summarise(
     submission: Submission,
     build: Build,
     results: list[CaseResult],
-    limits: sandbox.Limits,
+    limits: sandbox.RunLimits,
     sandbox_mode: str | None = None,
 ) -> SubmissionResult:
     """The verdict and score from the cases' results; `sandbox_mode` names the sandbox they

@@ -15,10 +15,11 @@ from pathlib import Path
 
 from judge.problem import refs
 from judge.problem.refs.base import InputIssue, Reference
-from judge.problem.refs.text import TableSource
 from judge.problem.spec import GENERATORS_DIR, Group, Problem, split_generate
+from judge.problem.tables import TableSource
 from judge.run import programs
-from judge.run.programs import Built, ProgramError, ProgramLimits, Task
+from judge.run.programs import Built, ProgramError, Task, ToolLimits
+from judge.run.sandbox import Limit
 
 VALID, INVALID = 42, 43  # the ICPC input validator's exit codes
 
@@ -33,16 +34,16 @@ class Parts:
     reference: Built | None
     validators: tuple[Built, ...]
     generators: tuple[tuple[str, Built], ...]  # (first word of `generate`, its build)
-    limits: ProgramLimits
+    limits: ToolLimits
     jobs: int
 
     def generator(self, name: str) -> Built:
         return dict(self.generators)[name]
 
 
-def program_limits(problem: Problem) -> ProgramLimits:
+def program_limits(problem: Problem) -> ToolLimits:
     own = problem.spec.limits.programs
-    return ProgramLimits(own.time_s, own.memory_mib, int(own.output_mib * 1024 * 1024))
+    return ToolLimits(own.time_s, own.memory_mib, int(own.output_mib * 1024 * 1024))
 
 
 def load(problem: Problem, tables: TableSource | None = None, jobs: int = 1) -> Parts:
@@ -140,7 +141,7 @@ def make_inputs(parts: Parts, notify: Progress | None = None) -> list[list[RawCa
             width = max(2, len(str(group.count)))
             label = f"{group_label(problem, gi, group)} case {case:0{width}d}"
             why = programs.failure(result)
-            if result.limit_hit == "output":
+            if result.limit_hit == Limit.OUTPUT:
                 why = f"printed more than the {parts.limits.output_bytes >> 20} MiB output limit"
             if why:
                 command = " ".join([split_generate(group.generate or "")[0], *task.args])

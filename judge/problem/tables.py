@@ -18,6 +18,8 @@ from judge.paths import cache_dir
 FORMAT_VERSION = 1
 
 Notify = Callable[[str], None]
+# Table name -> table bytes (a TableStore is one); injected, so that references never touch the disk.
+TableSource = Callable[[str], bytes]
 
 
 def build(names: Iterable[str]) -> dict[str, bytes]:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from judge.errors import JudgeError
 from judge.problem import parts
-from judge.problem.refs.text import TableSource
 from judge.problem.spec import Problem
+from judge.problem.tables import TableSource
 
 INPUT_SUFFIX = ".in"
 ANSWER_SUFFIX = ".ans"

@@ -11,6 +11,7 @@ from pathlib import Path
 from judge.errors import JudgeError, SandboxFailure
 from judge.run import languages, lifecycle, sandbox
 from judge.run.languages import Language
+from judge.run.sandbox import Limit
 
 # Compiling gets its own limits (problem.yaml: limits.compile_time_s, compile_memory_mib):
 # a compile bomb ends as CE, not as a hung judge or a machine out of memory. Ten seconds of
@@ -77,11 +78,11 @@ def box() -> Iterator[Path]:
 
 def compile_limits(
     language: Language, time_s: float = DEFAULT_COMPILE_TIME_S, memory_mib: int = DEFAULT_COMPILE_MEMORY_MIB
-) -> sandbox.Limits:
+) -> sandbox.RunLimits:
     """The limits of one compilation. Its private /tmp (a tmpfs: memory) gets a quarter of
     the memory limit and is charged to the same cgroup, so what the compiler writes there
     counts against the compile memory limit too."""
-    return sandbox.Limits(
+    return sandbox.RunLimits(
         cpu_s=time_s,
         wall_s=sandbox.wall_for(time_s),
         memory_mib=memory_mib,
@@ -92,7 +93,7 @@ def compile_limits(
     )
 
 
-def compile_submission(submission: Submission, where: Path, limits: sandbox.Limits | None = None) -> Build:
+def compile_submission(submission: Submission, where: Path, limits: sandbox.RunLimits | None = None) -> Build:
     """Write the source into the box and compile it there, under `limits` (default:
     compile_limits of its language)."""
     (where / submission.language.source_name(submission.mainclass)).write_bytes(submission.source)
@@ -107,7 +108,7 @@ def compile_submission(submission: Submission, where: Path, limits: sandbox.Limi
     if len(text) > COMPILER_OUTPUT_CAP:
         text = text[:COMPILER_OUTPUT_CAP] + "\n[... compiler output truncated]"
     if result.limit_hit is not None:
-        what = {"cpu": "CPU time", "wall": "time", "memory": "memory", "output": "output", "file_size": "file size"}
-        text = f"compilation stopped: {what.get(result.limit_hit, result.limit_hit)} limit\n{text}"
+        what = {Limit.CPU: "CPU time", Limit.WALL: "time", Limit.FILE_SIZE: "file size"}
+        text = f"compilation stopped: {what.get(result.limit_hit, str(result.limit_hit))} limit\n{text}"
         return Build(False, text, result.cpu_s, result.wall_s)
     return Build(result.exit_code == 0, text, result.cpu_s, result.wall_s)

@@ -14,7 +14,7 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.run import programs
 from judge.run.checkers import CheckResult
-from judge.run.programs import ProgramLimits
+from judge.run.programs import ToolLimits
 
 ACCEPTED, WRONG = 42, 43
 FEEDBACK = "feedback"
@@ -37,7 +37,7 @@ def check(
     input_file: Path,
     answer_file: Path,
     output: bytes,
-    limits: ProgramLimits,
+    limits: ToolLimits,
     args: tuple[str, ...] = (),
 ) -> CheckResult:
     built = _built(program, limits.memory_mib)

@@ -24,6 +24,7 @@ from judge.errors import JudgeError
 from judge.paths import cache_dir
 from judge.run import languages, lifecycle, sandbox
 from judge.run.languages import Language
+from judge.run.sandbox import Limit
 
 MAX_PROGRAM_BYTES = 8 << 20  # all files of one program together
 COMPILE_TIME_S = 60.0  # a validator built on a big header (testlib) needs more than a submission
@@ -77,13 +78,13 @@ class Built:
 
 
 @dataclass(frozen=True)
-class ProgramLimits:
+class ToolLimits:
     time_s: float
     memory_mib: int
     output_bytes: int
 
-    def sandbox_limits(self, built: Built) -> sandbox.Limits:
-        return sandbox.Limits(
+    def sandbox_limits(self, built: Built) -> sandbox.RunLimits:
+        return sandbox.RunLimits(
             cpu_s=self.time_s,
             wall_s=sandbox.wall_for(self.time_s),
             memory_mib=self.memory_mib + built.jvm_allowance_mib,
@@ -259,7 +260,7 @@ class Task:
     built: Built
     args: tuple[str, ...]
     stdin: bytes | None
-    limits: sandbox.Limits
+    limits: sandbox.RunLimits
     files: tuple[tuple[str, Path], ...] = ()  # copied into the box first: (name there, source)
     keep: str = ""  # a folder of the box (name) whose files are returned with the result
 
@@ -347,8 +348,8 @@ def failure(result: sandbox.RunResult) -> str:
     if result.ok:
         return ""
     if result.limit_hit is not None:
-        what = {"cpu": "time", "wall": "wall-clock time", "file_size": "file size"}.get(
-            result.limit_hit, result.limit_hit
+        what = {Limit.CPU: "time", Limit.WALL: "wall-clock time", Limit.FILE_SIZE: "file size"}.get(
+            result.limit_hit, str(result.limit_hit)
         )
         how = f"went over its {what} limit"
     elif result.signal is not None:

@@ -33,6 +33,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 
@@ -61,8 +62,18 @@ UNSAFE_ENV = "JUDGE_UNSAFE"  # 1: run submissions even with no filesystem and ne
 _RUN_LOCK = threading.Lock()
 
 
+class Limit(StrEnum):
+    """The limit that stopped a run. A StrEnum: results and JSON keep the plain word."""
+
+    CPU = "cpu"
+    WALL = "wall"
+    MEMORY = "memory"
+    OUTPUT = "output"
+    FILE_SIZE = "file_size"  # RLIMIT_FSIZE: a file written past the output limit
+
+
 @dataclass(frozen=True)
-class Limits:
+class RunLimits:
     cpu_s: float  # CPU time of the whole tree (user + system)
     wall_s: float  # real time; the run is killed when it passes
     memory_mib: int  # peak memory of the whole tree
@@ -88,7 +99,7 @@ class RunResult:
     wall_s: float
     memory_kib: int  # peak of the whole tree
     output_bytes: int
-    limit_hit: str | None  # "cpu", "wall", "memory", "output", "file_size" or None
+    limit_hit: Limit | None
     memory_refused: bool  # an allocation was refused or a process killed at the memory limit
     stdout: bytes
     stderr: bytes
@@ -457,7 +468,7 @@ def run(
     argv: Sequence[str],
     *,
     box: Path,
-    limits: Limits,
+    limits: RunLimits,
     stdin: Path | None = None,
     env: Mapping[str, str] | None = None,
     layers: Layers | None = None,
@@ -482,7 +493,7 @@ def run(
 def _run_locked(
     argv: Sequence[str],
     box: Path,
-    limits: Limits,
+    limits: RunLimits,
     stdin: Path | None,
     env: Mapping[str, str] | None,
     layers: Layers,
@@ -714,7 +725,7 @@ def _drop_reusable() -> None:
 Rlimit = tuple[int, tuple[int, int]]
 
 
-def _rlimits(limits: Limits, memory_bytes: int, no_cgroup: bool) -> list[Rlimit]:
+def _rlimits(limits: RunLimits, memory_bytes: int, no_cgroup: bool) -> list[Rlimit]:
     cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)  # a backstop: the watcher judges CPU time
     address_space = no_cgroup and limits.address_space
     # Deep recursion is legal: the stack may take the whole memory limit. Under RLIMIT_AS it is
@@ -807,7 +818,7 @@ def _raise_limit(which: int, value: int) -> None:
 def _watch(
     proc: subprocess.Popen[bytes],
     group: cgroups.RunGroup | None,
-    limits: Limits,
+    limits: RunLimits,
     out_r: int,
     err_r: int,
     start: float,
@@ -829,7 +840,7 @@ def _watch(
     stdout = bytearray()
     stderr = bytearray()
     output_bytes = 0
-    limit_hit: str | None = None
+    limit_hit: Limit | None = None
     status: int | None = None
     usage: resource.struct_rusage | None = None
     sampled_cpu = 0.0
@@ -864,7 +875,7 @@ def _watch(
                 room = limits.output_bytes - len(stdout)
                 stdout += data[: max(room, 0)]
                 if output_bytes > limits.output_bytes and limit_hit is None:
-                    limit_hit = "output"
+                    limit_hit = Limit.OUTPUT
                     kill()
             else:
                 stderr += data[: max(STDERR_CAP - len(stderr), 0)]
@@ -880,13 +891,13 @@ def _watch(
             sampled_cpu = max(sampled_cpu, cpu)
             sampled_peak = max(sampled_peak, rss)
         if limit_hit is None and cpu > limits.cpu_s:
-            limit_hit = "cpu"
+            limit_hit = Limit.CPU
             kill()
         elif limit_hit is None and group is not None and group.oom_guarded and group.under_oom():
-            limit_hit = "memory"
+            limit_hit = Limit.MEMORY
             kill()
         elif limit_hit is None and not group and sampled_peak > memory_bytes:
-            limit_hit = "memory"
+            limit_hit = Limit.MEMORY
             kill()
         elif limit_hit is None and now > deadline:
             elapsed = now - start
@@ -895,7 +906,7 @@ def _watch(
                 # Running, not sleeping: the machine is loaded. CPU time will end it.
                 deadline = now + min(0.5, limits.wall_s)
             else:
-                limit_hit = "wall"
+                limit_hit = Limit.WALL
                 kill()
     wall = time.monotonic() - start
     proc.returncode = 0  # reaped above with wait4; keep Popen from waiting again
@@ -930,13 +941,13 @@ def _watch(
         peak = max(sampled_peak, own_peak) if own_peak > judge_rss + (1 << 20) else sampled_peak
         refused = False
     if output_bytes > limits.output_bytes and limit_hit is None:
-        limit_hit = "output"
+        limit_hit = Limit.OUTPUT
     if limit_hit is None and sig == signal.SIGXFSZ:
-        limit_hit = "file_size"
+        limit_hit = Limit.FILE_SIZE
     if limit_hit is None and sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_s >= limits.cpu_s * 0.95:
-        limit_hit = "cpu"  # the rlimit backstop fired
+        limit_hit = Limit.CPU  # the rlimit backstop fired
     if limit_hit is None and peak >= memory_bytes:
-        limit_hit = "memory"
+        limit_hit = Limit.MEMORY
     return RunResult(
         exit_code=exit_code,
         signal=sig,

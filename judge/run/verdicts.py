@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from judge.run.checkers import CheckResult
-from judge.run.sandbox import RunResult
+from judge.run.sandbox import Limit, RunResult
 
 
 class Verdict(str, Enum):
@@ -67,9 +67,9 @@ def signal_name(number: int) -> str:
 
 def judge_run(run: RunResult, memory_limit_kib: int, check: CheckResult | None) -> CaseVerdict:
     """The verdict of one case. `check` is None when the checker was not (or could not be) run."""
-    if run.limit_hit == "cpu":
+    if run.limit_hit == Limit.CPU:
         return CaseVerdict(Verdict.TLE, f"CPU time over the limit ({run.cpu_s:.2f} s)")
-    if run.limit_hit == "wall":
+    if run.limit_hit == Limit.WALL:
         if run.busy:
             return CaseVerdict(
                 Verdict.TLE,
@@ -80,9 +80,9 @@ def judge_run(run: RunResult, memory_limit_kib: int, check: CheckResult | None) 
             Verdict.TLE, f"wall-clock limit ({run.wall_s:.2f} s, CPU {run.cpu_s:.2f} s): idle or blocked"
         )
     # A runtime that ignores SIGXFSZ (Python does) reports the file size limit as EFBIG.
-    if run.limit_hit in ("output", "file_size") or (run.exit_code != 0 and b"File too large" in run.stderr):
+    if run.limit_hit in (Limit.OUTPUT, Limit.FILE_SIZE) or (run.exit_code != 0 and b"File too large" in run.stderr):
         return CaseVerdict(Verdict.OLE, "output limit exceeded")
-    out_of_memory = run.limit_hit == "memory" or run.memory_kib >= memory_limit_kib
+    out_of_memory = run.limit_hit == Limit.MEMORY or run.memory_kib >= memory_limit_kib
     failed = run.exit_code != 0
     # A program that fails while holding nearly all of its memory most likely failed to
     # get more (a refused malloc under RLIMIT_AS, say): that is MLE, not RE.

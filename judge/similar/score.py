@@ -19,7 +19,7 @@ from judge.similar import fingerprints
 
 
 @dataclass(frozen=True)
-class Program:
+class Fingerprinted:
     student: str
     problem: str
     path: Path
@@ -32,8 +32,8 @@ class Program:
 @dataclass(frozen=True)
 class Pair:
     problem: str
-    a: Program
-    b: Program
+    a: Fingerprinted
+    b: Fingerprinted
     score: float
     a_shared: tuple[tuple[int, int], ...]  # the parts of a's source that b shares
     b_shared: tuple[tuple[int, int], ...]
@@ -42,7 +42,7 @@ class Pair:
 @dataclass(frozen=True)
 class Similarity:
     pairs: tuple[Pair, ...]  # by problem, then highest score first
-    programs: tuple[Program, ...]
+    programs: tuple[Fingerprinted, ...]
     skipped: tuple[tuple[Path, str], ...]  # files not compared, and why
     boilerplate: tuple[Path, ...]
 
@@ -68,7 +68,7 @@ def compare(submissions_dir: Path, problem_ids: Sequence[str], boilerplate: Sequ
     """Every pair of submissions of each problem, scored; files that are not submissions, or
     cannot be read as source, are listed and left out."""
     common = boilerplate_hashes(boilerplate)
-    programs: list[Program] = []
+    programs: list[Fingerprinted] = []
     skipped: list[tuple[Path, str]] = []
     for entry in grading.discover(submissions_dir, problem_ids):
         if entry.problem_error:
@@ -79,7 +79,7 @@ def compare(submissions_dir: Path, problem_ids: Sequence[str], boilerplate: Sequ
         except JudgeError as error:
             skipped.append((entry.path, str(error).removeprefix(f"{entry.path}: ")))
             continue
-        programs.append(Program(entry.student, entry.problem, entry.path, language, source, found, print_))
+        programs.append(Fingerprinted(entry.student, entry.problem, entry.path, language, source, found, print_))
     pairs: list[Pair] = []
     for problem in sorted({p.problem for p in programs}):
         mine = sorted((p for p in programs if p.problem == problem), key=lambda p: p.student)

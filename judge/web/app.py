@@ -40,8 +40,16 @@ from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem
 from judge.run import languages, sandbox
-from judge.web.store import ACCOUNT_THROTTLE, ADDRESS_THROTTLE, SESSION_S, PendingError, Store, Throttle, User
-from judge.web.store import Submission as StoredSubmission
+from judge.web.store import (
+    ACCOUNT_THROTTLE,
+    ADDRESS_THROTTLE,
+    SESSION_S,
+    PendingError,
+    Store,
+    SubmissionRow,
+    Throttle,
+    User,
+)
 from judge.web.worker import Workers
 
 COOKIE = "judge_session"
@@ -345,7 +353,7 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
     @app.get("/", response_class=HTMLResponse)
     def problem_list(request: Request) -> HTMLResponse:
         user = require_user(request)
-        best: dict[str, StoredSubmission] = {}
+        best: dict[str, SubmissionRow] = {}
         for s in (seen_by(user, found) for found in store.of_student(user.id)):
             if not s.pending and (s.problem not in best or (s.score or 0.0) > (best[s.problem].score or 0.0)):
                 best[s.problem] = s
@@ -449,21 +457,21 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
 
     # --- watching submissions ---------------------------------------------------------------------
 
-    def visible(user: User, submission_id: int) -> StoredSubmission:
+    def visible(user: User, submission_id: int) -> SubmissionRow:
         found = store.get(submission_id)
         # Another student's submission is "not found": its existence is not theirs to know.
         if found is None or (found.student != user.id and user.role != "teacher"):
             raise WebError(404, f"There is no submission {submission_id} of yours.", "/submissions", "My submissions")
         return seen_by(user, found)
 
-    def seen_by(user: User, found: StoredSubmission) -> StoredSubmission:
+    def seen_by(user: User, found: SubmissionRow) -> SubmissionRow:
         """A submission as its reader may see it now: to a student, a judged one is still
         running until the end of its judging's last whole step (Settings.result_step_s)."""
         if user.role == "teacher" or found.status != "done" or found.released(settings.result_step_s, clock()):
             return found
         return dataclasses.replace(found, status="running", verdict=None, score=None)
 
-    def record_for(found: StoredSubmission) -> GradeRecord | None:
+    def record_for(found: SubmissionRow) -> GradeRecord | None:
         return store.record(found.id) if found.status == "done" else None
 
     def shown_to(user: User, record: GradeRecord) -> feedback.Shown:
@@ -472,7 +480,7 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
             return feedback.for_teacher(record)
         return feedback.for_student(record, problems.get(record.problem))
 
-    def status_for(user: User, found: StoredSubmission) -> str:
+    def status_for(user: User, found: SubmissionRow) -> str:
         # "running case k of n", polled, would time each secret case: students see the stage only.
         return found.status_text if user.role == "teacher" else found.status
 

@@ -129,7 +129,7 @@ class User:
 
 
 @dataclass(frozen=True)
-class Submission:
+class SubmissionRow:
     id: int
     student: str
     problem: str
@@ -519,21 +519,21 @@ class Store:
             )
             return cursor.rowcount
 
-    def get(self, submission_id: int) -> Submission | None:
+    def get(self, submission_id: int) -> SubmissionRow | None:
         if not 0 < submission_id <= MAX_ID:
             return None  # SQLite's integers end at 2**63 - 1: larger ids are simply not there
         with self._connect() as db:
             row = db.execute(f"SELECT {_LISTED} FROM submissions WHERE id = ?", (submission_id,)).fetchone()
         return _submission(row) if row is not None else None
 
-    def of_student(self, student: str) -> list[Submission]:
+    def of_student(self, student: str) -> list[SubmissionRow]:
         with self._connect() as db:
             rows = db.execute(
                 f"SELECT {_LISTED} FROM submissions WHERE student = ? ORDER BY id DESC", (student,)
             ).fetchall()
         return [_submission(r) for r in rows]
 
-    def all(self) -> list[Submission]:
+    def all(self) -> list[SubmissionRow]:
         with self._connect() as db:
             rows = db.execute(f"SELECT {_LISTED} FROM submissions ORDER BY id").fetchall()
         return [_submission(r) for r in rows]
@@ -561,8 +561,8 @@ class Store:
         return [(r["id"], results.from_json(json.loads(r["result"]))) for r in rows]
 
 
-def _submission(row: sqlite3.Row) -> Submission:
-    return Submission(
+def _submission(row: sqlite3.Row) -> SubmissionRow:
+    return SubmissionRow(
         row["id"],
         row["student"],
         row["problem"],

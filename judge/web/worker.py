@@ -94,9 +94,9 @@ def _on_cluster(
 ) -> results.GradeRecord:
     from judge.cluster.engine import ClusterEngine
 
-    task = grading.Task(grading.Entry(path, claim.student, problem.id, ""), problem, content_hash)
+    task = grading.GradeTask(grading.Entry(path, claim.student, problem.id, ""), problem, content_hash)
 
-    def on_case(_: grading.Task, judged: int, total: int) -> None:
+    def on_case(_: grading.GradeTask, judged: int, total: int) -> None:
         store.progress(claim, "running", judged, total)
 
     engine = ClusterEngine(cluster, {claim.language}, lambda line: log.warning("%s", line))

@@ -11,7 +11,7 @@ from judge.explain.space import Candidate, Space, space_for
 from judge.problem import refs
 from judge.problem.puzzles import rotations, sliding
 from judge.problem.puzzles.paths import Step
-from judge.problem.refs.text import TableSource
+from judge.problem.tables import TableSource
 
 PUZZLES = ("eight-digits", "lanqiao", "sicily-rotations")
 

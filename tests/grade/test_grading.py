@@ -261,7 +261,7 @@ def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(grading, "missing_toolchain", lambda language: "javac not found on this machine (judge doctor)")
     problem = load_problem(small_problems(tmp_path / "problems") / "sicily-rotations")
     entry = grading.Entry(PROGRAMS / "Broken.java", "zed", "sicily-rotations", "")
-    [record] = grading.run([grading.Task(entry, problem, "h")], tmp_path / "results", jobs=1)
+    [record] = grading.run([grading.GradeTask(entry, problem, "h")], tmp_path / "results", jobs=1)
     assert record.verdict == "IE" and record.error.startswith("javac not found") and record.score == 0
     assert results.read(tmp_path / "results" / "zed" / "sicily-rotations.json") == record
 

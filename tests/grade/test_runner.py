@@ -188,7 +188,7 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     submission: Submission = load_submission(directory / "solutions" / "accepted" / "ref.py")
     verdicts = [Verdict.AC, Verdict.WA, Verdict.AC, Verdict.AC, Verdict.AC, Verdict.AC]
     cases = [runner.CaseResult(f"random/0{i + 1}", "random", False, v, "", 0.0, 0.0, 0) for i, v in enumerate(verdicts)]
-    limits = sandbox.Limits(cpu_s=1, wall_s=3, memory_mib=256, output_bytes=1 << 20)
+    limits = sandbox.RunLimits(cpu_s=1, wall_s=3, memory_mib=256, output_bytes=1 << 20)
     result = runner.summarise(problem, submission, Build(True, "", 0.0, 0.0), cases, limits)
     random = next(g for g in result.groups if g.name == "random")
     assert (random.passed, random.earned) == (5, earned)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from judge.run import programs, sandbox
-from judge.run.programs import ProgramError, ProgramLimits, Task
+from judge.run.programs import ProgramError, Task, ToolLimits
 
-LIMITS = ProgramLimits(time_s=2, memory_mib=256, output_bytes=1 << 20)
+LIMITS = ToolLimits(time_s=2, memory_mib=256, output_bytes=1 << 20)
 
 
 def _task(built: programs.Built, stdin: bytes = b"", args: tuple[str, ...] = ()) -> Task:
@@ -94,7 +94,7 @@ def test_failures_are_told_in_a_few_words(tmp_path: Path) -> None:
     flood.write_text("import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n")
     sad = tmp_path / "sad.py"
     sad.write_text("import sys\nprint('no seed given', file=sys.stderr)\nsys.exit(3)\n")
-    short = ProgramLimits(time_s=0.5, memory_mib=256, output_bytes=1 << 16)
+    short = ToolLimits(time_s=0.5, memory_mib=256, output_bytes=1 << 16)
     results = programs.run_all(
         [
             Task(b, (), None, short.sandbox_limits(b))

@@ -23,8 +23,8 @@ needs_bwrap = pytest.mark.skipif(not LAYERS.bwrap.active, reason=f"bubblewrap: {
 SECRET = (PROBLEMS / "lanqiao" / "tests" / "hardest" / "01.ans").resolve()
 
 
-def limits(cpu: float = 1.0, memory: int = 64, output: int = 1 << 20) -> sandbox.Limits:
-    return sandbox.Limits(cpu_s=cpu, wall_s=2 * cpu + 1, memory_mib=memory, output_bytes=output)
+def limits(cpu: float = 1.0, memory: int = 64, output: int = 1 << 20) -> sandbox.RunLimits:
+    return sandbox.RunLimits(cpu_s=cpu, wall_s=2 * cpu + 1, memory_mib=memory, output_bytes=output)
 
 
 class Outcome:
@@ -42,7 +42,7 @@ def judge_source(
     *,
     stdin: str = "",
     answer: str | None = None,
-    lim: sandbox.Limits | None = None,
+    lim: sandbox.RunLimits | None = None,
 ) -> Outcome:
     source = tmp_path / name
     source.write_text(code)
@@ -283,7 +283,7 @@ public class Main { public static void main(String[] a) { List<long[]> keep = ne
         tmp_path,
         "Main.java",
         code,
-        lim=sandbox.Limits(cpu_s=5, wall_s=11, memory_mib=64 + 192, output_bytes=1 << 20, address_space=False),
+        lim=sandbox.RunLimits(cpu_s=5, wall_s=11, memory_mib=64 + 192, output_bytes=1 << 20, address_space=False),
     )
     assert got.verdict is Verdict.MLE, (got.run, got.message)
 
@@ -300,7 +300,7 @@ FALLBACK = sandbox.Layers(
 )
 
 
-def fallback_run(tmp_path: Path, code: str, lim: sandbox.Limits | None = None) -> tuple[sandbox.RunResult, Verdict]:
+def fallback_run(tmp_path: Path, code: str, lim: sandbox.RunLimits | None = None) -> tuple[sandbox.RunResult, Verdict]:
     source = tmp_path / "prog.c"
     source.write_text(code)
     lim = lim or limits()
@@ -428,7 +428,7 @@ def test_compile_bombs_end_as_ce_within_the_compile_limits(tmp_path: Path) -> No
         # pytest's own growth is not the compiler's.
         return int(ps.virtual_memory().available + me.memory_info().rss)
 
-    def compile_watched(submission: build.Submission, limit: sandbox.Limits) -> tuple[build.Build, float]:
+    def compile_watched(submission: build.Submission, limit: sandbox.RunLimits) -> tuple[build.Build, float]:
         """Compile, and the most the machine's available memory fell meanwhile (MiB)."""
         floor = [free()]
         baseline = floor[0]
@@ -496,7 +496,7 @@ UNDER_LOAD = {
     ),
     "loop.c": "int main(){ volatile unsigned long x = 0; for (;;) x++; }\n",
 }
-LOAD_LIMITS = sandbox.Limits(cpu_s=0.5, wall_s=2.0, memory_mib=256, output_bytes=1 << 20)
+LOAD_LIMITS = sandbox.RunLimits(cpu_s=0.5, wall_s=2.0, memory_mib=256, output_bytes=1 << 20)
 
 
 def judge_under_load(sources: list[str]) -> list[str]:
@@ -573,14 +573,14 @@ def test_a_busy_machine_does_not_turn_a_running_program_into_tle(tmp_path: Path)
 
     with build.box() as where:
         assert build.compile_submission(build.load_submission(source), where).ok
-        roomy = sandbox.Limits(cpu_s=30, wall_s=60, memory_mib=64, output_bytes=1 << 20)
+        roomy = sandbox.RunLimits(cpu_s=30, wall_s=60, memory_mib=64, output_bytes=1 << 20)
         alone = sandbox.run(["./main"], box=where, limits=roomy)
         assert alone.ok and alone.cpu_s > 0.05, alone
         # A CPU (and wall) limit of three times that: on a quarter of a core (a fifth with the
         # judge's own polls) the run takes past its wall limit, and well inside the three
         # times more it may be extended to while it runs.
         work = 3 * alone.cpu_s
-        lim = sandbox.Limits(cpu_s=work, wall_s=work, memory_mib=64, output_bytes=1 << 20)
+        lim = sandbox.RunLimits(cpu_s=work, wall_s=work, memory_mib=64, output_bytes=1 << 20)
         # Each loop in a session of its own: the kernel shares a core between sessions first.
         # The share the run gets varies with the machine; with more loops it only shrinks, so
         # add loops until the run is pushed past its wall limit (each run must still be OK).
@@ -655,7 +655,7 @@ for folder in ("/tmp", "/dev/shm"):
     print(folder, "capped" if written <= {cap} else "OVER", written)
 print("done")
 """
-    lim = sandbox.Limits(cpu_s=5, wall_s=11, memory_mib=256, output_bytes=4 * cap)
+    lim = sandbox.RunLimits(cpu_s=5, wall_s=11, memory_mib=256, output_bytes=4 * cap)
     got = judge_source(tmp_path, "fill.py", code, lim=lim)
     assert got.verdict is Verdict.AC, (got.run, got.message)
     out = got.run.stdout.decode()

@@ -138,9 +138,9 @@ def test_the_login_throttle_locks_grows_resets_and_survives_a_restart(tmp_path: 
 
 
 def test_a_result_is_released_at_the_end_of_its_judgings_step() -> None:
-    from judge.web.store import Submission
+    from judge.web.store import SubmissionRow
 
-    done = Submission(1, "ana", "p", "c", "a.c", 0.0, "done", 4, 4, 1, 1, "AC", 100.0, 100.0, 100.0, 101.2)
+    done = SubmissionRow(1, "ana", "p", "c", "a.c", 0.0, "done", 4, 4, 1, 1, "AC", 100.0, 100.0, 100.0, 101.2)
     assert not done.released(5.0, now=104.9) and done.released(5.0, now=105.0)
     slow = dataclasses.replace(done, finished=107.0)  # 7 s of judging: shown at 10 s
     assert not slow.released(5.0, now=109.9) and slow.released(5.0, now=110.0)

@@ -10,7 +10,7 @@ from judge.problem.puzzles import sliding
 from judge.problem.puzzles.perm import unrank
 from judge.problem.refs.base import Generator
 from judge.problem.refs.eight_digits import GOAL, GOAL_TABLE, render
-from judge.problem.refs.text import TableSource
+from judge.problem.tables import TableSource
 
 
 def _blank_at(rng: random.Random, table: bytes, blank: int, dist: int) -> tuple[int, ...]:

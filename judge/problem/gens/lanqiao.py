@@ -10,7 +10,7 @@ from judge.problem.puzzles import sliding
 from judge.problem.puzzles.perm import unrank
 from judge.problem.refs.base import Generator
 from judge.problem.refs.lanqiao import render_board
-from judge.problem.refs.text import TableSource
+from judge.problem.tables import TableSource
 
 
 def _case(start: Sequence[int], target: Sequence[int]) -> str:

@@ -10,7 +10,7 @@ from judge.problem.puzzles import rotations
 from judge.problem.puzzles.perm import unrank
 from judge.problem.refs.base import Generator
 from judge.problem.refs.sicily_rotations import render
-from judge.problem.refs.text import TableSource
+from judge.problem.tables import TableSource
 
 
 def _random_cases(rng: random.Random, table: bytes, cases: int, spaced: bool = False) -> str:

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from judge.problem.refs.text import TableSource
+from judge.problem.tables import TableSource
 
 
 @dataclass(frozen=True)

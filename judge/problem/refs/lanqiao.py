@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from judge.problem.puzzles import sliding
-from judge.problem.refs.text import TableSource, lines_if_clean, validate_with
+from judge.problem.refs.text import lines_if_clean, validate_with
+from judge.problem.tables import TableSource
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
 if TYPE_CHECKING:

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from judge.problem.puzzles import rotations
 from judge.problem.puzzles.perm import rank
-from judge.problem.refs.text import TableSource, lines_if_clean, validate_with
+from judge.problem.refs.text import lines_if_clean, validate_with
+from judge.problem.tables import TableSource
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
 if TYPE_CHECKING:

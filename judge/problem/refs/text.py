@@ -8,9 +8,6 @@ TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
 if TYPE_CHECKING:
     from judge.problem.refs.base import InputIssue
 
-# Table name -> table bytes; injected so that reference modules never touch the disk.
-TableSource = Callable[[str], bytes]
-
 
 def lines_if_clean(text: str) -> list[str] | None:
     """The lines of `text` when it ends with a newline and holds no control characters

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from judge.problem.puzzles import rotations, sliding
 from judge.problem.puzzles.paths import rotation_path, sliding_path
-from judge.problem.refs.text import TableSource
+from judge.problem.tables import TableSource
 
 Board = tuple[int, ...]
 

@@ -1,0 +1,247 @@
+"""`judge grade`, `judge report` and `judge verify`: a class, its reports, a problem's own solutions."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from rich.markup import escape
+
+from judge.cli.common import (
+    _cluster_options,
+    _jobs_option,
+    _problems,
+    _say,
+    _status,
+    _unsafe_option,
+    cluster_endpoint,
+    err,
+    out,
+    progress_bar,
+    reports_option,
+)
+from judge.cli.render import print_verification, verdict_markup
+from judge.cli.reporting import _load_problems, _records, _report
+from judge.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
+
+if TYPE_CHECKING:
+    from judge.grade.results import GradeRecord
+    from judge.problem.spec import Problem
+
+
+def _explain_class(
+    submissions_dir: Path, out_dir: Path, problems: dict[str, Problem], budget_s: float, jobs: int
+) -> None:
+    """`grade --explain`: a failing example for each failing submission (stored ones reused)."""
+    from judge.explain import stored
+    from judge.problem.tables import TableStore
+
+    records = _records(submissions_dir, out_dir, problems)
+    todo = [r for r in records if stored.wanted(r, problems)]
+    if not todo:
+        return
+    progress = progress_bar()
+    with progress:
+        bar = progress.add_task("explaining", total=len(todo), note="")
+
+        def on_done(record: GradeRecord, found: object, why: str) -> None:
+            progress.update(bar, advance=1, note=f"{record.student}/{record.problem}")
+            if why:
+                err.print(f"[yellow]not explained:[/yellow] {escape(record.student)}/{record.problem}: {escape(why)}")
+
+        made = stored.explain_records(todo, problems, out_dir, TableStore(notify=_say), budget_s, jobs, on_done)
+    found = sum(e.found for e in made.values())
+    out.print(f"explained {len(made)} failing submission(s): a failing example found for {found}")
+
+
+@click.command()
+@click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
+@click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
+@_jobs_option
+@reports_option("Where reports (and results/) go.")
+@click.option("--regrade", is_flag=True, help="Judge every submission again, even unchanged ones.")
+@click.option(
+    "--full", is_flag=True, help="Judge every case, also after a failure in a group that breaks there (on_reject)."
+)
+@click.option(
+    "--explain",
+    "explain_failures",
+    is_flag=True,
+    help="Add to each failing submission's page the smallest failing input `judge explain` finds.",
+)
+@click.option(
+    "--explain-budget",
+    type=click.FloatRange(min=2, max=3600),
+    default=20.0,
+    show_default=True,
+    help="Seconds of search per failing submission.",
+)
+@_cluster_options
+@_unsafe_option
+@click.pass_context
+def grade(
+    ctx: click.Context,
+    submissions_dir: Path,
+    problem_names: tuple[str, ...],
+    jobs: int | None,
+    out_dir: Path,
+    regrade: bool,
+    full: bool,
+    explain_failures: bool,
+    explain_budget: float,
+    scheduler: str | None,
+    certs_dir: Path | None,
+    insecure_loopback: bool,
+) -> None:
+    """Grade a class: every SUBMISSIONS_DIR/<student>/<problem>.<ext> (or <student>_<problem>.<ext>).
+
+    Unchanged submissions keep their saved result; an interrupted run resumes where it stopped.
+    Writes reports/index.html, a page per submission, grades.csv, results.json and junit.xml;
+    with --explain, each failing submission's page also shows a failing input found by search.
+    """
+    from collections import Counter
+
+    from judge.grade import grading
+
+    point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
+    problems = _load_problems(ctx, problem_names)
+    entries = grading.discover(submissions_dir, list(problems))
+    grading.load_overrides(submissions_dir, problems)  # a bad overrides.yaml stops us before any work
+    results_dir = out_dir / grading.RESULTS_DIR
+    tasks, skipped = grading.plan(entries, problems, results_dir, regrade, full)
+    workers = jobs or grading.default_jobs()
+    engine = None
+    if point is not None and tasks:
+        from judge.cluster.engine import ClusterEngine
+
+        engine = ClusterEngine(point, grading.languages_of(tasks), _say)
+    counts: Counter[str] = Counter()
+    progress = progress_bar()
+    with progress:
+        bar = progress.add_task("grading", total=len(tasks), note="")
+
+        def on_done(record: GradeRecord) -> None:
+            counts[record.verdict] += 1
+            progress.update(bar, advance=1, note=" ".join(f"{v} {n}" for v, n in sorted(counts.items())))
+
+        try:
+            grading.run(tasks, results_dir, workers, on_done, full, engine)
+        except KeyboardInterrupt:
+            err.print(f"judge: interrupted; {sum(counts.values())} result(s) saved, rerun to resume")
+            sys.exit(EXIT_INTERRUPTED)
+    if explain_failures:
+        _explain_class(submissions_dir, out_dir, problems, explain_budget, workers)
+    written, records = _report(submissions_dir, out_dir, problems)
+    for entry in entries:
+        if entry.problem_error:
+            err.print(f"[yellow]not graded:[/yellow] {entry.path}: {entry.problem_error}")
+    for record in records:
+        if record.error:
+            kind = "not graded" if record.verdict == "NG" else "judge error"
+            err.print(f"[yellow]{kind}:[/yellow] {record.student}/{record.problem}: {record.error}")
+    verdicts = Counter(r.verdict for r in records if r.verdict != "NG")
+    not_graded = sum(r.verdict == "NG" for r in records) + sum(1 for e in entries if e.problem_error)
+    out.print(
+        f"graded {len(tasks)} submission(s), {skipped} unchanged, "
+        + (f"on {point.address}; " if point else f"with {workers} worker(s); ")
+        + ", ".join(f"{verdict_markup(v)} {n}" for v, n in sorted(verdicts.items()))
+        + (f"; {not_graded} file(s) not graded" if not_graded else "")
+    )
+    out.print(f"reports: {written.directory / 'index.html'}")
+
+
+@click.command()
+@click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
+@click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
+@reports_option("Where the reports are (results/ in it) and go.")
+@click.option(
+    "--for-students",
+    is_flag=True,
+    help="Also write OUT/students/<id>/: each student's pages to hand out, secret cases cut to each problem's"
+    " feedback level.",
+)
+@click.pass_context
+def report(
+    ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], out_dir: Path, for_students: bool
+) -> None:
+    """Re-render every report from the saved results, without running anything."""
+    problems = _load_problems(ctx, problem_names)
+    written, records = _report(submissions_dir, out_dir, problems, for_students)
+    out.print(f"{len(records)} result(s) -> {written.directory / 'index.html'}")
+    if for_students:
+        out.print(f"students' pages -> {out_dir / 'students'}/<id>/index.html (the class files stay the teacher's)")
+
+
+@click.command()
+@click.argument("problem_names", metavar="[PROBLEM]...", nargs=-1)
+@_jobs_option
+@click.option(
+    "--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write JUnit XML here."
+)
+@click.option("--strict", is_flag=True, help="Treat warnings (time limits close to a verdict) as failures.")
+@_cluster_options
+@_unsafe_option
+@click.pass_context
+def verify(
+    ctx: click.Context,
+    problem_names: tuple[str, ...],
+    jobs: int | None,
+    junit_file: Path | None,
+    strict: bool,
+    scheduler: str | None,
+    certs_dir: Path | None,
+    insecure_loopback: bool,
+) -> None:
+    """Prove each problem sound: spec, tests up to date, inputs valid, answers reproduced,
+    and every solution in solutions/<verdict>/ gets that verdict (exit 1 if not). With
+    --scheduler the solutions run on the judge hosts; the data checks stay here."""
+
+    from judge.grade import grading
+    from judge.grade import verify as verifying
+    from judge.grade.verify_report import write_junit
+
+    point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
+    workers = jobs or grading.default_jobs()
+    prepared = []
+    for directory in _problems(ctx, problem_names):
+        with _status(f"checking the data of {directory.name}"):
+            prepared.append(verifying.prepare(directory, notify=_say, jobs=workers))
+    work = [(p.directory, s) for p in prepared for s in p.solutions]
+    progress = progress_bar()
+    with progress:
+        bar = progress.add_task("verifying", total=len(work), note="")
+
+        def on_done(run: verifying.SolutionRun) -> None:
+            progress.update(bar, advance=1, note=run.solution.path.name)
+
+        try:
+            if point is not None and work:
+                from judge.cluster.engine import ClusterEngine
+                from judge.run import languages
+
+                table = languages.load()
+                needed = {table.detect(solution.path).id for _, solution in work}
+                with ClusterEngine(point, needed, _say) as engine:
+                    runs = engine.run_solutions(work, on_done)
+            else:
+                runs = verifying.run_all(work, workers, on_done)
+        except KeyboardInterrupt:
+            err.print("judge: interrupted; nothing verified")
+            sys.exit(EXIT_INTERRUPTED)
+    reports = [verifying.finish(p, runs) for p in prepared]
+    for report in reports:
+        print_verification(report)
+    failures = sum(len(r.failures) for r in reports)
+    warnings = sum(len(r.warnings) for r in reports)
+    if junit_file is not None:
+        write_junit(junit_file, reports, strict)
+    solutions = sum(len(r.solutions) for r in reports)
+    failed = failures > 0 or (strict and warnings > 0)
+    verdict = "[red]FAILED[/red]" if failed else "[green]all holds[/green]"
+    out.print(
+        f"verify: {len(reports)} problem(s), {solutions} solution(s), {failures} failure(s), "
+        f"{warnings} warning(s){' (strict)' if strict and warnings else ''}: {verdict}"
+    )
+    sys.exit(EXIT_FAILED if failed else EXIT_OK)

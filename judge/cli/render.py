@@ -1,0 +1,97 @@
+"""The terminal's look of verdicts, differences and verification reports (rich markup)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from judge.cli.common import (
+    out,
+)
+
+if TYPE_CHECKING:
+    from judge.grade.verify import ProblemReport
+
+
+def figures(cpu_s: float, wall_s: float, memory_kib: int) -> tuple[str, str, str]:
+    return f"{cpu_s:.2f}", f"{wall_s:.2f}", f"{memory_kib / 1024:.1f}"
+
+
+COLOURS = {
+    "AC": "green",
+    "WA": "red",
+    "TLE": "yellow",
+    "MLE": "magenta",
+    "RE": "red",
+    "OLE": "yellow",
+    "CE": "cyan",
+    "NJ": "dim",
+}
+
+
+def verdict_markup(verdict: str) -> str:
+    return f"[bold {COLOURS.get(verdict, 'white')}]{verdict}[/]"
+
+
+def first_difference(answer: bytes, output: bytes, line: int) -> list[str]:
+    """The first differing line of a public case, whitespace made visible."""
+
+    def visible(text: str) -> str:
+        return text.replace(" ", "\u00b7").replace("\t", "\u2192") or "(empty)"
+
+    want = answer.decode(errors="replace").replace("\r\n", "\n").split("\n")
+    got = output.decode(errors="replace").replace("\r\n", "\n").split("\n")
+    at = max(line, 1) - 1
+    expected = visible(want[at]) if at < len(want) else "(end of answer)"
+    received = visible(got[at]) if at < len(got) else "(end of output)"
+    return [f"line {at + 1}", f"  expected: {expected}", f"  received: {received}"]
+
+
+def print_verification(report: ProblemReport) -> None:
+    out.print(f"\n[bold]{report.name}[/bold]")
+    for check in report.checks:
+        mark = "[red]FAIL[/red]" if check.failures else "[green]ok[/green]"
+        out.print(f"  {mark:>4} {check.name}" + (f" ({check.detail})" if check.detail else ""))
+        for failure in check.failures:
+            out.print(f"       [red]{escape(failure)}[/red]")
+    if report.solutions:
+        table = Table("solution", "lang", "expected", *report.groups, "max CPU", "result", box=None, pad_edge=False)
+        for outcome in report.solutions:
+            cells = []
+            for group in outcome.groups:
+                text = verdict_markup(group.verdict.value)
+                if group.run:
+                    text += f" {group.max_cpu_s:.2f}s"
+                if group.run < group.total:
+                    text += f" [dim]{group.run}/{group.total}[/dim]"
+                cells.append(text)
+            if not outcome.groups:
+                cells = ["-"] * len(report.groups)
+            want = "|".join(sorted(v.value for v in outcome.run.solution.expected.verdicts))
+            result = (
+                "[red]FAIL[/red]"
+                if outcome.failures
+                else ("[yellow]warn[/yellow]" if outcome.warnings else "[green]ok[/green]")
+            )
+            table.add_row(
+                escape(outcome.run.solution.label),
+                outcome.run.language,
+                want,
+                *cells,
+                f"{outcome.max_cpu_s:.2f}s / {outcome.run.limit_s:g}s" if outcome.run.cases else "-",
+                result,
+            )
+        # Piped output (CI logs) is not cut to 80 columns: the table is the point.
+        (out if out.is_terminal else Console(highlight=False, width=max(out.width, 200))).print(table)
+    for outcome in report.solutions:
+        for failure in outcome.failures:
+            out.print(f"  [red]FAIL[/red] {escape(str(outcome.run.solution.path))}: {escape(failure)}")
+        for warning in outcome.warnings:
+            out.print(f"  [yellow]warn[/yellow] {escape(str(outcome.run.solution.path))}: {escape(warning)}")
+    for note in report.notes:
+        out.print(f"  [yellow]warn[/yellow] {escape(note)}")
+    for note in report.skipped:
+        out.print(f"  [dim]skip[/dim] {escape(note)}")

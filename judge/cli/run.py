@@ -1,0 +1,272 @@
+"""`judge run` (a program on a problem's cases, or on one input) and `judge doctor`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from rich.markup import escape
+from rich.table import Column, Table
+
+from judge.cli.common import (
+    _unsafe_option,
+    err,
+    out,
+    progress_bar,
+)
+from judge.cli.render import figures, first_difference, verdict_markup
+from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
+from judge.grade.adhoc import AdHocLimits
+from judge.problem.locate import find_problem
+
+if TYPE_CHECKING:
+    from judge.grade.adhoc import AdHocLimits
+    from judge.grade.runner import CaseResult
+    from judge.run import sandbox
+    from judge.run.build import Submission
+
+
+@click.command(name="run")
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-p", "--problem", "problem_name", help="Judge on every case of this problem.")
+@click.option("--lang", "language", help="Language id (default: from the file extension).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False, path_type=Path), help="Ad hoc: one input file.")
+@click.option("--answer", "answer_file", type=click.Path(dir_okay=False, path_type=Path), help="Ad hoc: its answer.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01, max=60), default=1.0, show_default=True)
+@click.option("--memory-limit", type=click.IntRange(min=1, max=16384), default=256, show_default=True)
+@click.option("--output-limit", type=click.FloatRange(min=0.001, max=1024), default=16.0, show_default=True)
+@click.option(
+    "--checker", type=click.Choice(["tokens", "exact", "lines", "float"]), default="tokens", show_default=True
+)
+@click.option(
+    "--compile-time-limit",
+    type=click.FloatRange(min=0.1, max=120),
+    default=10.0,
+    show_default=True,
+    help="Ad hoc: CPU seconds for the compiler (with -p: the problem's limits.compile_time_s).",
+)
+@click.option(
+    "--compile-memory-limit",
+    type=click.IntRange(min=16, max=16384),
+    default=1024,
+    show_default=True,
+    help="Ad hoc: MiB for the compiler and what it writes (with -p: limits.compile_memory_mib).",
+)
+@click.option("--full", is_flag=True, help="With -p: judge every case, also after a failure in a group that breaks.")
+@_unsafe_option
+@click.pass_context
+def run_command(
+    ctx: click.Context,
+    source: Path,
+    problem_name: str | None,
+    language: str | None,
+    as_json: bool,
+    input_file: Path | None,
+    answer_file: Path | None,
+    time_limit: float,
+    memory_limit: int,
+    output_limit: float,
+    checker: str,
+    compile_time_limit: float,
+    compile_memory_limit: int,
+    full: bool,
+) -> None:
+    """Compile SOURCE and judge it: on a problem's cases (-p), or on one --input.
+
+    On a problem, sample cases show the first difference; secret cases show only their
+    verdict and figures. The exit code is 0 only for AC.
+    """
+    from judge.grade.adhoc import AdHocLimits
+    from judge.run import build
+
+    submission = build.load_submission(source, language)
+    if input_file is not None:
+        compile_limits = build.compile_limits(submission.language, compile_time_limit, compile_memory_limit)
+        sys.exit(
+            _run_ad_hoc(
+                submission,
+                input_file,
+                answer_file,
+                AdHocLimits(time_limit, memory_limit, output_limit),
+                checker,
+                compile_limits,
+                as_json,
+            )
+        )
+    if problem_name is None:
+        raise JudgeError("give a problem (-p PROBLEM) or an input (--input FILE)")
+    sys.exit(_run_problem(ctx, submission, problem_name, as_json, full))
+
+
+def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, as_json: bool, full: bool) -> int:
+    import json
+
+    from judge.grade import results, runner
+    from judge.problem import testdata
+    from judge.problem.spec import load_problem
+
+    problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
+    cases = testdata.load_cases(problem)
+    show_progress = err.is_terminal and not as_json
+    progress = progress_bar(show_progress)
+    with progress:
+        task = progress.add_task(f"{problem.id}: compiling", total=len(cases), note="")
+
+        def on_case(index: int, case: CaseResult) -> None:
+            progress.update(task, advance=1, description=f"{problem.id}: running", note=case.verdict.value)
+
+        result = runner.judge_submission(problem, submission, cases, on_case=on_case, full=full)
+    if as_json:
+        payload = {
+            "problem": result.problem,
+            "language": result.language,
+            "verdict": result.verdict.value,
+            "score": result.score,
+            "max_score": result.max_score,
+            "sandbox": result.sandbox_mode,
+            "isolated": results.isolated_mode(result.sandbox_mode),
+            "compile_output": result.build.message if not result.build.ok else "",
+            "cases": [
+                {
+                    "name": c.name,
+                    "group": c.group,
+                    "verdict": c.verdict.value,
+                    "cpu_s": c.cpu_s,
+                    "wall_s": c.wall_s,
+                    "memory_kib": c.memory_kib,
+                    "message": c.message,
+                }
+                for c in result.cases
+            ],
+        }
+        click.echo(json.dumps(payload, indent=2))
+        return 0 if result.verdict.value == "AC" else EXIT_FAILED
+    if not result.build.ok:
+        out.print(f"{verdict_markup('CE')} compilation error ({submission.path.name}):")
+        out.print(result.build.message, markup=False, highlight=False)
+        return EXIT_FAILED
+    table = Table("case", "verdict", "CPU s", "wall s", "MiB", "message", box=None, pad_edge=False)
+    by_name = {c.id: c for c in cases}
+    details: list[str] = []
+    for case in result.cases:
+        table.add_row(
+            case.name,
+            verdict_markup(case.verdict.value),
+            *(("", "", "") if case.verdict.value == "NJ" else figures(case.cpu_s, case.wall_s, case.memory_kib)),
+            case.message if case.public or case.verdict.value != "WA" else "",
+        )
+        if case.public and case.verdict.value == "WA" and case.output is not None and not details:
+            details = [
+                f"{case.name}: first difference, " + line if i == 0 else line
+                for i, line in enumerate(
+                    first_difference(by_name[case.name].answer.read_bytes(), case.output, case.diff_line)
+                )
+            ]
+    out.print(table)
+    for line in details:
+        out.print(line, markup=False, highlight=False)
+    memory = f"{problem.spec.limits.memory_mib} MiB"
+    if submission.language.jvm_allowance_mib:
+        memory += f" + {submission.language.jvm_allowance_mib} for the JVM"
+    out.print(
+        f"{verdict_markup(result.verdict.value)} {result.verdict.long_name}; score {result.score:g}/{result.max_score:g}"
+        f"  (limits: {result.limits.cpu_s:g} s CPU, {memory}; sandbox: {result.sandbox_mode})"
+    )
+    if not results.isolated_mode(result.sandbox_mode):
+        out.print("[bold red]judged WITHOUT a sandbox (--unsafe-no-sandbox): not a trustworthy verdict[/bold red]")
+    return 0 if result.verdict.value == "AC" else EXIT_FAILED
+
+
+def _run_ad_hoc(
+    submission: Submission,
+    input_file: Path,
+    answer_file: Path | None,
+    limits: AdHocLimits,
+    checker: str,
+    compile_limits: sandbox.RunLimits,
+    as_json: bool,
+) -> int:
+    import json
+
+    from judge.grade import adhoc, results
+
+    done = adhoc.run_once(submission, input_file, answer_file, limits, checker, compile_limits)
+    if not done.compiled:
+        if as_json:
+            click.echo(
+                json.dumps({"verdict": "CE", "message": "compilation error", "compile_output": done.compile_message})
+            )
+        else:
+            click.echo(f"CE compilation error\n{done.compile_message}")
+        return EXIT_FAILED
+    run, decided = done.run, done.decided
+    assert run is not None and decided is not None
+    if as_json:
+        payload = {
+            "verdict": "OK" if answer_file is None and done.passed else decided.verdict.value,
+            "message": decided.message,
+            "cpu_s": run.cpu_s,
+            "wall_s": run.wall_s,
+            "memory_kib": run.memory_kib,
+            "exit_code": run.exit_code,
+            "signal": run.signal,
+            "sandbox": done.sandbox_mode,
+            "isolated": results.isolated_mode(done.sandbox_mode),
+            "output": run.stdout.decode(errors="replace"),
+            "stderr": run.stderr.decode(errors="replace")[-2000:],
+        }
+        click.echo(json.dumps(payload, indent=2))
+        return 0 if done.passed else EXIT_FAILED
+    cpu, wall, mib = figures(run.cpu_s, run.wall_s, run.memory_kib)
+    shown = f"cpu {cpu} s, wall {wall} s, memory {mib} MiB"
+    if answer_file is None:
+        # Not judging: the program's output is the result; problems go to stderr.
+        sys.stdout.buffer.write(run.stdout)
+        if done.passed:
+            err.print(f"judge: {shown}")
+            return 0
+        err.print(f"judge: {decided.verdict.value} {decided.message} ({shown})")
+        if run.stderr:
+            err.print(run.stderr.decode(errors="replace").rstrip()[-2000:], markup=False, highlight=False)
+        return EXIT_FAILED
+    click.echo(
+        f"{decided.verdict.value} {decided.verdict.long_name}" + (f": {decided.message}" if decided.message else "")
+    )
+    click.echo(shown)
+    return 0 if done.passed else EXIT_FAILED
+
+
+@click.command()
+def doctor() -> None:
+    """Which compilers and runtimes, and which sandbox layers, this machine has (and why not)."""
+    from judge.run import languages, sandbox
+
+    table = Table("language", "command", Column("version", overflow="fold"), box=None, pad_edge=False)
+    missing = 0
+    for language in languages.load().languages.values():
+        found = languages.probe(language)
+        if found.path is None:
+            table.add_row(language.id, found.command, f"[red]missing[/red]: {escape(found.error)}")
+            missing += 1
+        elif found.error:
+            table.add_row(language.id, found.path, f"[red]{escape(found.error)}[/red]")
+        else:
+            table.add_row(language.id, found.path, found.version)
+    out.print(table)
+    layers = sandbox.detect()
+    # Folded, never cut: the details name paths and fixes that must be read whole.
+    table = Table("sandbox layer", "state", Column("detail", overflow="fold"), box=None, pad_edge=False)
+    for layer in layers.all():
+        state = "[green]active[/green]" if layer.active else "[yellow]missing[/yellow]"
+        table.add_row(layer.name, state, layer.detail)
+    out.print(table)
+    out.print(f"sandbox mode: {layers.mode}")
+    problem = sandbox.isolation_problem(layers)
+    if problem:
+        out.print(f"[bold red]submissions will not run[/bold red]: {escape(problem)}")
+    else:
+        out.print("[green]submissions run isolated[/green] from the machine's files and network")
+    sys.exit(EXIT_FAILED if missing or problem else EXIT_OK)

@@ -1,0 +1,218 @@
+"""`judge serve` and `judge roster`: the web judge and its class list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from rich.table import Table
+
+from judge.cli.common import (
+    _cluster_options,
+    _unsafe_option,
+    cluster_endpoint,
+    err,
+    out,
+)
+from judge.errors import JudgeError
+
+if TYPE_CHECKING:
+    from judge.web.store import Store
+
+
+DATA_DIR = Path("judge-data")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--problems",
+    "problems_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of problems [default: the global --problems].",
+)
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DATA_DIR,
+    show_default=True,
+    help="Where the SQLite database and the session key live.",
+)
+@click.option("--workers", type=click.IntRange(min=1, max=64), default=None, help="Judging processes [default: cores].")
+@click.option("--max-source-kib", type=click.IntRange(min=1, max=1024), default=64, show_default=True)
+@click.option(
+    "--behind-proxy", is_flag=True, help="Trust X-Forwarded-* from the proxy in front (see --forwarded-allow-ips)."
+)
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, help="The proxy's addresses.")
+@click.option("--root-path", default="", help="The path prefix the proxy serves the judge under (e.g. /judge).")
+@click.option("--secure-cookies", is_flag=True, help="Send the session cookie over HTTPS only (behind a TLS proxy).")
+@click.option(
+    "--explain-budget",
+    type=click.FloatRange(min=2, max=600),
+    default=30.0,
+    show_default=True,
+    help="Seconds of search when a student asks to explain a failed submission.",
+)
+@click.option(
+    "--explains-per-hour",
+    type=click.IntRange(min=0, max=1000),
+    default=10,
+    show_default=True,
+    help="Explanations a student may ask for in an hour (0: no explain button).",
+)
+@click.option(
+    "--result-step",
+    type=click.FloatRange(min=0, max=600),
+    default=5.0,
+    show_default=True,
+    help="A student sees a result at the end of the step of this many seconds its judging ended in, so the"
+    " time it took on secret cases says little (0: at once).",
+)
+@_cluster_options
+@_unsafe_option
+@click.pass_context
+def serve(
+    ctx: click.Context,
+    host: str,
+    port: int,
+    problems_dir: Path | None,
+    data_dir: Path,
+    workers: int | None,
+    max_source_kib: int,
+    behind_proxy: bool,
+    forwarded_allow_ips: str,
+    root_path: str,
+    secure_cookies: bool,
+    explain_budget: float,
+    explains_per_hour: int,
+    result_step: float,
+    scheduler: str | None,
+    certs_dir: Path | None,
+    insecure_loopback: bool,
+) -> None:
+    """Run the web judge: students log in, submit, and see verdicts; hidden data stays here.
+    With --scheduler the cases run on the judge hosts (--workers submissions at a time)."""
+    import logging
+    import socket
+
+    import uvicorn
+
+    from judge.grade import grading
+    from judge.web.app import Settings, create_app
+    from judge.web.protocol import DeadlineH11Protocol
+
+    settings = Settings(
+        problems_dir or ctx.obj["problems"],
+        data_dir,
+        workers or grading.default_jobs(),
+        max_source_kib * 1024,
+        secure_cookies,
+        cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client"),
+        explain_budget,
+        explains_per_hour,
+        result_step,
+    )
+    # Say so plainly if the address is taken, before any worker starts.
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:
+        raise JudgeError(
+            f"cannot listen on {host}:{port}: {error.strerror} (another judge serve? try --port)"
+        ) from None
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(message)s")  # uvicorn's look
+    app = create_app(settings)
+    err.print(
+        f"judge: serving {settings.problems_dir} on http://{host}:{port}{root_path} "
+        f"with {settings.workers} worker(s)"
+        + (f" on the judge hosts of {settings.cluster.address}" if settings.cluster else "")
+        + f"; data in {data_dir}"
+    )
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        http=DeadlineH11Protocol,  # a request must arrive whole within 20 s (no slow loris)
+        log_level="info",
+        proxy_headers=behind_proxy,
+        forwarded_allow_ips=forwarded_allow_ips if behind_proxy else None,
+        root_path=root_path,
+    )
+
+
+@click.group()
+def roster() -> None:
+    """The class list of the web judge: ids and their login tokens (only hashes are stored)."""
+
+
+_data_option = click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DATA_DIR,
+    show_default=True,
+    help="The web judge's data folder.",
+)
+
+
+def _store(data_dir: Path) -> Store:
+    """The web judge's store, saying what it fixed on the way in (loose permissions)."""
+    from judge.web.store import Store
+
+    store = Store(data_dir)
+    for note in store.notes:
+        err.print(f"judge: {note}")
+    return store
+
+
+@roster.command("add")
+@click.argument("user_ids", metavar="ID...", nargs=-1, required=True)
+@click.option("--teacher", is_flag=True, help="Give these ids the teacher's dashboard.")
+@_data_option
+def roster_add(user_ids: tuple[str, ...], teacher: bool, data_dir: Path) -> None:
+    """Add ids (or give them new tokens); prints `id,token` once: hand each token out."""
+    store = _store(data_dir)
+    for user_id in user_ids:
+        click.echo(f"{user_id},{store.add_user(user_id, 'teacher' if teacher else 'student')}")
+
+
+@roster.command("import")
+@click.argument("csv_file", type=click.Path(dir_okay=False, path_type=Path))
+@_data_option
+def roster_import(csv_file: Path, data_dir: Path) -> None:
+    """Add every id in the first column of CSV_FILE (a header row `id` or `student` is skipped);
+    prints `id,token` for each, to hand out or mail-merge."""
+    from judge.web.roster import read_ids
+
+    ids = read_ids(csv_file)
+    store = _store(data_dir)
+    for user_id in ids:
+        click.echo(f"{user_id},{store.add_user(user_id)}")
+    err.print(f"judge: {len(ids)} id(s) added to {data_dir}")
+
+
+@roster.command("logout")
+@click.argument("user_ids", metavar="ID...", nargs=-1, required=True)
+@_data_option
+def roster_logout(user_ids: tuple[str, ...], data_dir: Path) -> None:
+    """End every session of these ids now (a cookie that may have been copied); their tokens stay."""
+    store = _store(data_dir)
+    for user_id in user_ids:
+        if store.user(user_id) is None:
+            raise JudgeError(f"{user_id!r} is not on the roster of {data_dir}")
+        click.echo(f"{user_id}: {store.end_sessions(user_id)} session(s) ended")
+
+
+@roster.command("list")
+@_data_option
+def roster_list(data_dir: Path) -> None:
+    """Every id on the roster, its role and its number of submissions."""
+    table = Table("id", "role", "submissions", box=None, pad_edge=False)
+    for user, count in _store(data_dir).users():
+        table.add_row(user.id, user.role, str(count))
+    out.print(table)

@@ -1,0 +1,76 @@
+"""`judge run --input`: one program on one input, outside any problem. It is compiled once,
+run under the limits given, and its output checked against an answer when there is one, by
+the built-in checkers problems use (runner.check_answer) and the verdict rules of a case."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.errors import JudgeError
+from judge.grade import runner
+from judge.problem.spec import ExactChecker, FloatChecker, LinesChecker, TokensChecker
+from judge.run import build, sandbox
+from judge.run.build import Submission
+from judge.run.sandbox import RunResult
+from judge.run.verdicts import CaseVerdict, Verdict, judge_run
+
+CHECKERS: dict[str, type[runner.BuiltinChecker]] = {
+    "tokens": TokensChecker,
+    "exact": ExactChecker,
+    "lines": LinesChecker,
+    "float": FloatChecker,  # 1e-6 absolute or relative, the spec's default
+}
+
+
+@dataclass(frozen=True)
+class AdHocLimits:
+    cpu_s: float
+    memory_mib: int
+    output_mib: float
+
+
+@dataclass(frozen=True)
+class AdHocRun:
+    compile_message: str  # the compiler's output when it failed, else ""
+    compiled: bool
+    run: RunResult | None  # None when it did not compile
+    decided: CaseVerdict | None
+    passed: bool  # AC against the answer; without one, a run that ended well
+    sandbox_mode: str
+
+
+def run_once(
+    submission: Submission,
+    input_file: Path,
+    answer_file: Path | None,
+    limits: AdHocLimits,
+    checker: str,
+    compile_limits: sandbox.RunLimits,
+) -> AdHocRun:
+    for path in (input_file, answer_file):
+        if path is not None and not path.is_file():
+            raise JudgeError(f"{path}: no such file")
+    language = submission.language
+    run_limits = sandbox.RunLimits(
+        cpu_s=limits.cpu_s,
+        wall_s=sandbox.wall_for(limits.cpu_s),
+        memory_mib=limits.memory_mib + language.jvm_allowance_mib,
+        output_bytes=int(limits.output_mib * 1024 * 1024),
+        address_space=language.address_space_limit,
+    )
+    mode = sandbox.detect().mode
+    with build.box() as where:
+        compiled = build.compile_submission(submission, where, compile_limits)
+        if not compiled.ok:
+            return AdHocRun(compiled.message, False, None, None, False, mode)
+        argv = language.run_argv(limits.memory_mib, submission.mainclass)
+        run = sandbox.run(argv, box=where, limits=run_limits, stdin=input_file)
+    check = None
+    if answer_file is not None and run.exit_code == 0 and run.limit_hit is None:
+        spec = CHECKERS[checker].model_validate({"type": checker})
+        check = runner.check_answer(spec, run.stdout, answer_file.read_bytes())
+    decided = judge_run(run, run_limits.memory_mib * 1024, check)
+    # Without an answer nothing is compared: a run that ended well is all there is to say.
+    passed = decided.verdict is Verdict.AC or (answer_file is None and decided.verdict is Verdict.IE)
+    return AdHocRun("", True, run, decided, passed, mode)

@@ -1,0 +1,100 @@
+"""The package's layers: every import in judge/ points down the stages (README, Layout), and
+judge/ itself holds only the few modules every stage shares."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.conftest import REPO
+
+PACKAGE = REPO / "judge"
+# Lowest first; a module may import its own layer and those before it, never one after.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors", "paths", "__init__"),
+    ("run",),
+    ("problem",),
+    ("grade",),
+    ("interop", "explain", "similar", "cluster"),
+    ("web",),
+    ("cli", "__main__"),
+)
+RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+
+
+def _stage(module: str) -> str:
+    """judge.run.sandbox -> run; judge.errors -> errors; judge -> __init__."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "judge":
+                found += [(node.lineno, f"judge.{alias.name}") for alias in node.names]
+            elif node.module.startswith("judge."):
+                found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "judge"]
+    return found
+
+
+def test_every_import_points_down_the_stages() -> None:
+    upward = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        here = _stage(".".join(path.relative_to(REPO).with_suffix("").parts))
+        for line, module in _imports(path):
+            there = _stage(module)
+            if there == "__version__":
+                there = "__init__"
+            if RANK[there] > RANK[here]:
+                upward.append(f"{path.relative_to(REPO)}:{line}: {here} imports {module}")
+    assert upward == []
+
+
+def test_the_top_of_the_package_holds_only_what_every_stage_shares() -> None:
+    modules = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert modules == ["__init__.py", "__main__.py", "errors.py", "paths.py"]
+    assert {p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"} == {
+        *(name for names in LAYERS for name in names if (PACKAGE / name).is_dir()),
+        "templates",
+    }
+
+
+def _module_graph() -> dict[str, set[str]]:
+    modules = {
+        ".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__") for p in PACKAGE.rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("judge") and not node.level:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    targets.add(full if full in modules else node.module)
+        graph[name] = {t for t in targets if t in modules and t != name and t != "judge"}
+    return graph
+
+
+def test_no_module_imports_itself_round_a_cycle() -> None:
+    graph = _module_graph()
+    cycles = []
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for target in sorted(graph[node]):
+            if state.get(target) == 1:
+                cycles.append(" -> ".join([*path[path.index(target) :], target]))
+            elif target not in state:
+                visit(target, [*path, target])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert cycles == []
