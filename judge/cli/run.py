@@ -20,6 +20,7 @@ from judge.cli.render import figures, first_difference, verdict_markup
 from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
 from judge.grade.adhoc import AdHocLimits
 from judge.problem.locate import find_problem
+from judge.run import defaults
 
 if TYPE_CHECKING:
     from judge.grade.adhoc import AdHocLimits
@@ -44,14 +45,14 @@ if TYPE_CHECKING:
 @click.option(
     "--compile-time-limit",
     type=click.FloatRange(min=0.1, max=120),
-    default=10.0,
+    default=defaults.COMPILE_TIME_S,
     show_default=True,
     help="Ad hoc: CPU seconds for the compiler (with -p: the problem's limits.compile_time_s).",
 )
 @click.option(
     "--compile-memory-limit",
     type=click.IntRange(min=16, max=16384),
-    default=1024,
+    default=defaults.COMPILE_MEMORY_MIB,
     show_default=True,
     help="Ad hoc: MiB for the compiler and what it writes (with -p: limits.compile_memory_mib).",
 )

@@ -16,18 +16,50 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    ValidationError,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from judge.errors import JudgeError
 from judge.problem import refs
 from judge.problem.locate import SPEC_FILE
 from judge.problem.yamlpos import Located, YamlError
 from judge.problem.yamlpos import load as load_yaml
+from judge.run import defaults, languages
 
 TESTS_DIR = "tests"
-LANGUAGE_IDS = ("c", "cpp", "python3", "java")
 
-Language = Literal["c", "cpp", "python3", "java"]
+
+def _known_language(value: str) -> str:
+    ids = tuple(languages.load().languages)
+    if value not in ids:
+        raise PydanticCustomError("literal_error", "Input should be one of {ids}", {"ids": ", ".join(map(repr, ids))})
+    return value
+
+
+class _LanguageId:
+    """A language id of languages.yaml, read when a spec is checked (not when this is imported:
+    `judge solve` stays quick) and when the JSON schema is written."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_after_validator_function(_known_language, core_schema.str_schema())
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return {"enum": list(languages.load().languages), "type": "string"}
+
+
+Language = Annotated[str, _LanguageId]
 # What a student may learn of the secret cases (judge/feedback.py applies it; docs/feedback.md).
 FeedbackLevel = Literal["verdict", "groups", "cases"]
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=64)]
@@ -56,10 +88,13 @@ class Limits(_Strict):
         default_factory=dict, description="Per-language factor on time_s, e.g. {python3: 5}"
     )
     compile_time_s: float = Field(
-        default=10, gt=0, le=120, description="CPU time limit of one compilation of a submission, in seconds"
+        default=defaults.COMPILE_TIME_S,
+        gt=0,
+        le=120,
+        description="CPU time limit of one compilation of a submission, in seconds",
     )
     compile_memory_mib: int = Field(
-        default=1024,
+        default=defaults.COMPILE_MEMORY_MIB,
         gt=0,
         le=16384,
         description="Memory limit of one compilation, in MiB: the compiler's processes and the files it writes in /tmp",

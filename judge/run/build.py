@@ -9,15 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeError, SandboxFailure
-from judge.run import languages, lifecycle, sandbox
+from judge.run import defaults, languages, lifecycle, sandbox
 from judge.run.languages import Language
 from judge.run.sandbox import Limit
 
 # Compiling gets its own limits (problem.yaml: limits.compile_time_s, compile_memory_mib):
 # a compile bomb ends as CE, not as a hung judge or a machine out of memory. Ten seconds of
 # CPU is ample for any real submission (gcc -O2 on a 1 MiB source takes about two).
-DEFAULT_COMPILE_TIME_S = 10.0
-DEFAULT_COMPILE_MEMORY_MIB = 1024
 COMPILE_OUTPUT_BYTES = 64 << 20  # any one file the compiler writes (the binary, say)
 COMPILER_OUTPUT_CAP = 8 * 1024  # characters of compiler output kept for the CE message
 MAX_SOURCE_BYTES = 1 << 20
@@ -77,7 +75,7 @@ def box() -> Iterator[Path]:
 
 
 def compile_limits(
-    language: Language, time_s: float = DEFAULT_COMPILE_TIME_S, memory_mib: int = DEFAULT_COMPILE_MEMORY_MIB
+    language: Language, time_s: float = defaults.COMPILE_TIME_S, memory_mib: int = defaults.COMPILE_MEMORY_MIB
 ) -> sandbox.RunLimits:
     """The limits of one compilation. Its private /tmp (a tmpfs: memory) gets a quarter of
     the memory limit and is charged to the same cgroup, so what the compiler writes there

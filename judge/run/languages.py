@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -67,20 +68,25 @@ class Language(BaseModel):
     def source_name(self, mainclass: str) -> str:
         return self.source.format(mainclass=mainclass)
 
-    def _fill(self, argv: tuple[str, ...], mainclass: str, memory_mib: int) -> list[str]:
-        values = {
-            "source": self.source_name(mainclass),
-            "binary": self.binary or "",
-            "mainclass": mainclass,
-            "memory_mib": str(memory_mib),
-        }
-        return [part.format(**values) for part in argv]
+    def fill(
+        self, argv: Sequence[str], source: str, mainclass: str, memory_mib: int, sources: Sequence[str] | None = None
+    ) -> list[str]:
+        """An argv of languages.yaml with its placeholders filled; a `{source}` of its own
+        becomes the files of `sources` when it is given (C, C++: all into one binary)."""
+        values = {"source": source, "binary": self.binary or "", "mainclass": mainclass, "memory_mib": str(memory_mib)}
+        filled: list[str] = []
+        for part in argv:
+            if part == "{source}" and sources is not None:
+                filled += sources
+            else:
+                filled.append(part.format(**values))
+        return filled
 
     def compile_argv(self, mainclass: str = "Main") -> list[str] | None:
-        return None if self.compile is None else self._fill(self.compile, mainclass, 0)
+        return None if self.compile is None else self.fill(self.compile, self.source_name(mainclass), mainclass, 0)
 
     def run_argv(self, memory_mib: int, mainclass: str = "Main") -> list[str]:
-        return self._fill(self.run, mainclass, memory_mib)
+        return self.fill(self.run, self.source_name(mainclass), mainclass, memory_mib)
 
 
 @dataclass(frozen=True)

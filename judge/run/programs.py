@@ -182,20 +182,9 @@ def load(path: Path) -> Program:
     return Program(path, language, tuple(files), main, mainclass)
 
 
-def _fill(language: Language, argv: Sequence[str], program: Program, memory_mib: int) -> list[str]:
-    values = {
-        "source": program.main,
-        "binary": language.binary or "",
-        "mainclass": program.mainclass,
-        "memory_mib": str(memory_mib),
-    }
-    filled: list[str] = []
-    for part in argv:
-        if part == "{source}" and not program.main:
-            filled += program.sources()  # C, C++: all sources into one binary
-        else:
-            filled.append(part.format(**values))
-    return filled
+def _fill(argv: Sequence[str], program: Program, memory_mib: int) -> list[str]:
+    sources = None if program.main else program.sources()  # no main file: every source (C, C++)
+    return program.language.fill(argv, program.main, program.mainclass, memory_mib, sources)
 
 
 def _cache_root() -> Path:
@@ -207,7 +196,7 @@ def build(program: Program, memory_mib: int) -> Built:
     `memory_mib` is what its runs get (a JVM's -Xmx)."""
     language = program.language
     target = _cache_root() / program.digest
-    argv = tuple(_fill(language, language.run, program, memory_mib))
+    argv = tuple(_fill(language.run, program, memory_mib))
     built = Built(
         str(program.path),
         target,
@@ -227,7 +216,7 @@ def build(program: Program, memory_mib: int) -> Built:
             (work / name).parent.mkdir(parents=True, exist_ok=True)
             (work / name).write_bytes(content)
         if language.compile is not None:
-            compile_argv = _fill(language, language.compile, program, 0)
+            compile_argv = _fill(language.compile, program, 0)
             limits = compile_limits(language, COMPILE_TIME_S, COMPILE_MEMORY_MIB)
             result = sandbox.run(compile_argv, box=work, limits=limits)
             if not result.ok:
