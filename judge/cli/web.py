@@ -106,15 +106,15 @@ def serve(
     from judge.web.protocol import DeadlineH11Protocol
 
     settings = Settings(
-        problems_dir or ctx.obj["problems"],
-        data_dir,
-        workers or grading.default_jobs(),
-        max_source_kib * 1024,
-        secure_cookies,
-        cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client"),
-        explain_budget,
-        explains_per_hour,
-        result_step,
+        problems_dir=problems_dir or ctx.obj["problems"],
+        data_dir=data_dir,
+        workers=workers or grading.default_jobs(),
+        max_source_bytes=max_source_kib * 1024,
+        secure_cookies=secure_cookies,
+        cluster=cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client"),
+        explain_budget_s=explain_budget,
+        explains_per_hour=explains_per_hour,
+        result_step_s=result_step,
     )
     # Say so plainly if the address is taken, before any worker starts.
     try:

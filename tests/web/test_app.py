@@ -394,7 +394,7 @@ def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
     from markdown_it import MarkdownIt
 
     from judge.problem.spec import load_problem
-    from judge.web.app import statement_html
+    from judge.web.student import statement_html
     from tests.problem.test_parts import make_problem
 
     directory = make_problem(tmp_path)

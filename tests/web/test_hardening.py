@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from judge.web import app as web
-from judge.web.app import FORM_BYTES, Settings, create_app
+from judge.web import student
+from judge.web.app import Settings, create_app
 from judge.web.protocol import DeadlineH11Protocol
-from judge.web.store import Store
+from judge.web.site import FORM_BYTES
+from judge.web.store import ACCOUNT_THROTTLE, Store
 from tests.conftest import PROBLEMS
 from tests.web.conftest import free_port
 
@@ -106,7 +107,7 @@ def data(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def app(data: Path) -> object:
-    return create_app(Settings(PROBLEMS, data), start_workers=False)
+    return create_app(Settings(problems_dir=PROBLEMS, data_dir=data), start_workers=False)
 
 
 def test_a_body_longer_than_its_content_length_is_cut_at_the_limit(app: object) -> None:
@@ -168,13 +169,13 @@ def test_guessing_a_token_is_throttled_and_the_lock_survives_a_restart(app: obje
     assert locked.status == 429 and int(locked.headers["retry-after"]) > 0
     assert "Too many failed logins" in locked.body
     assert login(app, "cy", "wrong").status == 429  # guesses in the lock are not even tried
-    again = create_app(Settings(PROBLEMS, data), start_workers=False)  # a restart
+    again = create_app(Settings(problems_dir=PROBLEMS, data_dir=data), start_workers=False)  # a restart
     assert login(again, "cy", token).status == 429
     # Another account from the same address is not locked by cy's five failures.
     assert login(again, "dee", "wrong").status == 401
     # After the lock (moved along by the store's clock), the right token works and resets it.
     store = Store(data)
-    assert store.login_wait({"user:cy": web.ACCOUNT_THROTTLE}, now=time.time() + 3600) == 0.0
+    assert store.login_wait({"user:cy": ACCOUNT_THROTTLE}, now=time.time() + 3600) == 0.0
     with sqlite(data) as db:
         db.execute("UPDATE login_failures SET locked_until = 0")
     assert login(again, "cy", token).status == 303
@@ -195,7 +196,7 @@ def test_every_response_is_hardened_errors_and_crashes_included(
     def broken(*_: object) -> str:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(web, "statement_html", broken)
+    monkeypatch.setattr(student, "statement_html", broken)
     answers = {
         "ok": asgi(app, "GET", "/", cookie=cookie),
         "401": asgi(app, "GET", "/"),

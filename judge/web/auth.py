@@ -1,0 +1,96 @@
+"""Who is asking: the session cookie (a random id, a row in the store that logging out
+deletes), the dependencies that require a user or the teacher, and the routes that log in
+and out, failed logins throttled per account and per address."""
+
+from __future__ import annotations
+
+import math
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+
+from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
+from judge.web.store import ACCOUNT_THROTTLE, ADDRESS_THROTTLE, SESSION_S, Throttle, User
+
+COOKIE = "judge_session"
+
+
+def current_user(request: Request) -> User | None:
+    value = request.cookies.get(COOKIE)
+    return site_of(request).store.session_user(value) if value else None
+
+
+def require_user(request: Request) -> User:
+    user = current_user(request)
+    if user is None:
+        raise WebError(401, "Log in with your id and token to see this page.", "/login", "Log in")
+    return user
+
+
+def require_teacher(user: User = Depends(require_user)) -> User:
+    if user.role != "teacher":
+        raise WebError(403, "This page is for the teacher.")
+    return user
+
+
+def _throttled(user: str, request: Request) -> dict[str, Throttle]:
+    keys = {f"user:{user}": ACCOUNT_THROTTLE}
+    if request.client is not None:
+        keys[f"addr:{request.client.host}"] = ADDRESS_THROTTLE
+    return keys
+
+
+def healthz() -> str:
+    return "ok"
+
+
+def login_page(request: Request, site: Site = Depends(site_of)) -> HTMLResponse:
+    return site.page(request, "web/login.html.j2", message="")
+
+
+def login(request: Request, user: str = Form(""), token: str = Form(""), site: Site = Depends(site_of)) -> Response:
+    user = user.strip()
+    keys = _throttled(user, request)
+    wait = site.store.login_wait(keys)
+    if wait > 0:
+        # Refused without looking at the token: a guess during the lock tells nothing.
+        seconds = math.ceil(wait)
+        refused = site.page(
+            request, "web/login.html.j2", 429, message=f"Too many failed logins; try again in {seconds} s."
+        )
+        refused.headers["Retry-After"] = str(seconds)
+        return refused
+    found = site.store.authenticate(user, token.strip())
+    if found is None:
+        site.store.login_failed(keys)
+        return site.page(request, "web/login.html.j2", 401, message="Unknown id or wrong token.")
+    site.store.login_succeeded([f"user:{found.id}"])
+    response = RedirectResponse(f"{base(request)}/", status_code=303)
+    response.set_cookie(
+        COOKIE,
+        site.store.new_session(found.id),
+        max_age=SESSION_S,
+        httponly=True,
+        samesite="lax",
+        secure=site.settings.secure_cookies,
+        path="/",
+    )
+    return response
+
+
+def logout(request: Request, site: Site = Depends(site_of)) -> Response:
+    value = request.cookies.get(COOKIE)
+    if value:
+        site.store.end_session(value)  # the cookie, copied or not, is worth nothing from now on
+    response = RedirectResponse(f"{base(request)}/login", status_code=303)
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+def routes() -> APIRouter:
+    router = APIRouter()
+    router.add_api_route("/healthz", healthz, methods=["GET"], response_class=PlainTextResponse)
+    router.add_api_route("/login", login_page, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/login", login, methods=["POST"], max_body_size=FORM_BYTES)
+    router.add_api_route("/logout", logout, methods=["POST"], max_body_size=FORM_BYTES)
+    return router

@@ -1,0 +1,120 @@
+"""What stands before every route: the body and origin checks of each request, the headers of
+every response (errors included), and the error pages, each a readable sentence with its
+HTTP status, never a trace."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
+
+from judge.web.auth import current_user
+from judge.web.site import FORM_BYTES, WebError, log, site_of
+
+CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'"
+)
+_TITLES = {
+    400: "Bad request",
+    401: "Not logged in",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    411: "Length required",
+    413: "Too large",
+    422: "Bad request",
+    429: "Too many requests",
+    500: "Internal error",
+}
+
+
+def harden(response: Response) -> Response:
+    """The headers of every response, errors included: no script, no framing, no sniffing,
+    no referrer to other sites, and nothing kept in a cache (pages show sources and results)."""
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Referrer-Policy"] = "same-origin"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def http_error(request: Request, error: HTTPException) -> Response:
+    message = error.message if isinstance(error, WebError) else str(error.detail)
+    next_link = error.next_link if isinstance(error, WebError) else "/"
+    next_label = error.next_label if isinstance(error, WebError) else "Back to the problems"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=error.status_code)
+    return site_of(request).page(
+        request,
+        "web/error.html.j2",
+        error.status_code,
+        current_user(request),
+        status=error.status_code,
+        title=_TITLES.get(error.status_code, "Error"),
+        message=message,
+        next_link=next_link,
+        next_label=next_label,
+    )
+
+
+async def bad_form(request: Request, error: Exception) -> Response:
+    assert isinstance(error, RequestValidationError)
+    fields = sorted({".".join(str(p) for p in e["loc"][1:]) or "request" for e in error.errors()})
+    return await http_error(
+        request, WebError(400, f"The request is missing or has a malformed field: {', '.join(fields)}.")
+    )
+
+
+async def crash(request: Request, error: Exception) -> Response:
+    log.exception("unexpected error on %s", request.url.path)
+    # This answer leaves from outside the middleware below: it is hardened here too.
+    return harden(
+        await http_error(
+            request, WebError(500, "The judge failed on this request; the teacher can see why in its log.")
+        )
+    )
+
+
+async def _checked(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    length = request.headers.get("content-length")
+    chunked = "transfer-encoding" in request.headers
+    if chunked and length is not None:
+        # Two lengths that may disagree are how requests are smuggled past a proxy.
+        return await http_error(request, WebError(400, "The request gives both Content-Length and Transfer-Encoding."))
+    if request.method != "POST":
+        if chunked or (length is not None and length != "0"):
+            return await http_error(request, WebError(413, "This page takes no request body."))
+        return await call_next(request)
+    # A browser names the page a form came from: a post from another site (CSRF) is
+    # refused, on top of the SameSite cookie. Clients that send no Origin are not browsers.
+    origin = request.headers.get("origin")
+    if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host")):
+        return await http_error(
+            request, WebError(403, "This form was sent from another site; open the judge's own page and try again.")
+        )
+    if length is None or not length.isdigit():
+        return await http_error(request, WebError(411, "The request must say its length."))
+    # An honest length over the limit is refused before reading; a false one is cut at
+    # the limit by the body's own count (max_body_size).
+    site = site_of(request)
+    limit = site.submit_bytes if request.url.path.endswith("/submit") else FORM_BYTES
+    if int(length) > limit:
+        return await http_error(request, WebError(413, site.too_large(limit)))
+    return await call_next(request)
+
+
+async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    return harden(await _checked(request, call_next))
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, bad_form)
+    app.add_exception_handler(Exception, crash)
+    app.middleware("http")(guard)
