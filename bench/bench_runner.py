@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from judge.run import build, checkers, sandbox  # noqa: E402
+from judge.run.sandbox import argv  # noqa: E402
 
 TRIVIAL = '#include <stdio.h>\nint main(){int n; if(scanf("%d",&n)==1) printf("%d\\n",n*2); return 0;}\n'
 BURNER = """#include <stdlib.h>
@@ -74,13 +75,13 @@ def main() -> int:
                     "--clear-groups",
                     "--",
                 ]
-                prefix = sandbox._bwrap_prefix(layers, str(where)) + setpriv
+                prefix = argv._bwrap_prefix(layers, str(where)) + setpriv
                 if layers.prlimit_path:
-                    rlimits = sandbox._rlimits(limits, limits.memory_mib << 20, not layers.cgroup.active)
+                    rlimits = argv._rlimits(limits, limits.memory_mib << 20, not layers.cgroup.active)
                     chain = [
-                        *sandbox._bwrap_prefix(layers, str(where)),
+                        *argv._bwrap_prefix(layers, str(where)),
                         layers.prlimit_path,
-                        *sandbox._prlimit_options(rlimits),
+                        *argv._prlimit_options(rlimits),
                         "--",
                         *setpriv,
                     ]

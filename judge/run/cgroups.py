@@ -205,10 +205,13 @@ def children_of(pid: int) -> list[int]:
 
 
 class RunGroup:
-    """The cgroup(s) of one run. Create, let the child join, read figures, kill, remove."""
+    """The cgroup(s) of one run. Create, let the child join, read figures, kill, remove.
+    What differs between the versions (the files of the limits and figures) is GroupV1's
+    and GroupV2's; run_group makes the one this machine has."""
 
-    def __init__(self, version: int, memory_bytes: int, pids: int) -> None:
-        self.version = version
+    version = 0
+
+    def __init__(self, memory_bytes: int, pids: int) -> None:
         self.memory_bytes = memory_bytes
         self.pids_max = pids
         self._oom_base = 0
@@ -219,22 +222,13 @@ class RunGroup:
         lifecycle.hold(name)
         self.name = name
         own = _own_paths()
-        self.dirs = {c: parent + "/" + name for c, parent in _parents(own, version).items()}
+        self.dirs = {c: parent + "/" + name for c, parent in _parents(own, self.version).items()}
         made: list[str] = []
         try:
             for directory in dict.fromkeys(self.dirs.values()):
                 os.mkdir(directory)
                 made.append(directory)
-            if version == 1:
-                _write(self._file("memory", "memory.limit_in_bytes"), str(memory_bytes))
-                memsw = self._file("memory", "memory.memsw.limit_in_bytes")
-                if os.path.exists(memsw):  # no swapping past the limit
-                    _write(memsw, str(memory_bytes))
-                _write(self._file("pids", "pids.max"), str(pids))
-            else:
-                _write(self._file("memory", "memory.max"), str(memory_bytes))
-                _write(self._file("memory", "memory.swap.max"), "0")
-                _write(self._file("pids", "pids.max"), str(pids))
+            self._limit(memory_bytes, pids)
         except OSError:
             for directory in reversed(made):
                 try:
@@ -244,14 +238,159 @@ class RunGroup:
             lifecycle.release(name)
             raise
 
+    # What each version does its own way.
+
+    def _limit(self, memory_bytes: int, pids: int) -> None:
+        raise NotImplementedError
+
+    def _controller_dir(self, controller: str, current: dict[str, str]) -> str:
+        """Where a process whose cgroups are `current` is, for `controller`'s hierarchy."""
+        raise NotImplementedError
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) of every process that ever ran in the group."""
+        raise NotImplementedError
+
+    def peak_bytes(self) -> int:
+        raise NotImplementedError
+
+    def _oom_kills(self) -> int:
+        raise NotImplementedError
+
+    def hit_memory_limit(self) -> bool:
+        """True when an allocation was refused or reclaimed at the limit."""
+        raise NotImplementedError
+
+    def under_oom(self) -> bool:
+        """Whether the run waits at its memory limit (only with the OOM killer off: v1)."""
+        return False
+
+    # The same in both.
+
+    def _file(self, controller: str, name: str) -> str:
+        return os.path.join(self.dirs[controller], name)
+
+    def _read_count(self, controller: str, name: str, key: str) -> int:
+        """The value of `key` in a flat-keyed file (memory.events, memory.oom_control)."""
+        try:
+            for line in _read(self._file(controller, name)).splitlines():
+                found, _, value = line.partition(" ")
+                if found == key:
+                    return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def join_files(self) -> list[str]:
+        """The files the child writes its pid into (before exec, while still root)."""
+        return [os.path.join(d, "cgroup.procs") for d in dict.fromkeys(self.dirs.values())]
+
+    def join(self, pid: int) -> None:
+        """Move a process into the group (its later children inherit it).
+
+        A move is costly under cgroup v1 (the kernel waits for an RCU grace period), so a
+        process already in the group, typically a child forked after its parent moved, is
+        left where it is.
+        """
+        for path in self._missing(pid):
+            try:
+                _write(path, str(pid))
+            except OSError as err:
+                if err.errno == errno.ESRCH:
+                    raise ProcessLookupError(pid) from None
+                raise
+
+    def _missing(self, pid: int) -> list[str]:
+        """The cgroup.procs files of the controllers `pid` is not yet in."""
+        try:
+            current = _own_paths(pid)
+        except OSError:
+            return []  # exited
+        missing = [
+            os.path.join(directory, "cgroup.procs")
+            for controller, directory in self.dirs.items()
+            if self._controller_dir(controller, current) != directory
+        ]
+        return list(dict.fromkeys(missing))
+
+    def oom_killed(self) -> bool:
+        """True when the kernel killed a process of the group for its memory limit (this run)."""
+        return self._oom_kills() > self._oom_base
+
+    def enter_thread(self, tid: int) -> None:
+        """Move one thread of the judge into the group (v1 is thread-granular); see sandbox.spawn._Launcher."""
+        for directory in dict.fromkeys(self.dirs.values()):
+            _write(os.path.join(directory, "tasks"), str(tid))
+        self.exempt = os.getpid()
+
+    def pids(self) -> list[int]:
+        """The processes of the run in the group (the judge itself left out)."""
+        try:
+            found = [int(p) for p in _read(self._file("pids", "cgroup.procs")).split()]
+        except (OSError, ValueError):
+            return []
+        return [p for p in found if p != self.exempt]
+
+    def _kill_at_once(self) -> None:
+        """Kill the whole group in one step where the version can (v2's cgroup.kill)."""
+
+    def kill_all(self, timeout: float = 2.0) -> bool:
+        """SIGKILL every process in the group until it is empty; False if some survived."""
+        deadline = time.monotonic() + timeout
+        if self.exempt is None:
+            self._kill_at_once()
+        while True:
+            pids = self.pids()
+            if not pids:
+                return True
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.0005)
+
+    def remove(self) -> None:
+        left = False
+        for directory in dict.fromkeys(self.dirs.values()):
+            for _ in range(50):  # a killed process may take a moment to leave
+                try:
+                    os.rmdir(directory)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)
+            else:
+                left = True
+        if not left:
+            lifecycle.release(self.name)  # else held until this judge ends, then another removes it
+
+
+class GroupV1(RunGroup):
+    """cgroup v1: a group in each of the memory, pids and cpuacct hierarchies."""
+
+    version = 1
+
+    def _limit(self, memory_bytes: int, pids: int) -> None:
+        _write(self._file("memory", "memory.limit_in_bytes"), str(memory_bytes))
+        memsw = self._file("memory", "memory.memsw.limit_in_bytes")
+        if os.path.exists(memsw):  # no swapping past the limit
+            _write(memsw, str(memory_bytes))
+        _write(self._file("pids", "pids.max"), str(pids))
+
+    def _controller_dir(self, controller: str, current: dict[str, str]) -> str:
+        return ROOT + "/" + controller + current.get(controller, "")
+
     def reset(self, memory_bytes: int, pids: int) -> None:
-        """Ready an empty v1 group for another run: these limits, counters from zero.
+        """Ready an empty group for another run: these limits, counters from zero.
 
         Reusing one group per judge process spares a mkdir and an rmdir in three
         hierarchies per run. The page cache the last run left charged here is dropped, so
         the next peak starts from nothing.
         """
-        assert self.version == 1
         limit = self._file("memory", "memory.limit_in_bytes")
         memsw = self._file("memory", "memory.memsw.limit_in_bytes")
         if memory_bytes != self.memory_bytes:
@@ -286,91 +425,30 @@ class RunGroup:
         finally:
             _write(limit, str(self.memory_bytes))
 
-    def _file(self, controller: str, name: str) -> str:
-        return os.path.join(self.dirs[controller], name)
-
-    def join_files(self) -> list[str]:
-        """The files the child writes its pid into (before exec, while still root)."""
-        return [os.path.join(d, "cgroup.procs") for d in dict.fromkeys(self.dirs.values())]
-
-    def join(self, pid: int) -> None:
-        """Move a process into the group (its later children inherit it).
-
-        A move is costly under cgroup v1 (the kernel waits for an RCU grace period), so a
-        process already in the group, typically a child forked after its parent moved, is
-        left where it is.
-        """
-        for path in self._missing(pid):
-            try:
-                _write(path, str(pid))
-            except OSError as err:
-                if err.errno == errno.ESRCH:
-                    raise ProcessLookupError(pid) from None
-                raise
-
-    def _missing(self, pid: int) -> list[str]:
-        """The cgroup.procs files of the controllers `pid` is not yet in."""
-        try:
-            current = _own_paths(pid)
-        except OSError:
-            return []  # exited
-        missing = []
-        for controller, directory in self.dirs.items():
-            key = controller if self.version == 1 else ""
-            if ROOT + ("/" + controller if self.version == 1 else "") + current.get(key, "") != directory:
-                missing.append(os.path.join(directory, "cgroup.procs"))
-        return list(dict.fromkeys(missing))
-
     def cpu_seconds(self) -> float:
-        """CPU time (user + system) of every process that ever ran in the group."""
         try:
-            if self.version == 1:
-                return int(_read(self._file("cpuacct", "cpuacct.usage"))) / 1e9
-            for line in _read(self._file("cpu", "cpu.stat")).splitlines():
-                key, value = line.split()
-                if key == "usage_usec":
-                    return int(value) / 1e6
+            return int(_read(self._file("cpuacct", "cpuacct.usage"))) / 1e9
         except (OSError, ValueError):
-            pass
-        return 0.0
+            return 0.0
 
     def peak_bytes(self) -> int:
-        name = "memory.max_usage_in_bytes" if self.version == 1 else "memory.peak"
         try:
-            return int(_read(self._file("memory", name)))
+            return int(_read(self._file("memory", "memory.max_usage_in_bytes")))
         except (OSError, ValueError):
             return 0
 
     def _oom_kills(self) -> int:
-        name = "memory.oom_control" if self.version == 1 else "memory.events"
-        try:
-            for line in _read(self._file("memory", name)).splitlines():
-                key, _, value = line.partition(" ")
-                if key == "oom_kill":
-                    return int(value)
-        except (OSError, ValueError):
-            pass
-        return 0
-
-    def oom_killed(self) -> bool:
-        """True when the kernel killed a process of the group for its memory limit (this run)."""
-        return self._oom_kills() > self._oom_base
+        return self._read_count("memory", "memory.oom_control", "oom_kill")
 
     def hit_memory_limit(self) -> bool:
-        """True when an allocation was refused or reclaimed at the limit (v1 failcnt, v2 max events)."""
+        """v1: the memory controller's failcnt (allocations refused at the limit)."""
         try:
-            if self.version == 1:
-                return int(_read(self._file("memory", "memory.failcnt"))) > 0
-            for line in _read(self._file("memory", "memory.events")).splitlines():
-                key, _, value = line.partition(" ")
-                if key == "max" and int(value) > 0:
-                    return True
+            return int(_read(self._file("memory", "memory.failcnt"))) > 0
         except (OSError, ValueError):
-            pass
-        return False
+            return False
 
     def disable_oom_killer(self) -> None:
-        """v1: at the limit, tasks wait instead of being killed; see under_oom()."""
+        """At the limit, tasks wait instead of being killed; see under_oom()."""
         _write(self._file("memory", "memory.oom_control"), "1")
         self.oom_guarded = True
 
@@ -380,53 +458,54 @@ class RunGroup:
         except OSError:
             return False
 
-    def enter_thread(self, tid: int) -> None:
-        """Move one thread of the judge into the group (v1 is thread-granular); see sandbox._Launcher."""
-        for directory in dict.fromkeys(self.dirs.values()):
-            _write(os.path.join(directory, "tasks"), str(tid))
-        self.exempt = os.getpid()
 
-    def pids(self) -> list[int]:
-        """The processes of the run in the group (the judge itself left out)."""
+class GroupV2(RunGroup):
+    """cgroup v2: one group in the unified hierarchy for the three controllers."""
+
+    version = 2
+
+    def _limit(self, memory_bytes: int, pids: int) -> None:
+        _write(self._file("memory", "memory.max"), str(memory_bytes))
+        _write(self._file("memory", "memory.swap.max"), "0")
+        _write(self._file("pids", "pids.max"), str(pids))
+
+    def _controller_dir(self, controller: str, current: dict[str, str]) -> str:
+        return ROOT + current.get("", "")
+
+    def cpu_seconds(self) -> float:
         try:
-            found = [int(p) for p in _read(self._file("pids", "cgroup.procs")).split()]
+            for line in _read(self._file("cpu", "cpu.stat")).splitlines():
+                key, value = line.split()
+                if key == "usage_usec":
+                    return int(value) / 1e6
         except (OSError, ValueError):
-            return []
-        return [p for p in found if p != self.exempt]
+            pass
+        return 0.0
 
-    def kill_all(self, timeout: float = 2.0) -> bool:
-        """SIGKILL every process in the group until it is empty; False if some survived."""
-        deadline = time.monotonic() + timeout
-        if self.version == 2 and self.exempt is None:
-            try:
-                _write(self._file("pids", "cgroup.kill"), "1")
-            except OSError:
-                pass
-        while True:
-            pids = self.pids()
-            if not pids:
-                return True
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.0005)
+    def peak_bytes(self) -> int:
+        try:
+            return int(_read(self._file("memory", "memory.peak")))
+        except (OSError, ValueError):
+            return 0
 
-    def remove(self) -> None:
-        left = False
-        for directory in dict.fromkeys(self.dirs.values()):
-            for _ in range(50):  # a killed process may take a moment to leave
-                try:
-                    os.rmdir(directory)
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.01)
-            else:
-                left = True
-        if not left:
-            lifecycle.release(self.name)  # else held until this judge ends, then another removes it
+    def _oom_kills(self) -> int:
+        return self._read_count("memory", "memory.events", "oom_kill")
+
+    def hit_memory_limit(self) -> bool:
+        """v2: memory.events' max (the times the usage reached the limit)."""
+        return self._read_count("memory", "memory.events", "max") > 0
+
+    def _kill_at_once(self) -> None:
+        try:
+            _write(self._file("pids", "cgroup.kill"), "1")
+        except OSError:
+            pass
+
+
+def run_group(version: int, memory_bytes: int, pids: int) -> RunGroup:
+    """A new group for one run, of the version detect() found (1 or 2)."""
+    if version == 1:
+        return GroupV1(memory_bytes, pids)
+    if version == 2:
+        return GroupV2(memory_bytes, pids)
+    raise ValueError(f"no cgroup version {version}")

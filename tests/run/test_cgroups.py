@@ -61,7 +61,7 @@ def test_a_group_that_already_delegates_is_used_as_it_is(fake_v2: Path) -> None:
 
 
 def _leave_a_group_behind() -> None:
-    group = cgroups.RunGroup(cgroups.detect().version, 64 << 20, 8)
+    group = cgroups.run_group(cgroups.detect().version, 64 << 20, 8)
     print(group.dirs["pids"], flush=True)
     os._exit(0)  # as a judge killed outright would: no cleanup
 
@@ -77,7 +77,7 @@ def test_the_groups_of_a_judge_that_is_gone_are_removed() -> None:
     left = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True)
     directory = left.stdout.strip()
     assert os.path.isdir(directory)
-    mine = cgroups.RunGroup(cgroups.detect().version, 64 << 20, 8)  # a live judge's group stays
+    mine = cgroups.run_group(cgroups.detect().version, 64 << 20, 8)  # a live judge's group stays
     try:
         assert cgroups.remove_stale() >= 1
         assert not os.path.isdir(directory)

@@ -84,7 +84,7 @@ from judge.run import cgroups, lifecycle
 tempfile.tempdir = sys.argv[1]
 print(lifecycle.make_temp_dir("box"), flush=True)
 if cgroups.detect().version:
-    group = cgroups.RunGroup(cgroups.detect().version, 64 << 20, 8)
+    group = cgroups.run_group(cgroups.detect().version, 64 << 20, 8)
     print(*group.dirs.values(), flush=True)
 else:
     print(flush=True)

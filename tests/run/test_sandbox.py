@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from judge.run import build, checkers, sandbox
+from judge.run.sandbox import spawn
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 from tests.conftest import PROBLEMS
 
@@ -69,7 +70,7 @@ def nothing_left_behind() -> Iterator[None]:
     # The judge is the subreaper of its runs: anything that outlived a run, however it
     # detached itself, would be a descendant of this process now.
     assert psutil.Process().children(recursive=True) == [], "a process of the run survived"
-    reusable = sandbox._reusable
+    reusable = spawn._reusable
     if reusable is not None and reusable[0] == os.getpid():
         assert reusable[1].pids() == [], "the run's cgroup is not empty"
 

@@ -1,0 +1,106 @@
+"""The command lines of a run: bubblewrap's arguments and the rlimits (as prlimit's options)."""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+
+from judge.run.sandbox.records import AS_SLACK_BYTES, BOX_MOUNT, TMP_CAP_BYTES, Layers, RunLimits
+
+
+def _host_binds() -> tuple[tuple[str, ...], ...]:
+    binds: list[tuple[str, ...]] = [("--ro-bind", "/usr", "/usr"), ("--ro-bind", "/etc", "/etc")]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            binds.append(("--symlink", os.readlink(top), top))
+        elif os.path.isdir(top):
+            binds.append(("--ro-bind", top, top))
+    return tuple(binds)
+
+
+def _bwrap_prefix(layers: Layers, box: str, block_fd: int | None = None, tmp_bytes: int = TMP_CAP_BYTES) -> list[str]:
+    assert layers.bwrap_path is not None
+    argv = [
+        layers.bwrap_path,
+        *(["--block-fd", str(block_fd)] if block_fd is not None else []),
+        # As an ordinary user the namespaces need a user namespace; in it, the program may
+        # not make another (whose capabilities would reach mounts and the network stack).
+        *(["--unshare-user", "--disable-userns"] if layers.rootless else []),
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "judge",
+    ]
+    for bind in layers.binds:
+        argv += bind
+    # /tmp and /dev/shm are memory: each is capped, and what is in them counts in the run's
+    # cgroup. Every other place bubblewrap makes (its root, /dev) is then read-only: as an
+    # ordinary user the program owns them, and could fill them beyond any cap.
+    size = str(tmp_bytes)
+    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
+    argv += ["--remount-ro", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
+    argv += ["--bind", box, BOX_MOUNT, "--chdir", BOX_MOUNT, "--remount-ro", "/"]
+    return argv + ["--"]
+
+
+Rlimit = tuple[int, tuple[int, int]]
+
+
+def _rlimits(limits: RunLimits, memory_bytes: int, no_cgroup: bool) -> list[Rlimit]:
+    cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)  # a backstop: the watcher judges CPU time
+    address_space = no_cgroup and limits.address_space
+    # Deep recursion is legal: the stack may take the whole memory limit. Under RLIMIT_AS it is
+    # unlimited instead, as glibc gives each thread a stack of RLIMIT_STACK (threads get 8 MiB
+    # then) and the address space bounds the main stack.
+    stack = resource.RLIM_INFINITY if address_space else memory_bytes
+    chosen: list[Rlimit] = [
+        (resource.RLIMIT_CORE, (0, 0)),
+        (resource.RLIMIT_CPU, (cpu_soft, cpu_soft + 1)),
+        (resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes)),
+        (resource.RLIMIT_STACK, (stack, resource.RLIM_INFINITY)),
+    ]
+    if address_space:
+        # A backstop above the limit, not the limit: the sampled peak (each process's
+        # VmHWM) judges MLE as a cgroup would. Address space at the limit itself would
+        # refuse a program whose static array exceeds it at exec (a SIGSEGV, an RE),
+        # where with a cgroup it runs until its memory reaches the limit (an MLE).
+        space = memory_bytes + AS_SLACK_BYTES
+        chosen.append((resource.RLIMIT_AS, (space, space)))
+    if no_cgroup:
+        chosen.append((resource.RLIMIT_NPROC, (limits.pids, limits.pids)))
+    if os.geteuid() != 0:
+        # Without root a hard limit cannot go up: keep each within the judge's own.
+        chosen = [(which, _within_hard(which, soft, hard)) for which, (soft, hard) in chosen]
+    return chosen
+
+
+def _within_hard(which: int, soft: int, hard: int) -> tuple[int, int]:
+    _, own_hard = resource.getrlimit(which)
+    if own_hard == resource.RLIM_INFINITY:
+        return soft, hard
+    hard = own_hard if hard == resource.RLIM_INFINITY else min(hard, own_hard)
+    soft = hard if soft == resource.RLIM_INFINITY else min(soft, hard)
+    return soft, hard
+
+
+_PRLIMIT_NAMES = {
+    resource.RLIMIT_CORE: "core",
+    resource.RLIMIT_CPU: "cpu",
+    resource.RLIMIT_FSIZE: "fsize",
+    resource.RLIMIT_STACK: "stack",
+    resource.RLIMIT_AS: "as",
+    resource.RLIMIT_NPROC: "nproc",
+}
+
+
+def _prlimit_options(rlimits: list[Rlimit]) -> list[str]:
+    def text(value: int) -> str:
+        return "unlimited" if value == resource.RLIM_INFINITY else str(value)
+
+    return [f"--{_PRLIMIT_NAMES[which]}={text(soft)}:{text(hard)}" for which, (soft, hard) in rlimits]

@@ -1,0 +1,180 @@
+"""The processes of runs: the judge as their subreaper, their tree and its figures, and killing and reaping what a run leaves."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import signal
+import time
+from pathlib import Path
+
+import psutil
+
+from judge.run import cgroups
+from judge.run.sandbox.records import NOBODY
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def _libc_prctl(option: int, value: int) -> None:
+    _LIBC.prctl(option, value, 0, 0, 0)
+
+
+_subreaper_pid = 0  # the process that made itself subreaper (a forked worker must do it again)
+
+
+def _become_subreaper() -> bool:
+    """Orphans of a run re-parent to the judge instead of init, so the sweep finds them.
+
+    Per process, not per memory image: the flag is not inherited by fork, while a cache
+    would be (a worker forked from a subreaper judge would skip the call, and its runs'
+    orphans would go to its parent, to stay zombies charged to the worker's pids cgroup).
+    """
+    global _subreaper_pid
+    if _subreaper_pid == os.getpid():
+        return True
+    try:
+        if _LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            return False
+    except AttributeError:
+        return False
+    _subreaper_pid = os.getpid()
+    return True
+
+
+def prepare_box(box: Path) -> None:
+    """Make the box writable by the unprivileged user the programs run as."""
+    box.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0:
+        os.chown(box, NOBODY, NOBODY)
+    box.chmod(0o777)
+
+
+def _decode_status(status: int, under_bwrap: bool) -> tuple[int | None, int | None]:
+    if os.WIFSIGNALED(status):
+        return None, os.WTERMSIG(status)
+    code = os.WEXITSTATUS(status)
+    # bubblewrap reports a program killed by signal N as exit code 128 + N.
+    if under_bwrap and 128 < code < 128 + 65:
+        return None, code - 128
+    return code, None
+
+
+def _tree(pid: int) -> list[psutil.Process]:
+    try:
+        root = psutil.Process(pid)
+        return [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return []
+
+
+def _resident_bytes() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as stream:
+            return int(stream.read().split()[1]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _high_water_bytes(pid: int) -> int:
+    """VmHWM: the peak resident size of the process's program since its exec."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as stream:
+            for line in stream:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _sample(procs: list[psutil.Process]) -> tuple[float, int]:
+    """CPU seconds and peak resident bytes of the given processes (the fallback without cgroups).
+
+    The peak is each program's VmHWM, which catches short peaks between samples (see
+    _watch for rusage's ru_maxrss, which also counts the judge's image before the exec).
+    """
+    cpu, peak = 0.0, 0
+    for proc in procs:
+        try:
+            times = proc.cpu_times()
+            cpu += times.user + times.system
+        except psutil.Error:
+            continue
+        peak += _high_water_bytes(proc.pid)
+    return cpu, peak
+
+
+def _has_children() -> bool:
+    """Whether this process has any child, read from the kernel's own list (no /proc scan)."""
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", "rb") as stream:
+                if stream.read().strip():
+                    return True
+        return False
+    except OSError:
+        return True  # no such list here: let psutil look
+
+
+def _reap() -> None:
+    """Collect every child that has already exited, so no zombie stays behind."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _reap_new(before: set[int], timeout: float = 1.0) -> None:
+    """Wait for (and reap) the children that appeared since `before` was taken."""
+    deadline = time.monotonic() + timeout
+    while (
+        new := [pid for pid in cgroups.children_of(os.getpid()) if pid not in before]
+    ) and time.monotonic() < deadline:
+        for pid in new:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+        time.sleep(0.002)
+
+
+def sweep() -> int:
+    """Kill every remaining descendant of the judge (orphans come to it as subreaper)."""
+    killed = 0
+    _reap()  # the namespace's init, exiting after the program, comes back to us as a zombie
+    if not _has_children():
+        return 0
+    for _ in range(5):
+        left = psutil.Process().children(recursive=True)
+        if not left:
+            break
+        for proc in left:
+            try:
+                proc.kill()
+                killed += 1
+            except psutil.Error:
+                pass
+        psutil.wait_procs(left, timeout=0.5)
+    _reap()
+    return killed
+
+
+def _kill_run(pid: int, group: cgroups.RunGroup | None, timeout: float = 2.0) -> None:
+    """SIGKILL every process of a run: its cgroup, and its session (the process group)."""
+    if group:
+        group.kill_all(timeout=timeout)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

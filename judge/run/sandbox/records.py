@@ -1,0 +1,116 @@
+"""What a run is given and gives back (its limits, its raw figures), and the layers a machine has."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+NOBODY = 65534
+
+
+BOX_MOUNT = "/box"
+
+
+STDERR_CAP = 64 * 1024
+
+
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"  # programs find compilers here, not on the judge's PATH
+
+
+AS_SLACK_BYTES = 1 << 30  # RLIMIT_AS without a cgroup: the memory limit plus this
+
+
+TMP_CAP_BYTES = 64 << 20  # the sandbox's private /tmp (a tmpfs, so memory): no more than this
+
+
+BWRAP_ENV = "JUDGE_BWRAP"  # "system", "bundled" or a path: which bubblewrap to use
+
+
+UNSAFE_ENV = "JUDGE_UNSAFE"  # 1: run submissions even with no filesystem and network isolation
+
+
+class Limit(StrEnum):
+    """The limit that stopped a run. A StrEnum: results and JSON keep the plain word."""
+
+    CPU = "cpu"
+    WALL = "wall"
+    MEMORY = "memory"
+    OUTPUT = "output"
+    FILE_SIZE = "file_size"  # RLIMIT_FSIZE: a file written past the output limit
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    cpu_s: float  # CPU time of the whole tree (user + system)
+    wall_s: float  # real time; the run is killed when it passes
+    memory_mib: int  # peak memory of the whole tree
+    output_bytes: int  # stdout, and every file written
+    pids: int = 64  # processes and threads at once
+    address_space: bool = True  # RLIMIT_AS without a cgroup (never for a JVM)
+    tmp_mib: int = TMP_CAP_BYTES >> 20  # the private /tmp under bubblewrap (memory, counted in the cgroup)
+
+
+def wall_for(cpu_s: float) -> float:
+    """The wall limit of a run allowed `cpu_s` of CPU time: twice that and a second more, so a
+    program that sleeps or waits ends, while CPU time alone decides TLE."""
+    return 2 * cpu_s + 1
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What happened, in raw figures: the verdict rules decide what it means."""
+
+    exit_code: int | None  # None when killed by a signal
+    signal: int | None
+    cpu_s: float
+    wall_s: float
+    memory_kib: int  # peak of the whole tree
+    output_bytes: int
+    limit_hit: Limit | None
+    memory_refused: bool  # an allocation was refused or a process killed at the memory limit
+    stdout: bytes
+    stderr: bytes
+    busy: bool = False  # stopped by the wall clock while it was running (a loaded machine)
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.limit_hit is None
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    active: bool
+    detail: str  # what it does here, or exactly why it is missing
+
+
+@dataclass(frozen=True)
+class Layers:
+    bwrap: Layer
+    user: Layer
+    cgroup: Layer
+    cgroup_version: int
+    bwrap_path: str | None
+    setpriv_path: str | None
+    binds: tuple[tuple[str, ...], ...]  # bwrap arguments for /bin, /lib, ... of this host
+    rootless: bool = False  # bubblewrap as an ordinary user: a user namespace of the run's own
+    prlimit_path: str | None = None  # sets the rlimits inside the sandbox, before the program's exec
+
+    @property
+    def mode(self) -> str:
+        """The layers in use, as results record them (read by results.isolated_mode)."""
+        parts = [layer.name for layer in (self.bwrap, self.user, self.cgroup) if layer.active]
+        return "+".join(parts + ["rlimits"])
+
+    @property
+    def isolated(self) -> bool:
+        """Whether programs are kept from the host's files and the network (bubblewrap)."""
+        return self.bwrap.active
+
+    def all(self) -> tuple[Layer, ...]:
+        what = "CPU backstop, FSIZE, STACK, CORE 0; AS and NPROC when no cgroup"
+        if self.bwrap.active and self.prlimit_path:
+            what += f"; set by {self.prlimit_path} inside the sandbox, before the program's exec"
+        elif self.bwrap.active:
+            what += "; prlimit(1) not found (util-linux): set from outside, which can race with a fork under load"
+        return (self.bwrap, self.user, self.cgroup, Layer("rlimits", True, what))

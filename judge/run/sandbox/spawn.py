@@ -1,0 +1,316 @@
+"""Starting a run: its cgroup, the launcher thread that starts it inside, its limits, then the watch."""
+
+from __future__ import annotations
+
+import os
+import queue
+import resource
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from judge.errors import SandboxFailure
+from judge.run import cgroups, lifecycle
+from judge.run.sandbox.argv import Rlimit, _bwrap_prefix, _prlimit_options, _rlimits
+from judge.run.sandbox.detect import detect
+from judge.run.sandbox.procs import (
+    _PR_SET_PDEATHSIG,
+    _become_subreaper,
+    _high_water_bytes,
+    _kill_run,
+    _libc_prctl,
+    _resident_bytes,
+    sweep,
+)
+from judge.run.sandbox.records import BOX_MOUNT, NOBODY, SANDBOX_PATH, Layers, RunLimits, RunResult
+from judge.run.sandbox.watch import _watch
+
+# One run at a time per process: the final sweep kills every child of this process.
+_RUN_LOCK = threading.Lock()
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    box: Path,
+    limits: RunLimits,
+    stdin: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    layers: Layers | None = None,
+) -> RunResult:
+    """Run `argv` in `box` (its working directory) under `limits`; stdin from a file.
+    SandboxFailure when the run's own files fail it (its box or cgroup removed meanwhile)."""
+    with _RUN_LOCK:
+        if not box.is_dir():
+            raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {box} is gone")
+        try:
+            result = _run_locked(argv, box, limits, stdin, env, layers or detect())
+        except OSError as err:
+            where = f" ({err.filename})" if err.filename else ""
+            raise SandboxFailure(
+                f"the sandbox failed to run {Path(argv[0]).name}: {err.strerror or err}{where}"
+            ) from None
+        if not box.is_dir():  # whatever the program got, it was not the box it was given
+            raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {box} went away")
+        return result
+
+
+def _run_locked(
+    argv: Sequence[str],
+    box: Path,
+    limits: RunLimits,
+    stdin: Path | None,
+    env: Mapping[str, str] | None,
+    layers: Layers,
+) -> RunResult:
+    _become_subreaper()
+    memory_bytes = limits.memory_mib * 1024 * 1024
+    group: cgroups.RunGroup | None = None
+    if layers.cgroup.active:
+        # A little above the limit, so a program that uses exactly the limit is measured at
+        # it (peak >= limit means MLE) instead of being killed a page short of it.
+        group = _group(layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
+    under_bwrap = layers.bwrap.active
+    no_cgroup = group is None
+    rlimits = _rlimits(limits, memory_bytes, no_cgroup)
+    # Under bubblewrap nothing runs between fork and exec (the spawn is a cheap vfork):
+    # bwrap waits on a block fd before it runs anything of the submission, and meanwhile
+    # the judge moves its processes into the cgroup. Without bubblewrap a preexec hook
+    # sets the cgroup and the rlimits in the child.
+    block_r, block_w = os.pipe() if under_bwrap else (None, None)
+    # The rlimits are set inside the sandbox by prlimit(1), which execs the program: they
+    # are in force before its first instruction. (Set from outside on bwrap's processes,
+    # they raced with bwrap's fork: a child forked meanwhile kept the judge's 8 MiB stack.)
+    inside = under_bwrap and layers.prlimit_path is not None
+    full: list[str] = []
+    if under_bwrap:
+        full += _bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20)
+        if inside:
+            assert layers.prlimit_path is not None
+            full += [layers.prlimit_path, *_prlimit_options(rlimits), "--"]
+        if layers.user.active and layers.setpriv_path and not layers.rootless:
+            full += [layers.setpriv_path, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+    full += list(argv)
+    run_env = dict(env) if env is not None else {}
+    run_env.setdefault("PATH", SANDBOX_PATH)
+    run_env.setdefault("LANG", "C.UTF-8")
+    run_env.setdefault("HOME", BOX_MOUNT if under_bwrap else str(box))
+
+    join_files = group.join_files() if group else []
+    drop_user = layers.user.active and not under_bwrap
+
+    def in_child() -> None:  # runs between fork and exec: plain system calls only
+        pid = str(os.getpid())
+        for path in join_files:
+            with open(path, "w") as stream:
+                stream.write(pid)
+        for which, (soft, hard) in rlimits:
+            if which == resource.RLIMIT_STACK:
+                _raise_limit(which, soft)  # without root the hard limit may be lower
+            else:
+                resource.setrlimit(which, (soft, hard))
+        if drop_user:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+        # Without bubblewrap's --die-with-parent: a judge killed outright takes the run along
+        # (set after setuid, which clears it).
+        _libc_prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+    # What a fork (or vfork) of the judge is charged before it execs: the judge's own peak,
+    # which the kernel folds into the child's ru_maxrss at the exec.
+    judge_rss = max(_high_water_bytes(os.getpid()), _resident_bytes())
+    stdin_file = open(stdin, "rb") if stdin is not None else open(os.devnull, "rb")
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    start = time.monotonic()
+    try:
+        spawn_args: dict[str, object] = dict(
+            args=full,
+            stdin=stdin_file,
+            stdout=out_w,
+            stderr=err_w,
+            cwd=box,
+            env=run_env,
+            preexec_fn=None if under_bwrap else in_child,
+            start_new_session=True,
+            close_fds=True,
+            pass_fds=(block_r,) if block_r is not None else (),
+        )
+        launcher = _launcher_for(group) if under_bwrap else None
+        proc = launcher.spawn(spawn_args) if launcher else subprocess.Popen(**spawn_args)  # type: ignore[call-overload]
+        # The launcher thread sits in the group, so its fork of the judge (page tables: more
+        # in a bigger judge process, such as a dask worker) is charged there: not the
+        # program's time. The program has not started yet (bwrap waits on the block fd).
+        cpu_base = group.cpu_seconds() if group else 0.0
+    except BaseException:
+        for fd in (out_r, out_w, err_r, err_w, block_r, block_w):
+            if fd is not None:
+                os.close(fd)
+        stdin_file.close()
+        if group:
+            _release(group)
+        raise
+    finally:
+        stdin_file.close()
+    os.close(out_w)
+    os.close(err_w)
+    if block_r is not None and block_w is not None:
+        os.close(block_r)
+        try:
+            # bwrap's monitor is confined at once, while it is still starting up, so the
+            # processes it forks into the namespaces are born confined; any it forked
+            # already are confined too. Nothing of the submission runs before this ends.
+            _confine_tree(proc.pid, group, [] if inside else rlimits)
+        finally:
+            os.write(block_w, b"1")
+            os.close(block_w)
+    try:
+        return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss, cpu_base)
+    finally:
+        os.close(out_r)
+        os.close(err_r)
+        _kill_run(proc.pid, group)
+        sweep()
+        if group:
+            _release(group)
+
+
+class _Launcher:
+    """A thread of the judge that lives in the reusable cgroup and starts the runs.
+
+    A process is born in the cgroups of the thread that forks it, so runs started by this
+    thread need no cgroup move, which under v1 costs an RCU grace period per hierarchy
+    (about 2 ms a run here). Memory is charged to the judge's main thread, outside; the
+    judge's own pid, listed by the group because of this thread, is never killed.
+    """
+
+    def __init__(self, group: cgroups.RunGroup) -> None:
+        self.group = group
+        self._requests: queue.SimpleQueue[tuple[dict[str, object], queue.SimpleQueue[object]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._ready = threading.Event()
+        self._error: OSError | None = None
+        self._thread = threading.Thread(target=self._loop, name="judge-launcher", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+
+    def _loop(self) -> None:
+        try:
+            self.group.enter_thread(threading.get_native_id())
+        except OSError as err:
+            self._error = err
+            self._ready.set()
+            return
+        self._ready.set()
+        while (request := self._requests.get()) is not None:
+            kwargs, reply = request
+            try:
+                reply.put(subprocess.Popen(**kwargs))  # type: ignore[call-overload]
+            except BaseException as err:  # handed to the caller, who raises it
+                reply.put(err)
+
+    def spawn(self, kwargs: dict[str, object]) -> subprocess.Popen[bytes]:
+        reply: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._requests.put((kwargs, reply))
+        result = reply.get()
+        if isinstance(result, BaseException):
+            raise result
+        assert isinstance(result, subprocess.Popen)
+        return result
+
+    def stop(self) -> None:
+        self._requests.put(None)
+        self._thread.join(timeout=2)  # a thread that ends leaves its cgroups
+
+
+# The v1 group this process reuses from run to run with its launcher, and the process
+# they belong to (a forked worker must not share its parent's group).
+_reusable: tuple[int, cgroups.GroupV1, _Launcher | None] | None = None
+
+
+def _group(version: int, memory_bytes: int, pids: int) -> cgroups.RunGroup:
+    global _reusable
+    if _reusable is not None and _reusable[0] == os.getpid():
+        try:
+            _reusable[1].reset(memory_bytes, pids)
+            return _reusable[1]
+        except OSError:
+            _drop_reusable()
+    group = cgroups.run_group(version, memory_bytes, pids)
+    if isinstance(group, cgroups.GroupV1):  # reused from run to run: see GroupV1.reset
+        if _reusable is None or _reusable[0] != os.getpid():
+            lifecycle.at_exit(_drop_reusable)  # a pool worker ends without atexit
+        _reusable = (os.getpid(), group, None)
+    return group
+
+
+def _launcher_for(group: cgroups.RunGroup | None) -> _Launcher | None:
+    """The launcher of the reusable group (started on first use), or None to spawn directly."""
+    global _reusable
+    if group is None or _reusable is None or _reusable[1] is not group or _reusable[0] != os.getpid():
+        return None
+    if _reusable[2] is None:
+        try:
+            # With a thread of the judge in the group, the kernel's OOM killer could pick the
+            # judge: it is switched off for the group, and the watcher kills a run that is
+            # stuck at its memory limit instead (an MLE all the same).
+            group.disable_oom_killer()
+            _reusable = (_reusable[0], group, _Launcher(group))
+        except OSError:
+            return None
+    return _reusable[2]
+
+
+def _release(group: cgroups.RunGroup) -> None:
+    """After a run: keep the reusable group if it is empty again, else remove the group."""
+    reusable = _reusable is not None and _reusable[1] is group
+    if reusable and group.kill_all():
+        return
+    if reusable:
+        _drop_reusable()
+    else:
+        group.remove()
+
+
+def _drop_reusable() -> None:
+    global _reusable
+    if _reusable is not None and _reusable[0] == os.getpid():
+        _, group, launcher = _reusable
+        if launcher is not None:
+            launcher.stop()
+        group.kill_all()
+        group.remove()
+    _reusable = None
+
+
+def _confine_tree(root: int, group: cgroups.RunGroup | None, rlimits: list[Rlimit]) -> None:
+    """Put `root` and its descendants of the moment in the cgroup and under the rlimits,
+    each before its children are listed (so a child forked meanwhile inherits both)."""
+    pending, seen = [root], set()
+    while pending:
+        pid = pending.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            if group is not None:
+                group.join(pid)
+            for which, values in rlimits:
+                resource.prlimit(pid, which, values)
+        except ProcessLookupError:
+            continue  # it ended meanwhile
+        pending += cgroups.children_of(pid)
+
+
+def _raise_limit(which: int, value: int) -> None:
+    _, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY and value > hard:
+        value = hard
+    resource.setrlimit(which, (value, hard if hard == resource.RLIM_INFINITY else max(value, hard)))

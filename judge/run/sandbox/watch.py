@@ -1,0 +1,201 @@
+"""A run watched to its end: its output read, its figures checked against the limits, its result made."""
+
+from __future__ import annotations
+
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import time
+
+from judge.run import cgroups
+from judge.run.sandbox.procs import _decode_status, _kill_run, _sample, _tree
+from judge.run.sandbox.records import STDERR_CAP, Limit, RunLimits, RunResult
+
+_POLL_S = 0.01  # the finest look at CPU time and the clock while the program runs
+
+
+_POLL_MAX_S = 0.05  # the coarsest: a frozen (out of memory) program waits at most this long
+
+
+# A program that is running (not sleeping) when the wall clock runs out is on a busy
+# machine: its deadline moves, up to this many times the wall limit, so that load does not
+# change a verdict that CPU time decides.
+BUSY_SHARE = 0.1  # CPU seconds per wall second that count as running (a sleeper uses ~0)
+
+
+BUSY_WALL_FACTOR = 3.0
+
+
+class _Watch:
+    """One run watched to its end, in three steps: read what it writes (`read`), check its
+    figures against the limits and kill it at the first one passed (`poll`), and once it has
+    ended, read the rest and make the RunResult (`finish`). Mutable, and private to `_watch`."""
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        group: cgroups.RunGroup | None,
+        limits: RunLimits,
+        out_r: int,
+        err_r: int,
+        start: float,
+        memory_bytes: int,
+        cpu_base: float,
+    ) -> None:
+        self.proc, self.group, self.limits = proc, group, limits
+        self.start, self.memory_bytes, self.cpu_base = start, memory_bytes, cpu_base
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(out_r, selectors.EVENT_READ, "out")
+        self.selector.register(err_r, selectors.EVENT_READ, "err")
+        # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
+        self.pidfd: int | None = None
+        try:
+            self.pidfd = os.pidfd_open(proc.pid)
+            self.selector.register(self.pidfd, selectors.EVENT_READ, "exit")
+        except (AttributeError, OSError):
+            pass
+        self.stdout = bytearray()
+        self.stderr = bytearray()
+        self.output_bytes = 0
+        self.limit_hit: Limit | None = None
+        self.sampled_cpu = 0.0
+        self.sampled_peak = 0
+        self.deadline = start + limits.wall_s
+        self.busy = False
+        self.cpu = 0.0
+        self.cores = max(1, len(os.sched_getaffinity(0)))
+
+    def _kill(self, limit: Limit) -> None:
+        self.limit_hit = limit
+        _kill_run(self.proc.pid, self.group, timeout=0.5)
+
+    def _take(self, kind: str, data: bytes) -> None:
+        if kind == "out":
+            self.output_bytes += len(data)
+            self.stdout += data[: max(self.limits.output_bytes - len(self.stdout), 0)]
+        else:
+            self.stderr += data[: max(STDERR_CAP - len(self.stderr), 0)]
+
+    def read(self) -> None:
+        """Wait for output (or the end) at most as long as the next look at the figures."""
+        if self.group:
+            # Far from the limit the judge looks less often (its polls take CPU from the
+            # other worker); the tree cannot use more than `cores` CPU-seconds per second.
+            timeout = min(max((self.limits.cpu_s - self.cpu) / self.cores / 2, _POLL_S), _POLL_MAX_S)
+        else:
+            timeout = _POLL_S / 5  # the tree is sampled: look often enough to see a short peak
+        for key, _ in self.selector.select(timeout=timeout):
+            if key.data == "exit":
+                continue  # the caller's wait4 reaps it
+            try:
+                data = os.read(key.fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                self.selector.unregister(key.fd)
+                continue
+            self._take(key.data, data)
+            if key.data == "out" and self.output_bytes > self.limits.output_bytes and self.limit_hit is None:
+                self._kill(Limit.OUTPUT)
+
+    def poll(self) -> None:
+        """The figures now against the limits: the first one passed kills the run."""
+        now = time.monotonic()
+        if self.group:
+            self.cpu = self.group.cpu_seconds() - self.cpu_base
+        else:
+            self.cpu, rss = _sample(_tree(self.proc.pid))
+            self.sampled_cpu = max(self.sampled_cpu, self.cpu)
+            self.sampled_peak = max(self.sampled_peak, rss)
+        if self.limit_hit is not None:
+            return
+        if self.cpu > self.limits.cpu_s:
+            self._kill(Limit.CPU)
+        elif self.group is not None and self.group.oom_guarded and self.group.under_oom():
+            self._kill(Limit.MEMORY)
+        elif not self.group and self.sampled_peak > self.memory_bytes:
+            self._kill(Limit.MEMORY)
+        elif now > self.deadline:
+            elapsed = now - self.start
+            self.busy = self.cpu >= BUSY_SHARE * elapsed
+            if self.busy and elapsed < self.limits.wall_s * BUSY_WALL_FACTOR:
+                # Running, not sleeping: the machine is loaded. CPU time will end it.
+                self.deadline = now + min(0.5, self.limits.wall_s)
+            else:
+                self._kill(Limit.WALL)
+
+    def finish(self, status: int, usage: resource.struct_rusage, under_bwrap: bool, judge_rss: int) -> RunResult:
+        """The run has ended (reaped with `status` and `usage`): what it left is killed, the
+        rest of its output read, and its figures decided."""
+        wall = time.monotonic() - self.start
+        self.proc.returncode = 0  # reaped with wait4; keep Popen from waiting again
+        # The program is gone; what it left (daemons holding the pipes) is killed, then the rest read.
+        _kill_run(self.proc.pid, self.group)
+        if self.pidfd is not None:
+            self.selector.unregister(self.pidfd)
+            os.close(self.pidfd)
+        for key in list(self.selector.get_map().values()):
+            os.set_blocking(key.fd, False)
+            try:
+                while chunk := os.read(key.fd, 65536):
+                    self._take(key.data, chunk)
+            except (BlockingIOError, OSError):
+                pass
+        self.selector.close()
+        exit_code, sig = _decode_status(status, under_bwrap)
+        group, limits, limit_hit = self.group, self.limits, self.limit_hit
+        if group:
+            cpu_s = max(group.cpu_seconds() - self.cpu_base, 0.0)
+            peak = group.peak_bytes()
+            refused = group.oom_killed() or group.hit_memory_limit()
+        else:
+            cpu_s = max(self.sampled_cpu, usage.ru_utime + usage.ru_stime)
+            # ru_maxrss covers the child's whole life, the fork of the judge before the exec
+            # included: above the judge's own size it can only be the program's peak.
+            own_peak = usage.ru_maxrss * 1024
+            peak = max(self.sampled_peak, own_peak) if own_peak > judge_rss + (1 << 20) else self.sampled_peak
+            refused = False
+        if self.output_bytes > limits.output_bytes and limit_hit is None:
+            limit_hit = Limit.OUTPUT
+        if limit_hit is None and sig == signal.SIGXFSZ:
+            limit_hit = Limit.FILE_SIZE
+        if limit_hit is None and sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_s >= limits.cpu_s * 0.95:
+            limit_hit = Limit.CPU  # the rlimit backstop fired
+        if limit_hit is None and peak >= self.memory_bytes:
+            limit_hit = Limit.MEMORY
+        return RunResult(
+            exit_code=exit_code,
+            signal=sig,
+            cpu_s=round(cpu_s, 4),
+            wall_s=round(wall, 4),
+            memory_kib=peak // 1024,
+            output_bytes=self.output_bytes,
+            limit_hit=limit_hit,
+            memory_refused=refused,
+            stdout=bytes(self.stdout),
+            stderr=bytes(self.stderr),
+            busy=limit_hit == Limit.WALL and self.busy,
+        )
+
+
+def _watch(
+    proc: subprocess.Popen[bytes],
+    group: cgroups.RunGroup | None,
+    limits: RunLimits,
+    out_r: int,
+    err_r: int,
+    start: float,
+    under_bwrap: bool,
+    memory_bytes: int,
+    judge_rss: int,
+    cpu_base: float = 0.0,
+) -> RunResult:
+    watch = _Watch(proc, group, limits, out_r, err_r, start, memory_bytes, cpu_base)
+    while True:
+        watch.read()
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            return watch.finish(status, usage, under_bwrap, judge_rss)
+        watch.poll()
