@@ -34,12 +34,10 @@ from typing import Any
 import yaml
 
 from judge.errors import JudgeError
+from judge.interop.package import JUDGE_FEEDBACK, JUDGE_FILE, JUDGE_TIME_MULTIPLIERS
 from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 
 VALIDATORS = Path(__file__).parent / "validators"
-JUDGE_FILE = "judge.yaml"  # beside problem.yaml: what the format has no key for
-JUDGE_TIME_MULTIPLIERS = "time_multipliers"
-JUDGE_FEEDBACK = "feedback"
 FOLDER_MAP = {
     "accepted": "accepted",
     "wrong_answer": "wrong_answer",

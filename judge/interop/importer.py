@@ -14,29 +14,35 @@ import math
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Required, TypedDict
 
 import yaml
 
 from judge.errors import JudgeError
+from judge.interop.package import (
+    DEFAULT_MEMORY_MIB,
+    GroupConfig,
+    JudgeExtras,
+    Limits,
+    Metadata,
+    parse_extras,
+    parse_group_config,
+    parse_metadata,
+)
 from judge.interop.unpack import PackageError, copy_folder, extract_zip, package_root
 from judge.run import languages, lifecycle, programs
 
-FORMATS = ("legacy", "2023-07-draft", "2025-09")
 VERDICT_FOLDERS = ("accepted", "wrong_answer", "time_limit_exceeded", "run_time_error")
 REFERENCE_ORDER = ("cpp", "c", "java", "python3")  # the fastest reference is the one kept
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-# The format's defaults (problemtools' config) where the package says nothing.
-DEFAULT_MEMORY_MIB = 1024
-DEFAULT_OUTPUT_MIB = 8
-LEGACY_MULTIPLIER = 5.0  # legacy: time_multiplier
-NEW_MULTIPLIER = 2.0  # 2023-07 and later: time_multipliers.ac_to_time_limit
 DERIVE_CPU_S = 60.0  # the accepted submissions run under this while the limit is derived
 
 Notify = Callable[[str], None]
+if TYPE_CHECKING:
+    from judge.problem.testdata import TestCase
 
 
 @dataclass(frozen=True)
@@ -52,9 +58,65 @@ class Imported:
     notes: tuple[str, ...]  # what was not imported, one line each
 
 
+class GroupOut(TypedDict, total=False):
+    """A group of the problem.yaml written (judge.problem.spec.Group's keys)."""
+
+    name: Required[str]
+    visibility: Required[str]
+    points: float
+    scoring: str
+    on_reject: str
+    files: str
+    validator_args: list[str]
+
+
+class CheckerOut(TypedDict, total=False):
+    type: Required[str]
+    program: str
+    args: list[str]
+    abs_tol: float
+    rel_tol: float
+    case_sensitive: bool
+
+
+class ToolLimitsOut(TypedDict):
+    time_s: float
+    memory_mib: int
+    output_mib: float
+
+
+class LimitsOut(TypedDict, total=False):
+    time_s: Required[float]
+    memory_mib: int
+    output_mib: float
+    compile_time_s: float
+    compile_memory_mib: int
+    programs: ToolLimitsOut
+    time_multipliers: dict[str, float]
+
+
+class SpecOut(TypedDict, total=False):
+    """The problem.yaml an import writes (judge.problem.spec.ProblemSpec's keys)."""
+
+    id: Required[str]
+    title: str
+    source: str
+    statement: str
+    license: str
+    rights_owner: str
+    credits: dict[str, list[str]]
+    verdict_folders: str
+    limits: LimitsOut
+    feedback: str
+    checker: CheckerOut
+    reference: str
+    validators: list[str]
+    groups: list[GroupOut]
+
+
 @dataclass(frozen=True)
 class _Data:
-    groups: list[dict[str, Any]]
+    groups: list[GroupOut]
     checker_args: list[str]
     notes: list[str]
 
@@ -69,104 +131,26 @@ def problem_id_for(package: Path) -> str:
     return _slug(name)
 
 
-def _load_yaml(path: Path, root: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise PackageError(f"{path.relative_to(root)}: cannot read: {err}") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        raise PackageError(f"{path.relative_to(root)}{line}: not valid YAML ({getattr(err, 'problem', err)})") from None
-
-
-def _words(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return str(value).split()
-
-
-def _mapping(value: Any, where: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise PackageError(f"{where}: expected a mapping, got {type(value).__name__}")
-    return value
-
-
-def _format_of(meta: Mapping[str, Any]) -> str:
-    version = str(meta.get("problem_format_version", "legacy"))
-    if version in ("legacy", "legacy-icpc"):
-        return "legacy"
-    if version in FORMATS:
-        return version
-    raise PackageError(
-        f"problem.yaml: problem_format_version {version!r} is not one the judge reads ({', '.join(FORMATS)})"
-    )
-
-
-def _refuse_kinds(meta: Mapping[str, Any], version: str) -> None:
-    if version == "legacy":
-        validation = str(meta.get("validation", "default"))
-        if "interactive" in validation.split():
+def _refuse_kinds(meta: Metadata) -> None:
+    if meta.version == "legacy":
+        if "interactive" in meta.validation:
             raise PackageError(
                 "problem.yaml: an interactive problem (validation: custom interactive) cannot be imported"
             )
         return
-    kinds = set(_words(meta.get("type", "pass-fail")))
-    unsupported = kinds & {"interactive", "multi-pass", "submit-answer"}
+    unsupported = set(meta.kinds) & {"interactive", "multi-pass", "submit-answer"}
     if unsupported:
         raise PackageError(f"problem.yaml: a {'/'.join(sorted(unsupported))} problem cannot be imported")
 
 
-def _name(meta: Mapping[str, Any], root: Path, statement: Path | None) -> str:
-    name = meta.get("name")
-    if isinstance(name, dict) and name:
-        name = name.get("en", next(iter(name.values())))
-    if isinstance(name, str) and name.strip():
-        return name.strip()
+def _name(meta: Metadata, root: Path, statement: Path | None) -> str:
+    if meta.name is not None:
+        return meta.name
     if statement is not None and statement.suffix == ".tex":
         found = re.search(r"\\problemname\{([^}]*)\}", statement.read_text(encoding="utf-8", errors="replace"))
         if found and found.group(1).strip():
             return found.group(1).strip()
     return root.name
-
-
-def _source(meta: Mapping[str, Any], package_name: str) -> str:
-    source = meta.get("source")
-    parts: list[str] = []
-    for item in source if isinstance(source, list) else [source]:
-        if isinstance(item, dict):
-            text = " ".join(str(item[k]) for k in ("name", "url") if item.get(k))
-        else:
-            text = str(item) if item else ""
-        if text:
-            parts.append(text)
-    if meta.get("source_url"):
-        parts.append(str(meta["source_url"]))
-    return "; ".join(parts) or f"imported from the package {package_name}"
-
-
-def _credits(meta: Mapping[str, Any]) -> dict[str, list[str]]:
-    credits: dict[str, list[str]] = {}
-    if meta.get("author"):
-        credits["authors"] = [a.strip() for a in re.split(r",| and ", str(meta["author"])) if a.strip()]
-    given = meta.get("credits")
-    if isinstance(given, str):
-        credits["authors"] = [given]
-    elif isinstance(given, dict):
-        for role, people in given.items():
-            if isinstance(people, dict):  # translators: language -> people
-                people = [p for group in people.values() for p in (group if isinstance(group, list) else [group])]
-            names = []
-            for person in people if isinstance(people, list) else [people]:
-                names.append(str(person.get("name", "")) if isinstance(person, dict) else str(person))
-            credits[str(role)] = [n for n in names if n]
-    return {role: names for role, names in credits.items() if names}
 
 
 def _statement(root: Path, notes: list[str]) -> tuple[Path | None, str]:
@@ -193,58 +177,19 @@ def _statement(root: Path, notes: list[str]) -> tuple[Path | None, str]:
     return None, "statement.md"
 
 
-def _group_config(chain: list[dict[str, Any]]) -> dict[str, Any]:
-    merged: dict[str, Any] = {}
-    for config in chain:
-        merged.update(config)
-    return merged
-
-
-def _config_at(folder: Path, root: Path) -> dict[str, Any]:
-    for name in ("test_group.yaml", "testdata.yaml"):
-        path = folder / name
-        if path.is_file():
-            return _mapping(_load_yaml(path, root), str(path.relative_to(root)))
-    return {}
-
-
-def _scored_group(config: Mapping[str, Any], cases: int, scoring_problem: bool) -> dict[str, Any]:
-    """points and scoring of a group from testdata.yaml / test_group.yaml."""
-    flags = _words(config.get("grader_flags"))
-    aggregation = str(config.get("aggregation", "")) or ("min" if "min" in flags else "sum")
-    score = config.get("score", config.get("accept_score", 1))
-    try:
-        per_case = float(score)
-    except (TypeError, ValueError):
-        per_case = 1.0
-    points = per_case if aggregation == "min" else per_case * cases
-    bounds = _words(config.get("range"))
-    if len(bounds) == 2:
-        try:
-            high = float(bounds[1])
-            if math.isfinite(high):
-                points = min(points, high) if aggregation == "min" else high
-        except ValueError:
-            pass
-    if not scoring_problem:
-        points = 0.0
-    return {"points": round(max(points, 0.0), 4), "scoring": "all" if aggregation == "min" else "per_case"}
-
-
-def _data(root: Path, meta: Mapping[str, Any], version: str) -> _Data:
+def _data(root: Path, meta: Metadata) -> _Data:
     data = root / "data"
     secret = data / "secret"
     if not secret.is_dir():
         raise PackageError("data/secret: missing (a package needs its secret test data)")
-    scoring_problem = "scoring" in _words(meta.get("type", "pass-fail"))
-    top = _config_at(data, root)
-    groups: list[dict[str, Any]] = []
+    scoring_problem = "scoring" in meta.kinds
+    top = parse_group_config(data, root)
+    groups: list[GroupOut] = []
     checker_sets: set[tuple[str, ...]] = set()
     notes: list[str] = []
     names: set[str] = set()
 
-    def visit(folder: Path, chain: list[dict[str, Any]], public: bool) -> None:
-        config = _group_config(chain)
+    def visit(folder: Path, config: GroupConfig, public: bool) -> None:
         inputs = sorted(p for p in folder.glob("*.in") if p.is_file())
         if inputs:
             relative = folder.relative_to(data).as_posix()
@@ -252,33 +197,32 @@ def _data(root: Path, meta: Mapping[str, Any], version: str) -> _Data:
             while name in names:
                 name += "-x"
             names.add(name)
-            group: dict[str, Any] = {"name": name, "visibility": "public" if public else "secret"}
+            group: GroupOut = {"name": name, "visibility": "public" if public else "secret"}
             if public:
                 group["points"] = 0
             else:
-                group.update(_scored_group(config, len(inputs), scoring_problem))
+                points, scoring = config.points_and_scoring(len(inputs))
+                group["points"] = points if scoring_problem else 0.0
+                group["scoring"] = scoring
             # The format's default is break; the names before "legacy" map onto its two.
-            on_reject = {"first_error": "break", "worst_error": "continue", "grade": "continue"}.get(
-                str(config.get("on_reject", "break")), str(config.get("on_reject", "break"))
-            )
+            given = config.on_reject or "break"
+            on_reject = {"first_error": "break", "worst_error": "continue", "grade": "continue"}.get(given, given)
             if on_reject not in ("break", "continue"):
                 raise PackageError(f"data/{relative}: on_reject: {on_reject!r} is neither break nor continue")
             if not public:
                 group["on_reject"] = on_reject
             group["files"] = f"data/{relative}"
-            args = config.get("input_validator_args", config.get("input_validator_flags"))
-            if _words(args):
-                group["validator_args"] = _words(args)
-            out_args = config.get("output_validator_args", config.get("output_validator_flags"))
+            if config.input_args:
+                group["validator_args"] = list(config.input_args)
             if not public:  # the checker's arguments are those of the secret data
-                checker_sets.add(tuple(_words(out_args)))
+                checker_sets.add(config.output_args)
             groups.append(group)
         for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
-            visit(sub, [*chain, _config_at(sub, root)], public)
+            visit(sub, config.under(parse_group_config(sub, root)), public)
 
     if (data / "sample").is_dir():
-        visit(data / "sample", [top, _config_at(data / "sample", root)], True)
-    visit(secret, [top, _config_at(secret, root)], False)
+        visit(data / "sample", top.under(parse_group_config(data / "sample", root)), True)
+    visit(secret, top.under(parse_group_config(secret, root)), False)
     if not any(g["visibility"] == "secret" for g in groups):
         raise PackageError("data/secret: no .in files (a package needs its secret test data)")
     if not scoring_problem:
@@ -293,12 +237,12 @@ def _data(root: Path, meta: Mapping[str, Any], version: str) -> _Data:
     if len(checker_sets) > 1:
         notes.append("the groups give different output validator arguments; the judge uses those of the first group")
     checker_args = list(next(iter(sorted(checker_sets)), ()))
-    if version == "legacy":
-        checker_args = _words(meta.get("validator_flags")) + checker_args
+    if meta.version == "legacy":
+        checker_args = list(meta.validator_flags) + checker_args
     return _Data(groups, checker_args, notes)
 
 
-def _builtin_checker(flags: list[str]) -> tuple[dict[str, Any], list[str]]:
+def _builtin_checker(flags: list[str]) -> tuple[CheckerOut, list[str]]:
     """The default output validator's flags as one of the judge's checkers."""
     notes: list[str] = []
     case_sensitive = "case_sensitive" in flags
@@ -382,7 +326,7 @@ def _validators(root: Path, out: Path, notes: list[str]) -> list[str]:
     return found
 
 
-def _output_validator(root: Path, out: Path, meta: Mapping[str, Any], version: str) -> str | None:
+def _output_validator(root: Path, out: Path, meta: Metadata) -> str | None:
     """The custom checker's place in the problem folder, or None for the default validator."""
     singular = root / "output_validator"
     entry: Path | None
@@ -394,7 +338,7 @@ def _output_validator(root: Path, out: Path, meta: Mapping[str, Any], version: s
         entry = entries[0] if entries else None
         if len(entries) > 1:
             raise PackageError("output_validators/: more than one output validator")
-    custom = "custom" in _words(meta.get("validation", "default")) if version == "legacy" else entry is not None
+    custom = "custom" in meta.validation if meta.version == "legacy" else entry is not None
     if not custom:
         return None
     if entry is None:
@@ -474,52 +418,6 @@ def _reference(copied: list[tuple[str, Path]]) -> Path:
     return min(accepted)[2]
 
 
-def _limits(meta: Mapping[str, Any], root: Path, version: str) -> tuple[dict[str, Any], float | None, float, float]:
-    given = _mapping(meta.get("limits"), "problem.yaml: limits")
-
-    def number(key: str, default: float) -> float:
-        value = given.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise PackageError(f"problem.yaml: limits.{key}: expected a positive number, got {value!r}")
-        return float(value)
-
-    limits: dict[str, Any] = {
-        "memory_mib": int(number("memory", DEFAULT_MEMORY_MIB)),
-        "output_mib": number("output", DEFAULT_OUTPUT_MIB),
-        "compile_time_s": min(120.0, number("compilation_time", 60)),
-        "compile_memory_mib": int(number("compilation_memory", DEFAULT_MEMORY_MIB)),
-        "programs": {
-            "time_s": min(600.0, number("validation_time", 60)),
-            "memory_mib": int(number("validation_memory", DEFAULT_MEMORY_MIB)),
-            "output_mib": min(1024.0, number("validation_output", DEFAULT_OUTPUT_MIB)),
-        },
-    }
-    fixed: float | None = None
-    if version == "legacy":
-        multiplier = number("time_multiplier", LEGACY_MULTIPLIER)
-        resolution = 1.0
-        dot = root / ".timelimit"  # DOMjudge's and Kattis' file beside problem.yaml
-        if dot.is_file():
-            try:
-                fixed = float(dot.read_text().strip())
-            except ValueError:
-                raise PackageError(f".timelimit: not a number: {dot.read_text()[:20]!r}") from None
-    else:
-        multipliers = _mapping(given.get("time_multipliers"), "problem.yaml: limits.time_multipliers")
-        multiplier = float(multipliers.get("ac_to_time_limit", NEW_MULTIPLIER))
-        resolution = number("time_resolution", 1.0)
-        if "time_limit" in given:
-            fixed = number("time_limit", 1)
-    ini = root / "domjudge-problem.ini"  # DOMjudge's own export names its limit here
-    if fixed is None and ini.is_file():
-        found = re.search(r"^\s*timelimit\s*=\s*['\"]?([0-9.]+)", ini.read_text(errors="replace"), re.MULTILINE)
-        if found:
-            fixed = float(found.group(1))
-    if fixed is not None and not 0 < fixed <= 60:
-        raise PackageError(f"problem.yaml: a time limit of {fixed:g} s; the judge takes up to 60 s")
-    return limits, fixed, multiplier, resolution
-
-
 def import_package(
     package: Path,
     problems_dir: Path,
@@ -563,20 +461,21 @@ def import_package(
 
 
 def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notify: Notify | None) -> Imported:
-    meta = _load_yaml(root / "problem.yaml", root)
-    meta = _mapping(meta, "problem.yaml")
-    version = _format_of(meta)
-    _refuse_kinds(meta, version)
+    from judge.grade.feedback import LEVELS
+
+    meta = parse_metadata(root)
+    _refuse_kinds(meta)
     notes: list[str] = []
-    data = _data(root, meta, version)
+    data = _data(root, meta)
     notes += data.notes
     shutil.copytree(root / "data", out / "data", ignore=shutil.ignore_patterns("*.yaml"))
     validators = _validators(root, out, notes)
     if not validators:
         notes.append("no input validator the judge can run: the inputs are checked by nothing but the tests' own files")
-    checker_path = _output_validator(root, out, meta, version)
+    checker_path = _output_validator(root, out, meta)
+    checker: CheckerOut
     if checker_path is not None:
-        checker: dict[str, Any] = {"type": "custom", "program": checker_path}
+        checker = {"type": "custom", "program": checker_path}
         if data.checker_args:
             checker["args"] = data.checker_args
     else:
@@ -589,82 +488,72 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
         shutil.copytree(statement_file.parent, out / Path(statement_place).parent)
     else:
         (out / "statement.md").write_text(f"# {problem_id}\n\n(The package had no statement.)\n", encoding="utf-8")
-    limits, fixed, multiplier, resolution = _limits(meta, root, version)
     for item in ("attachments", "include", "graders", "static_validator", "input_visualizer", "output_visualizer"):
         if (root / item).exists():
             notes.append(f"{item}/: not imported (the judge has no use for it)")
-    spec: dict[str, Any] = {
+    extras = parse_extras(root, tuple(languages.load().languages), LEVELS)
+    spec: SpecOut = {
         "id": problem_id,
         "title": _name(meta, root, statement_file),
-        "source": _source(meta, package.name),
+        "source": "; ".join(meta.sources) or f"imported from the package {package.name}",
         "statement": statement_place,
     }
-    if meta.get("license"):
-        spec["license"] = str(meta["license"])
-    if meta.get("rights_owner"):
-        spec["rights_owner"] = str(meta["rights_owner"])
-    credits = _credits(meta)
-    if credits:
-        spec["credits"] = credits
+    if meta.license:
+        spec["license"] = meta.license
+    if meta.rights_owner:
+        spec["rights_owner"] = meta.rights_owner
+    if meta.credits:
+        spec["credits"] = {role: list(people) for role, people in meta.credits}
     spec["verdict_folders"] = "icpc"
-    extras = _own_extras(root)
-    spec["limits"] = {"time_s": fixed if fixed is not None else DERIVE_CPU_S, **limits, **extras["limits"]}
-    if "feedback" in extras:
-        spec["feedback"] = extras["feedback"]
+    spec["limits"] = _limits_out(meta.limits, extras)
+    if extras.feedback is not None:
+        spec["feedback"] = extras.feedback
     spec["checker"] = checker
     spec["reference"] = reference.relative_to(out).as_posix()
     if validators:
         spec["validators"] = validators
     spec["groups"] = data.groups
-    _write_spec(out, spec, version, package.name)
+    _write_spec(out, spec, meta.version, package.name)
     cases = _make_tests(out, jobs, notify)
-    if fixed is not None:
-        time_limit, origin = fixed, "the package"
+    limits = meta.limits
+    if limits.time_limit is not None:
+        time_limit, origin = limits.time_limit, "the package"
     else:
         slowest = _slowest_accepted(out, copied, jobs, notify)
-        exact = slowest * multiplier
+        exact = slowest * limits.multiplier
+        resolution = limits.resolution
         time_limit = max(1.0, math.ceil(exact / resolution - 1e-9)) * resolution if resolution else exact
         if time_limit > 60:
             raise PackageError(
                 f"the slowest accepted submission needs {slowest:.2f} s: a limit of {time_limit:g} s, over 60"
             )
-        origin = f"the accepted submissions (slowest {slowest:.2f} s x {multiplier:g}, rounded up to {resolution:g} s)"
+        origin = f"the accepted submissions (slowest {slowest:.2f} s x {limits.multiplier:g}, rounded up to {resolution:g} s)"
         spec["limits"]["time_s"] = time_limit
-        _write_spec(out, spec, version, package.name)
+        _write_spec(out, spec, meta.version, package.name)
     return Imported(
-        out, problem_id, version, len(data.groups), len(cases), len(copied), time_limit, origin, tuple(notes)
+        out, problem_id, meta.version, len(data.groups), len(cases), len(copied), time_limit, origin, tuple(notes)
     )
 
 
-def _own_extras(root: Path) -> dict[str, Any]:
-    """What a package exported by this judge keeps in judge.yaml: per-language time factors
-    (under "limits") and the feedback level."""
-    from judge.grade.feedback import LEVELS
-    from judge.interop.exporter import JUDGE_FEEDBACK, JUDGE_FILE, JUDGE_TIME_MULTIPLIERS
-
-    path = root / JUDGE_FILE
-    if not path.is_file():
-        return {"limits": {}}
-    extras = _mapping(_load_yaml(path, root), JUDGE_FILE)
-    factors = _mapping(extras.get(JUDGE_TIME_MULTIPLIERS), f"{JUDGE_FILE}: {JUDGE_TIME_MULTIPLIERS}")
-    known = languages.load().languages
-    for language, factor in factors.items():
-        if language not in known or isinstance(factor, bool) or not isinstance(factor, int | float):
-            raise PackageError(
-                f"{JUDGE_FILE}: {JUDGE_TIME_MULTIPLIERS}: {language}: {factor!r} is not a factor of a known language"
-            )
-    found: dict[str, Any] = {
-        "limits": {"time_multipliers": {k: float(v) for k, v in factors.items()}} if factors else {}
+def _limits_out(limits: Limits, extras: JudgeExtras) -> LimitsOut:
+    found: LimitsOut = {
+        "time_s": limits.time_limit if limits.time_limit is not None else DERIVE_CPU_S,
+        "memory_mib": limits.memory_mib,
+        "output_mib": limits.output_mib,
+        "compile_time_s": limits.compile_time_s,
+        "compile_memory_mib": limits.compile_memory_mib,
+        "programs": {
+            "time_s": limits.tool_time_s,
+            "memory_mib": limits.tool_memory_mib,
+            "output_mib": limits.tool_output_mib,
+        },
     }
-    level = extras.get(JUDGE_FEEDBACK)
-    if level is not None:
-        if level not in LEVELS:
-            raise PackageError(f"{JUDGE_FILE}: {JUDGE_FEEDBACK}: {level!r} is not one of {', '.join(LEVELS)}")
-        found["feedback"] = level
+    if extras.time_multipliers:
+        found["time_multipliers"] = dict(extras.time_multipliers)
     return found
 
 
-def _write_spec(out: Path, spec: Mapping[str, Any], version: str, package_name: str) -> None:
+def _write_spec(out: Path, spec: SpecOut, version: str, package_name: str) -> None:
     header = (
         "# yaml-language-server: $schema=../problem.schema.json\n"
         f"# Imported by `judge import` from {package_name} ({version} format).\n"
@@ -673,7 +562,7 @@ def _write_spec(out: Path, spec: Mapping[str, Any], version: str, package_name: 
     (out / "problem.yaml").write_text(header + body, encoding="utf-8")
 
 
-def _make_tests(out: Path, jobs: int, notify: Notify | None) -> list[Any]:
+def _make_tests(out: Path, jobs: int, notify: Notify | None) -> list[TestCase]:
     from judge.problem import testdata
     from judge.problem.spec import SpecError, load_problem
 
