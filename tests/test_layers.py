@@ -98,3 +98,14 @@ def test_no_module_imports_itself_round_a_cycle() -> None:
         if node not in state:
             visit(node, [node])
     assert cycles == []
+
+
+def test_no_two_records_share_a_name() -> None:
+    """A name means one thing across the package (a Limits of the spec and another of the
+    sandbox had readers guess); private helpers aside."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(str(path.relative_to(REPO)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}

@@ -20,7 +20,7 @@ VALID_DAYS = 825  # what browsers accept for a leaf; a course term fits many tim
 
 
 @dataclass(frozen=True)
-class Made:
+class Certs:
     folder: Path
     files: tuple[Path, ...]
 
@@ -33,7 +33,7 @@ def key_path(folder: Path, role: str) -> Path:
     return folder / f"{role}-key.pem"
 
 
-def make(folder: Path, hosts: tuple[str, ...] = (), force: bool = False) -> Made:
+def make(folder: Path, hosts: tuple[str, ...] = (), force: bool = False) -> Certs:
     """Write ca.pem (and its key), then a certificate and key for each role, signed by it.
     Keys are readable by their owner only. Refuses to overwrite unless `force`."""
     from cryptography import x509
@@ -109,4 +109,4 @@ def make(folder: Path, hosts: tuple[str, ...] = (), force: bool = False) -> Made
         )
         files.append(write(key_path(folder, role), pem_key(key), True))
         files.append(write(cert_path(folder, role), cert.public_bytes(serialization.Encoding.PEM), False))
-    return Made(folder, tuple(files))
+    return Certs(folder, tuple(files))

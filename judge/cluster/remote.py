@@ -46,7 +46,7 @@ class CaseRef:
 
 
 @dataclass(frozen=True)
-class Compiled:
+class RemoteCompiled:
     """A submission built on a worker; `archive` (the box after compiling) is empty on CE."""
 
     build: Build
@@ -129,7 +129,7 @@ class _Builds:
         self.root: Path | None = None
         self.kept: OrderedDict[str, Path] = OrderedDict()
 
-    def get(self, compiled: Compiled) -> Path:
+    def get(self, compiled: RemoteCompiled) -> Path:
         if self.root is None:
             self.root = lifecycle.make_temp_dir("builds")
             lifecycle.remove_at_exit(self.root)
@@ -148,7 +148,7 @@ class _Builds:
 _builds = _Builds()
 
 
-def compile_remote(data: ProblemData, filename: str, source: bytes) -> Compiled:
+def compile_remote(data: ProblemData, filename: str, source: bytes) -> RemoteCompiled:
     """Compile a submission here; its box after compiling, archived, is the build."""
     from judge.grade import runner
     from judge.run import build
@@ -162,15 +162,15 @@ def compile_remote(data: ProblemData, filename: str, source: bytes) -> Compiled:
             made = runner.compile_for(problem, submission, where)
             archive = _tar(where, list(where.rglob("*"))) if made.ok else b""
     digest = hashlib.sha256(archive).hexdigest()
-    return Compiled(made, digest, archive, sandbox.detect().mode)
+    return RemoteCompiled(made, digest, archive, sandbox.detect().mode)
 
 
-def told(compiled: Compiled) -> RemoteBuild:
+def told(compiled: RemoteCompiled) -> RemoteBuild:
     return RemoteBuild(compiled.build, compiled.sandbox_mode)
 
 
 def case_remote(
-    data: ProblemData, compiled: Compiled, argv: tuple[str, ...], case: CaseRef, limits: sandbox.RunLimits
+    data: ProblemData, compiled: RemoteCompiled, argv: tuple[str, ...], case: CaseRef, limits: sandbox.RunLimits
 ) -> CaseResult:
     """Run one case of a compiled submission here."""
     from judge.grade import runner

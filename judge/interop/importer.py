@@ -26,8 +26,8 @@ from judge.interop.package import (
     DEFAULT_MEMORY_MIB,
     GroupConfig,
     JudgeExtras,
-    Limits,
     Metadata,
+    PackageLimits,
     parse_extras,
     parse_group_config,
     parse_metadata,
@@ -535,7 +535,7 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
     )
 
 
-def _limits_out(limits: Limits, extras: JudgeExtras) -> LimitsOut:
+def _limits_out(limits: PackageLimits, extras: JudgeExtras) -> LimitsOut:
     found: LimitsOut = {
         "time_s": limits.time_limit if limits.time_limit is not None else DERIVE_CPU_S,
         "memory_mib": limits.memory_mib,

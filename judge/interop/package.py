@@ -60,7 +60,7 @@ def _text(value: object) -> str | None:
 
 
 @dataclass(frozen=True)
-class Limits:
+class PackageLimits:
     """problem.yaml's limits, the format's defaults filled in; time_limit None when the
     package names none (the accepted submissions then set it)."""
 
@@ -87,7 +87,7 @@ class Metadata:
     license: str | None
     rights_owner: str | None
     credits: tuple[tuple[str, tuple[str, ...]], ...]  # role -> people, in the package's order
-    limits: Limits
+    limits: PackageLimits
 
 
 def _version(raw: dict[str, object]) -> str:
@@ -141,7 +141,7 @@ def _credits(raw: dict[str, object]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((role, tuple(names)) for role, names in credits.items() if names)
 
 
-def _limits(raw: dict[str, object], root: Path, version: str) -> Limits:
+def _limits(raw: dict[str, object], root: Path, version: str) -> PackageLimits:
     given = mapping(raw.get("limits"), "problem.yaml: limits")
 
     def number(key: str, default: float) -> float:
@@ -173,7 +173,7 @@ def _limits(raw: dict[str, object], root: Path, version: str) -> Limits:
             fixed = float(found.group(1))
     if fixed is not None and not 0 < fixed <= 60:
         raise PackageError(f"problem.yaml: a time limit of {fixed:g} s; the judge takes up to 60 s")
-    return Limits(
+    return PackageLimits(
         memory_mib=int(number("memory", DEFAULT_MEMORY_MIB)),
         output_mib=number("output", DEFAULT_OUTPUT_MIB),
         compile_time_s=min(120.0, number("compilation_time", 60)),

@@ -26,7 +26,7 @@ DEFAULT_TITLE = "Largest Sum of a Part"
 
 
 @dataclass(frozen=True)
-class Made:
+class Scaffold:
     directory: Path
     files: tuple[Path, ...]
 
@@ -51,7 +51,7 @@ def _yaml_text(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def create(problems_dir: Path, problem_id: str, reference_language: str = "cpp", title: str = "") -> Made:
+def create(problems_dir: Path, problem_id: str, reference_language: str = "cpp", title: str = "") -> Scaffold:
     if not ID_PATTERN.match(problem_id):
         raise JudgeError(
             f"{problem_id!r}: not a problem id (lower-case letters, digits, '-' and '_', starting with a letter or digit)"
@@ -90,4 +90,4 @@ def create(problems_dir: Path, problem_id: str, reference_language: str = "cpp",
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return Made(target, tuple(written))
+    return Scaffold(target, tuple(written))
