@@ -14,6 +14,7 @@ from pathlib import Path
 
 from judge.web.store import Store
 from tests.conftest import PROBLEMS, REPO
+from tests.explain.test_cli import budget
 from tests.web.conftest import Server, case_verdicts
 
 PROGRAMS = REPO / "tests" / "programs"
@@ -409,7 +410,7 @@ def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
 
 def test_a_student_asks_for_an_explanation_of_a_failed_submission(web_problems: Path, tmp_path: Path) -> None:
     server = Server(
-        web_problems, tmp_path / "data", workers=1, extra=("--explain-budget", "8", "--explains-per-hour", "1")
+        web_problems, tmp_path / "data", workers=1, extra=("--explain-budget", budget(8), "--explains-per-hour", "1")
     )
     tokens = server.roster("kim", "lou")
     server.start()
