@@ -60,6 +60,33 @@ def test_a_group_that_already_delegates_is_used_as_it_is(fake_v2: Path) -> None:
     assert not any(p.name.startswith("judge-leaf-") for p in fake_v2.iterdir())
 
 
+def test_a_v2_group_writes_its_limits_and_reads_its_figures_in_its_own_files(fake_v2: Path) -> None:
+    """GroupV2 on the fake hierarchy (the machine's own may be v1): one group for the three
+    controllers, its limits in memory.max, memory.swap.max and pids.max, its figures from
+    cpu.stat, memory.peak and memory.events."""
+    from judge.run import lifecycle
+
+    assert cgroups.detect().version == 2
+    group = cgroups.run_group(2, 64 << 20, 8)
+    try:
+        assert isinstance(group, cgroups.GroupV2)
+        folder = Path(group.dirs["memory"])
+        assert folder.parent == fake_v2 and {Path(d) for d in group.dirs.values()} == {folder}
+        assert (folder / "memory.max").read_text() == str(64 << 20)
+        assert (folder / "memory.swap.max").read_text() == "0" and (folder / "pids.max").read_text() == "8"
+        assert group.cpu_seconds() == 0.0 and group.peak_bytes() == 0 and not group.hit_memory_limit()
+        (folder / "cpu.stat").write_text("usage_usec 1500000\nuser_usec 1000000\n")
+        (folder / "memory.peak").write_text("4096\n")
+        (folder / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 0\noom_kill 1\n")
+        assert group.cpu_seconds() == 1.5 and group.peak_bytes() == 4096
+        assert group.hit_memory_limit() and group.oom_killed()
+        # This process is in the judge's own group, not yet in the run's: one file to join.
+        assert group.join_files() == [str(folder / "cgroup.procs")]
+        assert group._missing(os.getpid()) == [str(folder / "cgroup.procs")]
+    finally:
+        lifecycle.release(group.name)
+
+
 def _leave_a_group_behind() -> None:
     group = cgroups.run_group(cgroups.detect().version, 64 << 20, 8)
     print(group.dirs["pids"], flush=True)
