@@ -155,6 +155,23 @@ int main(){{
     assert not marker.exists()
 
 
+def test_what_the_judge_ran_before_a_run_is_not_swept_with_it(tmp_path: Path) -> None:
+    """The sweep after a run kills what the run left, never a child the judge process had
+    already (a server a test started, an embedding program's own workers)."""
+    import subprocess
+
+    mine = subprocess.Popen(["sleep", "60"])
+    try:
+        code = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\nprint(42)\n"
+        got = judge_source(tmp_path, "leaves.py", code, answer="42")
+        assert got.verdict is Verdict.AC
+        assert mine.poll() is None, "the judge's own child was killed"
+        assert [c.pid for c in psutil.Process().children(recursive=True)] == [mine.pid]  # the run's is gone
+    finally:
+        mine.kill()
+        mine.wait()
+
+
 def test_killing_its_parent_does_not_escape(tmp_path: Path) -> None:
     code = "import os, signal, time\nif os.fork() == 0:\n    os.kill(os.getppid(), signal.SIGKILL)\n    time.sleep(30)\nelse:\n    time.sleep(30)\n"
     got = judge_source(tmp_path, "parent.py", code)

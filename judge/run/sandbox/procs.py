@@ -124,15 +124,28 @@ def _has_children() -> bool:
         return True  # no such list here: let psutil look
 
 
-def _reap() -> None:
-    """Collect every child that has already exited, so no zombie stays behind."""
-    while True:
+def own_children() -> list[int]:
+    """This process's children, zombies included: the kernel's list, else psutil's scan."""
+    try:
+        found: list[int] = []
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", "rb") as stream:
+                found += [int(child) for child in stream.read().split()]
+        return found
+    except OSError:
+        return [child.pid for child in psutil.Process().children()]
+
+
+def _reap(keep: frozenset[int] = frozenset()) -> None:
+    """Collect every child that has already exited, so no zombie stays behind; the children
+    in `keep` (this process's own, from before a run) are left to whoever waits for them."""
+    for pid in own_children():
+        if pid in keep:
+            continue
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
-            return
-        if pid == 0:
-            return
+            pass
 
 
 def _reap_new(before: set[int], timeout: float = 1.0) -> None:
@@ -149,14 +162,23 @@ def _reap_new(before: set[int], timeout: float = 1.0) -> None:
         time.sleep(0.002)
 
 
-def sweep() -> int:
-    """Kill every remaining descendant of the judge (orphans come to it as subreaper)."""
+def sweep(keep: frozenset[int] = frozenset()) -> int:
+    """Kill what a run left: every descendant of the judge (orphans come to it as subreaper)
+    but the children in `keep`, which it had before the run (a server a test started, the
+    workers of an embedding program) and their own descendants."""
     killed = 0
-    _reap()  # the namespace's init, exiting after the program, comes back to us as a zombie
+    _reap(keep)  # the namespace's init, exiting after the program, comes back to us as a zombie
     if not _has_children():
         return 0
     for _ in range(5):
-        left = psutil.Process().children(recursive=True)
+        left: list[psutil.Process] = []
+        for child in psutil.Process().children():
+            if child.pid in keep:
+                continue
+            try:
+                left += [child, *child.children(recursive=True)]
+            except psutil.Error:
+                left.append(child)
         if not left:
             break
         for proc in left:
@@ -166,7 +188,7 @@ def sweep() -> int:
             except psutil.Error:
                 pass
         psutil.wait_procs(left, timeout=0.5)
-    _reap()
+    _reap(keep)
     return killed
 
 

@@ -23,12 +23,13 @@ from judge.run.sandbox.procs import (
     _kill_run,
     _libc_prctl,
     _resident_bytes,
+    own_children,
     sweep,
 )
 from judge.run.sandbox.records import BOX_MOUNT, NOBODY, SANDBOX_PATH, Layers, RunLimits, RunResult
 from judge.run.sandbox.watch import _watch
 
-# One run at a time per process: the final sweep kills every child of this process.
+# One run at a time per process: the final sweep kills every child the run left.
 _RUN_LOCK = threading.Lock()
 
 
@@ -67,6 +68,7 @@ def _run_locked(
     layers: Layers,
 ) -> RunResult:
     _become_subreaper()
+    mine = frozenset(own_children())  # what is not the run's: never swept
     memory_bytes = limits.memory_mib * 1024 * 1024
     group: cgroups.RunGroup | None = None
     if layers.cgroup.active:
@@ -174,7 +176,7 @@ def _run_locked(
         os.close(out_r)
         os.close(err_r)
         _kill_run(proc.pid, group)
-        sweep()
+        sweep(mine)
         if group:
             _release(group)
 
