@@ -64,12 +64,17 @@ def judge_source(
     return Outcome(run, judge_run(run, lim.memory_mib * 1024, check), compiled)
 
 
+def _descendants() -> set[int]:
+    return {p.pid for p in psutil.Process().children(recursive=True)}
+
+
 @pytest.fixture(autouse=True)
 def nothing_left_behind() -> Iterator[None]:
+    before = _descendants()  # what this process had already (an earlier test's browser, say)
     yield
     # The judge is the subreaper of its runs: anything that outlived a run, however it
     # detached itself, would be a descendant of this process now.
-    assert psutil.Process().children(recursive=True) == [], "a process of the run survived"
+    assert _descendants() - before == set(), "a process of the run survived"
     reusable = spawn._reusable
     if reusable is not None and reusable[0] == os.getpid():
         assert reusable[1].pids() == [], "the run's cgroup is not empty"
@@ -160,13 +165,14 @@ def test_what_the_judge_ran_before_a_run_is_not_swept_with_it(tmp_path: Path) ->
     already (a server a test started, an embedding program's own workers)."""
     import subprocess
 
+    before = _descendants()
     mine = subprocess.Popen(["sleep", "60"])
     try:
         code = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\nprint(42)\n"
         got = judge_source(tmp_path, "leaves.py", code, answer="42")
         assert got.verdict is Verdict.AC
         assert mine.poll() is None, "the judge's own child was killed"
-        assert [c.pid for c in psutil.Process().children(recursive=True)] == [mine.pid]  # the run's is gone
+        assert _descendants() - before == {mine.pid}  # the run's leftover is gone
     finally:
         mine.kill()
         mine.wait()
