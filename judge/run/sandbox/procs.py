@@ -75,6 +75,19 @@ def _tree(pid: int) -> list[psutil.Process]:
         return []
 
 
+def _runnable(procs: list[psutil.Process]) -> bool:
+    """Whether a process of the tree is running or waiting for a CPU (state R), not asleep:
+    what "busy" means where the CPU time is only sampled (without a cgroup), since a sample
+    taken while the judge itself waits for the core can read low."""
+    for proc in procs:
+        try:
+            if proc.status() == psutil.STATUS_RUNNING:
+                return True
+        except psutil.Error:
+            continue
+    return False
+
+
 def _resident_bytes() -> int:
     try:
         with open("/proc/self/statm", "rb") as stream:

@@ -10,7 +10,7 @@ import subprocess
 import time
 
 from judge.run import cgroups
-from judge.run.sandbox.procs import _decode_status, _kill_run, _sample, _tree
+from judge.run.sandbox.procs import _decode_status, _kill_run, _runnable, _sample, _tree
 from judge.run.sandbox.records import STDERR_CAP, Limit, RunLimits, RunResult
 
 _POLL_S = 0.01  # the finest look at CPU time and the clock while the program runs
@@ -119,7 +119,7 @@ class _Watch:
             self._kill(Limit.MEMORY)
         elif now > self.deadline:
             elapsed = now - self.start
-            self.busy = self.cpu >= BUSY_SHARE * elapsed
+            self.busy = self.cpu >= BUSY_SHARE * elapsed or (self.group is None and _runnable(_tree(self.proc.pid)))
             if self.busy and elapsed < self.limits.wall_s * BUSY_WALL_FACTOR:
                 # Running, not sleeping: the machine is loaded. CPU time will end it.
                 self.deadline = now + min(0.5, self.limits.wall_s)
