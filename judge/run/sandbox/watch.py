@@ -103,10 +103,11 @@ class _Watch:
     def poll(self) -> None:
         """The figures now against the limits: the first one passed kills the run."""
         now = time.monotonic()
+        tree = [] if self.group else _tree(self.proc.pid)
         if self.group:
             self.cpu = self.group.cpu_seconds() - self.cpu_base
         else:
-            self.cpu, rss = _sample(_tree(self.proc.pid))
+            self.cpu, rss = _sample(tree)
             self.sampled_cpu = max(self.sampled_cpu, self.cpu)
             self.sampled_peak = max(self.sampled_peak, rss)
         if self.limit_hit is not None:
@@ -119,7 +120,7 @@ class _Watch:
             self._kill(Limit.MEMORY)
         elif now > self.deadline:
             elapsed = now - self.start
-            self.busy = self.cpu >= BUSY_SHARE * elapsed or (self.group is None and _runnable(_tree(self.proc.pid)))
+            self.busy = self.cpu >= BUSY_SHARE * elapsed or (self.group is None and _runnable(tree))
             if self.busy and elapsed < self.limits.wall_s * BUSY_WALL_FACTOR:
                 # Running, not sleeping: the machine is loaded. CPU time will end it.
                 self.deadline = now + min(0.5, self.limits.wall_s)
