@@ -1,0 +1,181 @@
+"""The gradebook (pure): every roster student by every assignment problem, the counted score
+after the course's policy, and its renderings (the judge's CSV, Canvas', Moodle's).
+
+It is the one rule for what counts: the teacher's matrix, a student's own view, grades.csv and
+`judge gradebook` all read a Gradebook made here, so they cannot disagree.
+- Only judged submissions received while the assignment was open to the student count
+  (on time or inside the late window); a late one counts with its penalty.
+- `keep: best`: the highest counted score; `keep: last`: the newest judged submission's.
+  An internal error (IE) is the judge's failure and never counts, not even as the last.
+- A student with no counted submission has a blank cell, and 0 in the totals.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from judge.course import policy
+from judge.course.spec import Assignment, Course
+from judge.run.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One submission as the gradebook needs it; `score` None: not judged (yet)."""
+
+    id: int
+    student: str
+    problem: str
+    received: float  # the server's clock when it arrived (seconds since the epoch)
+    verdict: str | None
+    score: float | None
+
+
+@dataclass(frozen=True)
+class Cell:
+    score: float | None  # None: nothing counted (blank)
+    submission: int | None  # the submission that counts
+    verdict: str | None
+    late: bool  # the counted submission was late
+    penalty: float  # its penalty in percent
+    extended: bool  # the student has an extension of this assignment
+    attempts: int  # submissions of this problem received in the window
+
+    @property
+    def blank(self) -> bool:
+        return self.score is None
+
+
+@dataclass(frozen=True)
+class Column:
+    assignment: str
+    problem: str
+    max_score: float
+
+    @property
+    def key(self) -> str:
+        return f"{self.assignment}:{self.problem}"
+
+
+@dataclass(frozen=True)
+class Row:
+    student: str
+    cells: tuple[Cell, ...]  # one per Gradebook.columns
+    totals: tuple[float, ...]  # one per Gradebook.assignments
+    total: float
+
+
+@dataclass(frozen=True)
+class Gradebook:
+    assignments: tuple[Assignment, ...]
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+
+    def max_of(self, assignment: str) -> float:
+        return sum(c.max_score for c in self.columns if c.assignment == assignment)
+
+    @property
+    def max_total(self) -> float:
+        return sum(c.max_score for c in self.columns)
+
+    def row(self, student: str) -> Row | None:
+        return next((r for r in self.rows if r.student == student), None)
+
+    def cell(self, student: str, problem: str) -> Cell | None:
+        row = self.row(student)
+        if row is None:
+            return None
+        return next((cell for col, cell in zip(self.columns, row.cells, strict=True) if col.problem == problem), None)
+
+
+def judged_at(course: Course, assignment: Assignment, student: str, received: float) -> policy.Standing:
+    """The phase and penalty of a submission the server received at `received`."""
+    moment = datetime.fromtimestamp(received, UTC)
+    return policy.standing(course, policy.window(course, assignment, student), moment)
+
+
+def cell(course: Course, assignment: Assignment, student: str, attempts: Iterable[Attempt]) -> Cell:
+    """The counted score of one student on one problem."""
+    extended = course.extension(student, assignment.id) is not None
+    standings = ((a, judged_at(course, assignment, student, a.received)) for a in sorted(attempts, key=lambda a: a.id))
+    inside = [(a, s) for a, s in standings if s.accepted]
+    judged = [(a, s) for a, s in inside if a.score is not None and a.verdict != Verdict.IE]
+    if not judged:
+        return Cell(None, None, None, False, 0.0, extended, len(inside))
+    if assignment.keep == "last":
+        chosen, standing = judged[-1]
+    else:  # the first of the best, so an equal later score does not move the link
+        chosen, standing = max(
+            judged, key=lambda pair: (policy.counted(pair[0].score or 0.0, pair[1].penalty), -pair[0].id)
+        )
+    score = policy.counted(chosen.score or 0.0, standing.penalty)
+    late = standing.phase is policy.Phase.LATE
+    return Cell(score, chosen.id, chosen.verdict, late, standing.penalty, extended, len(inside))
+
+
+def build(
+    course: Course, roster: Sequence[str], attempts: Iterable[Attempt], max_scores: dict[str, float]
+) -> Gradebook:
+    """The gradebook of every roster student, in roster order (others' submissions: a teacher's
+    own tries, say, are left out)."""
+    columns = tuple(Column(a.id, p, max_scores.get(p, 0.0)) for a in course.assignments for p in a.problems)
+    by_key: dict[tuple[str, str], list[Attempt]] = {}
+    for attempt in attempts:
+        by_key.setdefault((attempt.student, attempt.problem), []).append(attempt)
+    students = list(dict.fromkeys(roster))
+    rows = []
+    for student in students:
+        cells = tuple(
+            cell(course, a, student, by_key.get((student, p), [])) for a in course.assignments for p in a.problems
+        )
+        totals = tuple(
+            round(sum(c.score or 0.0 for col, c in zip(columns, cells, strict=True) if col.assignment == a.id), 4)
+            for a in course.assignments
+        )
+        rows.append(Row(student, cells, totals, round(sum(totals), 4)))
+    return Gradebook(course.assignments, columns, tuple(rows))
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def _write(rows: Iterable[Sequence[str]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in rows:
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def judge_csv(book: Gradebook) -> str:
+    """student, ASSIGNMENT:PROBLEM..., ASSIGNMENT..., total: blanks where nothing was submitted."""
+    header = ["student", *(c.key for c in book.columns), *(a.id for a in book.assignments), "total"]
+    body = [
+        [r.student, *(_number(c.score) for c in r.cells), *(_number(t) for t in r.totals), _number(r.total)]
+        for r in book.rows
+    ]
+    return _write([header, *body])
+
+
+def canvas_csv(book: Gradebook) -> str:
+    """Canvas' gradebook import: its five identity columns (the roster id as SIS Login ID),
+    one column per assignment total, and the Points Possible row."""
+    header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(a.name for a in book.assignments)]
+    points = ["Points Possible", "", "", "", "", *(_number(book.max_of(a.id)) for a in book.assignments)]
+    body = [[r.student, "", "", r.student, "", *(_number(t) for t in r.totals)] for r in book.rows]
+    return _write([header, points, *body])
+
+
+def moodle_csv(book: Gradebook) -> str:
+    """Moodle's grade import from CSV: a Username column to map to the user, and one column
+    per assignment total to map to its grade item (Moodle computes the course total itself)."""
+    header = ["Username", *(a.name for a in book.assignments)]
+    return _write([header, *([r.student, *(_number(t) for t in r.totals)] for r in book.rows)])
+
+
+FORMATS = {"csv": judge_csv, "canvas": canvas_csv, "moodle": moodle_csv}

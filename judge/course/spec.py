@@ -1,0 +1,300 @@
+"""The course file: a strict model of `course.yaml` (assignments, deadlines, late policy, quotas,
+extensions) and its loader, which turns it into frozen records with every time zone-aware.
+
+Errors are reported like problem.yaml's: `course.yaml:LINE: key.path: what is wrong`.
+Times are written `2026-12-08 23:59` (in the course's `timezone`) or with an offset
+(`2026-12-08 23:59+01:00`); a local time that does not exist or happens twice (the change to
+or from summer time) is an error asking for the offset, never a guess. A deadline names a
+minute and includes it: `due: 23:59` accepts a submission received at 23:59:59.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from judge.problem.spec import FeedbackLevel, SpecError, SpecIssue, render_path
+from judge.problem.spec import _message as spec_message
+from judge.problem.yamlpos import Located, YamlError
+from judge.problem.yamlpos import load as load_yaml
+
+COURSE_FILE = "course.yaml"
+Keep = Literal["best", "last"]
+Scoreboard = Literal["off", "anonymous", "named"]
+
+
+def _off(value: object) -> object:
+    # YAML 1.1 reads a bare `off` as false: the file means the word.
+    return "off" if value is False else value
+
+
+ALL = "all"  # the one assignment of a web judge without a course file
+_Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=64)]
+_UserId = Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]{1,64}$")]
+# YAML reads `2026-12-08 23:59` as text, `2026-12-08 23:59:00` as a datetime and `2026-12-08`
+# as a date: all three arrive here and are checked by _when.
+_Time = str | datetime | date
+_TIME = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?( ?(Z|[+-]\d\d:?\d\d))?$")
+MINUTE = timedelta(minutes=1)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class _Late(_Strict):
+    penalty_per_day: float = Field(ge=0, le=100, description="Percent of the score lost per started day late")
+    until: _Time = Field(description="The last minute a late submission is accepted")
+
+
+class _Assignment(_Strict):
+    id: _Slug
+    title: str = Field(default="", max_length=200)
+    problems: list[_Slug] = Field(min_length=1)
+    opens: _Time | None = None
+    due: _Time | None = None
+    late: _Late | None = None
+    keep: Keep = "best"
+    max_submissions: int | None = Field(default=None, ge=1, le=100000)
+    scoreboard: Annotated[Scoreboard, BeforeValidator(_off)] = "off"
+    feedback: FeedbackLevel | None = None
+    announcement: str = Field(default="", max_length=4000)
+
+
+class _Extension(_Strict):
+    student: _UserId
+    assignment: _Slug
+    due: _Time
+    until: _Time | None = None
+
+
+class _Course(_Strict):
+    title: str = Field(max_length=200)
+    timezone: str = "UTC"
+    assignments: list[_Assignment] = Field(min_length=1)
+    extensions: list[_Extension] = []
+
+
+@dataclass(frozen=True)
+class Late:
+    penalty_per_day: float  # percent
+    until: datetime
+
+
+@dataclass(frozen=True)
+class Assignment:
+    id: str
+    title: str
+    problems: tuple[str, ...]
+    opens: datetime | None  # None: open from the start
+    due: datetime | None  # None: no deadline
+    late: Late | None  # None: nothing is accepted after `due`
+    keep: Keep
+    max_submissions: int | None
+    scoreboard: Scoreboard
+    feedback: FeedbackLevel | None  # None: each problem's own level
+    announcement: str
+
+    @property
+    def name(self) -> str:
+        return self.title or self.id
+
+
+@dataclass(frozen=True)
+class Extension:
+    student: str
+    assignment: str
+    due: datetime
+    until: datetime | None  # None: the late window moves with the due date
+    line: int  # where course.yaml gives it, for the teacher's notes
+
+
+@dataclass(frozen=True)
+class Course:
+    title: str
+    zone: ZoneInfo
+    assignments: tuple[Assignment, ...]
+    extensions: tuple[Extension, ...]
+    path: Path | None  # None: no course file, the implicit course
+
+    def assignment(self, assignment_id: str) -> Assignment | None:
+        return next((a for a in self.assignments if a.id == assignment_id), None)
+
+    def assignment_of(self, problem: str) -> Assignment | None:
+        return next((a for a in self.assignments if problem in a.problems), None)
+
+    def extension(self, student: str, assignment: str) -> Extension | None:
+        return next((e for e in self.extensions if e.student == student and e.assignment == assignment), None)
+
+    def local(self, moment: datetime) -> datetime:
+        return moment.astimezone(self.zone)
+
+
+def implicit(problems: Sequence[str]) -> Course:
+    """The course of a web judge without course.yaml: every problem open, no deadline, best counts."""
+    everything = Assignment(ALL, "Problems", tuple(problems), None, None, None, "best", None, "off", None, "")
+    return Course("", ZoneInfo("UTC"), (everything,), (), None)
+
+
+def load_course(path: Path, problems: Collection[str]) -> Course:
+    """Load and check a course file against the problems there are; SpecError lists every issue."""
+    try:
+        located = load_yaml(path)
+    except YamlError as err:
+        raise SpecError([SpecIssue(err.path, err.line, "", err.message)]) from None
+    if not isinstance(located.data, dict):
+        raise SpecError([SpecIssue(path, 1, "", "the course file must be a mapping of keys to values")])
+    try:
+        model = _Course.model_validate(located.data)
+    except ValidationError as err:
+        raise SpecError(
+            [
+                SpecIssue(path, located.line_of(e["loc"]), render_path(e["loc"], located), spec_message(e))
+                for e in err.errors()
+            ]
+        ) from None
+    return _Builder(path, located, model, problems).build()
+
+
+class _Builder:
+    """From the checked model to records: times made zone-aware, cross-references checked."""
+
+    def __init__(self, path: Path, located: Located, model: _Course, problems: Collection[str]) -> None:
+        self.path, self.located, self.model, self.problems = path, located, model, problems
+        self.issues: list[SpecIssue] = []
+        self.zone = ZoneInfo("UTC")
+
+    def issue(self, loc: tuple[str | int, ...], message: str) -> None:
+        self.issues.append(SpecIssue(self.path, self.located.line_of(loc), render_path(loc, self.located), message))
+
+    def build(self) -> Course:
+        try:
+            if self.model.timezone not in available_timezones():
+                raise ZoneInfoNotFoundError(self.model.timezone)
+            self.zone = ZoneInfo(self.model.timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            self.issue(("timezone",), f"unknown time zone {self.model.timezone!r} (an IANA name: Europe/Berlin, UTC)")
+        assignments = tuple(self._assignment(i, a) for i, a in enumerate(self.model.assignments))
+        by_id = {a.id: a for a in assignments}
+        extensions = tuple(
+            e for e in (self._extension(i, x, by_id) for i, x in enumerate(self.model.extensions)) if e is not None
+        )
+        if self.issues:
+            raise SpecError(self.issues)
+        return Course(self.model.title, self.zone, assignments, extensions, self.path)
+
+    def _assignment(self, index: int, raw: _Assignment) -> Assignment:
+        here: tuple[str | int, ...] = ("assignments", index)
+        if any(a.id == raw.id for a in self.model.assignments[:index]):
+            self.issue((*here, "id"), f"assignment {raw.id!r} is defined twice")
+        for k, problem in enumerate(raw.problems):
+            if problem not in self.problems:
+                known = ", ".join(sorted(self.problems)) or "none"
+                self.issue((*here, "problems", k), f"unknown problem {problem!r} (known: {known})")
+            elif problem in raw.problems[:k]:
+                self.issue((*here, "problems", k), f"problem {problem!r} is listed twice")
+            else:
+                earlier = next((a.id for a in self.model.assignments[:index] if problem in a.problems), None)
+                if earlier is not None:
+                    self.issue((*here, "problems", k), f"problem {problem!r} is already in assignment {earlier!r}")
+        opens = self._when(raw.opens, (*here, "opens"))
+        due = self._when(raw.due, (*here, "due"))
+        late = None
+        if raw.late is not None:
+            until = self._when(raw.late.until, (*here, "late", "until"))
+            if due is None:
+                self.issue((*here, "late"), "a late policy needs a `due` time")
+            elif until is not None and until <= due:
+                self.issue((*here, "late", "until"), "late.until must come after due")
+            late = Late(raw.late.penalty_per_day, until or datetime.max.replace(tzinfo=UTC))
+        if opens is not None and due is not None and due <= opens:
+            self.issue((*here, "due"), "due must come after opens")
+        return Assignment(
+            raw.id,
+            raw.title,
+            tuple(raw.problems),
+            opens,
+            due,
+            late,
+            raw.keep,
+            raw.max_submissions,
+            raw.scoreboard,
+            raw.feedback,
+            raw.announcement,
+        )
+
+    def _extension(self, index: int, raw: _Extension, by_id: dict[str, Assignment]) -> Extension | None:
+        here: tuple[str | int, ...] = ("extensions", index)
+        due = self._when(raw.due, (*here, "due"))
+        until = self._when(raw.until, (*here, "until"))
+        assignment = by_id.get(raw.assignment)
+        if assignment is None:
+            self.issue((*here, "assignment"), f"unknown assignment {raw.assignment!r} (known: {', '.join(by_id)})")
+            return None
+        if any(e.student == raw.student and e.assignment == raw.assignment for e in self.model.extensions[:index]):
+            self.issue(here, f"{raw.student!r} already has an extension of {raw.assignment!r}")
+        if assignment.due is None:
+            self.issue((*here, "assignment"), f"assignment {raw.assignment!r} has no due time to extend")
+        if until is not None and assignment.late is None:
+            self.issue((*here, "until"), f"assignment {raw.assignment!r} has no late window to extend")
+        if until is not None and due is not None and until <= due:
+            self.issue((*here, "until"), "until must come after due")
+        if due is None:
+            return None
+        return Extension(raw.student, raw.assignment, due, until, self.located.line_of(here))
+
+    def _when(self, value: _Time | None, loc: tuple[str | int, ...]) -> datetime | None:
+        """A time of the file as an aware datetime, or None after saying what is wrong with it."""
+        if value is None:
+            return None
+        if isinstance(value, datetime):
+            moment = value
+        elif isinstance(value, date):
+            self.issue(loc, f"{value} is a day: give the time too (`{value} 23:59`)")
+            return None
+        elif not _TIME.match(value.strip()):
+            self.issue(loc, f"{value!r} is not a time like `2026-12-08 23:59` (or `2026-12-08 23:59+01:00`)")
+            return None
+        else:
+            try:
+                moment = datetime.fromisoformat(value.strip().replace(" Z", "Z").replace(" +", "+").replace(" -", "-"))
+            except ValueError as err:
+                self.issue(loc, f"{value!r}: {err}")
+                return None
+        if moment.second or moment.microsecond:
+            self.issue(loc, f"{value}: course times are whole minutes (no seconds)")
+            return None
+        if moment.tzinfo is not None:
+            return moment
+        return self._localize(moment, loc)
+
+    def _localize(self, naive: datetime, loc: tuple[str | int, ...]) -> datetime | None:
+        early, late = naive.replace(tzinfo=self.zone, fold=0), naive.replace(tzinfo=self.zone, fold=1)
+        offset = f"{naive:%Y-%m-%d %H:%M}"
+        if early.utcoffset() != late.utcoffset():
+            # Round trip through UTC: a time in the spring gap comes back changed; a time of the
+            # autumn hour that happens twice comes back as itself.
+            if early.astimezone(UTC).astimezone(self.zone).replace(tzinfo=None) != naive:
+                self.issue(loc, f"{offset} does not exist in {self.zone.key} (the clocks skip it): give an offset")
+            else:
+                self.issue(
+                    loc,
+                    f"{offset} happens twice in {self.zone.key} (the clocks go back): give an offset, "
+                    f"{offset}{_offset(early)} or {offset}{_offset(late)}",
+                )
+            return None
+        return early
+
+
+def _offset(moment: datetime) -> str:
+    delta = moment.utcoffset() or timedelta(0)
+    minutes = int(delta.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "-"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
