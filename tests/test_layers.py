@@ -14,6 +14,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "paths", "__init__"),
     ("run",),
     ("problem",),
+    ("course",),
     ("grade",),
     ("interop", "explain", "similar", "cluster"),
     ("web",),

@@ -50,6 +50,7 @@ for command in (
     grading.verify,
     web.serve,
     web.roster,
+    web.gradebook,
     problems.new,
     problems.import_command,
     problems.export,

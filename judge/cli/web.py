@@ -72,6 +72,21 @@ DATA_DIR = Path("judge-data")
     help="A student sees a result at the end of the step of this many seconds its judging ended in, so the"
     " time it took on secret cases says little (0: at once).",
 )
+@click.option(
+    "--course",
+    "course_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The course file: assignments, deadlines, late policy, quotas [default: course.yaml beside the"
+    " problems folder, if there is one; else every problem is open with no deadline].",
+)
+@click.option(
+    "--per-minute",
+    type=click.IntRange(min=0, max=1000),
+    default=10,
+    show_default=True,
+    help="Submissions a student may make in a minute (0: no cap), beside the assignment's quota.",
+)
 @_cluster_options
 @_unsafe_option
 @click.pass_context
@@ -90,6 +105,8 @@ def serve(
     explain_budget: float,
     explains_per_hour: int,
     result_step: float,
+    course_file: Path | None,
+    per_minute: int,
     scheduler: str | None,
     certs_dir: Path | None,
     insecure_loopback: bool,
@@ -115,6 +132,8 @@ def serve(
         explain_budget_s=explain_budget,
         explains_per_hour=explains_per_hour,
         result_step_s=result_step,
+        course_file=course_file,
+        per_minute=per_minute,
     )
     # Say so plainly if the address is taken, before any worker starts.
     try:
@@ -143,6 +162,56 @@ def serve(
         forwarded_allow_ips=forwarded_allow_ips if behind_proxy else None,
         root_path=root_path,
     )
+
+
+@click.command()
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DATA_DIR,
+    show_default=True,
+    help="The web judge's data folder.",
+)
+@click.option(
+    "--course",
+    "course_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The course file [default: course.yaml beside the problems folder, if there is one].",
+)
+@click.option(
+    "--format",
+    "layout",
+    type=click.Choice(["csv", "canvas", "moodle"]),
+    default="csv",
+    show_default=True,
+    help="csv: student, ASSIGNMENT:PROBLEM..., ASSIGNMENT..., total; canvas and moodle: their gradebook imports.",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="[default: stdout]")
+@click.pass_context
+def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layout: str, output: Path | None) -> None:
+    """Write the web judge's gradebook offline: every roster student and assignment problem,
+    the counted score after the course's policy (the numbers of /teacher/grades.csv)."""
+    from judge.course.gradebook import FORMATS
+    from judge.problem.locate import problem_dirs
+    from judge.problem.spec import load_problem
+    from judge.web.site import class_book, course_for
+
+    if not (data_dir / "judge.sqlite3").is_file():
+        raise JudgeError(f"{data_dir}: no web judge data here (judge.sqlite3 is missing)")
+    problems_dir: Path = ctx.obj["problems"]
+    problems = {p.id: p for p in (load_problem(Path(d)) for d in problem_dirs(problems_dir))}
+    course = course_for(problems_dir, course_file, sorted(problems))
+    text = FORMATS[layout](class_book(course, _store(data_dir), problems))
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    from judge.grade.reports import write_atomic
+
+    write_atomic(output, text)
+    book_rows = text.count("\n") - (2 if layout == "canvas" else 1)
+    err.print(f"judge: {book_rows} student(s) written to {output} ({layout})")
 
 
 @click.group()

@@ -36,7 +36,7 @@ class Attempt:
 
 
 @dataclass(frozen=True)
-class Cell:
+class Counted:
     score: float | None  # None: nothing counted (blank)
     submission: int | None  # the submission that counts
     verdict: str | None
@@ -64,7 +64,7 @@ class Column:
 @dataclass(frozen=True)
 class Row:
     student: str
-    cells: tuple[Cell, ...]  # one per Gradebook.columns
+    cells: tuple[Counted, ...]  # one per Gradebook.columns
     totals: tuple[float, ...]  # one per Gradebook.assignments
     total: float
 
@@ -85,7 +85,7 @@ class Gradebook:
     def row(self, student: str) -> Row | None:
         return next((r for r in self.rows if r.student == student), None)
 
-    def cell(self, student: str, problem: str) -> Cell | None:
+    def cell(self, student: str, problem: str) -> Counted | None:
         row = self.row(student)
         if row is None:
             return None
@@ -98,14 +98,14 @@ def judged_at(course: Course, assignment: Assignment, student: str, received: fl
     return policy.standing(course, policy.window(course, assignment, student), moment)
 
 
-def cell(course: Course, assignment: Assignment, student: str, attempts: Iterable[Attempt]) -> Cell:
+def cell(course: Course, assignment: Assignment, student: str, attempts: Iterable[Attempt]) -> Counted:
     """The counted score of one student on one problem."""
     extended = course.extension(student, assignment.id) is not None
     standings = ((a, judged_at(course, assignment, student, a.received)) for a in sorted(attempts, key=lambda a: a.id))
     inside = [(a, s) for a, s in standings if s.accepted]
     judged = [(a, s) for a, s in inside if a.score is not None and a.verdict != Verdict.IE]
     if not judged:
-        return Cell(None, None, None, False, 0.0, extended, len(inside))
+        return Counted(None, None, None, False, 0.0, extended, len(inside))
     if assignment.keep == "last":
         chosen, standing = judged[-1]
     else:  # the first of the best, so an equal later score does not move the link
@@ -114,7 +114,7 @@ def cell(course: Course, assignment: Assignment, student: str, attempts: Iterabl
         )
     score = policy.counted(chosen.score or 0.0, standing.penalty)
     late = standing.phase is policy.Phase.LATE
-    return Cell(score, chosen.id, chosen.verdict, late, standing.penalty, extended, len(inside))
+    return Counted(score, chosen.id, chosen.verdict, late, standing.penalty, extended, len(inside))
 
 
 def build(

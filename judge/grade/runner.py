@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.errors import SandboxFailure
@@ -23,6 +23,7 @@ from judge.run.languages import Language
 from judge.run.verdicts import CaseVerdict, Verdict, headline, judge_run
 
 SHOWN_OUTPUT_CAP = 64 * 1024  # bytes of a public case's output kept for the diff
+TRACE_CAP = 16 * 1024  # bytes of stdout and of stderr kept per case for the teacher (the tail)
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,9 @@ class CaseResult:
     # Public cases only: the program's output (capped) and the line of the first difference.
     output: bytes | None = None
     diff_line: int = 0
+    # Asked for (trace=True) by the web judge only: the tails of stdout and stderr of any case,
+    # secret ones included, for the teacher's eyes. Never copied into a GradeRecord.
+    trace: tuple[bytes, bytes] | None = None
 
 
 @dataclass(frozen=True)
@@ -123,13 +127,14 @@ def judge_submission(
     ends_group: Callable[[CaseResult], bool] | None = None,
     on_compiled: Callable[[], None] | None = None,
     full: bool = False,
+    trace: bool = False,
 ) -> SubmissionResult:
     """Compile once, then run every case in order, in one box.
 
     `limits` replaces the problem's (verify runs at a raised CPU limit). By default a group
     that breaks (on_reject) ends at its first failing case and its other cases are not
     judged (NJ); `full` judges every case. `ends_group` (verify) replaces that rule, and the
-    cases it skips are left out.
+    cases it skips are left out. `trace` keeps each case's output tails (CaseResult.trace).
     """
     limits = limits or run_limits(problem, submission.language)
     results: list[CaseResult] = []
@@ -148,7 +153,7 @@ def judge_submission(
                         results.append(not_judged(case))
                     continue
                 _clean_box(where, keep)
-                result = run_case(problem, argv, where, case, limits)
+                result = run_case(problem, argv, where, case, limits, trace)
                 results.append(result)
                 if on_case is not None:
                     on_case(index, result)
@@ -176,7 +181,12 @@ def compile_for(problem: Problem, submission: Submission, where: Path) -> Build:
 
 
 def run_case(
-    problem: Problem, argv: tuple[str, ...], where: Path, case: CaseFiles, limits: sandbox.RunLimits
+    problem: Problem,
+    argv: tuple[str, ...],
+    where: Path,
+    case: CaseFiles,
+    limits: sandbox.RunLimits,
+    trace: bool = False,
 ) -> CaseResult:
     """Run the built program in the box `where` on one case, check its output, decide."""
     memory_limit_kib = limits.memory_mib * 1024
@@ -195,7 +205,8 @@ def run_case(
     decided = judge_run(run, memory_limit_kib, check)
     if checker_failure and decided.verdict is Verdict.IE:
         decided = CaseVerdict(Verdict.IE, checker_failure)
-    return _case_result(case, run, decided, check)
+    result = _case_result(case, run, decided, check)
+    return replace(result, trace=(run.stdout[-TRACE_CAP:], run.stderr[-TRACE_CAP:])) if trace else result
 
 
 def run_case_from(

@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from judge.web import api, auth, guard, student, teacher
+from judge.web import api, auth, board, guard, student, teacher
 from judge.web.site import FORM_FIELDS, Settings, Site, log
 from judge.web.worker import Workers
 
@@ -72,6 +72,6 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
     )
     app.state.site = site
     guard.install(app)
-    for router in (auth.routes(), student.routes(site), api.routes(), teacher.routes()):
+    for router in (auth.routes(), student.routes(site), api.routes(), teacher.routes(), board.routes()):
         app.include_router(router)
     return app

@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from fastapi import Request
@@ -17,6 +18,8 @@ from markdown_it import MarkdownIt
 from starlette.exceptions import HTTPException
 
 from judge.cluster.address import Endpoint
+from judge.course import gradebook, policy
+from judge.course.spec import COURSE_FILE, Assignment, Course, implicit, load_course
 from judge.errors import JudgeError
 from judge.explain import stored
 from judge.grade import feedback, reports
@@ -42,6 +45,8 @@ class Settings:
     explain_budget_s: float = 30.0  # seconds of `judge explain` per request
     explains_per_hour: int = 10  # per student; 0 turns the explain button off
     result_step_s: float = 5.0  # a student sees judging time in whole steps of this (0: at once)
+    course_file: Path | None = None  # None: course.yaml beside the problems folder, if there is one
+    per_minute: int = 10  # submissions a student may make in a minute (0: no cap)
 
 
 class WebError(HTTPException):
@@ -74,12 +79,71 @@ class Site:
             self.problems[problem.id] = problem
         if not self.problems:
             raise JudgeError(f"{settings.problems_dir}: no problems to serve")
+        self.course = self._course()
         self.table = languages.load()
         self.env = reports.environment()
         self.markdown = MarkdownIt("commonmark", {"html": False})  # the statement's own HTML is not trusted
         # Every body is counted as it arrives (not by what Content-Length claims) and cut at
         # the route's limit: a form's few fields, or a submission.
         self.submit_bytes = 2 * settings.max_source_bytes + 16 * 1024
+
+    def _course(self) -> Course:
+        return course_for(self.settings.problems_dir, self.settings.course_file, sorted(self.problems))
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
+
+    def when(self, moment: datetime) -> str:
+        """A moment as the course's wall clock shows it: `Tue 8 Dec 2026 23:59 CET`."""
+        local = self.course.local(moment)
+        return f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()}"
+
+    def assignment_of(self, problem_id: str) -> Assignment | None:
+        return self.course.assignment_of(problem_id)
+
+    def window(self, user: User, assignment: Assignment) -> policy.Window:
+        return policy.window(self.course, assignment, user.id)
+
+    def standing(self, user: User, assignment: Assignment) -> policy.Standing:
+        return policy.standing(self.course, self.window(user, assignment), self.now())
+
+    def open_problem(self, user: User, problem_id: str) -> tuple[Problem, Assignment | None]:
+        """A problem its reader may open now, with its assignment: to a student, a problem in no
+        assignment, or in one not open yet, does not exist (404). A teacher sees every problem."""
+        problem = self.problems.get(problem_id)
+        assignment = self.assignment_of(problem_id)
+        if user.role == "teacher" and problem is not None:
+            return problem, assignment
+        if problem is None or assignment is None or self.standing(user, assignment).phase is policy.Phase.NOT_OPEN:
+            raise WebError(404, f"There is no problem {problem_id!r}.")
+        return problem, assignment
+
+    def max_scores(self) -> dict[str, float]:
+        return max_scores(self.problems)
+
+    @staticmethod
+    def attempts(rows: list[SubmissionRow]) -> list[gradebook.Attempt]:
+        return attempts(rows)
+
+    def book(self) -> gradebook.Gradebook:
+        """The teacher's gradebook: every roster student, every judged submission."""
+        return class_book(self.course, self.store, self.problems)
+
+    def book_of(self, user: User) -> gradebook.Gradebook:
+        """A student's own row, by the same rule, over the results released to them so far."""
+        seen = [self.seen_by(user, row) for row in self.store.of_student(user.id)]
+        return gradebook.build(self.course, [user.id], self.attempts(seen), self.max_scores())
+
+    def notes(self) -> list[str]:
+        """What the teacher should know of the course file: extensions for ids not on the roster."""
+        if self.course.path is None:
+            return []
+        roster = set(self.store.students())
+        return [
+            f"{self.course.path}:{e.line}: an extension for {e.student!r}, who is not on the roster"
+            for e in self.course.extensions
+            if e.student not in roster
+        ]
 
     def page(
         self, request: Request, template: str, http_status: int = 200, user: User | None = None, **context: object
@@ -121,10 +185,13 @@ class Site:
         return self.store.record(found.id) if found.status == "done" else None
 
     def shown_to(self, user: User, record: GradeRecord) -> feedback.Shown:
-        """The one place a record is cut for its reader: the teacher sees it whole."""
+        """The one place a record is cut for its reader: the teacher sees it whole; a student at
+        the assignment's feedback level if it sets one, else at the problem's."""
         if user.role == "teacher":
             return feedback.for_teacher(record)
-        return feedback.for_student(record, self.problems.get(record.problem))
+        assignment = self.assignment_of(record.problem)
+        level = assignment.feedback if assignment is not None else None
+        return feedback.for_student(record, self.problems.get(record.problem), level)
 
     @staticmethod
     def status_for(user: User, found: SubmissionRow) -> str:
@@ -133,6 +200,38 @@ class Site:
 
     def explainable(self, record: GradeRecord) -> bool:
         return self.settings.explains_per_hour > 0 and stored.wanted(record, self.problems)
+
+
+def course_for(problems_dir: Path, course_file: Path | None, problems: list[str]) -> Course:
+    """The course file given, else course.yaml beside the problems folder, else every problem open."""
+    path = course_file
+    if path is None:
+        beside = problems_dir.resolve().parent / COURSE_FILE
+        path = beside if beside.is_file() else None
+    if path is None:
+        return implicit(problems)
+    if not path.is_file():
+        raise JudgeError(f"{path}: no such course file")
+    return load_course(path, set(problems))
+
+
+def max_scores(problems: dict[str, Problem]) -> dict[str, float]:
+    return {p.id: float(sum(g.points for g in p.spec.groups)) for p in problems.values()}
+
+
+def attempts(rows: list[SubmissionRow]) -> list[gradebook.Attempt]:
+    """Submissions as the gradebook reads them: a result only once judged (and shown)."""
+    return [
+        gradebook.Attempt(r.id, r.student, r.problem, r.created, r.verdict, r.score)
+        if r.status == "done"
+        else gradebook.Attempt(r.id, r.student, r.problem, r.created, None, None)
+        for r in rows
+    ]
+
+
+def class_book(course: Course, store: Store, problems: dict[str, Problem]) -> gradebook.Gradebook:
+    """The gradebook of a web judge's data: the teacher's pages, grades.csv and `judge gradebook`."""
+    return gradebook.build(course, store.students(), attempts(store.all()), max_scores(problems))
 
 
 def site_of(request: Request) -> Site:

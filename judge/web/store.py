@@ -89,6 +89,16 @@ CREATE TABLE IF NOT EXISTS sessions (
     expires REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user);
+-- What a program printed on each case (capped tails of stdout and stderr), secret cases
+-- included: for the teacher only, to answer "why did I fail test 7". Never in `result`,
+-- which student pages read.
+CREATE TABLE IF NOT EXISTS case_io (
+    submission INTEGER NOT NULL REFERENCES submissions(id),
+    name TEXT NOT NULL,
+    stdout BLOB NOT NULL,
+    stderr BLOB NOT NULL,
+    PRIMARY KEY (submission, name)
+);
 -- Failed logins per account ('user:ID') and per address ('addr:IP'), for the throttle.
 CREATE TABLE IF NOT EXISTS login_failures (
     key TEXT PRIMARY KEY,
@@ -184,6 +194,22 @@ class Claim:
 
 class PendingError(JudgeError):
     """The student already has a submission waiting."""
+
+
+class QuotaError(JudgeError):
+    """The student has used every submission the assignment allows for this problem."""
+
+    def __init__(self, used: int, cap: int) -> None:
+        super().__init__(f"{used} of {cap} submissions used")
+        self.used, self.cap = used, cap
+
+
+class RateError(JudgeError):
+    """The student submitted as often as allowed in the last minute."""
+
+    def __init__(self, count: int, wait_s: float) -> None:
+        super().__init__(f"{count} submissions in the last minute")
+        self.count, self.wait_s = count, wait_s
 
 
 @dataclass(frozen=True)
@@ -358,8 +384,23 @@ class Store:
 
     # --- submissions ------------------------------------------------------------------------
 
-    def submit(self, student: str, problem: str, language: str, filename: str, source: bytes) -> int:
-        """Store a submission in the queue; PendingError if the student already has one waiting."""
+    def submit(
+        self,
+        student: str,
+        problem: str,
+        language: str,
+        filename: str,
+        source: bytes,
+        *,
+        now: float | None = None,
+        quota: int | None = None,
+        per_minute: int = 0,
+    ) -> int:
+        """Store a submission in the queue, stamped with the server's clock `now`. In the same
+        transaction: PendingError if the student already has one waiting, QuotaError past
+        `quota` submissions of this problem (those the judge failed, IE, are not counted),
+        RateError past `per_minute` submissions in the last minute (0: no cap)."""
+        now = time.time() if now is None else now
         with self._transaction() as db:
             waiting = db.execute(
                 "SELECT id FROM submissions WHERE student = ? AND status IN ('queued', 'compiling', 'running')",
@@ -367,25 +408,62 @@ class Store:
             ).fetchone()
             if waiting is not None:
                 raise PendingError(f"submission {waiting['id']} is still being judged; one at a time")
+            if quota is not None:
+                used = self._used(db, student, problem)
+                if used >= quota:
+                    raise QuotaError(used, quota)
+            if per_minute > 0:
+                recent = [
+                    r["created"]
+                    for r in db.execute(
+                        "SELECT created FROM submissions WHERE student = ? AND created > ? ORDER BY created",
+                        (student, now - 60.0),
+                    )
+                ]
+                if len(recent) >= per_minute:
+                    raise RateError(len(recent), recent[len(recent) - per_minute] + 60.0 - now)
             cursor = db.execute(
                 "INSERT INTO submissions (student, problem, language, filename, source, created, status) "
                 "VALUES (?, ?, ?, ?, ?, ?, 'queued')",
-                (student, problem, language, filename, source, time.time()),
+                (student, problem, language, filename, source, now),
             )
             assert cursor.lastrowid is not None
             return cursor.lastrowid
 
-    def claim(self, worker: int = 0) -> Claim | None:
-        """Take the oldest queued submission for judging (None if the queue is empty)."""
+    @staticmethod
+    def _used(db: sqlite3.Connection, student: str, problem: str) -> int:
+        return int(
+            db.execute(
+                "SELECT COUNT(*) FROM submissions WHERE student = ? AND problem = ? AND (verdict IS NULL OR verdict != 'IE')",
+                (student, problem),
+            ).fetchone()[0]
+        )
+
+    def used(self, student: str, problem: str) -> int:
+        """Submissions of a problem that count against its quota."""
+        with self._connect() as db:
+            return self._used(db, student, problem)
+
+    def claim(self, worker: int = 0, now: float | None = None, fair_s: float = 3600.0) -> Claim | None:
+        """Take a queued submission for judging (None if the queue is empty): fair turns, the
+        student who used the least judging time in the last `fair_s` seconds first, then the
+        oldest. A student resubmitting a program that runs to its limits goes behind the class."""
+        now = time.time() if now is None else now
         with self._transaction() as db:
-            row = db.execute("SELECT * FROM submissions WHERE status = 'queued' ORDER BY id LIMIT 1").fetchone()
+            row = db.execute(
+                "SELECT s.*, (SELECT COALESCE(SUM(d.finished - d.started), 0) FROM submissions d "
+                " WHERE d.student = s.student AND d.status = 'done' AND d.finished > ?) AS used "
+                "FROM submissions s WHERE s.status = 'queued' ORDER BY used, s.id LIMIT 1",
+                (now - fair_s,),
+            ).fetchone()
             if row is None:
                 return None
             db.execute(
                 "UPDATE submissions SET status = 'compiling', attempt = attempt + 1, case_done = 0, worker = ?, "
                 "started = ? WHERE id = ?",
-                (worker, time.time(), row["id"]),
+                (worker, now, row["id"]),
             )
+            db.execute("DELETE FROM case_io WHERE submission = ?", (row["id"],))
         return Claim(
             row["id"],
             row["attempt"] + 1,
@@ -396,6 +474,27 @@ class Store:
             bytes(row["source"]),
         )
 
+    def keep_io(self, claim: Claim, name: str, stdout: bytes, stderr: bytes) -> None:
+        """What the program printed on one case, for the teacher (see case_io)."""
+        with self._transaction() as db:
+            current = db.execute(
+                "SELECT 1 FROM submissions WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
+                (claim.id, claim.attempt),
+            ).fetchone()
+            if current is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO case_io (submission, name, stdout, stderr) VALUES (?, ?, ?, ?)",
+                    (claim.id, name, stdout, stderr),
+                )
+
+    def case_io(self, submission_id: int) -> dict[str, tuple[bytes, bytes]]:
+        """Case name -> (stdout, stderr) kept for a submission's current judging."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT name, stdout, stderr FROM case_io WHERE submission = ?", (submission_id,)
+            ).fetchall()
+        return {r["name"]: (bytes(r["stdout"]), bytes(r["stderr"])) for r in rows}
+
     def progress(self, claim: Claim, status: str, done: int, total: int) -> None:
         with self._transaction() as db:
             db.execute(
@@ -404,8 +503,9 @@ class Store:
                 (status, done, total, claim.id, claim.attempt),
             )
 
-    def finish(self, claim: Claim, record: GradeRecord) -> bool:
+    def finish(self, claim: Claim, record: GradeRecord, now: float | None = None) -> bool:
         """Store the result, once: a worker whose claim is stale (requeued since) changes nothing."""
+        now = time.time() if now is None else now
         with self._transaction() as db:
             cursor = db.execute(
                 "UPDATE submissions SET status = 'done', verdict = ?, score = ?, max_score = ?, result = ?, "
@@ -416,7 +516,7 @@ class Store:
                     record.score,
                     record.max_score,
                     json.dumps(results.to_json(record)),
-                    time.time(),
+                    now,
                     claim.id,
                     claim.attempt,
                 ),
@@ -505,19 +605,30 @@ class Store:
 
     def rejudge(self, problem: str) -> int:
         """Queue every finished submission of a problem again (after its tests were fixed)."""
+        return self.rejudge_all([problem])
+
+    def rejudge_all(self, problems: list[str]) -> int:
+        """Queue every finished submission of these problems again, in one transaction."""
+        total = 0
         with self._transaction() as db:
-            # An explanation was searched against the old tests: it goes with the old verdict.
-            db.execute(
-                "DELETE FROM explanations WHERE submission IN "
-                "(SELECT id FROM submissions WHERE problem = ? AND status = 'done')",
-                (problem,),
-            )
-            cursor = db.execute(
-                "UPDATE submissions SET status = 'queued', case_done = 0, finishes = 0, verdict = NULL, "
-                "score = NULL, result = NULL, finished = NULL WHERE problem = ? AND status = 'done'",
-                (problem,),
-            )
-            return cursor.rowcount
+            for problem in problems:
+                total += self._rejudge(db, problem)
+        return total
+
+    @staticmethod
+    def _rejudge(db: sqlite3.Connection, problem: str) -> int:
+        # An explanation was searched against the old tests: it goes with the old verdict.
+        db.execute(
+            "DELETE FROM explanations WHERE submission IN "
+            "(SELECT id FROM submissions WHERE problem = ? AND status = 'done')",
+            (problem,),
+        )
+        cursor = db.execute(
+            "UPDATE submissions SET status = 'queued', case_done = 0, finishes = 0, verdict = NULL, "
+            "score = NULL, result = NULL, finished = NULL WHERE problem = ? AND status = 'done'",
+            (problem,),
+        )
+        return cursor.rowcount
 
     def get(self, submission_id: int) -> SubmissionRow | None:
         if not 0 < submission_id <= MAX_ID:
@@ -550,15 +661,10 @@ class Store:
             return None
         return results.from_json(json.loads(row["result"]))
 
-    def latest_records(self) -> list[tuple[int, GradeRecord]]:
-        """Per student and problem, the newest judged submission (what the class matrix shows)."""
+    def students(self) -> list[str]:
+        """The roster's students, in id order (the gradebook's rows)."""
         with self._connect() as db:
-            rows = db.execute(
-                "SELECT id, result FROM submissions WHERE id IN ("
-                " SELECT MAX(id) FROM submissions WHERE status = 'done' GROUP BY student, problem)"
-                " ORDER BY student, problem"
-            ).fetchall()
-        return [(r["id"], results.from_json(json.loads(r["result"]))) for r in rows]
+            return [r["id"] for r in db.execute("SELECT id FROM users WHERE role = 'student' ORDER BY id")]
 
 
 def _submission(row: sqlite3.Row) -> SubmissionRow:

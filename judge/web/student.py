@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import html
+import math
+from dataclasses import dataclass
 from pathlib import Path
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
@@ -11,6 +13,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from judge.course import gradebook, policy
+from judge.course.gradebook import Counted
+from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
 from judge.explain import render, stored
 from judge.grade import feedback, reports
@@ -18,7 +23,7 @@ from judge.problem import testdata
 from judge.problem.spec import Problem
 from judge.web.auth import require_user
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
-from judge.web.store import PendingError, SubmissionRow, User
+from judge.web.store import PendingError, QuotaError, RateError, SubmissionRow, User
 
 
 def statement_html(problem: Problem, markdown: MarkdownIt) -> str:
@@ -37,22 +42,114 @@ def statement_html(problem: Problem, markdown: MarkdownIt) -> str:
     return f'{title}<pre class="statement">{html.escape(text)}</pre>'
 
 
+@dataclass(frozen=True)
+class ProblemLine:
+    id: str
+    title: str
+    points: float
+    cell: Counted | None  # the counted score (None: a teacher's view without a row)
+    used: str  # "3 of 20 used", "3 used", ""
+
+
+@dataclass(frozen=True)
+class AssignmentView:
+    """One assignment as its reader sees it on the home page."""
+
+    id: str
+    title: str
+    phase: str
+    announcement: str
+    deadline: str  # "due Tue 8 Dec 2026 23:59 CET (in 2 days 3 h)", "closed at ...", ""
+    late: str  # what a late submission costs, "" if none may be late
+    problems: tuple[ProblemLine, ...]  # empty while not open
+    total: float | None
+    max_total: float
+    scoreboard: bool
+
+
+def deadline_text(site: Site, user: User, assignment: Assignment) -> tuple[str, str]:
+    """The deadline line and the late line of an assignment, for this reader, now."""
+    win, now = site.window(user, assignment), site.now()
+    phase = policy.standing(site.course, win, now).phase
+    extended = " (your extension)" if win.extended else ""
+    late = ""
+    if win.late_end is not None and phase is not policy.Phase.CLOSED:
+        late = f"late until {site.when(win.late_end - MINUTE)}: {win.penalty_per_day:g}% of the score per started day"
+    if phase is policy.Phase.NOT_OPEN and win.opens is not None:
+        return f"opens {site.when(win.opens)} (in {policy.until_text(win.opens - now)})", late
+    if win.due_end is None:
+        return "no deadline", late
+    due = site.when(win.due_end - MINUTE)
+    if phase is policy.Phase.OPEN:
+        return f"due {due}{extended} (in {policy.until_text(win.due_end - now)})", late
+    if phase is policy.Phase.LATE:
+        assert win.late_end is not None
+        standing = policy.standing(site.course, win, now)
+        return (
+            f"was due {due}{extended}; a submission now is late: -{standing.penalty:g}% "
+            f"(closes in {policy.until_text(win.late_end - now)})",
+            late,
+        )
+    closed = win.closes or win.due_end
+    return f"closed {site.when(closed - MINUTE)}", ""
+
+
+def used_text(site: Site, user: User, assignment: Assignment | None, problem: str) -> str:
+    used = site.store.used(user.id, problem)
+    if assignment is not None and assignment.max_submissions is not None:
+        return f"{used} of {assignment.max_submissions} used"
+    return f"{used} used" if used else ""
+
+
 def problem_list(request: Request, user: User = Depends(require_user), site: Site = Depends(site_of)) -> HTMLResponse:
-    best: dict[str, SubmissionRow] = {}
-    for s in (site.seen_by(user, found) for found in site.store.of_student(user.id)):
-        if not s.pending and (s.problem not in best or (s.score or 0.0) > (best[s.problem].score or 0.0)):
-            best[s.problem] = s
-    rows = [
-        {"id": p.id, "title": p.spec.title, "points": sum(g.points for g in p.spec.groups), "best": best.get(p.id)}
-        for p in site.problems.values()
-    ]
-    return site.page(request, "web/problems.html.j2", user=user, problems=rows)
+    book = site.book_of(user) if user.role == "student" else None
+    maxes = site.max_scores()
+    views = []
+    for assignment in site.course.assignments:
+        phase = site.standing(user, assignment).phase
+        shown = user.role == "teacher" or phase is not policy.Phase.NOT_OPEN
+        lines = tuple(
+            ProblemLine(
+                p,
+                site.problems[p].spec.title,
+                maxes[p],
+                book.cell(user.id, p) if book is not None else None,
+                used_text(site, user, assignment, p),
+            )
+            for p in assignment.problems
+            if shown
+        )
+        row = book.row(user.id) if book is not None else None
+        index = site.course.assignments.index(assignment)
+        deadline, late = deadline_text(site, user, assignment)
+        views.append(
+            AssignmentView(
+                assignment.id,
+                assignment.name,
+                str(phase),
+                assignment.announcement if shown else "",
+                deadline,
+                late,
+                lines,
+                row.totals[index] if row is not None else None,
+                sum(maxes[p] for p in assignment.problems),
+                assignment.scoreboard != "off" and shown,
+            )
+        )
+    return site.page(
+        request,
+        "web/problems.html.j2",
+        user=user,
+        title=site.course.title or "Problems",
+        assignments=views,
+        implicit=site.course.path is None,
+    )
 
 
 def problem_page(
     request: Request, problem_id: str, user: User = Depends(require_user), site: Site = Depends(site_of)
 ) -> HTMLResponse:
-    problem = site.problem_or_404(problem_id)
+    problem, assignment = site.open_problem(user, problem_id)
     try:
         cases = testdata.load_cases(problem)
     except JudgeError:
@@ -79,7 +176,11 @@ def problem_page(
         languages=list(site.table.languages.values()),
         max_kib=site.settings.max_source_bytes // 1024,
         limits=text,
-        feedback_note=feedback.describe(problem.spec.feedback),
+        feedback_note=feedback.describe(
+            assignment.feedback if assignment is not None and assignment.feedback else problem.spec.feedback
+        ),
+        deadline=deadline_text(site, user, assignment) if assignment is not None else ("", ""),
+        used=used_text(site, user, assignment, problem.id),
     )
 
 
@@ -138,17 +239,64 @@ def submit(
     user: User = Depends(require_user),
     site: Site = Depends(site_of),
 ) -> Response:
-    problem = site.problem_or_404(problem_id)
+    problem, assignment = site.open_problem(user, problem_id)
     back = f"/problems/{problem.id}#submit"
+    quota = None
+    if assignment is not None and user.role == "student":
+        win = site.window(user, assignment)
+        if not policy.standing(site.course, win, site.now()).accepted:
+            closed = win.closes or site.now()
+            raise WebError(
+                403, f"{assignment.name} closed at {site.when(closed - MINUTE)}; nothing more is accepted.", back
+            )
+        quota = assignment.max_submissions
     name, data = _upload(site, file, source, back)
     chosen = _language(site, language, name, back)
     try:
-        submission_id = site.store.submit(user.id, problem.id, chosen, name, data)
+        submission_id = site.store.submit(
+            user.id,
+            problem.id,
+            chosen,
+            name,
+            data,
+            now=site.clock(),
+            quota=quota,
+            per_minute=site.settings.per_minute if user.role == "student" else 0,
+        )
     except PendingError as err:
         raise WebError(
             429, f"Wait for your last submission to be judged ({err}).", "/submissions", "My submissions"
         ) from None
+    except QuotaError as err:
+        raise WebError(
+            429, f"No submissions left for {problem.id}: {err.used} of {err.cap} used.", back, "Back to the problem"
+        ) from None
+    except RateError as err:
+        raise WebError(
+            429,
+            f"{err.count} submissions in the last minute is the most allowed; try again in {math.ceil(err.wait_s)} s.",
+            back,
+            "Back to the problem",
+        ) from None
     return RedirectResponse(f"{base(request)}/submissions/{submission_id}", status_code=303)
+
+
+def marks(site: Site, rows: list[SubmissionRow]) -> dict[int, str]:
+    """Late submissions by id: `late -20%` (what the policy takes off), and `extended`."""
+    found = {}
+    for row in rows:
+        assignment = site.assignment_of(row.problem)
+        if assignment is None or assignment.due is None:
+            continue
+        standing = gradebook.judged_at(site.course, assignment, row.student, row.created)
+        extended = site.course.extension(row.student, assignment.id) is not None
+        text = {
+            policy.Phase.LATE: f"late -{standing.penalty:g}%",
+            policy.Phase.CLOSED: "after the deadline: not counted",
+            policy.Phase.NOT_OPEN: "before opening: not counted",
+        }.get(standing.phase, "")
+        found[row.id] = ", ".join(t for t in (text, "extended" if extended else "") if t)
+    return found
 
 
 def my_submissions(request: Request, user: User = Depends(require_user), site: Site = Depends(site_of)) -> HTMLResponse:
@@ -158,6 +306,7 @@ def my_submissions(request: Request, user: User = Depends(require_user), site: S
         "web/submissions.html.j2",
         user=user,
         submissions=mine,
+        marks=marks(site, mine),
         show_student=False,
         heading="My submissions",
         refresh=2 if any(s.pending for s in mine) else 0,
@@ -203,6 +352,8 @@ def submission_page(
         explain_action=action,
         explain_note=note,
         refresh=refresh,
+        notice=marks(site, [found]).get(found.id, ""),
+        io_link=f"{base(request)}/teacher/submissions/{submission_id}/io" if user.role == "teacher" else "",
     )
     return HTMLResponse(page)
 

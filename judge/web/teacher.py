@@ -1,21 +1,27 @@
-"""The teacher's routes: the dashboard, the class matrix and its grades.csv (the reports'
-own views of the latest results), every submission, ending a student's sessions, and
-judging a problem's submissions again."""
+"""The teacher's routes: the dashboard, the gradebook (whole, per assignment, and as
+grades.csv: one Gradebook, so they agree with each other and with each student's page), a
+student's history, what a program printed on every case, ending a student's sessions, and
+judging a problem's or an assignment's submissions again."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from dataclasses import dataclass
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from judge.course import gradebook
+from judge.course.gradebook import Column, Counted, Gradebook
 from judge.errors import JudgeError
-from judge.grade import reports
+from judge.grade import runner
 from judge.problem.spec import load_problem
 from judge.run import sandbox
 from judge.web.auth import require_teacher
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
-from judge.web.store import User
+from judge.web.store import User, valid_user_id
+from judge.web.student import marks
+
+REFRESH_S = 10  # the gradebook is live: new verdicts appear without a reload
 
 
 def dashboard(
@@ -27,47 +33,115 @@ def dashboard(
         "judging": sum(s.status in ("compiling", "running") for s in every),
         "done": sum(s.status == "done" for s in every),
     }
-    students = sum(1 for u, _ in site.store.users() if u.role == "student")
     return site.page(
         request,
         "web/dashboard.html.j2",
         user=user,
         counts=counts,
-        students=students,
+        students=len(site.store.students()),
         problems=sorted(site.problems),
+        assignments=[] if site.course.path is None else site.course.assignments,
+        course_file=str(site.course.path) if site.course.path is not None else "",
+        notes=site.notes(),
         sandbox=sandbox.detect().mode,
         message=message,
     )
 
 
-def class_matrix(request: Request, _: User = Depends(require_teacher), site: Site = Depends(site_of)) -> HTMLResponse:
-    latest = site.store.latest_records()
-    ids = {(r.student, r.problem): i for i, r in latest}
-    records = [r for _, r in latest]
-    prefix = base(request)
-    view = reports.class_view(
-        records, site.problems, {}, [], link=lambda r: f"{prefix}/submissions/{ids[(r.student, r.problem)]}"
+@dataclass(frozen=True)
+class _Shown:
+    column: Column
+    cell: Counted
+
+
+@dataclass(frozen=True)
+class _Line:
+    student: str
+    cells: tuple[_Shown, ...]
+    totals: tuple[float, ...]
+    total: float
+
+
+def _matrix(
+    request: Request,
+    site: Site,
+    user: User,
+    book: Gradebook,
+    only: str,
+    heading: str,
+    info: str = "",
+    announcement: str = "",
+    rejudge_action: str = "",
+) -> HTMLResponse:
+    keep = [i for i, c in enumerate(book.columns) if not only or c.assignment == only]
+    shown = [a for a in book.assignments if not only or a.id == only]
+    index = [book.assignments.index(a) for a in shown]
+    lines = [
+        _Line(
+            r.student,
+            tuple(_Shown(book.columns[i], r.cells[i]) for i in keep),
+            tuple(r.totals[i] for i in index),
+            r.total,
+        )
+        for r in book.rows
+    ]
+    return site.page(
+        request,
+        "web/gradebook.html.j2",
+        user=user,
+        heading=heading,
+        columns=[book.columns[i] for i in keep],
+        totals_of=shown,
+        maxes={a.id: book.max_of(a.id) for a in shown},
+        max_total=book.max_total,
+        rows=lines,
+        only=only,
+        refresh=REFRESH_S,
+        info=info,
+        announcement=announcement,
+        rejudge_action=rejudge_action,
     )
-    generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    page = reports.index_html(
-        view,
-        records,
-        {},
-        sandbox.detect().mode,
-        generated,
-        back=f"{prefix}/teacher",
-        back_label="dashboard",
-        files_footer=False,
-        refresh=10,
-    )  # live: new verdicts appear without a reload
-    return HTMLResponse(page)
+
+
+def class_matrix(
+    request: Request, user: User = Depends(require_teacher), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    title = site.course.title or "the class"
+    return _matrix(request, site, user, site.book(), "", f"Gradebook of {title}")
+
+
+def assignment_matrix(
+    request: Request, assignment_id: str, user: User = Depends(require_teacher), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    assignment = site.course.assignment(assignment_id)
+    if assignment is None:
+        raise WebError(404, f"There is no assignment {assignment_id!r}.", "/teacher", "Dashboard")
+    win = [
+        f"opens {site.when(assignment.opens)}" if assignment.opens else "",
+        f"due {site.when(assignment.due)}" if assignment.due else "no deadline",
+        f"late until {site.when(assignment.late.until)} at -{assignment.late.penalty_per_day:g}% per started day"
+        if assignment.late
+        else "",
+        f"keep {assignment.keep}",
+        f"at most {assignment.max_submissions} submissions per problem" if assignment.max_submissions else "",
+        f"scoreboard {assignment.scoreboard}",
+    ]
+    return _matrix(
+        request,
+        site,
+        user,
+        site.book(),
+        assignment.id,
+        assignment.name,
+        info="; ".join(w for w in win if w),
+        announcement=assignment.announcement,
+        rejudge_action=f"{base(request)}/teacher/assignments/{assignment.id}/rejudge",
+    )
 
 
 def grades(_: User = Depends(require_teacher), site: Site = Depends(site_of)) -> Response:
-    records = [r for _, r in site.store.latest_records()]
-    view = reports.class_view(records, site.problems, {}, [])
     return Response(
-        reports.grades_csv(view),
+        gradebook.judge_csv(site.book()),
         media_type="text/csv",
         headers={"Content-Disposition": 'attachment; filename="grades.csv"'},
     )
@@ -82,10 +156,58 @@ def every_submission(
         "web/submissions.html.j2",
         user=user,
         submissions=every,
+        marks=marks(site, every),
         show_student=True,
         heading="Every submission",
         refresh=3 if any(s.pending for s in every) else 0,
     )
+
+
+def student_history(
+    request: Request, student: str, user: User = Depends(require_teacher), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    if not valid_user_id(student) or site.store.user(student) is None:
+        raise WebError(404, f"There is no {student!r} on the roster.", "/teacher/class", "Gradebook")
+    theirs = site.store.of_student(student)
+    return site.page(
+        request,
+        "web/submissions.html.j2",
+        user=user,
+        submissions=theirs,
+        marks=marks(site, theirs),
+        show_student=True,
+        heading=f"Every submission of {student}",
+        refresh=3 if any(s.pending for s in theirs) else 0,
+    )
+
+
+@dataclass(frozen=True)
+class _CaseIO:
+    name: str
+    verdict: str
+    secret: bool
+    stdout: str
+    stderr: str
+
+
+def case_output(
+    request: Request, submission_id: int, user: User = Depends(require_teacher), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    found = site.visible(user, submission_id)
+    record = site.record_for(found)
+    kept = site.store.case_io(submission_id)
+    cases = [
+        _CaseIO(
+            c.name,
+            c.verdict,
+            not c.public,
+            kept[c.name][0].decode("utf-8", "replace"),
+            kept[c.name][1].decode("utf-8", "replace"),
+        )
+        for c in (record.cases if record is not None else ())
+        if c.name in kept
+    ]
+    return site.page(request, "web/case_io.html.j2", user=user, s=found, cases=cases, cap_kib=runner.TRACE_CAP // 1024)
 
 
 def end_sessions(
@@ -99,19 +221,38 @@ def end_sessions(
     )
 
 
+def _reload(site: Site, problems: list[str]) -> None:
+    for problem in problems:
+        try:  # the fixed problem is what the pages show from now on
+            site.problems[problem] = load_problem(site.problems[problem].directory)
+        except JudgeError as err:
+            raise WebError(
+                400, f"The problem does not load, so nothing was queued: {err}", "/teacher", "Dashboard"
+            ) from None
+
+
 def rejudge(
     request: Request, problem: str = Form(...), _: User = Depends(require_teacher), site: Site = Depends(site_of)
 ) -> Response:
     site.problem_or_404(problem)
-    try:  # the fixed problem is what the pages show from now on
-        site.problems[problem] = load_problem(site.problems[problem].directory)
-    except JudgeError as err:
-        raise WebError(
-            400, f"The problem does not load, so nothing was queued: {err}", "/teacher", "Dashboard"
-        ) from None
+    _reload(site, [problem])
     count = site.store.rejudge(problem)
     return RedirectResponse(
         f"{base(request)}/teacher?message=" + f"{count}+submission(s)+of+{problem}+queued+again", status_code=303
+    )
+
+
+def rejudge_assignment(
+    request: Request, assignment_id: str, _: User = Depends(require_teacher), site: Site = Depends(site_of)
+) -> Response:
+    assignment = site.course.assignment(assignment_id)
+    if assignment is None:
+        raise WebError(404, f"There is no assignment {assignment_id!r}.", "/teacher", "Dashboard")
+    _reload(site, list(assignment.problems))
+    count = site.store.rejudge_all(list(assignment.problems))
+    return RedirectResponse(
+        f"{base(request)}/teacher?message=" + f"{count}+submission(s)+of+{assignment.id}+queued+again",
+        status_code=303,
     )
 
 
@@ -119,8 +260,16 @@ def routes() -> APIRouter:
     router = APIRouter(prefix="/teacher")
     router.add_api_route("", dashboard, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/class", class_matrix, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route(
+        "/assignments/{assignment_id}", assignment_matrix, methods=["GET"], response_class=HTMLResponse
+    )
+    router.add_api_route(
+        "/assignments/{assignment_id}/rejudge", rejudge_assignment, methods=["POST"], max_body_size=FORM_BYTES
+    )
     router.add_api_route("/grades.csv", grades, methods=["GET"])
     router.add_api_route("/submissions", every_submission, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/submissions/{submission_id}/io", case_output, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/students/{student}", student_history, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/sessions", end_sessions, methods=["POST"], max_body_size=FORM_BYTES)
     router.add_api_route("/rejudge", rejudge, methods=["POST"], max_body_size=FORM_BYTES)
     return router

@@ -74,7 +74,9 @@ def judge_claim(claim: Claim, problem: Problem, store: Store, cluster: Endpoint 
             record = _on_cluster(claim, problem, path, content_hash, store, cluster)
             return replace(record, source=claim.filename)
 
-        def on_case(index: int, _: runner.CaseResult) -> None:
+        def on_case(index: int, case: runner.CaseResult) -> None:
+            if case.trace is not None:
+                store.keep_io(claim, case.name, *case.trace)
             store.progress(claim, "running", index + 1, len(cases))
 
         # The first progress of running comes before case 1, so the page says "running case 1 of n".
@@ -84,6 +86,7 @@ def judge_claim(claim: Claim, problem: Problem, store: Store, cluster: Endpoint 
             cases,
             on_case=on_case,
             on_compiled=lambda: store.progress(claim, "running", 0, len(cases)),
+            trace=True,
         )
     # The record names the student's file, not the temporary one.
     return replace(results.from_result(claim.student, content_hash, result), source=claim.filename)

@@ -54,7 +54,7 @@ def test_best_keeps_the_ac_and_last_keeps_the_newest(tmp_path: Path) -> None:
             Attempt(4, "alice", "r", t("2026-12-02 10:00"), "WA", 4.0),
         ],
     )
-    assert b.cell("alice", "p") == gradebook.Cell(100.0, 1, "AC", False, 0.0, False, 2)
+    assert b.cell("alice", "p") == gradebook.Counted(100.0, 1, "AC", False, 0.0, False, 2)
     r = b.cell("alice", "r")
     assert r is not None and (r.score, r.submission) == (4.0, 4)
 

@@ -494,3 +494,20 @@ def test_lying_and_oversized_bodies_do_not_grow_the_server(server: Server) -> No
     grown = (process.memory_info().rss - before) / 2**20
     assert grown < 8, f"the server grew by {grown:.1f} MiB"
     assert server.client().get("/healthz").status == 200
+
+
+def test_the_teacher_reads_what_a_program_printed_on_a_secret_case(server: Server) -> None:
+    tokens = server.roster("ivy")
+    ivy = server.client()
+    ivy.login("ivy", tokens["ivy"])
+    noisy = b"import sys\nsys.stderr.write('marker-on-stderr\\n')\nprint('marker-on-stdout')\n"
+    reply = ivy.submit(PROBLEM, "main.py", noisy)
+    submission = submitted_id(reply.headers["location"])
+    assert ivy.wait_done(submission)["verdict"] == "WA"
+    assert ivy.get(f"/teacher/submissions/{submission}/io").status == 403
+    assert "/io" not in ivy.get(f"/submissions/{submission}").body
+    teacher = server.teacher()
+    assert f"/teacher/submissions/{submission}/io" in teacher.get(f"/submissions/{submission}").body
+    page = teacher.get(f"/teacher/submissions/{submission}/io").body
+    secret = page.split("(secret)")[1]  # a secret case's section: both streams are there
+    assert "marker-on-stderr" in secret and "marker-on-stdout" in secret
