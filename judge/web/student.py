@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
@@ -242,10 +243,11 @@ def submit(
     problem, assignment = site.open_problem(user, problem_id)
     back = f"/problems/{problem.id}#submit"
     quota = None
+    received = site.clock()  # one reading: the stamp is the moment the deadline was checked at
     if assignment is not None and user.role == "student":
         win = site.window(user, assignment)
-        if not policy.standing(site.course, win, site.now()).accepted:
-            closed = win.closes or site.now()
+        if not policy.standing(site.course, win, datetime.fromtimestamp(received, UTC)).accepted:
+            closed = win.closes or datetime.fromtimestamp(received, UTC)
             raise WebError(
                 403, f"{assignment.name} closed at {site.when(closed - MINUTE)}; nothing more is accepted.", back
             )
@@ -259,7 +261,7 @@ def submit(
             chosen,
             name,
             data,
-            now=site.clock(),
+            now=received,
             quota=quota,
             per_minute=site.settings.per_minute if user.role == "student" else 0,
         )
