@@ -87,6 +87,14 @@ DATA_DIR = Path("judge-data")
     show_default=True,
     help="Submissions a student may make in a minute (0: no cap), beside the assignment's quota.",
 )
+@click.option(
+    "--turn",
+    type=click.FloatRange(min=1, max=3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds a worker judges one submission before it lets a classmate's waiting submission in"
+    " (between two cases; the first resumes after).",
+)
 @_cluster_options
 @_unsafe_option
 @click.pass_context
@@ -107,6 +115,7 @@ def serve(
     result_step: float,
     course_file: Path | None,
     per_minute: int,
+    turn: float,
     scheduler: str | None,
     certs_dir: Path | None,
     insecure_loopback: bool,
@@ -134,6 +143,7 @@ def serve(
         result_step_s=result_step,
         course_file=course_file,
         per_minute=per_minute,
+        turn_s=turn,
     )
     # Say so plainly if the address is taken, before any worker starts.
     try:

@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from judge.grade.runner import SubmissionResult
+from judge.grade.runner import CaseResult, SubmissionResult
+from judge.run.verdicts import Verdict
 
 SCHEMA = 2  # 2: cases not judged (NJ) after a failure in a group that breaks
 
@@ -79,23 +80,33 @@ def from_result(student: str, content_hash: str, result: SubmissionResult) -> Gr
         max_score=result.max_score,
         compile_output=result.build.message if not result.build.ok and not result.build.internal else "",
         sandbox=result.sandbox_mode,
-        cases=tuple(
-            CaseRecord(
-                name=c.name,
-                group=c.group,
-                public=c.public,
-                verdict=c.verdict.value,
-                message=c.message,
-                cpu_s=c.cpu_s,
-                wall_s=c.wall_s,
-                memory_kib=c.memory_kib,
-                output=c.output.decode("utf-8", errors="replace") if c.public and c.output is not None else None,
-                diff_line=c.diff_line,
-            )
-            for c in result.cases
-        ),
+        cases=tuple(case_record(c) for c in result.cases),
         groups=tuple(GroupRecord(g.name, g.points, g.earned, g.passed, g.total) for g in result.groups),
         error=result.build.message if result.build.internal else "",
+    )
+
+
+def case_record(c: CaseResult) -> CaseRecord:
+    return CaseRecord(
+        name=c.name,
+        group=c.group,
+        public=c.public,
+        verdict=c.verdict.value,
+        message=c.message,
+        cpu_s=c.cpu_s,
+        wall_s=c.wall_s,
+        memory_kib=c.memory_kib,
+        output=c.output.decode("utf-8", errors="replace") if c.public and c.output is not None else None,
+        diff_line=c.diff_line,
+    )
+
+
+def case_result(r: CaseRecord) -> CaseResult:
+    """A stored case back as the runner's result (a judging resumed after its turn). A public
+    output that was not UTF-8 comes back with its bad bytes replaced, as the record shows it."""
+    output = r.output.encode() if r.output is not None else None
+    return CaseResult(
+        r.name, r.group, r.public, Verdict(r.verdict), r.message, r.cpu_s, r.wall_s, r.memory_kib, output, r.diff_line
     )
 
 

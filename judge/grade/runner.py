@@ -44,6 +44,15 @@ class CaseResult:
     trace: tuple[bytes, bytes] | None = None
 
 
+class Paused(Exception):
+    """Raised by judge_submission when `pause` asked it to give up its turn between cases:
+    `done` holds the results so far, to be passed back as `done` when judging resumes."""
+
+    def __init__(self, done: tuple[CaseResult, ...]) -> None:
+        super().__init__(f"paused after {len(done)} cases")
+        self.done = done
+
+
 @dataclass(frozen=True)
 class GroupScore:
     name: str
@@ -128,6 +137,8 @@ def judge_submission(
     on_compiled: Callable[[], None] | None = None,
     full: bool = False,
     trace: bool = False,
+    done: tuple[CaseResult, ...] = (),
+    pause: Callable[[], bool] | None = None,
 ) -> SubmissionResult:
     """Compile once, then run every case in order, in one box.
 
@@ -135,9 +146,13 @@ def judge_submission(
     that breaks (on_reject) ends at its first failing case and its other cases are not
     judged (NJ); `full` judges every case. `ends_group` (verify) replaces that rule, and the
     cases it skips are left out. `trace` keeps each case's output tails (CaseResult.trace).
+
+    Time slices (the web judge's fair turns): `done` are the results of the first cases from
+    an earlier turn, kept as they are; `pause`, asked before each further case once one has
+    run in this turn, may end the turn by raising Paused with the results so far.
     """
     limits = limits or run_limits(problem, submission.language)
-    results: list[CaseResult] = []
+    results: list[CaseResult] = list(done)
     with box() as where:
         build = compile_for(problem, submission, where)
         if build.ok:
@@ -145,15 +160,19 @@ def judge_submission(
                 on_compiled()
             keep = {entry.name for entry in where.iterdir()}
             argv = tuple(submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass))
-            ended: set[str] = set()
             breaks = set() if full else {g.name for g in problem.spec.groups if g.breaks}
-            for index, case in enumerate(cases):
+            ended = {r.group for r in done if failed_in(r, breaks)}
+            ran = False
+            for index, case in enumerate(cases[len(done) :], start=len(done)):
                 if case.group in ended:
                     if ends_group is None:
                         results.append(not_judged(case))
                     continue
+                if ran and pause is not None and pause():
+                    raise Paused(tuple(results))
                 _clean_box(where, keep)
                 result = run_case(problem, argv, where, case, limits, trace)
+                ran = True
                 results.append(result)
                 if on_case is not None:
                     on_case(index, result)

@@ -46,7 +46,12 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
             log.info("requeued %d submission(s) left unfinished by the last run", requeued)
         workers = (
             Workers(
-                settings.data_dir, settings.problems_dir, settings.workers, settings.cluster, settings.explain_budget_s
+                settings.data_dir,
+                settings.problems_dir,
+                settings.workers,
+                settings.cluster,
+                settings.explain_budget_s,
+                settings.turn_s,
             )
             if start_workers
             else None

@@ -47,6 +47,7 @@ class Settings:
     result_step_s: float = 5.0  # a student sees judging time in whole steps of this (0: at once)
     course_file: Path | None = None  # None: course.yaml beside the problems folder, if there is one
     per_minute: int = 10  # submissions a student may make in a minute (0: no cap)
+    turn_s: float = 10.0  # judging one submission this long, a worker lets a waiting classmate in
 
 
 class WebError(HTTPException):

@@ -20,7 +20,7 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from judge.errors import JudgeError
@@ -37,6 +37,10 @@ _LISTED = (
 ROLES = ("student", "teacher")
 MAX_ID = 2**63 - 1
 PENDING = ("queued", "compiling", "running")
+FAIR_S = 3600.0  # the queue's fair order weighs the judging time each student used in the last hour
+WAITING_S = 2.0  # queued this long, a submission has found no free worker (they poll every 0.2 s)
+# A queued submission's student's judging time in the last FAIR_S (the parameter: now - FAIR_S).
+_USED = "(SELECT COALESCE(SUM(t.seconds), 0) FROM turns t WHERE t.student = s.student AND t.ended > ?)"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -64,7 +68,9 @@ CREATE TABLE IF NOT EXISTS submissions (
     max_score REAL,
     result TEXT,
     finished REAL,
-    started REAL                          -- when the current judging was claimed
+    started REAL,                         -- when the current judging (or turn of it) was claimed
+    queued REAL,                          -- when it last joined the queue
+    partial TEXT                          -- the cases judged in earlier turns (JSON), or NULL
 );
 CREATE INDEX IF NOT EXISTS submissions_by_student ON submissions (student, id);
 CREATE INDEX IF NOT EXISTS submissions_by_status ON submissions (status, id);
@@ -99,6 +105,14 @@ CREATE TABLE IF NOT EXISTS case_io (
     stderr BLOB NOT NULL,
     PRIMARY KEY (submission, name)
 );
+-- Judging time each student used, one row per turn a worker gave them: the queue's fair order
+-- reads the last hour of it.
+CREATE TABLE IF NOT EXISTS turns (
+    student TEXT NOT NULL,
+    ended REAL NOT NULL,
+    seconds REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS turns_by_student ON turns (student, ended);
 -- Failed logins per account ('user:ID') and per address ('addr:IP'), for the throttle.
 CREATE TABLE IF NOT EXISTS login_failures (
     key TEXT PRIMARY KEY,
@@ -190,6 +204,7 @@ class Claim:
     language: str
     filename: str
     source: bytes
+    done: tuple[results.CaseRecord, ...] = ()  # cases judged in its earlier turns
 
 
 class PendingError(JudgeError):
@@ -236,8 +251,10 @@ class Store:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.executescript(_SCHEMA)
                 columns = {row["name"] for row in db.execute("PRAGMA table_info(submissions)")}
-                if "started" not in columns:  # a database made before results were held back
-                    db.execute("ALTER TABLE submissions ADD COLUMN started REAL")
+                # Columns a database made by an older judge lacks.
+                for column in ("started REAL", "queued REAL", "partial TEXT"):
+                    if column.split()[0] not in columns:
+                        db.execute(f"ALTER TABLE submissions ADD COLUMN {column}")
             for path in sorted(data_dir.iterdir()):
                 if path.is_file() and not path.is_symlink():
                     self._tighten(path, 0o600)
@@ -423,9 +440,9 @@ class Store:
                 if len(recent) >= per_minute:
                     raise RateError(len(recent), recent[len(recent) - per_minute] + 60.0 - now)
             cursor = db.execute(
-                "INSERT INTO submissions (student, problem, language, filename, source, created, status) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'queued')",
-                (student, problem, language, filename, source, now),
+                "INSERT INTO submissions (student, problem, language, filename, source, created, status, queued) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'queued', ?)",
+                (student, problem, language, filename, source, now, now),
             )
             assert cursor.lastrowid is not None
             return cursor.lastrowid
@@ -444,26 +461,31 @@ class Store:
         with self._connect() as db:
             return self._used(db, student, problem)
 
-    def claim(self, worker: int = 0, now: float | None = None, fair_s: float = 3600.0) -> Claim | None:
+    def claim(self, worker: int = 0, now: float | None = None, fair_s: float = FAIR_S) -> Claim | None:
         """Take a queued submission for judging (None if the queue is empty): fair turns, the
         student who used the least judging time in the last `fair_s` seconds first, then the
-        oldest. A student resubmitting a program that runs to its limits goes behind the class."""
+        oldest. A student resubmitting a program that runs to its limits goes behind the class.
+        A submission that gave up its turn comes back with the cases it had judged (Claim.done)."""
         now = time.time() if now is None else now
         with self._transaction() as db:
             row = db.execute(
-                "SELECT s.*, (SELECT COALESCE(SUM(d.finished - d.started), 0) FROM submissions d "
-                " WHERE d.student = s.student AND d.status = 'done' AND d.finished > ?) AS used "
-                "FROM submissions s WHERE s.status = 'queued' ORDER BY used, s.id LIMIT 1",
+                f"SELECT s.*, {_USED} AS used FROM submissions s WHERE s.status = 'queued' ORDER BY used, s.id LIMIT 1",
                 (now - fair_s,),
             ).fetchone()
             if row is None:
                 return None
             db.execute(
-                "UPDATE submissions SET status = 'compiling', attempt = attempt + 1, case_done = 0, worker = ?, "
-                "started = ? WHERE id = ?",
+                "UPDATE submissions SET status = 'compiling', attempt = attempt + 1, worker = ?, started = ? "
+                "WHERE id = ?",
                 (worker, now, row["id"]),
             )
-            db.execute("DELETE FROM case_io WHERE submission = ?", (row["id"],))
+            done: tuple[results.CaseRecord, ...] = ()
+            if row["partial"] is None:
+                db.execute("UPDATE submissions SET case_done = 0 WHERE id = ?", (row["id"],))
+                db.execute("DELETE FROM case_io WHERE submission = ?", (row["id"],))
+            else:
+                done = tuple(results.CaseRecord(**c) for c in json.loads(row["partial"]))
+                db.execute("UPDATE submissions SET case_done = ? WHERE id = ?", (len(done), row["id"]))
         return Claim(
             row["id"],
             row["attempt"] + 1,
@@ -472,6 +494,51 @@ class Store:
             row["language"],
             row["filename"],
             bytes(row["source"]),
+            done,
+        )
+
+    def others_waiting(self, claim: Claim, now: float | None = None, fair_s: float = FAIR_S) -> bool:
+        """Whether a worker judging `claim` should give up its turn: another student's
+        submission has waited in the queue `WAITING_S` or more (so no worker is free for it)
+        and that student used less judging time than this one, this turn included."""
+        now = time.time() if now is None else now
+        with self._connect() as db:
+            mine = db.execute(
+                "SELECT started, (SELECT COALESCE(SUM(t.seconds), 0) FROM turns t "
+                " WHERE t.student = s.student AND t.ended > ?) AS used FROM submissions s "
+                "WHERE id = ? AND attempt = ?",
+                (now - fair_s, claim.id, claim.attempt),
+            ).fetchone()
+            if mine is None or mine["started"] is None:
+                return False
+            spent = mine["used"] + (now - mine["started"])
+            found = db.execute(
+                f"SELECT 1 FROM submissions s WHERE s.status = 'queued' AND s.student != ? AND s.queued <= ? "
+                f"AND {_USED} < ? LIMIT 1",
+                (claim.student, now - WAITING_S, now - fair_s, spent),
+            ).fetchone()
+        return found is not None
+
+    def pause(self, claim: Claim, done: tuple[results.CaseRecord, ...], now: float | None = None) -> bool:
+        """The worker gives up its turn between cases: the submission goes back to the queue
+        with the cases judged so far, and the turn's time is counted to its student."""
+        now = time.time() if now is None else now
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE submissions SET status = 'queued', partial = ?, case_done = ?, queued = ?, worker = NULL "
+                "WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
+                (json.dumps([asdict(c) for c in done]), len(done), now, claim.id, claim.attempt),
+            )
+            if cursor.rowcount == 1:
+                self._count_turn(db, claim, now)
+            return cursor.rowcount == 1
+
+    @staticmethod
+    def _count_turn(db: sqlite3.Connection, claim: Claim, now: float) -> None:
+        db.execute(
+            "INSERT INTO turns (student, ended, seconds) "
+            "SELECT student, ?, MAX(0, ? - started) FROM submissions WHERE id = ?",
+            (now, now, claim.id),
         )
 
     def keep_io(self, claim: Claim, name: str, stdout: bytes, stderr: bytes) -> None:
@@ -509,7 +576,7 @@ class Store:
         with self._transaction() as db:
             cursor = db.execute(
                 "UPDATE submissions SET status = 'done', verdict = ?, score = ?, max_score = ?, result = ?, "
-                "finished = ?, finishes = finishes + 1, case_done = case_total "
+                "finished = ?, finishes = finishes + 1, case_done = case_total, partial = NULL "
                 "WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
                 (
                     record.verdict,
@@ -521,13 +588,16 @@ class Store:
                     claim.attempt,
                 ),
             )
+            if cursor.rowcount == 1:
+                self._count_turn(db, claim, now)
             return cursor.rowcount == 1
 
     def requeue_interrupted(self) -> int:
         """At start-up: what a stopped server was judging (or explaining) goes back to the queue."""
         with self._transaction() as db:
             cursor = db.execute(
-                "UPDATE submissions SET status = 'queued', case_done = 0 WHERE status IN ('compiling', 'running')"
+                "UPDATE submissions SET status = 'queued', queued = ? WHERE status IN ('compiling', 'running')",
+                (time.time(),),
             )
             db.execute("UPDATE explanations SET status = 'queued', worker = NULL WHERE status = 'running'")
             return cursor.rowcount
@@ -536,9 +606,9 @@ class Store:
         """A worker process died: what it was judging (or explaining) goes back to the queue."""
         with self._transaction() as db:
             cursor = db.execute(
-                "UPDATE submissions SET status = 'queued', case_done = 0 "
+                "UPDATE submissions SET status = 'queued', queued = ? "
                 "WHERE worker = ? AND status IN ('compiling', 'running')",
-                (worker,),
+                (time.time(), worker),
             )
             db.execute(
                 "UPDATE explanations SET status = 'queued', worker = NULL WHERE worker = ? AND status = 'running'",
@@ -617,6 +687,8 @@ class Store:
 
     @staticmethod
     def _rejudge(db: sqlite3.Connection, problem: str) -> int:
+        # A judging left between turns started on the old tests: it starts again on the new.
+        db.execute("UPDATE submissions SET partial = NULL WHERE problem = ? AND status = 'queued'", (problem,))
         # An explanation was searched against the old tests: it goes with the old verdict.
         db.execute(
             "DELETE FROM explanations WHERE submission IN "
@@ -625,8 +697,9 @@ class Store:
         )
         cursor = db.execute(
             "UPDATE submissions SET status = 'queued', case_done = 0, finishes = 0, verdict = NULL, "
-            "score = NULL, result = NULL, finished = NULL WHERE problem = ? AND status = 'done'",
-            (problem,),
+            "score = NULL, result = NULL, finished = NULL, partial = NULL, queued = ? "
+            "WHERE problem = ? AND status = 'done'",
+            (time.time(), problem),
         )
         return cursor.rowcount
 

@@ -31,6 +31,9 @@ from judge.web.store import Claim, Store
 
 IDLE_POLL_S = 0.2
 CLUSTER_RETRY_S = 5.0  # between tries when the judge hosts cannot be reached
+# A worker judging one submission longer than this gives its turn up between two cases when a
+# classmate's submission waits for a worker (and that classmate used less judging time).
+TURN_S = 10.0
 log = logging.getLogger("judge.web")
 
 
@@ -42,9 +45,13 @@ def _claim_file(claim: Claim, folder: Path) -> Path:
     return path
 
 
-def judge_claim(claim: Claim, problem: Problem, store: Store, cluster: Endpoint | None = None) -> results.GradeRecord:
+def judge_claim(
+    claim: Claim, problem: Problem, store: Store, cluster: Endpoint | None = None, turn_s: float = TURN_S
+) -> results.GradeRecord | None:
     """Judge one claimed submission exactly as `judge grade` would, reporting progress;
-    on the judge hosts of `cluster` when given (its cases then run in parallel)."""
+    on the judge hosts of `cluster` when given (its cases then run in parallel). None: the
+    turn was given up after `turn_s` seconds for a waiting classmate (Store.pause), and the
+    judging resumes from the next case when a worker claims the submission again."""
     content_hash = grading.source_hash(claim.source, claim.language, grading.problem_hash(problem))
     max_score = sum(g.points for g in problem.spec.groups)
     with tempfile.TemporaryDirectory(prefix="judge-web-") as folder:
@@ -79,15 +86,28 @@ def judge_claim(claim: Claim, problem: Problem, store: Store, cluster: Endpoint 
                 store.keep_io(claim, case.name, *case.trace)
             store.progress(claim, "running", index + 1, len(cases))
 
-        # The first progress of running comes before case 1, so the page says "running case 1 of n".
-        result = runner.judge_submission(
-            problem,
-            submission,
-            cases,
-            on_case=on_case,
-            on_compiled=lambda: store.progress(claim, "running", 0, len(cases)),
-            trace=True,
-        )
+        turn_start = time.monotonic()
+
+        def pause() -> bool:
+            return time.monotonic() - turn_start >= turn_s and store.others_waiting(claim)
+
+        done = tuple(results.case_result(c) for c in claim.done)
+        try:
+            # The first progress of running comes before the next case, so the page says
+            # "running case k of n" from the start.
+            result = runner.judge_submission(
+                problem,
+                submission,
+                cases,
+                on_case=on_case,
+                on_compiled=lambda: store.progress(claim, "running", len(done), len(cases)),
+                trace=True,
+                done=done,
+                pause=pause,
+            )
+        except runner.Paused as paused:
+            store.pause(claim, tuple(results.case_record(c) for c in paused.done))
+            return None
     # The record names the student's file, not the temporary one.
     return replace(results.from_result(claim.student, content_hash, result), source=claim.filename)
 
@@ -133,6 +153,7 @@ def serve_queue(
     stop: Event,
     cluster: Endpoint | None = None,
     explain_budget_s: float = 30.0,
+    turn_s: float = TURN_S,
 ) -> None:
     """A worker process: judge queued submissions until `stop` is set or the server is gone;
     when none is queued, make the explanations students asked for."""
@@ -161,7 +182,9 @@ def serve_queue(
             continue
         try:
             # Loaded for each submission: a teacher who fixes a problem and rejudges gets the fix.
-            record = judge_claim(claim, load_problem(problems_dir / claim.problem), store, cluster)
+            record = judge_claim(claim, load_problem(problems_dir / claim.problem), store, cluster, turn_s)
+            if record is None:  # its turn given up: back in the queue, behind the classmate
+                continue
         except ClusterDown as err:
             # Not the student's fault: the submission waits in the queue for the hosts.
             log.error("judge hosts unavailable, submission %s requeued: %s", claim.id, err)
@@ -197,10 +220,11 @@ class Workers:
         count: int,
         cluster: Endpoint | None = None,
         explain_budget_s: float = 30.0,
+        turn_s: float = TURN_S,
     ) -> None:
         self._context = multiprocessing.get_context("spawn")
         self._stop = self._context.Event()
-        self._args = (data_dir, problems_dir, self._stop, cluster, explain_budget_s)
+        self._args = (data_dir, problems_dir, self._stop, cluster, explain_budget_s, turn_s)
         self._store = Store(data_dir)
         self._processes = [self._new(i) for i in range(count)]
 

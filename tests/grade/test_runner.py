@@ -246,3 +246,31 @@ def test_a_compilation_the_sandbox_fails_is_ie_with_its_reason(tmp_path: Path, m
 
     record = results.from_result("ana", "h", result)
     assert record.verdict == "IE" and "went away" in record.error and record.compile_output == ""
+
+
+def test_a_judging_paused_after_every_case_ends_as_one_run_straight_through() -> None:
+    # The web judge's turns: each turn runs one case and gives up; the next resumes from the
+    # stored records. The end result must be the straight run's, NJ cases of broken groups too.
+    from judge.grade import results, runner
+    from judge.problem import testdata
+    from judge.problem.spec import load_problem
+
+    problem = load_problem(PROBLEMS / "lanqiao")
+    submission = build.load_submission(PROGRAMS / "lanqiao_prints_zero.py")
+    cases = testdata.load_cases(problem)
+    straight = runner.judge_submission(problem, submission, cases)
+    done: tuple[runner.CaseResult, ...] = ()
+    turns = 0
+    while True:
+        try:
+            resumed = runner.judge_submission(problem, submission, cases, done=done, pause=lambda: True)
+            break
+        except runner.Paused as paused:
+            assert len(paused.done) > len(done)  # every turn gets somewhere
+            done = tuple(results.case_result(results.case_record(c)) for c in paused.done)
+            turns += 1
+    assert turns > 10
+    assert (resumed.verdict, resumed.score, resumed.groups) == (straight.verdict, straight.score, straight.groups)
+    assert [(c.name, c.verdict, c.output) for c in resumed.cases] == [
+        (c.name, c.verdict, c.output) for c in straight.cases
+    ]

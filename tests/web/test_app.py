@@ -511,3 +511,29 @@ def test_the_teacher_reads_what_a_program_printed_on_a_secret_case(server: Serve
     page = teacher.get(f"/teacher/submissions/{submission}/io").body
     secret = page.split("(secret)")[1]  # a secret case's section: both streams are there
     assert "marker-on-stderr" in secret and "marker-on-stdout" in secret
+
+
+def test_a_spinning_submission_lets_a_classmate_in_between_its_cases(web_problems: Path, tmp_path: Path) -> None:
+    # One worker, turns of 1 s. bob's program spins on every case (1 s of CPU each); carol's
+    # correct one arrives while it runs and is judged before bob's, which then resumes.
+    server = Server(web_problems, tmp_path / "data", workers=1, extra=("--turn", "1"))
+    server.start()
+    try:
+        tokens = server.roster("bob", "carol")
+        bob, carol = server.client(), server.client()
+        assert bob.login("bob", tokens["bob"]).status == 303
+        assert carol.login("carol", tokens["carol"]).status == 303
+        spinning = submitted_id(bob.submit(PROBLEM, "main.c", SPIN).headers["location"])
+        deadline = time.monotonic() + 60
+        while bob.get(f"/api/submissions/{spinning}").json()["status"] != "running":
+            assert time.monotonic() < deadline, "bob's submission never ran"
+            time.sleep(0.05)
+        correct = submitted_id(carol.submit(PROBLEM, "main.c", ACCEPTED).headers["location"])
+        assert carol.wait_done(correct)["verdict"] == "AC"
+        assert bob.get(f"/api/submissions/{spinning}").json()["status"] != "done"  # still has cases left
+        spun = server.teacher().wait_done(spinning)
+        assert spun["verdict"] == "TLE" and case_verdicts(spun) == ["TLE"] * 4
+        row = Store(server.data).get(spinning)
+        assert row is not None and row.attempt >= 2  # it gave up its turn and came back
+    finally:
+        server.stop()

@@ -162,3 +162,38 @@ def test_the_data_folder_and_its_files_are_the_judges_alone(tmp_path: Path) -> N
     again = Store(data)
     assert data.stat().st_mode & 0o777 == 0o700 and (data / "judge.sqlite3").stat().st_mode & 0o777 == 0o600
     assert len(again.notes) == 2 and "was readable by others (755), now 700" in again.notes[0]
+
+
+def test_a_turn_given_up_goes_behind_the_classmate_and_resumes_where_it_stopped(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    for user in ("bob", "carol"):
+        store.add_user(user)
+    t = 1_000_000.0
+    first_case = results.CaseRecord("secret/01", "secret", False, "TLE", "", 1.0, 1.1, 100, None, 0)
+    store.submit("bob", "p", "c", "main.c", b"while", now=t)
+    bob = store.claim(now=t)
+    assert bob is not None and bob.done == ()
+    store.keep_io(bob, "secret/01", b"out", b"err")
+    assert not store.others_waiting(bob, now=t + 5)  # nobody waits
+    store.submit("carol", "p", "c", "main.c", b"ok", now=t + 1)
+    assert not store.others_waiting(bob, now=t + 2)  # queued 1 s: a free worker may still take it
+    assert store.others_waiting(bob, now=t + 4)
+    assert store.pause(bob, (first_case,), now=t + 4)
+    assert not store.finish(bob, record("bob"))  # the given-up claim is stale
+    carol = store.claim(now=t + 4)
+    assert carol is not None and carol.student == "carol"  # bob used 4 s, carol none
+    assert not store.others_waiting(carol, now=t + 5)  # carol's 1 s is less than bob's 4 s
+    assert store.others_waiting(carol, now=t + 9.5)  # 5.5 s is more: bob's turn again
+    assert store.finish(carol, record("carol"), now=t + 9.5)
+    again = store.claim(now=t + 10)
+    assert again is not None and again.id == bob.id and again.attempt == bob.attempt + 1
+    assert again.done == (first_case,)
+    assert store.case_io(bob.id) == {"secret/01": (b"out", b"err")}  # kept across turns
+    row = store.get(bob.id)
+    assert row is not None and row.case_done == 1
+    assert store.finish(again, record("bob"), now=t + 12)
+    # A rejudge starts from the first case, with nothing of the old judging.
+    assert store.rejudge("p") == 2
+    fresh = [store.claim(now=t + 20), store.claim(now=t + 20)]
+    [bob_again] = [c for c in fresh if c is not None and c.student == "bob"]
+    assert bob_again.done == () and store.case_io(bob.id) == {}
