@@ -242,21 +242,31 @@ def _run_ad_hoc(
 
 @click.command()
 def doctor() -> None:
-    """Which compilers and runtimes, and which sandbox layers, this machine has (and why not)."""
+    """Which languages (installed or missing, and the package that brings each) and which
+    sandbox layers this machine has (and why not)."""
     from judge.run import languages, sandbox
 
-    table = Table("language", "command", Column("version", overflow="fold"), box=None, pad_edge=False)
-    missing = 0
-    for language in languages.load().languages.values():
-        found = languages.probe(language)
-        if found.path is None:
-            table.add_row(language.id, found.command, f"[red]missing[/red]: {escape(found.error)}")
-            missing += 1
+    table = Table(
+        "language", "name", "state", Column("version, or what to install", overflow="fold"), box=None, pad_edge=False
+    )
+    table_of = languages.load()
+    every = list(table_of.languages.values())
+    probes = languages.probe_all(table_of)
+    missing: list[languages.Language] = []
+    for language in every:
+        found = probes[language.id]
+        why = language.missing()
+        if why:
+            missing.append(language)
+            table.add_row(language.id, language.name, "[yellow]missing[/yellow]", f"apt-get install {language.package}")
         elif found.error:
-            table.add_row(language.id, found.path, f"[red]{escape(found.error)}[/red]")
+            table.add_row(language.id, language.name, "[red]broken[/red]", escape(found.error))
         else:
-            table.add_row(language.id, found.path, found.version)
+            table.add_row(language.id, language.name, "[green]installed[/green]", escape(found.version))
     out.print(table)
+    if missing:
+        packages = " ".join(sorted({language.package for language in missing}))
+        out.print(f"{len(missing)} of {len(every)} languages missing; to add them all: apt-get install {packages}")
     layers = sandbox.detect()
     # Folded, never cut: the details name paths and fixes that must be read whole.
     table = Table("sandbox layer", "state", Column("detail", overflow="fold"), box=None, pad_edge=False)
@@ -270,4 +280,6 @@ def doctor() -> None:
         out.print(f"[bold red]submissions will not run[/bold red]: {escape(problem)}")
     else:
         out.print("[green]submissions run isolated[/green] from the machine's files and network")
-    sys.exit(EXIT_FAILED if missing or problem else EXIT_OK)
+    # A missing language is a choice of the machine, not a fault: submissions in it are refused
+    # with its package named. Only a sandbox that cannot isolate fails the check.
+    sys.exit(EXIT_FAILED if problem else EXIT_OK)

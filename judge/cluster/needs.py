@@ -110,10 +110,9 @@ def local_offer() -> Offer:
 
     layers = sandbox.detect()
     toolchains = []
-    for language in languages.load().languages.values():
-        found = languages.probe(language)
+    for language_id, found in languages.probe_all(languages.load()).items():
         if found.path is not None and not found.error:
-            toolchains.append((language.id, found.version))
+            toolchains.append((language_id, found.version))
     return Offer(code_fingerprint(), layers.mode, layers.isolated, tuple(toolchains))
 
 

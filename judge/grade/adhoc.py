@@ -10,7 +10,7 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.grade import runner
 from judge.problem.spec import ExactChecker, FloatChecker, LinesChecker, TokensChecker
-from judge.run import build, sandbox
+from judge.run import build, languages, sandbox
 from judge.run.build import Submission
 from judge.run.sandbox import RunResult
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
@@ -70,7 +70,7 @@ def run_once(
     if answer_file is not None and run.exit_code == 0 and run.limit_hit is None:
         spec = CHECKERS[checker].model_validate({"type": checker})
         check = runner.check_answer(spec, run.stdout, answer_file.read_bytes())
-    decided = judge_run(run, run_limits.memory_mib * 1024, check)
+    decided = judge_run(run, run_limits.memory_mib * 1024, check, languages.memory_marks())
     # Without an answer nothing is compared: a run that ended well is all there is to say.
     passed = decided.verdict is Verdict.AC or (answer_file is None and decided.verdict is Verdict.IE)
     return AdHocRun("", True, run, decided, passed, mode)

@@ -23,6 +23,7 @@ from typing import get_args
 
 from judge.grade.results import CaseRecord, GradeRecord, GroupRecord
 from judge.problem.spec import FeedbackLevel, Problem
+from judge.run import languages
 from judge.run.verdicts import Verdict
 
 LEVELS: tuple[FeedbackLevel, ...] = get_args(FeedbackLevel)
@@ -216,7 +217,8 @@ def for_student(record: GradeRecord, problem: Problem | None, level: FeedbackLev
         if problem is not None
         else _public_groups(record)
     )
-    cpu_limit = problem.spec.limits.cpu_s_for(record.language) if problem is not None else 0.0
+    factor = languages.time_factor_of(record.language)
+    cpu_limit = problem.spec.limits.cpu_s_for(record.language, factor) if problem is not None else 0.0
     memory_limit_kib = problem.spec.limits.memory_mib * 1024 if problem is not None else 0
     shown_cases: list[ShownCase] = []
     for case in record.cases:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -135,10 +134,7 @@ def source_hash(source: bytes, language: str, problem_digest: str) -> str:
 
 def missing_toolchain(language: languages.Language) -> str:
     """Why this language cannot be run here ("" when it can): not the student's fault."""
-    for argv in (language.compile, language.run):
-        if argv and not argv[0].startswith(".") and shutil.which(argv[0], path=sandbox.SANDBOX_PATH) is None:
-            return f"{argv[0]} not found on this machine (judge doctor)"
-    return ""
+    return language.missing()
 
 
 def _unrunnable(
@@ -370,7 +366,7 @@ def _expected_seconds(task: GradeTask, results_dir: Path) -> float:
     limits = task.problem.spec.limits
     language = language_of(task.entry.path)
     cases = sum(1 for _ in task.problem.tests_dir.rglob("*.in"))
-    return cases * limits.cpu_s_for(language)
+    return cases * limits.cpu_s_for(language, languages.time_factor_of(language))
 
 
 class _OverrideModel(BaseModel):

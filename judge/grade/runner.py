@@ -16,7 +16,7 @@ from judge.errors import SandboxFailure
 from judge.problem import parts
 from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 from judge.problem.testdata import CaseFiles
-from judge.run import checkers, custom_checker, sandbox
+from judge.run import checkers, custom_checker, languages, sandbox
 from judge.run.build import Build, Submission, box, compile_limits, compile_submission
 from judge.run.custom_checker import CheckerError
 from judge.run.languages import Language
@@ -79,7 +79,7 @@ class SubmissionResult:
 
 def run_limits(problem: Problem, language: Language) -> sandbox.RunLimits:
     spec = problem.spec.limits
-    cpu = spec.cpu_s_for(language.id)
+    cpu = spec.cpu_s_for(language.id, language.time_factor)
     return sandbox.RunLimits(
         cpu_s=cpu,
         wall_s=sandbox.wall_for(cpu),
@@ -221,7 +221,7 @@ def run_case(
             check = check_output(problem, case, run.stdout)
         except CheckerError as err:
             checker_failure = str(err)
-    decided = judge_run(run, memory_limit_kib, check)
+    decided = judge_run(run, memory_limit_kib, check, languages.memory_marks())
     if checker_failure and decided.verdict is Verdict.IE:
         decided = CaseVerdict(Verdict.IE, checker_failure)
     result = _case_result(case, run, decided, check)

@@ -104,9 +104,11 @@ class Limits(_Strict):
         description="Limits of each run of the problem's own programs (reference, generators, validators, checker)",
     )
 
-    def cpu_s_for(self, language: str) -> float:
-        """The CPU time limit of a submission in `language` (its multiplier applied)."""
-        return self.time_s * next((m for lang, m in self.time_multipliers.items() if lang == language), 1.0)
+    def cpu_s_for(self, language: str, default_factor: float = 1.0) -> float:
+        """The CPU time limit of a submission in `language`: the problem's multiplier for it,
+        else the language's own factor (languages.yaml's time_factor)."""
+        factor = next((m for lang, m in self.time_multipliers.items() if lang == language), default_factor)
+        return self.time_s * factor
 
 
 class TokensChecker(_Strict):

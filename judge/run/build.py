@@ -59,7 +59,7 @@ def load_submission(path: Path, language_id: str | None = None) -> Submission:
     except UnicodeDecodeError as err:
         line = source[: err.start].count(b"\n") + 1
         raise JudgeError(f"{path}:{line}: not UTF-8 text") from None
-    mainclass = languages.java_main_class(source) if language.uses_mainclass else "Main"
+    mainclass = language.main_class(source) if language.uses_mainclass else "Main"
     return Submission(path, language, source, mainclass)
 
 
@@ -80,6 +80,7 @@ def compile_limits(
     """The limits of one compilation. Its private /tmp (a tmpfs: memory) gets a quarter of
     the memory limit and is charged to the same cgroup, so what the compiler writes there
     counts against the compile memory limit too."""
+    time_s *= language.compile_time_factor
     return sandbox.RunLimits(
         cpu_s=time_s,
         wall_s=sandbox.wall_for(time_s),
@@ -88,6 +89,7 @@ def compile_limits(
         pids=64,
         address_space=language.address_space_limit,  # a JVM (javac) reserves far more than it uses
         tmp_mib=max(16, memory_mib // 4),
+        read_only=language.compile_reads,
     )
 
 

@@ -45,13 +45,35 @@ class Language(BaseModel):
     compile: Argv | None = None
     run: Argv
     version: Argv
-    # Memory the JVM needs beyond the program's heap (-Xmx): added to the cgroup limit.
+    package: str  # the Debian package of the toolchain, for judge doctor and the errors
+    time_factor: float = Field(default=1.0, gt=0, le=20)  # where the problem sets no multiplier
+    compile_time_factor: float = Field(default=1.0, gt=0, le=20)
+    env: dict[str, str] = Field(default_factory=dict)  # added to the sandbox's environment
+    # Memory a runtime needs beyond the program's heap (-Xmx): added to the cgroup limit.
     jvm_allowance_mib: int = Field(default=0, ge=0)
     # RLIMIT_AS is wrong for a JVM, which reserves far more address space than it uses.
     address_space_limit: bool = True
+    # What the runtime prints when its heap is full: the case is then MLE, not RE.
+    memory_marks: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
+    # Patterns whose first group is the main class (the source file is named after it).
+    mainclass: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
+    # Where an extension is shared (.pl: Prolog, Perl), a first line matching this wins.
+    shebang: str | None = None
+    # Host folders beyond /usr and /etc the compiler reads, bound read-only for compiling only.
+    compile_reads: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
 
     @model_validator(mode="after")
     def _placeholders_known(self) -> Language:
+        for pattern in (*self.mainclass, *([self.shebang] if self.shebang else [])):
+            try:
+                re.compile(pattern)
+            except re.error as err:
+                raise ValueError(f"pattern {pattern!r}: {err}") from None
+        for folder in self.compile_reads:
+            if not folder.startswith("/") or folder.rstrip("/") == "":
+                raise ValueError(f"compile_reads: {folder!r} is not an absolute folder below /")
+        if any(placeholders(value) for value in self.env.values()):
+            raise ValueError("env values are plain text (no placeholders): a compile shares them")
         for argv in (self.compile or (), self.run, (self.source,)):
             for part in argv:
                 unknown = placeholders(part) - PLACEHOLDERS
@@ -65,6 +87,27 @@ class Language(BaseModel):
     def uses_mainclass(self) -> bool:
         return "mainclass" in placeholders(self.source)
 
+    def main_class(self, source: bytes) -> str:
+        """The main class a source declares (its first pattern that matches), else Main."""
+        for pattern in self.mainclass:
+            match = re.search(pattern.encode(), source)
+            if match:
+                return match.group(1).decode("ascii", errors="replace")
+        return "Main"
+
+    def missing(self) -> str:
+        """Why this language cannot run here ("" when it can): the command a sandboxed program
+        would not find, and the package that brings it."""
+        import shutil
+
+        from judge.run.sandbox.records import SANDBOX_PATH
+
+        for argv in (self.version, self.compile, self.run):  # the version's command is the toolchain's
+            command = argv[0] if argv else ""
+            if command and not command.startswith(".") and shutil.which(command, path=SANDBOX_PATH) is None:
+                return f"no {self.name} toolchain here: `{command}` not found (apt-get install {self.package})"
+        return ""
+
     def source_name(self, mainclass: str) -> str:
         return self.source.format(mainclass=mainclass)
 
@@ -74,7 +117,9 @@ class Language(BaseModel):
         """An argv of languages.yaml with its placeholders filled; a `{source}` of its own
         becomes the files of `sources` when it is given (C, C++: all into one binary)."""
         values = {"source": source, "binary": self.binary or "", "mainclass": mainclass, "memory_mib": str(memory_mib)}
-        filled: list[str] = []
+        # The language's variables go in through env(1): the argv is all a run (or a judge
+        # host) needs to know.
+        filled: list[str] = ["env", *(f"{k}={v}" for k, v in self.env.items())] if self.env else []
         for part in argv:
             if part == "{source}" and sources is not None:
                 filled += sources
@@ -100,14 +145,40 @@ class LanguageTable:
             known = ", ".join(self.languages)
             raise JudgeError(f"unknown language {language_id!r} (known: {known})") from None
 
-    def detect(self, path: Path) -> Language:
-        """The language of a source file, by its extension."""
+    def detect(self, path: Path, content: bytes | None = None) -> Language:
+        """The language of a source file, by its extension; where languages share one (.pl),
+        by the first line of `content` (read from `path` when not given) against their
+        shebangs, else the first that has none."""
         suffix = path.suffix.lower().lstrip(".")
-        for language in self.languages.values():
-            if suffix in language.extensions:
-                return language
-        known = ", ".join(f".{e}" for lang in self.languages.values() for e in lang.extensions)
+        found = [language for language in self.languages.values() if suffix in language.extensions]
+        if len(found) > 1 and any(language.shebang for language in found):
+            if content is None:
+                try:
+                    with path.open("rb") as stream:
+                        content = stream.readline(4096)
+                except OSError:
+                    content = b""
+            first = content.split(b"\n", 1)[0].decode("utf-8", errors="replace")
+            for language in found:
+                if language.shebang and re.search(language.shebang, first):
+                    return language
+            found = [language for language in found if not language.shebang] or found
+        if found:
+            return found[0]
+        known = ", ".join(sorted({f".{e}" for lang in self.languages.values() for e in lang.extensions}))
         raise JudgeError(f"{path}: unknown language for extension '.{suffix}' (known: {known}; or pass --lang)")
+
+
+def memory_marks() -> tuple[bytes, ...]:
+    """Every language's out-of-memory messages: a run is read for all of them, so a case
+    judged on a judge host needs no more than its argv."""
+    return tuple(sorted({mark.encode() for language in load().languages.values() for mark in language.memory_marks}))
+
+
+def time_factor_of(language_id: str) -> float:
+    """A language's own factor on the CPU limit (1 for an id this table does not know)."""
+    found = load().languages.get(language_id)
+    return found.time_factor if found is not None else 1.0
 
 
 @lru_cache(maxsize=4)
@@ -127,19 +198,6 @@ def load(path: Path = LANGUAGES_FILE) -> LanguageTable:
     return LanguageTable(languages)
 
 
-_PUBLIC_CLASS = re.compile(rb"public\s+(?:final\s+|abstract\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*)")
-_ANY_CLASS = re.compile(rb"\bclass\s+([A-Za-z_$][A-Za-z0-9_$]*)")
-
-
-def java_main_class(source: bytes) -> str:
-    """The public class of a Java source (the file must be named after it), else the first class."""
-    for pattern in (_PUBLIC_CLASS, _ANY_CLASS):
-        match = pattern.search(source)
-        if match:
-            return match.group(1).decode("ascii")
-    return "Main"
-
-
 @dataclass(frozen=True)
 class Toolchain:
     """What this machine has of a language: the command a sandboxed program finds, and the
@@ -151,13 +209,22 @@ class Toolchain:
     error: str
 
 
+def probe_all(table: LanguageTable) -> dict[str, Toolchain]:
+    """Every language's probe, a few at a time (a JVM takes a second to say its version)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    every = list(table.languages.values())
+    with ThreadPoolExecutor(8) as pool:
+        return {language.id: found for language, found in zip(every, pool.map(probe, every), strict=True)}
+
+
 def probe(language: Language) -> Toolchain:
     import shutil
     import subprocess
 
     from judge.run import sandbox
 
-    command = (language.compile or language.run)[0]
+    command = language.version[0]  # the toolchain's own command (a compile may go through sh)
     path = shutil.which(command, path=sandbox.SANDBOX_PATH)  # what a sandboxed program finds
     if path is None:
         return Toolchain(command, None, "", f"`{command}` not on PATH")
@@ -165,5 +232,7 @@ def probe(language: Language) -> Toolchain:
         done = subprocess.run([path, *language.version[1:]], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as error:
         return Toolchain(command, path, "", f"cannot run: {error}")
-    text = (done.stdout or done.stderr).strip().splitlines()
-    return Toolchain(command, path, text[0] if text else f"exit code {done.returncode}", "")
+    # The first line that is not a runtime's warning (kotlinc's JVM prints one first).
+    text = [line for line in (done.stdout + "\n" + done.stderr).splitlines() if line.strip()]
+    shown = [line for line in text if "warning" not in line.lower()] or text
+    return Toolchain(command, path, shown[0].strip() if shown else f"exit code {done.returncode}", "")

@@ -131,16 +131,19 @@ def _language_of(path: Path, files: Sequence[tuple[str, bytes]]) -> Language:
     if path.is_file():
         return table.detect(path)
     found: dict[str, Language] = {}
-    for name, _ in files:
-        for language in table.languages.values():
-            if _suffix(name) in language.extensions:
-                found[language.id] = language
+    for name, content in files:
+        try:
+            # The language an extension names first (a variant, cpp20 say, is asked for by id).
+            language = table.detect(Path(name), content)
+        except JudgeError:
+            continue  # a file of no language: data, notes
+        found[language.id] = language
     # A C++ program may carry C files; anything else mixed is a mistake.
     if set(found) == {"c", "cpp"}:
         return found["cpp"]
     if len(found) != 1:
         what = ", ".join(sorted(found)) or "none"
-        known = ", ".join(f".{e}" for lang in table.languages.values() for e in lang.extensions)
+        known = ", ".join(sorted({f".{e}" for lang in table.languages.values() for e in lang.extensions}))
         raise ProgramError(
             f"{path}: a program folder needs source files of one language (found: {what}; known: {known})"
         )
@@ -155,7 +158,7 @@ def _main_file(path: Path, language: Language, files: Sequence[tuple[str, bytes]
         if len(with_main) != 1 and len(sources) > 1:
             raise ProgramError(f"{path}: {len(with_main)} Java files with a main method, need exactly one")
         name, content = (with_main or sources)[0]
-        return name, languages.java_main_class(content)
+        return name, language.main_class(content)
     if language.compile is not None and language.binary is not None:
         return "", ""  # C, C++: every source is compiled into one binary
     if len(sources) == 1:

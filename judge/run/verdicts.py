@@ -65,8 +65,12 @@ def signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def judge_run(run: RunResult, memory_limit_kib: int, check: CheckResult | None) -> CaseVerdict:
-    """The verdict of one case. `check` is None when the checker was not (or could not be) run."""
+def judge_run(
+    run: RunResult, memory_limit_kib: int, check: CheckResult | None, memory_marks: tuple[bytes, ...] = ()
+) -> CaseVerdict:
+    """The verdict of one case. `check` is None when the checker was not (or could not be) run.
+    `memory_marks`: what runtimes print when their heap is full (languages.yaml), beside the
+    marks every run is read for."""
     if run.limit_hit == Limit.CPU:
         return CaseVerdict(Verdict.TLE, f"CPU time over the limit ({run.cpu_s:.2f} s)")
     if run.limit_hit == Limit.WALL:
@@ -87,7 +91,7 @@ def judge_run(run: RunResult, memory_limit_kib: int, check: CheckResult | None) 
     # A program that fails while holding nearly all of its memory most likely failed to
     # get more (a refused malloc under RLIMIT_AS, say): that is MLE, not RE.
     out_of_memory |= failed and run.memory_kib >= NEAR_LIMIT * memory_limit_kib
-    if out_of_memory or (failed and _died_of_memory(run)):
+    if out_of_memory or (failed and _died_of_memory(run, memory_marks)):
         return CaseVerdict(Verdict.MLE, f"peak memory {run.memory_kib // 1024} MiB")
     if run.signal is not None:
         return CaseVerdict(Verdict.RE, f"killed by {signal_name(run.signal)}")
@@ -100,12 +104,12 @@ def judge_run(run: RunResult, memory_limit_kib: int, check: CheckResult | None) 
     return CaseVerdict(Verdict.WA, check.message)
 
 
-def _died_of_memory(run: RunResult) -> bool:
+def _died_of_memory(run: RunResult, memory_marks: tuple[bytes, ...]) -> bool:
     # Killed by the OOM killer at the cgroup limit, or an allocation refused with the
     # runtime saying so (JVM OutOfMemoryError, Python MemoryError, C++ bad_alloc).
     if run.memory_refused and run.signal == signals.SIGKILL:
         return True
-    return any(mark in run.stderr for mark in _OUT_OF_MEMORY_MARKS)
+    return any(mark in run.stderr for mark in (*_OUT_OF_MEMORY_MARKS, *memory_marks))
 
 
 def headline(verdicts: list[Verdict]) -> Verdict:

@@ -8,9 +8,15 @@ from judge.errors import JudgeError
 from judge.run import languages
 
 
-def test_the_four_languages() -> None:
+def test_the_languages_and_their_names_after_kattis() -> None:
     table = languages.load()
-    assert set(table.languages) == {"c", "cpp", "python3", "java"}
+    # The ids of Kattis' languages.yaml where it has the language, so imports map by name.
+    kattis = {"c", "cpp", "csharp", "go", "haskell", "java", "javascript", "kotlin", "ocaml", "pascal", "php"}
+    kattis |= {"prolog", "python3", "ruby", "rust", "scala"}
+    assert kattis <= set(table.languages)
+    assert {"cpp20", "pypy3", "typescript", "lua", "perl", "fortran"} <= set(table.languages)
+    assert all(language.package for language in table.languages.values())
+    assert table.detect(Path("a.kt")).id == "kotlin" and table.detect(Path("a.ml")).id == "ocaml"
     assert table.detect(Path("a/b/sol.CPP")).id == "cpp"
     assert table.detect(Path("x.py")).id == "python3"
     java = table.by_id("java")
@@ -21,22 +27,52 @@ def test_the_four_languages() -> None:
     assert table.by_id("c").compile_argv() == ["gcc", "-O2", "-std=gnu11", "-pipe", "-o", "main", "main.c", "-lm"]
 
 
-def test_java_main_class() -> None:
-    assert languages.java_main_class(b"class Helper {}\npublic final class Main { }") == "Main"
-    assert languages.java_main_class(b"class Only { public static void main(String[] a) {} }") == "Only"
-    assert languages.java_main_class(b"// nothing here") == "Main"
+def test_main_classes() -> None:
+    java = languages.load().by_id("java")
+    assert java.main_class(b"class Helper {}\npublic final class Main { }") == "Main"
+    assert java.main_class(b"class Only { public static void main(String[] a) {} }") == "Only"
+    assert java.main_class(b"// nothing here") == "Main"
+    assert languages.load().by_id("scala").main_class(b"object Solver extends App { }") == "Solver"
+
+
+def test_a_language_environment_goes_in_through_env() -> None:
+    go = languages.load().by_id("go")
+    argv = go.compile_argv()
+    assert argv is not None and argv[0] == "env" and "GOCACHE=/tmp/go-cache" in argv
+    assert argv[argv.index("go") :] == ["go", "build", "-o", "main", "main.go"]
+
+
+def test_a_missing_toolchain_names_its_package(tmp_path: Path) -> None:
+    path = tmp_path / "languages.yaml"
+    path.write_text(
+        "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [no-such-runtime-here]\n  version: [no-such-runtime-here]\n  package: x-runtime\n"
+    )
+    why = languages.load(path).by_id("x").missing()
+    assert why == "no X toolchain here: `no-such-runtime-here` not found (apt-get install x-runtime)"
 
 
 @pytest.mark.parametrize(
     ("yaml_text", "message"),
     [
         (
-            "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: ['{nope}']\n  version: [x]\n",
+            "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: ['{nope}']\n  version: [x]\n  package: p\n",
             "unknown placeholder {nope}",
         ),
-        ("x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: ['./{binary}']\n  version: [x]\n", "has no `binary`"),
+        (
+            "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: ['./{binary}']\n  version: [x]\n  package: p\n",
+            "has no `binary`",
+        ),
         ("x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [a]\n  version: [x]\n  colour: red\n", "colour"),
         ("x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: []\n  version: [x]\n", "run"),
+        ("x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [a]\n  version: [x]\n", "package"),
+        (
+            "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [a]\n  version: [x]\n  package: p\n  compile_reads: [var]\n",
+            "not an absolute folder",
+        ),
+        (
+            "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [a]\n  version: [x]\n  package: p\n  env: {A: '{memory_mib}'}\n",
+            "plain text",
+        ),
     ],
 )
 def test_bad_language_tables_are_refused(tmp_path: Path, yaml_text: str, message: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import resource
+from pathlib import PurePosixPath
 
 from judge.run.sandbox.records import AS_SLACK_BYTES, BOX_MOUNT, TMP_CAP_BYTES, Layers, RunLimits
 
@@ -19,7 +20,13 @@ def _host_binds() -> tuple[tuple[str, ...], ...]:
     return tuple(binds)
 
 
-def _bwrap_prefix(layers: Layers, box: str, block_fd: int | None = None, tmp_bytes: int = TMP_CAP_BYTES) -> list[str]:
+def _bwrap_prefix(
+    layers: Layers,
+    box: str,
+    block_fd: int | None = None,
+    tmp_bytes: int = TMP_CAP_BYTES,
+    read_only: tuple[str, ...] = (),
+) -> list[str]:
     assert layers.bwrap_path is not None
     argv = [
         layers.bwrap_path,
@@ -39,6 +46,13 @@ def _bwrap_prefix(layers: Layers, box: str, block_fd: int | None = None, tmp_byt
     ]
     for bind in layers.binds:
         argv += bind
+    for folder in read_only:
+        # The folders bubblewrap makes on the way are root's, 0700 unless told: the program's
+        # user (nobody) must be able to pass through them.
+        parents = [str(parent) for parent in reversed(PurePosixPath(folder).parents) if str(parent) != "/"]
+        for parent in parents:
+            argv += ["--perms", "0755", "--dir", parent]
+        argv += ["--ro-bind-try", folder, folder]
     # /tmp and /dev/shm are memory: each is capped, and what is in them counts in the run's
     # cgroup. Every other place bubblewrap makes (its root, /dev) is then read-only: as an
     # ordinary user the program owns them, and could fill them beyond any cap.

@@ -48,6 +48,9 @@ class RunLimits:
     pids: int = 64  # processes and threads at once
     address_space: bool = True  # RLIMIT_AS without a cgroup (never for a JVM)
     tmp_mib: int = TMP_CAP_BYTES >> 20  # the private /tmp under bubblewrap (memory, counted in the cgroup)
+    # Host folders outside /usr and /etc a compiler reads (ghc's package database in /var/lib),
+    # bound read-only for that compile only: a submission's runs never get them.
+    read_only: tuple[str, ...] = ()
 
 
 def wall_for(cpu_s: float) -> float:

@@ -89,7 +89,7 @@ def _run_locked(
     inside = under_bwrap and layers.prlimit_path is not None
     full: list[str] = []
     if under_bwrap:
-        full += _bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20)
+        full += _bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only)
         if inside:
             assert layers.prlimit_path is not None
             full += [layers.prlimit_path, *_prlimit_options(rlimits), "--"]

@@ -1,0 +1,1 @@
+int main() { auto [a, b] = 1; }

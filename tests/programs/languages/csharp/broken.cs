@@ -1,0 +1,1 @@
+class Broken { static void Main() { int x = "text"; } }

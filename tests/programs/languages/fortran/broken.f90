@@ -1,0 +1,4 @@
+program broken
+  integer :: x
+  x = "text"
+end program broken

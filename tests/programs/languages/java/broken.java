@@ -1,0 +1,1 @@
+public class Broken { void f() { int x = "text"; } }

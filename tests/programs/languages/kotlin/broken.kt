@@ -1,0 +1,1 @@
+fun main() { val x: Int = "text" }

@@ -1,0 +1,4 @@
+program Broken;
+begin
+  writeln(1 + );
+end.

@@ -1,0 +1,1 @@
+main :- format("~w", [x]

@@ -1,0 +1,1 @@
+object Broken { def main(args: Array[String]): Unit = { val x: Int = "text" } }
