@@ -60,13 +60,13 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path: Path) -> None:
     empty.write_text("")
     binary = tmp_path / "blob.c"
     binary.write_bytes(b"\x7fELF\0\0")
-    odd = tmp_path / "main.rs"
+    odd = tmp_path / "main.zig"
     odd.write_text("fn main() {}\n")
     for args, needle in (
         ((str(WRONG), "-p", "nope"), "nope"),
         ((str(empty), "-p", "eight-digits"), "empty.c: empty submission"),
         ((str(binary), "-p", "eight-digits"), "blob.c: binary file"),
-        ((str(odd), "-p", "eight-digits"), "main.rs"),
+        ((str(odd), "-p", "eight-digits"), "main.zig"),
     ):
         result = judge("explain", *args)
         assert result.returncode == 2, (args, result.stdout, result.stderr)

@@ -310,7 +310,7 @@ def test_files_that_cannot_be_judged_are_not_graded_never_ie(tmp_path: Path) -> 
         "empty": ("sicily-rotations.c", b"  \n"),
         "binary": ("sicily-rotations.cpp", b"\x7fELF\0\0\0"),
         "huge": ("sicily-rotations.py", b"#" * (2 << 20)),
-        "odd": ("sicily-rotations.rs", b"fn main() {}\n"),
+        "odd": ("sicily-rotations.zig", b"pub fn main() void {}\n"),
         "good": ("sicily-rotations.c", (PROGRAMS / "sicily_zero.c").read_bytes()),
     }
     for student, (name, content) in files.items():

@@ -114,7 +114,7 @@ def test_ad_hoc_with_and_without_answer(tmp_path: Path) -> None:
         ("empty.cpp", b"  \n", "empty submission"),
         ("binary.c", b"\x7fELF\x02\x01\x00\x00", "binary file, not source code"),
         ("latin.py", b"print('caf\xe9')\n", ":1: not UTF-8 text"),
-        ("script.rb", b"puts 1\n", "unknown language for extension '.rb'"),
+        ("script.zig", b"pub fn main() void {}\n", "unknown language for extension '.zig'"),
     ],
 )
 def test_bad_submissions_get_one_line(tmp_path: Path, name: str, content: bytes, message: str) -> None:

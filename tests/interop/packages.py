@@ -134,7 +134,7 @@ def format_2025(root: Path, **extra: str) -> Path:
         "output_validator/output_validator.py": CHECKER_PY,
         "submissions/accepted/add.c": ADD_C,
         "submissions/wrong_answer/sub.py": SUB_PY,
-        "submissions/accepted/Add.kt": "fun main() { println(readLine()!!.split(' ').sumOf { it.toLong() }) }\n",
+        "submissions/accepted/Add.cob": "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. ADDER.\n",
         "data/secret/test_group.yaml": "output_validator_args: [lenient]\ninput_validator_args: [--strict]\n",
         **data(),
     }

@@ -99,11 +99,11 @@ def test_a_2025_package_with_arguments_and_an_unknown_language(tmp_path: Path, p
     assert spec["validators"] == ["validators/check"]
     secret = next(g for g in spec["groups"] if g["name"] == "secret")  # type: ignore[attr-defined]
     assert secret["validator_args"] == ["--strict"]
-    assert any("Add.kt: no language for '.kt'" in n for n in imported.notes)
+    assert any("Add.cob: no language for '.cob'" in n for n in imported.notes)
     verified = judge("--problems", str(problems), "verify", "--strict")  # a skip is not a warning
     assert verified.returncode == 0, verified.stdout
     assert "skip" in verified.stdout
-    assert "Add.kt: skipped, the judge has no language for '.kt'" in " ".join(verified.stdout.split())
+    assert "Add.cob: skipped, the judge has no language for '.cob'" in " ".join(verified.stdout.split())
 
 
 @pytest.mark.parametrize(

@@ -112,8 +112,8 @@ def test_good_spec_loads(tmp_path: Path) -> None:
         # an unknown language in the multipliers
         (
             "  memory_mib: 64",
-            "  memory_mib: 64\n  time_multipliers: {pascal: 2}",
-            ":8: limits.time_multipliers.pascal: Input should be",
+            "  memory_mib: 64\n  time_multipliers: {cobol: 2}",
+            ":8: limits.time_multipliers.cobol: Input should be",
         ),
     ],
 )

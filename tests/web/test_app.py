@@ -146,7 +146,7 @@ def test_hostile_submissions_get_clear_errors(server: Server) -> None:
         ("main.c", b"", 400, "empty"),
         ("main.c", b"\x7fELF\x02\x01\x01\x00\x00\x00", 400, "binary"),
         ("main.c", b"int main(){}\xff\xfe\n", 400, "not UTF-8"),
-        ("main.rb", b"puts 1\n", 400, "Unknown language"),
+        ("main.zig", b"pub fn main() void {}\n", 400, "Unknown language"),
         ("../../etc/passwd.c", ACCEPTED, 400, "looks like a path"),
         ("main.c", b"/*" + b"x" * (64 * 1024) + b"*/", 413, "64 KiB"),
         ("main.c", b"x" * (400 * 1024), 413, "64 KiB"),
