@@ -169,6 +169,7 @@ class LanguageTable:
         raise JudgeError(f"{path}: unknown language for extension '.{suffix}' (known: {known}; or pass --lang)")
 
 
+@lru_cache(maxsize=1)
 def memory_marks() -> tuple[bytes, ...]:
     """Every language's out-of-memory messages: a run is read for all of them, so a case
     judged on a judge host needs no more than its argv."""

@@ -504,9 +504,7 @@ class Store:
         now = time.time() if now is None else now
         with self._connect() as db:
             mine = db.execute(
-                "SELECT started, (SELECT COALESCE(SUM(t.seconds), 0) FROM turns t "
-                " WHERE t.student = s.student AND t.ended > ?) AS used FROM submissions s "
-                "WHERE id = ? AND attempt = ?",
+                f"SELECT started, {_USED} AS used FROM submissions s WHERE id = ? AND attempt = ?",
                 (now - fair_s, claim.id, claim.attempt),
             ).fetchone()
             if mine is None or mine["started"] is None:
