@@ -13,7 +13,7 @@ from judge.problem.locate import find_problem
 
 
 @click.command()
-@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("source", type=click.Path(path_type=Path))
 @click.option("-p", "--problem", "problem_name", required=True, help="The problem (a built-in puzzle).")
 @click.option("--lang", "language", help="Language id (default: from the file extension).")
 @click.option(
@@ -54,13 +54,12 @@ def explain(
     import json
 
     from judge.explain import render, search
-    from judge.grade import grading, reports
+    from judge.grade import grading, reports, runner
     from judge.problem.spec import load_problem
     from judge.problem.tables import TableStore
-    from judge.run import build
 
-    submission = build.load_submission(source, language)
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
+    submission = runner.load_for(problem, source, language)
     why = grading.missing_toolchain(submission.language)
     if why:
         raise JudgeError(f"{source}: {why}")

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 @click.command(name="run")
-@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("source", type=click.Path(path_type=Path))
 @click.option("-p", "--problem", "problem_name", help="Judge on every case of this problem.")
 @click.option("--lang", "language", help="Language id (default: from the file extension).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
@@ -75,7 +75,8 @@ def run_command(
     compile_memory_limit: int,
     full: bool,
 ) -> None:
-    """Compile SOURCE and judge it: on a problem's cases (-p), or on one --input.
+    """Compile SOURCE (a file, or a folder, .zip or .tar.gz of several) and judge it: on a
+    problem's cases (-p), or on one --input.
 
     On a problem, sample cases show the first difference; secret cases show only their
     verdict and figures. The exit code is 0 only for AC.
@@ -83,8 +84,8 @@ def run_command(
     from judge.grade.adhoc import AdHocLimits
     from judge.run import build
 
-    submission = build.load_submission(source, language)
     if input_file is not None:
+        submission = build.load_submission(source, language, allow_build=True)  # one's own program
         compile_limits = build.compile_limits(submission.language, compile_time_limit, compile_memory_limit)
         sys.exit(
             _run_ad_hoc(
@@ -99,10 +100,12 @@ def run_command(
         )
     if problem_name is None:
         raise JudgeError("give a problem (-p PROBLEM) or an input (--input FILE)")
-    sys.exit(_run_problem(ctx, submission, problem_name, as_json, full))
+    sys.exit(_run_problem(ctx, source, language, problem_name, as_json, full))
 
 
-def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, as_json: bool, full: bool) -> int:
+def _run_problem(
+    ctx: click.Context, source: Path, language: str | None, problem_name: str, as_json: bool, full: bool
+) -> int:
     import json
 
     from judge.grade import results, runner
@@ -110,6 +113,7 @@ def _run_problem(ctx: click.Context, submission: Submission, problem_name: str, 
     from judge.problem.spec import load_problem
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
+    submission = runner.load_for(problem, source, language)
     cases = testdata.load_cases(problem)
     show_progress = err.is_terminal and not as_json
     progress = progress_bar(show_progress)

@@ -28,7 +28,7 @@ from judge.grade.runner import CaseResult
 from judge.grade.verify import Solution, SolutionRun
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
-from judge.run import sandbox
+from judge.run import sandbox, sources
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -228,7 +228,7 @@ class ClusterEngine:
         return self.client.submit(function, *args, pure=False, resources=needs.required(self._needs), priority=priority)
 
     def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
-        data, name, content = self._problem(problem), source.name, source.read_bytes()
+        data, (name, content) = self._problem(problem), sources.pack(source)  # a folder goes as a zip
 
         def start() -> Future[Any]:
             built = self._submit(remote.compile_remote, data, name, content, priority=COMPILE_PRIORITY - order)
@@ -308,10 +308,12 @@ class ClusterEngine:
         tickets: dict[Hashable, Solution] = {}
         for order, (directory, solution) in enumerate(work):
             problem = problems.get(directory) or problems.setdefault(directory, load_problem(directory))
-            data, source = self._problem(problem), solution.path.read_bytes()
+            data, (name, source) = self._problem(problem), sources.pack(solution.path)
 
-            def start(data: Future[Any] = data, solution: Solution = solution, source: bytes = source) -> Future[Any]:
-                return self._submit(remote.verify_solution, data, solution, source)
+            def start(
+                data: Future[Any] = data, solution: Solution = solution, name: str = name, source: bytes = source
+            ) -> Future[Any]:
+                return self._submit(remote.verify_solution, data, solution, name, source)
 
             tickets[self._queued((order,), start)] = solution
         done: dict[Path, SolutionRun] = {}

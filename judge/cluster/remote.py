@@ -157,7 +157,7 @@ def compile_remote(data: ProblemData, filename: str, source: bytes) -> RemoteCom
     with tempfile.TemporaryDirectory(prefix="judge-source-") as folder:
         path = Path(folder) / Path(filename).name
         path.write_bytes(source)
-        submission = build.load_submission(path)
+        submission = runner.load_for(problem, path)
         with build.box() as where:
             made = runner.compile_for(problem, submission, where)
             archive = _tar(where, list(where.rglob("*"))) if made.ok else b""
@@ -187,14 +187,14 @@ def case_remote(
     return runner.run_case_from(problem, argv, _builds.get(compiled), files, limits)
 
 
-def verify_solution(data: ProblemData, solution: Solution, source: bytes) -> SolutionRun:
+def verify_solution(data: ProblemData, solution: Solution, filename: str, source: bytes) -> SolutionRun:
     """Run one of a problem's solutions here as `judge verify` does; the result names the
     client's file, not the copy made here."""
     from judge.grade import verify
 
     problem = problem_here(data)
     with tempfile.TemporaryDirectory(prefix="judge-source-") as folder:
-        path = Path(folder) / solution.path.name
+        path = Path(folder) / Path(filename).name
         path.write_bytes(source)
         run = verify.run_solution_of(problem, replace(solution, path=path))
     here, there = str(path), str(solution.path)

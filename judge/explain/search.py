@@ -462,7 +462,7 @@ def explain(
         build = runner.compile_for(problem, submission, where)
         if not build.ok:
             return _unexplained(problem, submission, limits, budget_s, began, mode, content_hash, build.message)
-        argv = tuple(submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass))
+        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
         pool = lifecycle.worker_pool(jobs) if jobs > 1 else _Inline()
         executor = pool
 

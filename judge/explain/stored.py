@@ -13,11 +13,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from judge.errors import JudgeError
 from judge.explain.search import Explanation, explain
-from judge.grade import reports
+from judge.grade import reports, runner
 from judge.grade.results import GradeRecord
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
-from judge.run import build
 
 FOLDER = "explanations"
 _ADAPTER = TypeAdapter(Explanation)
@@ -78,7 +77,7 @@ def explain_records(
         found = read(out_dir, record)
         if found is None:
             try:
-                submission = build.load_submission(Path(record.source), record.language)
+                submission = runner.load_for(problems[record.problem], Path(record.source), record.language)
                 found = explain(problems[record.problem], submission, tables, budget_s, jobs, None, record.hash)
             except JudgeError as error:
                 on_done(record, None, str(error))

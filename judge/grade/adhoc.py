@@ -64,7 +64,7 @@ def run_once(
         compiled = build.compile_submission(submission, where, compile_limits)
         if not compiled.ok:
             return AdHocRun(compiled.message, False, None, None, False, mode)
-        argv = language.run_argv(limits.memory_mib, submission.mainclass)
+        argv = submission.run_argv(limits.memory_mib)
         run = sandbox.run(argv, box=where, limits=run_limits, stdin=input_file)
     check = None
     if answer_file is not None and run.exit_code == 0 and run.limit_hit is None:

@@ -73,9 +73,8 @@ class Engine(Protocol):
 def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, str]:
     """Worker: compile one submission into a folder of `builds` (its cases copy it)."""
     from judge.grade import runner
-    from judge.run import build
 
-    submission = build.load_submission(source)
+    submission = runner.load_for(problem, source)
     where = Path(tempfile.mkdtemp(prefix="build-", dir=builds))
     sandbox.prepare_box(where)
     return runner.compile_for(problem, submission, where), str(where)

@@ -5,6 +5,8 @@ Layouts accepted in the submissions folder:
 - `<student>/<problem>.<ext>`  (a folder per student)
 - `<student>_<problem>.<ext>`  (flat, as LMS exports often are; the problem id is the
   longest known id the name ends with)
+A submission of several files is a folder `<student>/<problem>/` or an archive
+`<student>/<problem>.zip` (`.tar.gz`), or flat `<student>_<problem>.zip`.
 
 A rerun judges only what changed: a result is kept when the hash of the source, its
 language and the problem (spec and every test file) is the one stored with it.
@@ -28,6 +30,7 @@ from judge.problem.spec import Problem
 from judge.problem.yamlpos import YamlError
 from judge.problem.yamlpos import load as load_yaml
 from judge.run import languages, sandbox
+from judge.run import sources as sources_of
 
 if TYPE_CHECKING:
     from judge.grade.runner import CaseResult
@@ -57,31 +60,25 @@ class Override:
 
 
 def discover(submissions_dir: Path, problem_ids: Sequence[str]) -> list[Entry]:
-    """Every file of the class, sorted, with its student and problem (or why it has none)."""
+    """Every submission of the class, sorted, with its student and problem (or why it has
+    none). A submission is a source file, a folder of files or a .zip/.tar.gz of them."""
     if not submissions_dir.is_dir():
         raise JudgeError(f"{submissions_dir}: no such submissions folder")
     entries: list[Entry] = []
-    for path in sorted(submissions_dir.rglob("*")):
-        relative = path.relative_to(submissions_dir)
-        if not path.is_file() or any(part.startswith(".") for part in relative.parts):
+    for path in sorted(submissions_dir.iterdir()):
+        if path.name.startswith(".") or path.name == OVERRIDES_FILE:
             continue
-        if relative.parts == (OVERRIDES_FILE,):
+        if path.is_file():
+            student, problem = _split_flat(_stem(path), problem_ids)
+            entries.append(_entry(path, student, problem, problem_ids))
             continue
-        if len(relative.parts) == 2:
-            student, stem = relative.parts[0], path.stem
-            problem = stem if stem in problem_ids else ""
-        elif len(relative.parts) == 1:
-            student, problem = _split_flat(path.stem, problem_ids)
-        else:
-            entries.append(Entry(path, relative.parts[0], "", "nested too deep (expected student/problem.ext)"))
+        if not path.is_dir():
             continue
-        if not problem:
-            known = ", ".join(problem_ids)
-            entries.append(
-                Entry(path, student, "", f"not a submission: no problem named {path.stem!r} (known: {known})")
-            )
-            continue
-        entries.append(Entry(path, student, problem, ""))
+        for item in sorted(path.iterdir()):
+            if item.name.startswith(".") or not (item.is_file() or item.is_dir()):
+                continue
+            stem = _stem(item)
+            entries.append(_entry(item, path.name, stem if stem in problem_ids else "", problem_ids))
     # A file of an unknown language that names a problem is that problem's submission, not
     # graded (NG, its reason in every report), unless the student has a source for it too.
     sources = {(e.student, e.problem) for e in entries if not e.problem_error and language_of(e.path)}
@@ -93,9 +90,30 @@ def discover(submissions_dir: Path, problem_ids: Sequence[str]) -> list[Entry]:
     ]
 
 
+def _stem(path: Path) -> str:
+    """The name a submission goes by: a file's or an archive's without its extension(s), a folder's."""
+    if path.is_dir():
+        return path.name
+    lower = path.name.lower()
+    for suffix in sources_of.ARCHIVE_SUFFIXES:
+        if lower.endswith(suffix):
+            return path.name[: -len(suffix)]
+    return path.stem
+
+
+def _entry(path: Path, student: str, problem: str, problem_ids: Sequence[str]) -> Entry:
+    if problem:
+        return Entry(path, student, problem, "")
+    known = ", ".join(problem_ids)
+    return Entry(path, student, "", f"not a submission: no problem named {_stem(path)!r} (known: {known})")
+
+
 def language_of(path: Path) -> str:
-    """The language id of a file, or "" for an extension the judge does not know."""
+    """The language id of a submission, or "" when the judge knows none for it (an unknown
+    extension; a folder or an archive it cannot read)."""
     try:
+        if path.is_dir() or sources_of.is_archive(path):
+            return sources_of.read(path, build_scripts="ignore").language.id
         return languages.load().detect(path).id
     except JudgeError:
         return ""
@@ -123,7 +141,7 @@ def problem_hash(problem: Problem) -> str:
 
 
 def submission_hash(path: Path, language: str, problem_digest: str) -> str:
-    return source_hash(path.read_bytes(), language, problem_digest)
+    return source_hash(sources_of.fingerprint(path), language, problem_digest)
 
 
 def source_hash(source: bytes, language: str, problem_digest: str) -> str:
@@ -142,10 +160,10 @@ def _unrunnable(
 ) -> results.GradeRecord | None:
     """The record of a file that cannot be judged at all (unreadable, empty, no toolchain), else None.
     The toolchain is looked for only when the cases run `here` (judge hosts have their own)."""
-    from judge.run import build
+    from judge.grade import runner
 
     try:
-        submission = build.load_submission(source)
+        submission = runner.load_for(problem, source)
     except JudgeError as err:  # empty, binary, an unknown language: the file's fault, not the judge's
         return results.not_graded(
             student, problem.id, str(source), language_of(source), content_hash, _max_score(problem), str(err)
@@ -189,8 +207,14 @@ def plan(
             continue
         content_hash = submission_hash(entry.path, language_of(entry.path), digests[entry.problem])
         stored = results.read(results.path_for(results_dir, entry.student, entry.problem))
-        # A result judged without isolation is judged again once isolation is there.
-        unsafe_before = stored is not None and not results.isolated_mode(stored.sandbox) and sandbox.detect().isolated
+        # A result judged without isolation is judged again once isolation is there (a file
+        # that could not be judged at all, NG, ran nothing: it stays as it is).
+        unsafe_before = (
+            stored is not None
+            and stored.verdict != "NG"
+            and not results.isolated_mode(stored.sandbox)
+            and sandbox.detect().isolated
+        )
         if not regrade and stored is not None and stored.hash == content_hash and not unsafe_before:
             skipped += 1
             continue
@@ -240,8 +264,7 @@ class _Judging:
 
     @property
     def argv(self) -> tuple[str, ...]:
-        language, problem = self.submission.language, self.task.problem
-        return tuple(language.run_argv(problem.spec.limits.memory_mib, self.submission.mainclass))
+        return tuple(self.submission.run_argv(self.task.problem.spec.limits.memory_mib))
 
 
 def run(
@@ -267,7 +290,6 @@ def run(
     """
     from judge.grade import runner
     from judge.problem import testdata
-    from judge.run import build
 
     done: list[results.GradeRecord] = []
 
@@ -285,7 +307,7 @@ def run(
         if record is not None:
             finish(record)
             continue
-        submission = build.load_submission(task.entry.path)
+        submission = runner.load_for(task.problem, task.entry.path)
         limits = runner.run_limits(task.problem, submission.language)
         breaks = set() if full else {g.name for g in task.problem.spec.groups if g.breaks}
         cases = testdata.load_cases(task.problem)

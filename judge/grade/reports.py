@@ -25,11 +25,13 @@ import jinja2
 from markupsafe import Markup, escape
 
 from judge import paths
+from judge.errors import JudgeError
 from judge.grade import feedback
 from judge.grade.feedback import Shown
 from judge.grade.grading import Entry, Override
 from judge.grade.results import GradeRecord, isolated_mode, to_json
 from judge.problem.spec import Problem
+from judge.run import sources
 from judge.run.verdicts import Verdict
 
 TEMPLATES = Path(paths.TEMPLATES)
@@ -345,8 +347,16 @@ def _cell(record: GradeRecord | None, override: Override | None, link: Callable[
 
 
 def _source_lines(source: str) -> list[str] | None:
+    """The numbered lines of a submission's page; a folder or an archive shows each of its
+    text files after a `==> name <==` line (as head(1) does)."""
+    path = Path(source)
+    if path.is_dir() or sources.is_archive(path):
+        try:
+            return sources.shown_lines(sources.read_files(path, sources.SUBMISSION_CAPS))
+        except JudgeError:
+            return None
     try:
-        return Path(source).read_text(encoding="utf-8", errors="replace").splitlines()
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
 

@@ -17,7 +17,7 @@ from judge.problem import parts
 from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 from judge.problem.testdata import CaseFiles
 from judge.run import checkers, custom_checker, languages, sandbox
-from judge.run.build import Build, Submission, box, compile_limits, compile_submission
+from judge.run.build import Build, Submission, box, compile_limits, compile_submission, load_submission
 from judge.run.custom_checker import CheckerError
 from judge.run.languages import Language
 from judge.run.verdicts import CaseVerdict, Verdict, headline, judge_run
@@ -159,7 +159,7 @@ def judge_submission(
             if on_compiled is not None:
                 on_compiled()
             keep = {entry.name for entry in where.iterdir()}
-            argv = tuple(submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass))
+            argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
             breaks = set() if full else {g.name for g in problem.spec.groups if g.breaks}
             ended = {r.group for r in done if failed_in(r, breaks)}
             ran = False
@@ -189,6 +189,12 @@ def failed_in(result: CaseResult, breaks: set[str]) -> bool:
 def not_judged(case: CaseFiles) -> CaseResult:
     """The record of a case left out because its group had already failed."""
     return CaseResult(case.id, case.group, case.public, Verdict.NJ, "not judged: the group failed earlier", 0.0, 0.0, 0)
+
+
+def load_for(problem: Problem, path: Path, language_id: str | None = None, own: bool = False) -> Submission:
+    """A submission (file, folder or archive) read as `problem` allows: a build script only
+    where its spec says so. `own`: one of the problem's solutions (its entry may be guessed)."""
+    return load_submission(path, language_id, allow_build=problem.spec.build_script, guess_entry=own)
 
 
 def compile_for(problem: Problem, submission: Submission, where: Path) -> Build:

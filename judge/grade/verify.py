@@ -21,7 +21,7 @@ from judge.errors import JudgeError
 from judge.problem import expectations
 from judge.problem.expectations import Expectation, ExpectationError, GroupOutcome, Measured
 from judge.problem.spec import Problem, load_problem
-from judge.run import languages, lifecycle, sandbox
+from judge.run import lifecycle, sandbox, sources
 from judge.run.verdicts import Verdict, headline
 
 SOLUTIONS_DIR = "solutions"
@@ -58,6 +58,7 @@ class SolutionRun:
     error: str  # why it could not be run at all ("" when it ran)
     compiler_output: str
     cases: tuple[Measured, ...]
+    skipped: str = ""  # not run, and not its fault: no toolchain for its language here
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,6 @@ def discover(problem_dir: Path, icpc: bool = False) -> tuple[list[Solution], lis
     skipped: list[str] = []
     if not root.is_dir():
         return found, problems, skipped
-    table = languages.load()
     for folder in sorted(p for p in root.iterdir() if not p.name.startswith(".")):
         if not folder.is_dir():
             problems.append(f"{folder}: not a verdict folder (expected one of: {', '.join(expectations.FOLDERS)})")
@@ -160,17 +160,22 @@ def discover(problem_dir: Path, icpc: bool = False) -> tuple[list[Solution], lis
         if folder.name not in expectations.FOLDERS:
             problems.append(f"{folder}: unknown verdict folder (known: {', '.join(expectations.FOLDERS)})")
             continue
-        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
+        for path in sorted(p for p in folder.iterdir() if not p.name.startswith(".")):
+            # A file is a solution, and so is a folder (or an archive) of several files: its
+            # header is looked for in its entry file.
             try:
-                table.detect(path)
-            except JudgeError:
-                skipped.append(f"{path}: skipped, the judge has no language for '{path.suffix}'")
+                text = sources.read(path, build_scripts="ignore", guess_entry=True).head()
+            except sources.NoLanguage:
+                what = f"'{path.suffix}'" if path.is_file() and not sources.is_archive(path) else "its files"
+                skipped.append(f"{path}: skipped, the judge has no language for {what}")
                 continue
-            try:
-                text = path.read_bytes().decode("utf-8")
-                found.append(Solution(path, folder.name, expectations.expectation(folder.name, text, icpc)))
             except JudgeError as err:
                 problems.append(str(err))
+                continue
+            try:
+                found.append(
+                    Solution(path, folder.name, expectations.expectation(folder.name, text.decode("utf-8"), icpc))
+                )
             except UnicodeDecodeError:
                 problems.append(f"{path}: not UTF-8 text")
             except ExpectationError as err:
@@ -187,16 +192,15 @@ def run_solution_of(problem: Problem, solution: Solution) -> SolutionRun:
     from judge.grade import grading, runner
     from judge.grade.runner import CaseResult
     from judge.problem import testdata
-    from judge.run import build
 
     try:
-        submission = build.load_submission(solution.path)
+        submission = runner.load_for(problem, solution.path, own=True)
     except JudgeError as err:
         return SolutionRun(solution, "", 0.0, False, str(err), "", ())
     real = runner.run_limits(problem, submission.language)
     why = grading.missing_toolchain(submission.language)
     if why:
-        return SolutionRun(solution, submission.language.id, real.cpu_s, False, why, "", ())
+        return SolutionRun(solution, submission.language.id, real.cpu_s, False, "", "", (), skipped=why)
     cpu = real.cpu_s * expectations.MARGIN
     raised = replace(real, cpu_s=cpu, wall_s=sandbox.wall_for(cpu))
     stops = expectations.failure_stops_group(solution.folder)
@@ -325,7 +329,14 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs
 
 
 def finish(prepared: Prepared, runs: dict[Path, SolutionRun]) -> ProblemReport:
-    outcomes = tuple(judge_outcome(runs[s.path], prepared.groups) for s in prepared.solutions)
+    ran = [runs[s.path] for s in prepared.solutions]
+    outcomes = tuple(judge_outcome(run, prepared.groups) for run in ran if not run.skipped)
+    skipped = [f"{run.solution.path}: skipped: {run.skipped}" for run in ran if run.skipped]
     return ProblemReport(
-        prepared.name, prepared.checks, tuple(g for g, _ in prepared.groups), outcomes, prepared.notes, prepared.skipped
+        prepared.name,
+        prepared.checks,
+        tuple(g for g, _ in prepared.groups),
+        outcomes,
+        prepared.notes,
+        (*prepared.skipped, *skipped),
     )

@@ -36,6 +36,7 @@ import yaml
 from judge.errors import JudgeError
 from judge.interop.package import JUDGE_FEEDBACK, JUDGE_FILE, JUDGE_TIME_MULTIPLIERS
 from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
+from judge.run import sources
 
 VALIDATORS = Path(__file__).parent / "validators"
 FOLDER_MAP = {
@@ -182,18 +183,27 @@ def _submissions(problem: Problem, package: Path, notes: list[str]) -> int:
         return 0
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         target = FOLDER_MAP.get(folder.name)
-        files = sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith("."))
+        # A file is a solution; a folder (or an archive) is one of several files, which the
+        # package keeps as a folder.
+        entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
         if target is None:
             notes.extend(
-                f"{f.relative_to(problem.directory)}: {folder.name}/ has no ICPC verdict; not exported" for f in files
+                f"{f.relative_to(problem.directory)}: {folder.name}/ has no ICPC verdict; not exported" for f in entries
             )
             continue
-        if folder.name == "memory_limit_exceeded" and files:
+        if folder.name == "memory_limit_exceeded" and entries:
             notes.append("memory_limit_exceeded/ solutions go to run_time_error/ (ICPC has no MLE verdict)")
-        for path in files:
+        for path in entries:
             destination = package / "submissions" / target / path.name
             destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, destination)
+            if path.is_dir() or sources.is_archive(path):
+                folder_name = path.name if path.is_dir() else path.name.split(".")[0]
+                for name, content in sources.read_files(path, sources.SUBMISSION_CAPS):
+                    written = destination.with_name(folder_name) / name
+                    written.parent.mkdir(parents=True, exist_ok=True)
+                    written.write_bytes(content)
+            elif path.is_file():
+                shutil.copyfile(path, destination)
             count += 1
     return count
 

@@ -33,7 +33,7 @@ from judge.interop.package import (
     parse_metadata,
 )
 from judge.interop.unpack import PackageError, copy_folder, extract_zip, package_root
-from judge.run import languages, lifecycle, programs
+from judge.run import languages, lifecycle, programs, sources
 
 VERDICT_FOLDERS = ("accepted", "wrong_answer", "time_limit_exceeded", "run_time_error")
 REFERENCE_ORDER = ("cpp", "c", "java", "python3")  # the fastest reference is the one kept
@@ -351,13 +351,21 @@ def _output_validator(root: Path, out: Path, meta: Metadata) -> str | None:
     return target.relative_to(out).as_posix()
 
 
+def _language_id(path: Path) -> str:
+    """The language of a submission (a file or a folder of several), "" when the judge has none."""
+    try:
+        return sources.read(path, programs.PROGRAM_CAPS, build_scripts="ignore", guess_entry=True).language.id
+    except JudgeError:
+        return ""
+
+
 def _submissions(root: Path, out: Path, notes: list[str]) -> list[tuple[str, Path]]:
-    """Copy submissions/<verdict>/ into solutions/<verdict>/; (verdict, copied path) of each."""
+    """Copy submissions/<verdict>/ into solutions/<verdict>/; (verdict, copied path) of each.
+    A folder is one submission of several files, as in the package."""
     base = root / "submissions"
     copied: list[tuple[str, Path]] = []
     if not base.is_dir():
         return copied
-    table = languages.load()
     for folder in sorted(p for p in base.iterdir() if p.is_dir()):
         if folder.name not in VERDICT_FOLDERS:
             for item in sorted(folder.iterdir()):
@@ -369,32 +377,33 @@ def _submissions(root: Path, out: Path, notes: list[str]) -> list[tuple[str, Pat
             if item.name.startswith("."):
                 continue
             relative = item.relative_to(root)
-            source = item
-            if item.is_dir():
-                files = [p for p in item.rglob("*") if p.is_file()]
-                if len(files) != 1:
-                    notes.append(f"{relative}: a submission of {len(files)} files; the judge runs one-file submissions")
-                    continue
-                source = files[0]
-            target = out / "solutions" / folder.name / source.name
-            if target.exists():
-                target = target.with_name(f"{item.name}-{source.name}")
             try:
-                table.detect(source)
-            except JudgeError:
-                notes.append(f"{relative}: no language for '{source.suffix}' here; copied, and verify skips it")
-                known = False
-            else:
-                known = True
+                program: sources.Sources | None = sources.read(
+                    item, programs.PROGRAM_CAPS, build_scripts="ignore", guess_entry=True
+                )
+            except sources.NoLanguage:
+                what = "its files" if item.is_dir() else f"'{item.suffix}'"
+                notes.append(f"{relative}: no language for {what} here; copied, and verify skips it")
+                program = None
+            except JudgeError as err:
+                notes.append(f"{str(err).replace(str(root) + '/', '')}; not imported")
+                continue
+            target = out / "solutions" / folder.name / item.name
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
-            if known:
+            if item.is_dir():
+                shutil.copytree(item, target)
+            else:
+                shutil.copyfile(item, target)
+            missing = program.language.missing() if program is not None else ""
+            if missing:
+                notes.append(f"{relative}: skipped: {missing}; copied, and verify skips it")
+            elif program is not None:
                 # ICPC has no compile-error folder: what does not compile here (Python 2, a
                 # compiler extension) is left out, said so, rather than failing verify.
                 try:
                     programs.load_and_build(target, DEFAULT_MEMORY_MIB)
                 except JudgeError as err:
-                    target.unlink()
+                    shutil.rmtree(target) if target.is_dir() else target.unlink()
                     why = str(err).split(": does not compile: ", 1)[-1]
                     notes.append(f"{relative}: does not compile here ({why[:120]}); not imported")
                     continue
@@ -403,14 +412,10 @@ def _submissions(root: Path, out: Path, notes: list[str]) -> list[tuple[str, Pat
 
 
 def _reference(copied: list[tuple[str, Path]]) -> Path:
-    table = languages.load()
     accepted = []
     for verdict, path in copied:
-        if verdict != "accepted":
-            continue
-        try:
-            language = table.detect(path).id
-        except JudgeError:
+        language = _language_id(path)
+        if verdict != "accepted" or not language or languages.load().by_id(language).missing():
             continue
         accepted.append((REFERENCE_ORDER.index(language) if language in REFERENCE_ORDER else 99, path.name, path))
     if not accepted:
@@ -586,12 +591,9 @@ def _slowest_accepted(out: Path, copied: list[tuple[str, Path]], jobs: int, noti
     from judge.problem.expectations import Expectation
     from judge.run.verdicts import Verdict
 
-    table = languages.load()
     accepted = []
     for folder, path in copied:
-        try:
-            table.detect(path)
-        except JudgeError:
+        if not _language_id(path):
             continue  # a language the judge lacks: named already
         if folder == "accepted":
             accepted.append(verify.Solution(path, folder, Expectation(frozenset({Verdict.AC}), 0)))
@@ -601,8 +603,8 @@ def _slowest_accepted(out: Path, copied: list[tuple[str, Path]], jobs: int, noti
     slowest = 0.0
     for solution in accepted:
         run = runs[solution.path]
-        if run.error:
-            continue  # no toolchain for it here
+        if run.error or run.skipped:
+            continue  # no toolchain for it here: named already
         failed = next((c for c in run.cases if c.verdict is not Verdict.AC), None)
         if not run.compiled or failed is not None:
             got = failed.verdict.value if failed is not None else "CE"

@@ -17,6 +17,7 @@ import zlib
 from pathlib import Path, PurePosixPath
 
 from judge.errors import JudgeError
+from judge.run import sources
 
 MAX_FILE_BYTES = 256 << 20  # one file of a package (a big test input is tens of MiB)
 MAX_TOTAL_BYTES = 2 << 30  # everything unpacked
@@ -30,11 +31,11 @@ class PackageError(JudgeError):
 
 
 def _safe_name(name: str, where: str) -> PurePosixPath:
-    path = PurePosixPath(name)
-    drive = bool(path.parts) and ":" in path.parts[0]
-    if name.startswith("/") or "\\" in name or path.is_absolute() or ".." in path.parts or drive:
-        raise PackageError(f"{where}: entry {name!r} would be written outside the package; refused")
-    return path
+    # The rule of every untrusted archive, a submission's too (judge.run.sources).
+    try:
+        return sources.safe_name(name, where)
+    except sources.SourceError as err:
+        raise PackageError(str(err)) from None
 
 
 def extract_zip(archive: Path, target: Path) -> None:

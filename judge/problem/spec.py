@@ -274,6 +274,12 @@ class ProblemSpec(_Strict):
         description="Input validator programs (files or folders): input on stdin, exit 42 = valid (ICPC)",
     )
     groups: Annotated[tuple[Group, ...], BeforeValidator(_tuple_from_list)] = Field(min_length=1)
+    build_script: bool = Field(
+        default=False,
+        description="true: a submission of several files may bring a `build` script (run with sh under the"
+        " compile limits instead of its language's compiler) and a `run` script (how it starts);"
+        " false: such a submission is refused",
+    )
 
 
 @dataclass(frozen=True)

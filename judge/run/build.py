@@ -1,34 +1,29 @@
-"""Source file -> Build: identify the language, read the source safely, compile it once
-in the sandbox under its own limits, keeping the compiler's output for a CE message."""
+"""Submission -> Build: read its files safely (judge.run.sources), compile them once in the
+sandbox under their own limits, keeping the compiler's output for a CE message."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.errors import JudgeError, SandboxFailure
-from judge.run import defaults, languages, lifecycle, sandbox
+from judge.errors import SandboxFailure
+from judge.run import defaults, lifecycle, sandbox, sources
 from judge.run.languages import Language
 from judge.run.sandbox import Limit
+from judge.run.sources import Sources
 
 # Compiling gets its own limits (problem.yaml: limits.compile_time_s, compile_memory_mib):
 # a compile bomb ends as CE, not as a hung judge or a machine out of memory. Ten seconds of
 # CPU is ample for any real submission (gcc -O2 on a 1 MiB source takes about two).
 COMPILE_OUTPUT_BYTES = 64 << 20  # any one file the compiler writes (the binary, say)
 COMPILER_OUTPUT_CAP = 8 * 1024  # characters of compiler output kept for the CE message
-MAX_SOURCE_BYTES = 1 << 20
+MAX_SOURCE_BYTES = sources.SUBMISSION_CAPS.bytes
 
 
-@dataclass(frozen=True)
-class Submission:
-    """A source file and how to build it (language and, for Java, its main class)."""
-
-    path: Path
-    language: Language
-    source: bytes
-    mainclass: str
+# A submission is the files of one program: a source file, a folder or an archive of them.
+Submission = Sources
 
 
 @dataclass(frozen=True)
@@ -40,27 +35,26 @@ class Build:
     internal: bool = False  # not compiled because the judge failed (IE), not the compiler
 
 
-def load_submission(path: Path, language_id: str | None = None) -> Submission:
-    """Read and identify a source file; JudgeError (one line, naming the file) if unusable."""
-    table = languages.load()
-    language = table.by_id(language_id) if language_id else table.detect(path)
-    try:
-        source = path.read_bytes()
-    except OSError as err:
-        raise JudgeError(f"{path}: cannot read: {err.strerror}") from None
-    if not source.strip():
-        raise JudgeError(f"{path}: empty submission")
-    if len(source) > MAX_SOURCE_BYTES:
-        raise JudgeError(f"{path}: {len(source)} bytes, over the {MAX_SOURCE_BYTES}-byte source limit")
-    if b"\0" in source:
-        raise JudgeError(f"{path}: binary file, not source code")
-    try:
-        source.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = source[: err.start].count(b"\n") + 1
-        raise JudgeError(f"{path}:{line}: not UTF-8 text") from None
-    mainclass = language.main_class(source) if language.uses_mainclass else "Main"
-    return Submission(path, language, source, mainclass)
+def load_submission(
+    path: Path, language_id: str | None = None, allow_build: bool = False, guess_entry: bool = False
+) -> Submission:
+    """Read and identify a submission (a source file, a folder, a .zip or .tar.gz); JudgeError
+    (one line, naming the file) if unusable. `allow_build`: its problem lets a `build` script
+    replace the compile; `guess_entry`: a problem's own solution, run as problemtools would."""
+    return sources.read(path, sources.SUBMISSION_CAPS, language_id, "use" if allow_build else "refuse", guess_entry)
+
+
+def write_files(where: Path, files: Sequence[tuple[str, bytes]]) -> None:
+    """Put a program's files into a box; its folders writable by the programs (a compiler
+    writes beside its sources)."""
+    for name, content in files:
+        target = where / name
+        for folder in reversed(target.relative_to(where).parents[:-1]):
+            made = where / folder
+            if not made.is_dir():
+                made.mkdir()
+                sandbox.prepare_box(made)
+        target.write_bytes(content)
 
 
 @contextmanager
@@ -94,10 +88,10 @@ def compile_limits(
 
 
 def compile_submission(submission: Submission, where: Path, limits: sandbox.RunLimits | None = None) -> Build:
-    """Write the source into the box and compile it there, under `limits` (default:
+    """Write the files into the box and compile them there, under `limits` (default:
     compile_limits of its language)."""
-    (where / submission.language.source_name(submission.mainclass)).write_bytes(submission.source)
-    argv = submission.language.compile_argv(submission.mainclass)
+    write_files(where, submission.box_files())
+    argv = submission.compile_argv()
     if argv is None:
         return Build(True, "", 0.0, 0.0)
     try:

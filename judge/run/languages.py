@@ -20,7 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from judge.errors import JudgeError
 
 LANGUAGES_FILE = Path(__file__).with_name("languages.yaml")
-PLACEHOLDERS = frozenset({"source", "binary", "mainclass", "memory_mib"})
+PLACEHOLDERS = frozenset({"source", "files", "binary", "mainclass", "memory_mib"})
 
 
 def _tuple_from_list(value: Any) -> Any:
@@ -28,6 +28,11 @@ def _tuple_from_list(value: Any) -> Any:
 
 
 Argv = Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list), Field(min_length=1)]
+
+
+def suffix_of(name: str) -> str:
+    """A file name's extension as languages.yaml writes it: lower case, no dot."""
+    return Path(name).suffix.lower().lstrip(".")
 
 
 def placeholders(text: str) -> set[str]:
@@ -57,6 +62,8 @@ class Language(BaseModel):
     memory_marks: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
     # Patterns whose first group is the main class (the source file is named after it).
     mainclass: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
+    # In a folder of several files: what marks the entry file (Java's `static void main`).
+    entry: str | None = None
     # Where an extension is shared (.pl: Prolog, Perl), a first line matching this wins.
     shebang: str | None = None
     # Host folders beyond /usr and /etc the compiler reads, bound read-only for compiling only.
@@ -64,7 +71,7 @@ class Language(BaseModel):
 
     @model_validator(mode="after")
     def _placeholders_known(self) -> Language:
-        for pattern in (*self.mainclass, *([self.shebang] if self.shebang else [])):
+        for pattern in (*self.mainclass, *(p for p in (self.shebang, self.entry) if p)):
             try:
                 re.compile(pattern)
             except re.error as err:
@@ -79,6 +86,8 @@ class Language(BaseModel):
                 unknown = placeholders(part) - PLACEHOLDERS
                 if unknown:
                     raise ValueError(f"unknown placeholder {{{sorted(unknown)[0]}}} in {part!r}")
+                if "files" in placeholders(part) and part != "{files}":
+                    raise ValueError(f"{part!r}: {{files}} stands alone, as one argument per file")
                 if "binary" in placeholders(part) and self.binary is None:
                     raise ValueError(f"{part!r} uses {{binary}} but the language has no `binary`")
         return self
@@ -86,6 +95,15 @@ class Language(BaseModel):
     @property
     def uses_mainclass(self) -> bool:
         return "mainclass" in placeholders(self.source)
+
+    @property
+    def needs_entry(self) -> bool:
+        """Whether a program of several files has an entry file (a script that is run, a
+        main class, the file a compiler starts from); none where every source file is
+        compiled into one binary together (C, C++, Go, C#)."""
+        together = self.binary is not None and "{files}" in (self.compile or ())
+        named = any({"source", "mainclass"} & placeholders(part) for part in (*(self.compile or ()), *self.run))
+        return self.uses_mainclass or named or not together
 
     def main_class(self, source: bytes) -> str:
         """The main class a source declares (its first pattern that matches), else Main."""
@@ -112,22 +130,23 @@ class Language(BaseModel):
         return self.source.format(mainclass=mainclass)
 
     def fill(
-        self, argv: Sequence[str], source: str, mainclass: str, memory_mib: int, sources: Sequence[str] | None = None
+        self, argv: Sequence[str], source: str, mainclass: str, memory_mib: int, files: Sequence[str] | None = None
     ) -> list[str]:
-        """An argv of languages.yaml with its placeholders filled; a `{source}` of its own
-        becomes the files of `sources` when it is given (C, C++: all into one binary)."""
+        """An argv of languages.yaml with its placeholders filled: `{source}` the entry file,
+        `{files}` every source file (`files`; the entry alone when not given)."""
         values = {"source": source, "binary": self.binary or "", "mainclass": mainclass, "memory_mib": str(memory_mib)}
         # The language's variables go in through env(1): the argv is all a run (or a judge
         # host) needs to know.
         filled: list[str] = ["env", *(f"{k}={v}" for k, v in self.env.items())] if self.env else []
         for part in argv:
-            if part == "{source}" and sources is not None:
-                filled += sources
+            if part == "{files}":
+                filled += files if files is not None else [source]
             else:
                 filled.append(part.format(**values))
         return filled
 
     def compile_argv(self, mainclass: str = "Main") -> list[str] | None:
+        """The compile of one source file (named as the language names it)."""
         return None if self.compile is None else self.fill(self.compile, self.source_name(mainclass), mainclass, 0)
 
     def run_argv(self, memory_mib: int, mainclass: str = "Main") -> list[str]:
@@ -149,7 +168,7 @@ class LanguageTable:
         """The language of a source file, by its extension; where languages share one (.pl),
         by the first line of `content` (read from `path` when not given) against their
         shebangs, else the first that has none."""
-        suffix = path.suffix.lower().lstrip(".")
+        suffix = suffix_of(path.name)
         found = [language for language in self.languages.values() if suffix in language.extensions]
         if len(found) > 1 and any(language.shebang for language in found):
             if content is None:
@@ -165,8 +184,13 @@ class LanguageTable:
             found = [language for language in found if not language.shebang] or found
         if found:
             return found[0]
-        known = ", ".join(sorted({f".{e}" for lang in self.languages.values() for e in lang.extensions}))
-        raise JudgeError(f"{path}: unknown language for extension '.{suffix}' (known: {known}; or pass --lang)")
+        raise JudgeError(
+            f"{path}: unknown language for extension '.{suffix}' (known: {self.extensions()}; or pass --lang)"
+        )
+
+    def extensions(self) -> str:
+        """Every known extension, for an error that lists them."""
+        return ", ".join(sorted({f".{e}" for lang in self.languages.values() for e in lang.extensions}))
 
 
 @lru_cache(maxsize=1)

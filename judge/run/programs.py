@@ -22,9 +22,9 @@ from pathlib import Path
 
 from judge.errors import JudgeError
 from judge.paths import cache_dir
-from judge.run import languages, lifecycle, sandbox
-from judge.run.languages import Language
+from judge.run import lifecycle, sandbox, sources
 from judge.run.sandbox import Limit
+from judge.run.sources import Caps, Sources
 
 MAX_PROGRAM_BYTES = 8 << 20  # all files of one program together
 COMPILE_TIME_S = 60.0  # a validator built on a big header (testlib) needs more than a submission
@@ -39,30 +39,21 @@ class ProgramError(JudgeError):
     """A problem's program is unusable or failed: one line naming it (and what it ran on)."""
 
 
-@dataclass(frozen=True)
-class Program:
-    """The sources of a program, read and identified."""
+Program = Sources  # a program's files, read and identified as a submission's are
 
-    path: Path  # the file or folder
-    language: Language
-    files: tuple[tuple[str, bytes], ...]  # (name relative to the folder, content), sorted
-    main: str  # the file that is run (Python) or whose class is run (Java); "" for C and C++
-    mainclass: str
+PROGRAM_CAPS = Caps(bytes=MAX_PROGRAM_BYTES, files=10_000)
 
-    @property
-    def digest(self) -> str:
-        digest = hashlib.sha256(f"judge-program {CACHE_VERSION}\0".encode())
-        spec = self.language.model_dump(mode="json", exclude={"name", "version", "extensions"})
-        digest.update(json.dumps(spec, sort_keys=True).encode() + b"\0")
-        digest.update(f"{self.main}\0{self.mainclass}\0".encode())
-        for name, content in self.files:
-            digest.update(f"{name}\0{len(content)}\0".encode())
-            digest.update(content)
-        return digest.hexdigest()
 
-    def sources(self) -> list[str]:
-        """The files the compiler gets: those of the program's language."""
-        return [name for name, _ in self.files if _suffix(name) in self.language.extensions]
+def digest_of(program: Program) -> str:
+    """The cache key of a program's build: its language's commands and its files."""
+    digest = hashlib.sha256(f"judge-program {CACHE_VERSION}\0".encode())
+    spec = program.language.model_dump(mode="json", exclude={"name", "version", "extensions"})
+    digest.update(json.dumps(spec, sort_keys=True).encode() + b"\0")
+    digest.update(f"{program.main}\0{program.mainclass}\0".encode())
+    for name, content in program.box_files():
+        digest.update(f"{name}\0{len(content)}\0".encode())
+        digest.update(content)
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -93,101 +84,13 @@ class ToolLimits:
         )
 
 
-def _suffix(name: str) -> str:
-    return Path(name).suffix.lower().lstrip(".")
-
-
-def _read_files(path: Path) -> list[tuple[str, bytes]]:
-    if path.is_file():
-        entries = [(path.name, path)]
-    elif path.is_dir():
-        entries = []
-        for item in sorted(path.rglob("*")):
-            relative = item.relative_to(path)
-            if any(part.startswith(".") or part == "__pycache__" for part in relative.parts):
-                continue
-            if item.is_symlink():
-                raise ProgramError(f"{item}: a symbolic link in a program folder (copy the file instead)")
-            if item.is_file():
-                entries.append((relative.as_posix(), item))
-    else:
-        raise ProgramError(f"{path}: no such program file or folder")
-    files: list[tuple[str, bytes]] = []
-    total = 0
-    for name, item in entries:
-        try:
-            content = item.read_bytes()
-        except OSError as err:
-            raise ProgramError(f"{item}: cannot read: {err.strerror}") from None
-        total += len(content)
-        if total > MAX_PROGRAM_BYTES:
-            raise ProgramError(f"{path}: over {MAX_PROGRAM_BYTES >> 20} MiB of files, too big for a program")
-        files.append((name, content))
-    return files
-
-
-def _language_of(path: Path, files: Sequence[tuple[str, bytes]]) -> Language:
-    table = languages.load()
-    if path.is_file():
-        return table.detect(path)
-    found: dict[str, Language] = {}
-    for name, content in files:
-        try:
-            # The language an extension names first (a variant, cpp20 say, is asked for by id).
-            language = table.detect(Path(name), content)
-        except JudgeError:
-            continue  # a file of no language: data, notes
-        found[language.id] = language
-    # A C++ program may carry C files; anything else mixed is a mistake.
-    if set(found) == {"c", "cpp"}:
-        return found["cpp"]
-    if len(found) != 1:
-        what = ", ".join(sorted(found)) or "none"
-        known = ", ".join(sorted({f".{e}" for lang in table.languages.values() for e in lang.extensions}))
-        raise ProgramError(
-            f"{path}: a program folder needs source files of one language (found: {what}; known: {known})"
-        )
-    return next(iter(found.values()))
-
-
-def _main_file(path: Path, language: Language, files: Sequence[tuple[str, bytes]]) -> tuple[str, str]:
-    """(main file, main class) of a program."""
-    sources = [(n, c) for n, c in files if _suffix(n) in language.extensions]
-    if language.uses_mainclass:  # Java: the class with a main method
-        with_main = [(n, c) for n, c in sources if b"static void main" in c]
-        if len(with_main) != 1 and len(sources) > 1:
-            raise ProgramError(f"{path}: {len(with_main)} Java files with a main method, need exactly one")
-        name, content = (with_main or sources)[0]
-        return name, language.main_class(content)
-    if language.compile is not None and language.binary is not None:
-        return "", ""  # C, C++: every source is compiled into one binary
-    if len(sources) == 1:
-        return sources[0][0], ""
-    names = [n for n, _ in sources]
-    for wanted in ("main" + Path(names[0]).suffix, f"{path.name}{Path(names[0]).suffix}"):
-        if wanted in names:
-            return wanted, ""
-    raise ProgramError(f"{path}: {len(names)} source files and none named main{Path(names[0]).suffix}: which one runs?")
-
-
 def load(path: Path) -> Program:
-    """Read a program (file or folder); ProgramError naming the file when it is unusable."""
-    files = _read_files(path)
-    if not files:
-        raise ProgramError(f"{path}: an empty program folder")
-    language = _language_of(path, files)
-    for name, content in files:
-        if _suffix(name) in language.extensions and b"\0" in content:
-            raise ProgramError(f"{path / name if path.is_dir() else path}: binary file, not source code")
-    main, mainclass = _main_file(path, language, files)
-    if not any(content.strip() for name, content in files if _suffix(name) in language.extensions):
-        raise ProgramError(f"{path}: empty program")
-    return Program(path, language, tuple(files), main, mainclass)
-
-
-def _fill(argv: Sequence[str], program: Program, memory_mib: int) -> list[str]:
-    sources = None if program.main else program.sources()  # no main file: every source (C, C++)
-    return program.language.fill(argv, program.main, program.mainclass, memory_mib, sources)
+    """Read a program (file or folder); ProgramError naming the file when it is unusable. A
+    `build` file in a folder is just a file: problems' programs are compiled by language."""
+    try:
+        return sources.read(path, PROGRAM_CAPS, build_scripts="ignore", guess_entry=True)
+    except JudgeError as err:
+        raise ProgramError(str(err)) from None
 
 
 def _cache_root() -> Path:
@@ -198,8 +101,8 @@ def build(program: Program, memory_mib: int) -> Built:
     """The cached build of the program, compiling it (in the sandbox) when it is not there.
     `memory_mib` is what its runs get (a JVM's -Xmx)."""
     language = program.language
-    target = _cache_root() / program.digest
-    argv = tuple(_fill(language.run, program, memory_mib))
+    target = _cache_root() / digest_of(program)
+    argv = tuple(program.run_argv(memory_mib))
     built = Built(
         str(program.path),
         target,
@@ -210,16 +113,14 @@ def build(program: Program, memory_mib: int) -> Built:
     )
     if (target / ".built").is_file():
         return built
-    from judge.run.build import compile_limits
+    from judge.run.build import compile_limits, write_files
 
     work = lifecycle.make_temp_dir("program")
     try:
         sandbox.prepare_box(work)
-        for name, content in program.files:
-            (work / name).parent.mkdir(parents=True, exist_ok=True)
-            (work / name).write_bytes(content)
-        if language.compile is not None:
-            compile_argv = _fill(language.compile, program, 0)
+        write_files(work, program.box_files())
+        compile_argv = program.compile_argv()
+        if compile_argv is not None:
             limits = compile_limits(language, COMPILE_TIME_S, COMPILE_MEMORY_MIB)
             result = sandbox.run(compile_argv, box=work, limits=limits)
             if not result.ok:

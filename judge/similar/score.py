@@ -14,7 +14,7 @@ from pathlib import Path
 
 from judge.errors import JudgeError
 from judge.grade import grading
-from judge.run import build
+from judge.run import sources
 from judge.similar import fingerprints
 
 
@@ -49,8 +49,8 @@ class Similarity:
 
 def _fingerprint(path: Path, common: frozenset[int]) -> tuple[str, str, fingerprints.Tokens, fingerprints.Fingerprint]:
     # Read as a submission is: JudgeError (one line) when empty, binary, too big or not UTF-8.
-    submission = build.load_submission(path)
-    source = submission.source.decode("utf-8")
+    submission = sources.read(path, build_scripts="ignore")
+    source = submission.joined()
     found = fingerprints.tokens(source, fingerprints.lexer_for(submission.language.id))
     return submission.language.id, source, found, fingerprints.without(fingerprints.fingerprint(found), common)
 

@@ -22,6 +22,7 @@ from judge.explain import render, stored
 from judge.grade import feedback, reports
 from judge.problem import testdata
 from judge.problem.spec import Problem
+from judge.run import sources
 from judge.web.auth import require_user
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
 from judge.web.store import PendingError, QuotaError, RateError, SubmissionRow, User
@@ -204,6 +205,8 @@ def _upload(site: Site, file: UploadFile | None, source: str, back: str) -> tupl
         data = source.replace("\r\n", "\n").encode("utf-8")
     if len(data) > limit:
         raise WebError(413, f"The source is over the {limit // 1024} KiB limit.", back, "Back to the form")
+    if sources.is_archive(Path(name)):
+        return name, data  # read, with the untrusted-archive rules, when its language is found
     if not data.strip():
         raise WebError(400, "The submission is empty.", back, "Back to the form")
     if b"\0" in data:
@@ -215,8 +218,16 @@ def _upload(site: Site, file: UploadFile | None, source: str, back: str) -> tupl
     return name, data
 
 
-def _language(site: Site, language: str, name: str, back: str) -> str:
+def _language(site: Site, language: str, name: str, data: bytes, back: str) -> str:
     known = ", ".join(site.table.languages)
+    if sources.is_archive(Path(name)):
+        # An archive's files are checked here, before it is queued: a bad one is told at once.
+        try:
+            chosen = None if language == "auto" else site.table.by_id(language).id
+            program = sources.identify(Path(name), sources.archive_files(Path(name), data), chosen, "ignore")
+        except JudgeError as err:
+            raise WebError(400, f"{err}.", back, "Back to the form") from None
+        return program.language.id
     if language == "auto":
         if name == "pasted":
             raise WebError(400, f"Choose the language of pasted source ({known}).", back, "Back to the form")
@@ -253,7 +264,7 @@ def submit(
             )
         quota = assignment.max_submissions
     name, data = _upload(site, file, source, back)
-    chosen = _language(site, language, name, back)
+    chosen = _language(site, language, name, data, back)
     try:
         submission_id = site.store.submit(
             user.id,
@@ -281,6 +292,16 @@ def submit(
             "Back to the problem",
         ) from None
     return RedirectResponse(f"{base(request)}/submissions/{submission_id}", status_code=303)
+
+
+def _source_lines(data: bytes, filename: str) -> list[str]:
+    """A submission's lines as its page shows them: an archive's files one after another."""
+    if sources.is_archive(Path(filename)):
+        try:
+            return sources.shown_lines(sources.archive_files(Path(filename), data))
+        except JudgeError as err:
+            return [f"(the archive cannot be shown: {err})"]
+    return data.decode("utf-8", errors="replace").splitlines()
 
 
 def marks(site: Site, rows: list[SubmissionRow]) -> dict[int, str]:
@@ -324,7 +345,7 @@ def submission_page(
         return site.page(
             request, "web/pending.html.j2", user=user, s=found, status=site.status_for(user, found), refresh=1
         )
-    source = site.store.source(submission_id).decode("utf-8", errors="replace").splitlines()
+    source = _source_lines(site.store.source(submission_id), found.filename)
     asked = site.store.explanation(submission_id)
     section, note, action, refresh = "", "", "", 0
     if asked is not None and asked.status == "done":

@@ -26,7 +26,7 @@ from judge.errors import JudgeError
 from judge.grade import grading, results, runner
 from judge.problem import testdata
 from judge.problem.spec import Problem, load_problem
-from judge.run import build, languages, lifecycle, sandbox
+from judge.run import languages, lifecycle, sandbox, sources
 from judge.web.store import Claim, Store
 
 IDLE_POLL_S = 0.2
@@ -39,8 +39,10 @@ log = logging.getLogger("judge.web")
 
 def _claim_file(claim: Claim, folder: Path) -> Path:
     """The claimed source written to `folder`. The student's file name is never used as a
-    path: only its language's extension."""
-    path = folder / f"submission.{languages.load().by_id(claim.language).extensions[0]}"
+    path: only its language's extension, or the kind of archive it is."""
+    lower = claim.filename.lower()
+    archive = next((suffix for suffix in sources.ARCHIVE_SUFFIXES if lower.endswith(suffix)), "")
+    path = folder / f"submission{archive or '.' + languages.load().by_id(claim.language).extensions[0]}"
     path.write_bytes(claim.source)
     return path
 
@@ -57,7 +59,7 @@ def judge_claim(
     with tempfile.TemporaryDirectory(prefix="judge-web-") as folder:
         path = _claim_file(claim, Path(folder))
         try:
-            submission = build.load_submission(path, claim.language)
+            submission = runner.load_for(problem, path, claim.language)
         except JudgeError as err:  # the file's fault (the upload checks should have caught it): NG
             why = str(err).replace(str(path), claim.filename)
             return results.not_graded(
@@ -137,7 +139,7 @@ def explain_claim(claim: Claim, problem: Problem, budget_s: float) -> tuple[str 
     with tempfile.TemporaryDirectory(prefix="judge-web-explain-") as folder:
         path = _claim_file(claim, Path(folder))
         try:
-            submission = build.load_submission(path, claim.language)
+            submission = runner.load_for(problem, path, claim.language)
             why = grading.missing_toolchain(submission.language)
             if why:
                 return None, why

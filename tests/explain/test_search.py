@@ -326,7 +326,7 @@ def test_a_failing_program_gets_a_small_true_example_that_is_no_test(
     try:
         sandbox.prepare_box(where)
         assert runner.compile_for(problem, submission, where).ok
-        argv = tuple(submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass))
+        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
 
         def rerun(text: str) -> Future[Run]:
             answer = refs.module(name).solve(text, store)

@@ -7,8 +7,10 @@ import json
 import shutil
 import subprocess
 import sys
+import tarfile
 import time
 import xml.etree.ElementTree as ET
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -343,3 +345,47 @@ def test_files_that_cannot_be_judged_are_not_graded_never_ie(tmp_path: Path) -> 
     assert empty is not None and empty.get("errors") == "0" and empty.get("failures") == "1"
     page = (tmp_path / "reports" / "submissions" / "empty" / "sicily-rotations.html").read_text()
     assert "Not graded:" in page and "internal error" not in page
+
+
+def _two_files(folder: Path) -> Path:
+    """sicily_ok.cpp as two translation units: its search in solve.cpp, a main in main.cpp."""
+    folder.mkdir(parents=True)
+    whole = (PROGRAMS / "sicily_ok.cpp").read_text()
+    (folder / "solve.cpp").write_text(whole.replace("int main() {", "void solve_all() {", 1))
+    (folder / "solve.h").write_text("void solve_all();\n")
+    (folder / "main.cpp").write_text('#include "solve.h"\nint main() { solve_all(); }\n')
+    return folder
+
+
+def test_submissions_of_several_files_in_every_layout(tmp_path: Path) -> None:
+    """A folder, a .zip and a flat .tar.gz are one submission each, compiled together; a folder
+    whose entry cannot be told is NG with the reason; an edit in a folder is a change."""
+    small_problems(tmp_path / "problems")
+    submissions = tmp_path / "submissions"
+    _two_files(submissions / "folder" / "sicily-rotations")
+    staged = _two_files(tmp_path / "staged")
+    zipped = submissions / "zipped"
+    zipped.mkdir()
+    with zipfile.ZipFile(zipped / "sicily-rotations.zip", "w") as zf:
+        for item in sorted(staged.iterdir()):
+            zf.write(item, f"sicily-rotations/{item.name}")  # a zip of the folder: its top is dropped
+    with tarfile.open(submissions / "tar_sicily-rotations.tar.gz", "w:gz") as tar:
+        for item in sorted(staged.iterdir()):
+            tar.add(item, item.name)
+    lost = submissions / "lost" / "sicily-rotations"
+    lost.mkdir(parents=True)
+    (lost / "one.py").write_text("print(0)\n")
+    (lost / "two.py").write_text("print(0)\n")
+    result = grade(tmp_path, "reports", "-j", "2")
+    assert result.returncode == 0, result.stderr
+    found = {r.student: r for r in results.read_all(tmp_path / "reports" / grading.RESULTS_DIR)}
+    assert {s: r.verdict for s, r in found.items()} == {"folder": "AC", "zipped": "AC", "tar": "AC", "lost": "NG"}
+    assert found["folder"].language == "cpp" and found["folder"].source.endswith("folder/sicily-rotations")
+    assert "none named main.py or sicily-rotations.py: which one runs?" in found["lost"].error
+    page = (tmp_path / "reports" / "submissions" / "zipped" / "sicily-rotations.html").read_text()
+    assert "==&gt; main.cpp &lt;==" in page and "solve_all" in page  # every file of the archive, numbered
+    again = grade(tmp_path, "reports", "-j", "2")
+    assert "graded 0 submission(s), 4 unchanged" in again.stdout
+    header = submissions / "folder" / "sicily-rotations" / "solve.h"
+    header.write_text(header.read_text() + "// edited\n")
+    assert "graded 1 submission(s), 3 unchanged" in grade(tmp_path, "reports", "-j", "2").stdout

@@ -212,7 +212,7 @@ def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_p
     with build.box() as where:
         made = runner.compile_for(problem, submission, where)
         assert made.ok
-        argv = tuple(submission.language.run_argv(problem.spec.limits.memory_mib, submission.mainclass))
+        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
         slow = where / "slow.py"
         slow.write_text("import time\ntime.sleep(1.5)\nprint(0)\n")
         remover = threading.Timer(0.4, shutil.rmtree, args=(where,))
@@ -274,3 +274,32 @@ def test_a_judging_paused_after_every_case_ends_as_one_run_straight_through() ->
     assert [(c.name, c.verdict, c.output) for c in resumed.cases] == [
         (c.name, c.verdict, c.output) for c in straight.cases
     ]
+
+
+def test_a_build_script_where_the_problem_allows_it(tmp_path: Path) -> None:
+    """A folder with `build` (and `run`): refused unless the spec says build_script: true; then
+    the script is the compile, under the compile limits, and `run` starts the program."""
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    assert judge("--problems", str(problems), "new", "addup").returncode == 0
+    assert judge("--problems", str(problems), "gen", "addup").returncode == 0
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(problems / "addup" / "solutions" / "accepted" / "ref.cpp", project / "solve.cpp")
+    (project / "build").write_text("g++ -O2 -o prog solve.cpp\n")  # not the language's own binary name
+    (project / "run").write_text("exec ./prog\n")
+
+    def run() -> tuple[int, dict[str, object] | str]:
+        done = judge("--problems", str(problems), "run", str(project), "-p", "addup", "--json")
+        return done.returncode, json.loads(done.stdout) if done.stdout.strip() else done.stderr
+
+    code, refused = run()
+    assert code == 2 and "has a `build` script, which this problem does not allow" in str(refused)
+    spec = problems / "addup" / "problem.yaml"
+    spec.write_text(spec.read_text() + "build_script: true\n")
+    code, judged = run()
+    assert code == 0 and isinstance(judged, dict) and judged["verdict"] == "AC", judged
+    (project / "build").write_text("echo the build broke >&2\nexit 1\n")
+    code, broken = run()
+    assert isinstance(broken, dict) and broken["verdict"] == "CE"
+    assert "the build broke" in str(broken["compile_output"])

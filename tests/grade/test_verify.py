@@ -157,3 +157,52 @@ def test_verify_warns_about_a_duplicate_input(tmp_path: Path) -> None:
         shutil.copy(target / "tests" / "edge" / f"01.{name}", target / "tests" / "edge" / f"01-copy.{name}")
     prepared = verify.prepare(target)
     assert any("edge/01.in" in note and "the same input as" in note for note in prepared.notes), prepared.notes
+
+
+def test_a_solution_may_be_a_folder_of_several_files(scratch: Path) -> None:
+    """As ICPC packages have them: the folder is one program, its header in its entry file."""
+    add_solution(scratch, "accepted/two_files", "main.py", "import table\ntable.answer()\n")
+    add_solution(scratch, "accepted/two_files", "table.py", _python_table())
+    add_solution(scratch, "wrong_answer/zeros", "main.py", "# @EXPECTED: WA or RE\nimport zero\n")
+    add_solution(scratch, "wrong_answer/zeros", "zero.py", "import sys\nfor _ in sys.stdin:\n    print(0)\n")
+    result = run_verify(scratch)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "accepted/two_files" in result.stdout and "wrong_answer/zeros" in result.stdout
+    assert "0 failure(s)" in result.stdout
+
+
+def _python_table() -> str:
+    """One BFS from the goal with counter-clockwise turns, as a module with answer()."""
+    return (
+        "import sys\n"
+        "def answer():\n"
+        "    goal = tuple(range(1, 10))\n"
+        "    dist = {goal: 0}\n"
+        "    frontier = [goal]\n"
+        "    while frontier:\n"
+        "        nxt = []\n"
+        "        for b in frontier:\n"
+        "            for p in (0, 1, 3, 4):\n"
+        "                c = list(b)\n"
+        "                c[p], c[p + 1], c[p + 4], c[p + 3] = b[p + 1], b[p + 4], b[p + 3], b[p]\n"
+        "                t = tuple(c)\n"
+        "                if t not in dist:\n"
+        "                    dist[t] = dist[b] + 1\n"
+        "                    nxt.append(t)\n"
+        "        frontier = nxt\n"
+        "    words = sys.stdin.read().split()\n"
+        "    for i in range(0, len(words), 9):\n"
+        "        print(dist[tuple(int(w) for w in words[i : i + 9])])\n"
+    )
+
+
+def test_a_solution_without_its_toolchain_is_skipped_not_failed(scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No toolchain here is the machine's choice: verify says so apart from the failures."""
+    from judge.grade import grading
+
+    monkeypatch.setattr(grading, "missing_toolchain", lambda language: f"no {language.name} toolchain here")
+    prepared = verify.prepare(scratch / PROBLEM)
+    [solution] = prepared.solutions
+    report = verify.finish(prepared, {solution.path: verify.run_solution(scratch / PROBLEM, solution)})
+    assert report.failures == [] and report.solutions == ()
+    assert report.skipped == (f"{solution.path}: skipped: no C (gcc, GNU11) toolchain here",)

@@ -236,11 +236,16 @@ def test_the_cli_lists_what_was_not_imported(tmp_path: Path, problems: Path) -> 
     for expected in (
         "format.ctd: a ctd validator",
         "partially_accepted/half.py: the verdict folder partially_accepted/ has no judge equivalent",
-        "accepted/Both: a submission of 2 files",
         "data/secret/notes.txt: not imported",
         "wrong_answer/py2.py: does not compile here (SyntaxError: Missing parentheses",
     ):
         assert any(expected in line and line.startswith("note:") for line in lines), (expected, lines)
+    # A folder is one submission of several files: it comes in whole (its entry guessed by name,
+    # as problemtools does).
+    assert sorted(p.name for p in (problems / "extras" / "solutions" / "accepted" / "Both").iterdir()) == [
+        "A.py",
+        "B.py",
+    ]
 
 
 def test_a_domjudge_time_limit_is_taken(tmp_path: Path, problems: Path) -> None:
@@ -270,3 +275,33 @@ def test_a_killed_import_leaves_nothing_the_next_one_keeps(
     finally:
         lifecycle.remove_dir(running)
     assert not (lifecycle.lock_dir() / f"{running.name}.lock").exists()
+
+
+def test_a_submission_of_several_files_comes_in_whole(
+    tmp_path: Path, problems: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder under submissions/ is one program, as the package format has it; one whose
+    toolchain is missing here is kept, named, and skipped by verify rather than failed."""
+    package = legacy(
+        tmp_path / "add-two",
+        **{
+            "submissions/accepted/two/main.py": "from add import add\nprint(add(*map(int, input().split())))\n",
+            "submissions/accepted/two/add.py": "def add(a, b):\n    return a + b\n",
+            "submissions/wrong_answer/rusty/main.rs": 'fn main() { println!("0"); }\n',
+            "submissions/wrong_answer/rusty/helper.rs": "pub fn unused() {}\n",
+        },
+    )
+    from judge.run import languages
+
+    real = languages.Language.missing
+    monkeypatch.setattr(
+        languages.Language, "missing", lambda self: "no Rust toolchain here" if self.id == "rust" else real(self)
+    )
+    imported = importer.import_package(package, problems)
+    two = imported.directory / "solutions" / "accepted" / "two"
+    assert sorted(p.name for p in two.iterdir()) == ["add.py", "main.py"]
+    assert any("submissions/wrong_answer/rusty: skipped: no Rust toolchain here" in n for n in imported.notes)
+    monkeypatch.undo()
+    verified = judge("--problems", str(problems), "verify")
+    assert verified.returncode == 0, verified.stdout
+    assert "accepted/two" in verified.stdout

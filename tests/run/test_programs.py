@@ -58,22 +58,24 @@ def test_a_program_writes_only_into_a_copy_of_its_build(tmp_path: Path) -> None:
     built = programs.load_and_build(source, 256)
     assert programs.run(_task(built)).stdout == b"done\n"
     assert programs.run(_task(built)).stdout == b"done\n"  # the cached build is intact
-    assert sorted(p.name for p in built.directory.iterdir()) == [".built", "scribble.py"]
+    # The entry file is written under its language's own name (main.py), as a submission's is.
+    assert sorted(p.name for p in built.directory.iterdir()) == [".built", "main.py"]
 
 
 @pytest.mark.parametrize(
     ("files", "message"),
     [
-        ({}, "an empty program folder"),
+        ({}, "empty folder"),
         ({"a.py": "print(1)\n", "b.cpp": "int main(){}\n"}, "source files of one language (found: cpp, python3"),
         ({"notes.txt": "hello\n"}, "found: none"),
-        ({"a.py": "print(1)\n", "b.py": "print(2)\n"}, "none named main.py: which one runs?"),
+        ({"src/a.py": "print(1)\n"}, "no Python 3 source at the top of the folder"),
     ],
 )
 def test_unusable_folders_are_named(tmp_path: Path, files: dict[str, str], message: str) -> None:
     folder = tmp_path / "prog"
     folder.mkdir()
     for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     with pytest.raises(ProgramError, match="prog") as caught:
         programs.load(folder)
@@ -121,3 +123,12 @@ def test_a_long_stderr_keeps_both_ends() -> None:
     )
     assert "IllegalStateException: bad seed" in programs.stderr_tail(java)
     assert programs.stderr_tail(b"one line\n") == " (one line)" and programs.stderr_tail(b"\n \n") == ""
+
+
+def test_a_folder_whose_names_tell_no_entry_runs_its_first_file_as_problemtools_does(tmp_path: Path) -> None:
+    folder = tmp_path / "gen"
+    folder.mkdir()
+    (folder / "b_helper.py").write_text("print('helper')\n")
+    (folder / "a_gen.py").write_text("import b_helper\nprint('gen')\n")
+    assert programs.load(folder).main == "a_gen.py"
+    assert programs.run(_task(programs.load_and_build(folder, 256))).stdout == b"helper\ngen\n"

@@ -55,7 +55,7 @@ def judge_source(
         assert compiled.ok, compiled.message
         heap = lim.memory_mib - submission.language.jvm_allowance_mib  # a JVM's -Xmx leaves room for itself
         run = sandbox.run(
-            submission.language.run_argv(heap, submission.mainclass),
+            submission.run_argv(heap),
             box=where,
             limits=lim,
             stdin=tmp_path / "stdin.txt",

@@ -1,7 +1,8 @@
 """Every language of languages.yaml whose toolchain is here, end to end through `judge run`:
 one small program per language answers, gets a wrong answer, spins, allocates a GiB, crashes
 and tries to read a file outside its box, by the first line of its input; a second one does not
-compile. A language without its toolchain is skipped, naming the package to install."""
+compile; a third, of two files in a folder, adds two numbers. A language without its toolchain
+is skipped, naming the package to install."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tests.test_cli import judge
 
 PROGRAMS = REPO / "tests" / "programs" / "languages"
 TABLE = languages.load()
+ADD_CASE = ("--input", str(PROGRAMS / "add.in"), "--answer", str(PROGRAMS / "add.ans"))
 EXPECTED = {"ok": "AC", "wrong": "WA", "loop": "TLE", "alloc": "MLE", "crash": "RE", "peek": "WA or RE"}
 
 
@@ -80,10 +82,18 @@ def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, st
         failed = judge("--problems", str(problems), "run", str(broken), "-p", "probe", "--lang", language.id, "--json")
         found["broken"] = json.loads(failed.stdout)["verdict"] if failed.stdout.strip() else failed.stderr
         found["broken_output"] = json.loads(failed.stdout).get("compile_output", "") if failed.stdout.strip() else ""
+        # A program of two files (a folder), entry found by the language's convention.
+        several = judge("run", str(_several(language.id)), "--lang", language.id, *ADD_CASE)
+        found["several"] = (several.stdout.split() or [several.stderr[-2000:]])[0]
         return language.id, found
 
     with ThreadPoolExecutor(2) as pool:
         return dict(pool.map(one, TABLE.languages.values()))
+
+
+def _several(language_id: str) -> Path:
+    """The language's program of two files (a variant shares its base language's)."""
+    return PROGRAMS / {"cpp20": "cpp", "pypy3": "python3"}.get(language_id, language_id) / "several"
 
 
 @cache
@@ -95,7 +105,8 @@ def _programs(language_id: str) -> tuple[Path, Path]:
 
 
 def test_every_language_has_its_programs_and_their_extension_finds_it() -> None:
-    assert sorted(p.name for p in PROGRAMS.iterdir()) == sorted(TABLE.languages)
+    assert sorted(p.name for p in PROGRAMS.iterdir() if p.is_dir()) == sorted(TABLE.languages)
+    assert all(_several(language_id).is_dir() for language_id in TABLE.languages)
     for language in TABLE.languages.values():
         probe, _ = _programs(language.id)
         # A variant (cpp20, pypy3) shares its extension with the language it varies: --lang.
@@ -121,6 +132,7 @@ def test_each_verdict_in_each_language(verdicts: dict[str, dict[str, str]], lang
     found = verdicts[language_id]
     found = {k: v for k, v in found.items() if k != "compile"}
     assert found.get("ok") == "AC", found
+    assert found["several"] == "AC", found
     assert found["wrong"] == "WA", found
     assert found["loop"] == "TLE", found
     assert found["alloc"] == "MLE", found

@@ -29,6 +29,14 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for student, name, source, _ in COPIES:
         (root / "class" / student).mkdir()
         shutil.copy(PLANTED / source, root / "class" / student / name)
+    # A copy handed in as a folder of two files: student01's search in a header, its main in
+    # the other (both are compared: the header's code too).
+    original = (REPO / "submissions" / "student01" / "lanqiao.cpp").read_text()
+    split = original.index("int main")
+    folder = root / "class" / "student93" / "lanqiao"
+    folder.mkdir(parents=True)
+    (folder / "search.hpp").write_text(original[:split])
+    (folder / "main.cpp").write_text('#include "search.hpp"\n' + original[split:])
     return root
 
 
@@ -48,10 +56,10 @@ def score(pairs: list[dict[str, object]], problem: str, a: str, b: str) -> float
 
 def test_each_copy_pairs_with_its_original_above_every_honest_pair(planted: Path) -> None:
     pairs = pairs_of(planted)
-    planted_ids = {student for student, _, _, _ in COPIES}
+    planted_ids = {student for student, _, _, _ in COPIES} | {"student93"}
     honest = [p for p in pairs if p["problem"] == "lanqiao" and not {p["a"], p["b"]} & planted_ids]
     top_honest = max(float(p["score"]) for p in honest)  # type: ignore[arg-type]
-    for student, _, _, original in COPIES:
+    for student, _, _, original in (*COPIES, ("student93", "", "", "student01")):
         assert score(pairs, "lanqiao", student, original) > top_honest, (student, top_honest)
     # Every pair of a problem, highest first, scores 0..1.
     for _, group in itertools.groupby(pairs, key=lambda p: p["problem"]):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.parse
+import zipfile
 from pathlib import Path
 
 from judge.web.store import Store
@@ -537,3 +539,38 @@ def test_a_spinning_submission_lets_a_classmate_in_between_its_cases(web_problem
         assert row is not None and row.attempt >= 2  # it gave up its turn and came back
     finally:
         server.stop()
+
+
+def _zipped(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_zip_of_several_files_is_judged_and_shown_whole(server: Server, tmp_path: Path) -> None:
+    """Two translation units in a .zip: judged as one program; its page lists both files; a
+    hostile or unusable archive is refused at once with the reason, and nothing is stored."""
+    from tests.grade.test_grading import _two_files
+
+    tokens = server.roster("zoe")
+    client = server.client()
+    client.login("zoe", tokens["zoe"])
+    folder = _two_files(tmp_path / "project")
+    archive = _zipped({f"project/{p.name}": p.read_bytes() for p in sorted(folder.iterdir())})
+    reply = client.submit(PROBLEM, "sicily.zip", archive)
+    assert reply.status == 303, reply.body[-400:]
+    status = client.wait_done(submitted_id(reply.headers["location"]))
+    assert status["verdict"] == "AC", status
+    page = client.get(f"/submissions/{status['id']}").body
+    assert "==&gt; main.cpp &lt;==" in page and "==&gt; solve.cpp &lt;==" in page
+    for content, words in (
+        (_zipped({"../main.c": ACCEPTED}), "would be written outside its folder"),
+        (_zipped({"notes.txt": b"hello\n"}), "found: none"),
+        (_zipped({"a.py": b"print(1)\n", "b.py": b"print(2)\n"}), "which one runs?"),
+        (b"PK\x03\x04 broken", "not a readable zip file"),
+    ):
+        refused = client.submit(PROBLEM, "mine.zip", content)
+        assert refused.status == 400 and words in refused.body, refused.body[-400:]
+    assert len(Store(server.data).of_student("zoe")) == 1

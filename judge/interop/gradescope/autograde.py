@@ -19,7 +19,7 @@ from judge.interop.gradescope import report
 from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem
-from judge.run import build, languages, sandbox
+from judge.run import languages, sandbox, sources
 
 CONFIG = "gradescope.json"  # in ROOT/source: the teacher's choices when the zip was built
 
@@ -42,30 +42,51 @@ def read_config(source: Path) -> Config:
 
 
 def _sources(folder: Path) -> list[Path]:
+    """What the student handed in that could be a submission: every source file (at any depth,
+    as an uploaded zip of a folder puts them), and the folders and archives at the top."""
     table = languages.load()
     found = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        if sources.is_archive(path) and path.parent == folder:
+            found.append(path)
+            continue
         try:
             table.detect(path)
         except JudgeError:
             continue  # a README, a build artefact: not a source file
         found.append(path)
-    return found
+    return found + sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
-def pick(problem: Problem, sources: list[Path], only: bool) -> Path:
-    """The student's file for a problem: the one whose name holds the problem's id, or the
-    only source file when the autograder has only this problem."""
-    named = [p for p in sources if problem.id.lower() in p.name.lower()]
-    if len(named) == 1:
+def _stem(path: Path) -> str:
+    lower = path.name.lower()
+    return next((lower[: -len(s)] for s in sources.ARCHIVE_SUFFIXES if lower.endswith(s)), lower.split(".")[0])
+
+
+def pick(problem: Problem, found: list[Path], only: bool, folder: Path | None = None) -> Path:
+    """The student's submission for a problem: a folder or archive named after the problem's id,
+    else the one file whose name holds it; with one problem, the only source file, or the whole
+    upload (`folder`) as one submission of several files."""
+    bundles = [p for p in found if (p.is_dir() or sources.is_archive(p)) and _stem(p) == problem.id.lower()]
+    if len(bundles) == 1:
+        return bundles[0]
+    files = [p for p in found if p.is_file() and not sources.is_archive(p)]
+    named = [p for p in files if problem.id.lower() in p.name.lower()]
+    if len(named) == 1 and not bundles:
         return named[0]
-    if len(named) > 1:
-        raise JudgeError(f"several files name {problem.id}: {', '.join(p.name for p in named)}; submit one")
-    if only and len(sources) == 1:
-        return sources[0]
-    if not sources:
-        raise JudgeError("no source file was submitted (.c, .cpp, .py or .java)")
-    raise JudgeError(f"no file for {problem.id}: name it {problem.id}.<c|cpp|py|java>")
+    if len(named) + len(bundles) > 1:
+        several = ", ".join(p.name for p in bundles + named)
+        raise JudgeError(f"several files name {problem.id}: {several}; submit one")
+    archives = [p for p in found if sources.is_archive(p)]
+    if only and len(files) == 1:
+        return files[0]
+    if only and len(files) > 1 and folder is not None:
+        return folder  # several source files: one program
+    if only and not files and len(archives) == 1:
+        return archives[0]
+    if not files and not archives:
+        raise JudgeError("no source file was submitted (a source file, or a folder or .zip of several)")
+    raise JudgeError(f"no file for {problem.id}: name it {problem.id}.<ext>, or a folder or {problem.id}.zip")
 
 
 def grade(root: Path) -> report.Results:
@@ -80,14 +101,14 @@ def grade(root: Path) -> report.Results:
         )
     problems = [load_problem(Path(d)) for d in problem_dirs(source / "problems")]
     chosen = [p for p in problems if p.id in config.problems]
-    sources = _sources(root / "submission") if (root / "submission").is_dir() else []
+    found = _sources(root / "submission") if (root / "submission").is_dir() else []
     tests: list[report.Test] = []
     outputs: list[str] = []
     for problem in chosen:
         first = len(tests) + 1
         try:
-            path = pick(problem, sources, len(chosen) == 1)
-            submission = build.load_submission(path)
+            path = pick(problem, found, len(chosen) == 1, root / "submission")
+            submission = runner.load_for(problem, path)
             result = runner.judge_submission(problem, submission, testdata.load_cases(problem))
         except JudgeError as err:
             why = str(err).replace(str(root / "submission") + "/", "")

@@ -6,6 +6,7 @@ and no secret input or answer is in it."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -52,12 +53,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def autograde(root: Path, files: dict[str, str]) -> dict[str, object]:
+def autograde(root: Path, files: dict[str, str] | dict[str, bytes]) -> dict[str, object]:
     shutil.rmtree(root / "submission", ignore_errors=True)
     shutil.rmtree(root / "results", ignore_errors=True)
     (root / "submission").mkdir()
     for name, text in files.items():
-        (root / "submission" / name).write_text(text)
+        (root / "submission" / name).write_bytes(text if isinstance(text, bytes) else text.encode())
     env = {"PATH": "/usr/bin:/bin", "AUTOGRADER_ROOT": str(root)}
     done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -119,3 +120,20 @@ def test_a_broken_autograder_still_writes_results(installed: Path, tmp_path: Pat
     (root / "source" / "gradescope.json").write_text("{not json")
     results = autograde(root, {"sicily-rotations.c": SUBMISSIONS["ac"][1]})
     assert results["score"] == 0 and "could not grade" in str(results["output"]) and results["tests"] == []
+
+
+def test_several_files_are_one_submission_loose_or_zipped(installed: Path, tmp_path: Path) -> None:
+    """With one problem, source files uploaded together are one program; a zip named after
+    the problem is one too."""
+    from tests.grade.test_grading import _two_files
+
+    folder = _two_files(tmp_path / "project")
+    loose = {p.name: p.read_bytes() for p in folder.iterdir()}
+    results = autograde(installed, {**loose, "README.md": b"my notes\n"})
+    assert results["score"] == 100, results["output"]
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        for name, data in loose.items():
+            archive.writestr(f"project/{name}", data)
+    results = autograde(installed, {"sicily-rotations.zip": packed.getvalue()})
+    assert results["score"] == 100, results["output"]

@@ -1,0 +1,2 @@
+#include "add.hpp"
+long add(long a, long b) { return a + b; }

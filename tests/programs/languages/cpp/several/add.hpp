@@ -1,0 +1,2 @@
+#pragma once
+long add(long a, long b);

@@ -1,0 +1,3 @@
+module Add where
+add :: Int -> Int -> Int
+add a b = a + b

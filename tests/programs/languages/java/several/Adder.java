@@ -1,0 +1,1 @@
+public class Adder { static int add(int a, int b) { return a + b; } }

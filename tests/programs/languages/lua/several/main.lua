@@ -1,0 +1,3 @@
+local add = require("add")
+local a, b = io.read("n", "n")
+print(math.tointeger(add(a, b)))

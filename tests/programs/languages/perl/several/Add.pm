@@ -1,0 +1,3 @@
+package Add;
+sub add { return $_[0] + $_[1]; }
+1;

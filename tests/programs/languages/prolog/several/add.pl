@@ -1,0 +1,1 @@
+add(A, B, C) :- C is A + B.

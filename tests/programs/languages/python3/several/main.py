@@ -1,0 +1,3 @@
+from helper import add
+a, b = map(int, input().split())
+print(add(a, b))

@@ -1,0 +1,2 @@
+require_relative "add"
+a, b = gets.split.map(&:to_i); puts add(a, b)

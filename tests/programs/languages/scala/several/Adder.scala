@@ -1,0 +1,1 @@
+object Adder { def add(a: Int, b: Int) = a + b }
