@@ -1,0 +1,2 @@
+(defun broken (x)
+  (+ x 1)

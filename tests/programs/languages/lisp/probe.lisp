@@ -1,0 +1,16 @@
+;; One program, every verdict: the first line of the input says what to do.
+(let ((command (read-line *standard-input* nil "")))
+  (cond
+    ((string= command "add")
+     (format t "~d~%" (+ (read) (read))))
+    ((string= command "loop")
+     (loop with x = 0 do (setf x (mod (+ x 1) 7))))
+    ((string= command "alloc")
+     (let ((blocks (loop repeat (read)
+                         collect (make-array (* 1024 1024) :element-type '(unsigned-byte 8) :initial-element 1))))
+       (format t "~d~%" (length blocks))))
+    ((string= command "crash")
+     (error "crash on purpose"))
+    ((string= command "peek")
+     (with-open-file (file (read-line))
+       (loop for line = (read-line file nil) while line do (write-line line))))))

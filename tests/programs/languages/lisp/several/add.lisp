@@ -1,0 +1,1 @@
+(defun add (a b) (+ a b))
