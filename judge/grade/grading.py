@@ -82,12 +82,23 @@ def discover(submissions_dir: Path, problem_ids: Sequence[str]) -> list[Entry]:
     # A file of an unknown language that names a problem is that problem's submission, not
     # graded (NG, its reason in every report), unless the student has a source for it too.
     sources = {(e.student, e.problem) for e in entries if not e.problem_error and language_of(e.path)}
-    return [
+    entries = [
         replace(e, problem_error=f"not a submission: unknown language '{e.path.suffix}'")
         if not e.problem_error and not language_of(e.path) and (e.student, e.problem) in sources
         else e
         for e in entries
     ]
+    # Two submissions of one problem (lanqiao.py beside lanqiao/, say): the first by name is
+    # graded, the other listed, as one result file holds one submission.
+    graded: dict[tuple[str, str], Entry] = {}
+    for index, e in enumerate(entries):
+        if e.problem_error:
+            continue
+        first = graded.setdefault((e.student, e.problem), e)
+        if first is not e:
+            why = f"not a submission: {e.student} has another for {e.problem}, {first.path.name}, which is graded"
+            entries[index] = replace(e, problem_error=why)
+    return entries
 
 
 def _stem(path: Path) -> str:

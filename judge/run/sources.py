@@ -184,6 +184,9 @@ def _size(count: int) -> str:
 
 def _archive_files(archive: Path, caps: Caps) -> list[tuple[str, bytes]]:
     try:
+        # Packed, the files are no bigger than unpacked (stored, plus headers).
+        if archive.stat().st_size > 2 * caps.bytes + (64 << 10):
+            raise SourceError(f"{archive}: {archive.stat().st_size} bytes, over {_size(caps.bytes)} of files")
         packed = archive.read_bytes()
     except OSError as err:
         raise SourceError(f"{archive}: cannot read: {err.strerror}") from None

@@ -372,6 +372,8 @@ def test_submissions_of_several_files_in_every_layout(tmp_path: Path) -> None:
     with tarfile.open(submissions / "tar_sicily-rotations.tar.gz", "w:gz") as tar:
         for item in sorted(staged.iterdir()):
             tar.add(item, item.name)
+    _two_files(submissions / "both" / "sicily-rotations")
+    shutil.copy(PROGRAMS / "sicily_zero.c", submissions / "both" / "sicily-rotations.c")  # a second one
     lost = submissions / "lost" / "sicily-rotations"
     lost.mkdir(parents=True)
     (lost / "one.py").write_text("print(0)\n")
@@ -379,13 +381,15 @@ def test_submissions_of_several_files_in_every_layout(tmp_path: Path) -> None:
     result = grade(tmp_path, "reports", "-j", "2")
     assert result.returncode == 0, result.stderr
     found = {r.student: r for r in results.read_all(tmp_path / "reports" / grading.RESULTS_DIR)}
-    assert {s: r.verdict for s, r in found.items()} == {"folder": "AC", "zipped": "AC", "tar": "AC", "lost": "NG"}
+    verdicts = {s: r.verdict for s, r in found.items()}
+    assert verdicts == {"folder": "AC", "zipped": "AC", "tar": "AC", "lost": "NG", "both": "AC"}
+    assert "both has another for sicily-rotations, sicily-rotations, which is graded" in result.stderr
     assert found["folder"].language == "cpp" and found["folder"].source.endswith("folder/sicily-rotations")
     assert "none named main.py or sicily-rotations.py: which one runs?" in found["lost"].error
     page = (tmp_path / "reports" / "submissions" / "zipped" / "sicily-rotations.html").read_text()
     assert "==&gt; main.cpp &lt;==" in page and "solve_all" in page  # every file of the archive, numbered
     again = grade(tmp_path, "reports", "-j", "2")
-    assert "graded 0 submission(s), 4 unchanged" in again.stdout
+    assert "graded 0 submission(s), 5 unchanged" in again.stdout
     header = submissions / "folder" / "sicily-rotations" / "solve.h"
     header.write_text(header.read_text() + "// edited\n")
-    assert "graded 1 submission(s), 3 unchanged" in grade(tmp_path, "reports", "-j", "2").stdout
+    assert "graded 1 submission(s), 4 unchanged" in grade(tmp_path, "reports", "-j", "2").stdout

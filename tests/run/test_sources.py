@@ -163,6 +163,15 @@ def test_a_zip_of_a_folder_is_the_folder_and_leftovers_are_ignored(tmp_path: Pat
 def test_a_tar_gz_reads_as_a_zip_does(tmp_path: Path) -> None:
     archive = _tar(tmp_path / "x.tar.gz", {"main.py": b"import helper\n", "helper.py": b"x = 1\n"})
     assert [name for name, _ in sources.read(archive).files] == ["helper.py", "main.py"]
+    dotted = _tar(tmp_path / "y.tgz", {"./main.py": b"import helper\n", "./helper.py": b"x = 1\n"})  # tar -C dir .
+    assert [name for name, _ in sources.read(dotted).files] == ["helper.py", "main.py"]
+
+
+def test_an_archive_too_big_to_hold_the_cap_is_not_even_read(tmp_path: Path) -> None:
+    archive = tmp_path / "big.zip"
+    archive.write_bytes(b"\0" * (3 << 20))
+    with pytest.raises(SourceError, match=r"big.zip: 3145728 bytes, over 1 MiB of files"):
+        sources.read(archive)
 
 
 @pytest.mark.parametrize(
