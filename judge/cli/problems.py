@@ -74,17 +74,25 @@ def import_command(
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The .zip to write."
 )
+@click.option(
+    "--format",
+    "version",
+    type=click.Choice(["2023-07", "legacy"]),
+    default="2023-07",
+    show_default=True,
+    help="The package format: 2023-07 (points, Markdown statement, generators) or legacy (pass-fail).",
+)
 @click.pass_context
-def export(ctx: click.Context, problem: str, output: Path) -> None:
-    """Export PROBLEM as an ICPC problem package (legacy format, as Kattis problemtools'
-    verifyproblem and DOMjudge read it)."""
+def export(ctx: click.Context, problem: str, output: Path, version: str) -> None:
+    """Export PROBLEM as an ICPC problem package, as Kattis problemtools' verifyproblem and
+    DOMjudge read it; `judge import` of it gives back the same problem."""
     from judge.interop import exporter
     from judge.problem.locate import find_problem
     from judge.problem.spec import load_problem
 
     loaded = load_problem(Path(find_problem(problem, ctx.obj["problems"])))
     with _status(f"exporting {loaded.id}"):
-        exported = exporter.export_problem(loaded, output)
+        exported = exporter.export_problem(loaded, output, version)
     out.print(f"wrote {exported.path}: {exported.cases} case(s), {exported.submissions} submission(s)")
     for note in exported.notes:
         out.print(f"[yellow]note:[/yellow] {escape(note)}")

@@ -1,21 +1,30 @@
-"""`judge export ID -o FILE.zip`: a problem as an ICPC problem package in the legacy format,
-as Kattis problemtools (`verifyproblem`) and DOMjudge read it.
+"""`judge export ID -o FILE.zip [--format 2023-07|legacy]`: a problem as an ICPC problem
+package, as Kattis problemtools (`verifyproblem`) and DOMjudge read it; 2023-07 by default.
 
 Package layout written (under one top folder named after the problem, [a-z0-9] only, as
 problemtools wants a short name):
-  problem.yaml                name, source, license, rights_owner, author, limits, validation
-  .timelimit                  the CPU time limit in seconds (DOMjudge reads it; problemtools derives its own)
-  judge.yaml                  what only this judge reads back: the per-language time factors
-  problem_statement/problem.en.tex
+  problem.yaml                name, source, license, rights_owner, credits, limits; 2023-07: type
+                              scoring when groups have points; legacy: validation
+  .timelimit                  legacy: the CPU time limit (2023-07: limits.time_limit)
+  statement/problem.en.md     2023-07: the Markdown statement as it is
+  problem_statement/problem.en.tex   legacy: the statement (Markdown inside verbatim)
   data/sample/*.in|.ans       the public groups
-  data/secret[/<group>]/*.in|.ans
+  data/secret/<group>/        each secret group under its own name, with a testdata.yaml: its
+                              points (2023-07: grader_flags min or sum, accept_score, range),
+                              on_reject, input_validator_flags
+  generators/                 2023-07: the generator programs and generators.yaml, the command of
+                              every case with its own seed (in BAPCtools' style)
   input_validators/           the validator programs, and for a built-in reference a
                               standalone validator of its format
-  output_validators/checker/  a custom checker
+  output_validator/ (2023-07), output_validators/checker/ (legacy)   a custom checker
   submissions/<verdict>/      the solutions (memory_limit_exceeded goes to run_time_error:
                               ICPC has no MLE verdict)
+  judge.yaml, judge/          this judge's own: its spec whole (groups, names, order, points,
+                              scoring, generators, limits, per-language factors, feedback),
+                              the problem's own files, the solutions' own folders; an import
+                              by the judge gives back the same problem
 
-What the format cannot say (points, per-language time factors) is named in the notes.
+What the format cannot say is named in the notes.
 """
 
 from __future__ import annotations
@@ -34,11 +43,22 @@ from typing import Any
 import yaml
 
 from judge.errors import JudgeError
-from judge.interop.package import JUDGE_FEEDBACK, JUDGE_FILE, JUDGE_TIME_MULTIPLIERS
+from judge.interop.package import (
+    JUDGE_FEEDBACK,
+    JUDGE_FILE,
+    JUDGE_FOLDER,
+    JUDGE_SOLUTIONS,
+    JUDGE_SPEC,
+    JUDGE_TIME_MULTIPLIERS,
+)
 from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 from judge.run import sources
 
 VALIDATORS = Path(__file__).parent / "validators"
+FORMATS = ("2023-07", "legacy")
+DEFAULT_FORMAT = "2023-07"
+# Of the problem's folder, what the package holds elsewhere or nobody needs.
+_NOT_OWN = ("tests", "solutions", "__pycache__")
 FOLDER_MAP = {
     "accepted": "accepted",
     "wrong_answer": "wrong_answer",
@@ -60,21 +80,24 @@ def shortname(problem_id: str) -> str:
     return re.sub(r"[^a-z0-9]", "", problem_id) or "problem"
 
 
-def _checker(problem: Problem, package: Path, notes: list[str]) -> dict[str, Any]:
+def _checker(problem: Problem, package: Path, notes: list[str], version: str) -> tuple[dict[str, Any], list[str]]:
+    """(problem.yaml's fields of the checker, the output validator's flags). Legacy names the
+    validation in problem.yaml; 2023-07 has a custom validator's folder say it, and its flags
+    in data/testdata.yaml."""
     checker = problem.spec.checker
     if isinstance(checker, CustomChecker):
         source = problem.directory / checker.program
-        target = package / "output_validators" / "checker"
+        target = package / ("output_validators/checker" if version == "legacy" else "output_validator")
         if source.is_dir():
             shutil.copytree(source, target)
         else:
             target.mkdir(parents=True)
             shutil.copyfile(source, target / source.name)
-        fields: dict[str, Any] = {"validation": "custom"}
-        if checker.args:
-            fields["validator_flags"] = " ".join(checker.args)
-        return fields
-    flags: list[str] = []
+        flags = list(checker.args)
+        if version == "legacy":
+            return {"validation": "custom", **({"validator_flags": " ".join(flags)} if flags else {})}, []
+        return {}, flags
+    flags = []
     if isinstance(checker, TokensChecker):
         if checker.case_sensitive:
             flags.append("case_sensitive")
@@ -86,43 +109,77 @@ def _checker(problem: Problem, package: Path, notes: list[str]) -> dict[str, Any
         if checker.case_sensitive:
             flags.append("case_sensitive")
         flags += ["float_absolute_tolerance", repr(checker.abs_tol), "float_relative_tolerance", repr(checker.rel_tol)]
-    return {"validation": "default", **({"validator_flags": " ".join(flags)} if flags else {})}
+    if version == "legacy":
+        return {"validation": "default", **({"validator_flags": " ".join(flags)} if flags else {})}, []
+    return {}, flags
 
 
-def _metadata(problem: Problem, notes: list[str]) -> dict[str, Any]:
+def _scoring(problem: Problem) -> bool:
+    return any(g.points for g in problem.spec.groups)
+
+
+def _metadata(problem: Problem, notes: list[str], version: str) -> dict[str, Any]:
     spec = problem.spec
     # A stable uuid: the same problem exports the same package (problemtools asks for one).
-    meta: dict[str, Any] = {
-        "name": spec.title,
-        "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"judge-problem:{spec.id}")),
-        "source": spec.source,
-    }
+    stable = str(uuid.uuid5(uuid.NAMESPACE_URL, f"judge-problem:{spec.id}"))
+    if version == "legacy":
+        meta: dict[str, Any] = {"name": spec.title, "uuid": stable, "source": spec.source}
+    else:
+        meta = {
+            "problem_format_version": "2023-07-draft",
+            "name": {"en": spec.title},
+            "uuid": stable,
+            "type": "scoring" if _scoring(problem) else "pass-fail",
+            "source": spec.source,
+        }
     if spec.license:
         meta["license"] = spec.license
     if spec.rights_owner:
         meta["rights_owner"] = spec.rights_owner
-    authors = spec.credits.get("authors")
-    if authors:
-        meta["author"] = ", ".join(authors)
-    other = sorted(set(spec.credits) - {"authors"})
-    if other:
-        notes.append(f"credits other than authors ({', '.join(other)}) have no place in the legacy format")
-    meta["limits"] = {
-        "memory": spec.limits.memory_mib,
-        "output": max(1, math.ceil(spec.limits.output_mib)),
-    }
-    if spec.limits.time_multipliers:
-        factors = ", ".join(f"{k} x{v:g}" for k, v in spec.limits.time_multipliers.items())
-        notes.append(
-            f"per-language time factors ({factors}) have no place in a package: .timelimit holds the base limit"
-        )
+    if version == "legacy":
+        authors = spec.credits.get("authors")
+        if authors:
+            meta["author"] = ", ".join(authors)
+        other = sorted(set(spec.credits) - {"authors"})
+        if other:
+            notes.append(f"credits other than authors ({', '.join(other)}) have no place in the legacy format")
+    else:
+        known = ("authors", "contributors", "testers", "packagers", "acknowledgements")
+        credits = {role: list(people) for role, people in spec.credits.items() if role in known}
+        if credits:
+            meta["credits"] = credits
+        other = sorted(set(spec.credits) - set(known))
+        if other:
+            notes.append(f"credits {', '.join(other)}: no such role in the format (kept in judge.yaml)")
+    limits = spec.limits
+    meta["limits"] = {"memory": limits.memory_mib, "output": max(1, math.ceil(limits.output_mib))}
+    if version != "legacy":
+        meta["limits"] = {
+            "time_limit": limits.time_s,
+            **meta["limits"],
+            "compilation_time": max(1, math.ceil(limits.compile_time_s)),
+            "compilation_memory": limits.compile_memory_mib,
+            "validation_time": max(1, math.ceil(limits.programs.time_s)),
+            "validation_memory": limits.programs.memory_mib,
+            "validation_output": max(1, math.ceil(limits.programs.output_mib)),
+        }
+    if limits.time_multipliers:
+        factors = ", ".join(f"{k} x{v:g}" for k, v in limits.time_multipliers.items())
+        notes.append(f"per-language time factors ({factors}) have no place in a package: kept in judge.yaml")
     return meta
 
 
-def _statement(problem: Problem, package: Path) -> None:
+def _statement(problem: Problem, package: Path, version: str) -> None:
+    text = problem.statement_path.read_text(encoding="utf-8", errors="replace")
+    if version != "legacy":
+        # 2023-07 reads Markdown (and LaTeX): the statement goes as it is.
+        suffix = problem.statement_path.suffix.lower() if problem.statement_path.suffix.lower() == ".tex" else ".md"
+        folder = package / "statement"
+        folder.mkdir()
+        (folder / f"problem.en{suffix}").write_text(text, encoding="utf-8")
+        return
     # The legacy format reads LaTeX statements only: the Markdown goes in verbatim, under
     # the problem's name, which problemtools' \problemname takes.
-    text = problem.statement_path.read_text(encoding="utf-8", errors="replace")
     title = re.sub(r"([\\{}$&#^_%~])", r"\\\1", problem.spec.title)
     body = text.replace("\\end{verbatim}", "")
     folder = package / "problem_statement"
@@ -132,30 +189,91 @@ def _statement(problem: Problem, package: Path) -> None:
     )
 
 
-def _data(problem: Problem, package: Path) -> int:
+def _data(problem: Problem, package: Path, version: str, checker_flags: list[str]) -> int:
+    """The test files, each secret group in a folder of its own name, and the testdata.yaml
+    of each folder: what the format can say of the group (points and scoring in 2023-07)."""
     from judge.problem import testdata
 
     cases = testdata.load_cases(problem)
     public = [g.name for g in problem.spec.groups if g.visibility == "public"]
-    secret = [g.name for g in problem.spec.groups if g.visibility == "secret"]
     for case in cases:
         if case.public:
             folder = package / "data" / "sample"
             stem = case.name if len(public) == 1 else f"{case.group}-{case.name}"
         else:
-            folder = package / "data" / "secret" / (case.group if len(secret) > 1 else "")
+            folder = package / "data" / "secret" / case.group
             stem = case.name
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(case.input, folder / f"{stem}.in")
         shutil.copyfile(case.answer, folder / f"{stem}.ans")
+    scoring = version != "legacy" and _scoring(problem)
+    total = sum(g.points for g in problem.spec.groups)
+    configs: dict[Path, dict[str, Any]] = {}
+    if checker_flags:
+        configs.setdefault(package / "data", {})["output_validator_flags"] = " ".join(checker_flags)
+    if scoring:
+        configs.setdefault(package / "data", {})["range"] = f"0 {total:g}"
+        configs.setdefault(package / "data" / "secret", {})["range"] = f"0 {total:g}"
+        configs.setdefault(package / "data" / "sample", {}).update({"accept_score": 0, "range": "0 0"})
     for group in problem.spec.groups:
+        if group.visibility == "public":
+            where = package / "data" / "sample"
+            if group.validator_args:
+                configs.setdefault(where, {})["input_validator_flags"] = " ".join(group.validator_args)
+            continue
+        config = configs.setdefault(package / "data" / "secret" / group.name, {})
+        config["on_reject"] = "break" if group.breaks else "continue"
         if group.validator_args:
-            where = package / "data" / ("sample" if group.visibility == "public" else "secret")
-            if group.visibility == "secret" and len(secret) > 1:
-                where = where / group.name
-            flags = {"input_validator_flags": " ".join(group.validator_args)}
-            (where / "testdata.yaml").write_text(yaml.safe_dump(flags), encoding="utf-8")
+            config["input_validator_flags"] = " ".join(group.validator_args)
+        if scoring:
+            count = sum(1 for c in cases if c.group == group.name)
+            worth = group.points if group.scoring == "all" else group.points / max(1, count)
+            config.update({"grader_flags": "min" if group.scoring == "all" else "sum", "accept_score": worth})
+            config["range"] = f"0 {group.points:g}"
+    for where, config in configs.items():
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "testdata.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     return len(cases)
+
+
+def _generators(problem: Problem, package: Path) -> None:
+    """2023-07's generators/: the generator programs, and generators.yaml with the command of
+    every generated case, its own seed written out (in the style of BAPCtools' manifest)."""
+    from judge.problem import parts, testdata
+    from judge.problem.spec import GENERATORS_DIR, split_generate
+
+    groups = [g for g in problem.spec.groups if g.generate is not None]
+    if not groups:
+        return
+    folder = package / "generators"
+    folder.mkdir()
+    cases = testdata.load_cases(problem)
+    manifest: dict[str, Any] = {}
+    for group in groups:
+        assert group.generate is not None and group.seed is not None
+        program = split_generate(group.generate)[0]
+        source = problem.directory / GENERATORS_DIR / program
+        if not (folder / program).exists():
+            if source.is_dir():
+                shutil.copytree(source, folder / program)
+            else:
+                (folder / program).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source, folder / program)
+        names = [c.name for c in cases if c.group == group.name]
+        commands = {
+            name: " ".join([program, *parts.generate_args(group.generate, group.seed, index)])
+            for index, name in enumerate(names, start=1)
+        }
+        where = "sample" if group.visibility == "public" else "secret"
+        section = manifest.setdefault(where, {"data": {}})["data"]
+        section[group.name] = {"data": commands}
+    text = (
+        "# The command of every generated case, its seed written out, as `judge export` made them\n"
+        "# (BAPCtools' generators.yaml style); run in this folder, stdout is the case's input.\n"
+    )
+    (folder / "generators.yaml").write_text(
+        text + yaml.safe_dump({"data": manifest}, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
 
 
 def _validators(problem: Problem, package: Path) -> None:
@@ -174,13 +292,16 @@ def _validators(problem: Problem, package: Path) -> None:
             shutil.copyfile(source, target / source.name)
 
 
-def _submissions(problem: Problem, package: Path, notes: list[str]) -> int:
+def _submissions(problem: Problem, package: Path, notes: list[str]) -> tuple[int, dict[str, str]]:
+    """Copy the solutions; (how many, {package path: the judge's own folder} where the two
+    differ: an MLE solution, which ICPC files under run_time_error)."""
     from judge.grade import verify
 
     root = problem.directory / verify.SOLUTIONS_DIR
     count = 0
+    moved: dict[str, str] = {}
     if not root.is_dir():
-        return 0
+        return 0, moved
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         target = FOLDER_MAP.get(folder.name)
         # A file is a solution; a folder (or an archive) is one of several files, which the
@@ -197,48 +318,85 @@ def _submissions(problem: Problem, package: Path, notes: list[str]) -> int:
             destination = package / "submissions" / target / path.name
             destination.parent.mkdir(parents=True, exist_ok=True)
             if path.is_dir() or sources.is_archive(path):
-                folder_name = path.name if path.is_dir() else path.name.split(".")[0]
+                destination = destination.with_name(path.name if path.is_dir() else path.name.split(".")[0])
                 for name, content in sources.read_files(path, sources.SUBMISSION_CAPS):
-                    written = destination.with_name(folder_name) / name
+                    written = destination / name
                     written.parent.mkdir(parents=True, exist_ok=True)
                     written.write_bytes(content)
             elif path.is_file():
                 shutil.copyfile(path, destination)
+            else:
+                continue
+            if target != folder.name:
+                moved[f"{target}/{destination.name}"] = folder.name
             count += 1
-    return count
+    return count, moved
 
 
-def export_problem(problem: Problem, output: Path) -> Exported:
-    """Write the package as a .zip at `output` (atomically: a temporary file renamed)."""
+def _own_files(problem: Problem, package: Path) -> None:
+    """The problem's own files (statement, generators, validators, checker, hand-written
+    cases), as they are, under judge/: what the spec in judge.yaml names."""
+    target = package / JUDGE_FOLDER
+    for path in sorted(problem.directory.iterdir()):
+        if path.name.startswith(".") or path.name in _NOT_OWN or path == problem.spec_path:
+            continue
+        if path.is_dir():
+            shutil.copytree(path, target / path.name, ignore=shutil.ignore_patterns(".*", "__pycache__"))
+        elif path.is_file():
+            target.mkdir(exist_ok=True)
+            shutil.copyfile(path, target / path.name)
+
+
+def export_problem(problem: Problem, output: Path, version: str = DEFAULT_FORMAT) -> Exported:
+    """Write the package as a .zip at `output` (atomically: a temporary file renamed), in
+    `version` (2023-07 or legacy)."""
+    if version not in FORMATS:
+        raise JudgeError(f"unknown package format {version!r} (known: {', '.join(FORMATS)})")
     if output.suffix.lower() != ".zip":
         raise JudgeError(f"{output}: the package is written as a .zip file")
     if not output.parent.is_dir():
         raise JudgeError(f"{output.parent}: no such folder")
     notes: list[str] = []
-    if any(g.points for g in problem.spec.groups):
-        notes.append("points and per-case scoring are not exported: the package is pass-fail")
+    if version == "legacy" and _scoring(problem):
+        notes.append(
+            "points and per-case scoring are not in the legacy package, which is pass-fail: kept in judge.yaml"
+        )
     with tempfile.TemporaryDirectory(prefix="judge-export-") as work:
         package = Path(work) / shortname(problem.id)
         package.mkdir()
-        meta = _metadata(problem, notes)
-        meta.update(_checker(problem, package, notes))
+        meta = _metadata(problem, notes, version)
+        checker_fields, checker_flags = _checker(problem, package, notes, version)
+        meta.update(checker_fields)
         (package / "problem.yaml").write_text(
             f"# Exported by `judge export` from the problem {problem.id}.\n"
             + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True),
             encoding="utf-8",
         )
-        (package / ".timelimit").write_text(f"{problem.spec.limits.time_s:g}\n", encoding="utf-8")
+        if version == "legacy":
+            (package / ".timelimit").write_text(f"{problem.spec.limits.time_s:g}\n", encoding="utf-8")
+        _statement(problem, package, version)
+        cases = _data(problem, package, version, checker_flags)
+        _validators(problem, package)
+        if version != "legacy":
+            _generators(problem, package)
+        submissions, moved = _submissions(problem, package, notes)
+        # What only this judge reads back: its spec whole, the problem's own files, the
+        # solutions' own folders; and, for judges of before the spec was kept, the factors
+        # and the feedback level on their own.
         extra: dict[str, object] = {}
         if problem.spec.limits.time_multipliers:
             extra[JUDGE_TIME_MULTIPLIERS] = dict(problem.spec.limits.time_multipliers)
         if problem.spec.feedback != "groups":  # what students see of the secret cases
             extra[JUDGE_FEEDBACK] = problem.spec.feedback
-        if extra:
-            (package / JUDGE_FILE).write_text(yaml.safe_dump(extra), encoding="utf-8")
-        _statement(problem, package)
-        cases = _data(problem, package)
-        _validators(problem, package)
-        submissions = _submissions(problem, package, notes)
+        extra[JUDGE_SPEC] = yaml.safe_load(problem.spec_path.read_text(encoding="utf-8"))
+        if moved:
+            extra[JUDGE_SOLUTIONS] = moved
+        (package / JUDGE_FILE).write_text(
+            "# This judge's own: an import by it gives back the same problem.\n"
+            + yaml.safe_dump(extra, sort_keys=False, allow_unicode=True),
+            encoding="utf-8",
+        )
+        _own_files(problem, package)
         fd, temporary = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent)
         os.close(fd)
         try:

@@ -24,6 +24,7 @@ import yaml
 from judge.errors import JudgeError
 from judge.interop.package import (
     DEFAULT_MEMORY_MIB,
+    JUDGE_FOLDER,
     GroupConfig,
     JudgeExtras,
     Metadata,
@@ -470,6 +471,9 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
 
     meta = parse_metadata(root)
     _refuse_kinds(meta)
+    extras = parse_extras(root, tuple(languages.load().languages), LEVELS)
+    if extras.spec is not None:
+        return _map_own(root, out, problem_id, meta, extras, jobs, notify)
     notes: list[str] = []
     data = _data(root, meta)
     notes += data.notes
@@ -496,7 +500,6 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
     for item in ("attachments", "include", "graders", "static_validator", "input_visualizer", "output_visualizer"):
         if (root / item).exists():
             notes.append(f"{item}/: not imported (the judge has no use for it)")
-    extras = parse_extras(root, tuple(languages.load().languages), LEVELS)
     spec: SpecOut = {
         "id": problem_id,
         "title": _name(meta, root, statement_file),
@@ -540,6 +543,51 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
     )
 
 
+def _map_own(
+    root: Path, out: Path, problem_id: str, meta: Metadata, extras: JudgeExtras, jobs: int, notify: Notify | None
+) -> Imported:
+    """A package this judge exported: the spec whole from judge.yaml (groups, their names, order,
+    points and scoring, generators, limits), the problem's own files from judge/, the solutions
+    from submissions/ back in their own folders; the tests made again by the spec."""
+    from judge.problem.expectations import FOLDERS
+
+    assert extras.spec is not None
+    notes: list[str] = []
+    own = root / JUDGE_FOLDER
+    if own.is_dir():
+        shutil.copytree(own, out, dirs_exist_ok=True)
+    copied = _submissions(root, out, notes)
+    for where, folder in extras.solutions.items():
+        moved = out / "solutions" / where
+        if folder in FOLDERS and moved.exists():
+            (out / "solutions" / folder).mkdir(parents=True, exist_ok=True)
+            moved.rename(out / "solutions" / folder / moved.name)
+    header = (
+        "# yaml-language-server: $schema=../problem.schema.json\n"
+        f"# Imported by `judge import` from a package this judge exported ({meta.version} format).\n"
+    )
+    spec = {**extras.spec, "id": problem_id}
+    (out / "problem.yaml").write_text(
+        header + yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8"
+    )
+    cases = _make_tests(out, jobs, notify)
+    from judge.problem.spec import load_problem
+
+    loaded = load_problem(out)
+    notes.append("the judge's own spec, files and solution folders came back from judge.yaml and judge/")
+    return Imported(
+        out,
+        problem_id,
+        meta.version,
+        len(loaded.spec.groups),
+        len(cases),
+        len(copied),
+        loaded.spec.limits.time_s,
+        "the judge's own spec (judge.yaml)",
+        tuple(notes),
+    )
+
+
 def _limits_out(limits: PackageLimits, extras: JudgeExtras) -> LimitsOut:
     found: LimitsOut = {
         "time_s": limits.time_limit if limits.time_limit is not None else DERIVE_CPU_S,
@@ -577,7 +625,11 @@ def _make_tests(out: Path, jobs: int, notify: Notify | None) -> list[TestCase]:
         first = str(err).splitlines()[0].replace(str(out) + "/", "")
         raise PackageError(f"the package maps to a spec the judge refuses: {first}") from None
     try:
-        cases = testdata.generate(problem, None, jobs, notify)
+        from judge.problem.tables import TableStore
+
+        # A built-in reference (a judge's own export of a puzzle) needs its distance tables.
+        store = TableStore(notify=notify) if problem.builtin else None
+        cases = testdata.generate(problem, store, jobs, notify)
     except JudgeError as err:
         raise PackageError(str(err).replace(str(out) + "/", "")) from None
     testdata.write(problem, cases)

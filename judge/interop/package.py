@@ -292,6 +292,9 @@ def parse_group_config(folder: Path, root: Path) -> GroupConfig:
 JUDGE_FILE = "judge.yaml"  # what this judge's export keeps that the format has no key for
 JUDGE_TIME_MULTIPLIERS = "time_multipliers"
 JUDGE_FEEDBACK = "feedback"
+JUDGE_SPEC = "spec"  # the problem's own problem.yaml, whole
+JUDGE_SOLUTIONS = "solutions"  # package path under submissions/ -> the judge's own verdict folder
+JUDGE_FOLDER = "judge"  # the problem's own files, which the spec names
 
 
 @dataclass(frozen=True)
@@ -300,6 +303,8 @@ class JudgeExtras:
 
     time_multipliers: dict[str, float] = field(default_factory=dict)  # language -> factor on the time limit
     feedback: str | None = None
+    spec: dict[str, object] | None = None  # the problem.yaml it was exported from (checked when loaded)
+    solutions: dict[str, str] = field(default_factory=dict)  # submissions/ path -> the judge's folder
 
 
 def parse_extras(root: Path, language_ids: tuple[str, ...], levels: tuple[str, ...]) -> JudgeExtras:
@@ -316,7 +321,16 @@ def parse_extras(root: Path, language_ids: tuple[str, ...], levels: tuple[str, .
     level = raw.get(JUDGE_FEEDBACK)
     if level is not None and level not in levels:
         raise PackageError(f"{JUDGE_FILE}: {JUDGE_FEEDBACK}: {level!r} is not one of {', '.join(levels)}")
+    spec = raw.get(JUDGE_SPEC)
+    if spec is not None and not isinstance(spec, dict):
+        raise PackageError(f"{JUDGE_FILE}: {JUDGE_SPEC}: expected the mapping of a problem.yaml")
+    moved = mapping(raw.get(JUDGE_SOLUTIONS), f"{JUDGE_FILE}: {JUDGE_SOLUTIONS}")
+    for where, folder in moved.items():
+        if not isinstance(folder, str) or "/" in folder or ".." in where.split("/"):
+            raise PackageError(f"{JUDGE_FILE}: {JUDGE_SOLUTIONS}: {where}: {folder!r} is not a verdict folder")
     return JudgeExtras(
         {k: float(v) for k, v in factors.items() if isinstance(v, int | float)},
         str(level) if level is not None else None,
+        {str(k): v for k, v in spec.items()} if spec is not None else None,
+        {k: str(v) for k, v in moved.items()},
     )

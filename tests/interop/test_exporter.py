@@ -1,5 +1,5 @@
-"""`judge export`: the legacy ICPC layout, and an export imported back gives the same tests
-and the same verdicts."""
+"""`judge export`: the 2023-07 and legacy ICPC layouts, and an export imported back gives the
+same spec, the same tests and the same verdicts."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_a_program_problem_exports_in_the_legacy_layout(tmp_path: Path) -> None:
     directory = make_problem(problems)
     assert judge("--problems", str(problems), "gen").returncode == 0
     target = tmp_path / "sum.zip"
-    result = judge("--problems", str(problems), "export", "sum", "-o", str(target))
+    result = judge("--problems", str(problems), "export", "sum", "-o", str(target), "--format", "legacy")
     assert result.returncode == 0, result.stderr
     names = set(zipfile.ZipFile(target).namelist())
     assert {
@@ -47,9 +47,9 @@ def test_a_program_problem_exports_in_the_legacy_layout(tmp_path: Path) -> None:
         assert archive.read("sum/.timelimit") == b"1\n"
     assert meta["name"] == "Sum of Two" and meta["limits"] == {"memory": 256, "output": 16}
     assert meta["validation"] == "default" and meta["validator_flags"] == "case_sensitive"
-    assert "points and per-case scoring are not exported" in result.stdout
+    assert "points and per-case scoring are not in the legacy package" in result.stdout
     again = tmp_path / "sum-again.zip"
-    exporter.export_problem(load_problem(directory), again)
+    exporter.export_problem(load_problem(directory), again, "legacy")
     assert zipfile.ZipFile(again).namelist() == zipfile.ZipFile(target).namelist()  # the same package each time
 
 
@@ -75,7 +75,7 @@ def test_a_puzzle_round_trips(tmp_path: Path) -> None:
     problems = tmp_path / "problems"
     problems.mkdir()
     imported = importer.import_package(package, problems)
-    assert imported.problem_id == "sicily-rotations" and imported.time_limit_from == "the package"
+    assert imported.problem_id == "sicily-rotations" and imported.time_limit_from == "the judge's own spec (judge.yaml)"
     assert _tests(imported.directory) == _tests(PROBLEMS / "sicily-rotations")
     solutions = PROBLEMS / "sicily-rotations" / "solutions"
     # The limits come back whole, per-language factors included (judge.yaml), so a Python
@@ -124,3 +124,91 @@ def test_a_program_problem_round_trips(tmp_path: Path) -> None:
     for source in sorted((directory / "solutions").rglob("*.py")):
         assert _verdict(problems, "sum-copy", source) == _verdict(problems, "sum", source)
     assert judge("--problems", str(problems), "verify", "sum-copy").returncode == 0
+
+
+def _rich_problem(problems: Path) -> Path:
+    """make_problem's sum with more of the spec: groups out of name order, a per-case group, a
+    compile limit, per-language factors, a feedback level, credits, a Markdown statement."""
+    directory = make_problem(problems)
+    spec = directory / "problem.yaml"
+    text = spec.read_text()
+    text = text.replace(
+        "limits: {time_s: 1.0,", "limits: {time_s: 1.0, compile_time_s: 10, time_multipliers: {python3: 3},"
+    )
+    text = text.replace(
+        "    count: 6\n    seed: 7\n    points: 60\n",
+        "    count: 6\n    seed: 7\n    points: 60\n    scoring: per_case\n",
+    )
+    text = text.replace("  - name: hand\n", "  - name: zeta-hand\n")
+    text = text.replace(
+        "source: a test of the judge\n",
+        "source: a test of the judge\nfeedback: cases\ncredits: {authors: [Ada], testers: [Alan]}\n",
+    )
+    spec.write_text(text)
+    (directory / "statement.md").write_text("# Sum of Two\n\nAdd **a** and *b*.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+    (directory / "solutions" / "memory_limit_exceeded").mkdir()
+    (directory / "solutions" / "memory_limit_exceeded" / "hog.py").write_text("x = bytearray(1 << 30)\nprint(len(x))\n")
+    assert judge("--problems", str(problems), "gen").returncode == 0
+    return directory
+
+
+def _same(spec_a: Path, spec_b: Path) -> None:
+    a = load_problem(spec_a).spec.model_dump()
+    b = load_problem(spec_b).spec.model_dump()
+    assert {**a, "id": ""} == {**b, "id": ""}
+
+
+@pytest.mark.parametrize("version", ["2023-07", "legacy"])
+def test_a_judge_export_comes_back_as_the_same_problem(tmp_path: Path, version: str) -> None:
+    """Groups (names, order, points, scoring), generators, limits, factors, feedback, credits,
+    the statement and the solutions' folders: the same spec, the same tests, the same verdicts."""
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    directory = _rich_problem(problems)
+    package = tmp_path / "sum-back.zip"
+    exporter.export_problem(load_problem(directory), package, version)
+    imported = importer.import_package(package, problems, jobs=2)
+    _same(directory, imported.directory)
+    assert imported.time_limit_from == "the judge's own spec (judge.yaml)"
+    assert (imported.directory / "statement.md").read_text() == (directory / "statement.md").read_text()
+    assert _tests(imported.directory) == _tests(directory)
+    assert (imported.directory / "solutions" / "memory_limit_exceeded" / "hog.py").is_file()
+    verified = {}
+    for problem in ("sum", "sum-back"):
+        done = judge("--problems", str(problems), "verify", problem)
+        assert done.returncode == 0, done.stdout
+        rows = [line.split() for line in done.stdout.splitlines()]
+        verified[problem] = sorted(row[:3] for row in rows if row and "/" in row[0])
+    assert verified["sum"] == verified["sum-back"] and len(verified["sum"]) == 3
+
+
+def test_a_2023_07_export_says_it_in_the_formats_own_words(tmp_path: Path) -> None:
+    """Another judge reads the points, the scoring, the group names, the Markdown statement and
+    every generated case's command from the package itself; so does ours without judge.yaml."""
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    directory = _rich_problem(problems)
+    package = tmp_path / "sum.zip"
+    exporter.export_problem(load_problem(directory), package)
+    with zipfile.ZipFile(package) as archive:
+        archive.extractall(tmp_path / "unpacked")
+    root = tmp_path / "unpacked" / "sum"
+    meta = yaml.safe_load((root / "problem.yaml").read_text())
+    assert meta["problem_format_version"] == "2023-07-draft" and meta["type"] == "scoring"
+    assert meta["name"] == {"en": "Sum of Two"} and meta["credits"] == {"authors": ["Ada"], "testers": ["Alan"]}
+    assert meta["limits"]["time_limit"] == 1.0 and meta["limits"]["compilation_time"] == 10
+    assert (root / "statement" / "problem.en.md").read_text() == (directory / "statement.md").read_text()
+    hand = yaml.safe_load((root / "data" / "secret" / "zeta-hand" / "testdata.yaml").read_text())
+    assert hand == {"on_reject": "break", "grader_flags": "min", "accept_score": 40, "range": "0 40"}
+    random = yaml.safe_load((root / "data" / "secret" / "random" / "testdata.yaml").read_text())
+    assert (random["grader_flags"], random["accept_score"], random["on_reject"]) == ("sum", 10.0, "continue")
+    manifest = yaml.safe_load((root / "generators" / "generators.yaml").read_text())
+    commands = manifest["data"]["secret"]["data"]["random"]["data"]
+    assert len(commands) == 6 and commands["01"].startswith("gen.py --max 1000 --seed ")
+    assert (root / "generators" / "gen.py").is_file()
+    # Without this judge's own files, the format's words alone: names, points and scoring.
+    (root / "judge.yaml").unlink()
+    shutil.rmtree(root / "judge")
+    imported = importer.import_package(root, problems, "sum-plain", jobs=2)
+    groups = {g.name: (g.points, g.scoring) for g in load_problem(imported.directory).spec.groups}
+    assert groups == {"sample": (0, "all"), "secret-random": (60, "per_case"), "secret-zeta-hand": (40, "all")}

@@ -1,5 +1,5 @@
 """The external referee: Kattis problemtools' verifyproblem accepts the export of each of
-the three puzzles: config, data and validators over every test file; the submissions, each of
+the three puzzles, in both package formats (2023-07, the default, and legacy): config, data and validators over every test file; the submissions, each of
 which must get the verdict of its folder, over the samples and the hardest group, under the
 judge's own limit. (All of the data for every solution is `judge verify`'s job, in `make
 test`; here it would cost a minute, mostly TLE solutions run to problemtools' margins. The
@@ -35,7 +35,8 @@ java:
 
 
 @pytest.mark.skipif(not VERIFYPROBLEM.exists(), reason="problemtools is not installed (pip install -e '.[test]')")
-def test_verifyproblem_accepts_the_exported_puzzles(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", exporter.FORMATS)
+def test_verifyproblem_accepts_the_exported_puzzles(tmp_path: Path, version: str) -> None:
     config = tmp_path / "config" / "problemtools"
     config.mkdir(parents=True)
     (config / "languages.yaml").write_text(LANGUAGES)
@@ -43,7 +44,7 @@ def test_verifyproblem_accepts_the_exported_puzzles(tmp_path: Path) -> None:
     for problem in ("lanqiao", "eight-digits", "sicily-rotations"):
         package = tmp_path / f"{problem}.zip"
         loaded = load_problem(PROBLEMS / problem)
-        exporter.export_problem(loaded, package)
+        exporter.export_problem(loaded, package, version)
         with zipfile.ZipFile(package) as archive:
             archive.extractall(tmp_path / "unpacked")
         folder = tmp_path / "unpacked" / exporter.shortname(problem)
