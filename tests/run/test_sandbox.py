@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -684,3 +685,43 @@ print("done")
     assert got.verdict is Verdict.AC, (got.run, got.message)
     out = got.run.stdout.decode()
     assert "WROTE" not in out and "OVER" not in out and out.count("capped") == 2 and "done" in out, out
+
+
+class _OomKilledGroup:
+    """What a cgroup says of a run the kernel's OOM killer ended late in its CPU time."""
+
+    oom_guarded = False
+
+    def cpu_seconds(self) -> float:
+        return 0.99
+
+    def peak_bytes(self) -> int:
+        return 60 << 20
+
+    def oom_killed(self) -> bool:
+        return True
+
+    def hit_memory_limit(self) -> bool:
+        return True
+
+    def kill_all(self, timeout: float = 2.0) -> None:
+        pass
+
+
+def test_an_oom_kill_near_the_cpu_limit_is_mle_not_the_cpu_backstop() -> None:
+    # A run SIGKILLed at 99% of its CPU time looks like the CPU rlimit's backstop; when its
+    # cgroup counts an OOM kill, memory ended it (Go's runtime used 0.96 s of 1 s in CI).
+    from judge.run.sandbox.watch import _Watch
+
+    proc = subprocess.Popen(["true"])
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    os.close(out_w)
+    os.close(err_w)
+    watch = _Watch(proc, _OomKilledGroup(), limits(cpu=1.0), out_r, err_r, time.monotonic(), 64 << 20, 0.0)  # type: ignore[arg-type]
+    _, _, usage = os.wait4(proc.pid, 0)
+    run = watch.finish(9, usage, under_bwrap=False, judge_rss=0)  # status 9: killed by SIGKILL
+    os.close(out_r)
+    os.close(err_r)
+    assert run.limit_hit == sandbox.Limit.MEMORY, run
+    assert judge_run(run, 64 * 1024, None).verdict is Verdict.MLE

@@ -162,6 +162,8 @@ class _Watch:
             limit_hit = Limit.OUTPUT
         if limit_hit is None and sig == signal.SIGXFSZ:
             limit_hit = Limit.FILE_SIZE
+        if limit_hit is None and sig == signal.SIGKILL and group is not None and group.oom_killed():
+            limit_hit = Limit.MEMORY  # the kernel's OOM killer, whatever CPU time it had used
         if limit_hit is None and sig in (signal.SIGXCPU, signal.SIGKILL) and cpu_s >= limits.cpu_s * 0.95:
             limit_hit = Limit.CPU  # the rlimit backstop fired
         if limit_hit is None and peak >= self.memory_bytes:
