@@ -7,7 +7,7 @@ problemtools wants a short name):
                               scoring when groups have points; legacy: validation
   .timelimit                  legacy: the CPU time limit (2023-07: limits.time_limit)
   statement/problem.en.md     2023-07: the Markdown statement as it is
-  problem_statement/problem.en.tex   legacy: the statement (Markdown inside verbatim)
+  problem_statement/problem.en.tex   legacy: the statement, its Markdown converted to LaTeX
   data/sample/*.in|.ans       the public groups
   data/secret/<group>/        each secret group under its own name, with a testdata.yaml: its
                               points (2023-07: grader_flags min or sum, accept_score, range),
@@ -51,6 +51,7 @@ from judge.interop.package import (
     JUDGE_SPEC,
     JUDGE_TIME_MULTIPLIERS,
 )
+from judge.problem import statement
 from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 from judge.run import sources
 
@@ -178,15 +179,15 @@ def _statement(problem: Problem, package: Path, version: str) -> None:
         folder.mkdir()
         (folder / f"problem.en{suffix}").write_text(text, encoding="utf-8")
         return
-    # The legacy format reads LaTeX statements only: the Markdown goes in verbatim, under
-    # the problem's name, which problemtools' \problemname takes.
-    title = re.sub(r"([\\{}$&#^_%~])", r"\\\1", problem.spec.title)
-    body = text.replace("\\end{verbatim}", "")
+    # The legacy format reads LaTeX statements only: the Markdown as LaTeX, under the
+    # problem's name, which problemtools' \problemname takes.
+    title = "".join(statement.LATEX_SPECIAL.get(c, c) for c in problem.spec.title)
+    body = text if problem.statement_path.suffix.lower() == ".tex" else statement.to_latex(text)
+    if "\\problemname" not in body:
+        body = "\\problemname{" + title + "}\n\n" + body
     folder = package / "problem_statement"
     folder.mkdir()
-    (folder / "problem.en.tex").write_text(
-        "\\problemname{" + title + "}\n\n\\begin{verbatim}\n" + body + "\n\\end{verbatim}\n", encoding="utf-8"
-    )
+    (folder / "problem.en.tex").write_text(body, encoding="utf-8")
 
 
 def _data(problem: Problem, package: Path, version: str, checker_flags: list[str]) -> int:

@@ -83,7 +83,8 @@ class Site:
         self.course = self._course()
         self.table = languages.load()
         self.env = reports.environment()
-        self.markdown = MarkdownIt("commonmark", {"html": False})  # the statement's own HTML is not trusted
+        # The statement's own HTML is not trusted; tables, as a LaTeX statement's become.
+        self.markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
         # Every body is counted as it arrives (not by what Content-Length claims) and cut at
         # the route's limit: a form's few fields, or a submission.
         self.submit_bytes = 2 * settings.max_source_bytes + 16 * 1024

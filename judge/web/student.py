@@ -7,6 +7,7 @@ import html
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
@@ -20,17 +21,26 @@ from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
 from judge.explain import render, stored
 from judge.grade import feedback, reports
-from judge.problem import testdata
+from judge.problem import statement, testdata
 from judge.problem.spec import Problem
 from judge.run import sources
 from judge.web.auth import require_user
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
 from judge.web.store import PendingError, QuotaError, RateError, SubmissionRow, User
 
+STATEMENT_BYTES = 256 << 10
+
+
+@lru_cache(maxsize=64)
+def _latex_as_markdown(text: str) -> str:
+    """Converted once per statement text, not on every page view."""
+    return statement.to_markdown(text)
+
 
 def statement_html(problem: Problem, markdown: MarkdownIt) -> str:
-    """The statement as HTML: Markdown rendered (raw HTML in it escaped); an imported LaTeX or
-    text statement shown as it is; anything else named. Titles may come from a package: escaped."""
+    """The statement as HTML: Markdown rendered (raw HTML in it escaped); an imported LaTeX
+    statement converted to Markdown first (never shown as source); a text statement shown as it
+    is; anything else named. Titles may come from a package: escaped."""
     title = f"<h1>{html.escape(problem.spec.title)}</h1>"
     try:
         data = problem.statement_path.read_bytes()
@@ -39,6 +49,12 @@ def statement_html(problem: Problem, markdown: MarkdownIt) -> str:
     text = data.decode("utf-8", errors="replace")
     if problem.statement_path.suffix.lower() == ".md":
         return str(markdown.render(text))
+    # Past STATEMENT_BYTES a package's LaTeX is shown as it is: the conversion is not for books.
+    if problem.statement_path.suffix.lower() == ".tex" and b"\0" not in data and len(data) <= STATEMENT_BYTES:
+        converted = _latex_as_markdown(text)
+        return str(
+            markdown.render(converted if converted.startswith("# ") else f"# {problem.spec.title}\n\n{converted}")
+        )
     if b"\0" in data:
         return f"{title}<p>The statement is the file {html.escape(problem.statement_path.name)}.</p>"
     return f'{title}<pre class="statement">{html.escape(text)}</pre>'

@@ -401,13 +401,33 @@ def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
     from tests.problem.test_parts import make_problem
 
     directory = make_problem(tmp_path)
-    (directory / "problem.tex").write_text("\\problemname{Sum} <script>alert(1)</script>\n")
+    (directory / "problem.tex").write_text("Sum \\emph{<script>alert(1)</script>}\n")
     spec = directory / "problem.yaml"
     spec.write_text(spec.read_text().replace("title: Sum of Two", "title: Sum <i>of</i> Two\nstatement: problem.tex"))
     html = statement_html(load_problem(directory), MarkdownIt("commonmark", {"html": False}))
     assert "<h1>Sum &lt;i&gt;of&lt;/i&gt; Two</h1>" in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
-    assert '<pre class="statement">\\problemname{Sum}' in html
+    assert "<em>&lt;script&gt;" in html  # LaTeX rendered, not shown as source
+
+
+def test_a_latex_statement_reaches_students_rendered(tmp_path: Path) -> None:
+    from judge.problem.spec import load_problem
+    from judge.web.site import MarkdownIt
+    from judge.web.student import statement_html
+    from tests.problem.test_parts import make_problem
+
+    directory = make_problem(tmp_path)
+    (directory / "problem.tex").write_text(
+        "Add $a$ and $b$ ($1 \\le a, b \\le 10^9$).\n\\section*{Input}\nTwo numbers:\n"
+        "\\begin{verbatim}\n1 2\n\\end{verbatim}\n\\begin{tabular}{ll} n & points \\\\ 1 & 20 \\end{tabular}\n"
+    )
+    spec = directory / "problem.yaml"
+    spec.write_text(spec.read_text().replace("title: Sum of Two", "title: Sum of Two\nstatement: problem.tex"))
+    html = statement_html(load_problem(directory), MarkdownIt("commonmark", {"html": False}).enable("table"))
+    assert "<h1>Sum of Two</h1>" in html  # no \\problemname: the spec's title
+    assert "<em>1 ≤ a, b ≤ 10⁹</em>" in html and "<h2>Input</h2>" in html
+    assert "<pre><code>1 2\n</code></pre>" in html and "<td>20</td>" in html
+    assert "\\begin" not in html and "\\section" not in html and "$" not in html
 
 
 def test_a_student_asks_for_an_explanation_of_a_failed_submission(web_problems: Path, tmp_path: Path) -> None:
