@@ -21,13 +21,18 @@ from judge.cli.common import _jobs_option, _say, _status, out
     help="Language of the reference solution.",
 )
 @click.option("--title", default="", help="The problem's title [default: the example's].")
+@click.option(
+    "--interactive",
+    is_flag=True,
+    help="An interactive problem: an interactor talks with each submission (a guessing game to edit).",
+)
 @click.pass_context
-def new(ctx: click.Context, problem_id: str, language: str, title: str) -> None:
+def new(ctx: click.Context, problem_id: str, language: str, title: str, interactive: bool) -> None:
     """Create PROBLEM_ID: a complete small problem (statement, samples, reference, generator,
     validator, an accepted and a wrong solution) that passes `judge verify` as made."""
     from judge.problem import scaffold
 
-    made = scaffold.create(ctx.obj["problems"], problem_id, language, title)
+    made = scaffold.create(ctx.obj["problems"], problem_id, language, title, interactive)
     out.print(f"created {made.directory}:")
     for path in made.files:
         out.print(f"  {path}")

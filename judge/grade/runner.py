@@ -16,11 +16,12 @@ from judge.errors import SandboxFailure
 from judge.problem import parts
 from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 from judge.problem.testdata import CaseFiles
-from judge.run import checkers, custom_checker, languages, sandbox
+from judge.run import checkers, custom_checker, interact, languages, programs, sandbox
 from judge.run.build import Build, Submission, box, compile_limits, compile_submission, load_submission
 from judge.run.custom_checker import CheckerError
 from judge.run.languages import Language
-from judge.run.verdicts import CaseVerdict, Verdict, headline, judge_run
+from judge.run.programs import ProgramError
+from judge.run.verdicts import CaseVerdict, Verdict, headline, judge_interaction, judge_run
 
 SHOWN_OUTPUT_CAP = 64 * 1024  # bytes of a public case's output kept for the diff
 TRACE_CAP = 16 * 1024  # bytes of stdout and of stderr kept per case for the teacher (the tail)
@@ -215,6 +216,8 @@ def run_case(
 ) -> CaseResult:
     """Run the built program in the box `where` on one case, check its output, decide."""
     memory_limit_kib = limits.memory_mib * 1024
+    if problem.spec.interactor is not None:
+        return _run_interaction(problem, argv, where, case, limits, trace)
     try:
         run = sandbox.run(list(argv), box=where, limits=limits, stdin=case.input)
     except SandboxFailure as err:
@@ -232,6 +235,33 @@ def run_case(
         decided = CaseVerdict(Verdict.IE, checker_failure)
     result = _case_result(case, run, decided, check)
     return replace(result, trace=(run.stdout[-TRACE_CAP:], run.stderr[-TRACE_CAP:])) if trace else result
+
+
+def _run_interaction(
+    problem: Problem, argv: tuple[str, ...], where: Path, case: CaseFiles, limits: sandbox.RunLimits, trace: bool
+) -> CaseResult:
+    """One case of an interactive problem: the submission against the interactor, by the rules
+    of verdicts.judge_interaction. Its output went to the interactor: none is kept."""
+    spec = problem.spec.interactor
+    assert spec is not None
+    tool = parts.program_limits(problem)
+    try:
+        built = interact.built_interactor(problem.directory / spec.program, tool.memory_mib)
+        task = programs.Task(
+            built,
+            ("input", "answer", f"{interact.FEEDBACK}/", *spec.args),
+            None,
+            interact.interactor_limits(tool.sandbox_limits(built), limits),
+            files=(("input", case.input), ("answer", case.answer)),
+            keep=interact.FEEDBACK,
+        )
+        done = interact.interact(list(argv), where, limits, task)
+    except (SandboxFailure, ProgramError) as err:
+        return CaseResult(case.id, case.group, case.public, Verdict.IE, str(err), 0.0, 0.0, 0)
+    run = done.submission
+    decided = judge_interaction(run, done.interactor, limits.memory_mib * 1024, languages.memory_marks())
+    result = _case_result(case, run, decided, None)
+    return replace(result, trace=(b"", run.stderr[-TRACE_CAP:])) if trace else result
 
 
 def run_case_from(

@@ -21,6 +21,7 @@ from judge.errors import JudgeError
 from judge.problem import expectations
 from judge.problem.expectations import Expectation, ExpectationError, GroupOutcome, Measured
 from judge.problem.spec import Problem, load_problem
+from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox, sources
 from judge.run.verdicts import Verdict, headline
 
@@ -123,6 +124,11 @@ def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jo
 
     wrong: list[str] = []
     invalid = {i.path for i in report.issues}
+    if problem.spec.interactor is not None:
+        return [
+            *checks,
+            _reference_interacts(problem, [c for c in testdata.load_cases(problem) if c.input not in invalid]),
+        ]
     try:
         cases = [c for c in testdata.load_cases(problem) if c.input not in invalid]
         texts = [case.input.read_text(encoding="utf-8") for case in cases]
@@ -139,6 +145,23 @@ def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jo
             wrong.append(f"{case.answer}:{result.line or 1}: the reference solver disagrees ({result.message})")
     checks.append(Check("answers reproduced", tuple(wrong), f"{len(cases)} answers"))
     return checks
+
+
+def _reference_interacts(problem: Problem, cases: list[CaseFiles]) -> Check:
+    """An interactive problem's answers are not the reference's output: instead the reference,
+    judged against the interactor, must be accepted on every case."""
+    from judge.grade import runner
+
+    name = "reference accepted by the interactor"
+    try:
+        submission = runner.load_for(problem, problem.directory / problem.spec.reference, own=True)
+        judged = runner.judge_submission(problem, submission, cases, full=True)
+    except JudgeError as err:
+        return Check(name, (str(err),))
+    if not judged.build.ok:
+        return Check(name, (f"{problem.spec.reference}: does not compile: {judged.build.message.strip()[:300]}",))
+    wrong = [f"{r.name}: {r.verdict.value} {r.message}".rstrip() for r in judged.cases if r.verdict is not Verdict.AC]
+    return Check(name, tuple(wrong), f"{len(judged.cases)} cases")
 
 
 # --- the solutions -------------------------------------------------------------------------

@@ -23,6 +23,7 @@ TEMPLATES = Path(paths.TEMPLATES) / "new"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 EXTENSIONS = {"cpp": "cpp", "python3": "py"}
 DEFAULT_TITLE = "Largest Sum of a Part"
+INTERACTIVE_TITLE = "Guess the Number"
 
 
 @dataclass(frozen=True)
@@ -31,10 +32,22 @@ class Scaffold:
     files: tuple[Path, ...]
 
 
-def _plan(reference_language: str) -> list[tuple[str, str]]:
-    """(template, path in the problem folder) of every file."""
+def _plan(reference_language: str, interactive: bool = False) -> list[tuple[str, str]]:
+    """(template, path in the problem folder) of every file; the reference is the fifth."""
     own = EXTENSIONS[reference_language]
     other = "py" if own == "cpp" else "cpp"
+    if interactive:
+        return [
+            ("interactive/problem.yaml.j2", "problem.yaml"),
+            ("interactive/statement.md.j2", "statement.md"),
+            ("interactive/gen.py.j2", "generators/gen.py"),
+            ("interactive/validate.py.j2", "validators/validate.py"),
+            (f"interactive/ref.{own}.j2", f"solutions/accepted/bisect.{own}"),
+            (f"interactive/ref.{other}.j2", f"solutions/accepted/halves.{other}"),
+            (f"interactive/wrong.{own}.j2", f"solutions/wrong_answer/count_up.{own}"),
+            ("interactive/noflush.py.j2", "solutions/time_limit_exceeded/no_flush.py"),
+            ("interactive/interactor.py.j2", "interactor.py"),
+        ]
     return [
         ("problem.yaml.j2", "problem.yaml"),
         ("statement.md.j2", "statement.md"),
@@ -51,7 +64,9 @@ def _yaml_text(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def create(problems_dir: Path, problem_id: str, reference_language: str = "cpp", title: str = "") -> Scaffold:
+def create(
+    problems_dir: Path, problem_id: str, reference_language: str = "cpp", title: str = "", interactive: bool = False
+) -> Scaffold:
     if not ID_PATTERN.match(problem_id):
         raise JudgeError(
             f"{problem_id!r}: not a problem id (lower-case letters, digits, '-' and '_', starting with a letter or digit)"
@@ -69,11 +84,12 @@ def create(problems_dir: Path, problem_id: str, reference_language: str = "cpp",
         keep_trailing_newline=True,
         autoescape=False,  # source code and YAML, not HTML
     )
-    plan = _plan(reference_language)
+    plan = _plan(reference_language, interactive)
+    default_title = INTERACTIVE_TITLE if interactive else DEFAULT_TITLE
     values = {
         "id": problem_id,
-        "title": _yaml_text(title or DEFAULT_TITLE),
-        "heading": title or DEFAULT_TITLE,
+        "title": _yaml_text(title or default_title),
+        "heading": title or default_title,
         "source": _yaml_text("made by `judge new`: replace with the problem's origin"),
         "reference": Path(plan[4][1]).name,
     }

@@ -149,6 +149,16 @@ class CustomChecker(_Strict):
     )
 
 
+class Interactor(_Strict):
+    """An interactive problem's judge program: `program input answer feedback_dir [args]`, its
+    stdin the submission's stdout and its stdout the submission's stdin; exit 42 = AC, 43 = WA."""
+
+    program: str = Field(min_length=1, description="A file or folder, relative to the problem folder")
+    args: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = Field(
+        default=(), description="Extra arguments after the feedback folder (ICPC: output_validator_flags)"
+    )
+
+
 Checker = Annotated[
     TokensChecker | ExactChecker | LinesChecker | FloatChecker | CustomChecker,
     Field(discriminator="type"),
@@ -264,6 +274,11 @@ class ProblemSpec(_Strict):
         " secret case's verdict too). Never a secret case's input, output, message or exact figures",
     )
     checker: Checker = Field(default_factory=lambda: TokensChecker(type="tokens"))
+    interactor: Interactor | None = Field(
+        default=None,
+        description="An interactive problem: this program talks with each submission and decides (then no"
+        " checker: the interactor is the checker); a case's answer file is handed to it as it is",
+    )
     reference: str = Field(
         min_length=1,
         description=f"Reference solver: a built-in one ({', '.join(refs.NAMES)}) or a program (a file or folder"
@@ -319,6 +334,8 @@ class Problem:
                 paths.append(self.directory / GENERATORS_DIR / split_generate(group.generate)[0])
         if isinstance(self.spec.checker, CustomChecker):
             paths.append(self.directory / self.spec.checker.program)
+        if self.spec.interactor is not None:
+            paths.append(self.directory / self.spec.interactor.program)
         return list(dict.fromkeys(paths))
 
 
@@ -411,6 +428,14 @@ def _semantic_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str
         found.append((("statement",), f"file not found: {spec.statement}"))
     if isinstance(spec.checker, CustomChecker):
         found += _program_issues(directory, ("checker", "program"), spec.checker.program)
+    if spec.interactor is not None:
+        found += _program_issues(directory, ("interactor", "program"), spec.interactor.program)
+        if "checker" in spec.model_fields_set:
+            found.append((("checker",), "an interactive problem has no checker: its interactor decides"))
+        if spec.reference in refs.NAMES:
+            found.append(
+                (("reference",), "an interactive problem's reference is a program that talks to the interactor")
+            )
     reference = None
     if spec.reference in refs.NAMES:
         reference = refs.get(spec.reference)

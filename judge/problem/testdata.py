@@ -60,15 +60,21 @@ def generate(
     groups = problem.spec.groups
     labels = [f"{where}: groups[{gi}] ({groups[gi].name}) case {case.name}" for gi, _, case in flat]
     if notify is not None and (own.validators or own.reference is not None):
-        notify(f"{problem.id}: validating and solving {len(flat)} cases")
+        solving = "" if problem.spec.interactor is not None else " and solving"
+        notify(f"{problem.id}: validating{solving} {len(flat)} cases")
     issues = parts.check_inputs(own, [(case.input, groups[gi].validator_args) for gi, _, case in flat])
     for label, found in zip(labels, issues, strict=True):
         if found:
             detail = "; ".join(f"input line {i.line}: {i.message}" if i.line else i.message for i in found)
             raise JudgeError(f"{label}: invalid input: {detail}")
-    unsolved = [i for i, (_, _, case) in enumerate(flat) if case.answer is None or case.stated]
-    solved = parts.solve(own, [flat[i][2].input for i in unsolved], [labels[i] for i in unsolved])
-    answers = {i: answer for i, answer in zip(unsolved, solved, strict=True)}
+    if problem.spec.interactor is not None:
+        # An interaction has no one output to keep: the answer file is the spec's (or empty),
+        # handed to the interactor as it is; `judge verify` runs the reference against it.
+        answers = {i: case.answer or "" for i, (_, _, case) in enumerate(flat)}
+    else:
+        unsolved = [i for i, (_, _, case) in enumerate(flat) if case.answer is None or case.stated]
+        solved = parts.solve(own, [flat[i][2].input for i in unsolved], [labels[i] for i in unsolved])
+        answers = {i: answer for i, answer in zip(unsolved, solved, strict=True)}
     cases: list[TestCase] = []
     for i, (gi, _, case) in enumerate(flat):
         answer = answers.get(i, case.answer)

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
@@ -169,7 +170,11 @@ def run(task: Task) -> sandbox.RunResult:
     return run_keeping(task).run
 
 
-def run_keeping(task: Task) -> Outcome:
+def run_keeping(
+    task: Task, stdin_fd: int | None = None, stdout_fd: int | None = None, stop: threading.Event | None = None
+) -> Outcome:
+    """`run`, and the files the program left in Task.keep. An interactor's: its stdin and
+    stdout are pipe ends to the submission (taken over by the sandbox), `stop` ends it."""
     _require_isolation()
     work = lifecycle.make_temp_dir("prog")
     try:
@@ -182,11 +187,13 @@ def run_keeping(task: Task) -> Outcome:
         sandbox.prepare_box(box)
         for item in box.rglob("*"):
             os.chmod(item, 0o777 if item.is_dir() else 0o755)
-        stdin = None
+        stdin: Path | int | None = stdin_fd
         if task.stdin is not None:
             stdin = work / "stdin"
             stdin.write_bytes(task.stdin)
-        result = sandbox.run([*task.built.argv, *task.args], box=box, limits=task.limits, stdin=stdin)
+        result = sandbox.run(
+            [*task.built.argv, *task.args], box=box, limits=task.limits, stdin=stdin, stdout=stdout_fd, stop=stop
+        )
         kept: list[tuple[str, bytes]] = []
         if task.keep:
             for item in sorted((box / task.keep).iterdir()):

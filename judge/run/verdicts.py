@@ -104,6 +104,49 @@ def judge_run(
     return CaseVerdict(Verdict.WA, check.message)
 
 
+@dataclass(frozen=True)
+class InteractorEnd:
+    """How an interactor's run ended, as the verdict of an interaction needs it."""
+
+    exit_code: int | None
+    signal: int | None
+    limit_hit: str | None  # the sandbox limit that ended it, if one did
+    ended: float  # when (the machine's monotonic clock), beside the submission's RunResult.ended
+    message: str  # the first line of its judgemessage.txt, or why it could not be run
+
+
+INTERACTOR_ACCEPTED, INTERACTOR_WRONG = 42, 43
+
+
+def judge_interaction(
+    run: RunResult, interactor: InteractorEnd, memory_limit_kib: int, memory_marks: tuple[bytes, ...] = ()
+) -> CaseVerdict:
+    """The verdict of one case of an interactive problem, by the ICPC rules (problemtools'):
+
+    1. the interactor failed (no exit 42 or 43, a limit, a signal): IE, not the student's
+       fault; except that an interactor killed by SIGPIPE after the submission failed first
+       only wrote to a program that had gone: the submission's verdict (rule 3);
+    2. the interactor said WA (43) and ended first: WA, whatever the submission did after;
+    3. the submission's own end decides next: TLE, MLE, RE, as for any run;
+    4. otherwise the interactor's word: 42 AC, 43 WA."""
+    first = interactor.ended <= run.ended if run.ended else True
+    failed = interactor.limit_hit is not None or interactor.exit_code not in (INTERACTOR_ACCEPTED, INTERACTOR_WRONG)
+    submission_failed = run.limit_hit is not None or run.exit_code != 0
+    broken_pipe = interactor.signal == signals.SIGPIPE and interactor.limit_hit is None
+    if failed and not (broken_pipe and not first and submission_failed):
+        if interactor.exit_code is None and interactor.signal is None and interactor.limit_hit is None:
+            how = interactor.message or "it could not be run"
+        else:
+            how = f"exit code {interactor.exit_code}" if interactor.signal is None else signal_name(interactor.signal)
+            how += f", {interactor.limit_hit} limit" if interactor.limit_hit else ""
+        return CaseVerdict(Verdict.IE, f"the interactor ended with {how}; expected exit 42 or 43")
+    if interactor.exit_code == INTERACTOR_WRONG and first:
+        return CaseVerdict(Verdict.WA, interactor.message or "wrong answer (interactor)")
+    accepted = interactor.exit_code == INTERACTOR_ACCEPTED
+    check = CheckResult(accepted, "" if accepted else interactor.message or "wrong answer (interactor)")
+    return judge_run(run, memory_limit_kib, check, memory_marks)
+
+
 def _died_of_memory(run: RunResult, memory_marks: tuple[bytes, ...]) -> bool:
     # Killed by the OOM killer at the cgroup limit, or an allocation refused with the
     # runtime saying so (JVM OutOfMemoryError, Python MemoryError, C++ bad_alloc).

@@ -38,3 +38,18 @@ def test_new_refuses_what_it_cannot_make(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]  # no staging folder left
     result = judge("--problems", str(tmp_path), "new", "taken")
     assert result.returncode != 0 and result.stderr.count("\n") == 1 and "already exists" in result.stderr
+
+
+def test_a_new_interactive_problem_verifies_as_made(tmp_path: Path) -> None:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    made = judge("--problems", str(problems), "new", "guess", "--interactive")
+    assert made.returncode == 0, made.stderr
+    assert (problems / "guess" / "interactor.py").is_file()
+    assert judge("--problems", str(problems), "gen", "guess").returncode == 0
+    verified = judge("--problems", str(problems), "verify", "guess")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "reference accepted by the interactor (14 cases)" in verified.stdout
+    assert "4 solution(s), 0 failure(s)" in verified.stdout
+    for solution in ("accepted/halves.py", "wrong_answer/count_up.cpp", "time_limit_exceeded/no_flush.py"):
+        assert solution in verified.stdout

@@ -174,3 +174,21 @@ def test_schema_file_is_in_sync() -> None:
     schema = json.loads(on_disk)
     assert schema["additionalProperties"] is False
     assert set(schema["required"]) >= {"id", "title", "source", "limits", "reference", "groups"}
+
+
+def test_an_interactive_problem_names_its_interactor_and_no_checker(tmp_path: Path) -> None:
+    from tests.problem.test_parts import make_problem
+
+    directory = make_problem(tmp_path)
+    spec = directory / "problem.yaml"
+    text = spec.read_text()
+    spec.write_text(text.replace("validators:", "interactor: {program: interactor.py, args: [fast]}\nvalidators:"))
+    with pytest.raises(SpecError, match="interactor.program: file or folder not found: interactor.py"):
+        load_problem(directory)
+    (directory / "interactor.py").write_text("import sys\nsys.exit(42)\n")
+    loaded = load_problem(directory)
+    assert loaded.spec.interactor is not None and loaded.spec.interactor.args == ("fast",)
+    assert directory / "interactor.py" in loaded.program_paths()
+    spec.write_text(spec.read_text().replace("validators:", "checker: {type: exact}\nvalidators:"))
+    with pytest.raises(SpecError, match="checker: an interactive problem has no checker"):
+        load_problem(directory)

@@ -37,6 +37,7 @@ class Limit(StrEnum):
     MEMORY = "memory"
     OUTPUT = "output"
     FILE_SIZE = "file_size"  # RLIMIT_FSIZE: a file written past the output limit
+    STOPPED = "stopped"  # ended by the judge: the other side of an interaction had decided
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class RunResult:
     stdout: bytes
     stderr: bytes
     busy: bool = False  # stopped by the wall clock while it was running (a loaded machine)
+    ended: float = 0.0  # time.monotonic() when it was reaped: which side of an interaction ended first
 
     @property
     def ok(self) -> bool:

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from judge.errors import SandboxFailure
 from judge.run import cgroups, lifecycle
@@ -38,17 +39,26 @@ def run(
     *,
     box: Path,
     limits: RunLimits,
-    stdin: Path | None = None,
+    stdin: Path | int | None = None,
     env: Mapping[str, str] | None = None,
     layers: Layers | None = None,
+    stdout: int | None = None,
+    stop: threading.Event | None = None,
 ) -> RunResult:
     """Run `argv` in `box` (its working directory) under `limits`; stdin from a file.
-    SandboxFailure when the run's own files fail it (its box or cgroup removed meanwhile)."""
+    SandboxFailure when the run's own files fail it (its box or cgroup removed meanwhile).
+
+    An interaction: `stdin` and `stdout` may be pipe ends (file descriptors), which the run
+    takes over (they are closed here once it has started, so the other side sees the end when
+    the program ends); its stdout is then not read here. `stop` set ends the run (STOPPED)."""
+    owned = [fd for fd in (stdin, stdout) if isinstance(fd, int)]
     with _RUN_LOCK:
         if not box.is_dir():
+            for fd in owned:
+                os.close(fd)
             raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {box} is gone")
         try:
-            result = _run_locked(argv, box, limits, stdin, env, layers or detect())
+            result = _run_locked(argv, box, limits, stdin, env, layers or detect(), stdout, stop)
         except OSError as err:
             where = f" ({err.filename})" if err.filename else ""
             raise SandboxFailure(
@@ -63,9 +73,11 @@ def _run_locked(
     argv: Sequence[str],
     box: Path,
     limits: RunLimits,
-    stdin: Path | None,
+    stdin: Path | int | None,
     env: Mapping[str, str] | None,
     layers: Layers,
+    stdout: int | None = None,
+    stop: threading.Event | None = None,
 ) -> RunResult:
     _become_subreaper()
     mine = frozenset(own_children())  # what is not the run's: never swept
@@ -125,8 +137,18 @@ def _run_locked(
     # What a fork (or vfork) of the judge is charged before it execs: the judge's own peak,
     # which the kernel folds into the child's ru_maxrss at the exec.
     judge_rss = max(_high_water_bytes(os.getpid()), _resident_bytes())
-    stdin_file = open(stdin, "rb") if stdin is not None else open(os.devnull, "rb")
-    out_r, out_w = os.pipe()
+    handed = [fd for fd in (stdin, stdout) if isinstance(fd, int)]
+    try:
+        stdin_file: int | BinaryIO = stdin if isinstance(stdin, int) else open(stdin or os.devnull, "rb")
+    except OSError:
+        for fd in handed:
+            os.close(fd)
+        raise
+    out_r: int | None = None
+    if stdout is None:
+        out_r, out_w = os.pipe()
+    else:
+        out_w = stdout
     err_r, err_w = os.pipe()
     start = time.monotonic()
     try:
@@ -149,14 +171,19 @@ def _run_locked(
         # program's time. The program has not started yet (bwrap waits on the block fd).
         cpu_base = group.cpu_seconds() if group else 0.0
     except BaseException:
-        for fd in (out_r, out_w, err_r, err_w, block_r, block_w):
-            if fd is not None:
-                os.close(fd)
-        stdin_file.close()
+        for maybe in (out_r, out_w, err_r, err_w, block_r, block_w):
+            if maybe is not None:
+                os.close(maybe)
+        if isinstance(stdin_file, int):
+            os.close(stdin_file)
+        else:
+            stdin_file.close()
         if group:
             _release(group)
         raise
-    finally:
+    if isinstance(stdin_file, int):
+        os.close(stdin_file)  # the program holds it now: the other side sees its end when it ends
+    else:
         stdin_file.close()
     os.close(out_w)
     os.close(err_w)
@@ -171,9 +198,10 @@ def _run_locked(
             os.write(block_w, b"1")
             os.close(block_w)
     try:
-        return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss, cpu_base)
+        return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss, cpu_base, stop)
     finally:
-        os.close(out_r)
+        if out_r is not None:
+            os.close(out_r)
         os.close(err_r)
         _kill_run(proc.pid, group)
         sweep(mine)

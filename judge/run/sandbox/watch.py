@@ -7,6 +7,7 @@ import resource
 import selectors
 import signal
 import subprocess
+import threading
 import time
 
 from judge.run import cgroups
@@ -38,16 +39,19 @@ class _Watch:
         proc: subprocess.Popen[bytes],
         group: cgroups.RunGroup | None,
         limits: RunLimits,
-        out_r: int,
+        out_r: int | None,
         err_r: int,
         start: float,
         memory_bytes: int,
         cpu_base: float,
+        stop: threading.Event | None = None,
     ) -> None:
+        self.stop = stop
         self.proc, self.group, self.limits = proc, group, limits
         self.start, self.memory_bytes, self.cpu_base = start, memory_bytes, cpu_base
         self.selector = selectors.DefaultSelector()
-        self.selector.register(out_r, selectors.EVENT_READ, "out")
+        if out_r is not None:  # None: its stdout goes to another program (an interaction)
+            self.selector.register(out_r, selectors.EVENT_READ, "out")
         self.selector.register(err_r, selectors.EVENT_READ, "err")
         # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
         self.pidfd: int | None = None
@@ -114,6 +118,8 @@ class _Watch:
             return
         if self.cpu > self.limits.cpu_s:
             self._kill(Limit.CPU)
+        elif self.stop is not None and self.stop.is_set():
+            self._kill(Limit.STOPPED)
         elif self.group is not None and self.group.oom_guarded and self.group.under_oom():
             self._kill(Limit.MEMORY)
         elif not self.group and self.sampled_peak > self.memory_bytes:
@@ -130,7 +136,8 @@ class _Watch:
     def finish(self, status: int, usage: resource.struct_rusage, under_bwrap: bool, judge_rss: int) -> RunResult:
         """The run has ended (reaped with `status` and `usage`): what it left is killed, the
         rest of its output read, and its figures decided."""
-        wall = time.monotonic() - self.start
+        ended = time.monotonic()
+        wall = ended - self.start
         self.proc.returncode = 0  # reaped with wait4; keep Popen from waiting again
         # The program is gone; what it left (daemons holding the pipes) is killed, then the rest read.
         _kill_run(self.proc.pid, self.group)
@@ -180,6 +187,7 @@ class _Watch:
             stdout=bytes(self.stdout),
             stderr=bytes(self.stderr),
             busy=limit_hit == Limit.WALL and self.busy,
+            ended=ended,
         )
 
 
@@ -187,15 +195,16 @@ def _watch(
     proc: subprocess.Popen[bytes],
     group: cgroups.RunGroup | None,
     limits: RunLimits,
-    out_r: int,
+    out_r: int | None,
     err_r: int,
     start: float,
     under_bwrap: bool,
     memory_bytes: int,
     judge_rss: int,
     cpu_base: float = 0.0,
+    stop: threading.Event | None = None,
 ) -> RunResult:
-    watch = _Watch(proc, group, limits, out_r, err_r, start, memory_bytes, cpu_base)
+    watch = _Watch(proc, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
     while True:
         watch.read()
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
