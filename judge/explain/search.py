@@ -434,6 +434,9 @@ def explain(
     """Search for the smallest input the submission fails on, within `budget_s` seconds
     (compiling included) from `began` (a time.monotonic(); default now). `jobs` > 1 runs
     that many at once in a pool of processes."""
+    if problem.spec.interactor is not None:
+        # An interaction has no expected output to show beside an input.
+        raise JudgeError(f"{problem.spec_path}: judge explain does not search interactive problems")
     began = time.monotonic() if began is None else began
     deadline = began + budget_s
     space: Space

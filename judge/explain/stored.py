@@ -50,7 +50,10 @@ def read(out_dir: Path, record: GradeRecord) -> Explanation | None:
 
 
 def searchable(problem: Problem) -> bool:
-    """A puzzle, or a problem whose groups have generators to make fresh inputs with."""
+    """A puzzle, or a problem whose groups have generators to make fresh inputs with; not an
+    interactive one (an interaction has no expected output to show)."""
+    if problem.spec.interactor is not None:
+        return False
     return problem.builtin or any(group.generate is not None for group in problem.spec.groups)
 
 

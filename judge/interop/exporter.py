@@ -86,6 +86,21 @@ def _checker(problem: Problem, package: Path, notes: list[str], version: str) ->
     validation in problem.yaml; 2023-07 has a custom validator's folder say it, and its flags
     in data/testdata.yaml."""
     checker = problem.spec.checker
+    interactor = problem.spec.interactor
+    if interactor is not None:
+        # The interactor is the package's output validator, run the interactive way.
+        source = problem.directory / interactor.program
+        target = package / ("output_validators/interactor" if version == "legacy" else "output_validator")
+        if source.is_dir():
+            shutil.copytree(source, target)
+        else:
+            target.mkdir(parents=True)
+            shutil.copyfile(source, target / source.name)
+        flags = list(interactor.args)
+        if version == "legacy":
+            fields = {"validation": "custom interactive"}
+            return {**fields, **({"validator_flags": " ".join(flags)} if flags else {})}, []
+        return {}, flags
     if isinstance(checker, CustomChecker):
         source = problem.directory / checker.program
         target = package / ("output_validators/checker" if version == "legacy" else "output_validator")
@@ -119,6 +134,14 @@ def _scoring(problem: Problem) -> bool:
     return any(g.points for g in problem.spec.groups)
 
 
+def _kinds(problem: Problem) -> str | list[str]:
+    """2023-07's type: pass-fail or scoring, and interactive beside it."""
+    kinds = ["scoring" if _scoring(problem) else "pass-fail"]
+    if problem.spec.interactor is not None:
+        kinds = ["interactive"] if kinds == ["pass-fail"] else [*kinds, "interactive"]
+    return kinds[0] if len(kinds) == 1 else kinds
+
+
 def _metadata(problem: Problem, notes: list[str], version: str) -> dict[str, Any]:
     spec = problem.spec
     # A stable uuid: the same problem exports the same package (problemtools asks for one).
@@ -130,7 +153,7 @@ def _metadata(problem: Problem, notes: list[str], version: str) -> dict[str, Any
             "problem_format_version": "2023-07-draft",
             "name": {"en": spec.title},
             "uuid": stable,
-            "type": "scoring" if _scoring(problem) else "pass-fail",
+            "type": _kinds(problem),
             "source": spec.source,
         }
     if spec.license:

@@ -80,6 +80,11 @@ class CheckerOut(TypedDict, total=False):
     case_sensitive: bool
 
 
+class InteractorOut(TypedDict, total=False):
+    program: Required[str]
+    args: list[str]
+
+
 class ToolLimitsOut(TypedDict):
     time_s: float
     memory_mib: int
@@ -110,6 +115,7 @@ class SpecOut(TypedDict, total=False):
     limits: LimitsOut
     feedback: str
     checker: CheckerOut
+    interactor: InteractorOut
     reference: str
     validators: list[str]
     groups: list[GroupOut]
@@ -134,14 +140,15 @@ def problem_id_for(package: Path) -> str:
 
 def _refuse_kinds(meta: Metadata) -> None:
     if meta.version == "legacy":
-        if "interactive" in meta.validation:
-            raise PackageError(
-                "problem.yaml: an interactive problem (validation: custom interactive) cannot be imported"
-            )
         return
-    unsupported = set(meta.kinds) & {"interactive", "multi-pass", "submit-answer"}
+    unsupported = set(meta.kinds) & {"multi-pass", "submit-answer"}
     if unsupported:
         raise PackageError(f"problem.yaml: a {'/'.join(sorted(unsupported))} problem cannot be imported")
+
+
+def _interactive(meta: Metadata) -> bool:
+    """An interactive problem: legacy `validation: custom interactive`, or `type: interactive`."""
+    return "interactive" in (meta.validation if meta.version == "legacy" else meta.kinds)
 
 
 def _name(meta: Metadata, root: Path, statement: Path | None) -> str:
@@ -339,15 +346,19 @@ def _output_validator(root: Path, out: Path, meta: Metadata) -> str | None:
         entry = entries[0] if entries else None
         if len(entries) > 1:
             raise PackageError("output_validators/: more than one output validator")
+    interactive = _interactive(meta)
     custom = "custom" in meta.validation if meta.version == "legacy" else entry is not None
-    if not custom:
+    if not custom and not interactive:
         return None
     if entry is None:
-        raise PackageError("problem.yaml: validation: custom, but no output validator in output_validators/")
+        what = "an interactive problem" if interactive else "validation: custom"
+        raise PackageError(f"problem.yaml: {what}, but no output validator in output_validators/")
     why = _is_program(entry)
     if why:
         raise PackageError(f"{entry.relative_to(root)}: the output validator is {why}")
-    target = out / "checker" / (entry.name if entry is not singular else "output_validator")
+    # An interactive problem's output validator is its interactor.
+    place = "interactor" if interactive else "checker"
+    target = out / place / (entry.name if entry is not singular else "output_validator")
     _copy_program(entry, target)
     return target.relative_to(out).as_posix()
 
@@ -483,7 +494,13 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
         notes.append("no input validator the judge can run: the inputs are checked by nothing but the tests' own files")
     checker_path = _output_validator(root, out, meta)
     checker: CheckerOut
-    if checker_path is not None:
+    interactor: InteractorOut | None = None
+    if checker_path is not None and _interactive(meta):
+        interactor = {"program": checker_path}
+        if data.checker_args:
+            interactor["args"] = data.checker_args
+        checker = {"type": "tokens"}
+    elif checker_path is not None:
         checker = {"type": "custom", "program": checker_path}
         if data.checker_args:
             checker["args"] = data.checker_args
@@ -516,7 +533,10 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
     spec["limits"] = _limits_out(meta.limits, extras)
     if extras.feedback is not None:
         spec["feedback"] = extras.feedback
-    spec["checker"] = checker
+    if interactor is not None:
+        spec["interactor"] = interactor
+    else:
+        spec["checker"] = checker
     spec["reference"] = reference.relative_to(out).as_posix()
     if validators:
         spec["validators"] = validators

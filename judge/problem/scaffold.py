@@ -45,7 +45,7 @@ def _plan(reference_language: str, interactive: bool = False) -> list[tuple[str,
             (f"interactive/ref.{own}.j2", f"solutions/accepted/bisect.{own}"),
             (f"interactive/ref.{other}.j2", f"solutions/accepted/halves.{other}"),
             (f"interactive/wrong.{own}.j2", f"solutions/wrong_answer/count_up.{own}"),
-            ("interactive/noflush.py.j2", "solutions/time_limit_exceeded/no_flush.py"),
+            ("interactive/slow.py.j2", "solutions/time_limit_exceeded/slow_thinker.py"),
             ("interactive/interactor.py.j2", "interactor.py"),
         ]
     return [

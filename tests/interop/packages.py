@@ -149,3 +149,59 @@ def zip_folder(folder: Path, target: Path, top: str | None = None) -> Path:
                 name = path.relative_to(folder).as_posix()
                 archive.write(path, f"{top}/{name}" if top else name)
     return target
+
+
+GUESS_INTERACTOR_PY = """\
+import sys
+
+n, secret = map(int, open(sys.argv[1]).read().split())
+feedback = open(sys.argv[3] + "judgemessage.txt", "w")
+print(n, flush=True)
+for number in range(1, 11):
+    line = sys.stdin.readline(100)
+    if not line.strip().lstrip("-").isdigit():
+        feedback.write(f"guess {number}: no number\\n")
+        sys.exit(43)
+    guess = int(line)
+    if guess == secret:
+        print("correct", flush=True)
+        sys.exit(42)
+    print("lower" if secret < guess else "higher", flush=True)
+feedback.write("not found in 10 guesses\\n")
+sys.exit(43)
+"""
+GUESS_PY = """\
+import sys
+n = int(sys.stdin.readline())
+low, high = 1, n
+while True:
+    guess = (low + high) // 2
+    print(guess, flush=True)
+    reply = sys.stdin.readline().strip()
+    if reply == "correct":
+        break
+    low, high = (low, guess - 1) if reply == "lower" else (guess + 1, high)
+"""
+
+
+def interactive_legacy(root: Path) -> Path:
+    """An interactive package as problemtools' `guess` is laid out: validation: custom
+    interactive, the interactor as the output validator, inputs without answers, a sample
+    interaction for the statement."""
+    return write(
+        root,
+        {
+            "problem.yaml": "name: Guess\nvalidation: custom interactive\nvalidator_flags: strict\n",
+            "problem_statement/problem.en.tex": "\\problemname{Guess}\nFind $X$ in 10 guesses.\n",
+            "output_validators/guess/interactor.py": GUESS_INTERACTOR_PY,
+            "data/sample/1.in": "10 3\n",
+            "data/sample/1.interaction": "<10\n>5\n<lower\n>2\n<higher\n>3\n<correct\n",
+            "data/secret/01.in": "1000 1\n",
+            "data/secret/02.in": "1000 999\n",
+            "data/secret/03.in": "1 1\n",
+            "submissions/accepted/bisect.py": GUESS_PY,
+            "submissions/wrong_answer/zero.py": "import sys\nsys.stdin.readline()\nprint(0, flush=True)\n",
+            "submissions/run_time_error/crash.py": "import sys\nsys.stdin.readline()\nraise SystemExit(3)\n",
+            "submissions/time_limit_exceeded/spin.py": "while True:\n    pass\n",
+        },
+    )

@@ -212,3 +212,39 @@ def test_a_2023_07_export_says_it_in_the_formats_own_words(tmp_path: Path) -> No
     imported = importer.import_package(root, problems, "sum-plain", jobs=2)
     groups = {g.name: (g.points, g.scoring) for g in load_problem(imported.directory).spec.groups}
     assert groups == {"sample": (0, "all"), "secret-random": (60, "per_case"), "secret-zeta-hand": (40, "all")}
+
+
+@pytest.mark.parametrize("version", ["2023-07", "legacy"])
+def test_an_interactive_problem_goes_out_and_comes_back(tmp_path: Path, version: str) -> None:
+    """Its interactor as the package's output validator (type interactive, or validation:
+    custom interactive): back by the judge's own spec, and by the format's words alone."""
+    from judge.problem import scaffold
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    made = scaffold.create(problems, "guess", "python3", interactive=True)
+    (made.directory / "solutions" / "time_limit_exceeded" / "slow_thinker.py").unlink()  # seconds each: elsewhere
+    assert judge("--problems", str(problems), "gen", "guess").returncode == 0
+    package = tmp_path / "guess.zip"
+    exporter.export_problem(load_problem(made.directory), package, version)
+    with zipfile.ZipFile(package) as archive:
+        archive.extractall(tmp_path / "unpacked")
+    root = tmp_path / "unpacked" / "guess"
+    meta = yaml.safe_load((root / "problem.yaml").read_text())
+    if version == "legacy":
+        assert meta["validation"] == "custom interactive"
+        assert (root / "output_validators" / "interactor" / "interactor.py").is_file()
+    else:
+        assert meta["type"] == ["scoring", "interactive"]
+        assert (root / "output_validator" / "interactor.py").is_file()
+    back = importer.import_package(package, problems, "guess-back", jobs=2)
+    _same(made.directory, back.directory)
+    (root / "judge.yaml").unlink()
+    shutil.rmtree(root / "judge")
+    plain = importer.import_package(root, problems, "guess-plain", jobs=2)
+    spec = load_problem(plain.directory).spec
+    assert spec.interactor is not None and Path(spec.interactor.program).name in ("interactor", "output_validator")
+    for problem in ("guess", "guess-back", "guess-plain"):
+        done = judge("--problems", str(problems), "verify", problem)
+        assert done.returncode == 0, done.stdout
+        assert "3 solution(s), 0 failure(s)" in done.stdout, done.stdout

@@ -13,7 +13,7 @@ import yaml
 from judge.interop import importer
 from judge.interop.unpack import PackageError
 from judge.run import lifecycle
-from tests.interop.packages import draft_2023, format_2025, legacy, write, zip_folder
+from tests.interop.packages import draft_2023, format_2025, interactive_legacy, legacy, write, zip_folder
 from tests.test_cli import judge
 
 
@@ -158,7 +158,10 @@ def nothing_written(problems: Path) -> bool:
     ("change", "message"),
     [
         ({"problem.yaml": "name: [unclosed\n"}, "problem.yaml:2: not valid YAML"),
-        ({"problem.yaml": "name: X\nvalidation: custom interactive\n"}, "an interactive problem"),
+        (
+            {"problem.yaml": "name: X\nvalidation: custom interactive\n", "output_validators/polite/polite.py": ""},
+            "an interactive problem, but no output validator",
+        ),
         ({"problem.yaml": "problem_format_version: 2031\nname: X\n"}, "problem_format_version '2031'"),
         (
             {"input_format_validators/check.py": "", "input_format_validators/broken.cpp": "int main( {\n"},
@@ -305,3 +308,18 @@ def test_a_submission_of_several_files_comes_in_whole(
     verified = judge("--problems", str(problems), "verify")
     assert verified.returncode == 0, verified.stdout
     assert "accepted/two" in verified.stdout
+
+
+def test_an_interactive_package_imports_and_its_submissions_get_their_verdicts(tmp_path: Path, problems: Path) -> None:
+    imported = importer.import_package(interactive_legacy(tmp_path / "guess"), problems)
+    spec = spec_of(imported.directory)
+    assert spec["interactor"] == {"program": "interactor/guess", "args": ["strict"]}
+    assert "checker" not in spec
+    # Inputs without answers: empty answer files, handed to the interactor as they are.
+    assert (imported.directory / "tests").is_dir()
+    assert [p.read_text() for p in sorted((imported.directory / "tests").glob("*/*.ans"))] == [""] * 4
+    assert any("1.interaction" in note for note in imported.notes)
+    verified = judge("--problems", str(problems), "verify", "guess")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "reference accepted by the interactor (4 cases)" in verified.stdout
+    assert "4 solution(s), 0 failure(s)" in verified.stdout

@@ -51,5 +51,5 @@ def test_a_new_interactive_problem_verifies_as_made(tmp_path: Path) -> None:
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "reference accepted by the interactor (14 cases)" in verified.stdout
     assert "4 solution(s), 0 failure(s)" in verified.stdout
-    for solution in ("accepted/halves.py", "wrong_answer/count_up.cpp", "time_limit_exceeded/no_flush.py"):
+    for solution in ("accepted/halves.py", "wrong_answer/count_up.cpp", "time_limit_exceeded/slow_thinker.py"):
         assert solution in verified.stdout

@@ -183,7 +183,7 @@ def test_an_interactive_problem_names_its_interactor_and_no_checker(tmp_path: Pa
     spec = directory / "problem.yaml"
     text = spec.read_text()
     spec.write_text(text.replace("validators:", "interactor: {program: interactor.py, args: [fast]}\nvalidators:"))
-    with pytest.raises(SpecError, match="interactor.program: file or folder not found: interactor.py"):
+    with pytest.raises(SpecError, match=r"interactor\.program: file or folder not found: interactor\.py"):
         load_problem(directory)
     (directory / "interactor.py").write_text("import sys\nsys.exit(42)\n")
     loaded = load_problem(directory)

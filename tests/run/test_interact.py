@@ -149,3 +149,15 @@ def test_an_interactor_that_never_decides_is_the_judges_error(problems: Path, tm
     result = runner.judge_submission(problem, runner.load_for(problem, program), load_cases(problem)[:1])
     assert result.cases[0].verdict is Verdict.IE and "stopped" in result.cases[0].message
     assert time.monotonic() - started < 120  # bounded by the judge, not by the sleep
+
+
+def test_a_class_is_graded_on_an_interactive_problem(problems: Path, tmp_path: Path) -> None:
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "ada_guess.py").write_text(BISECT)
+    (klass / "bo_guess.py").write_text("import sys\nsys.stdin.readline()\nprint(0, flush=True)\n")
+    out = tmp_path / "reports"
+    graded = judge("--problems", str(problems), "grade", str(klass), "-p", "guess", "-o", str(out), "-j", "2")
+    assert graded.returncode == 0, graded.stderr
+    assert "AC 1, WA 1" in graded.stdout
+    assert (out / "grades.csv").read_text().splitlines()[1:] == ["ada,100,100", "bo,0,0"]
