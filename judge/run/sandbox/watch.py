@@ -47,6 +47,7 @@ class _Watch:
         stop: threading.Event | None = None,
     ) -> None:
         self.stop = stop
+        self.killed_at = 0.0
         self.proc, self.group, self.limits = proc, group, limits
         self.start, self.memory_bytes, self.cpu_base = start, memory_bytes, cpu_base
         self.selector = selectors.DefaultSelector()
@@ -73,6 +74,9 @@ class _Watch:
 
     def _kill(self, limit: Limit) -> None:
         self.limit_hit = limit
+        # Its end, for an interaction: what the other side sees from now (the pipe's end) comes
+        # after this, however long the kill and the reaping take.
+        self.killed_at = time.monotonic()
         _kill_run(self.proc.pid, self.group, timeout=0.5)
 
     def _take(self, kind: str, data: bytes) -> None:
@@ -136,8 +140,9 @@ class _Watch:
     def finish(self, status: int, usage: resource.struct_rusage, under_bwrap: bool, judge_rss: int) -> RunResult:
         """The run has ended (reaped with `status` and `usage`): what it left is killed, the
         rest of its output read, and its figures decided."""
-        ended = time.monotonic()
-        wall = ended - self.start
+        now = time.monotonic()
+        ended = self.killed_at or now
+        wall = now - self.start
         self.proc.returncode = 0  # reaped with wait4; keep Popen from waiting again
         # The program is gone; what it left (daemons holding the pipes) is killed, then the rest read.
         _kill_run(self.proc.pid, self.group)
