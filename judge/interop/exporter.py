@@ -220,12 +220,18 @@ def _data(problem: Problem, package: Path, version: str, checker_flags: list[str
 
     cases = testdata.load_cases(problem)
     public = [g.name for g in problem.spec.groups if g.visibility == "public"]
+    # One secret group named secret (a package whose secret data was flat, imported): flat again.
+    flat = [g.name for g in problem.spec.groups if g.visibility != "public"] == ["secret"]
+
+    def secret_folder(group: str) -> Path:
+        return package / "data" / "secret" / ("" if flat else group)
+
     for case in cases:
         if case.public:
             folder = package / "data" / "sample"
             stem = case.name if len(public) == 1 else f"{case.group}-{case.name}"
         else:
-            folder = package / "data" / "secret" / case.group
+            folder = secret_folder(case.group)
             stem = case.name
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(case.input, folder / f"{stem}.in")
@@ -238,14 +244,15 @@ def _data(problem: Problem, package: Path, version: str, checker_flags: list[str
     if scoring:
         configs.setdefault(package / "data", {})["range"] = f"0 {total:g}"
         configs.setdefault(package / "data" / "secret", {})["range"] = f"0 {total:g}"
-        configs.setdefault(package / "data" / "sample", {}).update({"accept_score": 0, "range": "0 0"})
+        if public:
+            configs.setdefault(package / "data" / "sample", {}).update({"accept_score": 0, "range": "0 0"})
     for group in problem.spec.groups:
         if group.visibility == "public":
             where = package / "data" / "sample"
             if group.validator_args:
                 configs.setdefault(where, {})["input_validator_flags"] = " ".join(group.validator_args)
             continue
-        config = configs.setdefault(package / "data" / "secret" / group.name, {})
+        config = configs.setdefault(secret_folder(group.name), {})
         config["on_reject"] = "break" if group.breaks else "continue"
         if group.validator_args:
             config["input_validator_flags"] = " ".join(group.validator_args)

@@ -248,3 +248,20 @@ def test_an_interactive_problem_goes_out_and_comes_back(tmp_path: Path, version:
         done = judge("--problems", str(problems), "verify", problem)
         assert done.returncode == 0, done.stdout
         assert "3 solution(s), 0 failure(s)" in done.stdout, done.stdout
+
+
+def test_flat_secret_data_goes_back_flat_and_no_empty_sample_folder(tmp_path: Path) -> None:
+    # An imported package whose secret data was flat has one group named secret: exported,
+    # it is data/secret/ again (not data/secret/secret/), with no sample folder made up.
+    from tests.interop.packages import interactive_legacy
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    package = interactive_legacy(tmp_path / "guess")
+    shutil.rmtree(package / "data" / "sample")
+    imported = importer.import_package(package, problems, jobs=2)
+    exported = tmp_path / "guess.zip"
+    exporter.export_problem(load_problem(imported.directory), exported)
+    names = set(zipfile.ZipFile(exported).namelist())
+    assert {"guess/data/secret/01.in", "guess/data/secret/testdata.yaml"} <= names
+    assert not any(n.startswith(("guess/data/secret/secret/", "guess/data/sample/")) for n in names)
