@@ -594,3 +594,31 @@ def test_a_zip_of_several_files_is_judged_and_shown_whole(server: Server, tmp_pa
         refused = client.submit(PROBLEM, "mine.zip", content)
         assert refused.status == 400 and words in refused.body, refused.body[-400:]
     assert len(Store(server.data).of_student("zoe")) == 1
+
+
+def test_an_interactive_problem_is_judged_on_the_web(tmp_path: Path) -> None:
+    from judge.problem import scaffold
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    made = scaffold.create(problems, "guess", "python3", interactive=True)
+    subprocess.run(
+        [sys.executable, "-m", "judge", "--problems", str(problems), "gen"], cwd=REPO, check=True, capture_output=True
+    )
+    web = Server(problems, tmp_path / "data")
+    tokens = web.roster("eve")
+    web.start()
+    try:
+        client = web.client()
+        client.login("eve", tokens["eve"])
+        verdicts = {}
+        for name, source in (
+            ("bisect.py", (made.directory / "solutions" / "accepted" / "bisect.py").read_bytes()),
+            ("count_up.py", (made.directory / "solutions" / "wrong_answer" / "count_up.py").read_bytes()),
+        ):
+            reply = client.submit("guess", name, source)
+            assert reply.status == 303, reply.body
+            verdicts[name] = client.wait_done(submitted_id(reply.headers["location"]))["verdict"]
+    finally:
+        web.stop()
+    assert verdicts == {"bisect.py": "AC", "count_up.py": "WA"}
