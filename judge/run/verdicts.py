@@ -116,6 +116,7 @@ class InteractorEnd:
 
 
 INTERACTOR_ACCEPTED, INTERACTOR_WRONG = 42, 43
+_BROKEN_PIPE_MARKS = (b"Broken pipe", b"BrokenPipeError", b"EPIPE")
 
 
 def judge_interaction(
@@ -126,10 +127,15 @@ def judge_interaction(
     1. the interactor failed (no exit 42 or 43, a limit, a signal): IE, not the student's
        fault; except that an interactor killed by SIGPIPE after the submission failed first
        only wrote to a program that had gone: the submission's verdict (rule 3);
-    2. the interactor said WA (43) and ended first: WA, whatever the submission did after;
+    2. the interactor said WA (43) and ended first: WA, whatever the submission did after (a
+       submission killed by SIGPIPE, or failing on a broken pipe, wrote after it had ended);
     3. the submission's own end decides next: TLE, MLE, RE, as for any run;
     4. otherwise the interactor's word: 42 AC, 43 WA."""
     first = interactor.ended <= run.ended if run.ended else True
+    # A submission that died writing to a pipe nobody reads wrote after the interactor had
+    # gone: the interactor came first, whatever two processes' clocks of their ends say.
+    broke = run.signal == signals.SIGPIPE or any(mark in run.stderr for mark in _BROKEN_PIPE_MARKS)
+    first = first or (broke and run.exit_code != 0 and interactor.exit_code == INTERACTOR_WRONG)
     failed = interactor.limit_hit is not None or interactor.exit_code not in (INTERACTOR_ACCEPTED, INTERACTOR_WRONG)
     submission_failed = run.limit_hit is not None or run.exit_code != 0
     broken_pipe = interactor.signal == signals.SIGPIPE and interactor.limit_hit is None

@@ -315,3 +315,20 @@ def test_a_client_without_the_certificates_is_refused(tmp_path: Path, cluster: C
     assert refused.returncode == 2
     assert "cannot reach the scheduler" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+
+
+def test_an_interactive_problem_is_judged_on_judge_hosts(tmp_path: Path, cluster: Cluster) -> None:
+    # The interactor travels with the problem; a worker runs it beside each submission.
+    from judge.problem import scaffold
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    made = scaffold.create(problems, "guess", "python3", interactive=True)
+    assert judge("--problems", str(problems), "gen").returncode == 0
+    for student, solution in (("ada", "accepted/bisect.py"), ("bo", "wrong_answer/count_up.py")):
+        folder = tmp_path / "submissions" / student
+        folder.mkdir(parents=True)
+        (folder / "guess.py").write_bytes((made.directory / "solutions" / solution).read_bytes())
+    local = outcome(grade(tmp_path, "local", "-j", "2"))
+    hosts = outcome(grade(tmp_path, "hosts", "--scheduler", cluster.address, "--certs", str(cluster.certs)))
+    assert hosts == local and local["ada"][:2] == ("AC", 100.0) and local["bo"][0] == "WA"

@@ -110,6 +110,10 @@ def ended(
         (run(ended=2.0, exit_code=1), ended(43, 1.0), Verdict.WA),
         (run(ended=2.0, exit_code=None, signal=9, limit_hit=Limit.STOPPED), ended(43, 1.0), Verdict.WA),
         (run(ended=2.0, limit_hit=Limit.CPU, cpu_s=1.5), ended(43, 1.0), Verdict.WA),
+        # Died writing to the interactor that had gone: the interactor came first, whatever
+        # the two clocks say (they are two processes' reaping, a few milliseconds apart).
+        (run(ended=1.0, exit_code=None, signal=signal.SIGPIPE), ended(43, 1.001), Verdict.WA),
+        (run(ended=1.0, exit_code=1, stderr=b"BrokenPipeError: [Errno 32] Broken pipe"), ended(43, 1.01), Verdict.WA),
         # The submission failed first: its own verdict, whatever the interactor then said.
         (run(ended=1.0, exit_code=3), ended(43, 2.0), Verdict.RE),
         (run(ended=1.0, limit_hit=Limit.WALL), ended(43, 2.0), Verdict.TLE),
