@@ -387,8 +387,10 @@ def _message(error: Any) -> str:
     return message.removeprefix("Value error, ")
 
 
-def load_problem(directory: Path) -> Problem:
-    """Load and check `directory/problem.yaml`; raise SpecError listing every issue found."""
+def load_problem(directory: Path, judging_only: bool = False) -> Problem:
+    """Load and check `directory/problem.yaml`; raise SpecError listing every issue found.
+    `judging_only`: a copy made to judge with (Gradescope's autograder), which has the tests
+    but not the solutions, so not a program reference either."""
     spec_path = directory / SPEC_FILE
     try:
         located = load_yaml(spec_path)
@@ -406,7 +408,7 @@ def load_problem(directory: Path) -> Problem:
         raise SpecError(issues) from None
     issues = [
         SpecIssue(spec_path, located.line_of(loc), render_path(loc, located), message)
-        for loc, message in _semantic_issues(directory, spec)
+        for loc, message in _semantic_issues(directory, spec, judging_only)
     ]
     if issues:
         raise SpecError(issues)
@@ -418,7 +420,9 @@ def _inside(directory: Path, relative: str) -> bool:
     return target.is_relative_to(directory.resolve())
 
 
-def _semantic_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
+def _semantic_issues(
+    directory: Path, spec: ProblemSpec, judging_only: bool = False
+) -> list[tuple[tuple[str | int, ...], str]]:
     found: list[tuple[tuple[str | int, ...], str]] = []
     if spec.id != directory.name:
         found.append((("id",), f"{spec.id!r} differs from the folder name {directory.name!r}"))
@@ -441,7 +445,7 @@ def _semantic_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str
         reference = refs.get(spec.reference)
     elif not _inside(directory, spec.reference):
         found.append((("reference",), f"{spec.reference!r} points outside the problem folder"))
-    elif not (directory / spec.reference).exists():
+    elif not (directory / spec.reference).exists() and not judging_only:
         found.append(
             (
                 ("reference",),

@@ -99,7 +99,7 @@ def grade(root: Path) -> report.Results:
             f"this machine cannot isolate the programs ({why}); the teacher may rebuild the autograder "
             "with --allow-unsandboxed to rely on Gradescope's container alone"
         )
-    problems = [load_problem(Path(d)) for d in problem_dirs(source / "problems")]
+    problems = [load_problem(Path(d), judging_only=True) for d in problem_dirs(source / "problems")]
     chosen = [p for p in problems if p.id in config.problems]
     found = _sources(root / "submission") if (root / "submission").is_dir() else []
     tests: list[report.Test] = []

@@ -137,3 +137,24 @@ def test_several_files_are_one_submission_loose_or_zipped(installed: Path, tmp_p
             archive.writestr(f"project/{name}", data)
     results = autograde(installed, {"sicily-rotations.zip": packed.getvalue()})
     assert results["score"] == 100, results["output"]
+
+
+def test_an_interactive_problem_is_graded_without_its_solutions(installed: Path, tmp_path: Path) -> None:
+    """The autograder holds a problem's tests and interactor, never its solutions (so not its
+    program reference either): an interactive problem is graded all the same."""
+    from judge.problem import scaffold
+
+    made = scaffold.create(tmp_path, "guess", "python3", interactive=True)
+    assert judge("--problems", str(tmp_path), "gen", "guess").returncode == 0
+    root = tmp_path / "root"
+    shutil.copytree(installed, root, symlinks=True)
+    shutil.rmtree(root / "source" / "problems")
+    shutil.copytree(made.directory, root / "source" / "problems" / "guess", ignore=shutil.ignore_patterns("solutions"))
+    config = json.loads((root / "source" / "gradescope.json").read_text())
+    (root / "source" / "gradescope.json").write_text(json.dumps({**config, "problems": ["guess"]}))
+    bisect = (made.directory / "solutions" / "accepted" / "bisect.py").read_text()
+    results = autograde(root, {"guess.py": bisect})
+    assert results["score"] == 100, results["output"]
+    counting = (made.directory / "solutions" / "wrong_answer" / "count_up.py").read_text()
+    results = autograde(root, {"guess.py": counting})
+    assert results["score"] == 0 and "WA" in str(results["output"]), results["output"]
