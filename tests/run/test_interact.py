@@ -44,7 +44,9 @@ while True:
 def problems(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("interactive") / "problems"
     root.mkdir()
-    scaffold.create(root, "guess", "python3", interactive=True)
+    made = scaffold.create(root, "guess", "python3", interactive=True)
+    spec_file = made.directory / "problem.yaml"
+    spec_file.write_text(spec_file.read_text().replace("count: 10", "count: 2"))  # each case is an interaction
     made = judge("--problems", str(root), "gen", "guess")
     assert made.returncode == 0, made.stderr
     return root
