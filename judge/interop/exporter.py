@@ -87,31 +87,16 @@ def _checker(problem: Problem, package: Path, notes: list[str], version: str) ->
     in data/testdata.yaml."""
     checker = problem.spec.checker
     interactor = problem.spec.interactor
-    if interactor is not None:
-        # The interactor is the package's output validator, run the interactive way.
-        source = problem.directory / interactor.program
-        target = package / ("output_validators/interactor" if version == "legacy" else "output_validator")
-        if source.is_dir():
-            shutil.copytree(source, target)
-        else:
-            target.mkdir(parents=True)
-            shutil.copyfile(source, target / source.name)
-        flags = list(interactor.args)
+    # An interactor is the package's output validator too, run the interactive way.
+    own = interactor if interactor is not None else checker if isinstance(checker, CustomChecker) else None
+    if own is not None:
+        kind = "interactor" if interactor is not None else "checker"
+        target = package / (f"output_validators/{kind}" if version == "legacy" else "output_validator")
+        _copy_program(problem.directory / own.program, target)
+        flags = list(own.args)
         if version == "legacy":
-            fields = {"validation": "custom interactive"}
-            return {**fields, **({"validator_flags": " ".join(flags)} if flags else {})}, []
-        return {}, flags
-    if isinstance(checker, CustomChecker):
-        source = problem.directory / checker.program
-        target = package / ("output_validators/checker" if version == "legacy" else "output_validator")
-        if source.is_dir():
-            shutil.copytree(source, target)
-        else:
-            target.mkdir(parents=True)
-            shutil.copyfile(source, target / source.name)
-        flags = list(checker.args)
-        if version == "legacy":
-            return {"validation": "custom", **({"validator_flags": " ".join(flags)} if flags else {})}, []
+            validation = "custom interactive" if interactor is not None else "custom"
+            return {"validation": validation, **({"validator_flags": " ".join(flags)} if flags else {})}, []
         return {}, flags
     flags = []
     if isinstance(checker, TokensChecker):
@@ -128,6 +113,15 @@ def _checker(problem: Problem, package: Path, notes: list[str], version: str) ->
     if version == "legacy":
         return {"validation": "default", **({"validator_flags": " ".join(flags)} if flags else {})}, []
     return {}, flags
+
+
+def _copy_program(source: Path, target: Path) -> None:
+    """A program of the problem as a package folder: a folder as it is, a file inside one."""
+    if source.is_dir():
+        shutil.copytree(source, target)
+    else:
+        target.mkdir(parents=True)
+        shutil.copyfile(source, target / source.name)
 
 
 def _scoring(problem: Problem) -> bool:
@@ -315,12 +309,7 @@ def _validators(problem: Problem, package: Path) -> None:
         shutil.copyfile(own, base / "format" / "validate.py")
     for index, relative in enumerate(problem.spec.validators, start=1):
         source = problem.directory / relative
-        target = base / f"v{index}-{shortname(Path(relative).stem)}"
-        if source.is_dir():
-            shutil.copytree(source, target)
-        else:
-            target.mkdir(parents=True)
-            shutil.copyfile(source, target / source.name)
+        _copy_program(source, base / f"v{index}-{shortname(Path(relative).stem)}")
 
 
 def _submissions(problem: Problem, package: Path, notes: list[str]) -> tuple[int, dict[str, str]]:

@@ -21,23 +21,13 @@ from judge.problem.testdata import CaseFiles, load_cases
 from judge.run import interact, sandbox
 from judge.run.build import box
 from judge.run.verdicts import Verdict
+from tests.interop.packages import GUESS_PY
 from tests.test_cli import judge
 
 needs_bwrap = pytest.mark.skipif(not sandbox.detect().bwrap.active, reason="bubblewrap is not usable here")
 pytestmark = needs_bwrap
 
-BISECT = """
-import sys
-n = int(sys.stdin.readline())
-low, high = 1, n
-while True:
-    guess = (low + high) // 2
-    print(guess, flush=True)
-    reply = sys.stdin.readline().strip()
-    if reply == "correct":
-        break
-    low, high = (low, guess - 1) if reply == "lower" else (guess + 1, high)
-"""
+BISECT = GUESS_PY  # halves the range each guess
 
 
 @pytest.fixture(scope="module")
