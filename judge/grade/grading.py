@@ -33,7 +33,7 @@ from judge.run import languages, sandbox
 from judge.run import sources as sources_of
 
 if TYPE_CHECKING:
-    from judge.grade.runner import CaseResult
+    from judge.grade.runner import CaseResult, GroupEnds
     from judge.problem.testdata import CaseFiles
     from judge.run.build import Submission
 
@@ -246,7 +246,7 @@ class _Judging:
     submission: Submission
     limits: sandbox.RunLimits
     cases: list[CaseFiles]
-    breaks: set[str] = field(default_factory=set)  # groups that end at their first failure
+    full: bool = False  # every case judged: no group ends early
     order: int = 0  # the submission's place in the run (longest first)
     compiled: Compiled | None = None
     found: dict[int, CaseResult] = field(default_factory=dict)
@@ -255,23 +255,39 @@ class _Judging:
 
     def resolved(self) -> list[CaseResult] | None:
         """Every case's result in case order, once each is judged or known not to be judged
-        (an earlier case of its breaking group failed); None while one is still awaited. The
-        same cases are judged whatever order the workers finish in."""
-        from judge.grade import runner
+        (its group ended earlier: runner.GroupEnds); None while one is still awaited. The same
+        cases are judged whatever order the workers finish in."""
+        from judge.grade.runner import GroupEnds
 
         ordered: list[CaseResult] = []
-        ended: set[str] = set()
+        ends = GroupEnds(self.task.problem, self.full)
         for index, case in enumerate(self.cases):
-            if case.group in ended:
-                ordered.append(runner.not_judged(case))
+            if case.group in ends.ended:
+                ordered.append(ends.not_judged(case))
                 continue
             result = self.found.get(index)
             if result is None:
                 return None
             ordered.append(result)
-            if runner.failed_in(result, self.breaks):
-                ended.add(case.group)
+            ends.add(result)
         return ordered
+
+    def ends(self) -> GroupEnds:
+        """The groups ended by the results known so far, each group's read in case order up to
+        its first case still awaited."""
+        from judge.grade.runner import GroupEnds
+
+        ends = GroupEnds(self.task.problem, self.full)
+        waiting: set[str] = set()
+        for index, case in enumerate(self.cases):
+            if case.group in waiting or case.group in ends.ended:
+                continue
+            result = self.found.get(index)
+            if result is None:
+                waiting.add(case.group)
+                continue
+            ends.add(result)
+        return ends
 
     @property
     def argv(self) -> tuple[str, ...]:
@@ -320,9 +336,8 @@ def run(
             continue
         submission = runner.load_for(task.problem, task.entry.path)
         limits = runner.run_limits(task.problem, submission.language)
-        breaks = set() if full else {g.name for g in task.problem.spec.groups if g.breaks}
         cases = testdata.load_cases(task.problem)
-        judging.append(_Judging(task, submission, limits, cases, breaks, order=len(judging)))
+        judging.append(_Judging(task, submission, limits, cases, full, order=len(judging)))
     if not judging:
         return done
     with engine or LocalEngine(jobs) as pool:
@@ -360,7 +375,7 @@ def run(
                 state.found[index] = result
                 if on_case is not None:
                     on_case(state.task, len(state.found), len(state.cases))
-                if runner.failed_in(result, state.breaks):
+                if result.group in state.ends().ended:
                     # The rest of the group will not be judged: drop what has not started.
                     for later, case in enumerate(state.cases[index + 1 :], start=index + 1):
                         queued = state.tickets.get(later)

@@ -7,8 +7,11 @@ verdict, the figures and the checker's message only when the case is public.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -16,7 +19,7 @@ from judge.errors import SandboxFailure
 from judge.problem import parts
 from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 from judge.problem.testdata import CaseFiles
-from judge.run import checkers, custom_checker, interact, languages, programs, sandbox
+from judge.run import checkers, custom_checker, interact, languages, lifecycle, programs, sandbox
 from judge.run.build import Build, Submission, box, compile_limits, compile_submission, load_submission
 from judge.run.custom_checker import CheckerError
 from judge.run.languages import Language
@@ -118,7 +121,7 @@ def check_output(problem: Problem, case: CaseFiles, output: bytes) -> checkers.C
     return check_answer(checker, output, case.answer.read_bytes())
 
 
-def _clean_box(where: Path, keep: set[str]) -> None:
+def _clean_box(where: Path, keep: AbstractSet[str]) -> None:
     # Files a run leaves in the box must not reach the next case.
     for entry in where.iterdir():
         if entry.name not in keep:
@@ -159,37 +162,67 @@ def judge_submission(
         if build.ok:
             if on_compiled is not None:
                 on_compiled()
+            sandbox.seal_build(where)
             keep = {entry.name for entry in where.iterdir()}
             argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
-            breaks = set() if full else {g.name for g in problem.spec.groups if g.breaks}
-            ended = {r.group for r in done if failed_in(r, breaks)}
+            ends = GroupEnds(problem, full)
+            for earlier in done:
+                ends.add(earlier)
             ran = False
-            for index, case in enumerate(cases[len(done) :], start=len(done)):
-                if case.group in ended:
-                    if ends_group is None:
-                        results.append(not_judged(case))
-                    continue
-                if ran and pause is not None and pause():
-                    raise Paused(tuple(results))
-                _clean_box(where, keep)
-                result = run_case(problem, argv, where, case, limits, trace)
-                ran = True
-                results.append(result)
-                if on_case is not None:
-                    on_case(index, result)
-                if ends_group(result) if ends_group is not None else failed_in(result, breaks):
-                    ended.add(case.group)
+            # One sandbox for every case where the machine allows (sandbox.session).
+            with sandbox.cases(where) as runner:
+                for index, case in enumerate(cases[len(done) :], start=len(done)):
+                    if case.group in ends.ended:
+                        if ends_group is None:
+                            results.append(ends.not_judged(case))
+                        continue
+                    if ran and pause is not None and pause():
+                        raise Paused(tuple(results))
+                    _clean_box(where, keep)
+                    result = run_case(problem, argv, where, case, limits, trace, runner)
+                    ran = True
+                    results.append(result)
+                    if on_case is not None:
+                        on_case(index, result)
+                    if ends_group is not None:
+                        if ends_group(result):
+                            ends.ended[case.group] = ""
+                    else:
+                        ends.add(result)
     return summarise(problem, submission, build, results, limits)
 
 
-def failed_in(result: CaseResult, breaks: set[str]) -> bool:
-    """Whether this result ends its group: a failure in a group that breaks."""
-    return result.group in breaks and result.verdict is not Verdict.AC
+class GroupEnds:
+    """Which groups stop being judged, told the results of a submission in case order: a group
+    that breaks (on_reject) at its first failing case, a group with give_up_after_tle: K after
+    K time limits exceeded in a row. Its later cases are not judged (NJ) and earn nothing.
+    `full` judges every case. Mutable: one per judging of a submission."""
 
+    def __init__(self, problem: Problem, full: bool = False) -> None:
+        groups = () if full else problem.spec.groups
+        self.breaks = {g.name for g in groups if g.breaks}
+        self.tle_limit = {g.name: g.give_up_after_tle for g in groups if g.give_up_after_tle}
+        self.streak: dict[str, int] = {}
+        self.ended: dict[str, str] = {}  # group -> why its later cases are not judged
 
-def not_judged(case: CaseFiles) -> CaseResult:
-    """The record of a case left out because its group had already failed."""
-    return CaseResult(case.id, case.group, case.public, Verdict.NJ, "not judged: the group failed earlier", 0.0, 0.0, 0)
+    def add(self, result: CaseResult) -> bool:
+        """Count one more result of its group; whether the group ends with it."""
+        group = result.group
+        if group in self.ended:
+            return True
+        if group in self.breaks and result.verdict is not Verdict.AC:
+            self.ended[group] = "not judged: the group failed earlier"
+        limit = self.tle_limit.get(group)
+        if limit is not None:
+            self.streak[group] = self.streak.get(group, 0) + 1 if result.verdict is Verdict.TLE else 0
+            if self.streak[group] >= limit and group not in self.ended:
+                self.ended[group] = f"not judged: {limit} time limits exceeded in a row before it"
+        return group in self.ended
+
+    def not_judged(self, case: CaseFiles) -> CaseResult:
+        """The record of a case left out because its group had ended."""
+        why = self.ended.get(case.group) or "not judged: the group failed earlier"
+        return CaseResult(case.id, case.group, case.public, Verdict.NJ, why, 0.0, 0.0, 0)
 
 
 def load_for(problem: Problem, path: Path, language_id: str | None = None, own: bool = False) -> Submission:
@@ -213,13 +246,18 @@ def run_case(
     case: CaseFiles,
     limits: sandbox.RunLimits,
     trace: bool = False,
+    runner: sandbox.CaseRunner | None = None,
 ) -> CaseResult:
-    """Run the built program in the box `where` on one case, check its output, decide."""
+    """Run the built program in the box `where` on one case, check its output, decide.
+    `runner`: the submission's sandbox session (else the case gets a sandbox of its own)."""
     memory_limit_kib = limits.memory_mib * 1024
     if problem.spec.interactor is not None:
         return _run_interaction(problem, argv, where, case, limits, trace)
     try:
-        run = sandbox.run(list(argv), box=where, limits=limits, stdin=case.input)
+        if runner is not None:
+            run = runner.run(list(argv), limits=limits, stdin=case.input)
+        else:
+            run = sandbox.run(list(argv), box=where, limits=limits, stdin=case.input)
     except SandboxFailure as err:
         return CaseResult(case.id, case.group, case.public, Verdict.IE, str(err), 0.0, 0.0, 0)
     check = None
@@ -267,15 +305,58 @@ def _run_interaction(
 def run_case_from(
     problem: Problem, argv: tuple[str, ...], built: Path, case: CaseFiles, limits: sandbox.RunLimits
 ) -> CaseResult:
-    """One case in a fresh box holding a copy of the build in `built`: cases of one
-    submission may then run at the same time, in any worker, and none sees another's files."""
-    with box() as where:
+    """One case in a box holding a copy of the build in `built`: cases of one submission may
+    then run at the same time, in any worker, and none sees another's files. A worker keeps
+    its box (and sandbox session) for the next case of the same build, cleaned in between."""
+    held = _held_box(built)
+    _clean_box(held.box, held.keep)
+    return run_case(problem, argv, held.box, case, limits, runner=held.runner)
+
+
+@dataclass(frozen=True)
+class _HeldBox:
+    """A worker's box for the cases of one build: a copy of it, sealed, and its session."""
+
+    pid: int
+    built: str
+    box: Path
+    keep: frozenset[str]
+    runner: sandbox.CaseRunner
+    stack: ExitStack
+
+
+_held: _HeldBox | None = None
+_drop_at_exit = 0  # the process that has _drop_held registered to run at its exit
+
+
+def _held_box(built: Path) -> _HeldBox:
+    global _held, _drop_at_exit
+    if _held is not None and _held.pid == os.getpid() and _held.built == str(built) and _held.box.is_dir():
+        return _held
+    _drop_held()
+    with ExitStack() as stack:
+        where = stack.enter_context(box())
         for item in built.iterdir():
             if item.is_dir() and not item.is_symlink():
                 shutil.copytree(item, where / item.name, symlinks=True)
             elif item.is_file():
                 shutil.copy2(item, where / item.name)
-        return run_case(problem, argv, where, case, limits)
+        sandbox.seal_build(where)
+        keep = frozenset(entry.name for entry in where.iterdir())
+        runner = stack.enter_context(sandbox.cases(where))
+        if _drop_at_exit != os.getpid():
+            lifecycle.at_exit(_drop_held)
+            _drop_at_exit = os.getpid()
+        _held = _HeldBox(os.getpid(), str(built), where, keep, runner, stack.pop_all())
+    return _held
+
+
+def _drop_held() -> None:
+    """End the held box's session and remove it (before another build's, and at exit)."""
+    global _held
+    if _held is not None and _held.pid == os.getpid():
+        _held.stack.close()
+    _held = None
 
 
 def _case_result(

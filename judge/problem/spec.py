@@ -187,6 +187,14 @@ class Group(_Strict):
         " nothing); continue: every case is judged and counts. Default: break for scoring all (the score is the"
         " same), continue for per_case",
     )
+    give_up_after_tle: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="Stop judging a submission on this group after this many time limits exceeded in a row:"
+        " its later cases are not judged (NJ) and earn nothing. For per_case groups of a slow-solution class,"
+        " where every further case would most likely burn its whole time limit too",
+    )
     cases: Annotated[tuple[Case, ...], BeforeValidator(_tuple_from_list)] | None = Field(
         default=None, description="Inline cases (e.g. the statement's samples)"
     )

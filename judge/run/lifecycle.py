@@ -163,11 +163,26 @@ def remove_dir(path: Path) -> None:
         release(path.name)
 
 
+_exit_hooks: list[tuple[int, Callable[..., object], tuple[object, ...]]] = []
+
+
 def at_exit(function: Callable[..., object], *args: object) -> None:
     """Call `function` when this process ends: atexit in the main process, and the
-    multiprocessing finalizers in a pool worker (which ends without running atexit)."""
+    multiprocessing finalizers in a pool worker (which ends without running atexit), or
+    in_worker when a SIGTERM ends the worker in the middle of a task."""
     atexit.register(function, *args)
     multiprocessing.util.Finalize(None, function, args=args, exitpriority=0)
+    _exit_hooks.append((os.getpid(), function, args))
+
+
+def _run_exit_hooks() -> None:
+    while _exit_hooks:
+        pid, function, args = _exit_hooks.pop()
+        if pid == os.getpid():  # not a hook of the parent this worker was forked from
+            try:
+                function(*args)
+            except Exception:  # ending anyway; the next hook still runs
+                pass
 
 
 def remove_at_exit(path: Path) -> None:
@@ -276,6 +291,7 @@ def in_worker(function: Callable[..., T], *args: object) -> T:
     try:
         return function(*args)
     except SystemExit as stop:
+        _run_exit_hooks()  # what the worker holds beyond a task (a box kept for the next case)
         os._exit(stop.code if isinstance(stop.code, int) else 1)
 
 

@@ -55,18 +55,23 @@ def judge_source(
         compiled = build.compile_submission(submission, where)
         assert compiled.ok, compiled.message
         heap = lim.memory_mib - submission.language.jvm_allowance_mib  # a JVM's -Xmx leaves room for itself
-        run = sandbox.run(
-            submission.run_argv(heap),
-            box=where,
-            limits=lim,
-            stdin=tmp_path / "stdin.txt",
-        )
+        with sandbox.cases(where) as runner:
+            run = runner.run(submission.run_argv(heap), limits=lim, stdin=tmp_path / "stdin.txt")
     check = checkers.tokens(run.stdout, answer.encode()) if answer is not None else checkers.CheckResult(True, "")
     return Outcome(run, judge_run(run, lim.memory_mib * 1024, check), compiled)
 
 
 def _descendants() -> set[int]:
     return {p.pid for p in psutil.Process().children(recursive=True)}
+
+
+@pytest.fixture(autouse=True, params=["session", "per-case"])
+def case_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every hostile program twice: in a submission's one sandbox (sandbox.session, where the
+    machine has one) and in a sandbox of its own (the path of every other machine)."""
+    if request.param == "per-case":
+        monkeypatch.setenv(sandbox.SESSION_ENV, "0")
+    return str(request.param)
 
 
 @pytest.fixture(autouse=True)
@@ -718,8 +723,11 @@ def test_an_oom_kill_near_the_cpu_limit_is_mle_not_the_cpu_backstop() -> None:
     err_r, err_w = os.pipe()
     os.close(out_w)
     os.close(err_w)
-    watch = _Watch(proc, _OomKilledGroup(), limits(cpu=1.0), out_r, err_r, time.monotonic(), 64 << 20, 0.0)  # type: ignore[arg-type]
+    group = _OomKilledGroup()
+    start = time.monotonic()
+    watch = _Watch(group.kill_all, None, proc.pid, group, limits(cpu=1.0), out_r, err_r, start, 64 << 20, 0.0)  # type: ignore[arg-type]
     _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0
     run = watch.finish(9, usage, under_bwrap=False, judge_rss=0)  # status 9: killed by SIGKILL
     os.close(out_r)
     os.close(err_r)

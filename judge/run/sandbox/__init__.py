@@ -19,12 +19,13 @@ Layers, each detected once and reported by `judge doctor`:
 
 The package: records (limits, results, layers), detect (which layers work here), argv (the
 command lines of a run), procs (the processes: subreaper, tree, figures, kill and reap),
-spawn (a run started in its cgroup) and watch (a run followed to its end). What the rest of
+spawn (a run started in its cgroup), watch (a run followed to its end), and session with
+supervisor (the cases of one submission in one sandbox, a fresh process each). What the rest of
 the judge uses is named here.
 """
 
 from judge.run.sandbox.detect import detect, find_bwrap, isolation_problem
-from judge.run.sandbox.procs import prepare_box, sweep
+from judge.run.sandbox.procs import prepare_box, seal_build, sweep
 from judge.run.sandbox.records import (
     BOX_MOUNT,
     BWRAP_ENV,
@@ -40,6 +41,8 @@ from judge.run.sandbox.records import (
     RunResult,
     wall_for,
 )
+from judge.run.sandbox.session import SESSION_ENV, CaseRunner, cases
+from judge.run.sandbox.session import support as session_support
 from judge.run.sandbox.spawn import run
 
 __all__ = [
@@ -47,19 +50,24 @@ __all__ = [
     "BWRAP_ENV",
     "NOBODY",
     "SANDBOX_PATH",
+    "SESSION_ENV",
     "STDERR_CAP",
     "TMP_CAP_BYTES",
     "UNSAFE_ENV",
+    "CaseRunner",
     "Layer",
     "Layers",
     "Limit",
     "RunLimits",
     "RunResult",
+    "cases",
     "detect",
     "find_bwrap",
     "isolation_problem",
     "prepare_box",
     "run",
+    "seal_build",
+    "session_support",
     "sweep",
     "wall_for",
 ]

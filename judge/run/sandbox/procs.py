@@ -57,6 +57,23 @@ def prepare_box(box: Path) -> None:
     box.chmod(0o777)
 
 
+def seal_build(box: Path) -> None:
+    """After the compile, as root: the build's files become root's and read-only, and the box
+    sticky, so a case may add files (removed before the next case) but not change, rename or
+    remove the build's: nothing a case writes reaches the next. Without root, left as it is
+    (the program runs as the judge's own user, who could undo it)."""
+    if os.geteuid() != 0:
+        return
+    for path in [*box.rglob("*")]:
+        if path.is_symlink():
+            os.lchown(path, 0, 0)
+            continue
+        os.chown(path, 0, 0)
+        path.chmod(path.stat().st_mode & 0o555 | 0o444 | (0o111 if path.is_dir() else 0))
+    os.chown(box, 0, 0)
+    box.chmod(0o1777)
+
+
 def _decode_status(status: int, under_bwrap: bool) -> tuple[int | None, int | None]:
     if os.WIFSIGNALED(status):
         return None, os.WTERMSIG(status)

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 
 from judge.run import cgroups
 from judge.run.sandbox.procs import _decode_status, _kill_run, _runnable, _sample, _tree
@@ -36,7 +37,9 @@ class _Watch:
 
     def __init__(
         self,
-        proc: subprocess.Popen[bytes],
+        kill: Callable[[float], None],
+        exit_fd: int | None,
+        root: int | None,
         group: cgroups.RunGroup | None,
         limits: RunLimits,
         out_r: int | None,
@@ -48,19 +51,18 @@ class _Watch:
     ) -> None:
         self.stop = stop
         self.killed_at = 0.0
-        self.proc, self.group, self.limits = proc, group, limits
+        # How to kill every process of the run; a descriptor readable once it has ended; the
+        # pid of its first process, to sample its tree where there is no cgroup.
+        self.kill_run, self.root = kill, root
+        self.group, self.limits = group, limits
         self.start, self.memory_bytes, self.cpu_base = start, memory_bytes, cpu_base
         self.selector = selectors.DefaultSelector()
         if out_r is not None:  # None: its stdout goes to another program (an interaction)
             self.selector.register(out_r, selectors.EVENT_READ, "out")
         self.selector.register(err_r, selectors.EVENT_READ, "err")
-        # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
-        self.pidfd: int | None = None
-        try:
-            self.pidfd = os.pidfd_open(proc.pid)
-            self.selector.register(self.pidfd, selectors.EVENT_READ, "exit")
-        except (AttributeError, OSError):
-            pass
+        # It wakes the loop the moment the program ends, instead of at the next poll.
+        if exit_fd is not None:
+            self.selector.register(exit_fd, selectors.EVENT_READ, "exit")
         self.stdout = bytearray()
         self.stderr = bytearray()
         self.output_bytes = 0
@@ -77,7 +79,7 @@ class _Watch:
         # Its end, for an interaction: what the other side sees from now (the pipe's end) comes
         # after this, however long the kill and the reaping take.
         self.killed_at = time.monotonic()
-        _kill_run(self.proc.pid, self.group, timeout=0.5)
+        self.kill_run(0.5)
 
     def _take(self, kind: str, data: bytes) -> None:
         if kind == "out":
@@ -111,7 +113,7 @@ class _Watch:
     def poll(self) -> None:
         """The figures now against the limits: the first one passed kills the run."""
         now = time.monotonic()
-        tree = [] if self.group else _tree(self.proc.pid)
+        tree = [] if self.group or self.root is None else _tree(self.root)
         if self.group:
             self.cpu = self.group.cpu_seconds() - self.cpu_base
         else:
@@ -137,19 +139,18 @@ class _Watch:
             else:
                 self._kill(Limit.WALL)
 
-    def finish(self, status: int, usage: resource.struct_rusage, under_bwrap: bool, judge_rss: int) -> RunResult:
-        """The run has ended (reaped with `status` and `usage`): what it left is killed, the
-        rest of its output read, and its figures decided."""
+    def finish(self, status: int, usage: resource.struct_rusage | None, under_bwrap: bool, judge_rss: int) -> RunResult:
+        """The run has ended (reaped with `status` and, where it was the judge's child, its
+        `usage`): what it left is killed, the rest of its output read, its figures decided."""
         now = time.monotonic()
         ended = self.killed_at or now
         wall = now - self.start
-        self.proc.returncode = 0  # reaped with wait4; keep Popen from waiting again
         # The program is gone; what it left (daemons holding the pipes) is killed, then the rest read.
-        _kill_run(self.proc.pid, self.group)
-        if self.pidfd is not None:
-            self.selector.unregister(self.pidfd)
-            os.close(self.pidfd)
+        self.kill_run(2.0)
         for key in list(self.selector.get_map().values()):
+            if key.data == "exit":
+                self.selector.unregister(key.fd)
+                continue
             os.set_blocking(key.fd, False)
             try:
                 while chunk := os.read(key.fd, 65536):
@@ -164,6 +165,7 @@ class _Watch:
             peak = group.peak_bytes()
             refused = group.oom_killed() or group.hit_memory_limit()
         else:
+            assert usage is not None  # without a cgroup the run is the judge's own child
             cpu_s = max(self.sampled_cpu, usage.ru_utime + usage.ru_stime)
             # ru_maxrss covers the child's whole life, the fork of the judge before the exec
             # included: above the judge's own size it can only be the program's peak.
@@ -209,10 +211,26 @@ def _watch(
     cpu_base: float = 0.0,
     stop: threading.Event | None = None,
 ) -> RunResult:
-    watch = _Watch(proc, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
-    while True:
-        watch.read()
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            return watch.finish(status, usage, under_bwrap, judge_rss)
-        watch.poll()
+    """A run the judge started itself (its child): reaped with wait4."""
+    # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
+    pidfd: int | None = None
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        pass
+
+    def kill(timeout: float) -> None:
+        _kill_run(proc.pid, group, timeout)
+
+    watch = _Watch(kill, pidfd, proc.pid, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
+    try:
+        while True:
+            watch.read()
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                proc.returncode = 0  # reaped with wait4; keep Popen from waiting again
+                return watch.finish(status, usage, under_bwrap, judge_rss)
+            watch.poll()
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)

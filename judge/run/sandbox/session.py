@@ -1,0 +1,346 @@
+"""One sandbox for all the cases of a submission: namespaces and mounts made once, a fresh process per case.
+
+Starting bubblewrap, prlimit and setpriv for every case costs several milliseconds before the
+program's first instruction; a fast solution's whole run costs less. A session starts
+bubblewrap once per submission with the supervisor (supervisor.py) inside, as root with only
+CAP_SYS_ADMIN, CAP_SETUID and CAP_SETGID; for each case the supervisor mounts a fresh /tmp
+and /dev/shm and forks the program, which joins the case's cgroup, takes the case's rlimits
+and a session of its own, and drops to uid 65534 before its exec. The judge watches it as it
+watches any run (watch.py): CPU time and peak memory from the cgroup, output through pipes,
+and every process of the case killed through the cgroup when it ends. The box is the judge's
+to clean between cases (runner), as on the per-case path.
+
+Where a session cannot be had (not root, no cgroup, no bubblewrap, or its start-up probe
+fails), `cases()` runs each case through `spawn.run` as before, and `support()` says why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from judge.errors import SandboxFailure
+from judge.run.sandbox import spawn, supervisor
+from judge.run.sandbox.argv import _bwrap_prefix, _rlimits
+from judge.run.sandbox.detect import detect
+from judge.run.sandbox.procs import _become_subreaper, _reap_new, own_children
+from judge.run.sandbox.records import (
+    BOX_MOUNT,
+    NOBODY,
+    SANDBOX_PATH,
+    TMP_CAP_BYTES,
+    Layer,
+    Layers,
+    RunLimits,
+    RunResult,
+)
+from judge.run.sandbox.watch import _Watch
+
+SUPERVISOR_CAPS = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID")  # mounts for /tmp; the drop to nobody
+_START_S = 10.0  # the supervisor's start-up (an interpreter's): far more than it takes
+
+
+_PYTHON_MOUNT = "/tmp/judge-python"  # under the first /tmp, which the supervisor replaces once started
+
+
+def _interpreter() -> tuple[list[str], dict[str, str]]:
+    """How the supervisor's interpreter (the judge's own) is reached inside: bubblewrap's
+    arguments, the command and its environment. One outside /usr (pyenv's, uv's) is bound
+    under /tmp for the supervisor's start only: no program ever sees it, nor its host path."""
+    executable = os.path.realpath(sys.executable)
+    env = {"PATH": SANDBOX_PATH, "LANG": "C.UTF-8"}
+    if _bound(executable):
+        return [executable], env
+    prefix = os.path.realpath(sys.base_prefix)
+    inside = os.path.join(_PYTHON_MOUNT, os.path.relpath(executable, prefix))
+    env["LD_LIBRARY_PATH"] = _PYTHON_MOUNT + "/lib"  # a shared libpython found by an absolute rpath outside
+    return ["--ro-bind", prefix, _PYTHON_MOUNT, "--", inside], env
+
+
+def _bound(path: str) -> bool:
+    return any(path.startswith(top + "/") for top in ("/usr", "/bin", "/lib", "/lib64"))
+
+
+class Session:
+    """bubblewrap and the supervisor for one box; `run` one case at a time, `close` at the end."""
+
+    def __init__(self, box: Path, layers: Layers, tmp_bytes: int) -> None:
+        self.box, self.layers, self.tmp_bytes = box, layers, tmp_bytes
+        python, python_env = _interpreter()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.control = ours
+        prefix = _bwrap_prefix(layers, str(box), None, tmp_bytes)[:-1]  # without its "--"
+        caps = ["--cap-drop", "ALL"] + [part for cap in SUPERVISOR_CAPS for part in ("--cap-add", cap)]
+        if python[0] != "--ro-bind":
+            python = ["--", *python]
+        control = str(theirs.fileno())
+        argv = [*prefix, *caps, *python, "-I", "-S", "-c", _SOURCE, control, str(tmp_bytes)]
+        _become_subreaper()
+        self.before = set(own_children())  # the judge's children that are not the session's
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                env=python_env,
+                start_new_session=True,
+                pass_fds=(theirs.fileno(),),
+            )
+        finally:
+            theirs.close()
+        self.broken = ""
+        try:
+            self._expect("ready", _START_S)
+        except SandboxFailure:
+            self.close()
+            raise
+
+    def _expect(self, key: str, timeout: float | None = None) -> int:
+        self.control.settimeout(timeout)
+        try:
+            data = self.control.recv(4096)
+        except (OSError, TimeoutError) as err:
+            data, why = b"", str(err) or "no answer"
+        else:
+            why = "it ended"
+        finally:
+            self.control.settimeout(None)
+        message = json.loads(data) if data else {}
+        if key not in message:
+            said = message.get("error") or (self._stderr() if not data else str(message)) or why
+            self.broken = f"the sandbox's supervisor failed: {said}"
+            raise SandboxFailure(self.broken)
+        return int(message[key])
+
+    def _stderr(self) -> str:
+        if self.proc.poll() is None or self.proc.stderr is None:
+            return ""
+        lines = self.proc.stderr.read().decode(errors="replace").strip().splitlines()
+        return lines[-1] if lines else f"bubblewrap exited with {self.proc.returncode}"
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        limits: RunLimits,
+        stdin: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> RunResult:
+        if self.broken:
+            raise SandboxFailure(self.broken)
+        with spawn._RUN_LOCK:
+            if not self.box.is_dir():
+                raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {self.box} is gone")
+            try:
+                result = self._run_locked(argv, limits, stdin, env)
+            except OSError as err:
+                where = f" ({err.filename})" if err.filename else ""
+                self.broken = f"the sandbox failed to run {Path(argv[0]).name}: {err.strerror or err}{where}"
+                raise SandboxFailure(self.broken) from None
+            if not self.box.is_dir():  # whatever the program got, it was not the box it was given
+                raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {self.box} went away")
+            return result
+
+    def _run_locked(
+        self, argv: Sequence[str], limits: RunLimits, stdin: Path | None, env: Mapping[str, str] | None
+    ) -> RunResult:
+        memory_bytes = limits.memory_mib * 1024 * 1024
+        # As on the per-case path: a little above the limit, so a program that uses exactly
+        # the limit is measured at it instead of killed a page short.
+        group = spawn._group(self.layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
+        run_env = dict(env) if env is not None else {}
+        run_env.setdefault("PATH", SANDBOX_PATH)
+        run_env.setdefault("LANG", "C.UTF-8")
+        run_env.setdefault("HOME", BOX_MOUNT)
+        request = {
+            "argv": list(argv),
+            "env": run_env,
+            "cwd": BOX_MOUNT,
+            "uid": NOBODY,
+            "rlimits": [[which, soft, hard] for which, (soft, hard) in _rlimits(limits, memory_bytes, False)],
+            "tmp_bytes": limits.tmp_mib << 20,
+        }
+        handed: list[int] = []
+        out_r = err_r = -1
+        try:
+            handed.append(os.open(stdin or os.devnull, os.O_RDONLY | os.O_CLOEXEC))
+            out_r, out_w = os.pipe()
+            handed.append(out_w)
+            err_r, err_w = os.pipe()
+            handed.append(err_w)
+            handed += [os.open(path, os.O_WRONLY | os.O_CLOEXEC) for path in group.join_files()]
+            cpu_base = group.cpu_seconds()
+            start = time.monotonic()
+            socket.send_fds(self.control, [json.dumps(request).encode()], handed)
+            for fd in handed:
+                os.close(fd)
+            handed = []
+            self._expect("started")
+        except BaseException:
+            for fd in handed:
+                os.close(fd)
+            for fd in (out_r, err_r):
+                if fd >= 0:
+                    os.close(fd)
+            spawn._release(group)
+            raise
+        ended: list[int] = []
+
+        def kill(timeout: float) -> None:
+            group.kill_all(timeout=timeout)
+
+        watch = _Watch(kill, self.control.fileno(), None, group, limits, out_r, err_r, start, memory_bytes, cpu_base)
+        try:
+            while not ended:
+                watch.read()
+                self.control.setblocking(False)
+                try:
+                    data = self.control.recv(4096)
+                except BlockingIOError:
+                    data = b"-"
+                finally:
+                    self.control.setblocking(True)
+                if data != b"-":
+                    message = json.loads(data) if data else {}
+                    if "status" not in message:
+                        self.broken = f"the sandbox's supervisor failed: {message.get('error') or 'it ended'}"
+                        raise SandboxFailure(self.broken)
+                    ended.append(int(message["status"]))
+                    break
+                watch.poll()
+            return watch.finish(ended[0], None, False, 0)
+        finally:
+            os.close(out_r)
+            os.close(err_r)
+            if not group.kill_all():
+                self.broken = "the sandbox could not end a case's processes"
+            spawn._release(group)
+
+    def close(self) -> None:
+        """End the supervisor and its namespaces (bubblewrap's pid 1 takes every process along)."""
+        self.control.close()
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+        # bubblewrap's pid 1 comes back to the judge (the subreaper) as it ends: reap it, and
+        # whatever of the namespace outlived its monitor.
+        _reap_new(self.before)
+        for pid in set(own_children()) - self.before:
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        _reap_new(self.before)
+
+
+_SOURCE = Path(supervisor.__file__).read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class CaseRunner:
+    """What runs the cases of one submission in its box: a session, or a sandbox per case."""
+
+    box: Path
+    session: Session | None
+    layers: Layers
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        limits: RunLimits,
+        stdin: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> RunResult:
+        if self.session is not None and not self.session.broken:
+            try:
+                return self.session.run(argv, limits=limits, stdin=stdin, env=env)
+            except SandboxFailure:
+                if not self.box.is_dir() or not self.session.broken:
+                    raise  # the box is gone: no sandbox could run the case
+                # The session broke (its supervisor is gone): this case and the rest get a
+                # sandbox each, as on a machine without sessions.
+        return spawn.run(argv, box=self.box, limits=limits, stdin=stdin, env=env, layers=self.layers)
+
+
+def _why_not(layers: Layers) -> str:
+    if os.environ.get(SESSION_ENV, "").strip() == "0":
+        return f"${SESSION_ENV}=0"
+    if not layers.bwrap.active:
+        return "no bubblewrap"
+    if os.geteuid() != 0 or layers.rootless:
+        return "the judge is not root (a case's program must run as another user than the supervisor)"
+    if not layers.cgroup.active:
+        return "no cgroup (each case's CPU time and memory are measured through one)"
+    return ""
+
+
+SESSION_ENV = "JUDGE_SESSION"  # 0: a sandbox per case even where a session works (tests run both)
+
+
+@lru_cache(maxsize=1)
+def _probe() -> str:
+    """Run /bin/true through a session once: "" when it works here, else why not."""
+    import tempfile
+
+    layers = detect()
+    with tempfile.TemporaryDirectory(prefix="judge-probe-") as folder:
+        box = Path(folder)
+        box.chmod(0o777)
+        try:
+            session = Session(box, layers, 1 << 20)
+        except (OSError, SandboxFailure) as err:
+            return str(err)
+        try:
+            result = session.run(["/bin/true"], limits=RunLimits(cpu_s=2, wall_s=5, memory_mib=64, output_bytes=1024))
+        except SandboxFailure as err:
+            return str(err)
+        finally:
+            session.close()
+        if result.exit_code != 0:
+            return f"a probe run exited with {result.exit_code}: {result.stderr.decode(errors='replace').strip()}"
+    return ""
+
+
+def support(layers: Layers | None = None) -> Layer:
+    """Whether the cases of a submission share one sandbox here (checked for real once)."""
+    layers = layers or detect()
+    why = _why_not(layers) or _probe()
+    if why:
+        return Layer("session", False, f"a new sandbox for each case: {why}")
+    return Layer(
+        "session",
+        True,
+        "one sandbox per submission; its supervisor forks each case with a fresh /tmp, its own cgroup and limits",
+    )
+
+
+@contextmanager
+def cases(box: Path, layers: Layers | None = None) -> Iterator[CaseRunner]:
+    """A CaseRunner for the cases of one submission in `box`: a session where the machine has one."""
+    layers = layers or detect()
+    session: Session | None = None
+    if support(layers).active:
+        try:
+            with spawn._RUN_LOCK:  # a run's sweep must not take the session's bubblewrap for its own
+                session = Session(box, layers, TMP_CAP_BYTES)
+        except (OSError, SandboxFailure):
+            session = None
+    try:
+        yield CaseRunner(box, session, layers)
+    finally:
+        if session is not None:
+            session.close()

@@ -1,0 +1,139 @@
+"""The supervisor: one process inside a submission's sandbox that starts each case's program.
+
+It is run by the interpreter the judge runs on, from its source text (`python -I -S -c`), as
+root without most capabilities (bubblewrap keeps only those named in session.SUPERVISOR_CAPS),
+so the standard library is all it may use and a program it starts (uid 65534) can neither
+signal nor trace it. For each request on its control socket (one JSON datagram, and the case's
+stdin, stdout, stderr and cgroup files as descriptors) it gives the case a fresh /tmp and
+/dev/shm, forks a child that joins the case's cgroup, takes its rlimits and a session of its
+own, drops to the unprivileged user and execs the program; it answers with the wait status
+when the program ends. It reaps every orphan a case leaves (it is their subreaper), so none
+holds a slot of the pids limit. The judge kills the case's processes through their cgroup,
+from outside; nothing here decides a verdict or a figure.
+"""
+
+from __future__ import annotations
+
+import array  # noqa: F401  (socket.recv_fds imports it: loaded now, before /tmp is replaced)
+import ctypes
+import json
+import os
+import resource
+import select
+import signal
+import socket
+import sys
+
+_PR_SET_CHILD_SUBREAPER = 36
+_MNT_DETACH = 2
+_MS_NOSUID = 2
+_MS_NODEV = 4
+_FRESH = ("/tmp", "/dev/shm")  # the places a case may write besides its box: new for each case
+
+
+def _fresh_tmpfs(libc: ctypes.CDLL, size: int) -> None:
+    """Replace /tmp and /dev/shm with empty tmpfs mounts (what a case wrote there goes with them)."""
+    for where in _FRESH:
+        target = where.encode()
+        if libc.umount2(target, _MNT_DETACH) != 0:
+            raise OSError(ctypes.get_errno(), f"umount {where}")
+        options = f"size={size},mode=1777".encode()
+        if libc.mount(b"tmpfs", target, b"tmpfs", _MS_NOSUID | _MS_NODEV, options) != 0:
+            raise OSError(ctypes.get_errno(), f"mount {where}")
+
+
+def _child(request: dict[str, object], fds: list[int]) -> None:
+    """Between fork and exec: the case's cgroup, descriptors, limits and user. Never returns."""
+    argv = [str(part) for part in request["argv"]]  # type: ignore[attr-defined]
+    try:
+        stdin, stdout, stderr, *joins = fds
+        for join in joins:
+            os.write(join, b"0")  # cgroup.procs: "0" moves the writer; its page faults count from here
+        os.setsid()
+        for signum in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD):
+            signal.signal(signum, signal.SIG_DFL)  # Python ignores the first two; a program expects the default
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        os.dup2(stdin, 0)
+        os.dup2(stdout, 1)
+        os.dup2(stderr, 2)
+        os.closerange(3, 1 << 16)  # the control socket and the cgroup files stay with the supervisor
+        for which, soft, hard in request["rlimits"]:  # type: ignore[attr-defined]
+            resource.setrlimit(which, (soft, hard))
+        uid = request["uid"]
+        if isinstance(uid, int):
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)  # from root: every capability goes with it
+        os.chdir(str(request["cwd"]))
+        env = {str(k): str(v) for k, v in request["env"].items()}  # type: ignore[attr-defined]
+        os.execvpe(argv[0], argv, env)
+    except BaseException as err:  # the program could not start: say why where its stderr goes
+        try:
+            os.write(2, f"judge: cannot run {argv[0] if argv else '?'}: {err}\n".encode())
+        finally:
+            os._exit(127)
+
+
+def main(control_fd: int, tmp_bytes: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    control = socket.socket(fileno=control_fd)
+    # SIGCHLD wakes the loop through a pipe; every child that ended is reaped at once.
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    # Every module the loop and a child need is loaded now (os.execvpe imports warnings).
+    json.loads(json.dumps({"warm": [1.5, "x"]}))
+    os.get_exec_path({"PATH": "/"})
+    # A /tmp of our own, which takes along the interpreter a judge outside /usr bound
+    # there for the start: from now on nothing here reads a file of it.
+    _fresh_tmpfs(libc, tmp_bytes)
+    control.send(json.dumps({"ready": os.getpid()}).encode())
+    running = 0  # the pid of the case's program while it runs
+    fresh = True
+    while True:
+        readable, _, _ = select.select([control.fileno(), wake_r], [], [])
+        if wake_r in readable:
+            os.read(wake_r, 4096)
+        while True:  # reap whatever ended: the program, and orphans the judge killed
+            try:
+                pid, status, _ = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            if pid == running:
+                running = 0
+                control.send(json.dumps({"status": status}).encode())
+        if control.fileno() not in readable:
+            continue
+        try:
+            data, fds, _, _ = socket.recv_fds(control, 1 << 20, 16)
+        except OSError:
+            return
+        if not data:
+            return  # the judge closed the session
+        request = json.loads(data)
+        try:
+            if not fresh or int(request["tmp_bytes"]) != tmp_bytes:
+                tmp_bytes = int(request["tmp_bytes"])
+                _fresh_tmpfs(libc, tmp_bytes)
+            fresh = False
+            pid = os.fork()
+        except OSError as err:
+            for fd in fds:
+                os.close(fd)
+            control.send(json.dumps({"error": str(err)}).encode())
+            continue
+        if pid == 0:
+            control.close()
+            _child(request, fds)
+        for fd in fds:
+            os.close(fd)
+        running = pid
+        control.send(json.dumps({"started": pid}).encode())
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), int(sys.argv[2]))

@@ -1,0 +1,135 @@
+"""The cases of a submission in one sandbox (sandbox.session): each case still starts from
+nothing that an earlier case left, and a hostile program cannot break the sandbox for the next."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import psutil
+import pytest
+
+from judge.grade import runner
+from judge.problem import testdata
+from judge.problem.spec import load_problem
+from judge.run import build, sandbox
+from judge.run.sandbox import session
+from tests.conftest import PROBLEMS
+
+SUPPORT = sandbox.session_support()
+needs_bwrap = pytest.mark.skipif(not sandbox.detect().bwrap.active, reason="no bubblewrap")
+
+# Reports what earlier cases left (files in the box, /tmp, /dev/shm; a process of the program's
+# user), then leaves all of that behind for the next case: a daemon that double-forks and sleeps.
+LEAVER = r"""
+import os, sys, time
+found = [p for p in ("mark", "/tmp/mark", "/dev/shm/mark") if os.path.exists(p)]
+me = os.getpid()
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            uid = next(line.split()[1] for line in status if line.startswith("Uid:"))
+    except (OSError, StopIteration):
+        continue
+    if int(pid) != me and uid == str(os.getuid()):
+        found.append(f"process {pid}")
+try:
+    with open("main.py", "a") as build:  # the build itself: not the case's to change
+        build.write("# changed\n")
+    found.append("changed the build")
+except OSError:
+    pass
+print("left:", ", ".join(found) or "nothing")
+for place in ("mark", "/tmp/mark", "/dev/shm/mark"):
+    with open(place, "w") as mark:
+        mark.write("x")
+sys.stdout.flush()
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(60)
+    os._exit(0)
+"""
+
+
+@pytest.fixture(params=["session", "per-case"])
+def case_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "per-case":
+        monkeypatch.setenv(sandbox.SESSION_ENV, "0")
+    elif not SUPPORT.active:
+        pytest.skip(SUPPORT.detail)
+    return str(request.param)
+
+
+@needs_bwrap
+def test_a_case_finds_nothing_an_earlier_case_left(tmp_path: Path, case_path: str) -> None:
+    problem = load_problem(PROBLEMS / "sicily-rotations")
+    cases = testdata.load_cases(problem)[:4]
+    source = tmp_path / "main.py"
+    source.write_text(LEAVER)
+    judged = runner.judge_submission(problem, build.load_submission(source), cases, full=True, trace=True)
+    said = [case.trace[0].decode().strip() for case in judged.cases]
+    assert len(said) == 4
+    assert said == ["left: nothing"] * 4, said
+    # and nothing of the last case is left either
+    mine = {p.pid for p in psutil.Process().children(recursive=True)}
+    assert not [p for p in mine if psutil.Process(p).uids().real == sandbox.NOBODY]
+
+
+@needs_bwrap
+def test_a_program_that_kills_everything_it_can_leaves_the_session_whole(tmp_path: Path, case_path: str) -> None:
+    # As the unprivileged user, kill(-1) reaches every process of that user it can see: the
+    # supervisor (root) is not one of them, so the next case runs in the same session.
+    problem = load_problem(PROBLEMS / "sicily-rotations")
+    cases = testdata.load_cases(problem)[:3]
+    source = tmp_path / "killer.py"
+    source.write_text(
+        "import os, signal\n"
+        "for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+        "    try:\n"
+        "        os.kill(int(pid), signal.SIGKILL) if int(pid) != os.getpid() else None\n"
+        "    except OSError as err:\n"
+        "        print(pid, err.errno)\n"
+        "print('alive')\n"
+    )
+    submission = build.load_submission(source)
+    with build.box() as where:
+        assert runner.compile_for(problem, submission, where).ok
+        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+        with sandbox.cases(where) as cases_runner:
+            limits = runner.run_limits(problem, submission.language)
+            outputs = [cases_runner.run(list(argv), limits=limits, stdin=case.input) for case in cases]
+            if case_path == "session":
+                assert cases_runner.session is not None and not cases_runner.session.broken
+    for run in outputs:
+        assert run.exit_code == 0 and run.stdout.decode().splitlines()[-1] == "alive", run
+        refused = [line.split()[1] for line in run.stdout.decode().splitlines()[:-1]]
+        assert refused and set(refused) == {str(1)}  # EPERM for every process it did not own
+
+
+@needs_bwrap
+def test_a_session_that_cannot_start_falls_back_to_a_sandbox_per_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not SUPPORT.active:
+        pytest.skip(SUPPORT.detail)
+    monkeypatch.setattr(session, "_SOURCE", "raise SystemExit(3)")
+    box = tmp_path / "box"
+    sandbox.prepare_box(box)
+    with sandbox.cases(box) as cases_runner:
+        assert cases_runner.session is None
+        run = cases_runner.run(["/bin/sh", "-c", "echo $((6*7))"], limits=runner.sandbox.RunLimits(1, 3, 64, 1024))
+    assert run.stdout == b"42\n"
+
+
+def test_doctor_says_whether_cases_share_a_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(sandbox.SESSION_ENV, "0")
+    off = sandbox.session_support()
+    assert not off.active and "a new sandbox for each case" in off.detail and sandbox.SESSION_ENV in off.detail
+    monkeypatch.delenv(sandbox.SESSION_ENV)
+    layers = sandbox.detect()
+    here = sandbox.session_support(layers)
+    if os.geteuid() != 0 or not layers.bwrap.active or not layers.cgroup.active:
+        assert not here.active and here.detail.startswith("a new sandbox for each case: ")
+    else:
+        assert here.active, here.detail
