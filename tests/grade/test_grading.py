@@ -393,3 +393,28 @@ def test_submissions_of_several_files_in_every_layout(tmp_path: Path) -> None:
     header = submissions / "folder" / "sicily-rotations" / "solve.h"
     header.write_text(header.read_text() + "// edited\n")
     assert "graded 1 submission(s), 4 unchanged" in grade(tmp_path, "reports", "-j", "2").stdout
+
+
+def test_a_per_case_group_gives_up_after_k_time_limits_in_a_row(tmp_path: Path) -> None:
+    # lanqiao's random group (per_case, 40 cases) told to give up after 2 TLEs in a row: a
+    # program that never ends gets TLE, TLE, then NJ for the other 38, each worth nothing,
+    # whatever the number of workers; the other groups are judged as usual (their first
+    # failure breaks them). --full still judges every case (not run here: 40 s of TLEs).
+    problems = tmp_path / "problems"
+    shutil.copytree(PROBLEMS / "lanqiao", problems / "lanqiao")
+    spec = problems / "lanqiao" / "problem.yaml"
+    text = spec.read_text()
+    assert "    give_up_after_tle: 3\n" in text  # the bundled problem's own rule
+    spec.write_text(text.replace("    give_up_after_tle: 3\n", "    give_up_after_tle: 2\n"))
+    klass = tmp_path / "class" / "ann"
+    klass.mkdir(parents=True)
+    shutil.copy(PROGRAMS / "spin.c", klass / "lanqiao.c")
+    for jobs in ("1", "2"):
+        out = tmp_path / f"reports-{jobs}"
+        result = judge("--problems", str(problems), "grade", str(klass.parent), "-j", jobs, "-o", str(out))
+        assert result.returncode == 0, result.stderr
+        [record] = json.loads((out / "results.json").read_text())["submissions"]
+        random = [c for c in record["cases"] if c["group"] == "random"]
+        assert [c["verdict"] for c in random] == ["TLE", "TLE"] + ["NJ"] * 38
+        assert "2 time limits exceeded in a row" in random[2]["message"]
+        assert record["score"] == 0
