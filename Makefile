@@ -11,12 +11,26 @@ $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit("judge needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 
+# uv (from PyPI, into the venv) installs the same packages several times faster than pip;
+# pip does it where uv cannot be had or fails.
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+define install
+	@if [ -x $(BIN)/uv ] || $(PIP) uv >/dev/null 2>&1; then \
+		echo "installing $(1) with uv"; \
+		$(BIN)/uv pip install --quiet --python $(BIN)/python --config-settings editable_mode=compat -e '$(1)' \
+		|| $(PIP) --config-settings editable_mode=compat -e '$(1)'; \
+	else \
+		echo "installing $(1) with pip"; \
+		$(PIP) --config-settings editable_mode=compat -e '$(1)'; \
+	fi
+endef
+
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat -e .
+	$(call install,.)
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat -e '.[test]'
+	$(call install,.[test])
 	touch $(STAMP) $@
 
 # The main job: make every problem's tests, check them, and grade the bundled class
@@ -46,6 +60,7 @@ test-slow: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_solver.py
 	$(BIN)/python bench/bench_runner.py
+	$(BIN)/python bench/bench_peers.py
 	$(BIN)/python bench/bench_gen.py
 	$(BIN)/python bench/bench_grading.py
 	$(BIN)/python bench/bench_explain.py
