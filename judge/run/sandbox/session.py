@@ -183,10 +183,9 @@ class Session:
             cpu_base = group.cpu_seconds()
             start = time.monotonic()
             socket.send_fds(self.control, [json.dumps(request).encode()], handed)
-            for fd in handed:
+            for fd in handed:  # the supervisor has its own copies from here
                 os.close(fd)
             handed = []
-            self._expect("started")
         except BaseException:
             for fd in handed:
                 os.close(fd)
@@ -202,23 +201,24 @@ class Session:
 
         watch = _Watch(kill, self.control.fileno(), None, group, limits, out_r, err_r, start, memory_bytes, cpu_base)
         try:
+            # The supervisor says "started" once it has forked (not waited for: the judge
+            # gets on meanwhile), then the wait status; an "error" or its end breaks the session.
             while not ended:
                 watch.read()
-                self.control.setblocking(False)
-                try:
-                    data = self.control.recv(4096)
-                except BlockingIOError:
-                    data = b"-"
-                finally:
-                    self.control.setblocking(True)
-                if data != b"-":
+                while True:
+                    try:
+                        data = self.control.recv(4096, socket.MSG_DONTWAIT)
+                    except BlockingIOError:
+                        break
                     message = json.loads(data) if data else {}
-                    if "status" not in message:
+                    if "status" in message:
+                        ended.append(int(message["status"]))
+                        break
+                    if "started" not in message:
                         self.broken = f"the sandbox's supervisor failed: {message.get('error') or 'it ended'}"
                         raise SandboxFailure(self.broken)
-                    ended.append(int(message["status"]))
-                    break
-                watch.poll()
+                if not ended:
+                    watch.poll()
             return watch.finish(ended[0], None, False, 0)
         finally:
             os.close(out_r)
