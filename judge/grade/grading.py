@@ -355,11 +355,13 @@ def run(
                         on_case(state.task, 0, len(state.cases))
                     within: dict[str, int] = {}
                     for i, case in enumerate(state.cases):
-                        # Rank: the case's place in its group, then the submission's (longest
-                        # first). Every group's first cases go before any group's later ones, so
-                        # few cases run that an earlier failure makes useless.
+                        # Rank: the submission's place (longest first), then the case's place in
+                        # its group. A submission's cases go one after another, so a worker keeps
+                        # its box and sandbox for the next (runner.run_case_from); within it every
+                        # group's first cases go before any group's later ones, so few cases run
+                        # that an earlier failure makes useless.
                         place = within[case.group] = within.get(case.group, -1) + 1
-                        rank = (place, state.order)
+                        rank = (state.order, place)
                         queued = pool.case(
                             state.task.problem, state.compiled.where, state.argv, case, state.limits, rank
                         )
