@@ -64,7 +64,8 @@ class Engine(Protocol):
     def result(self, ticket: Hashable) -> CaseResult: ...
 
     def cancel(self, ticket: Hashable) -> bool:
-        """Drop a queued case; False when it has started (its result will come, unused)."""
+        """Drop a queued case; False when it has started (its result will come, unused; the
+        local engine ends its run early)."""
 
     def release(self, where: object) -> None:
         """The build is no longer needed."""
@@ -81,21 +82,22 @@ def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, 
 
 
 def _case_task(
-    problem: Problem, argv: tuple[str, ...], built: str, case: CaseFiles, limits: sandbox.RunLimits
+    problem: Problem, argv: tuple[str, ...], built: str, case: CaseFiles, limits: sandbox.RunLimits, stop: str
 ) -> CaseResult:
-    """Worker: one case of one submission."""
+    """Worker: one case of one submission; ended early (NJ) once the file `stop` exists."""
     from judge.grade import runner
 
-    return runner.run_case_from(problem, argv, Path(built), case, limits)
+    return runner.run_case_from(problem, argv, Path(built), case, limits, runner.StopFile(Path(stop)))
 
 
 class _Job:
     """A task of the local engine: waiting in its queue, then running in the pool."""
 
-    def __init__(self, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    def __init__(self, function: Callable[..., Any], args: tuple[Any, ...], stop: Path | None = None) -> None:
         self.function, self.args = function, args
         self.future: Future[Any] | None = None
         self.dropped = False
+        self.stop = stop  # made to end the task once it has started (a case only)
 
 
 class LocalEngine:
@@ -127,8 +129,10 @@ class LocalEngine:
             self._pool.shutdown()
         lifecycle.remove_dir(self._builds)
 
-    def _queued(self, rank: tuple[int, ...], function: Callable[..., Any], *args: Any) -> _Job:
-        job = _Job(function, args)
+    def _queued(
+        self, rank: tuple[int, ...], function: Callable[..., Any], *args: Any, stop: Path | None = None
+    ) -> _Job:
+        job = _Job(function, args, stop)
         heapq.heappush(self._queue, (rank, next(self._sequence), job))
         return job
 
@@ -152,7 +156,9 @@ class LocalEngine:
         limits: sandbox.RunLimits,
         rank: tuple[int, int],
     ) -> Hashable:
-        return self._queued(rank, _case_task, problem, argv, where, case, limits)
+        assert self._builds is not None
+        stop = self._builds / f"stop-{next(self._sequence)}"
+        return self._queued(rank, _case_task, problem, argv, where, case, limits, str(stop), stop=stop)
 
     def finished(self) -> list[Hashable]:
         self._start()
@@ -183,6 +189,8 @@ class LocalEngine:
         if ticket.future.cancel():
             self._running.pop(ticket.future, None)
             return True
+        if ticket.stop is not None and not ticket.future.done():
+            ticket.stop.touch()  # the worker ends the run at its next look (NJ, unused)
         return False
 
     def release(self, where: object) -> None:

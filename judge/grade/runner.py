@@ -247,19 +247,23 @@ def run_case(
     limits: sandbox.RunLimits,
     trace: bool = False,
     runner: sandbox.CaseRunner | None = None,
+    stop: sandbox.Stop | None = None,
 ) -> CaseResult:
     """Run the built program in the box `where` on one case, check its output, decide.
-    `runner`: the submission's sandbox session (else the case gets a sandbox of its own)."""
+    `runner`: the submission's sandbox session (else the case gets a sandbox of its own).
+    `stop`, once set, ends the run: its group has ended meanwhile (NJ)."""
     memory_limit_kib = limits.memory_mib * 1024
     if problem.spec.interactor is not None:
         return _run_interaction(problem, argv, where, case, limits, trace)
     try:
         if runner is not None:
-            run = runner.run(list(argv), limits=limits, stdin=case.input)
+            run = runner.run(list(argv), limits=limits, stdin=case.input, stop=stop)
         else:
-            run = sandbox.run(list(argv), box=where, limits=limits, stdin=case.input)
+            run = sandbox.run(list(argv), box=where, limits=limits, stdin=case.input, stop=stop)
     except SandboxFailure as err:
         return CaseResult(case.id, case.group, case.public, Verdict.IE, str(err), 0.0, 0.0, 0)
+    if run.limit_hit is sandbox.Limit.STOPPED:
+        return CaseResult(case.id, case.group, case.public, Verdict.NJ, STOPPED, run.cpu_s, run.wall_s, run.memory_kib)
     check = None
     checker_failure = ""
     clean = run.exit_code == 0 and run.limit_hit is None
@@ -302,15 +306,34 @@ def _run_interaction(
     return replace(result, trace=(b"", run.stderr[-TRACE_CAP:])) if trace else result
 
 
+STOPPED = "not judged: stopped, its group had ended"
+
+
+@dataclass(frozen=True)
+class StopFile:
+    """A stop flag another process sets by making a file (a pool worker's case, cancelled by
+    the parent once it has started)."""
+
+    path: Path
+
+    def is_set(self) -> bool:
+        return self.path.exists()
+
+
 def run_case_from(
-    problem: Problem, argv: tuple[str, ...], built: Path, case: CaseFiles, limits: sandbox.RunLimits
+    problem: Problem,
+    argv: tuple[str, ...],
+    built: Path,
+    case: CaseFiles,
+    limits: sandbox.RunLimits,
+    stop: sandbox.Stop | None = None,
 ) -> CaseResult:
     """One case in a box holding a copy of the build in `built`: cases of one submission may
     then run at the same time, in any worker, and none sees another's files. A worker keeps
     its box (and sandbox session) for the next case of the same build, cleaned in between."""
     held = _held_box(built)
     _clean_box(held.box, held.keep)
-    return run_case(problem, argv, held.box, case, limits, runner=held.runner)
+    return run_case(problem, argv, held.box, case, limits, runner=held.runner, stop=stop)
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from judge.run.sandbox.records import (
     Limit,
     RunLimits,
     RunResult,
+    Stop,
     wall_for,
 )
 from judge.run.sandbox.session import SESSION_ENV, CaseRunner, cases
@@ -60,6 +61,7 @@ __all__ = [
     "Limit",
     "RunLimits",
     "RunResult",
+    "Stop",
     "cases",
     "detect",
     "find_bwrap",

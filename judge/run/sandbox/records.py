@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 NOBODY = 65534
 
@@ -38,6 +39,12 @@ class Limit(StrEnum):
     OUTPUT = "output"
     FILE_SIZE = "file_size"  # RLIMIT_FSIZE: a file written past the output limit
     STOPPED = "stopped"  # ended by the judge: the other side of an interaction had decided
+
+
+class Stop(Protocol):
+    """What ends a run early once set (STOPPED): a threading.Event, or a flag another process sets."""
+
+    def is_set(self) -> bool: ...
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from judge.run.sandbox.records import (
     Layers,
     RunLimits,
     RunResult,
+    Stop,
 )
 from judge.run.sandbox.watch import _Watch
 
@@ -136,6 +137,7 @@ class Session:
         limits: RunLimits,
         stdin: Path | None = None,
         env: Mapping[str, str] | None = None,
+        stop: Stop | None = None,
     ) -> RunResult:
         if self.broken:
             raise SandboxFailure(self.broken)
@@ -143,7 +145,7 @@ class Session:
             if not self.box.is_dir():
                 raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {self.box} is gone")
             try:
-                result = self._run_locked(argv, limits, stdin, env)
+                result = self._run_locked(argv, limits, stdin, env, stop)
             except OSError as err:
                 where = f" ({err.filename})" if err.filename else ""
                 self.broken = f"the sandbox failed to run {Path(argv[0]).name}: {err.strerror or err}{where}"
@@ -153,7 +155,12 @@ class Session:
             return result
 
     def _run_locked(
-        self, argv: Sequence[str], limits: RunLimits, stdin: Path | None, env: Mapping[str, str] | None
+        self,
+        argv: Sequence[str],
+        limits: RunLimits,
+        stdin: Path | None,
+        env: Mapping[str, str] | None,
+        stop: Stop | None,
     ) -> RunResult:
         memory_bytes = limits.memory_mib * 1024 * 1024
         # As on the per-case path: a little above the limit, so a program that uses exactly
@@ -199,7 +206,9 @@ class Session:
         def kill(timeout: float) -> None:
             group.kill_all(timeout=timeout)
 
-        watch = _Watch(kill, self.control.fileno(), None, group, limits, out_r, err_r, start, memory_bytes, cpu_base)
+        watch = _Watch(
+            kill, self.control.fileno(), None, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop
+        )
         try:
             # The supervisor says "started" once it has forked (not waited for: the judge
             # gets on meanwhile), then the wait status; an "error" or its end breaks the session.
@@ -264,16 +273,17 @@ class CaseRunner:
         limits: RunLimits,
         stdin: Path | None = None,
         env: Mapping[str, str] | None = None,
+        stop: Stop | None = None,
     ) -> RunResult:
         if self.session is not None and not self.session.broken:
             try:
-                return self.session.run(argv, limits=limits, stdin=stdin, env=env)
+                return self.session.run(argv, limits=limits, stdin=stdin, env=env, stop=stop)
             except SandboxFailure:
                 if not self.box.is_dir() or not self.session.broken:
                     raise  # the box is gone: no sandbox could run the case
                 # The session broke (its supervisor is gone): this case and the rest get a
                 # sandbox each, as on a machine without sessions.
-        return spawn.run(argv, box=self.box, limits=limits, stdin=stdin, env=env, layers=self.layers)
+        return spawn.run(argv, box=self.box, limits=limits, stdin=stdin, env=env, layers=self.layers, stop=stop)
 
 
 def _why_not(layers: Layers) -> str:

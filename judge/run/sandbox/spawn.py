@@ -27,7 +27,7 @@ from judge.run.sandbox.procs import (
     own_children,
     sweep,
 )
-from judge.run.sandbox.records import BOX_MOUNT, NOBODY, SANDBOX_PATH, Layers, RunLimits, RunResult
+from judge.run.sandbox.records import BOX_MOUNT, NOBODY, SANDBOX_PATH, Layers, RunLimits, RunResult, Stop
 from judge.run.sandbox.watch import _watch
 
 # One run at a time per process: the final sweep kills every child the run left.
@@ -43,7 +43,7 @@ def run(
     env: Mapping[str, str] | None = None,
     layers: Layers | None = None,
     stdout: int | None = None,
-    stop: threading.Event | None = None,
+    stop: Stop | None = None,
 ) -> RunResult:
     """Run `argv` in `box` (its working directory) under `limits`; stdin from a file.
     SandboxFailure when the run's own files fail it (its box or cgroup removed meanwhile).
@@ -77,7 +77,7 @@ def _run_locked(
     env: Mapping[str, str] | None,
     layers: Layers,
     stdout: int | None = None,
-    stop: threading.Event | None = None,
+    stop: Stop | None = None,
 ) -> RunResult:
     _become_subreaper()
     mine = frozenset(own_children())  # what is not the run's: never swept

@@ -7,13 +7,12 @@ import resource
 import selectors
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Callable
 
 from judge.run import cgroups
 from judge.run.sandbox.procs import _decode_status, _kill_run, _runnable, _sample, _tree
-from judge.run.sandbox.records import STDERR_CAP, Limit, RunLimits, RunResult
+from judge.run.sandbox.records import STDERR_CAP, Limit, RunLimits, RunResult, Stop
 
 _POLL_S = 0.01  # the finest look at CPU time and the clock while the program runs
 
@@ -47,10 +46,10 @@ class _Watch:
         start: float,
         memory_bytes: int,
         cpu_base: float,
-        stop: threading.Event | None = None,
+        stop: Stop | None = None,
     ) -> None:
         self.stop = stop
-        self.killed_at = 0.0
+        self.killed_at = self.last_kill = 0.0
         # How to kill every process of the run; a descriptor readable once it has ended; the
         # pid of its first process, to sample its tree where there is no cgroup.
         self.kill_run, self.root = kill, root
@@ -78,7 +77,7 @@ class _Watch:
         self.limit_hit = limit
         # Its end, for an interaction: what the other side sees from now (the pipe's end) comes
         # after this, however long the kill and the reaping take.
-        self.killed_at = time.monotonic()
+        self.killed_at = self.last_kill = time.monotonic()
         self.kill_run(0.5)
 
     def _take(self, kind: str, data: bytes) -> None:
@@ -121,6 +120,11 @@ class _Watch:
             self.sampled_cpu = max(self.sampled_cpu, self.cpu)
             self.sampled_peak = max(self.sampled_peak, rss)
         if self.limit_hit is not None:
+            # Killed, yet not ended: the kill came before the program had joined its cgroup
+            # (a session's case stopped as it starts). Again, until it ends.
+            if now - self.last_kill > _POLL_MAX_S:
+                self.last_kill = now
+                self.kill_run(0.5)
             return
         if self.cpu > self.limits.cpu_s:
             self._kill(Limit.CPU)
@@ -209,7 +213,7 @@ def _watch(
     memory_bytes: int,
     judge_rss: int,
     cpu_base: float = 0.0,
-    stop: threading.Event | None = None,
+    stop: Stop | None = None,
 ) -> RunResult:
     """A run the judge started itself (its child): reaped with wait4."""
     # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
