@@ -3,6 +3,7 @@ process of the run is left, and that nothing leaked out of (or into) the box."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import socket
@@ -65,10 +66,16 @@ def _descendants() -> set[int]:
     return {p.pid for p in psutil.Process().children(recursive=True)}
 
 
-@pytest.fixture(autouse=True, params=["session", "per-case"])
-def case_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Every hostile program twice: in a submission's one sandbox (sandbox.session, where the
-    machine has one) and in a sandbox of its own (the path of every other machine)."""
+    machine has one) and in a sandbox of its own (the path of every other machine). Tests that
+    call the sandbox or the compiler directly take one path whatever is set: they run once."""
+    both = "judge_source(" in inspect.getsource(metafunc.function)
+    metafunc.parametrize("case_path", ["session", "per-case"] if both else ["direct"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def case_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     if request.param == "per-case":
         monkeypatch.setenv(sandbox.SESSION_ENV, "0")
     return str(request.param)
