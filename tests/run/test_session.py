@@ -136,3 +136,31 @@ def test_doctor_says_whether_cases_share_a_sandbox(monkeypatch: pytest.MonkeyPat
         assert not here.active and here.detail.startswith("a new sandbox for each case: ")
     else:
         assert here.active, here.detail
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the build is sealed only as root")
+def test_sealing_a_build_never_follows_its_symbolic_links(tmp_path: Path) -> None:
+    # A build script may leave links to anywhere: outside the sandbox they point at the host.
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "file").write_text("host's\n")
+    os.chown(host, 1234, 1234)
+    os.chown(host / "file", 1234, 1234)
+    host.chmod(0o777)
+    box = tmp_path / "box"
+    sandbox.prepare_box(box)
+    (box / "main").write_text("#!/bin/sh\n")
+    (box / "main").chmod(0o775)
+    (box / "lib").mkdir()
+    (box / "lib" / "part.txt").write_text("x")
+    (box / "to-dir").symlink_to(host)
+    (box / "lib" / "to-file").symlink_to(host / "file")
+    sandbox.seal_build(box)
+    for target in (host, host / "file"):
+        assert (target.stat().st_uid, target.stat().st_gid) == (1234, 1234)
+    assert host.stat().st_mode & 0o777 == 0o777
+    assert (box / "to-dir").lstat().st_uid == 0 and (box / "to-dir").is_symlink()
+    assert (box / "main").stat().st_mode & 0o777 == 0o555 and (box / "main").stat().st_uid == 0
+    assert (box / "lib").stat().st_mode & 0o777 == 0o555
+    assert (box / "lib" / "part.txt").stat().st_mode & 0o777 == 0o444
+    assert box.stat().st_mode & 0o7777 == 0o1777

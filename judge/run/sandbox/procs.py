@@ -6,6 +6,7 @@ import ctypes
 import os
 import resource
 import signal
+import stat
 import time
 from pathlib import Path
 
@@ -64,12 +65,15 @@ def seal_build(box: Path) -> None:
     (the program runs as the judge's own user, who could undo it)."""
     if os.geteuid() != 0:
         return
-    for path in [*box.rglob("*")]:
-        if path.is_symlink():
+    # Never through a symbolic link: the build made them, and outside the sandbox one can
+    # point anywhere on the host (os.walk does not follow them; lchown and lstat do not).
+    for folder, dirs, files in os.walk(box):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            mode = os.lstat(path).st_mode
             os.lchown(path, 0, 0)
-            continue
-        os.chown(path, 0, 0)
-        path.chmod(path.stat().st_mode & 0o555 | 0o444 | (0o111 if path.is_dir() else 0))
+            if not stat.S_ISLNK(mode):
+                os.chmod(path, mode & 0o555 | 0o444 | (0o111 if stat.S_ISDIR(mode) else 0))
     os.chown(box, 0, 0)
     box.chmod(0o1777)
 
