@@ -117,12 +117,14 @@ def test_a_session_that_cannot_start_falls_back_to_a_sandbox_per_case(
     if not SUPPORT.active:
         pytest.skip(SUPPORT.detail)
     monkeypatch.setattr(session, "_SOURCE", "raise SystemExit(3)")
+    monkeypatch.setattr(session, "_failed", 0)  # restored after: later tests get sessions again
     box = tmp_path / "box"
     sandbox.prepare_box(box)
     with sandbox.cases(box) as cases_runner:
         assert cases_runner.session is None
         run = cases_runner.run(["/bin/sh", "-c", "echo $((6*7))"], limits=runner.sandbox.RunLimits(1, 3, 64, 1024))
     assert run.stdout == b"42\n"
+    assert session._failed == os.getpid()  # and this process stops trying
 
 
 def test_doctor_says_whether_cases_share_a_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -338,16 +338,23 @@ def support(layers: Layers | None = None) -> Layer:
     )
 
 
+_failed = 0  # the process in which a session failed to start: it runs each case on its own from then on
+
+
 @contextmanager
 def cases(box: Path, layers: Layers | None = None) -> Iterator[CaseRunner]:
     """A CaseRunner for the cases of one submission in `box`: a session where the machine has one."""
+    global _failed
     layers = layers or detect()
     session: Session | None = None
-    if support(layers).active:
+    # No probe first (support() has one, for judge doctor): a session that cannot start is
+    # its own probe, and this process then stops trying.
+    if not _why_not(layers) and _failed != os.getpid():
         try:
             with spawn._RUN_LOCK:  # a run's sweep must not take the session's bubblewrap for its own
                 session = Session(box, layers, TMP_CAP_BYTES)
         except (OSError, SandboxFailure):
+            _failed = os.getpid()
             session = None
     try:
         yield CaseRunner(box, session, layers)
