@@ -31,6 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.bench_runner import bare_bwrap  # noqa: E402
 from judge.run import sandbox  # noqa: E402
 
 AB = '#include <stdio.h>\nint main(void){long a,b; if(scanf("%ld %ld",&a,&b)!=2) return 1; printf("%ld\\n",a+b); return 0;}\n'
@@ -123,17 +124,12 @@ def main() -> int:
                 start = time.perf_counter()
                 for i in range(CASES):
                     with (work / f"{i}.in").open("rb") as stdin:
-                        subprocess.run([*prefix, str(binary)], stdin=stdin, capture_output=True, check=True)
+                        subprocess.run([*prefix, "./ab"], stdin=stdin, capture_output=True, check=True, cwd=work)
                 return (time.perf_counter() - start) / CASES * 1000
 
             return run_all
 
-        unshared: list[str] = []
-        if layers.bwrap_path:
-            unshared = [layers.bwrap_path, "--unshare-all", "--die-with-parent"]
-            for bind in layers.binds:
-                unshared += bind
-            unshared += ["--proc", "/proc", "--dev", "/dev", "--bind", str(work), str(work), "--"]
+        unshared = bare_bwrap(layers, work)
         figures: dict[str, list[float]] = {}
         many_one: dict[str, tuple[list[float], list[float]]] = {"judge": ([], [])}
         if verify.exists():

@@ -47,6 +47,17 @@ int main(void) {
 CASES = 100
 
 
+def bare_bwrap(layers: sandbox.Layers, folder: Path) -> list[str]:
+    """The floor of any sandbox built per case: a bare `bwrap --unshare-all` start, `folder`
+    its working directory ([] without bubblewrap)."""
+    if layers.bwrap_path is None:
+        return []
+    argv = [layers.bwrap_path, "--unshare-all", "--die-with-parent"]
+    for bind in layers.binds:
+        argv += bind
+    return argv + ["--proc", "/proc", "--dev", "/dev", "--bind", str(folder), "/box", "--chdir", "/box", "--"]
+
+
 def per_case(times: list[float]) -> float:
     return statistics.median(times) * 1000
 
@@ -88,13 +99,7 @@ def main() -> int:
                         "--",
                         *setpriv,
                     ]
-            unshared: list[str] = []
-            if layers.bwrap_path:
-                # The floor of any sandbox built per case: a bare bwrap --unshare-all start.
-                unshared = [layers.bwrap_path, "--unshare-all", "--die-with-parent"]
-                for bind in layers.binds:
-                    unshared += bind
-                unshared += ["--proc", "/proc", "--dev", "/dev", "--bind", str(where), "/box", "--chdir", "/box", "--"]
+            unshared = bare_bwrap(layers, where)
             bare: list[float] = []
             boxed: list[float] = []
             chained: list[float] = []

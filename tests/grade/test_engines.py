@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from judge.grade import runner
 from judge.grade.engines import LocalEngine
@@ -40,7 +39,7 @@ def test_a_started_case_that_is_cancelled_stops_at_once_and_is_not_judged() -> N
     assert result.cpu_s < limits.cpu_s, (result, stopped)
 
 
-def test_a_queued_case_that_is_cancelled_never_runs(tmp_path: Path) -> None:
+def test_a_queued_case_that_is_cancelled_never_runs() -> None:
     problem = load_problem(PROBLEMS / "lanqiao")
     case = testdata.load_cases(problem)[0]
     source = REPO / "tests" / "programs" / "spin.c"

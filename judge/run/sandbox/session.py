@@ -10,8 +10,8 @@ watches any run (watch.py): CPU time and peak memory from the cgroup, output thr
 and every process of the case killed through the cgroup when it ends. The box is the judge's
 to clean between cases (runner), as on the per-case path.
 
-Where a session cannot be had (not root, no cgroup, no bubblewrap, or its start-up probe
-fails), `cases()` runs each case through `spawn.run` as before, and `support()` says why.
+Where a session cannot be had (not root, no cgroup, no bubblewrap, or it fails to start),
+`cases()` runs each case through `spawn.run` as before; `support()` (judge doctor) says why.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class Session:
     """bubblewrap and the supervisor for one box; `run` one case at a time, `close` at the end."""
 
     def __init__(self, box: Path, layers: Layers, tmp_bytes: int) -> None:
-        self.box, self.layers, self.tmp_bytes = box, layers, tmp_bytes
+        self.box, self.layers = box, layers
         python, python_env = _interpreter()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.control = ours
@@ -102,13 +102,14 @@ class Session:
             theirs.close()
         self.broken = ""
         try:
-            self._expect("ready", _START_S)
+            self._ready()
         except SandboxFailure:
             self.close()
             raise
 
-    def _expect(self, key: str, timeout: float | None = None) -> int:
-        self.control.settimeout(timeout)
+    def _ready(self) -> None:
+        """Wait for the supervisor's first word; SandboxFailure (with why) if it never comes."""
+        self.control.settimeout(_START_S)
         try:
             data = self.control.recv(4096)
         except (OSError, TimeoutError) as err:
@@ -118,11 +119,10 @@ class Session:
         finally:
             self.control.settimeout(None)
         message = json.loads(data) if data else {}
-        if key not in message:
+        if "ready" not in message:
             said = message.get("error") or (self._stderr() if not data else str(message)) or why
             self.broken = f"the sandbox's supervisor failed: {said}"
             raise SandboxFailure(self.broken)
-        return int(message[key])
 
     def _stderr(self) -> str:
         if self.proc.poll() is None or self.proc.stderr is None:
