@@ -3,6 +3,7 @@ each one fails), then against the real failing programs of the problems and the 
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import shutil
 import tempfile
@@ -263,6 +264,7 @@ def contention() -> float:
 
     if not _spin:
         folder = Path(tempfile.mkdtemp(prefix="judge-test-spin-"))
+        atexit.register(shutil.rmtree, folder, True)  # kept for the session's later calls, then gone
         (folder / "spin.c").write_text(_SPIN_C)
         with build.box() as where:
             assert build.compile_submission(build.load_submission(folder / "spin.c"), where).ok
