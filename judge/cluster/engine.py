@@ -10,19 +10,19 @@ written so far stay (a rerun resumes)."""
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import logging
 import math
 import os
 import time
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from judge.cluster import address, needs, remote
 from judge.errors import EXIT_FAILED, JudgeError
+from judge.grade import batching
 from judge.grade.engines import Compiled
 from judge.grade.runner import CaseResult
 from judge.grade.verify import Solution, SolutionRun
@@ -96,12 +96,33 @@ def connect(point: address.Endpoint) -> Client:
 
 
 class _Job:
-    """A task of the cluster engine: waiting in the client's queue, then on the cluster."""
+    """A ticket of the cluster engine: waiting in the client's queue, then part of a task on
+    the cluster (a compile or a solution run, or one or more cases of a build: batching)."""
 
-    def __init__(self, start: Callable[[], Future[Any]]) -> None:
-        self.start = start
+    def __init__(self, start: Callable[[], Future[Any]] | None = None, case: _Case | None = None) -> None:
+        self.start, self.case = start, case
         self.future: Future[Any] | None = None
+        self.index = 0  # its place in the task's list of results (a case)
         self.dropped = False
+
+
+@dataclass(frozen=True)
+class _Case:
+    """A case of a compiled submission, as queued."""
+
+    data: Future[Any]
+    where: object  # the build's future
+    argv: tuple[str, ...]
+    ref: remote.CaseRef
+    limits: sandbox.RunLimits
+    priority: int
+
+
+@dataclass(frozen=True)
+class _Task:
+    jobs: list[_Job]
+    build: Hashable | None
+    started: float
 
 
 class ClusterEngine:
@@ -120,9 +141,9 @@ class ClusterEngine:
         self._data: dict[Path, Future[Any]] = {}
         self._compiled: dict[Future[Any], Future[Any]] = {}  # what the client is told -> the build
         self._queue: Any = None  # distributed.as_completed
-        self._waiting: list[tuple[tuple[int, ...], int, _Job]] = []
-        self._running: dict[Future[Any], _Job] = {}
-        self._sequence = itertools.count()
+        self._waiting: batching.Queue[_Job] = batching.Queue(lambda job: job.dropped)
+        self._pace = batching.Pace()
+        self._running: dict[Future[Any], _Task] = {}
         self._slots = 1
         self._capacity_at = -math.inf
 
@@ -207,22 +228,29 @@ class ClusterEngine:
         # One more per slot, so that a worker finds its next case at hand.
         return IN_FLIGHT_PER_SLOT * self._slots
 
-    def _queued(self, rank: tuple[int, ...], start: Callable[[], Future[Any]]) -> _Job:
-        job = _Job(start)
-        heapq.heappush(self._waiting, (rank, next(self._sequence), job))
-        return job
-
     def _start(self) -> None:
         """Hand the scheduler no more than the able workers can run: dask does not move a
         task with resource restrictions from a busy worker to an idle one, so a worker's
         queue that ran long would leave the others idle at the end."""
         capacity = self._capacity()
         while self._waiting and len(self._running) < capacity:
-            _, _, job = heapq.heappop(self._waiting)
-            if not job.dropped:
-                job.future = job.start()
-                self._running[job.future] = job
-                self._queue.add(job.future)
+            build, jobs = self._waiting.pop(lambda build, waiting: self._pace.size(build, waiting, self._slots))
+            if not jobs:
+                return
+            first = jobs[0]
+            if first.case is None:
+                assert first.start is not None
+                future = first.start()
+            else:
+                one = first.case
+                refs = tuple(job.case.ref for job in jobs if job.case is not None)
+                future = self._submit(
+                    remote.cases_remote, one.data, one.where, one.argv, refs, one.limits, priority=one.priority
+                )
+            for index, job in enumerate(jobs):
+                job.future, job.index = future, index
+            self._running[future] = _Task(jobs, build, time.monotonic())
+            self._queue.add(future)
 
     def _submit(self, function: Callable[..., Any], *args: Any, priority: int = 0) -> Future[Any]:
         return self.client.submit(function, *args, pure=False, resources=needs.required(self._needs), priority=priority)
@@ -236,7 +264,9 @@ class ClusterEngine:
             self._compiled[told] = built
             return told
 
-        return self._queued((-1, order), start)
+        job = _Job(start)
+        self._waiting.push((-1, order), job)
+        return job
 
     def case(
         self,
@@ -251,17 +281,26 @@ class ClusterEngine:
         data = self._problem(problem)
         # dask runs higher priorities first: lower ranks get higher ones.
         priority = -(rank[0] * RANK_SPAN + rank[1])
-        return self._queued(
-            rank, lambda: self._submit(remote.case_remote, data, where, argv, ref, limits, priority=priority)
-        )
+        job = _Job(case=_Case(data, where, argv, ref, limits, priority))
+        self._waiting.push(rank, job, build=id(where))
+        return job
 
     def finished(self) -> list[Hashable]:
         self._start()
         if not self._running:
             return []
-        batch = self._queue.next_batch(block=True)
-        jobs: list[Hashable] = [self._running.pop(future) for future in batch if future in self._running]
-        self._start()
+        jobs: list[Hashable] = []
+        while not jobs and self._running:  # a batch of only cancelled tasks is no answer
+            batch = self._queue.next_batch(block=True)
+            now = time.monotonic()
+            for future in batch:
+                task = self._running.pop(future, None)
+                if task is None:
+                    continue  # cancelled: grading no longer waits for it
+                if task.build is not None and future.status == "finished":
+                    self._pace.observe(task.build, now - task.started, len(task.jobs))
+                jobs += task.jobs
+            self._start()
         return jobs
 
     def _outcome(self, ticket: Hashable) -> Any:
@@ -284,7 +323,8 @@ class ClusterEngine:
         return Compiled(told.build, self._compiled.pop(ticket.future), told.sandbox_mode)
 
     def result(self, ticket: Hashable) -> CaseResult:
-        found: CaseResult = self._outcome(ticket)
+        assert isinstance(ticket, _Job)
+        found: CaseResult = self._outcome(ticket)[ticket.index]
         return found
 
     def cancel(self, ticket: Hashable) -> bool:
@@ -292,10 +332,13 @@ class ClusterEngine:
         if ticket.future is None:
             ticket.dropped = True
             return True
-        # A started case runs to its end on its worker, and its result is dropped.
-        if ticket.future.done():
+        # A started case runs to its end on its worker, and its result is dropped; so do the
+        # cases that share its task with others.
+        task = self._running.get(ticket.future)
+        if ticket.future.done() or task is None or len(task.jobs) > 1:
             return False
         ticket.future.cancel()
+        self._running.pop(ticket.future, None)
         return True
 
     def run_solutions(
@@ -315,7 +358,9 @@ class ClusterEngine:
             ) -> Future[Any]:
                 return self._submit(remote.verify_solution, data, solution, name, source)
 
-            tickets[self._queued((order,), start)] = solution
+            job = _Job(start)
+            self._waiting.push((order,), job)
+            tickets[job] = solution
         done: dict[Path, SolutionRun] = {}
         while batch := self.finished():
             for ticket in batch:
@@ -326,5 +371,6 @@ class ClusterEngine:
         return done
 
     def release(self, where: object) -> None:
+        self._pace.forget(id(where))
         if hasattr(where, "release"):
             where.release()

@@ -2,7 +2,7 @@
 spec, tests and programs arrive as one archive named by its content hash and are unpacked
 once per machine into the cache; a submission arrives as its bytes, is compiled on one
 worker, and its build travels (by dask, worker to worker) to the others, unpacked once per
-worker. What goes back is a CaseResult: for a secret case, its verdict and figures only."""
+worker. What goes back is a CaseResult for each case: for a secret case, its verdict and figures only."""
 
 from __future__ import annotations
 
@@ -169,22 +169,30 @@ def told(compiled: RemoteCompiled) -> RemoteBuild:
     return RemoteBuild(compiled.build, compiled.sandbox_mode)
 
 
-def case_remote(
-    data: ProblemData, compiled: RemoteCompiled, argv: tuple[str, ...], case: CaseRef, limits: sandbox.RunLimits
-) -> CaseResult:
-    """Run one case of a compiled submission here."""
+def cases_remote(
+    data: ProblemData,
+    compiled: RemoteCompiled,
+    argv: tuple[str, ...],
+    cases: tuple[CaseRef, ...],
+    limits: sandbox.RunLimits,
+) -> list[CaseResult]:
+    """Run cases of a compiled submission here, one after another (a batch: judge.grade.batching)."""
     from judge.grade import runner
 
     problem = problem_here(data)
-    folder = problem.tests_dir / case.group
-    files = CaseFiles(
-        case.group,
-        case.name,
-        folder / f"{case.name}{INPUT_SUFFIX}",
-        folder / f"{case.name}{ANSWER_SUFFIX}",
-        case.public,
-    )
-    return runner.run_case_from(problem, argv, _builds.get(compiled), files, limits)
+    built = _builds.get(compiled)
+    found: list[CaseResult] = []
+    for case in cases:
+        folder = problem.tests_dir / case.group
+        files = CaseFiles(
+            case.group,
+            case.name,
+            folder / f"{case.name}{INPUT_SUFFIX}",
+            folder / f"{case.name}{ANSWER_SUFFIX}",
+            case.public,
+        )
+        found.append(runner.run_case_from(problem, argv, built, files, limits))
+    return found
 
 
 def verify_solution(data: ProblemData, solution: Solution, filename: str, source: bytes) -> SolutionRun:

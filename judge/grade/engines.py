@@ -7,10 +7,10 @@ the results back in case order. The cluster engine is in `judge.cluster.engine`.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+from judge.grade import batching
 from judge.grade.runner import CaseResult
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
@@ -81,23 +82,53 @@ def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, 
     return runner.compile_for(problem, submission, where), str(where)
 
 
-def _case_task(
-    problem: Problem, argv: tuple[str, ...], built: str, case: CaseFiles, limits: sandbox.RunLimits, stop: str
-) -> CaseResult:
-    """Worker: one case of one submission; ended early (NJ) once the file `stop` exists."""
+def _cases_task(
+    problem: Problem,
+    argv: tuple[str, ...],
+    built: str,
+    cases: tuple[tuple[CaseFiles, str], ...],
+    limits: sandbox.RunLimits,
+) -> list[CaseResult]:
+    """Worker: cases of one submission, one after another, each paired with its stop file:
+    a case whose file exists is ended early, or not started (NJ)."""
     from judge.grade import runner
 
-    return runner.run_case_from(problem, argv, Path(built), case, limits, runner.StopFile(Path(stop)))
+    return [
+        runner.run_case_from(problem, argv, Path(built), case, limits, runner.StopFile(Path(stop)))
+        for case, stop in cases
+    ]
+
+
+@dataclass(frozen=True)
+class _Case:
+    """A case of a compiled submission, as queued."""
+
+    problem: Problem
+    argv: tuple[str, ...]
+    where: str
+    case: CaseFiles
+    limits: sandbox.RunLimits
+    stop: Path  # made to end the case once its task has started
 
 
 class _Job:
-    """A task of the local engine: waiting in its queue, then running in the pool."""
+    """A ticket of the local engine: waiting in its queue, then part of a task in the pool
+    (a compile, or one or more cases of a build: batching)."""
 
-    def __init__(self, function: Callable[..., Any], args: tuple[Any, ...], stop: Path | None = None) -> None:
-        self.function, self.args = function, args
+    def __init__(
+        self, function: Callable[..., Any] | None = None, args: tuple[Any, ...] = (), case: _Case | None = None
+    ) -> None:
+        self.function, self.args, self.case = function, args, case
         self.future: Future[Any] | None = None
+        self.index = 0  # its place in the task's list of results (a case)
         self.dropped = False
-        self.stop = stop  # made to end the task once it has started (a case only)
+
+
+@dataclass(frozen=True)
+class _Task:
+    jobs: list[_Job]
+    build: Hashable | None
+    started: float
 
 
 class LocalEngine:
@@ -106,15 +137,17 @@ class LocalEngine:
     The engine keeps its own queue, ordered by rank, and hands the pool no more tasks than
     it has workers: a case that a failure earlier in its group makes useless is then most
     often still in the queue, and dropped, rather than run for nothing on the other worker.
+    Fast cases of one build go to a worker several at a time (judge.grade.batching).
     """
 
     def __init__(self, jobs: int) -> None:
         self._jobs = max(1, jobs)
         self._pool: ProcessPoolExecutor | None = None
         self._builds: Path | None = None
-        self._queue: list[tuple[tuple[int, ...], int, _Job]] = []
-        self._running: dict[Future[Any], _Job] = {}
-        self._sequence = itertools.count()
+        self._queue: batching.Queue[_Job] = batching.Queue(lambda job: job.dropped)
+        self._pace = batching.Pace()
+        self._running: dict[Future[Any], _Task] = {}
+        self._stops = itertools.count()
 
     def __enter__(self) -> LocalEngine:
         self._builds = lifecycle.make_temp_dir("builds")
@@ -129,23 +162,30 @@ class LocalEngine:
             self._pool.shutdown()
         lifecycle.remove_dir(self._builds)
 
-    def _queued(
-        self, rank: tuple[int, ...], function: Callable[..., Any], *args: Any, stop: Path | None = None
-    ) -> _Job:
-        job = _Job(function, args, stop)
-        heapq.heappush(self._queue, (rank, next(self._sequence), job))
-        return job
-
     def _start(self) -> None:
         assert self._pool is not None
         while self._queue and len(self._running) < self._jobs:
-            _, _, job = heapq.heappop(self._queue)
-            if not job.dropped:
-                job.future = self._pool.submit(lifecycle.in_worker, job.function, *job.args)
-                self._running[job.future] = job
+            build, jobs = self._queue.pop(lambda build, waiting: self._pace.size(build, waiting, self._jobs))
+            if not jobs:
+                return
+            first = jobs[0]
+            if first.case is None:
+                assert first.function is not None
+                future = self._pool.submit(lifecycle.in_worker, first.function, *first.args)
+            else:
+                one = first.case
+                cases = tuple((job.case.case, str(job.case.stop)) for job in jobs if job.case is not None)
+                future = self._pool.submit(
+                    lifecycle.in_worker, _cases_task, one.problem, one.argv, one.where, cases, one.limits
+                )
+            for index, job in enumerate(jobs):
+                job.future, job.index = future, index
+            self._running[future] = _Task(jobs, build, time.monotonic())
 
     def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
-        return self._queued((-1, order), _compile_task, problem, source, self._builds)
+        job = _Job(_compile_task, (problem, source, self._builds))
+        self._queue.push((-1, order), job)
+        return job
 
     def case(
         self,
@@ -156,16 +196,24 @@ class LocalEngine:
         limits: sandbox.RunLimits,
         rank: tuple[int, int],
     ) -> Hashable:
-        assert self._builds is not None
-        stop = self._builds / f"stop-{next(self._sequence)}"
-        return self._queued(rank, _case_task, problem, argv, where, case, limits, str(stop), stop=stop)
+        assert self._builds is not None and isinstance(where, str)
+        stop = self._builds / f"stop-{next(self._stops)}"
+        job = _Job(case=_Case(problem, argv, where, case, limits, stop))
+        self._queue.push(rank, job, build=where)
+        return job
 
     def finished(self) -> list[Hashable]:
         self._start()
         if not self._running:
             return []
         done, _ = wait(set(self._running), return_when=FIRST_COMPLETED)
-        jobs: list[Hashable] = [self._running.pop(future) for future in done]
+        now = time.monotonic()
+        jobs: list[Hashable] = []
+        for future in done:
+            task = self._running.pop(future)
+            if task.build is not None and not future.cancelled():
+                self._pace.observe(task.build, now - task.started, len(task.jobs))
+            jobs += task.jobs
         self._start()
         return jobs
 
@@ -178,7 +226,8 @@ class LocalEngine:
         return Compiled(made, where, sandbox.detect().mode)
 
     def result(self, ticket: Hashable) -> CaseResult:
-        found: CaseResult = self._future(ticket).result()
+        assert isinstance(ticket, _Job)
+        found: CaseResult = self._future(ticket).result()[ticket.index]
         return found
 
     def cancel(self, ticket: Hashable) -> bool:
@@ -186,13 +235,16 @@ class LocalEngine:
         if ticket.future is None:
             ticket.dropped = True
             return True
-        if ticket.future.cancel():
+        task = self._running.get(ticket.future)
+        if task is not None and len(task.jobs) == 1 and ticket.future.cancel():
             self._running.pop(ticket.future, None)
             return True
-        if ticket.stop is not None and not ticket.future.done():
-            ticket.stop.touch()  # the worker ends the run at its next look (NJ, unused)
+        if ticket.case is not None and not ticket.future.done():
+            # The worker ends the case at its next look, or skips it if it has not begun (NJ, unused).
+            ticket.case.stop.touch()
         return False
 
     def release(self, where: object) -> None:
         assert isinstance(where, str)
+        self._pace.forget(where)
         shutil.rmtree(where, ignore_errors=True)

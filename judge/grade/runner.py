@@ -331,6 +331,8 @@ def run_case_from(
     """One case in a box holding a copy of the build in `built`: cases of one submission may
     then run at the same time, in any worker, and none sees another's files. A worker keeps
     its box (and sandbox session) for the next case of the same build, cleaned in between."""
+    if stop is not None and stop.is_set():  # stopped while it waited in its task (a batch)
+        return CaseResult(case.id, case.group, case.public, Verdict.NJ, STOPPED, 0.0, 0.0, 0)
     held = _held_box(built)
     _clean_box(held.box, held.keep)
     return run_case(problem, argv, held.box, case, limits, runner=held.runner, stop=stop)

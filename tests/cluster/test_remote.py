@@ -37,7 +37,9 @@ def test_a_case_is_judged_from_the_archives_alone(tmp_path: Path) -> None:
     python = languages.load().by_id("python3")
     limits = runner.run_limits(here, python)
     argv = tuple(python.run_argv(here.spec.limits.memory_mib))
-    found = [remote.case_remote(data, compiled, argv, remote.CaseRef(c.group, c.name, c.public), limits) for c in cases]
+    refs = tuple(remote.CaseRef(c.group, c.name, c.public) for c in cases)
+    found = remote.cases_remote(data, compiled, argv, refs, limits)  # one batch, in its order
+    assert [r.name for r in found] == [c.id for c in cases]
     assert [r.verdict.value for r in found] == ["AC"] * len(cases)
     assert all(r.output is None for r in found if not r.public)  # a secret case's output stays here
     assert any(r.output == b"3\n" for r in found if r.public)

@@ -1,13 +1,17 @@
-"""The local engine: a case cancelled after it has started ends early instead of running on."""
+"""The local engine: a case cancelled after it has started ends early instead of running on;
+fast cases of one build go to a worker together."""
 
 from __future__ import annotations
 
 import time
+from collections import Counter
+from collections.abc import Hashable
+from pathlib import Path
 
-from judge.grade import runner
+from judge.grade import batching, runner
 from judge.grade.engines import LocalEngine
 from judge.problem import testdata
-from judge.problem.spec import load_problem
+from judge.problem.spec import Problem, load_problem
 from judge.run.verdicts import Verdict
 from tests.conftest import PROBLEMS, REPO
 
@@ -52,3 +56,76 @@ def test_a_queued_case_that_is_cancelled_never_runs() -> None:
         ticket = engine.case(problem, where, argv, case, runner.run_limits(problem, submission.language), (0, 0))
         assert engine.cancel(ticket) is True
         assert engine.finished() == []
+
+
+class _Steady(batching.Pace):
+    """A pace that the machine's speed does not change: the batches are the same on any machine."""
+
+    def __init__(self, build: str, seconds: float) -> None:
+        super().__init__()
+        super().observe(build, seconds, 1)
+
+    def observe(self, build: Hashable, seconds: float, cases: int) -> None:
+        pass
+
+
+def _compiled(engine: LocalEngine, problem: Problem, source: Path) -> str:
+    compiled = engine.compile(problem, source, 0)
+    assert engine.finished() == [compiled]
+    where = engine.compiled(compiled).where
+    assert isinstance(where, str)
+    return where
+
+
+def test_fast_cases_of_a_build_go_to_a_worker_together_and_each_gets_its_own_result(tmp_path: Path) -> None:
+    problem = load_problem(PROBLEMS / "lanqiao")
+    cases = testdata.load_cases(problem)[:12]
+    source = tmp_path / "zero.c"
+    source.write_text('#include <stdio.h>\nint main(void) { puts("0"); return 0; }\n')
+    submission = runner.load_for(problem, source)
+    limits = runner.run_limits(problem, submission.language)
+    argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+    with LocalEngine(2) as engine:
+        where = _compiled(engine, problem, source)
+        engine._pace = _Steady(where, 0.002)  # as if its cases came back in 2 ms each
+        tickets = [engine.case(problem, where, argv, case, limits, (0, i)) for i, case in enumerate(cases)]
+        done: list[Hashable] = []
+        while finished := engine.finished():
+            done += finished
+        results = [engine.result(ticket) for ticket in tickets]
+    assert sorted(map(id, done)) == sorted(map(id, tickets))
+    # Each task held a fair share of what was waiting for two workers: 12/2, then 6/2, 3/2, 1.
+    sizes = Counter(id(ticket.future) for ticket in tickets)  # type: ignore[attr-defined]
+    assert sorted(sizes.values()) == [1, 2, 3, 6]
+    assert [r.name for r in results] == [case.id for case in cases]
+    expected = [case.answer.read_text().split() == ["0"] for case in cases]
+    assert [r.verdict is Verdict.AC for r in results] == expected
+    assert all(r.verdict in (Verdict.AC, Verdict.WA) for r in results)
+
+
+def test_cases_cancelled_inside_a_started_batch_stop_and_the_rest_never_start() -> None:
+    problem = load_problem(PROBLEMS / "lanqiao")  # a time limit of 1 s
+    cases = testdata.load_cases(problem)[:3]
+    source = REPO / "tests" / "programs" / "spin.c"
+    submission = runner.load_for(problem, source)
+    limits = runner.run_limits(problem, submission.language)
+    argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+    with LocalEngine(1) as engine:
+        where = _compiled(engine, problem, source)
+        engine._pace = _Steady(where, 0.001)
+        tickets = [engine.case(problem, where, argv, case, limits, (0, i)) for i, case in enumerate(cases)]
+        engine._start()
+        future = tickets[0].future  # type: ignore[attr-defined]
+        assert all(ticket.future is future for ticket in tickets)  # type: ignore[attr-defined]  # one task
+        deadline = time.monotonic() + 60
+        while not future.running():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        # A batch that has started cannot be taken back: each case is stopped instead.
+        assert [engine.cancel(ticket) for ticket in tickets] == [False, False, False]
+        assert sorted(map(id, engine.finished())) == sorted(map(id, tickets))
+        results = [engine.result(ticket) for ticket in tickets]
+    assert all(r.verdict is Verdict.NJ and r.message == runner.STOPPED for r in results)
+    assert results[0].cpu_s < limits.cpu_s  # stopped, not at its CPU limit
+    # The cases after it saw their stop before they began: nothing of them ran.
+    assert all(r.cpu_s == 0 and r.wall_s == 0 for r in results[1:])

@@ -1,0 +1,99 @@
+"""How many cases of one build go to a worker as one task (the same rule for the local pool
+and the judge hosts).
+
+Each task is a round trip between grading and a worker: the pool's pipes and a wake-up of
+the parent, about 1.5 ms here, or the network and dask's scheduler for a judge host. For
+cases of a few milliseconds that is a large part of their cost, so consecutive cases of one
+build go as one task, as many as fill about BATCH_S at the pace its cases have gone so far.
+Nothing is batched before a build's first results come back, and cases slower than BATCH_S
+never are: the results of a batch come back together, so grading learns of a failure (and
+stops its group) no later than BATCH_S after it, and a slow submission is still spread over
+every worker case by case.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+BATCH_S = 0.05  # the work one task is meant to hold, in seconds of wall time
+BATCH_MAX = 64  # cases in one task, at most
+_WEIGHT = 0.3  # of the newest measure in the pace (older batches fade)
+
+Job = TypeVar("Job")
+
+
+class Pace:
+    """Seconds per case of each build, as measured by the tasks that came back. Mutable: the
+    engine's own book."""
+
+    def __init__(self) -> None:
+        self._per_case: dict[Hashable, float] = {}
+
+    def observe(self, build: Hashable, seconds: float, cases: int) -> None:
+        """A task of `cases` cases of `build` took `seconds` from its start to its result."""
+        measured = seconds / max(cases, 1)
+        before = self._per_case.get(build)
+        self._per_case[build] = measured if before is None else before + _WEIGHT * (measured - before)
+
+    def size(self, build: Hashable, waiting: int, workers: int) -> int:
+        """Cases of `build` for the next task: 1 until its pace is known; never more than a
+        fair share of the `waiting` ones, so that every worker gets some of a build's last cases."""
+        per_case = self._per_case.get(build)
+        if per_case is None:
+            return 1
+        fits = int(BATCH_S / max(per_case, 1e-4))
+        share = -(-waiting // max(workers, 1))
+        return max(1, min(fits, BATCH_MAX, share))
+
+    def forget(self, build: Hashable) -> None:
+        self._per_case.pop(build, None)
+
+
+class Queue(Generic[Job]):
+    """Tasks waiting to start, lowest rank first; a case is tagged with its build, so that the
+    next cases of that build can go with it. Mutable."""
+
+    def __init__(self, dropped: Callable[[Job], bool]) -> None:
+        self._heap: list[tuple[tuple[int, ...], int, Hashable | None, Job]] = []
+        self._sequence = 0
+        self._dropped = dropped
+        self.waiting: Counter[Hashable] = Counter()  # cases queued per build
+
+    def __bool__(self) -> bool:
+        return bool(self._heap)
+
+    def push(self, rank: tuple[int, ...], job: Job, build: Hashable | None = None) -> None:
+        self._sequence += 1
+        heapq.heappush(self._heap, (rank, self._sequence, build, job))
+        if build is not None:
+            self.waiting[build] += 1
+
+    def pop(self, size: Callable[[Hashable, int], int]) -> tuple[Hashable | None, list[Job]]:
+        """The next task: one job, or for a case, it and the cases of the same build that come
+        right after it, `size(build, waiting)` in all at most. Dropped jobs are skipped; (None, [])
+        when only those were left."""
+        while self._heap:
+            _, _, build, job = heapq.heappop(self._heap)
+            self._took(build)
+            if self._dropped(job):
+                continue
+            if build is None:
+                return None, [job]
+            jobs = [job]
+            limit = size(build, self.waiting[build] + 1)
+            while len(jobs) < limit and self._heap and self._heap[0][2] == build:
+                _, _, _, follower = heapq.heappop(self._heap)
+                self._took(build)
+                if not self._dropped(follower):
+                    jobs.append(follower)
+            return build, jobs
+        return None, []
+
+    def _took(self, build: Hashable | None) -> None:
+        if build is not None:
+            self.waiting[build] -= 1
+            if self.waiting[build] <= 0:
+                del self.waiting[build]

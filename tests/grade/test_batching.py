@@ -1,0 +1,56 @@
+"""The rule that puts fast cases of one build into one task."""
+
+from __future__ import annotations
+
+from judge.grade.batching import BATCH_MAX, BATCH_S, Pace, Queue
+
+
+def test_a_build_is_not_batched_before_its_pace_is_known_nor_when_its_cases_are_slow() -> None:
+    pace = Pace()
+    assert pace.size("a", waiting=100, workers=2) == 1
+    pace.observe("a", 2 * BATCH_S, 1)
+    assert pace.size("a", waiting=100, workers=2) == 1
+
+
+def test_fast_cases_fill_a_batch_up_to_its_time_its_cap_and_a_fair_share() -> None:
+    pace = Pace()
+    pace.observe("a", BATCH_S / 10 * 4, 4)  # 4 cases in the time of 4/10 of a batch
+    assert pace.size("a", waiting=100, workers=2) == 10
+    assert pace.size("a", waiting=7, workers=2) == 4  # the other worker gets the rest
+    assert pace.size("a", waiting=1, workers=2) == 1
+    pace.observe("b", 0.0, 3)
+    assert pace.size("b", waiting=10_000, workers=1) == BATCH_MAX
+    pace.forget("a")
+    assert pace.size("a", waiting=100, workers=2) == 1
+
+
+def test_the_pace_follows_the_newer_batches() -> None:
+    pace = Pace()
+    pace.observe("a", BATCH_S / 20, 1)
+    for _ in range(20):
+        pace.observe("a", 2 * BATCH_S, 1)  # the submission's later cases are slow
+    assert pace.size("a", waiting=100, workers=1) == 1
+
+
+def test_a_batch_is_the_next_cases_of_one_build_in_rank_order_without_dropped_ones() -> None:
+    dropped = {"a3"}
+    queue: Queue[str] = Queue(lambda job: job in dropped)
+    queue.push((0, 2), "a2", build="a")
+    queue.push((0, 0), "a0", build="a")
+    queue.push((1, 0), "b0", build="b")
+    queue.push((0, 3), "a3", build="a")
+    queue.push((0, 1), "a1", build="a")
+    queue.push((0, 4), "a4", build="a")
+    queue.push((-1, 0), "compile", build=None)
+    asked: list[tuple[object, int]] = []
+
+    def size(build: object, waiting: int) -> int:
+        asked.append((build, waiting))
+        return 3
+
+    assert queue.pop(size) == (None, ["compile"])  # not a case: alone, whatever the size
+    assert queue.pop(size) == ("a", ["a0", "a1", "a2"])
+    assert queue.pop(size) == ("a", ["a4"])  # a3 was dropped; b0 is another build's
+    assert queue.pop(size) == ("b", ["b0"])
+    assert asked == [("a", 5), ("a", 1), ("b", 1)]
+    assert queue.pop(size) == (None, []) and not queue and not queue.waiting
