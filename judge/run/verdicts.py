@@ -71,6 +71,11 @@ def judge_run(
     """The verdict of one case. `check` is None when the checker was not (or could not be) run.
     `memory_marks`: what runtimes print when their heap is full (languages.yaml), beside the
     marks every run is read for."""
+    if run.limit_hit in (Limit.CPU, Limit.WALL) and run.memory_kib >= memory_limit_kib:
+        # Over its memory limit first: what follows at the limit is the kernel reclaiming the
+        # program's own pages while it faults them back, until its time runs out (how long
+        # depends on the machine's load). The memory limit is what it broke.
+        return CaseVerdict(Verdict.MLE, f"peak memory {run.memory_kib // 1024} MiB")
     if run.limit_hit == Limit.CPU:
         return CaseVerdict(Verdict.TLE, f"CPU time over the limit ({run.cpu_s:.2f} s)")
     if run.limit_hit == Limit.WALL:

@@ -51,6 +51,14 @@ BAD = CheckResult(False, "token 1 (line 1): expected '3', got '4'", 1)
             "peak",
         ),
         ({"memory_kib": LIMIT_KIB}, OK, Verdict.MLE, "peak"),  # reaching the limit is enough
+        # Over the memory limit, then out of time (thrashing at the limit): the memory limit.
+        (
+            {"limit_hit": "cpu", "cpu_s": 1.01, "memory_kib": LIMIT_KIB + 4096, "signal": 9, "exit_code": None},
+            None,
+            Verdict.MLE,
+            "peak",
+        ),
+        ({"limit_hit": "cpu", "cpu_s": 1.01, "memory_kib": LIMIT_KIB - 1}, None, Verdict.TLE, "CPU time"),
         ({"memory_refused": True, "signal": 9, "exit_code": None}, None, Verdict.MLE, "peak"),  # OOM kill
         (
             {"exit_code": 1, "stderr": b'Exception in thread "main" java.lang.OutOfMemoryError'},
