@@ -40,14 +40,16 @@ demo: $(STAMP)
 	$(BIN)/judge validate
 	$(BIN)/judge grade submissions -o reports
 
-# Lint and format (ruff) and types (strict mypy over the package) first, seconds; then the test suite, then the
+# Lint and format (ruff) and types (strict mypy over the package) first, seconds; then the test suite
+# (pytest-xdist: one process per core, at most four, a test file's tests in one of them; much
+# of a test's time is spent waiting on sandboxes, compilers and clocks), then the
 # problems themselves: a broken test file or a reference solution that no longer gets its
 # verdict fails the build (judge verify, about a minute on two cores).
 test: $(TEST_STAMP)
 	$(BIN)/ruff check judge tests bench
 	$(BIN)/ruff format --check judge tests bench
 	$(BIN)/python -m mypy judge
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" -n auto --maxprocesses 4 --dist loadfile
 	$(BIN)/judge verify --junit reports/verify.xml
 	$(BIN)/python tests/grade/check_verify_junit.py reports/verify.xml
 
