@@ -118,13 +118,6 @@ class _Case:
     priority: int
 
 
-@dataclass(frozen=True)
-class _Task:
-    jobs: list[_Job]
-    build: Hashable | None
-    started: float
-
-
 class ClusterEngine:
     """Grading's engine on the cluster at `point`, for submissions of `language_ids`."""
 
@@ -143,7 +136,7 @@ class ClusterEngine:
         self._queue: Any = None  # distributed.as_completed
         self._waiting: batching.Queue[_Job] = batching.Queue(lambda job: job.dropped)
         self._pace = batching.Pace()
-        self._running: dict[Future[Any], _Task] = {}
+        self._running: dict[Future[Any], batching.Sent[_Job]] = {}
         self._slots = 1
         self._capacity_at = -math.inf
 
@@ -249,7 +242,7 @@ class ClusterEngine:
                 )
             for index, job in enumerate(jobs):
                 job.future, job.index = future, index
-            self._running[future] = _Task(jobs, build, time.monotonic())
+            self._running[future] = batching.Sent(jobs, build, time.monotonic())
             self._queue.add(future)
 
     def _submit(self, function: Callable[..., Any], *args: Any, priority: int = 0) -> Future[Any]:

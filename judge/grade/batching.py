@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 BATCH_S = 0.05  # the work one task is meant to hold, in seconds of wall time
@@ -50,6 +51,16 @@ class Pace:
 
     def forget(self, build: Hashable) -> None:
         self._per_case.pop(build, None)
+
+
+@dataclass(frozen=True)
+class Sent(Generic[Job]):
+    """A task handed to the workers: its jobs (their results in this order), the build of its
+    cases (None: not cases), and when it left, for the pace."""
+
+    jobs: list[Job]
+    build: Hashable | None
+    started: float
 
 
 class Queue(Generic[Job]):

@@ -124,13 +124,6 @@ class _Job:
         self.dropped = False
 
 
-@dataclass(frozen=True)
-class _Task:
-    jobs: list[_Job]
-    build: Hashable | None
-    started: float
-
-
 class LocalEngine:
     """`jobs` processes of this machine; builds in a temporary folder of its own.
 
@@ -146,7 +139,7 @@ class LocalEngine:
         self._builds: Path | None = None
         self._queue: batching.Queue[_Job] = batching.Queue(lambda job: job.dropped)
         self._pace = batching.Pace()
-        self._running: dict[Future[Any], _Task] = {}
+        self._running: dict[Future[Any], batching.Sent[_Job]] = {}
         self._stops = itertools.count()
 
     def __enter__(self) -> LocalEngine:
@@ -180,7 +173,7 @@ class LocalEngine:
                 )
             for index, job in enumerate(jobs):
                 job.future, job.index = future, index
-            self._running[future] = _Task(jobs, build, time.monotonic())
+            self._running[future] = batching.Sent(jobs, build, time.monotonic())
 
     def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
         job = _Job(_compile_task, (problem, source, self._builds))
