@@ -369,6 +369,9 @@ class RunGroup:
             lifecycle.release(self.name)  # else held until this judge ends, then another removes it
 
 
+RESIDUE_BYTES = 256 << 10  # what a reused group may keep charged from its earlier runs (v1)
+
+
 class GroupV1(RunGroup):
     """cgroup v1: a group in each of the memory, pids and cpuacct hierarchies."""
 
@@ -388,8 +391,8 @@ class GroupV1(RunGroup):
         """Ready an empty group for another run: these limits, counters from zero.
 
         Reusing one group per judge process spares a mkdir and an rmdir in three
-        hierarchies per run. The page cache the last run left charged here is dropped, so
-        the next peak starts from nothing.
+        hierarchies per run. The page cache the last run left charged here is reclaimed, so
+        the next peak starts from (nearly) nothing (see _reclaim).
         """
         limit = self._file("memory", "memory.limit_in_bytes")
         memsw = self._file("memory", "memory.memsw.limit_in_bytes")
@@ -403,10 +406,7 @@ class GroupV1(RunGroup):
         if pids != self.pids_max:
             _write(self._file("pids", "pids.max"), str(pids))
             self.pids_max = pids
-        if self.exempt is None:  # only an empty group can drop its page cache this way
-            _write(self._file("memory", "memory.force_empty"), "0")
-        else:
-            self._reclaim(limit)
+        self._reclaim(limit)
         for name in ("memory.max_usage_in_bytes", "memory.failcnt"):
             _write(self._file("memory", name), "0")
         _write(self._file("cpuacct", "cpuacct.usage"), "0")
@@ -415,15 +415,21 @@ class GroupV1(RunGroup):
     def _reclaim(self, limit: str) -> None:
         """Drop the page cache a run (or a compiler) left charged to the group, by lowering
         the limit for a moment: the kernel reclaims down to it. Else the next run's peak
-        would start from the last run's cached files."""
+        would start from the last run's cached files. Below RESIDUE_BYTES it is left: each
+        case leaves a little (its input file's pages), and a reclaim costs a quarter of a
+        millisecond. (memory.force_empty, which also drains every CPU's page lists, cost 1
+        ms a run, 100 ms after a compile, and works only on a group with no task in it.)"""
+        if self._usage() < RESIDUE_BYTES:
+            return
         try:
-            if int(_read(self._file("memory", "memory.usage_in_bytes"))) < (1 << 20):
-                return
             _write(limit, str(1 << 16))
         except OSError:
             pass  # EBUSY: what is left cannot be reclaimed
         finally:
             _write(limit, str(self.memory_bytes))
+
+    def _usage(self) -> int:
+        return int(_read(self._file("memory", "memory.usage_in_bytes")))
 
     def cpu_seconds(self) -> float:
         try:

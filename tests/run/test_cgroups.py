@@ -1,4 +1,5 @@
-"""cgroup v2 delegation (rootless), on a fake hierarchy: the real one here may be v1."""
+"""cgroup v2 delegation (rootless), on a fake hierarchy: the real one here may be v1; and a
+reused v1 group, on the real one."""
 
 from __future__ import annotations
 
@@ -111,3 +112,28 @@ def test_the_groups_of_a_judge_that_is_gone_are_removed() -> None:
         assert all(os.path.isdir(d) for d in mine.dirs.values())
     finally:
         mine.remove()
+
+
+@pytest.mark.skipif(cgroups.detect().version != 1 or os.geteuid() != 0, reason="a real cgroup v1 hierarchy, as root")
+def test_a_reused_v1_group_starts_each_run_from_less_than_the_residue(tmp_path: Path) -> None:
+    from judge.run.sandbox import spawn
+
+    group = spawn._group(1, 64 << 20, 16)
+    assert isinstance(group, cgroups.GroupV1)
+    try:
+        for size in (8 << 20, 4096):  # a run that leaves a file in the page cache, then one that barely does
+            writer = os.fork()
+            if writer == 0:  # joins the group, then writes: the pages are charged to it
+                for path in group.join_files():
+                    with open(path, "w") as stream:
+                        stream.write("0")
+                (tmp_path / f"left-{size}").write_bytes(b"x" * size)
+                os._exit(0)
+            os.waitpid(writer, 0)
+            if size > cgroups.RESIDUE_BYTES:
+                assert group._usage() >= size  # what the run left charged
+            group.reset(64 << 20, 16)
+            assert group._usage() < cgroups.RESIDUE_BYTES
+            assert group.peak_bytes() < cgroups.RESIDUE_BYTES and group.cpu_seconds() == 0
+    finally:
+        spawn._drop_reusable()
