@@ -369,7 +369,7 @@ class RunGroup:
             lifecycle.release(self.name)  # else held until this judge ends, then another removes it
 
 
-RESIDUE_BYTES = 256 << 10  # what a reused group may keep charged from its earlier runs (v1)
+RESIDUE_BYTES = 1 << 20  # what a reused group may keep charged from its earlier runs (v1)
 
 
 class GroupV1(RunGroup):
@@ -416,9 +416,10 @@ class GroupV1(RunGroup):
         """Drop the page cache a run (or a compiler) left charged to the group, by lowering
         the limit for a moment: the kernel reclaims down to it. Else the next run's peak
         would start from the last run's cached files. Below RESIDUE_BYTES it is left: each
-        case leaves a little (its input file's pages), and a reclaim costs a quarter of a
-        millisecond. (memory.force_empty, which also drains every CPU's page lists, cost 1
-        ms a run, 100 ms after a compile, and works only on a group with no task in it.)"""
+        case leaves a little (its input file's pages), and a reclaim every case would cost
+        more than the trivial cases themselves. (memory.force_empty, used before where no
+        thread of the judge was in the group, also drains every CPU's page lists: about
+        0.8 ms a case.)"""
         if self._usage() < RESIDUE_BYTES:
             return
         try:
