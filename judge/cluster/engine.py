@@ -115,6 +115,7 @@ class _Case:
     argv: tuple[str, ...]
     ref: remote.CaseRef
     limits: sandbox.RunLimits
+    full: bool
     priority: int
 
 
@@ -238,7 +239,14 @@ class ClusterEngine:
                 one = first.case
                 refs = tuple(job.case.ref for job in jobs if job.case is not None)
                 future = self._submit(
-                    remote.cases_remote, one.data, one.where, one.argv, refs, one.limits, priority=one.priority
+                    remote.cases_remote,
+                    one.data,
+                    one.where,
+                    one.argv,
+                    refs,
+                    one.limits,
+                    one.full,
+                    priority=one.priority,
                 )
             for index, job in enumerate(jobs):
                 job.future, job.index = future, index
@@ -269,12 +277,13 @@ class ClusterEngine:
         case: CaseFiles,
         limits: sandbox.RunLimits,
         rank: tuple[int, int],
+        full: bool = False,
     ) -> Hashable:
         ref = remote.CaseRef(case.group, case.name, case.public)
         data = self._problem(problem)
         # dask runs higher priorities first: lower ranks get higher ones.
         priority = -(rank[0] * RANK_SPAN + rank[1])
-        job = _Job(case=_Case(data, where, argv, ref, limits, priority))
+        job = _Job(case=_Case(data, where, argv, ref, limits, full, priority))
         self._waiting.push(rank, job, build=id(where))
         return job
 

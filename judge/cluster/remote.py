@@ -175,24 +175,19 @@ def cases_remote(
     argv: tuple[str, ...],
     cases: tuple[CaseRef, ...],
     limits: sandbox.RunLimits,
+    full: bool = False,
 ) -> list[CaseResult]:
-    """Run cases of a compiled submission here, one after another (a batch: judge.grade.batching)."""
+    """Run cases of a compiled submission here, one after another (a batch of grading's:
+    runner.run_cases_from)."""
     from judge.grade import runner
 
     problem = problem_here(data)
-    built = _builds.get(compiled)
-    found: list[CaseResult] = []
+    files: list[tuple[CaseFiles, sandbox.Stop | None]] = []
     for case in cases:
         folder = problem.tests_dir / case.group
-        files = CaseFiles(
-            case.group,
-            case.name,
-            folder / f"{case.name}{INPUT_SUFFIX}",
-            folder / f"{case.name}{ANSWER_SUFFIX}",
-            case.public,
-        )
-        found.append(runner.run_case_from(problem, argv, built, files, limits))
-    return found
+        input_file, answer = folder / f"{case.name}{INPUT_SUFFIX}", folder / f"{case.name}{ANSWER_SUFFIX}"
+        files.append((CaseFiles(case.group, case.name, input_file, answer, case.public), None))
+    return runner.run_cases_from(problem, argv, _builds.get(compiled), files, limits, full)
 
 
 def verify_solution(data: ProblemData, solution: Solution, filename: str, source: bytes) -> SolutionRun:

@@ -54,8 +54,10 @@ class Engine(Protocol):
         case: CaseFiles,
         limits: sandbox.RunLimits,
         rank: tuple[int, int],
+        full: bool = False,
     ) -> Hashable:
-        """Queue one case of a compiled submission; a ticket. Lower ranks start first."""
+        """Queue one case of a compiled submission; a ticket. Lower ranks start first. `full`:
+        every case is judged (no group ends early), as grading was asked."""
 
     def finished(self) -> list[Hashable]:
         """Tickets that finished (at least one; waits for it); [] when none is queued."""
@@ -88,15 +90,14 @@ def _cases_task(
     built: str,
     cases: tuple[tuple[CaseFiles, str], ...],
     limits: sandbox.RunLimits,
+    full: bool,
 ) -> list[CaseResult]:
-    """Worker: cases of one submission, one after another, each paired with its stop file:
-    a case whose file exists is ended early, or not started (NJ)."""
+    """Worker: cases of one submission (runner.run_cases_from), each paired with its stop
+    file: a case whose file exists is ended early, or not started (NJ)."""
     from judge.grade import runner
 
-    return [
-        runner.run_case_from(problem, argv, Path(built), case, limits, runner.StopFile(Path(stop)))
-        for case, stop in cases
-    ]
+    stops: list[tuple[CaseFiles, sandbox.Stop | None]] = [(case, runner.StopFile(Path(stop))) for case, stop in cases]
+    return runner.run_cases_from(problem, argv, Path(built), stops, limits, full)
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ class _Case:
     where: str
     case: CaseFiles
     limits: sandbox.RunLimits
+    full: bool
     stop: Path  # made to end the case once its task has started
 
 
@@ -169,7 +171,7 @@ class LocalEngine:
                 one = first.case
                 cases = tuple((job.case.case, str(job.case.stop)) for job in jobs if job.case is not None)
                 future = self._pool.submit(
-                    lifecycle.in_worker, _cases_task, one.problem, one.argv, one.where, cases, one.limits
+                    lifecycle.in_worker, _cases_task, one.problem, one.argv, one.where, cases, one.limits, one.full
                 )
             for index, job in enumerate(jobs):
                 job.future, job.index = future, index
@@ -188,10 +190,11 @@ class LocalEngine:
         case: CaseFiles,
         limits: sandbox.RunLimits,
         rank: tuple[int, int],
+        full: bool = False,
     ) -> Hashable:
         assert self._builds is not None and isinstance(where, str)
         stop = self._builds / f"stop-{next(self._stops)}"
-        job = _Job(case=_Case(problem, argv, where, case, limits, stop))
+        job = _Job(case=_Case(problem, argv, where, case, limits, full, stop))
         self._queue.push(rank, job, build=where)
         return job
 

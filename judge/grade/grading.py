@@ -363,7 +363,7 @@ def run(
                         place = within[case.group] = within.get(case.group, -1) + 1
                         rank = (state.order, place)
                         queued = pool.case(
-                            state.task.problem, state.compiled.where, state.argv, case, state.limits, rank
+                            state.task.problem, state.compiled.where, state.argv, case, state.limits, rank, state.full
                         )
                         running[queued] = (state, i)
                         state.tickets[i] = queued

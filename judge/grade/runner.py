@@ -338,6 +338,31 @@ def run_case_from(
     return run_case(problem, argv, held.box, case, limits, runner=held.runner, stop=stop)
 
 
+def run_cases_from(
+    problem: Problem,
+    argv: tuple[str, ...],
+    built: Path,
+    cases: list[tuple[CaseFiles, sandbox.Stop | None]],
+    limits: sandbox.RunLimits,
+    full: bool = False,
+) -> list[CaseResult]:
+    """Consecutive cases of one submission (a batch of grading's), one after another, each
+    with its stop. A case whose group these results alone already end is not run (NJ): the
+    batch's cases of a group are consecutive in the group, so what ends it here ends it in
+    the whole run too (GroupEnds), and a batch of fast cases that turn slow does not run
+    out its time limits after its group has given up."""
+    ends = GroupEnds(problem, full)
+    found: list[CaseResult] = []
+    for case, stop in cases:
+        if case.group in ends.ended:
+            found.append(ends.not_judged(case))
+            continue
+        result = run_case_from(problem, argv, built, case, limits, stop)
+        ends.add(result)
+        found.append(result)
+    return found
+
+
 @dataclass(frozen=True)
 class _HeldBox:
     """A worker's box for the cases of one build: a copy of it, sealed, and its session."""

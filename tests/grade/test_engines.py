@@ -12,6 +12,8 @@ from judge.grade import batching, runner
 from judge.grade.engines import LocalEngine
 from judge.problem import testdata
 from judge.problem.spec import Problem, load_problem
+from judge.problem.testdata import CaseFiles
+from judge.run import sandbox
 from judge.run.verdicts import Verdict
 from tests.conftest import PROBLEMS, REPO
 
@@ -88,7 +90,8 @@ def test_fast_cases_of_a_build_go_to_a_worker_together_and_each_gets_its_own_res
     with LocalEngine(2) as engine:
         where = _compiled(engine, problem, source)
         engine._pace = _Steady(where, 0.002)  # as if its cases came back in 2 ms each
-        tickets = [engine.case(problem, where, argv, case, limits, (0, i)) for i, case in enumerate(cases)]
+        # full: no group ends early, so every case runs and gets its own verdict
+        tickets = [engine.case(problem, where, argv, case, limits, (0, i), full=True) for i, case in enumerate(cases)]
         done: list[Hashable] = []
         while finished := engine.finished():
             done += finished
@@ -113,7 +116,8 @@ def test_cases_cancelled_inside_a_started_batch_stop_and_the_rest_never_start() 
     with LocalEngine(1) as engine:
         where = _compiled(engine, problem, source)
         engine._pace = _Steady(where, 0.001)
-        tickets = [engine.case(problem, where, argv, case, limits, (0, i)) for i, case in enumerate(cases)]
+        # full: only the stops end these cases, not their group's end
+        tickets = [engine.case(problem, where, argv, case, limits, (0, i), full=True) for i, case in enumerate(cases)]
         engine._start()
         future = tickets[0].future  # type: ignore[attr-defined]
         assert all(ticket.future is future for ticket in tickets)  # type: ignore[attr-defined]  # one task
@@ -129,3 +133,25 @@ def test_cases_cancelled_inside_a_started_batch_stop_and_the_rest_never_start() 
     assert results[0].cpu_s < limits.cpu_s  # stopped, not at its CPU limit
     # The cases after it saw their stop before they began: nothing of them ran.
     assert all(r.cpu_s == 0 and r.wall_s == 0 for r in results[1:])
+
+
+def test_a_batch_does_not_run_the_cases_its_own_results_have_ended(tmp_path: Path) -> None:
+    # "edge" is all-or-nothing: it breaks at its first failure. A batch of its cases that
+    # fails the first one leaves the rest unrun, unless every case is to be judged (--full).
+    problem = load_problem(PROBLEMS / "lanqiao")
+    cases = [c for c in testdata.load_cases(problem) if c.group == "edge"][:5]
+    assert len(cases) == 5
+    source = tmp_path / "wrong.c"
+    source.write_text('#include <stdio.h>\nint main(void) { puts("-7"); return 0; }\n')
+    submission = runner.load_for(problem, source)
+    limits = runner.run_limits(problem, submission.language)
+    argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+    with LocalEngine(1) as engine:
+        where = _compiled(engine, problem, source)
+        batch: list[tuple[CaseFiles, sandbox.Stop | None]] = [(case, None) for case in cases]
+        lazy = runner.run_cases_from(problem, argv, Path(where), batch, limits)
+        full = runner.run_cases_from(problem, argv, Path(where), batch, limits, full=True)
+    assert [r.verdict for r in lazy] == [Verdict.WA] + [Verdict.NJ] * 4
+    assert all(r.cpu_s == 0 and r.wall_s == 0 for r in lazy[1:])  # never started
+    assert [r.verdict for r in full] == [Verdict.WA] * 5
+    assert [r.name for r in lazy] == [r.name for r in full] == [c.id for c in cases]
