@@ -6,9 +6,10 @@ the parent, about 1.5 ms here, or the network and dask's scheduler for a judge h
 cases of a few milliseconds that is a large part of their cost, so consecutive cases of one
 build go as one task, as many as fill about BATCH_S at the pace its cases have gone so far.
 Nothing is batched before a build's first results come back, and cases slower than BATCH_S
-never are: the results of a batch come back together, so grading learns of a failure (and
-stops its group) no later than BATCH_S after it, and a slow submission is still spread over
-every worker case by case.
+never are: the results of a batch come back together, and a slow submission is still spread
+over every worker case by case. Within a batch the worker itself leaves out the cases of a
+group that the batch's own results have ended (runner.run_cases_from), so fast cases that
+turn slow do not run out their time limits after their group has given up.
 """
 
 from __future__ import annotations
