@@ -71,6 +71,12 @@ class _Steady(batching.Pace):
         pass
 
 
+def _run_of(problem: Problem, source: Path) -> tuple[sandbox.RunLimits, tuple[str, ...]]:
+    """A submission's run limits and command on `problem`."""
+    submission = runner.load_for(problem, source)
+    return runner.run_limits(problem, submission.language), tuple(submission.run_argv(problem.spec.limits.memory_mib))
+
+
 def _compiled(engine: LocalEngine, problem: Problem, source: Path) -> str:
     compiled = engine.compile(problem, source, 0)
     assert engine.finished() == [compiled]
@@ -84,9 +90,7 @@ def test_fast_cases_of_a_build_go_to_a_worker_together_and_each_gets_its_own_res
     cases = testdata.load_cases(problem)[:12]
     source = tmp_path / "zero.c"
     source.write_text('#include <stdio.h>\nint main(void) { puts("0"); return 0; }\n')
-    submission = runner.load_for(problem, source)
-    limits = runner.run_limits(problem, submission.language)
-    argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+    limits, argv = _run_of(problem, source)
     with LocalEngine(2) as engine:
         where = _compiled(engine, problem, source)
         engine._pace = _Steady(where, 0.002)  # as if its cases came back in 2 ms each
@@ -110,9 +114,7 @@ def test_cases_cancelled_inside_a_started_batch_stop_and_the_rest_never_start() 
     problem = load_problem(PROBLEMS / "lanqiao")  # a time limit of 1 s
     cases = testdata.load_cases(problem)[:3]
     source = REPO / "tests" / "programs" / "spin.c"
-    submission = runner.load_for(problem, source)
-    limits = runner.run_limits(problem, submission.language)
-    argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+    limits, argv = _run_of(problem, source)
     with LocalEngine(1) as engine:
         where = _compiled(engine, problem, source)
         engine._pace = _Steady(where, 0.001)
@@ -143,9 +145,7 @@ def test_a_batch_does_not_run_the_cases_its_own_results_have_ended(tmp_path: Pat
     assert len(cases) == 5
     source = tmp_path / "wrong.c"
     source.write_text('#include <stdio.h>\nint main(void) { puts("-7"); return 0; }\n')
-    submission = runner.load_for(problem, source)
-    limits = runner.run_limits(problem, submission.language)
-    argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+    limits, argv = _run_of(problem, source)
     with LocalEngine(1) as engine:
         where = _compiled(engine, problem, source)
         batch: list[tuple[CaseFiles, sandbox.Stop | None]] = [(case, None) for case in cases]
