@@ -121,6 +121,7 @@ class InteractorEnd:
 
 
 INTERACTOR_ACCEPTED, INTERACTOR_WRONG = 42, 43
+LEFT_EARLY = "the program ended while the interactor was still writing to it"
 _BROKEN_PIPE_MARKS = (b"Broken pipe", b"BrokenPipeError", b"EPIPE")
 
 
@@ -130,8 +131,11 @@ def judge_interaction(
     """The verdict of one case of an interactive problem, by the ICPC rules (problemtools'):
 
     1. the interactor failed (no exit 42 or 43, a limit, a signal): IE, not the student's
-       fault; except that an interactor killed by SIGPIPE after the submission failed first
-       only wrote to a program that had gone: the submission's verdict (rule 3);
+       fault; except that an interactor killed by SIGPIPE wrote to a program that had
+       already closed its input (left the dialogue): the submission's own failure (rule 3),
+       else WA. Whether that last write still fitted in the pipe before the program went is
+       a race that the machine's load decides, so a clean exit cannot be IE one time and a
+       verdict the next;
     2. the interactor said WA (43) and ended first: WA, whatever the submission did after (a
        submission killed by SIGPIPE, or failing on a broken pipe, wrote after it had ended);
     3. the submission's own end decides next: TLE, MLE, RE, as for any run;
@@ -142,9 +146,8 @@ def judge_interaction(
     broke = run.signal == signals.SIGPIPE or any(mark in run.stderr for mark in _BROKEN_PIPE_MARKS)
     first = first or (broke and run.exit_code != 0 and interactor.exit_code == INTERACTOR_WRONG)
     failed = interactor.limit_hit is not None or interactor.exit_code not in (INTERACTOR_ACCEPTED, INTERACTOR_WRONG)
-    submission_failed = run.limit_hit is not None or run.exit_code != 0
     broken_pipe = interactor.signal == signals.SIGPIPE and interactor.limit_hit is None
-    if failed and not (broken_pipe and not first and submission_failed):
+    if failed and not broken_pipe:
         if interactor.exit_code is None and interactor.signal is None and interactor.limit_hit is None:
             how = interactor.message or "it could not be run"
         else:
@@ -154,7 +157,8 @@ def judge_interaction(
     if interactor.exit_code == INTERACTOR_WRONG and first:
         return CaseVerdict(Verdict.WA, interactor.message or "wrong answer (interactor)")
     accepted = interactor.exit_code == INTERACTOR_ACCEPTED
-    check = CheckResult(accepted, "" if accepted else interactor.message or "wrong answer (interactor)")
+    said = LEFT_EARLY if broken_pipe else interactor.message or "wrong answer (interactor)"
+    check = CheckResult(accepted, "" if accepted else said)
     return judge_run(run, memory_limit_kib, check, memory_marks)
 
 

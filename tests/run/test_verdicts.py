@@ -132,9 +132,12 @@ def ended(
         (run(ended=2.0), ended(1, 1.0), Verdict.IE),
         (run(ended=2.0), ended(None, 1.0, limit="stopped"), Verdict.IE),
         (run(ended=2.0), ended(None, 0.0, message="the interactor could not be run: no python"), Verdict.IE),
-        # ...but one killed writing to a submission that had already failed only lost its reader.
+        # ...but one killed writing to a submission that had closed its input only lost its
+        # reader: the submission's failure, else WA, whatever the two clocks say.
         (run(ended=1.0, exit_code=3), ended(None, 2.0, sig=signal.SIGPIPE), Verdict.RE),
-        (run(ended=1.0), ended(None, 2.0, sig=signal.SIGPIPE), Verdict.IE),
+        (run(ended=2.0, exit_code=3), ended(None, 1.0, sig=signal.SIGPIPE), Verdict.RE),
+        (run(ended=1.0), ended(None, 2.0, sig=signal.SIGPIPE), Verdict.WA),
+        (run(ended=2.0), ended(None, 1.0, sig=signal.SIGPIPE), Verdict.WA),
     ],
 )
 def test_the_interaction_rules(submission: RunResult, interactor: InteractorEnd, expected: Verdict) -> None:
@@ -146,3 +149,5 @@ def test_an_interactor_that_failed_is_named_in_the_message() -> None:
     assert found.message == "the interactor ended with SIGSEGV; expected exit 42 or 43"
     said = judge_interaction(run(ended=2.0), ended(43, 1.0, message="guess 3: 0 is not between 1 and 10"), LIMIT_KIB)
     assert said.message == "guess 3: 0 is not between 1 and 10"
+    left = judge_interaction(run(ended=1.0), ended(None, 2.0, sig=signal.SIGPIPE), LIMIT_KIB)
+    assert left.message == "the program ended while the interactor was still writing to it"
