@@ -303,7 +303,8 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: cancel what has not started and terminate the workers (each kills
     its run and removes its box on SIGTERM), rather than wait for their cases to end."""
     processes = list(getattr(pool, "_processes", {}).values())  # no public handle on the workers
-    pool.shutdown(wait=False, cancel_futures=True)
+    # The workers end first: one still reading its next task when the pool's queue closes
+    # prints a traceback (EOFError) to the user's terminal.
     for process in processes:
         try:
             process.terminate()
@@ -313,3 +314,5 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=10)
         if process.is_alive():
             process.kill()
+            process.join(timeout=10)
+    pool.shutdown(wait=False, cancel_futures=True)
