@@ -137,3 +137,39 @@ def test_a_reused_v1_group_starts_each_run_from_less_than_the_residue(tmp_path: 
             assert group.peak_bytes() < cgroups.RESIDUE_BYTES and group.cpu_seconds() == 0
     finally:
         spawn._drop_reusable()
+
+
+@pytest.mark.skipif(cgroups.detect().version != 1 or os.geteuid() != 0, reason="a real cgroup v1 hierarchy, as root")
+def test_a_v1_run_frozen_at_its_limit_wakes_the_watcher_through_the_oom_event() -> None:
+    import select
+
+    from judge.run.sandbox import spawn
+
+    group = spawn._group(1, 32 << 20, 16)
+    assert isinstance(group, cgroups.GroupV1)
+    try:
+        assert group.oom_event_fd() is None  # the kernel's OOM killer still on: nothing to wait for
+        group.disable_oom_killer()
+        event = group.oom_event_fd()
+        assert event is not None
+        assert select.select([event], [], [], 0)[0] == []
+        hog = os.fork()
+        if hog == 0:  # joins the group, then touches more than its limit: frozen, not killed
+            for path in group.join_files():
+                with open(path, "w") as stream:
+                    stream.write("0")
+            held = bytearray(64 << 20)
+            os._exit(len(held) & 1)
+        try:
+            # A bound, not a timing expectation: the event comes once the hog reaches the limit.
+            assert select.select([event], [], [], 60)[0] == [event]
+            assert group.under_oom()
+        finally:
+            assert group.kill_all()
+            os.waitpid(hog, 0)
+        group.reset(32 << 20, 16)
+        # The next run's watcher starts from a drained event.
+        assert group.oom_event_fd() == event
+        assert select.select([event], [], [], 0)[0] == []
+    finally:
+        spawn._drop_reusable()

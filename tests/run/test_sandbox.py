@@ -716,6 +716,9 @@ class _OomKilledGroup:
     def hit_memory_limit(self) -> bool:
         return True
 
+    def oom_event_fd(self) -> None:
+        return None
+
     def kill_all(self, timeout: float = 2.0) -> None:
         pass
 

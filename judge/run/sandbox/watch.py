@@ -62,6 +62,10 @@ class _Watch:
         # It wakes the loop the moment the program ends, instead of at the next poll.
         if exit_fd is not None:
             self.selector.register(exit_fd, selectors.EVENT_READ, "exit")
+        # And the moment it is frozen at its memory limit (v1 with the OOM killer off).
+        self.oom_fd = group.oom_event_fd() if group is not None else None
+        if self.oom_fd is not None:
+            self.selector.register(self.oom_fd, selectors.EVENT_READ, "oom")
         self.stdout = bytearray()
         self.stderr = bytearray()
         self.output_bytes = 0
@@ -98,6 +102,10 @@ class _Watch:
         for key, _ in self.selector.select(timeout=timeout):
             if key.data == "exit":
                 continue  # the caller's wait4 reaps it
+            if key.data == "oom":
+                # Once is enough: poll() sees under_oom and kills; the group's next run drains it.
+                self.selector.unregister(key.fd)
+                continue
             try:
                 data = os.read(key.fd, 65536)
             except OSError:
@@ -152,7 +160,7 @@ class _Watch:
         # The program is gone; what it left (daemons holding the pipes) is killed, then the rest read.
         self.kill_run(2.0)
         for key in list(self.selector.get_map().values()):
-            if key.data == "exit":
+            if key.data in ("exit", "oom"):
                 self.selector.unregister(key.fd)
                 continue
             os.set_blocking(key.fd, False)
