@@ -4,6 +4,7 @@ nothing that an earlier case left, and a hostile program cannot break the sandbo
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import psutil
@@ -108,6 +109,57 @@ def test_a_program_that_kills_everything_it_can_leaves_the_session_whole(tmp_pat
         assert run.exit_code == 0 and run.stdout.decode().splitlines()[-1] == "alive", run
         refused = [line.split()[1] for line in run.stdout.decode().splitlines()[:-1]]
         assert refused and set(refused) == {str(1)}  # EPERM for every process it did not own
+
+
+def _ns_pid(process: psutil.Process) -> str:
+    """A process's pid in the sandbox's pid namespace (the innermost it is in)."""
+    with open(f"/proc/{process.pid}/status") as status:
+        return next(line.split()[-1] for line in status if line.startswith("NSpid:"))
+
+
+def _spares(bwrap: int) -> dict[str, psutil.Process]:
+    """The supervisor's waiting children (root), by their pid in the sandbox. It forks one
+    once a case has ended: waited for."""
+    deadline = time.monotonic() + 30  # a bound for a loaded machine, not a timing expectation
+    while True:
+        found: dict[str, psutil.Process] = {}
+        try:
+            init = next(p for p in psutil.Process(bwrap).children(recursive=True) if _ns_pid(p) == "1")
+            for supervisor in init.children():
+                for child in supervisor.children():
+                    if child.uids().real == 0:
+                        found[_ns_pid(child)] = child
+        except (OSError, psutil.Error, StopIteration):
+            pass  # one went meanwhile (the last case's processes): look again
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.01)
+
+
+@needs_bwrap
+def test_a_case_starts_from_a_child_forked_ahead_or_from_a_fork_when_there_is_none(tmp_path: Path) -> None:
+    if not SUPPORT.active:
+        pytest.skip(SUPPORT.detail)
+    box = tmp_path / "box"
+    sandbox.prepare_box(box)
+    limits = runner.sandbox.RunLimits(1, 3, 64, 1024)
+    me = ["/bin/sh", "-c", "echo $$"]
+    with sandbox.cases(box) as cases_runner:
+        assert cases_runner.session is not None
+        first = cases_runner.run(me, limits=limits)
+        # Once a case has ended, the supervisor holds a spare child (root, not the
+        # program's user), and it becomes the next case's program.
+        spares = _spares(cases_runner.session.proc.pid)
+        assert len(spares) == 1, spares
+        second = cases_runner.run(me, limits=limits)
+        assert first.exit_code == second.exit_code == 0
+        assert second.stdout.decode().strip() in spares, (second.stdout, list(spares))
+        # A spare that is gone (killed from outside) is not waited for: the case is forked.
+        for spare in _spares(cases_runner.session.proc.pid).values():
+            spare.kill()
+            spare.wait(timeout=30)  # gone, and reaped by the supervisor
+        third = cases_runner.run(["/bin/sh", "-c", "echo $((6*7))"], limits=limits)
+        assert third.stdout == b"42\n" and not cases_runner.session.broken, third
 
 
 @needs_bwrap

@@ -10,6 +10,11 @@ own, drops to the unprivileged user and execs the program; it answers with the w
 when the program ends. It reaps every orphan a case leaves (it is their subreaper), so none
 holds a slot of the pids limit. The judge kills the case's processes through their cgroup,
 from outside; nothing here decides a verdict or a figure.
+
+The fork is made ahead: once a case's program has ended, a spare child is forked, which
+waits for the next request on a socket of its own. Forking an interpreter costs about a
+millisecond (its page tables, then copy-on-write faults); made while the judge reads the
+last result, it is off the path of the next case.
 """
 
 from __future__ import annotations
@@ -92,6 +97,7 @@ def main(control_fd: int, tmp_bytes: int) -> None:
     control.send(json.dumps({"ready": os.getpid()}).encode())
     running = 0  # the pid of the case's program while it runs
     fresh = True
+    spare: tuple[int, socket.socket] | None = None  # the next case's child, forked ahead
     while True:
         readable, _, _ = select.select([control.fileno(), wake_r], [], [])
         if wake_r in readable:
@@ -106,6 +112,8 @@ def main(control_fd: int, tmp_bytes: int) -> None:
             if pid == running:
                 running = 0
                 control.send(json.dumps({"status": status}).encode())
+                if spare is None:
+                    spare = _prefork(control, (wake_r, wake_w))
         if control.fileno() not in readable:
             continue
         try:
@@ -120,12 +128,18 @@ def main(control_fd: int, tmp_bytes: int) -> None:
                 tmp_bytes = int(request["tmp_bytes"])
                 _fresh_tmpfs(libc, tmp_bytes)
             fresh = False
-            pid = os.fork()
+            pid = _hand(spare, data, fds) if spare is not None else 0
+            if not pid:
+                pid = os.fork()
         except OSError as err:
             for fd in fds:
                 os.close(fd)
             control.send(json.dumps({"error": str(err)}).encode())
             continue
+        finally:
+            if spare is not None:
+                spare[1].close()  # handed its request, or broken: a new one is forked for the next case
+                spare = None
         if pid == 0:
             control.close()
             _child(request, fds)
@@ -133,6 +147,46 @@ def main(control_fd: int, tmp_bytes: int) -> None:
             os.close(fd)
         running = pid
         control.send(json.dumps({"started": pid}).encode())
+
+
+def _prefork(control: socket.socket, wake: tuple[int, int]) -> tuple[int, socket.socket] | None:
+    """A child forked now that becomes the next case's program: (its pid, the socket its
+    request goes to); None if it cannot be made (the next case is forked then)."""
+    try:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        ours.close()
+        theirs.close()
+        return None
+    if pid == 0:
+        try:
+            signal.set_wakeup_fd(-1)  # a signal here must not wake the supervisor's loop
+            control.close()
+            ours.close()
+            for fd in wake:
+                os.close(fd)
+            data, fds, _, _ = socket.recv_fds(theirs, 1 << 20, 16)
+        except BaseException:
+            os._exit(127)
+        if not data:
+            os._exit(0)  # the session ended, or the supervisor forks the next case itself
+        _child(json.loads(data), fds)
+    theirs.close()
+    return pid, ours
+
+
+def _hand(spare: tuple[int, socket.socket], data: bytes, fds: list[int]) -> int:
+    """Hand a request to the spare child: its pid, or 0 if it is gone."""
+    pid, ours = spare
+    try:
+        socket.send_fds(ours, [data], fds)
+    except OSError:
+        return 0
+    return pid
 
 
 if __name__ == "__main__":
