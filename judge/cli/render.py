@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from judge.cli.common import (
     out,
@@ -34,6 +37,30 @@ COLOURS = {
 
 def verdict_markup(verdict: str) -> str:
     return f"[bold {COLOURS.get(verdict, 'white')}]{verdict}[/]"
+
+
+def verdict_style(verdict: str) -> str:
+    return f"bold {COLOURS.get(verdict, 'white')}"
+
+
+Cell = tuple[str, str]  # its text (never read as markup) and its rich style ("" for none)
+
+
+def columns(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> Text:
+    """Rows in aligned columns under a bold header, as one Text: what a rich Table without
+    borders shows, at a fraction of its cost (a Table measures every cell: 0.5-0.7 ms a row,
+    most of what `judge run` spent on a trivial case beyond the run itself)."""
+    widths = [max([cell_len(name), *(cell_len(row[i][0]) for row in rows)]) for i, name in enumerate(header)]
+    shown = Text(no_wrap=False)
+    for row in [[(name, "bold") for name in header], *rows]:
+        last = max((i for i, (text, _) in enumerate(row) if text), default=0)  # no trailing blanks
+        for i, (text, style) in enumerate(row[: last + 1]):
+            shown.append(text, style=style or None)
+            if i < last:
+                shown.append(" " * (widths[i] - cell_len(text) + 2))
+        shown.append("\n")
+    shown.rstrip()
+    return shown
 
 
 def first_difference(answer: bytes, output: bytes, line: int) -> list[str]:

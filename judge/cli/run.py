@@ -16,7 +16,7 @@ from judge.cli.common import (
     out,
     progress_bar,
 )
-from judge.cli.render import figures, first_difference, verdict_markup
+from judge.cli.render import Cell, columns, figures, first_difference, verdict_markup, verdict_style
 from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
 from judge.grade.adhoc import AdHocLimits
 from judge.problem.locate import find_problem
@@ -153,15 +153,18 @@ def _run_problem(
         out.print(f"{verdict_markup('CE')} compilation error ({submission.path.name}):")
         out.print(result.build.message, markup=False, highlight=False)
         return EXIT_FAILED
-    table = Table("case", "verdict", "CPU s", "wall s", "MiB", "message", box=None, pad_edge=False)
     by_name = {c.id: c for c in cases}
     details: list[str] = []
+    rows: list[list[Cell]] = []
     for case in result.cases:
-        table.add_row(
-            case.name,
-            verdict_markup(case.verdict.value),
-            *(("", "", "") if case.verdict.value == "NJ" else figures(case.cpu_s, case.wall_s, case.memory_kib)),
-            case.message if case.public or case.verdict.value != "WA" else "",
+        shown = ("", "", "") if case.verdict.value == "NJ" else figures(case.cpu_s, case.wall_s, case.memory_kib)
+        rows.append(
+            [
+                (case.name, ""),
+                (case.verdict.value, verdict_style(case.verdict.value)),
+                *((figure, "") for figure in shown),
+                (case.message if case.public or case.verdict.value != "WA" else "", ""),
+            ]
         )
         if case.public and case.verdict.value == "WA" and case.output is not None and not details:
             details = [
@@ -170,7 +173,7 @@ def _run_problem(
                     first_difference(by_name[case.name].answer.read_bytes(), case.output, case.diff_line)
                 )
             ]
-    out.print(table)
+    out.print(columns(("case", "verdict", "CPU s", "wall s", "MiB", "message"), rows))
     for line in details:
         out.print(line, markup=False, highlight=False)
     memory = f"{problem.spec.limits.memory_mib} MiB"
