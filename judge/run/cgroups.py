@@ -220,6 +220,9 @@ class RunGroup:
         self.exempt: int | None = None
         self.oom_guarded = False  # the kernel's OOM killer is off: the judge watches under_oom
         self._oom_event: tuple[int, int] | None = None  # (eventfd, memory.oom_control): see oom_event_fd
+        # The group's files, each opened once: a run reads and writes a dozen of them, and
+        # opening one costs 15 times what a read at offset 0 of an open one does.
+        self._kept: dict[tuple[str, int], int] = {}
         name = lifecycle.owned_name("run")  # held by a lock while it lives: see remove_stale
         lifecycle.hold(name)
         self.name = name
@@ -277,10 +280,34 @@ class RunGroup:
     def _file(self, controller: str, name: str) -> str:
         return os.path.join(self.dirs[controller], name)
 
+    def _fd(self, path: str, mode: int) -> int:
+        fd = self._kept.get((path, mode))
+        if fd is None:
+            # Opened for writing as open(path, "w") would (the first time only).
+            flags = mode | os.O_CLOEXEC | (os.O_CREAT | os.O_TRUNC if mode == os.O_WRONLY else 0)
+            fd = self._kept[(path, mode)] = os.open(path, flags, 0o644)
+        return fd
+
+    def _get(self, path: str) -> str:
+        """A file of the group, read whole from its start."""
+        fd = self._fd(path, os.O_RDONLY)
+        chunks = [os.pread(fd, 65536, 0)]
+        while len(chunks[-1]) == 65536:
+            chunks.append(os.pread(fd, 65536, 65536 * len(chunks)))
+        return b"".join(chunks).decode()
+
+    def _put(self, path: str, value: str) -> None:
+        """Write a value to a file of the group (one write, as the kernel wants it)."""
+        os.pwrite(self._fd(path, os.O_WRONLY), value.encode(), 0)
+
+    def join_fds(self) -> list[int]:
+        """The files of join_files, open for writing (the group's own: the caller closes none)."""
+        return [self._fd(path, os.O_WRONLY) for path in self.join_files()]
+
     def _read_count(self, controller: str, name: str, key: str) -> int:
         """The value of `key` in a flat-keyed file (memory.events, memory.oom_control)."""
         try:
-            for line in _read(self._file(controller, name)).splitlines():
+            for line in self._get(self._file(controller, name)).splitlines():
                 found, _, value = line.partition(" ")
                 if found == key:
                     return int(value)
@@ -333,6 +360,8 @@ class RunGroup:
     def pids(self) -> list[int]:
         """The processes of the run in the group (the judge itself left out)."""
         try:
+            # Opened anew each time: v1 keeps an open cgroup.procs's list of pids for up to a
+            # second, and a sweep must see who is in the group now.
             found = [int(p) for p in _read(self._file("pids", "cgroup.procs")).split()]
         except (OSError, ValueError):
             return []
@@ -360,6 +389,9 @@ class RunGroup:
             time.sleep(0.0005)
 
     def remove(self) -> None:
+        for fd in self._kept.values():
+            os.close(fd)
+        self._kept.clear()
         if self._oom_event is not None:
             for fd in self._oom_event:
                 os.close(fd)
@@ -389,11 +421,11 @@ class GroupV1(RunGroup):
     version = 1
 
     def _limit(self, memory_bytes: int, pids: int) -> None:
-        _write(self._file("memory", "memory.limit_in_bytes"), str(memory_bytes))
+        self._put(self._file("memory", "memory.limit_in_bytes"), str(memory_bytes))
         memsw = self._file("memory", "memory.memsw.limit_in_bytes")
         if os.path.exists(memsw):  # no swapping past the limit
-            _write(memsw, str(memory_bytes))
-        _write(self._file("pids", "pids.max"), str(pids))
+            self._put(memsw, str(memory_bytes))
+        self._put(self._file("pids", "pids.max"), str(pids))
 
     def _controller_dir(self, controller: str, current: dict[str, str]) -> str:
         return ROOT + "/" + controller + current.get(controller, "")
@@ -412,15 +444,15 @@ class GroupV1(RunGroup):
             order = [memsw, limit] if memory_bytes > self.memory_bytes else [limit, memsw]
             for path in order:
                 if path == limit or os.path.exists(path):
-                    _write(path, str(memory_bytes))
+                    self._put(path, str(memory_bytes))
             self.memory_bytes = memory_bytes
         if pids != self.pids_max:
-            _write(self._file("pids", "pids.max"), str(pids))
+            self._put(self._file("pids", "pids.max"), str(pids))
             self.pids_max = pids
         self._reclaim(limit)
         for name in ("memory.max_usage_in_bytes", "memory.failcnt"):
-            _write(self._file("memory", name), "0")
-        _write(self._file("cpuacct", "cpuacct.usage"), "0")
+            self._put(self._file("memory", name), "0")
+        self._put(self._file("cpuacct", "cpuacct.usage"), "0")
         self._oom_base = self._oom_kills()
 
     def _reclaim(self, limit: str) -> None:
@@ -434,24 +466,24 @@ class GroupV1(RunGroup):
         if self._usage() < RESIDUE_BYTES:
             return
         try:
-            _write(limit, str(1 << 16))
+            self._put(limit, str(1 << 16))
         except OSError:
             pass  # EBUSY: what is left cannot be reclaimed
         finally:
-            _write(limit, str(self.memory_bytes))
+            self._put(limit, str(self.memory_bytes))
 
     def _usage(self) -> int:
-        return int(_read(self._file("memory", "memory.usage_in_bytes")))
+        return int(self._get(self._file("memory", "memory.usage_in_bytes")))
 
     def cpu_seconds(self) -> float:
         try:
-            return int(_read(self._file("cpuacct", "cpuacct.usage"))) / 1e9
+            return int(self._get(self._file("cpuacct", "cpuacct.usage"))) / 1e9
         except (OSError, ValueError):
             return 0.0
 
     def peak_bytes(self) -> int:
         try:
-            return int(_read(self._file("memory", "memory.max_usage_in_bytes")))
+            return int(self._get(self._file("memory", "memory.max_usage_in_bytes")))
         except (OSError, ValueError):
             return 0
 
@@ -461,18 +493,18 @@ class GroupV1(RunGroup):
     def hit_memory_limit(self) -> bool:
         """v1: the memory controller's failcnt (allocations refused at the limit)."""
         try:
-            return int(_read(self._file("memory", "memory.failcnt"))) > 0
+            return int(self._get(self._file("memory", "memory.failcnt"))) > 0
         except (OSError, ValueError):
             return False
 
     def disable_oom_killer(self) -> None:
         """At the limit, tasks wait instead of being killed; see under_oom()."""
-        _write(self._file("memory", "memory.oom_control"), "1")
+        self._put(self._file("memory", "memory.oom_control"), "1")
         self.oom_guarded = True
 
     def under_oom(self) -> bool:
         try:
-            return "under_oom 1" in _read(self._file("memory", "memory.oom_control"))
+            return "under_oom 1" in self._get(self._file("memory", "memory.oom_control"))
         except OSError:
             return False
 
@@ -490,7 +522,7 @@ class GroupV1(RunGroup):
                 os.close(event)
                 return None
             try:
-                _write(self._file("memory", "cgroup.event_control"), f"{event} {control}")
+                self._put(self._file("memory", "cgroup.event_control"), f"{event} {control}")
             except OSError:
                 os.close(event)
                 os.close(control)
@@ -507,16 +539,16 @@ class GroupV2(RunGroup):
     version = 2
 
     def _limit(self, memory_bytes: int, pids: int) -> None:
-        _write(self._file("memory", "memory.max"), str(memory_bytes))
-        _write(self._file("memory", "memory.swap.max"), "0")
-        _write(self._file("pids", "pids.max"), str(pids))
+        self._put(self._file("memory", "memory.max"), str(memory_bytes))
+        self._put(self._file("memory", "memory.swap.max"), "0")
+        self._put(self._file("pids", "pids.max"), str(pids))
 
     def _controller_dir(self, controller: str, current: dict[str, str]) -> str:
         return ROOT + current.get("", "")
 
     def cpu_seconds(self) -> float:
         try:
-            for line in _read(self._file("cpu", "cpu.stat")).splitlines():
+            for line in self._get(self._file("cpu", "cpu.stat")).splitlines():
                 key, value = line.split()
                 if key == "usage_usec":
                     return int(value) / 1e6
@@ -526,7 +558,7 @@ class GroupV2(RunGroup):
 
     def peak_bytes(self) -> int:
         try:
-            return int(_read(self._file("memory", "memory.peak")))
+            return int(self._get(self._file("memory", "memory.peak")))
         except (OSError, ValueError):
             return 0
 
@@ -539,7 +571,7 @@ class GroupV2(RunGroup):
 
     def _kill_at_once(self) -> None:
         try:
-            _write(self._file("pids", "cgroup.kill"), "1")
+            self._put(self._file("pids", "cgroup.kill"), "1")
         except OSError:
             pass
 

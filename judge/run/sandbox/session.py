@@ -186,10 +186,10 @@ class Session:
             handed.append(out_w)
             err_r, err_w = os.pipe()
             handed.append(err_w)
-            handed += [os.open(path, os.O_WRONLY | os.O_CLOEXEC) for path in group.join_files()]
             cpu_base = group.cpu_seconds()
             start = time.monotonic()
-            socket.send_fds(self.control, [json.dumps(request).encode()], handed)
+            # The cgroup's files go along as the group keeps them (not closed here).
+            socket.send_fds(self.control, [json.dumps(request).encode()], [*handed, *group.join_fds()])
             for fd in handed:  # the supervisor has its own copies from here
                 os.close(fd)
             handed = []
