@@ -219,7 +219,7 @@ class RunGroup:
         # The judge's pid, while a thread of it lives in the group: never killed, not a run's.
         self.exempt: int | None = None
         self.oom_guarded = False  # the kernel's OOM killer is off: the judge watches under_oom
-        self._oom_event: tuple[int, int] | None = None  # (eventfd, memory.oom_control): see oom_event_fd
+        self._oom_event: int | None = None  # an eventfd on memory.oom_control: see oom_event_fd
         # The group's files, each opened once: a run reads and writes a dozen of them, and
         # opening one costs 15 times what a read at offset 0 of an open one does.
         self._kept: dict[tuple[str, int], int] = {}
@@ -393,8 +393,7 @@ class RunGroup:
             os.close(fd)
         self._kept.clear()
         if self._oom_event is not None:
-            for fd in self._oom_event:
-                os.close(fd)
+            os.close(self._oom_event)
             self._oom_event = None
         left = False
         for directory in dict.fromkeys(self.dirs.values()):
@@ -517,20 +516,16 @@ class GroupV1(RunGroup):
         if self._oom_event is None:
             event = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
             try:
-                control = os.open(self._file("memory", "memory.oom_control"), os.O_RDONLY | os.O_CLOEXEC)
-            except OSError:
-                os.close(event)
-                return None
-            try:
+                # The notification lives as long as the group keeps oom_control open (_kept).
+                control = self._fd(self._file("memory", "memory.oom_control"), os.O_RDONLY)
                 self._put(self._file("memory", "cgroup.event_control"), f"{event} {control}")
             except OSError:
                 os.close(event)
-                os.close(control)
                 return None
-            self._oom_event = (event, control)
+            self._oom_event = event
         with contextlib.suppress(BlockingIOError):
-            os.eventfd_read(self._oom_event[0])
-        return self._oom_event[0]
+            os.eventfd_read(self._oom_event)
+        return self._oom_event
 
 
 class GroupV2(RunGroup):

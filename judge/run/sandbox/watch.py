@@ -63,9 +63,9 @@ class _Watch:
         if exit_fd is not None:
             self.selector.register(exit_fd, selectors.EVENT_READ, "exit")
         # And the moment it is frozen at its memory limit (v1 with the OOM killer off).
-        self.oom_fd = group.oom_event_fd() if group is not None else None
-        if self.oom_fd is not None:
-            self.selector.register(self.oom_fd, selectors.EVENT_READ, "oom")
+        oom_fd = group.oom_event_fd() if group is not None else None
+        if oom_fd is not None:
+            self.selector.register(oom_fd, selectors.EVENT_READ, "oom")
         self.stdout = bytearray()
         self.stderr = bytearray()
         self.output_bytes = 0
