@@ -433,8 +433,8 @@ class GroupV1(RunGroup):
         """Ready an empty group for another run: these limits, counters from zero.
 
         Reusing one group per judge process spares a mkdir and an rmdir in three
-        hierarchies per run. The page cache the last run left charged here is reclaimed, so
-        the next peak starts from (nearly) nothing (see _reclaim).
+        hierarchies per run. Only a group that keeps less than RESIDUE_BYTES charged is
+        reused (see keeps_cache), so the next peak starts from (nearly) nothing.
         """
         limit = self._file("memory", "memory.limit_in_bytes")
         memsw = self._file("memory", "memory.memsw.limit_in_bytes")
@@ -448,28 +448,24 @@ class GroupV1(RunGroup):
         if pids != self.pids_max:
             self._put(self._file("pids", "pids.max"), str(pids))
             self.pids_max = pids
-        self._reclaim(limit)
         for name in ("memory.max_usage_in_bytes", "memory.failcnt"):
             self._put(self._file("memory", name), "0")
         self._put(self._file("cpuacct", "cpuacct.usage"), "0")
         self._oom_base = self._oom_kills()
 
-    def _reclaim(self, limit: str) -> None:
-        """Drop the page cache a run (or a compiler) left charged to the group, by lowering
-        the limit for a moment: the kernel reclaims down to it. Else the next run's peak
-        would start from the last run's cached files. Below RESIDUE_BYTES it is left: each
-        case leaves a little (its input file's pages), and a reclaim every case would cost
-        more than the trivial cases themselves. (memory.force_empty, used before where no
-        thread of the judge was in the group, also drains every CPU's page lists: about
-        0.8 ms a case.)"""
-        if self._usage() < RESIDUE_BYTES:
-            return
+    def keeps_cache(self) -> bool:
+        """Whether the runs so far left RESIDUE_BYTES or more charged here: the page cache of
+        the files they were first to read (a runtime's libraries, a JVM's class archive).
+        Such a group is removed rather than reused. Reclaiming it in place (lowering the
+        limit for a moment) would evict those files from the machine's page cache: every
+        JVM start read 3-4 MB from disk again, an idle core meanwhile, and any other process
+        mapping them faulted them back in. Removed, the group keeps its pages charged until
+        the kernel needs the memory; they stay cached for every later run. Each case leaves
+        a little below the threshold (its input file's pages)."""
         try:
-            self._put(limit, str(1 << 16))
-        except OSError:
-            pass  # EBUSY: what is left cannot be reclaimed
-        finally:
-            self._put(limit, str(self.memory_bytes))
+            return self._usage() >= RESIDUE_BYTES
+        except (OSError, ValueError):
+            return True
 
     def _usage(self) -> int:
         return int(self._get(self._file("memory", "memory.usage_in_bytes")))

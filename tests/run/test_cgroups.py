@@ -114,33 +114,73 @@ def test_the_groups_of_a_judge_that_is_gone_are_removed() -> None:
         mine.remove()
 
 
+def _resident_bytes(path: Path) -> int:
+    """How much of a file is in the page cache (mincore, through a shared read-only map)."""
+    import ctypes
+    import mmap
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    size = path.stat().st_size
+    pages = -(-size // mmap.PAGESIZE)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        address = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+        assert address not in (None, ctypes.c_void_p(-1).value), os.strerror(ctypes.get_errno())
+        try:
+            vector = (ctypes.c_ubyte * pages)()
+            assert libc.mincore(address, size, vector) == 0, os.strerror(ctypes.get_errno())
+            return sum(page & 1 for page in vector) * mmap.PAGESIZE
+        finally:
+            libc.munmap(address, size)
+    finally:
+        os.close(fd)
+
+
+def _read_in_group(group: cgroups.RunGroup, path: Path) -> None:
+    """A run: a child joins the group, then reads `path` (its pages are charged to the group
+    when the read brings them into the page cache)."""
+    reader = os.fork()
+    if reader == 0:
+        for join in group.join_files():
+            with open(join, "w") as stream:
+                stream.write("0")
+        path.read_bytes()
+        os._exit(0)
+    os.waitpid(reader, 0)
+
+
 @pytest.mark.skipif(cgroups.detect().version != 1 or os.geteuid() != 0, reason="a real cgroup v1 hierarchy, as root")
-def test_a_reused_v1_group_starts_each_run_from_less_than_the_residue(tmp_path: Path) -> None:
+def test_a_v1_group_is_reused_only_while_its_runs_leave_less_than_the_residue(tmp_path: Path) -> None:
     from judge.run.sandbox import spawn
 
+    small, large = tmp_path / "small", tmp_path / "large"
+    small.write_bytes(b"x" * 4096)
+    large.write_bytes(b"x" * (8 << 20))
+    for path in (small, large):  # out of the page cache: the run's read brings them in
+        fd = os.open(path, os.O_RDONLY)
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
     group = spawn._group(1, 64 << 20, 16)
     assert isinstance(group, cgroups.GroupV1)
     try:
-        for size in (8 << 20, 4096):  # a run that leaves a file in the page cache, then one that barely does
-            writer = os.fork()
-            if writer == 0:  # joins the group, then writes: the pages are charged to it
-                for path in group.join_files():
-                    with open(path, "w") as stream:
-                        stream.write("0")
-                # Written back before the reset: a dirty page cannot be reclaimed until the disk
-                # has it, which takes what the disk's load makes it (CI failed so). What a case
-                # leaves charged is clean: the judge deletes what it wrote (box, /tmp).
-                with open(tmp_path / f"left-{size}", "wb") as left:
-                    left.write(b"x" * size)
-                    left.flush()
-                    os.fsync(left.fileno())
-                os._exit(0)
-            os.waitpid(writer, 0)
-            if size > cgroups.RESIDUE_BYTES:
-                assert group._usage() >= size  # what the run left charged
-            group.reset(64 << 20, 16)
-            assert group._usage() < cgroups.RESIDUE_BYTES
-            assert group.peak_bytes() < cgroups.RESIDUE_BYTES and group.cpu_seconds() == 0
+        _read_in_group(group, small)
+        assert not group.keeps_cache()
+        again = spawn._group(1, 64 << 20, 16)
+        assert again is group  # reused, counters from zero
+        assert group.peak_bytes() < cgroups.RESIDUE_BYTES and group.cpu_seconds() == 0
+        _read_in_group(group, large)
+        assert group._usage() >= 8 << 20 and group.keeps_cache()
+        fresh = spawn._group(1, 64 << 20, 16)
+        assert fresh is not group and fresh._usage() < cgroups.RESIDUE_BYTES
+        assert not any(os.path.isdir(d) for d in group.dirs.values())
+        # The file the run read is still cached for every later run: a reclaim of the group
+        # in place would have evicted it from the machine.
+        assert _resident_bytes(large) == 8 << 20
     finally:
         spawn._drop_reusable()
 

@@ -268,11 +268,14 @@ _reusable: tuple[int, cgroups.GroupV1, _Launcher | None] | None = None
 def _group(version: int, memory_bytes: int, pids: int) -> cgroups.RunGroup:
     global _reusable
     if _reusable is not None and _reusable[0] == os.getpid():
-        try:
-            _reusable[1].reset(memory_bytes, pids)
-            return _reusable[1]
-        except OSError:
-            _drop_reusable()
+        if _reusable[1].keeps_cache():
+            _drop_reusable()  # a new group instead: see GroupV1.keeps_cache
+        else:
+            try:
+                _reusable[1].reset(memory_bytes, pids)
+                return _reusable[1]
+            except OSError:
+                _drop_reusable()
     group = cgroups.run_group(version, memory_bytes, pids)
     if isinstance(group, cgroups.GroupV1):  # reused from run to run: see GroupV1.reset
         if _reusable is None or _reusable[0] != os.getpid():
