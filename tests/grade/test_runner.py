@@ -303,3 +303,36 @@ def test_a_build_script_where_the_problem_allows_it(tmp_path: Path) -> None:
     code, broken = run()
     assert isinstance(broken, dict) and broken["verdict"] == "CE"
     assert "the build broke" in str(broken["compile_output"])
+
+
+@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+def test_a_worker_s_next_build_gets_the_same_session_and_a_box_with_only_its_files(tmp_path: Path) -> None:
+    from judge.grade import runner
+    from judge.problem import testdata
+    from judge.problem.spec import load_problem
+
+    problem = load_problem(PROBLEMS / "sicily-rotations")
+    case = next(c for c in testdata.load_cases(problem) if c.public)  # public: its output is kept
+    lister = "import os\nprint(sorted(os.listdir('.')))\nprint(os.path.exists('secret.txt'))\n"
+    first, second = tmp_path / "first", tmp_path / "second"
+    for built, name in ((first, "first.py"), (second, "second.py")):
+        built.mkdir()
+        (built / name).write_text(lister)
+    (first / "secret.txt").write_text("the first build's\n")
+    (first / "data").mkdir()
+    (first / "data" / "table.txt").write_text("1 2 3\n")
+    limits = runner.run_limits(problem, build.load_submission(first / "first.py").language)
+    try:
+        seen = runner.run_case_from(problem, ("python3", "first.py"), first, case, limits)
+        assert seen.output == b"['data', 'first.py', 'secret.txt']\nTrue\n"
+        held = runner._held
+        assert held is not None
+        session = held.runner.session
+        seen = runner.run_case_from(problem, ("python3", "second.py"), second, case, limits)
+        assert seen.output == b"['second.py']\nFalse\n"
+        now = runner._held
+        assert now is not None and now.built == str(second)
+        if session is not None:  # where a session runs the cases: the same one, in the same box
+            assert now.runner.session is session and now.box == held.box
+    finally:
+        runner._drop_held()
