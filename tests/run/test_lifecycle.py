@@ -267,3 +267,54 @@ def test_a_pool_worker_removes_its_folders_when_it_ends(private_tmp: Path, monke
         folders = list(pool.map(_make_and_forget, ["checker", "box"]))
     assert all(Path(f).parent == private_tmp for f in folders)
     assert not any(Path(f).exists() for f in folders)
+
+
+def _claim_in_child(root: Path) -> tuple[int, int | None]:
+    """A child that claims a CPU under `root` and holds it until it is killed: (its pid, the
+    CPU or None)."""
+    answer_r, answer_w = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            cpu = lifecycle.claim_cpu(root)
+            os.write(answer_w, str(-1 if cpu is None else cpu).encode())
+            time.sleep(600)
+        finally:
+            os._exit(0)
+    os.close(answer_w)
+    try:
+        cpu = int(os.read(answer_r, 16))
+    finally:
+        os.close(answer_r)
+    return child, None if cpu < 0 else cpu
+
+
+def test_each_live_process_claims_a_cpu_of_its_own_and_a_dead_ones_is_free_again(tmp_path: Path) -> None:
+    cpus = sorted(os.sched_getaffinity(0))
+    children: list[int] = []
+    try:
+        claimed = []
+        for _ in range(len(cpus) + 1):
+            pid, cpu = _claim_in_child(tmp_path)
+            children.append(pid)
+            claimed.append(cpu)
+        assert claimed == [*cpus, None]  # each CPU once, then none is left
+        os.kill(children[0], signal.SIGKILL)  # the kernel drops a dead holder's lock
+        os.waitpid(children.pop(0), 0)
+        pid, cpu = _claim_in_child(tmp_path)
+        children.append(pid)
+        assert cpu == cpus[0]
+    finally:
+        for pid in children:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
+def test_a_pool_worker_keeps_to_the_cpu_it_claimed(monkeypatch: pytest.MonkeyPatch) -> None:
+    cpus = sorted(os.sched_getaffinity(0))
+    monkeypatch.setattr(lifecycle, "claim_cpu", lambda root=None: cpus[-1])
+    with lifecycle.worker_pool(1) as pool:
+        assert pool.submit(os.sched_getaffinity, 0).result() == {cpus[-1]}
+    monkeypatch.setattr(lifecycle, "claim_cpu", lambda root=None: None)  # every CPU taken
+    with lifecycle.worker_pool(1) as pool:
+        assert pool.submit(os.sched_getaffinity, 0).result() == set(cpus)
