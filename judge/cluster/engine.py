@@ -117,6 +117,11 @@ class _Case:
     limits: sandbox.RunLimits
     full: bool
     priority: int
+    ending: str | None  # its group, if it may end early (batching.ending)
+
+
+def _ending(job: _Job) -> str | None:
+    return job.case.ending if job.case is not None else None
 
 
 class ClusterEngine:
@@ -228,7 +233,10 @@ class ClusterEngine:
         queue that ran long would leave the others idle at the end."""
         capacity = self._capacity()
         while self._waiting and len(self._running) < capacity:
-            build, jobs = self._waiting.pop(lambda build, waiting: self._pace.size(build, waiting, self._slots))
+            build, jobs = self._waiting.pop(
+                lambda build, waiting: self._pace.size(build, waiting, self._slots),
+                batching.beside(self._running.values(), _ending),
+            )
             if not jobs:
                 return
             first = jobs[0]
@@ -283,7 +291,8 @@ class ClusterEngine:
         data = self._problem(problem)
         # dask runs higher priorities first: lower ranks get higher ones.
         priority = -(rank[0] * RANK_SPAN + rank[1])
-        job = _Job(case=_Case(data, where, argv, ref, limits, full, priority))
+        ending = batching.ending(problem, case.group, full)
+        job = _Job(case=_Case(data, where, argv, ref, limits, full, priority, ending))
         self._waiting.push(rank, job, build=id(where))
         return job
 

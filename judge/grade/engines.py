@@ -111,6 +111,7 @@ class _Case:
     limits: sandbox.RunLimits
     full: bool
     stop: Path  # made to end the case once its task has started
+    ending: str | None  # its group, if it may end early (batching.ending)
 
 
 class _Job:
@@ -124,6 +125,10 @@ class _Job:
         self.future: Future[Any] | None = None
         self.index = 0  # its place in the task's list of results (a case)
         self.dropped = False
+
+
+def _ending(job: _Job) -> str | None:
+    return job.case.ending if job.case is not None else None
 
 
 class LocalEngine:
@@ -160,7 +165,10 @@ class LocalEngine:
     def _start(self) -> None:
         assert self._pool is not None
         while self._queue and len(self._running) < self._jobs:
-            build, jobs = self._queue.pop(lambda build, waiting: self._pace.size(build, waiting, self._jobs))
+            build, jobs = self._queue.pop(
+                lambda build, waiting: self._pace.size(build, waiting, self._jobs),
+                batching.beside(self._running.values(), _ending),
+            )
             if not jobs:
                 return
             first = jobs[0]
@@ -194,7 +202,8 @@ class LocalEngine:
     ) -> Hashable:
         assert self._builds is not None and isinstance(where, str)
         stop = self._builds / f"stop-{next(self._stops)}"
-        job = _Job(case=_Case(problem, argv, where, case, limits, full, stop))
+        ending = batching.ending(problem, case.group, full)
+        job = _Job(case=_Case(problem, argv, where, case, limits, full, stop, ending))
         self._queue.push(rank, job, build=where)
         return job
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from judge.grade.batching import BATCH_MAX, BATCH_S, Pace, Queue
+from judge.grade.batching import BATCH_MAX, BATCH_S, Pace, Queue, Sent, beside, ending
+from judge.problem.spec import Problem, load_problem
+from tests.conftest import PROBLEMS
 
 
 def test_a_build_is_not_batched_before_its_pace_is_known_nor_when_its_cases_are_slow() -> None:
@@ -54,3 +56,36 @@ def test_a_batch_is_the_next_cases_of_one_build_in_rank_order_without_dropped_on
     assert queue.pop(size) == ("b", ["b0"])
     assert asked == [("a", 5), ("a", 1), ("b", 1)]
     assert queue.pop(size) == (None, []) and not queue and not queue.waiting
+
+
+def test_jobs_that_may_wait_go_after_the_others_and_first_when_nothing_else_is_left() -> None:
+    queue: Queue[str] = Queue(lambda job: False)
+    for rank, job in enumerate(("a0", "a1", "b0", "b1")):
+        queue.push((rank,), job, build=job[0])
+    waits = {"a0", "a1"}  # say, beside a case of their group that is running
+    assert queue.pop(lambda build, waiting: 1, lambda build, job: job in waits) == ("b", ["b0"])
+    assert queue.pop(lambda build, waiting: 1, lambda build, job: job in waits) == ("b", ["b1"])
+    assert queue.waiting == {"a": 2}  # the deferred are still queued, in their order
+    assert queue.pop(lambda build, waiting: 1, lambda build, job: job in waits) == ("a", ["a0"])
+    assert queue.pop(lambda build, waiting: 2, lambda build, job: False) == ("a", ["a1"])
+    assert not queue and not queue.waiting
+
+
+def test_only_a_group_that_may_end_early_makes_its_cases_wait_and_not_with_full() -> None:
+    problem = load_problem(PROBLEMS / "lanqiao")
+    assert ending(problem, "edge", full=False) == "edge"  # on_reject: break (scoring: all)
+    assert ending(problem, "random", full=False) == "random"  # give_up_after_tle
+    assert ending(problem, "edge", full=True) is None  # --full: no group ends early
+    groups = [g.model_copy(update={"give_up_after_tle": None}) for g in problem.spec.groups]
+    lenient = Problem(problem.directory, problem.spec.model_copy(update={"groups": groups}))
+    assert ending(lenient, "random", full=False) is None  # per case: never ends early
+
+
+def test_a_case_waits_beside_a_running_one_of_its_build_and_ending_group() -> None:
+    running = [Sent(["a:edge", "a:random"], "a", 0.0), Sent(["compile"], None, 0.0)]
+    waits = beside(running, lambda job: job.partition(":")[2] or None)
+    assert waits("a", "a:edge") and waits("a", "a:random")
+    assert not waits("b", "b:edge")  # another build's
+    assert not waits("a", "a:hardest")  # nothing of its group runs
+    assert not waits("a", "a:")  # a group that never ends early
+    assert not waits(None, "compile")
