@@ -284,7 +284,8 @@ def claim_cpu(root: Path | None = None) -> int | None:
     for cpu in cpus:
         path = folder / f"{PREFIX}cpu-{cpu}.lock"
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+            # Read-only is enough for an flock, so a file another user made is shared too.
+            fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
         except OSError:
             continue
         try:
