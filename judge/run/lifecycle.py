@@ -82,24 +82,41 @@ def _lock_folder(root: Path | None) -> Path:
     return folder
 
 
+def _lock_file(path: Path, wait: bool) -> int | None:
+    """An open descriptor holding an flock on `path` (made if missing); None when another
+    process holds it and `wait` is False. Read-only is enough for an flock, so a file another
+    user made is shared too. OSError where it cannot be opened."""
+    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW
+    while True:
+        try:
+            fd = os.open(path, flags)  # without O_CREAT: protected_regular refuses it on another's file
+        except FileNotFoundError:
+            fd = os.open(path, flags | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            if os.stat(path).st_ino == os.fstat(fd).st_ino:
+                return fd
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        except FileNotFoundError:
+            pass
+        except OSError:
+            os.close(fd)
+            raise
+        os.close(fd)  # a cleaner removed the file between the open and the lock: again
+
+
 def hold(name: str, root: Path | None = None) -> None:
     """Take the lock of `name` (a folder or cgroup about to be made) for this process's life.
     The lock comes first, so nothing exists unlocked for a cleaner to find. Where no lock
     can be made (a lock folder that is not one), the thing is protected by its age alone."""
     try:
-        path = _lock_folder(root) / f"{name}.lock"
-        while True:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            try:
-                if os.stat(path).st_ino == os.fstat(fd).st_ino:
-                    break
-            except FileNotFoundError:
-                pass
-            os.close(fd)  # a cleaner removed the file between the open and the lock: again
+        fd = _lock_file(_lock_folder(root) / f"{name}.lock", wait=True)
     except OSError:
         return
-    _held[name] = fd
+    if fd is not None:
+        _held[name] = fd
 
 
 def release(name: str, root: Path | None = None) -> None:
@@ -282,20 +299,14 @@ def claim_cpu(root: Path | None = None) -> int | None:
     except OSError:
         return None
     for cpu in cpus:
-        path = folder / f"{PREFIX}cpu-{cpu}.lock"
+        name = f"{PREFIX}cpu-{cpu}"
         try:
-            # Read-only is enough for an flock, so a file another user made is shared too.
-            fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+            fd = _lock_file(folder / f"{name}.lock", wait=False)
         except OSError:
             continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            if os.stat(path).st_ino == os.fstat(fd).st_ino:  # not a file a cleaner just removed
-                _held[path.stem] = fd
-                return cpu
-        except OSError:
-            pass
-        os.close(fd)
+        if fd is not None:
+            _held[name] = fd
+            return cpu
     return None
 
 
