@@ -27,6 +27,10 @@ from judge.problem.spec import Problem
 BATCH_S = 0.05  # the work one task is meant to hold, in seconds of wall time
 BATCH_MAX = 64  # cases in one task, at most
 _WEIGHT = 0.3  # of the newest measure in the pace (older batches fade)
+# Jobs that may wait looked past for one that need not, at most: without a bound, a single
+# submission of n cases in one group would cost n pops of n steps (0.4 s of the parent's
+# CPU for 1000 cases, 10 s for 5000); with it, 0.1 s for 1000.
+DEFER_SCAN = 128
 
 Job = TypeVar("Job")
 
@@ -121,11 +125,12 @@ class Queue(Generic[Job]):
         """The next task: one job, or for a case, it and the cases of the same build that come
         right after it, `size(build, waiting)` in all at most. Dropped jobs are skipped; (None, [])
         when only those were left. A job `defer` says may wait goes after every other one,
-        ahead of them again in the queue; when every job may wait, the first goes all the same."""
+        ahead of them again in the queue; when every job may wait (or the first DEFER_SCAN
+        do), the first goes all the same."""
         deferred: list[tuple[tuple[int, ...], int, Hashable | None, Job]] = []
         try:
             while self._heap or deferred:
-                if self._heap:
+                if self._heap and len(deferred) < DEFER_SCAN:
                     entry = heapq.heappop(self._heap)
                     if self._dropped(entry[3]):
                         self._took(entry[2])
@@ -134,7 +139,7 @@ class Queue(Generic[Job]):
                         deferred.append(entry)
                         continue
                 else:
-                    entry = deferred.pop(0)  # nothing else: the first of those that could wait
+                    entry = deferred.pop(0)  # nothing else in reach: the first of those that could wait
                 _, _, build, job = entry
                 self._took(build)
                 if build is None:

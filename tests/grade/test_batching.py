@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.grade.batching import BATCH_MAX, BATCH_S, Pace, Queue, Sent, beside, ending
+from judge.grade.batching import BATCH_MAX, BATCH_S, DEFER_SCAN, Pace, Queue, Sent, beside, ending
 from judge.problem.spec import Problem, load_problem
 from tests.conftest import PROBLEMS
 
@@ -89,3 +89,13 @@ def test_a_case_waits_beside_a_running_one_of_its_build_and_ending_group() -> No
     assert not waits("a", "a:hardest")  # nothing of its group runs
     assert not waits("a", "a:")  # a group that never ends early
     assert not waits(None, "compile")
+
+
+def test_the_look_past_jobs_that_may_wait_is_bounded() -> None:
+    queue: Queue[int] = Queue(lambda job: False)
+    for rank in range(DEFER_SCAN + 1):
+        queue.push((rank,), rank, build="a")  # all may wait
+    queue.push((DEFER_SCAN + 1,), -1, build="b")  # out of reach
+    assert queue.pop(lambda build, waiting: 1, lambda build, job: job >= 0) == ("a", [0])
+    assert queue.pop(lambda build, waiting: 1) == ("a", [1])  # one fewer that may wait: "b" in reach
+    assert queue.pop(lambda build, waiting: 1, lambda build, job: job >= 0) == ("b", [-1])
