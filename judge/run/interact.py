@@ -68,6 +68,11 @@ def interact(
 ) -> Interaction:
     """Run the submission (`argv` in `box`) against the interactor's task (its files, args and
     limits; its stdin and stdout are the pipes). SandboxFailure when a side cannot be run."""
+    with lifecycle.spread_out():  # both sides at once, not on one CPU (lifecycle.spread_out)
+        return _interact(argv, box, limits, interactor)
+
+
+def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor: programs.Task) -> Interaction:
     work = lifecycle.make_temp_dir("interact")
     to_submission_r, to_submission_w = os.pipe()
     to_interactor_r, to_interactor_w = os.pipe()

@@ -28,8 +28,9 @@ import signal
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import TypeVar
@@ -327,12 +328,45 @@ def pool_worker_init(parent: int) -> None:
     handle_sigterm()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
+    global _spread
     cpu = claim_cpu()
     if cpu is not None:
         try:
+            spread = os.sched_getaffinity(0)
             os.sched_setaffinity(0, {cpu})
+            _spread = spread
         except OSError:
             pass  # a CPU set that changed meanwhile: anywhere, then
+
+
+_spread: set[int] | None = None  # the CPUs of a worker that keeps to one, as it had them before
+
+
+def _set_threads_affinity(cpus: set[int]) -> None:
+    """Every thread of this process (affinity is a thread's; a new thread takes its creator's)."""
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError:
+            pass  # a thread that ended meanwhile
+
+
+@contextmanager
+def spread_out() -> Iterator[None]:
+    """Within it, a worker that keeps to one CPU (pool_worker_init) has all of them again, and
+    what it starts meanwhile too: an interaction's two sides run at once, each with a watcher
+    that notes when its side ended, and who ended first decides the verdict. On one CPU the
+    scheduler would choose which watcher notices first."""
+    spread = _spread
+    if spread is None:
+        yield
+        return
+    pinned = os.sched_getaffinity(0)
+    _set_threads_affinity(spread)
+    try:
+        yield
+    finally:
+        _set_threads_affinity(pinned)
 
 
 def in_worker(function: Callable[..., T], *args: object) -> T:

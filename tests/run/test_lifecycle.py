@@ -318,3 +318,32 @@ def test_a_pool_worker_keeps_to_the_cpu_it_claimed(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(lifecycle, "claim_cpu", lambda root=None: None)  # every CPU taken
     with lifecycle.worker_pool(1) as pool:
         assert pool.submit(os.sched_getaffinity, 0).result() == set(cpus)
+
+
+def _affinity_within_and_after_spread_out() -> tuple[set[int], set[int], set[int]]:
+    """In a pool worker: a thread's CPUs within lifecycle.spread_out, the worker's, then again after."""
+    import threading
+
+    seen: list[set[int]] = []
+    look = threading.Event()
+
+    def wait_then_look() -> None:
+        look.wait()
+        seen.append(os.sched_getaffinity(0))
+
+    thread = threading.Thread(target=wait_then_look)
+    thread.start()  # a thread that lives already, as the launcher of runs does
+    with lifecycle.spread_out():
+        within = os.sched_getaffinity(0)
+        look.set()
+        thread.join()
+    return seen[0], within, os.sched_getaffinity(0)
+
+
+def test_an_interaction_in_a_pinned_worker_runs_on_every_cpu_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    cpus = sorted(os.sched_getaffinity(0))
+    monkeypatch.setattr(lifecycle, "claim_cpu", lambda root=None: cpus[-1])
+    with lifecycle.worker_pool(1) as pool:
+        thread, within, after = pool.submit(_affinity_within_and_after_spread_out).result()
+    assert thread == within == set(cpus)
+    assert after == {cpus[-1]}
