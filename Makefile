@@ -25,11 +25,12 @@ define install
 	fi
 endef
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# The C extension (judge/run/sandbox/_fastspawn.c) is built by the install: a change to it reinstalls.
+$(STAMP): pyproject.toml judge/run/sandbox/_fastspawn.c | $(BIN)/python
 	$(call install,.)
 	touch $@
 
-$(TEST_STAMP): pyproject.toml | $(BIN)/python
+$(TEST_STAMP): pyproject.toml judge/run/sandbox/_fastspawn.c | $(BIN)/python
 	$(call install,.[test])
 	touch $(STAMP) $@
 

@@ -53,12 +53,28 @@ if os.fork() == 0:
 """
 
 
-@pytest.fixture(params=["session", "per-case"])
+@pytest.fixture(params=["session", "session-fork", "per-case"])
 def case_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The three ways a case starts: in the session by vfork (where _fastspawn is built), in
+    the session by a fork of the supervisor, and in a sandbox of its own."""
     if request.param == "per-case":
         monkeypatch.setenv(sandbox.SESSION_ENV, "0")
     elif not SUPPORT.active:
         pytest.skip(SUPPORT.detail)
+    if request.param == "session-fork":
+        monkeypatch.setenv(session.FAST_ENV, "0")
+    return str(request.param)
+
+
+@pytest.fixture(params=["vfork", "fork"])
+def start(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """How the session's supervisor starts a case: vfork (_fastspawn), or a fork of itself."""
+    if not SUPPORT.active:
+        pytest.skip(SUPPORT.detail)
+    if request.param == "vfork" and not session.fast_spawn():
+        pytest.skip("the _fastspawn extension is not built here (no C compiler at install)")
+    if request.param == "fork":
+        monkeypatch.setenv(session.FAST_ENV, "0")
     return str(request.param)
 
 
@@ -136,10 +152,60 @@ def _spares(bwrap: int) -> dict[str, psutil.Process]:
         time.sleep(0.01)
 
 
+# What a case's program is started with, as the program sees it: its ids and capabilities,
+# signals, descriptors, limits, session, folder and environment.
+SELF = r"""
+grep -E '^(Uid|Gid|Groups|CapPrm|CapEff|CapBnd|CapAmb|SigBlk|SigIgn|NoNewPrivs):' /proc/self/status
+echo fds $(ls /proc/self/fd)
+echo limits $(ulimit -c) $(ulimit -t) $(ulimit -f) $(ulimit -s)
+echo leader $(( $(cut -d' ' -f6 /proc/$$/stat) == $$ ))
+echo cwd $(pwd)
+env | sort
+"""
+
+
 @needs_bwrap
-def test_a_case_starts_from_a_child_forked_ahead_or_from_a_fork_when_there_is_none(tmp_path: Path) -> None:
+def test_a_case_starts_the_same_by_vfork_or_by_fork(tmp_path: Path, start: str) -> None:
+    box = tmp_path / "box"
+    sandbox.prepare_box(box)
+    limits = runner.sandbox.RunLimits(2, 5, 64, 1 << 20)
+    with sandbox.cases(box) as cases_runner:
+        assert cases_runner.session is not None and cases_runner.session.vfork == (start == "vfork")
+        runs = [cases_runner.run(["sh", "-c", SELF], limits=limits, env={"ONLY": "this"}) for _ in range(2)]
+        missing = cases_runner.run(["/no/such/program"], limits=limits)
+        unknown = cases_runner.run(["no-such-program"], limits=limits)
+        after = cases_runner.run(["sh", "-c", "echo $((6*7))"], limits=limits)
+        assert not cases_runner.session.broken
+    for run in runs:
+        assert run.exit_code == 0, run
+    seen = runs[0].stdout.decode()
+    assert runs[1].stdout.decode() == seen  # nothing of the first case carries over
+    lines = {
+        key: value.strip() for key, _, value in (line.replace("\t", " ").partition(" ") for line in seen.splitlines())
+    }
+    ids = " ".join([str(sandbox.NOBODY)] * 4)
+    assert lines["Uid:"] == ids and lines["Gid:"] == ids and lines["Groups:"] == "", seen
+    assert {lines[f"Cap{kind}:"] for kind in ("Prm", "Eff", "Amb")} == {"0000000000000000"}, seen
+    assert lines["SigBlk:"] == lines["SigIgn:"] == "0000000000000000", seen  # every signal as a program expects
+    # only its stdin, stdout and stderr (and the listing's own folder), each case the same
+    assert lines["fds"].split() in (["0", "1", "2", "3"], ["0", "1", "2"]), seen
+    cpu_soft = 3  # a backstop a second above the limit (argv._rlimits)
+    assert lines["limits"].split() == ["0", str(cpu_soft), str((1 << 20) // 512), str(64 * 1024)], seen
+    assert lines["leader"] == "1" and lines["cwd"] == sandbox.BOX_MOUNT, seen
+    assert "ONLY=this" in seen.splitlines() and not [v for v in seen.splitlines() if v.startswith("JUDGE")]
+    for run, name in ((missing, "/no/such/program"), (unknown, "no-such-program")):
+        said = run.stderr.decode()
+        assert run.exit_code == 127 and f"judge: cannot run {name}: " in said and "No such file" in said, run
+    assert after.stdout == b"42\n"
+
+
+@needs_bwrap
+def test_a_case_starts_from_a_child_forked_ahead_or_from_a_fork_when_there_is_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if not SUPPORT.active:
         pytest.skip(SUPPORT.detail)
+    monkeypatch.setenv(session.FAST_ENV, "0")  # by vfork nothing is forked ahead: see the test above
     box = tmp_path / "box"
     sandbox.prepare_box(box)
     limits = runner.sandbox.RunLimits(1, 3, 64, 1024)
@@ -190,6 +256,14 @@ def test_doctor_says_whether_cases_share_a_sandbox(monkeypatch: pytest.MonkeyPat
         assert not here.active and here.detail.startswith("a new sandbox for each case: ")
     else:
         assert here.active, here.detail
+        assert ("starts each case by vfork" in here.detail) == bool(session.fast_spawn()), here.detail
+        monkeypatch.setenv(session.FAST_ENV, "0")
+        session._probe.cache_clear()
+        try:
+            forked = sandbox.session_support(layers)
+        finally:
+            session._probe.cache_clear()
+        assert forked.active and f"forks each case (${session.FAST_ENV}=0)" in forked.detail, forked.detail
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the build is sealed only as root")

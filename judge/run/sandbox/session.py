@@ -16,6 +16,7 @@ Where a session cannot be had (not root, no cgroup, no bubblewrap, or it fails t
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -68,6 +69,24 @@ def _interpreter() -> tuple[list[str], dict[str, str]]:
     return ["--ro-bind", prefix, _PYTHON_MOUNT, "--", inside], env
 
 
+_FAST_MOUNT = "/tmp/judge-fastspawn.so"  # likewise: read once at the start, then gone
+FAST_ENV = "JUDGE_FASTSPAWN"  # 0: the supervisor forks each case even where _fastspawn is built
+
+
+def fast_spawn() -> str:
+    """The built _fastspawn extension (a case started by vfork: see _fastspawn.c), or ""
+    where it was not built (no C compiler at install) or is switched off."""
+    if os.environ.get(FAST_ENV, "").strip() == "0":
+        return ""
+    return _fast_built()
+
+
+@lru_cache(maxsize=1)
+def _fast_built() -> str:
+    spec = importlib.util.find_spec("judge.run.sandbox._fastspawn")
+    return spec.origin if spec is not None and spec.origin and spec.origin.endswith(".so") else ""
+
+
 def _bound(path: str) -> bool:
     return any(path.startswith(top + "/") for top in ("/usr", "/bin", "/lib", "/lib64"))
 
@@ -85,7 +104,11 @@ class Session:
         if python[0] != "--ro-bind":
             python = ["--", *python]
         control = str(theirs.fileno())
-        argv = [*prefix, *caps, *python, "-I", "-S", "-c", _SOURCE, control, str(tmp_bytes)]
+        fast = fast_spawn()
+        binds = ["--ro-bind", fast, _FAST_MOUNT] if fast else []
+        argv = [*prefix, *caps, *binds, *python, "-I", "-S", "-c", _SOURCE, control, str(tmp_bytes)]
+        if fast:
+            argv.append(_FAST_MOUNT)
         _become_subreaper()
         self.before = set(own_children())  # the judge's children that are not the session's
         try:
@@ -101,6 +124,7 @@ class Session:
         finally:
             theirs.close()
         self.broken = ""
+        self.vfork = False  # whether the supervisor starts each case by vfork (_fastspawn)
         try:
             self._ready()
         except SandboxFailure:
@@ -123,6 +147,7 @@ class Session:
             said = message.get("error") or (self._stderr() if not data else str(message)) or why
             self.broken = f"the sandbox's supervisor failed: {said}"
             raise SandboxFailure(self.broken)
+        self.vfork = bool(message.get("vfork"))
 
     def _stderr(self) -> str:
         if self.proc.poll() is None or self.proc.stderr is None:
@@ -302,8 +327,9 @@ SESSION_ENV = "JUDGE_SESSION"  # 0: a sandbox per case even where a session work
 
 
 @lru_cache(maxsize=1)
-def _probe() -> str:
-    """Run /bin/true through a session once: "" when it works here, else why not."""
+def _probe() -> tuple[str, bool]:
+    """Run /bin/true through a session once: ("", whether it started it by vfork) when it
+    works here, else (why not, False)."""
     import tempfile
 
     layers = detect()
@@ -313,28 +339,42 @@ def _probe() -> str:
         try:
             session = Session(box, layers, 1 << 20)
         except (OSError, SandboxFailure) as err:
-            return str(err)
+            return str(err), False
         try:
             result = session.run(["/bin/true"], limits=RunLimits(cpu_s=2, wall_s=5, memory_mib=64, output_bytes=1024))
         except SandboxFailure as err:
-            return str(err)
+            return str(err), False
         finally:
             session.close()
         if result.exit_code != 0:
-            return f"a probe run exited with {result.exit_code}: {result.stderr.decode(errors='replace').strip()}"
-    return ""
+            return (
+                f"a probe run exited with {result.exit_code}: {result.stderr.decode(errors='replace').strip()}",
+                False,
+            )
+    return "", session.vfork
 
 
 def support(layers: Layers | None = None) -> Layer:
-    """Whether the cases of a submission share one sandbox here (checked for real once)."""
+    """Whether the cases of a submission share one sandbox here (checked for real once), and
+    how its supervisor starts them."""
     layers = layers or detect()
-    why = _why_not(layers) or _probe()
+    why, vfork = _why_not(layers), False
+    if not why:
+        why, vfork = _probe()
     if why:
         return Layer("session", False, f"a new sandbox for each case: {why}")
+    if vfork:
+        start = "starts each case by vfork (the _fastspawn extension)"
+    elif not _fast_built():
+        start = "forks each case (the _fastspawn extension was not built: no C compiler at install)"
+    elif not fast_spawn():
+        start = f"forks each case (${FAST_ENV}=0)"
+    else:
+        start = "forks each case (the _fastspawn extension would not load in the sandbox)"
     return Layer(
         "session",
         True,
-        "one sandbox per submission; its supervisor forks each case with a fresh /tmp, its own cgroup and limits",
+        f"one sandbox per submission; its supervisor {start}, with a fresh /tmp, its own cgroup and limits",
     )
 
 

@@ -1,0 +1,224 @@
+/* The supervisor's start of a case's program without a copy of the supervisor (supervisor.py).
+ *
+ * os.fork() of the supervisor, a Python process of several MB, copies its page tables, and
+ * each page either side then writes is copied on its first write; the child runs Python
+ * bytecode up to its exec, then the exec tears its copy down. On a virtual machine whose page
+ * tables are expensive to change, that is most of a case's cost beyond the program's own.
+ *
+ * spawn() prepares everything in the parent, then vfork()s: the child shares the
+ * supervisor's memory (nothing is copied) and only makes system calls before it execs: it
+ * joins the case's cgroups, becomes a session leader with default signal handling, takes its
+ * stdin, stdout and stderr, closes every other descriptor, takes the case's rlimits, drops to
+ * the case's user and execs. The supervisor is single-threaded and blocks every signal across
+ * the vfork, so no handler of its own runs in the child. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_JOINS 8
+#define MAX_LIMITS 16
+#define MAX_CANDIDATES 64
+
+struct plan {
+    int fds[3];
+    int joins[MAX_JOINS];
+    int n_joins;
+    int resources[MAX_LIMITS];
+    struct rlimit limits[MAX_LIMITS];
+    int n_limits;
+    long uid; /* -1: keep the supervisor's */
+    const char *cwd;
+    char *const *argv;
+    char *const *envp;
+    const char *candidates[MAX_CANDIDATES];
+    int n_candidates;
+};
+
+/* What the child got to and why it stopped; written by the child, read by the parent once
+ * the vfork returns (the memory is shared). */
+static volatile int child_errno;
+static volatile int child_stage;
+
+static void __attribute__((noreturn)) fail(int stage) {
+    child_stage = stage;
+    child_errno = errno;
+    _exit(127);
+}
+
+/* Between vfork and exec: system calls only (no malloc, no locks, no Python). */
+static void __attribute__((noinline, noreturn)) child(const struct plan *plan) {
+    int i;
+    for (i = 0; i < plan->n_joins; i++) {
+        /* "0" moves the writer into the group; its page faults count from here */
+        if (write(plan->joins[i], "0", 1) != 1) fail(1);
+    }
+    if (setsid() < 0) fail(2);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (i = 1; i < NSIG; i++) {
+        if (i != SIGKILL && i != SIGSTOP) sigaction(i, &dfl, NULL); /* glibc's own signals refuse: fine */
+    }
+    for (i = 0; i < 3; i++) {
+        if (dup2(plan->fds[i], i) < 0) fail(3);
+    }
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0) {
+        long top = sysconf(_SC_OPEN_MAX);
+        for (i = 3; i < (top > 0 && top < (1L << 20) ? top : 65536); i++) close(i);
+    }
+    for (i = 0; i < plan->n_limits; i++) {
+        if (setrlimit(plan->resources[i], &plan->limits[i]) != 0) fail(4);
+    }
+    if (plan->uid >= 0) {
+        /* raw system calls: glibc's wrappers would signal every thread of the (shared) process */
+        if (syscall(SYS_setgroups, 0, NULL) != 0) fail(5);
+        if (syscall(SYS_setresgid, plan->uid, plan->uid, plan->uid) != 0) fail(5);
+        if (syscall(SYS_setresuid, plan->uid, plan->uid, plan->uid) != 0) fail(5);
+    }
+    if (chdir(plan->cwd) != 0) fail(6);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    int saved = 0;
+    for (i = 0; i < plan->n_candidates; i++) {
+        execve(plan->candidates[i], plan->argv, plan->envp);
+        /* as os.execvpe: a missing file tries the next directory; another error is kept */
+        if (errno != ENOENT && errno != ENOTDIR && saved == 0) saved = errno;
+    }
+    if (saved != 0) errno = saved;
+    fail(7);
+}
+
+/* A list of bytes as a NULL-ended array of char* (pointing into the bytes objects). */
+static char **strings(PyObject *list, Py_ssize_t *count) {
+    Py_ssize_t n = PyList_Size(list), i;
+    if (n < 0) return NULL;
+    char **out = PyMem_Calloc((size_t)n + 1, sizeof(char *));
+    if (out == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        if (!PyBytes_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "expected a list of bytes");
+            PyMem_Free(out);
+            return NULL;
+        }
+        out[i] = PyBytes_AS_STRING(item);
+    }
+    if (count != NULL) *count = n;
+    return out;
+}
+
+static const char *STAGES[] = {"", "join its cgroup", "start a session", "take its stdio", "set its limits",
+                               "change user", "enter its folder", "exec"};
+
+PyDoc_STRVAR(spawn_doc,
+             "spawn(argv, envp, candidates, cwd, uid, fds, joins, rlimits) -> (pid, errno, stage)\n\n"
+             "Start argv (bytes) from the first executable of candidates that runs. errno is 0 when it\n"
+             "was executed; else the child has exited with 127 and stage says where it failed.");
+
+static PyObject *spawn(PyObject *self, PyObject *args) {
+    PyObject *argv_list, *env_list, *cand_list, *joins_list, *limits_list;
+    const char *cwd;
+    long uid;
+    struct plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (!PyArg_ParseTuple(args, "O!O!O!yl(iii)O!O!", &PyList_Type, &argv_list, &PyList_Type, &env_list, &PyList_Type,
+                          &cand_list, &cwd, &uid, &plan.fds[0], &plan.fds[1], &plan.fds[2], &PyList_Type, &joins_list,
+                          &PyList_Type, &limits_list))
+        return NULL;
+    Py_ssize_t i, n;
+    for (i = 0; i < 3; i++) {
+        if (plan.fds[i] < 3) {
+            PyErr_SetString(PyExc_ValueError, "stdio descriptors must be 3 or above");
+            return NULL;
+        }
+    }
+    n = PyList_GET_SIZE(joins_list);
+    if (n > MAX_JOINS) {
+        PyErr_SetString(PyExc_ValueError, "too many cgroup files");
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        plan.joins[i] = (int)PyLong_AsLong(PyList_GET_ITEM(joins_list, i));
+        if (PyErr_Occurred()) return NULL;
+    }
+    plan.n_joins = (int)n;
+    n = PyList_GET_SIZE(limits_list);
+    if (n > MAX_LIMITS) {
+        PyErr_SetString(PyExc_ValueError, "too many rlimits");
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        long long soft, hard;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(limits_list, i), "iLL", &plan.resources[i], &soft, &hard)) return NULL;
+        plan.limits[i].rlim_cur = soft < 0 ? RLIM_INFINITY : (rlim_t)soft;
+        plan.limits[i].rlim_max = hard < 0 ? RLIM_INFINITY : (rlim_t)hard;
+    }
+    plan.n_limits = (int)n;
+    n = PyList_GET_SIZE(cand_list);
+    if (n < 1 || n > MAX_CANDIDATES) {
+        PyErr_SetString(PyExc_ValueError, "between 1 and 64 candidates");
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(cand_list, i);
+        if (!PyBytes_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "expected a list of bytes");
+            return NULL;
+        }
+        plan.candidates[i] = PyBytes_AS_STRING(item);
+    }
+    plan.n_candidates = (int)n;
+    plan.uid = uid;
+    plan.cwd = cwd;
+    char **argv = strings(argv_list, &n);
+    if (argv == NULL) return NULL;
+    if (n < 1) {
+        PyMem_Free(argv);
+        PyErr_SetString(PyExc_ValueError, "an empty argv");
+        return NULL;
+    }
+    char **envp = strings(env_list, NULL);
+    if (envp == NULL) {
+        PyMem_Free(argv);
+        return NULL;
+    }
+    plan.argv = argv;
+    plan.envp = envp;
+
+    sigset_t all, old;
+    sigfillset(&all);
+    child_errno = 0;
+    child_stage = 0;
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pid_t pid = vfork();
+    if (pid == 0) child(&plan);
+    int err = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    PyMem_Free(argv);
+    PyMem_Free(envp);
+    if (pid < 0) {
+        errno = err;
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    return Py_BuildValue("(iis)", (int)pid, child_errno, STAGES[child_stage]);
+}
+
+static PyMethodDef methods[] = {{"spawn", spawn, METH_VARARGS, spawn_doc}, {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastspawn",
+                                    "A case's program started by vfork (see the C source).", -1, methods};
+
+PyMODINIT_FUNC PyInit__fastspawn(void) { return PyModule_Create(&module); }
