@@ -1,7 +1,7 @@
-# student08 - a plain BFS: a list as the queue and a list of visited states.
+# student08 - a plain BFS: a list as the queue and a list of visited boards.
 # Right answers, but far too slow when the target is 20 or more moves away.
-start = input().strip()
-target = input().strip()
+start = list(input().strip())
+target = list(input().strip())
 queue = [(start, 0)]
 visited = [start]
 answer = -1
@@ -16,9 +16,8 @@ while queue:
         nr, nc = r + dr, c + dc
         if 0 <= nr < 3 and 0 <= nc < 3:
             n = nr * 3 + nc
-            s = list(cur)
-            s[b], s[n] = s[n], s[b]
-            nxt = "".join(s)
+            nxt = list(cur)
+            nxt[b], nxt[n] = nxt[n], nxt[b]
             if nxt not in visited:
                 visited.append(nxt)
                 queue.append((nxt, d + 1))
