@@ -121,6 +121,12 @@ def main() -> int:
     )
     same = seen["j1"] == seen["j2"] == seen["hosts"]
     print(f"  verdicts identical on -j1, -j2 and the hosts: {'yes' if same else 'NO'}")
+    for key in sorted(set().union(*seen.values())):
+        found = {name: verdicts_of.get(key) for name, verdicts_of in seen.items()}
+        if len(set(found.values())) > 1:
+            print(
+                f"    {key[0]}/{key[1]}: " + "; ".join(f"{name} {' '.join(v or ('-',))}" for name, v in found.items())
+            )
     return 0 if same else 1
 
 
