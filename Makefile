@@ -26,11 +26,11 @@ define install
 endef
 
 # The C extension (judge/run/sandbox/_fastspawn.c) is built by the install: a change to it reinstalls.
-$(STAMP): pyproject.toml judge/run/sandbox/_fastspawn.c | $(BIN)/python
+$(STAMP): pyproject.toml setup.py judge/run/sandbox/_fastspawn.c | $(BIN)/python
 	$(call install,.)
 	touch $@
 
-$(TEST_STAMP): pyproject.toml judge/run/sandbox/_fastspawn.c | $(BIN)/python
+$(TEST_STAMP): pyproject.toml setup.py judge/run/sandbox/_fastspawn.c | $(BIN)/python
 	$(call install,.[test])
 	touch $(STAMP) $@
 

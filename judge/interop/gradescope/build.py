@@ -49,7 +49,10 @@ def checkout() -> Path:
 
 
 def _pip(args: Sequence[str], what: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "pip", *args], capture_output=True, text=True)
+    # A wheel without the C extension (setup.py): one built here would install on this
+    # machine's CPython only, and the autograder's may be another.
+    env = {**os.environ, "JUDGE_PURE_WHEEL": "1"}
+    done = subprocess.run([sys.executable, "-m", "pip", *args], capture_output=True, text=True, env=env)
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
         raise JudgeError(f"cannot {what}: pip says: {tail}")
