@@ -61,10 +61,29 @@ def _probe_problem(root: Path) -> Path:
     return root / "problems"
 
 
+# The class's four languages run in every `make test`; the other twenty, whose compilers take
+# minutes together (kotlinc, scalac, ghc, ...), in the long tier (make test-slow, CI).
+CORE = ("c", "cpp", "python3", "java")
+OTHERS = tuple(sorted(set(TABLE.languages) - set(CORE)))
+
+
 @pytest.fixture(scope="module")
-def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
+def problems(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _probe_problem(tmp_path_factory.mktemp("toolchains"))
+
+
+@pytest.fixture(scope="module")
+def core_verdicts(problems: Path) -> dict[str, dict[str, str]]:
+    return _verdicts(problems, CORE)
+
+
+@pytest.fixture(scope="module")
+def other_verdicts(problems: Path) -> dict[str, dict[str, str]]:
+    return _verdicts(problems, OTHERS)
+
+
+def _verdicts(problems: Path, ids: tuple[str, ...]) -> dict[str, dict[str, str]]:
     """Language id -> case group -> verdict, plus the CE program's; languages run two at a time."""
-    problems = _probe_problem(tmp_path_factory.mktemp("toolchains"))
 
     def one(language: languages.Language) -> tuple[str, dict[str, str]]:
         if language.missing():
@@ -88,7 +107,7 @@ def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, st
         return language.id, found
 
     with ThreadPoolExecutor(2) as pool:
-        return dict(pool.map(one, TABLE.languages.values()))
+        return dict(pool.map(one, [TABLE.by_id(language_id) for language_id in ids]))
 
 
 def _several(language_id: str) -> Path:
@@ -123,8 +142,22 @@ def test_a_shared_extension_goes_by_the_first_line() -> None:
     assert TABLE.detect(Path("main.pl"), b"main :- halt.\n").id == "prolog"
 
 
-@pytest.mark.parametrize("language_id", sorted(TABLE.languages))
-def test_each_verdict_in_each_language(verdicts: dict[str, dict[str, str]], language_id: str) -> None:
+@pytest.mark.parametrize("language_id", CORE)
+def test_each_verdict_in_each_language_of_the_class(core_verdicts: dict[str, dict[str, str]], language_id: str) -> None:
+    _check(core_verdicts, language_id)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language_id", OTHERS)
+def test_each_verdict_in_each_other_language(other_verdicts: dict[str, dict[str, str]], language_id: str) -> None:
+    _check(other_verdicts, language_id)
+
+
+def test_the_two_sets_cover_every_language() -> None:
+    assert sorted(CORE + OTHERS) == sorted(TABLE.languages) and not set(CORE) & set(OTHERS)
+
+
+def _check(verdicts: dict[str, dict[str, str]], language_id: str) -> None:
     language = TABLE.by_id(language_id)
     why = language.missing()
     if why:
