@@ -4,7 +4,8 @@ Starting bubblewrap, prlimit and setpriv for every case costs several millisecon
 program's first instruction; a fast solution's whole run costs less. A session starts
 bubblewrap once per submission with the supervisor (supervisor.py) inside, as root with only
 CAP_SYS_ADMIN, CAP_SETUID and CAP_SETGID; for each case the supervisor mounts a fresh /tmp
-and /dev/shm and forks the program, which joins the case's cgroup, takes the case's rlimits
+and /dev/shm and starts the program (by vfork through the _fastspawn extension where it was
+built, else by a fork of itself), which joins the case's cgroup, takes the case's rlimits
 and a session of its own, and drops to uid 65534 before its exec. The judge watches it as it
 watches any run (watch.py): CPU time and peak memory from the cgroup, output through pipes,
 and every process of the case killed through the cgroup when it ends. The box is the judge's
