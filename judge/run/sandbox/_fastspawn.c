@@ -72,7 +72,10 @@ static void __attribute__((noinline, noreturn)) child(const struct plan *plan) {
     for (i = 0; i < 3; i++) {
         if (dup2(plan->fds[i], i) < 0) fail(3);
     }
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0) {
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0)
+#endif
+    { /* a kernel (or headers) older than close_range: one by one */
         long top = sysconf(_SC_OPEN_MAX);
         for (i = 3; i < (top > 0 && top < (1L << 20) ? top : 65536); i++) close(i);
     }
