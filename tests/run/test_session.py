@@ -186,9 +186,9 @@ def test_a_case_starts_the_same_by_vfork_or_by_fork(tmp_path: Path, start: str) 
     ids = " ".join([str(sandbox.NOBODY)] * 4)
     assert lines["Uid:"] == ids and lines["Gid:"] == ids and lines["Groups:"] == "", seen
     assert {lines[f"Cap{kind}:"] for kind in ("Prm", "Eff", "Amb")} == {"0000000000000000"}, seen
-    # Every signal as a program expects: none blocked, none ignored. The fork path resets
-    # through Python, which glibc refuses its own two (32 and 33); whatever started the judge
-    # may have left those ignored (it varies: not a test's expectation).
+    # Every signal as a program expects: none blocked, none ignored. The fork path resets them
+    # through Python, and glibc will not change its own two (32 and 33): whatever started the
+    # judge may have left those ignored there (it varies: not a test's expectation).
     ignored = int(lines["SigIgn:"], 16) & ~(0b11 << 31 if start == "fork" else 0)
     assert lines["SigBlk:"] == "0000000000000000" and ignored == 0, seen
     # only its stdin, stdout and stderr (and the listing's own folder), each case the same
