@@ -3,6 +3,7 @@ nothing that an earlier case left, and a hostile program cannot break the sandbo
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from pathlib import Path
@@ -19,6 +20,10 @@ from tests.conftest import PROBLEMS
 
 SUPPORT = sandbox.session_support()
 needs_bwrap = pytest.mark.skipif(not sandbox.detect().bwrap.active, reason="no bubblewrap")
+# Rootless, a session gives each case a pid and mount namespace of its own, under an init,
+# and that start is _fastspawn's only (there is no fork path).
+ROOTLESS = sandbox.detect().rootless
+VFORK_ONLY = "a rootless session starts each case by vfork only (_fastspawn)"
 
 # Reports what earlier cases left (files in the box, /tmp, /dev/shm; a process of the program's
 # user), then leaves all of that behind for the next case: a daemon that double-forks and sleeps.
@@ -62,6 +67,8 @@ def case_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     elif not SUPPORT.active:
         pytest.skip(SUPPORT.detail)
     if request.param == "session-fork":
+        if ROOTLESS:
+            pytest.skip(VFORK_ONLY)
         monkeypatch.setenv(session.FAST_ENV, "0")
     return str(request.param)
 
@@ -74,6 +81,8 @@ def start(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> st
     if request.param == "vfork" and not session.fast_spawn():
         pytest.skip("the _fastspawn extension is not built here (no C compiler at install)")
     if request.param == "fork":
+        if ROOTLESS:
+            pytest.skip(VFORK_ONLY)
         monkeypatch.setenv(session.FAST_ENV, "0")
     return str(request.param)
 
@@ -84,6 +93,7 @@ def test_a_case_finds_nothing_an_earlier_case_left(tmp_path: Path, case_path: st
     cases = testdata.load_cases(problem)[:4]
     source = tmp_path / "main.py"
     source.write_text(LEAVER)
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
     judged = runner.judge_submission(problem, build.load_submission(source), cases, full=True, trace=True)
     said = [case.trace[0].decode().strip() for case in judged.cases]
     # Without root the program runs as the judge's own user, who owns the build: it can change
@@ -91,40 +101,69 @@ def test_a_case_finds_nothing_an_earlier_case_left(tmp_path: Path, case_path: st
     clean = "left: nothing" if os.geteuid() == 0 else "left: changed the build"
     assert said == [clean] * 4, said
     # and nothing of the last case is left either
-    mine = {p.pid for p in psutil.Process().children(recursive=True)}
-    assert not [p for p in mine if psutil.Process(p).uids().real == sandbox.NOBODY]
+    assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
+
+
+# Tries to kill every process it can see, and to trace and read the memory of its parent and
+# of its namespace's init (the supervisor, or the init of the case's own namespaces, which
+# shares the supervisor's memory): prints what it saw and each refusal.
+KILLER = r"""
+import ctypes, os, signal
+me = os.getpid()
+print("saw", " ".join(sorted(p for p in os.listdir("/proc") if p.isdigit() and int(p) != me)))
+print("parent", os.getppid())
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        os.kill(int(pid), signal.SIGKILL) if int(pid) != me else None
+    except OSError as err:
+        print("kill", pid, err.errno)
+libc = ctypes.CDLL(None, use_errno=True)
+for pid in sorted({1, os.getppid()}) if os.environ.get("TRACE") == "1" else ():
+    if libc.ptrace(16, pid, None, None) != 0:  # PTRACE_ATTACH
+        print("trace", pid, ctypes.get_errno())
+    try:
+        open(f"/proc/{pid}/mem", "rb").close()
+    except OSError as err:
+        print("mem", pid, err.errno)
+print("alive")
+"""
 
 
 @needs_bwrap
-@pytest.mark.skipif(os.geteuid() != 0, reason="without root the program runs as the judge's own user")
 def test_a_program_that_kills_everything_it_can_leaves_the_session_whole(tmp_path: Path, case_path: str) -> None:
-    # As the unprivileged user, kill(-1) reaches every process of that user it can see: the
-    # supervisor (root) is not one of them, so the next case runs in the same session.
     problem = load_problem(PROBLEMS / "sicily-rotations")
     cases = testdata.load_cases(problem)[:3]
     source = tmp_path / "killer.py"
-    source.write_text(
-        "import os, signal\n"
-        "for pid in filter(str.isdigit, os.listdir('/proc')):\n"
-        "    try:\n"
-        "        os.kill(int(pid), signal.SIGKILL) if int(pid) != os.getpid() else None\n"
-        "    except OSError as err:\n"
-        "        print(pid, err.errno)\n"
-        "print('alive')\n"
-    )
+    source.write_text(KILLER)
     submission = build.load_submission(source)
     with build.box() as where:
         assert runner.compile_for(problem, submission, where).ok
         argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
         with sandbox.cases(where) as cases_runner:
             limits = runner.run_limits(problem, submission.language)
-            outputs = [cases_runner.run(list(argv), limits=limits, stdin=case.input) for case in cases]
-            if case_path == "session":
+            # A sandbox per case, rootless: bubblewrap's init is the program's own user's, and
+            # tracing it stalls that run until its wall limit (nothing beyond the run).
+            env = {"TRACE": "0" if ROOTLESS and case_path == "per-case" else "1"}
+            outputs = [cases_runner.run(list(argv), limits=limits, stdin=case.input, env=env) for case in cases]
+            if case_path.startswith("session"):
                 assert cases_runner.session is not None and not cases_runner.session.broken
     for run in outputs:
-        assert run.exit_code == 0 and run.stdout.decode().splitlines()[-1] == "alive", run
-        refused = [line.split()[1] for line in run.stdout.decode().splitlines()[:-1]]
-        assert refused and set(refused) == {str(1)}  # EPERM for every process it did not own
+        lines = run.stdout.decode().splitlines()
+        assert run.exit_code == 0 and lines[-1] == "alive", run
+        said = {tuple(line.split()[:2]): line.split()[2] for line in lines[2:-1]}
+        # Neither the parent nor the namespace's init may be traced or read (EPERM, EACCES).
+        for pid in {"1", lines[1].split()[1]} if env["TRACE"] == "1" else ():
+            assert said.get(("trace", pid)) == str(errno.EPERM), run
+            assert said.get(("mem", pid)) in (str(errno.EPERM), str(errno.EACCES)), run
+        kills = {key[1]: value for key, value in said.items() if key[0] == "kill"}
+        if ROOTLESS and case_path == "session":
+            # The case's own pid namespace: its init (whose signals from inside are ignored)
+            # and the program itself are all there is.
+            assert lines[0].split()[1:] == ["1"] and lines[1] == "parent 1" and not kills, run
+        elif os.geteuid() == 0:
+            # As the unprivileged user, kill(-1) reaches every process of that user it can
+            # see: the supervisor (root) is not one of them.
+            assert kills and set(kills.values()) == {str(errno.EPERM)}, run
 
 
 def _ns_pid(process: psutil.Process) -> str:
@@ -157,6 +196,7 @@ def _spares(bwrap: int) -> dict[str, psutil.Process]:
 SELF = r"""
 grep -E '^(Uid|Gid|Groups|CapPrm|CapEff|CapBnd|CapAmb|SigBlk|SigIgn|NoNewPrivs):' /proc/self/status
 echo fds $(ls /proc/self/fd)
+echo second $(( $$ == 2 ))
 echo limits $(ulimit -c) $(ulimit -t) $(ulimit -f) $(ulimit -s)
 echo leader $(( $(cut -d' ' -f6 /proc/$$/stat) == $$ ))
 echo cwd $(pwd)
@@ -183,8 +223,15 @@ def test_a_case_starts_the_same_by_vfork_or_by_fork(tmp_path: Path, start: str) 
     lines = {
         key: value.strip() for key, _, value in (line.replace("\t", " ").partition(" ") for line in seen.splitlines())
     }
-    ids = " ".join([str(sandbox.NOBODY)] * 4)
-    assert lines["Uid:"] == ids and lines["Gid:"] == ids and lines["Groups:"] == "", seen
+    if ROOTLESS:
+        # The judge's own user (the only one its user namespace maps), which no exec may
+        # raise: no new privileges, and nothing of the supervisor's capabilities.
+        ids = " ".join([str(os.getuid())] * 4)
+        assert lines["Uid:"] == ids and lines["NoNewPrivs:"] == "1", seen
+        assert lines["second"] == "1", seen  # pid 2 of a pid namespace of its own, after its init
+    else:
+        ids = " ".join([str(sandbox.NOBODY)] * 4)
+        assert lines["Uid:"] == ids and lines["Gid:"] == ids and lines["Groups:"] == "", seen
     assert {lines[f"Cap{kind}:"] for kind in ("Prm", "Eff", "Amb")} == {"0000000000000000"}, seen
     # Every signal as a program expects: none blocked, none ignored. The fork path resets them
     # through Python, and glibc will not change its own two (32 and 33): whatever started the
@@ -207,8 +254,8 @@ def test_a_case_starts_the_same_by_vfork_or_by_fork(tmp_path: Path, start: str) 
 def test_a_case_starts_from_a_child_forked_ahead_or_from_a_fork_when_there_is_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if not SUPPORT.active:
-        pytest.skip(SUPPORT.detail)
+    if not SUPPORT.active or ROOTLESS:
+        pytest.skip(VFORK_ONLY if ROOTLESS else SUPPORT.detail)
     monkeypatch.setenv(session.FAST_ENV, "0")  # by vfork nothing is forked ahead: see the test above
     box = tmp_path / "box"
     sandbox.prepare_box(box)
@@ -256,17 +303,22 @@ def test_doctor_says_whether_cases_share_a_sandbox(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv(sandbox.SESSION_ENV)
     layers = sandbox.detect()
     here = sandbox.session_support(layers)
-    if os.geteuid() != 0 or not layers.bwrap.active or not layers.cgroup.active:
+    if not layers.bwrap.active or not layers.cgroup.active:
         assert not here.active and here.detail.startswith("a new sandbox for each case: ")
-    else:
-        assert here.active, here.detail
-        assert ("starts each case by vfork" in here.detail) == bool(session.fast_spawn()), here.detail
-        monkeypatch.setenv(session.FAST_ENV, "0")
+        return
+    assert here.active, here.detail
+    assert ("starts each case by vfork" in here.detail) == bool(session.fast_spawn()), here.detail
+    assert ("a pid and mount namespace of its own" in here.detail) == layers.rootless, here.detail
+    monkeypatch.setenv(session.FAST_ENV, "0")
+    session._probe.cache_clear()
+    try:
+        forked = sandbox.session_support(layers)
+    finally:
         session._probe.cache_clear()
-        try:
-            forked = sandbox.session_support(layers)
-        finally:
-            session._probe.cache_clear()
+    if layers.rootless:  # no fork path: a sandbox per case, and why
+        assert not forked.active and "need the _fastspawn extension" in forked.detail, forked.detail
+        assert f"${session.FAST_ENV}=0" in forked.detail, forked.detail
+    else:
         assert forked.active and f"forks each case (${session.FAST_ENV}=0)" in forked.detail, forked.detail
 
 

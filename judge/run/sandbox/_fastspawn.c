@@ -16,12 +16,18 @@
 #include <Python.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_JOINS 8
@@ -41,12 +47,16 @@ struct plan {
     char *const *envp;
     const char *candidates[MAX_CANDIDATES];
     int n_candidates;
+    int isolate;             /* a pid and mount namespace of the case's own, under an init of ours */
+    char tmp_options[64];    /* the case's /tmp and /dev/shm (isolate) */
 };
 
 /* What the child got to and why it stopped; written by the child, read by the parent once
  * the vfork returns (the memory is shared). */
 static volatile int child_errno;
 static volatile int child_stage;
+/* isolate: the program's wait status, as the case's init saw it (-1 until then) */
+static volatile int case_status;
 
 static void __attribute__((noreturn)) fail(int stage) {
     child_stage = stage;
@@ -87,6 +97,15 @@ static void __attribute__((noinline, noreturn)) child(const struct plan *plan) {
         if (syscall(SYS_setgroups, 0, NULL) != 0) fail(5);
         if (syscall(SYS_setresgid, plan->uid, plan->uid, plan->uid) != 0) fail(5);
         if (syscall(SYS_setresuid, plan->uid, plan->uid, plan->uid) != 0) fail(5);
+    } else {
+        /* The supervisor's own user (rootless): no capability may reach the program, neither
+         * its own set, nor the ambient one bubblewrap gave, nor a file's at exec. */
+        struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+        struct __user_cap_data_struct none[2];
+        memset(none, 0, sizeof none);
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail(5);
+        if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) fail(5);
+        if (syscall(SYS_capset, &header, none) != 0) fail(5);
     }
     if (chdir(plan->cwd) != 0) fail(6);
     sigset_t none;
@@ -124,24 +143,75 @@ static char **strings(PyObject *list, Py_ssize_t *count) {
     return out;
 }
 
-static const char *STAGES[] = {"", "join its cgroup", "start a session", "take its stdio", "set its limits",
-                               "change user", "enter its folder", "exec"};
+/* isolate: the first process of the case's namespaces (its pid 1), still in the supervisor's
+ * memory. It mounts the case's own /proc (only the case's processes in it), /tmp and /dev/shm,
+ * starts the program by vfork, reaps whatever is orphaned to it, and once the program has
+ * ended hands its wait status over and exits, which kills whatever of the case is left. As
+ * pid 1 the program itself would ignore the signals it sends itself (abort's SIGABRT). */
+static const char *COVERED[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"};
+static const char *FRESH[] = {"/tmp", "/dev/shm"};
+
+static int case_init(void *arg) {
+    const struct plan *plan = arg;
+    static const unsigned long dfl[8];
+    int i, status;
+    for (i = 1; i < NSIG; i++) { /* no handler of the supervisor's may run here */
+        if (i != SIGKILL && i != SIGSTOP) syscall(SYS_rt_sigaction, i, dfl, NULL, (size_t)(NSIG / 8));
+    }
+    const unsigned long hidden = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+    if (mount("proc", "/proc", "proc", hidden, NULL) != 0) fail(8);
+    for (i = 0; i < (int)(sizeof COVERED / sizeof *COVERED); i++) { /* read-only, as bubblewrap has them */
+        if (mount(COVERED[i], COVERED[i], NULL, MS_BIND | MS_REC, NULL) != 0) {
+            if (errno == ENOENT) continue;
+            fail(8);
+        }
+        if (mount(NULL, COVERED[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | hidden, NULL) != 0) fail(8);
+    }
+    for (i = 0; i < 2; i++) {
+        if (mount("tmpfs", FRESH[i], "tmpfs", MS_NOSUID | MS_NODEV, plan->tmp_options) != 0) fail(8);
+    }
+    pid_t program = vfork();
+    if (program == 0) child(plan);
+    if (program < 0) fail(9);
+#ifdef SYS_close_range
+    syscall(SYS_close_range, 0U, ~0U, 0U); /* nothing of the supervisor's stays open here */
+#endif
+    for (;;) {
+        pid_t ended = wait4(-1, &status, __WALL, NULL);
+        if (ended == program) {
+            case_status = status;
+            _exit(0);
+        }
+        if (ended < 0 && errno != EINTR) _exit(127);
+    }
+}
+
+#define INIT_STACK (256 * 1024)
+
+static const char *STAGES[] = {"",       "join its cgroup",  "start a session",  "take its stdio",
+                               "set its limits", "change user", "enter its folder", "exec",
+                               "mount its /proc, /tmp and /dev/shm", "start"};
 
 PyDoc_STRVAR(spawn_doc,
-             "spawn(argv, envp, candidates, cwd, uid, fds, joins, rlimits) -> (pid, errno, stage)\n\n"
+             "spawn(argv, envp, candidates, cwd, uid, fds, joins, rlimits, isolate=0, tmp_bytes=0)\n"
+             "-> (pid, errno, stage, status)\n\n"
              "Start argv (bytes) from the first executable of candidates that runs. errno is 0 when it\n"
-             "was executed; else the child has exited with 127 and stage says where it failed.");
+             "was executed; else the child has exited with 127 and stage says where it failed.\n"
+             "isolate: the program runs in a pid and mount namespace of its own under an init, and\n"
+             "the call returns once it has ended, with its wait status (else status is -1).");
 
 static PyObject *spawn(PyObject *self, PyObject *args) {
     PyObject *argv_list, *env_list, *cand_list, *joins_list, *limits_list;
     const char *cwd;
     long uid;
+    long long tmp_bytes = 0;
     struct plan plan;
     memset(&plan, 0, sizeof plan);
-    if (!PyArg_ParseTuple(args, "O!O!O!yl(iii)O!O!", &PyList_Type, &argv_list, &PyList_Type, &env_list, &PyList_Type,
-                          &cand_list, &cwd, &uid, &plan.fds[0], &plan.fds[1], &plan.fds[2], &PyList_Type, &joins_list,
-                          &PyList_Type, &limits_list))
+    if (!PyArg_ParseTuple(args, "O!O!O!yl(iii)O!O!|pL", &PyList_Type, &argv_list, &PyList_Type, &env_list,
+                          &PyList_Type, &cand_list, &cwd, &uid, &plan.fds[0], &plan.fds[1], &plan.fds[2], &PyList_Type,
+                          &joins_list, &PyList_Type, &limits_list, &plan.isolate, &tmp_bytes))
         return NULL;
+    snprintf(plan.tmp_options, sizeof plan.tmp_options, "size=%lld,mode=1777", tmp_bytes);
     Py_ssize_t i, n;
     for (i = 0; i < 3; i++) {
         if (plan.fds[i] < 3) {
@@ -202,22 +272,47 @@ static PyObject *spawn(PyObject *self, PyObject *args) {
     plan.argv = argv;
     plan.envp = envp;
 
+    char *stack = NULL;
+    if (plan.isolate && (stack = PyMem_Malloc(INIT_STACK)) == NULL) {
+        PyMem_Free(argv);
+        PyMem_Free(envp);
+        return PyErr_NoMemory();
+    }
+
     sigset_t all, old;
     sigfillset(&all);
     child_errno = 0;
     child_stage = 0;
+    case_status = -1;
+    int status = -1, err = 0;
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    pid_t pid = vfork();
-    if (pid == 0) child(&plan);
-    int err = errno;
+    pid_t pid;
+    if (plan.isolate) {
+        /* CLONE_VFORK: back here once the init has exited, that is once the case has ended */
+        pid = clone(case_init, stack + INIT_STACK, CLONE_VM | CLONE_VFORK | CLONE_NEWPID | CLONE_NEWNS | SIGCHLD,
+                    &plan);
+        err = errno;
+        if (pid > 0) {
+            int init_status = 0;
+            while (waitpid(pid, &init_status, __WALL) < 0 && errno == EINTR) {
+            }
+            /* an init that failed or was killed before it could say: its own end is the case's */
+            status = case_status >= 0 ? case_status : init_status;
+        }
+    } else {
+        pid = vfork();
+        if (pid == 0) child(&plan);
+        err = errno;
+    }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     PyMem_Free(argv);
     PyMem_Free(envp);
+    PyMem_Free(stack);
     if (pid < 0) {
         errno = err;
         return PyErr_SetFromErrno(PyExc_OSError);
     }
-    return Py_BuildValue("(iis)", (int)pid, child_errno, STAGES[child_stage]);
+    return Py_BuildValue("(iisi)", (int)pid, child_errno, STAGES[child_stage], status);
 }
 
 static PyMethodDef methods[] = {{"spawn", spawn, METH_VARARGS, spawn_doc}, {NULL, NULL, 0, NULL}};

@@ -50,6 +50,8 @@ from judge.run.sandbox.records import (
 from judge.run.sandbox.watch import _Watch
 
 SUPERVISOR_CAPS = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID")  # mounts for /tmp; the drop to nobody
+# Rootless there is no other user to drop to: namespaces and mounts for each case only.
+ROOTLESS_CAPS = ("CAP_SYS_ADMIN",)
 _START_S = 10.0  # the supervisor's start-up (an interpreter's): far more than it takes
 
 
@@ -101,15 +103,18 @@ class Session:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.control = ours
         prefix = _bwrap_prefix(layers, str(box), None, tmp_bytes)[:-1]  # without its "--"
-        caps = ["--cap-drop", "ALL"] + [part for cap in SUPERVISOR_CAPS for part in ("--cap-add", cap)]
+        # Rootless, the program would run as the supervisor's own user: each case gets a pid
+        # and mount namespace of its own instead, under an init (_fastspawn.c).
+        self.isolated = layers.rootless
+        kept = ROOTLESS_CAPS if self.isolated else SUPERVISOR_CAPS
+        caps = ["--cap-drop", "ALL"] + [part for cap in kept for part in ("--cap-add", cap)]
         if python[0] != "--ro-bind":
             python = ["--", *python]
         control = str(theirs.fileno())
         fast = fast_spawn()
         binds = ["--ro-bind", fast, _FAST_MOUNT] if fast else []
         argv = [*prefix, *caps, *binds, *python, "-I", "-S", "-c", _SOURCE, control, str(tmp_bytes)]
-        if fast:
-            argv.append(_FAST_MOUNT)
+        argv += [_FAST_MOUNT if fast else "", "1" if self.isolated else "0"]
         _become_subreaper()
         self.before = set(own_children())  # the judge's children that are not the session's
         try:
@@ -200,7 +205,7 @@ class Session:
             "argv": list(argv),
             "env": run_env,
             "cwd": BOX_MOUNT,
-            "uid": NOBODY,
+            "uid": None if self.isolated else NOBODY,
             "rlimits": [[which, soft, hard] for which, (soft, hard) in _rlimits(limits, memory_bytes, False)],
             "tmp_bytes": limits.tmp_mib << 20,
         }
@@ -317,10 +322,12 @@ def _why_not(layers: Layers) -> str:
         return f"${SESSION_ENV}=0"
     if not layers.bwrap.active:
         return "no bubblewrap"
-    if os.geteuid() != 0 or layers.rootless:
-        return "the judge is not root (a case's program must run as another user than the supervisor)"
     if not layers.cgroup.active:
-        return "no cgroup (each case's CPU time and memory are measured through one)"
+        what = "a cgroup delegated to the judge's user" if layers.rootless else "a cgroup"
+        return f"no {what} (each case's CPU time and memory are measured through one)"
+    if layers.rootless and not fast_spawn():
+        why = f"${FAST_ENV}=0" if _fast_built() else "the _fastspawn extension was not built: no C compiler at install"
+        return f"the judge is not root, and a case's own pid and mount namespaces need the _fastspawn extension ({why})"
     return ""
 
 
@@ -364,7 +371,12 @@ def support(layers: Layers | None = None) -> Layer:
         why, vfork = _probe()
     if why:
         return Layer("session", False, f"a new sandbox for each case: {why}")
-    if vfork:
+    if vfork and layers.rootless:
+        start = (
+            "starts each case by vfork (the _fastspawn extension) in a pid and mount namespace of its own "
+            "(the program runs as your user, so it sees neither the supervisor nor another case)"
+        )
+    elif vfork:
         start = "starts each case by vfork (the _fastspawn extension)"
     elif not _fast_built():
         start = "forks each case (the _fastspawn extension was not built: no C compiler at install)"

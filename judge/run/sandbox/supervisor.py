@@ -34,6 +34,7 @@ import signal
 import socket
 import sys
 
+_PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 _MNT_DETACH = 2
 _MS_NOSUID = 2
@@ -104,8 +105,9 @@ def _load_fast(path: str) -> object | None:
     return module if callable(getattr(module, "spawn", None)) else None
 
 
-def _spawn_fast(fast: object, request: dict[str, object], fds: list[int]) -> int:
-    """Start the case's program through _fastspawn (vfork: nothing of the supervisor copied)."""
+def _spawn_fast(fast: object, request: dict[str, object], fds: list[int], isolate: bool) -> tuple[int, int]:
+    """Start the case's program through _fastspawn (vfork: nothing of the supervisor copied):
+    its pid, and with `isolate` its wait status (the call returns once it has ended), else -1."""
     argv = [os.fsencode(str(part)) for part in request["argv"]]  # type: ignore[attr-defined]
     env = {str(k): str(v) for k, v in request["env"].items()}  # type: ignore[attr-defined]
     name = argv[0] if argv else b""
@@ -115,7 +117,7 @@ def _spawn_fast(fast: object, request: dict[str, object], fds: list[int]) -> int
         candidates = [os.path.join(os.fsencode(folder), name) for folder in os.get_exec_path(env)]
     uid = request["uid"]
     stdin, stdout, stderr, *joins = fds
-    pid, error, stage = fast.spawn(  # type: ignore[attr-defined]
+    pid, error, stage, status = fast.spawn(  # type: ignore[attr-defined]
         argv,
         [f"{k}={v}".encode() for k, v in env.items()],
         candidates or [name],
@@ -124,19 +126,28 @@ def _spawn_fast(fast: object, request: dict[str, object], fds: list[int]) -> int
         (stdin, stdout, stderr),
         joins,
         [(which, soft, hard) for which, soft, hard in request["rlimits"]],  # type: ignore[attr-defined]
+        isolate,
+        int(request["tmp_bytes"]),  # type: ignore[call-overload]
     )
     if error:  # the child has exited with 127: say why where the program's stderr goes
         step = "" if stage == "exec" else f"could not {stage}: "
         said = f"judge: cannot run {os.fsdecode(name) or '?'}: {step}[Errno {error}] {os.strerror(error)}\n"
         os.write(stderr, said.encode())
-    return int(pid)
+    return int(pid), int(status)
 
 
-def main(control_fd: int, tmp_bytes: int, fast_path: str = "") -> None:
+def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str = "") -> None:
     fast = _load_fast(fast_path)
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    # No process of the supervisor's user may trace it or read its memory (rootless, the
+    # program's user is the same one; each case's init shares this memory).
+    libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
     control = socket.socket(fileno=control_fd)
+    isolate = isolate_each == "1"
+    if isolate and fast is None:
+        control.send(json.dumps({"error": "a case of its own namespaces needs the _fastspawn extension"}).encode())
+        return
     # SIGCHLD wakes the loop through a pipe; every child that ended is reaped at once.
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
@@ -146,8 +157,10 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "") -> None:
     json.loads(json.dumps({"warm": [1.5, "x"]}))
     os.get_exec_path({"PATH": "/"})
     # A /tmp of our own, which takes along the interpreter a judge outside /usr bound
-    # there for the start: from now on nothing here reads a file of it.
-    _fresh_tmpfs(libc, tmp_bytes)
+    # there for the start: from now on nothing here reads a file of it. (isolate: each
+    # case's init mounts its own over bubblewrap's, which cannot be unmounted from here.)
+    if not isolate:
+        _fresh_tmpfs(libc, tmp_bytes)
     control.send(json.dumps({"ready": os.getpid(), "vfork": fast is not None}).encode())
     running = 0  # the pid of the case's program while it runs
     fresh = True
@@ -177,17 +190,21 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "") -> None:
         if not data:
             return  # the judge closed the session
         request = json.loads(data)
+        ended = -1  # isolate: the program's wait status (the case ends within the call)
         try:
-            if not fresh or int(request["tmp_bytes"]) != tmp_bytes:
-                tmp_bytes = int(request["tmp_bytes"])
-                _fresh_tmpfs(libc, tmp_bytes)
-            fresh = False
-            if fast is not None:
-                pid = _spawn_fast(fast, request, fds)
+            if isolate:
+                pid, ended = _spawn_fast(fast, request, fds, True)
             else:
-                pid = _hand(spare, data, fds) if spare is not None else 0
-                if not pid:
-                    pid = os.fork()
+                if not fresh or int(request["tmp_bytes"]) != tmp_bytes:
+                    tmp_bytes = int(request["tmp_bytes"])
+                    _fresh_tmpfs(libc, tmp_bytes)
+                fresh = False
+                if fast is not None:
+                    pid, _ = _spawn_fast(fast, request, fds, False)
+                else:
+                    pid = _hand(spare, data, fds) if spare is not None else 0
+                    if not pid:
+                        pid = os.fork()
         except (OSError, ValueError, TypeError) as err:
             for fd in fds:
                 os.close(fd)
@@ -202,8 +219,11 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "") -> None:
             _child(request, fds)
         for fd in fds:
             os.close(fd)
-        running = pid
         control.send(json.dumps({"started": pid}).encode())
+        if ended >= 0:
+            control.send(json.dumps({"status": ended}).encode())
+        else:
+            running = pid
 
 
 def _prefork(control: socket.socket, wake: tuple[int, int]) -> tuple[int, socket.socket] | None:
@@ -247,4 +267,4 @@ def _hand(spare: tuple[int, socket.socket], data: bytes, fds: list[int]) -> int:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]), *sys.argv[3:4])
+    main(int(sys.argv[1]), int(sys.argv[2]), *sys.argv[3:5])
