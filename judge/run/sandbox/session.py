@@ -323,7 +323,7 @@ def _why_not(layers: Layers) -> str:
     if not layers.bwrap.active:
         return "no bubblewrap"
     if not layers.cgroup.active:
-        what = "a cgroup delegated to the judge's user" if layers.rootless else "a cgroup"
+        what = "cgroup delegated to the judge's user" if layers.rootless else "cgroup"
         return f"no {what} (each case's CPU time and memory are measured through one)"
     if layers.rootless and not fast_spawn():
         why = f"${FAST_ENV}=0" if _fast_built() else "the _fastspawn extension was not built: no C compiler at install"
