@@ -11,8 +11,14 @@ watches any run (watch.py): CPU time and peak memory from the cgroup, output thr
 and every process of the case killed through the cgroup when it ends. The box is the judge's
 to clean between cases (runner), as on the per-case path.
 
-Where a session cannot be had (not root, no cgroup, no bubblewrap, or it fails to start),
-`cases()` runs each case through `spawn.run` as before; `support()` (judge doctor) says why.
+Without root (a cgroup delegated to the judge's user) there is no other user to drop to: the
+supervisor keeps only CAP_SYS_ADMIN, in its user namespace, and each case gets a pid and mount
+namespace of its own under an init (_fastspawn.c), so the program sees neither the supervisor
+nor another case.
+
+Where a session cannot be had (no cgroup, no bubblewrap, rootless without _fastspawn, or it
+fails to start), `cases()` runs each case through `spawn.run` as before; `support()` (judge
+doctor) says why.
 """
 
 from __future__ import annotations
