@@ -306,6 +306,16 @@ def test_runtime_error_names_the_signal(tmp_path: Path) -> None:
     assert got.verdict is Verdict.RE and "SIGSEGV" in got.message
 
 
+def test_a_signal_a_program_sends_itself_ends_it(tmp_path: Path) -> None:
+    # Not so for a pid 1, which ignores its own signals without a handler: a case never is
+    # one (rootless, its namespace's init is the judge's; see sandbox.session).
+    aborted = judge_source(tmp_path, "abort.c", "#include <stdlib.h>\nint main(){ abort(); }")
+    assert aborted.verdict is Verdict.RE and "SIGABRT" in aborted.message, aborted.message
+    code = "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\nprint('alive')\n"
+    termed = judge_source(tmp_path, "term.py", code)
+    assert termed.verdict is Verdict.RE and "SIGTERM" in termed.message and termed.run.stdout == b"", termed.message
+
+
 def test_exit_code_is_re(tmp_path: Path) -> None:
     got = judge_source(tmp_path, "exit.py", "import sys\nsys.exit(3)\n")
     assert got.verdict is Verdict.RE and got.message == "exit code 3"

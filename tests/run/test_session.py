@@ -125,6 +125,10 @@ for pid in sorted({1, os.getppid()}) if os.environ.get("TRACE") == "1" else ():
         open(f"/proc/{pid}/mem", "rb").close()
     except OSError as err:
         print("mem", pid, err.errno)
+    try:
+        os.listdir(f"/proc/{pid}/fd")  # the supervisor's control socket, the cgroup's files
+    except OSError as err:
+        print("fds", pid, err.errno)
 print("alive")
 """
 
@@ -155,6 +159,7 @@ def test_a_program_that_kills_everything_it_can_leaves_the_session_whole(tmp_pat
         for pid in {"1", lines[1].split()[1]} if env["TRACE"] == "1" else ():
             assert said.get(("trace", pid)) == str(errno.EPERM), run
             assert said.get(("mem", pid)) in (str(errno.EPERM), str(errno.EACCES)), run
+            assert said.get(("fds", pid)) in (str(errno.EPERM), str(errno.EACCES)), run
         kills = {key[1]: value for key, value in said.items() if key[0] == "kill"}
         if ROOTLESS and case_path == "session":
             # The case's own pid namespace: its init (whose signals from inside are ignored)
