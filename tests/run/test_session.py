@@ -353,3 +353,36 @@ def test_sealing_a_build_never_follows_its_symbolic_links(tmp_path: Path) -> Non
     assert (box / "lib").stat().st_mode & 0o777 == 0o555
     assert (box / "lib" / "part.txt").stat().st_mode & 0o777 == 0o444
     assert box.stat().st_mode & 0o7777 == 0o1777
+
+
+class _FakeSpawn:
+    """_fastspawn's spawn, answering as a case whose start failed at `stage`."""
+
+    def __init__(self, stage: str) -> None:
+        self.stage = stage
+
+    def spawn(self, *_: object) -> tuple[int, int, str, int]:
+        return 4242, errno.EPERM, self.stage, 127 << 8
+
+
+def test_a_case_whose_init_fails_breaks_the_session_not_the_program(tmp_path: Path) -> None:
+    from judge.run.sandbox import supervisor
+
+    request = {"argv": ["prog"], "env": {"PATH": "/usr/bin"}, "cwd": "/box", "uid": None, "rlimits": [], "tmp_bytes": 1}
+    read, write = os.pipe()
+    try:
+        # The sandbox's own step (the case's namespaces): an error for the judge, which then
+        # runs the case in a sandbox of its own; the program is not blamed for it.
+        with pytest.raises(OSError, match="the case's init could not mount its /proc"):
+            supervisor._spawn_fast(_FakeSpawn("mount its /proc, /tmp and /dev/shm"), request, [0, 1, write], True)
+        # The program's own (it cannot be executed): exit 127 and why, on its stderr.
+        assert supervisor._spawn_fast(_FakeSpawn("exec"), request, [0, 1, write], True) == (4242, 127 << 8)
+        os.close(write)
+        write = -1
+        with os.fdopen(read, "rb") as said:
+            read = -1
+            assert said.read() == b"judge: cannot run prog: [Errno 1] Operation not permitted\n"
+    finally:
+        for fd in (read, write):
+            if fd >= 0:
+                os.close(fd)

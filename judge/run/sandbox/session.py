@@ -329,8 +329,12 @@ def _why_not(layers: Layers) -> str:
     if not layers.bwrap.active:
         return "no bubblewrap"
     if not layers.cgroup.active:
-        what = "cgroup delegated to the judge's user" if layers.rootless else "cgroup"
-        return f"no {what} (each case's CPU time and memory are measured through one)"
+        if layers.rootless:
+            return (
+                "no cgroup delegated to the judge's user (each case's CPU time and memory are measured "
+                "through one; systemd-run --user --scope -p Delegate=yes judge ... gives one)"
+            )
+        return "no cgroup (each case's CPU time and memory are measured through one)"
     if layers.rootless and not fast_spawn():
         why = f"${FAST_ENV}=0" if _fast_built() else "the _fastspawn extension was not built: no C compiler at install"
         return f"the judge is not root, and a case's own pid and mount namespaces need the _fastspawn extension ({why})"

@@ -45,6 +45,7 @@ _MNT_DETACH = 2
 _MS_NOSUID = 2
 _MS_NODEV = 4
 _FRESH = ("/tmp", "/dev/shm")  # the places a case may write besides its box: new for each case
+_INIT_STAGES = ("mount its /proc, /tmp and /dev/shm", "start")  # _fastspawn.c's STAGES of a case's init
 
 
 def _fresh_tmpfs(libc: ctypes.CDLL, size: int) -> None:
@@ -134,6 +135,8 @@ def _spawn_fast(fast: object, request: dict[str, object], fds: list[int], isolat
         isolate,
         int(request["tmp_bytes"]),  # type: ignore[call-overload]
     )
+    if error and stage in _INIT_STAGES:  # the sandbox's failure, not the program's: the session breaks
+        raise OSError(error, f"the case's init could not {stage}: {os.strerror(error)}")
     if error:  # the child has exited with 127: say why where the program's stderr goes
         step = "" if stage == "exec" else f"could not {stage}: "
         said = f"judge: cannot run {os.fsdecode(name) or '?'}: {step}[Errno {error}] {os.strerror(error)}\n"
