@@ -10,7 +10,8 @@ its interactor ends, when the judge asks it to (SIGTERM: its run is stopped), or
 judge dies (the parent-death signal).
 
 Who ended first matters to the verdict (verdicts.judge_interaction): each side's run records
-the moment it was reaped on the machine's monotonic clock, which both processes share.
+when its bubblewrap wrote its exit status, as the kernel stamped it (sandbox.spawn), on the
+machine's monotonic clock, which both processes share.
 """
 
 from __future__ import annotations

@@ -354,9 +354,8 @@ def _set_threads_affinity(cpus: set[int]) -> None:
 @contextmanager
 def spread_out() -> Iterator[None]:
     """Within it, a worker that keeps to one CPU (pool_worker_init) has all of them again, and
-    what it starts meanwhile too: an interaction's two sides run at once, each with a watcher
-    that notes when its side ended, and who ended first decides the verdict. On one CPU the
-    scheduler would choose which watcher notices first."""
+    what it starts meanwhile too: an interaction's two sides run at once, as they would on
+    any machine, instead of taking turns on one CPU."""
     spread = _spread
     if spread is None:
         yield

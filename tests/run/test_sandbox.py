@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import select
 import shutil
 import socket
 import subprocess
@@ -17,7 +18,7 @@ import psutil
 import pytest
 
 from judge.run import build, checkers, sandbox
-from judge.run.sandbox import spawn
+from judge.run.sandbox import spawn, watch
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 from tests.conftest import PROBLEMS
 
@@ -314,6 +315,36 @@ def test_a_signal_a_program_sends_itself_ends_it(tmp_path: Path) -> None:
     code = "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\nprint('alive')\n"
     termed = judge_source(tmp_path, "term.py", code)
     assert termed.verdict is Verdict.RE and "SIGTERM" in termed.message and termed.run.stdout == b"", termed.message
+
+
+def test_an_interactions_run_ended_when_it_ended_not_when_the_judge_looked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which side of an interaction ended first may decide its verdict: a busy judge that looks
+    late must not move a run's end (bubblewrap's exit status, stamped by the kernel)."""
+    if not LAYERS.bwrap.active:
+        pytest.skip(LAYERS.bwrap.detail)
+    seen: list[float] = []
+    real_read = watch._Watch.read
+
+    def late_read(self: watch._Watch) -> None:
+        exit_fds = [key.fd for key in self.selector.get_map().values() if key.data == "exit"]
+        if exit_fds and not seen:
+            select.select(exit_fds, [], [])  # the run has ended (its sandbox is gone) ...
+            seen.append(time.monotonic())
+            time.sleep(0.2)  # ... and the judge is slow to get to it
+        real_read(self)
+
+    monkeypatch.setattr(watch._Watch, "read", late_read)
+    box = tmp_path / "box"
+    sandbox.prepare_box(box)
+    to_other, theirs = os.pipe()  # its stdout: the other side's stdin
+    try:
+        run = sandbox.run(["/bin/sh", "-c", "exit 3"], box=box, limits=limits(), stdout=theirs)
+    finally:
+        os.close(to_other)
+    assert run.exit_code == 3 and seen, run
+    assert run.ended <= seen[0], (run.ended, seen)
 
 
 def test_exit_code_is_re(tmp_path: Path) -> None:

@@ -82,7 +82,9 @@ class RunResult:
     stdout: bytes
     stderr: bytes
     busy: bool = False  # stopped by the wall clock while it was running (a loaded machine)
-    ended: float = 0.0  # time.monotonic() when it was reaped: which side of an interaction ended first
+    # When it ended (time.monotonic()): which side of an interaction ended first. The kernel's
+    # stamp of bubblewrap's exit status for an interaction's run, else when it was reaped.
+    ended: float = 0.0
 
     @property
     def ok(self) -> bool:

@@ -6,6 +6,8 @@ import os
 import queue
 import resource
 import signal
+import socket
+import struct
 import subprocess
 import threading
 import time
@@ -95,13 +97,17 @@ def _run_locked(
     # the judge moves its processes into the cgroup. Without bubblewrap a preexec hook
     # sets the cgroup and the rlimits in the child.
     block_r, block_w = os.pipe() if under_bwrap else (None, None)
+    # An interaction's verdict may turn on which side ended first (verdicts.judge_interaction):
+    # the end is the kernel's stamp of bubblewrap's exit status, not when the judge got to it.
+    status = _status_socket() if under_bwrap and stdout is not None else None
+    status_fd = status[1].fileno() if status is not None else None
     # The rlimits are set inside the sandbox by prlimit(1), which execs the program: they
     # are in force before its first instruction. (Set from outside on bwrap's processes,
     # they raced with bwrap's fork: a child forked meanwhile kept the judge's 8 MiB stack.)
     inside = under_bwrap and layers.prlimit_path is not None
     full: list[str] = []
     if under_bwrap:
-        full += _bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only)
+        full += _bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd)
         if inside:
             assert layers.prlimit_path is not None
             full += [layers.prlimit_path, *_prlimit_options(rlimits), "--"]
@@ -162,7 +168,7 @@ def _run_locked(
             preexec_fn=None if under_bwrap else in_child,
             start_new_session=True,
             close_fds=True,
-            pass_fds=(block_r,) if block_r is not None else (),
+            pass_fds=tuple(fd for fd in (block_r, status_fd) if fd is not None),
         )
         launcher = _launcher_for(group) if under_bwrap else None
         proc = launcher.spawn(spawn_args) if launcher else subprocess.Popen(**spawn_args)  # type: ignore[call-overload]
@@ -174,6 +180,8 @@ def _run_locked(
         for maybe in (out_r, out_w, err_r, err_w, block_r, block_w):
             if maybe is not None:
                 os.close(maybe)
+        for end in status or ():
+            end.close()
         if isinstance(stdin_file, int):
             os.close(stdin_file)
         else:
@@ -187,6 +195,8 @@ def _run_locked(
         stdin_file.close()
     os.close(out_w)
     os.close(err_w)
+    if status is not None:
+        status[1].close()  # bubblewrap's now
     if block_r is not None and block_w is not None:
         os.close(block_r)
         try:
@@ -197,16 +207,54 @@ def _run_locked(
         finally:
             os.write(block_w, b"1")
             os.close(block_w)
+    stamp = (lambda: _exit_stamp(status[0])) if status is not None else None
     try:
-        return _watch(proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss, cpu_base, stop)
+        return _watch(
+            proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss, cpu_base, stop, stamp
+        )
     finally:
         if out_r is not None:
             os.close(out_r)
         os.close(err_r)
+        if status is not None:
+            status[0].close()
         _kill_run(proc.pid, group)
         sweep(mine)
         if group:
             _release(group)
+
+
+_SO_TIMESTAMPNS = 35  # SOL_SOCKET: each datagram stamped (realtime, ns) as it is queued
+
+
+def _status_socket() -> tuple[socket.socket, socket.socket]:
+    """(ours, bubblewrap's) ends of a datagram pair whose every datagram the kernel stamps."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    ours.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+    return ours, theirs
+
+
+def _exit_stamp(ours: socket.socket) -> float | None:
+    """When bubblewrap wrote the program's exit status, on the monotonic clock (None if it
+    wrote none). It writes it once the program has ended and before its own end, which is
+    when the other side of an interaction sees the pipe close: an order no observer's delay
+    can turn round, where two processes' wake-ups on a busy machine can."""
+    ours.setblocking(False)
+    stamp: float | None = None
+    while True:
+        try:
+            data, ancillary, _, _ = ours.recvmsg(4096, socket.CMSG_SPACE(16))
+        except OSError:  # BlockingIOError: all read
+            break
+        if b"exit-code" not in data:
+            continue
+        for level, kind, raw in ancillary:
+            if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(raw) >= 16:
+                seconds, nanoseconds = struct.unpack("qq", raw[:16])
+                stamp = seconds + nanoseconds / 1e9
+    if stamp is None:
+        return None
+    return stamp - (time.time() - time.monotonic())
 
 
 class _Launcher:

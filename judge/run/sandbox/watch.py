@@ -50,6 +50,7 @@ class _Watch:
     ) -> None:
         self.stop = stop
         self.killed_at = self.last_kill = 0.0
+        self.exit_stamp: Callable[[], float | None] | None = None  # see _watch
         # How to kill every process of the run; a descriptor readable once it has ended; the
         # pid of its first process, to sample its tree where there is no cgroup.
         self.kill_run, self.root = kill, root
@@ -155,7 +156,11 @@ class _Watch:
         """The run has ended (reaped with `status` and, where it was the judge's child, its
         `usage`): what it left is killed, the rest of its output read, its figures decided."""
         now = time.monotonic()
-        ended = self.killed_at or now
+        # Its end: when the kernel recorded it where there is such a record (or the kill
+        # that ended it, if earlier), else now.
+        stamped = self.exit_stamp() if self.exit_stamp is not None else None
+        ends = [moment for moment in (self.killed_at, stamped) if moment]
+        ended = min(max(min(ends), self.start), now) if ends else now
         wall = now - self.start
         # The program is gone; what it left (daemons holding the pipes) is killed, then the rest read.
         self.kill_run(2.0)
@@ -222,8 +227,10 @@ def _watch(
     judge_rss: int,
     cpu_base: float = 0.0,
     stop: Stop | None = None,
+    exit_stamp: Callable[[], float | None] | None = None,
 ) -> RunResult:
-    """A run the judge started itself (its child): reaped with wait4."""
+    """A run the judge started itself (its child): reaped with wait4. `exit_stamp`: when it
+    ended by the kernel's clock, where there is such a record (an interaction's)."""
     # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
     pidfd: int | None = None
     try:
@@ -235,6 +242,7 @@ def _watch(
         _kill_run(proc.pid, group, timeout)
 
     watch = _Watch(kill, pidfd, proc.pid, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
+    watch.exit_stamp = exit_stamp
     try:
         while True:
             watch.read()
