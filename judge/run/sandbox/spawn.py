@@ -12,6 +12,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -99,7 +100,8 @@ def _run_locked(
     block_r, block_w = os.pipe() if under_bwrap else (None, None)
     # An interaction's verdict may turn on which side ended first (verdicts.judge_interaction):
     # the end is the kernel's stamp of bubblewrap's exit status, not when the judge got to it.
-    status = _status_socket() if under_bwrap and stdout is not None else None
+    stamped = under_bwrap and stdout is not None and _writes_status(layers.bwrap_path)
+    status = _status_socket() if stamped else None
     status_fd = status[1].fileno() if status is not None else None
     # The rlimits are set inside the sandbox by prlimit(1), which execs the program: they
     # are in force before its first instruction. (Set from outside on bwrap's processes,
@@ -225,6 +227,16 @@ def _run_locked(
 
 
 _SO_TIMESTAMPNS = 35  # SOL_SOCKET: each datagram stamped (realtime, ns) as it is queued
+
+
+@lru_cache(maxsize=4)
+def _writes_status(bwrap: str | None) -> bool:
+    """Whether this bubblewrap has --json-status-fd (0.3 and later): else the end is when reaped."""
+    try:
+        shown = subprocess.run([str(bwrap), "--help"], capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return b"--json-status-fd" in shown.stdout + shown.stderr
 
 
 def _status_socket() -> tuple[socket.socket, socket.socket]:
