@@ -10,7 +10,11 @@
  * joins the case's cgroups, becomes a session leader with default signal handling, takes its
  * stdin, stdout and stderr, closes every other descriptor, takes the case's rlimits, drops to
  * the case's user and execs. The supervisor is single-threaded and blocks every signal across
- * the vfork, so no handler of its own runs in the child. */
+ * the vfork, so no handler of its own runs in the child.
+ *
+ * Rootless (isolate), where the program would be the supervisor's own user, the first process
+ * is cloned into a pid and mount namespace of the case's own instead: an init (case_init) that
+ * starts the program the same way and returns its wait status once it has ended. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -47,8 +51,8 @@ struct plan {
     char *const *envp;
     const char *candidates[MAX_CANDIDATES];
     int n_candidates;
-    int isolate;             /* a pid and mount namespace of the case's own, under an init of ours */
-    char tmp_options[64];    /* the case's /tmp and /dev/shm (isolate) */
+    int isolate;          /* a pid and mount namespace of the case's own, under an init of ours */
+    char tmp_options[64]; /* the case's /tmp and /dev/shm (isolate) */
 };
 
 /* What the child got to and why it stopped; written by the child, read by the parent once
@@ -188,9 +192,16 @@ static int case_init(void *arg) {
 
 #define INIT_STACK (256 * 1024)
 
-static const char *STAGES[] = {"",       "join its cgroup",  "start a session",  "take its stdio",
-                               "set its limits", "change user", "enter its folder", "exec",
-                               "mount its /proc, /tmp and /dev/shm", "start"};
+static const char *STAGES[] = {"",
+                               "join its cgroup",
+                               "start a session",
+                               "take its stdio",
+                               "set its limits",
+                               "change user",
+                               "enter its folder",
+                               "exec",
+                               "mount its /proc, /tmp and /dev/shm", /* the case's init (isolate) */
+                               "start"};
 
 PyDoc_STRVAR(spawn_doc,
              "spawn(argv, envp, candidates, cwd, uid, fds, joins, rlimits, isolate=0, tmp_bytes=0)\n"
