@@ -31,7 +31,7 @@ from judge.errors import JudgeError
 from judge.run import lifecycle, programs, sandbox
 from judge.run.sandbox.procs import _PR_SET_PDEATHSIG, _libc_prctl
 from judge.run.sandbox.watch import BUSY_WALL_FACTOR
-from judge.run.verdicts import InteractorEnd
+from judge.run.verdicts import InteractorEnd, wrote_to_a_closed_pipe
 
 FEEDBACK = "feedback"
 TASK_FILE = "task.pickle"
@@ -150,7 +150,8 @@ def _read_end(work: Path, returncode: int, errors: bytes) -> InteractorEnd:
     feedback = dict(outcome.kept).get("judgemessage.txt", b"").decode("utf-8", errors="replace")
     lines = feedback.strip().splitlines()
     limit = str(run.limit_hit) if run.limit_hit is not None else None
-    return InteractorEnd(run.exit_code, run.signal, limit, run.ended, lines[0][:200] if lines else "")
+    broke = wrote_to_a_closed_pipe(run.signal, run.stderr)
+    return InteractorEnd(run.exit_code, run.signal, limit, run.ended, lines[0][:200] if lines else "", broke)
 
 
 def _helper(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int) -> int:

@@ -118,11 +118,19 @@ class InteractorEnd:
     limit_hit: str | None  # the sandbox limit that ended it, if one did
     ended: float  # when (the machine's monotonic clock), beside the submission's RunResult.ended
     message: str  # the first line of its judgemessage.txt, or why it could not be run
+    # It failed writing to the submission, whose input was closed (see wrote_to_a_closed_pipe).
+    broken_pipe: bool = False
 
 
 INTERACTOR_ACCEPTED, INTERACTOR_WRONG = 42, 43
 LEFT_EARLY = "the program ended while the interactor was still writing to it"
 _BROKEN_PIPE_MARKS = (b"Broken pipe", b"BrokenPipeError", b"EPIPE")
+
+
+def wrote_to_a_closed_pipe(signal_number: int | None, stderr: bytes) -> bool:
+    """Whether a run ended writing to a pipe nobody reads: killed by SIGPIPE, or its runtime
+    said so (Python ignores SIGPIPE: a write fails with BrokenPipeError and the program exits 1)."""
+    return signal_number == signals.SIGPIPE or any(mark in stderr for mark in _BROKEN_PIPE_MARKS)
 
 
 def judge_interaction(
@@ -131,9 +139,9 @@ def judge_interaction(
     """The verdict of one case of an interactive problem, by the ICPC rules (problemtools'):
 
     1. the interactor failed (no exit 42 or 43, a limit, a signal): IE, not the student's
-       fault; except that an interactor killed by SIGPIPE wrote to a program that had
-       already closed its input (left the dialogue): the submission's own failure (rule 3),
-       else WA. Whether that last write still fitted in the pipe before the program went is
+       fault; except that an interactor killed by SIGPIPE (or failing on a broken pipe, as a
+       Python one does) wrote to a program that had already closed its input (left the
+       dialogue): the submission's own failure (rule 3), else WA. Whether that last write still fitted in the pipe before the program went is
        a race that the machine's load decides, so a clean exit cannot be IE one time and a
        verdict the next;
     2. the interactor said WA (43) and ended first: WA, whatever the submission did after (a
@@ -143,10 +151,10 @@ def judge_interaction(
     first = interactor.ended <= run.ended if run.ended else True
     # A submission that died writing to a pipe nobody reads wrote after the interactor had
     # gone: the interactor came first, whatever two processes' clocks of their ends say.
-    broke = run.signal == signals.SIGPIPE or any(mark in run.stderr for mark in _BROKEN_PIPE_MARKS)
+    broke = wrote_to_a_closed_pipe(run.signal, run.stderr)
     first = first or (broke and run.exit_code != 0 and interactor.exit_code == INTERACTOR_WRONG)
     failed = interactor.limit_hit is not None or interactor.exit_code not in (INTERACTOR_ACCEPTED, INTERACTOR_WRONG)
-    broken_pipe = interactor.signal == signals.SIGPIPE and interactor.limit_hit is None
+    broken_pipe = (interactor.broken_pipe or interactor.signal == signals.SIGPIPE) and interactor.limit_hit is None
     if failed and not broken_pipe:
         if interactor.exit_code is None and interactor.signal is None and interactor.limit_hit is None:
             how = interactor.message or "it could not be run"

@@ -103,9 +103,14 @@ def test_wall_limit_while_running_says_the_machine_was_busy() -> None:
 
 
 def ended(
-    code: int | None, at: float, sig: int | None = None, limit: str | None = None, message: str = "why"
+    code: int | None,
+    at: float,
+    sig: int | None = None,
+    limit: str | None = None,
+    message: str = "why",
+    broken_pipe: bool = False,
 ) -> InteractorEnd:
-    return InteractorEnd(code, sig, limit, at, message)
+    return InteractorEnd(code, sig, limit, at, message, broken_pipe)
 
 
 @pytest.mark.parametrize(
@@ -138,6 +143,11 @@ def ended(
         (run(ended=2.0, exit_code=3), ended(None, 1.0, sig=signal.SIGPIPE), Verdict.RE),
         (run(ended=1.0), ended(None, 2.0, sig=signal.SIGPIPE), Verdict.WA),
         (run(ended=2.0), ended(None, 1.0, sig=signal.SIGPIPE), Verdict.WA),
+        # A Python interactor ignores SIGPIPE: the write fails (BrokenPipeError), it exits 1.
+        (run(ended=1.0), ended(1, 2.0, broken_pipe=True), Verdict.WA),
+        (run(ended=1.0, exit_code=3), ended(1, 2.0, broken_pipe=True), Verdict.RE),
+        # ...but not when a limit ended it: that is the interactor's own failure.
+        (run(ended=1.0), ended(1, 2.0, limit="cpu", broken_pipe=True), Verdict.IE),
     ],
 )
 def test_the_interaction_rules(submission: RunResult, interactor: InteractorEnd, expected: Verdict) -> None:
