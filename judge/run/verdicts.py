@@ -141,9 +141,9 @@ def judge_interaction(
     1. the interactor failed (no exit 42 or 43, a limit, a signal): IE, not the student's
        fault; except that an interactor killed by SIGPIPE (or failing on a broken pipe, as a
        Python one does) wrote to a program that had already closed its input (left the
-       dialogue): the submission's own failure (rule 3), else WA. Whether that last write still fitted in the pipe before the program went is
-       a race that the machine's load decides, so a clean exit cannot be IE one time and a
-       verdict the next;
+       dialogue): the submission's own failure (rule 3), else WA. Whether that last write
+       still fitted in the pipe before the program went is a race that the machine's load
+       decides, so a clean exit cannot be IE one time and a verdict the next;
     2. the interactor said WA (43) and ended first: WA, whatever the submission did after (a
        submission killed by SIGPIPE, or failing on a broken pipe, wrote after it had ended);
     3. the submission's own end decides next: TLE, MLE, RE, as for any run;
