@@ -68,6 +68,17 @@ static void __attribute__((noreturn)) fail(int stage) {
     _exit(127);
 }
 
+/* Every signal to its default, by the raw system call: glibc's sigaction refuses its own two
+ * (32 and 33), which an ignoring ancestor would otherwise pass on through the exec. An all-zero
+ * kernel sigaction is SIG_DFL with no flags and no mask, whatever its layout. */
+static void default_signals(void) {
+    static const unsigned long dfl[8];
+    int i;
+    for (i = 1; i < NSIG; i++) {
+        if (i != SIGKILL && i != SIGSTOP) syscall(SYS_rt_sigaction, i, dfl, NULL, (size_t)(NSIG / 8));
+    }
+}
+
 /* Between vfork and exec: system calls only (no malloc, no locks, no Python). */
 static void __attribute__((noinline, noreturn)) child(const struct plan *plan) {
     int i;
@@ -76,13 +87,7 @@ static void __attribute__((noinline, noreturn)) child(const struct plan *plan) {
         if (write(plan->joins[i], "0", 1) != 1) fail(1);
     }
     if (setsid() < 0) fail(2);
-    /* Every signal to its default, by the raw system call: glibc's sigaction refuses its own
-     * two (32 and 33), which an ignoring ancestor would otherwise pass on through the exec. An
-     * all-zero kernel sigaction is SIG_DFL with no flags and no mask, whatever its layout. */
-    static const unsigned long dfl[8];
-    for (i = 1; i < NSIG; i++) {
-        if (i != SIGKILL && i != SIGSTOP) syscall(SYS_rt_sigaction, i, dfl, NULL, (size_t)(NSIG / 8));
-    }
+    default_signals();
     for (i = 0; i < 3; i++) {
         if (dup2(plan->fds[i], i) < 0) fail(3);
     }
@@ -157,11 +162,8 @@ static const char *FRESH[] = {"/tmp", "/dev/shm"};
 
 static int case_init(void *arg) {
     const struct plan *plan = arg;
-    static const unsigned long dfl[8];
     int i, status;
-    for (i = 1; i < NSIG; i++) { /* no handler of the supervisor's may run here */
-        if (i != SIGKILL && i != SIGSTOP) syscall(SYS_rt_sigaction, i, dfl, NULL, (size_t)(NSIG / 8));
-    }
+    default_signals(); /* no handler of the supervisor's may run here */
     const unsigned long hidden = MS_NOSUID | MS_NODEV | MS_NOEXEC;
     if (mount("proc", "/proc", "proc", hidden, NULL) != 0) fail(8);
     for (i = 0; i < (int)(sizeof COVERED / sizeof *COVERED); i++) { /* read-only, as bubblewrap has them */
