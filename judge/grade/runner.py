@@ -192,17 +192,29 @@ def judge_submission(
     return summarise(problem, submission, build, results, limits)
 
 
+_IN_A_ROW = {Verdict.TLE: "time limits exceeded", Verdict.MLE: "memory limits exceeded"}
+
+
 class GroupEnds:
     """Which groups stop being judged, told the results of a submission in case order: a group
-    that breaks (on_reject) at its first failing case, a group with give_up_after_tle: K after
-    K time limits exceeded in a row. Its later cases are not judged (NJ) and earn nothing.
-    `full` judges every case. Mutable: one per judging of a submission."""
+    that breaks (on_reject) at its first failing case, a group with give_up_after_tle: K (or
+    give_up_after_mle) after K time (memory) limits exceeded in a row. Its later cases are not
+    judged (NJ) and earn nothing. `full` judges every case. Mutable: one per judging of a submission."""
 
     def __init__(self, problem: Problem, full: bool = False) -> None:
         groups = () if full else problem.spec.groups
         self.breaks = {g.name for g in groups if g.breaks}
-        self.tle_limit = {g.name: g.give_up_after_tle for g in groups if g.give_up_after_tle}
-        self.streak: dict[str, int] = {}
+        # group -> (verdict, how many in a row end it)
+        self.give_up: dict[str, tuple[tuple[Verdict, int], ...]] = {}
+        for g in groups:
+            rules = tuple(
+                (verdict, k)
+                for verdict, k in ((Verdict.TLE, g.give_up_after_tle), (Verdict.MLE, g.give_up_after_mle))
+                if k
+            )
+            if rules:
+                self.give_up[g.name] = rules
+        self.streak: dict[tuple[str, Verdict], int] = {}
         self.ended: dict[str, str] = {}  # group -> why its later cases are not judged
 
     def add(self, result: CaseResult) -> bool:
@@ -212,11 +224,11 @@ class GroupEnds:
             return True
         if group in self.breaks and result.verdict is not Verdict.AC:
             self.ended[group] = "not judged: the group failed earlier"
-        limit = self.tle_limit.get(group)
-        if limit is not None:
-            self.streak[group] = self.streak.get(group, 0) + 1 if result.verdict is Verdict.TLE else 0
-            if self.streak[group] >= limit and group not in self.ended:
-                self.ended[group] = f"not judged: {limit} time limits exceeded in a row before it"
+        for verdict, limit in self.give_up.get(group, ()):
+            key = (group, verdict)
+            self.streak[key] = self.streak.get(key, 0) + 1 if result.verdict is verdict else 0
+            if self.streak[key] >= limit and group not in self.ended:
+                self.ended[group] = f"not judged: {limit} {_IN_A_ROW[verdict]} in a row before it"
         return group in self.ended
 
     def not_judged(self, case: CaseFiles) -> CaseResult:

@@ -195,6 +195,13 @@ class Group(_Strict):
         " its later cases are not judged (NJ) and earn nothing. For per_case groups of a slow-solution class,"
         " where every further case would most likely burn its whole time limit too",
     )
+    give_up_after_mle: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="The same for memory limits exceeded in a row: a program whose memory does not depend on"
+        " its input (a huge static array) fills the limit on every case, each time at a cost in page faults",
+    )
     cases: Annotated[tuple[Case, ...], BeforeValidator(_tuple_from_list)] | None = Field(
         default=None, description="Inline cases (e.g. the statement's samples)"
     )

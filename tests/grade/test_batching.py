@@ -74,11 +74,14 @@ def test_jobs_that_may_wait_go_after_the_others_and_first_when_nothing_else_is_l
 def test_only_a_group_that_may_end_early_makes_its_cases_wait_and_not_with_full() -> None:
     problem = load_problem(PROBLEMS / "lanqiao")
     assert ending(problem, "edge", full=False) == "edge"  # on_reject: break (scoring: all)
-    assert ending(problem, "random", full=False) == "random"  # give_up_after_tle
+    assert ending(problem, "random", full=False) == "random"  # give_up_after_tle and _mle
     assert ending(problem, "edge", full=True) is None  # --full: no group ends early
-    groups = [g.model_copy(update={"give_up_after_tle": None}) for g in problem.spec.groups]
-    lenient = Problem(problem.directory, problem.spec.model_copy(update={"groups": groups}))
-    assert ending(lenient, "random", full=False) is None  # per case: never ends early
+    for kept in ("give_up_after_tle", "give_up_after_mle", None):
+        update = {k: None for k in ("give_up_after_tle", "give_up_after_mle") if k != kept}
+        groups = [g.model_copy(update=update) for g in problem.spec.groups]
+        changed = Problem(problem.directory, problem.spec.model_copy(update={"groups": groups}))
+        # per case: never ends early, unless it gives up on a streak of either kind
+        assert ending(changed, "random", full=False) == ("random" if kept else None)
 
 
 def test_a_case_waits_beside_a_running_one_of_its_build_and_ending_group() -> None:

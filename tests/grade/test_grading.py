@@ -418,3 +418,19 @@ def test_a_per_case_group_gives_up_after_k_time_limits_in_a_row(tmp_path: Path) 
         assert [c["verdict"] for c in random] == ["TLE", "TLE"] + ["NJ"] * 38
         assert "2 time limits exceeded in a row" in random[2]["message"]
         assert record["score"] == 0
+
+
+def test_a_per_case_group_gives_up_after_k_memory_limits_in_a_row(tmp_path: Path) -> None:
+    # The bundled lanqiao gives up after 3 MLEs in a row: a program that fills any limit gets
+    # MLE on the first case of each all-or-nothing group (which breaks there), MLE on three
+    # cases of the per-case group, and NJ for its other 37.
+    klass = tmp_path / "class" / "ann"
+    klass.mkdir(parents=True)
+    shutil.copy(PROGRAMS / "hog.cpp", klass / "lanqiao.cpp")
+    result = judge("grade", str(klass.parent), "-j", "2", "-o", str(tmp_path / "reports"))
+    assert result.returncode == 0, result.stderr
+    [record] = json.loads((tmp_path / "reports" / "results.json").read_text())["submissions"]
+    random = [c for c in record["cases"] if c["group"] == "random"]
+    assert [c["verdict"] for c in random] == ["MLE"] * 3 + ["NJ"] * 37
+    assert "3 memory limits exceeded in a row" in random[3]["message"]
+    assert record["verdict"] == "MLE" and record["score"] == 0

@@ -194,6 +194,25 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     assert (random.passed, random.earned) == (5, earned)
 
 
+def test_a_group_gives_up_on_a_streak_of_one_kind_of_limit_only() -> None:
+    # lanqiao's random group gives up after 3 TLEs or 3 MLEs in a row: TLE and MLE in turn
+    # are no streak of either, an AC breaks a streak, and the third MLE in a row ends it.
+    from judge.grade import runner
+    from judge.problem.spec import load_problem
+    from judge.run.verdicts import Verdict
+
+    ends = runner.GroupEnds(load_problem(PROBLEMS / "lanqiao"))
+    T, M, A = Verdict.TLE, Verdict.MLE, Verdict.AC
+    verdicts = [T, M, T, M, T, T, A, M, M, A, M, M, M]
+    ended = [
+        ends.add(runner.CaseResult(f"random/{i:02}", "random", False, v, "", 0.0, 0.0, 0))
+        for i, v in enumerate(verdicts)
+    ]
+    assert ended == [False] * 12 + [True]
+    assert ends.ended == {"random": "not judged: 3 memory limits exceeded in a row before it"}
+    assert not runner.GroupEnds(load_problem(PROBLEMS / "lanqiao"), full=True).give_up  # --full judges all
+
+
 @pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
 def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_path: Path) -> None:
     """Another process removed the box (as a judge that took it for stale once did): IE with
