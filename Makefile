@@ -7,21 +7,27 @@ TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: demo test test-slow bench schema clean
 
+# The venv starts without pip: ensurepip alone takes about 4 s. uv (from PyPI) is put in it by
+# the host's pip (pip --python, pip 22.3 or later) or else by the venv's own pip.
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit("judge needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv --without-pip $(VENV)
 
-# uv (from PyPI, into the venv) installs the same packages several times faster than pip;
-# pip does it where uv cannot be had or fails.
+# uv installs the same packages several times faster than pip, and pip itself too (judge
+# gradescope builds wheels with it); pip does it all where uv cannot be had or fails.
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+OWN_PIP := { $(BIN)/python -m pip --version >/dev/null 2>&1 || $(BIN)/python -m ensurepip --upgrade >/dev/null; }
+GET_UV := [ -x $(BIN)/uv ] \
+	|| $(PYTHON) -m pip --python $(BIN)/python install --quiet --disable-pip-version-check uv >/dev/null 2>&1 \
+	|| { $(OWN_PIP) && $(PIP) uv >/dev/null 2>&1; }
 define install
-	@if [ -x $(BIN)/uv ] || $(PIP) uv >/dev/null 2>&1; then \
+	@if $(GET_UV); then \
 		echo "installing $(1) with uv"; \
-		$(BIN)/uv pip install --quiet --python $(BIN)/python --config-settings editable_mode=compat -e '$(1)' \
-		|| $(PIP) --config-settings editable_mode=compat -e '$(1)'; \
+		$(BIN)/uv pip install --quiet --python $(BIN)/python --config-settings editable_mode=compat -e '$(1)' pip \
+		|| { $(OWN_PIP) && $(PIP) --config-settings editable_mode=compat -e '$(1)'; }; \
 	else \
 		echo "installing $(1) with pip"; \
-		$(PIP) --config-settings editable_mode=compat -e '$(1)'; \
+		$(OWN_PIP) && $(PIP) --config-settings editable_mode=compat -e '$(1)'; \
 	fi
 endef
 
