@@ -75,9 +75,7 @@ class Sent(Generic[Job]):
 def ending(problem: Problem, group: str, full: bool) -> str | None:
     """`group` if its cases may end early (on_reject: break, give_up_after_tle or _mle), unless every
     case is judged (`full`); else None."""
-    if full or not any(
-        g.name == group and (g.breaks or g.give_up_after_tle or g.give_up_after_mle) for g in problem.spec.groups
-    ):
+    if full or not any(g.name == group and (g.breaks or g.gives_up) for g in problem.spec.groups):
         return None
     return group
 

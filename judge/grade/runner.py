@@ -205,15 +205,7 @@ class GroupEnds:
         groups = () if full else problem.spec.groups
         self.breaks = {g.name for g in groups if g.breaks}
         # group -> (verdict, how many in a row end it)
-        self.give_up: dict[str, tuple[tuple[Verdict, int], ...]] = {}
-        for g in groups:
-            rules = tuple(
-                (verdict, k)
-                for verdict, k in ((Verdict.TLE, g.give_up_after_tle), (Verdict.MLE, g.give_up_after_mle))
-                if k
-            )
-            if rules:
-                self.give_up[g.name] = rules
+        self.give_up = {g.name: tuple((Verdict(v), k) for v, k in g.gives_up) for g in groups if g.gives_up}
         self.streak: dict[tuple[str, Verdict], int] = {}
         self.ended: dict[str, str] = {}  # group -> why its later cases are not judged
 

@@ -184,12 +184,7 @@ def _metadata(problem: Problem, notes: list[str], version: str) -> dict[str, Any
     if limits.time_multipliers:
         factors = ", ".join(f"{k} x{v:g}" for k, v in limits.time_multipliers.items())
         notes.append(f"per-language time factors ({factors}) have no place in a package: kept in judge.yaml")
-    giving_up = [
-        f"{g.name} after {k} {kind}"
-        for g in problem.spec.groups
-        for kind, k in (("TLE", g.give_up_after_tle), ("MLE", g.give_up_after_mle))
-        if k
-    ]
+    giving_up = [f"{g.name} after {k} {kind}" for g in problem.spec.groups for kind, k in g.gives_up]
     if giving_up:
         notes.append(
             f"giving up after limits exceeded in a row ({', '.join(giving_up)}) has no place in a package:"

@@ -231,6 +231,12 @@ class Group(_Strict):
         return self.on_reject == "break" if self.on_reject is not None else self.scoring == "all"
 
     @property
+    def gives_up(self) -> tuple[tuple[str, int], ...]:
+        """(verdict, K) for each limit that ends the group when K of its cases in a row exceed it."""
+        kinds = (("TLE", self.give_up_after_tle), ("MLE", self.give_up_after_mle))
+        return tuple((verdict, k) for verdict, k in kinds if k)
+
+    @property
     def source(self) -> str:
         """Which key makes the group's cases."""
         for key in SOURCES:
