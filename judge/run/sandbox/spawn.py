@@ -18,6 +18,7 @@ from typing import BinaryIO
 
 from judge.errors import SandboxFailure
 from judge.run import cgroups, lifecycle
+from judge.run.sandbox import filters
 from judge.run.sandbox.argv import Rlimit, _bwrap_prefix, _prlimit_options, _rlimits
 from judge.run.sandbox.detect import detect
 from judge.run.sandbox.procs import (
@@ -108,8 +109,9 @@ def _run_locked(
     # they raced with bwrap's fork: a child forked meanwhile kept the judge's 8 MiB stack.)
     inside = under_bwrap and layers.prlimit_path is not None
     full: list[str] = []
+    rules = filters.program_fd() if under_bwrap else None
     if under_bwrap:
-        full += _bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd)
+        full += _bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules)
         if inside:
             assert layers.prlimit_path is not None
             full += [layers.prlimit_path, *_prlimit_options(rlimits), "--"]
@@ -149,7 +151,7 @@ def _run_locked(
     try:
         stdin_file: int | BinaryIO = stdin if isinstance(stdin, int) else open(stdin or os.devnull, "rb")
     except OSError:
-        for fd in handed:
+        for fd in handed + ([rules] if rules is not None else []):
             os.close(fd)
         raise
     out_r: int | None = None
@@ -170,7 +172,7 @@ def _run_locked(
             preexec_fn=None if under_bwrap else in_child,
             start_new_session=True,
             close_fds=True,
-            pass_fds=tuple(fd for fd in (block_r, status_fd) if fd is not None),
+            pass_fds=tuple(fd for fd in (block_r, status_fd, rules) if fd is not None),
         )
         launcher = _launcher_for(group) if under_bwrap else None
         proc = launcher.spawn(spawn_args) if launcher else subprocess.Popen(**spawn_args)  # type: ignore[call-overload]
@@ -179,7 +181,7 @@ def _run_locked(
         # program's time. The program has not started yet (bwrap waits on the block fd).
         cpu_base = group.cpu_seconds() if group else 0.0
     except BaseException:
-        for maybe in (out_r, out_w, err_r, err_w, block_r, block_w):
+        for maybe in (out_r, out_w, err_r, err_w, block_r, block_w, rules):
             if maybe is not None:
                 os.close(maybe)
         for end in status or ():
@@ -191,6 +193,8 @@ def _run_locked(
         if group:
             _release(group)
         raise
+    if rules is not None:
+        os.close(rules)  # bubblewrap has read it by now, or holds its own copy
     if isinstance(stdin_file, int):
         os.close(stdin_file)  # the program holds it now: the other side sees its end when it ends
     else:

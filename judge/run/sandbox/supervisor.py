@@ -5,7 +5,7 @@ root without most capabilities (bubblewrap keeps only those named in session.SUP
 so the standard library is all it may use and a program it starts (uid 65534) can neither
 signal nor trace it. For each request on its control socket (one JSON datagram, and the case's
 stdin, stdout, stderr and cgroup files as descriptors) it gives the case a fresh /tmp and
-/dev/shm, forks a child that joins the case's cgroup, takes its rlimits and a session of its
+/dev/shm, forks a child that joins the case's cgroup and an IPC namespace of its own, takes its rlimits and a session of its
 own, drops to the unprivileged user and execs the program; it answers with the wait status
 when the program ends. It reaps every orphan a case leaves (it is their subreaper), so none
 holds a slot of the pids limit. The judge kills the case's processes through their cgroup,
@@ -45,7 +45,9 @@ _MNT_DETACH = 2
 _MS_NOSUID = 2
 _MS_NODEV = 4
 _FRESH = ("/tmp", "/dev/shm")  # the places a case may write besides its box: new for each case
-_INIT_STAGES = ("mount its /proc, /tmp and /dev/shm", "start")  # _fastspawn.c's STAGES of a case's init
+# _fastspawn.c's STAGES that are the sandbox's failure (a case's init, its IPC namespace)
+_INIT_STAGES = ("mount its /proc, /tmp and /dev/shm", "start", "make its IPC namespace")
+_CLONE_NEWIPC = 0x08000000
 
 
 def _fresh_tmpfs(libc: ctypes.CDLL, size: int) -> None:
@@ -66,6 +68,10 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
         stdin, stdout, stderr, *joins = fds
         for join in joins:
             os.write(join, b"0")  # cgroup.procs: "0" moves the writer; its page faults count from here
+        # SysV IPC and POSIX message queues of the case's own, gone with its last process
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(_CLONE_NEWIPC) != 0:
+            raise OSError(ctypes.get_errno(), "cannot make its IPC namespace")
         os.setsid()
         for signum in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD):
             signal.signal(signum, signal.SIG_DFL)  # Python ignores the first two; a program expects the default

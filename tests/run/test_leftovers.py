@@ -1,0 +1,114 @@
+"""Nothing a case leaves in the kernel reaches another case or another student: SysV message
+queues, shared memory and semaphores, POSIX message queues, the user keyring (sandbox.filters)
+and abstract sockets. Hostile programs in C and Python (tests/programs/leftovers/) look for what
+an earlier run left, print what they found, then leave all of it behind; a problem whose answer
+is always "nothing" turns a crossing into a WA. Memory held in shared memory counts against the
+case that holds it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judge.problem import testdata
+from judge.problem.spec import load_problem
+from judge.run import build, sandbox
+from judge.run.sandbox import filters
+from tests.conftest import REPO
+from tests.run.test_session import ROOTLESS, SUPPORT, VFORK_ONLY
+from tests.test_cli import judge
+
+PROGRAMS = REPO / "tests" / "programs" / "leftovers"
+needs_bwrap = pytest.mark.skipif(not sandbox.detect().bwrap.active, reason="no bubblewrap")
+
+
+@pytest.fixture(scope="module")
+def problems(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A problem of two groups of three cases, each case's answer "nothing"."""
+    root = tmp_path_factory.mktemp("leftovers") / "problems"
+    problem = root / "marks"
+    (problem / "solutions").mkdir(parents=True)
+    (problem / "statement.md").write_text("Print what earlier runs left: nothing.\n")
+    (problem / "solutions" / "reference.py").write_text("print('nothing')\n")
+    cases = ", ".join(f'{{input: "{n}\\n"}}' for n in range(3))
+    (problem / "problem.yaml").write_text(
+        "id: marks\ntitle: Marks\nsource: the judge's tests\nreference: solutions/reference.py\n"
+        "limits: {time_s: 2.0, memory_mib: 256}\ngroups:\n"
+        f"  - {{name: first, visibility: public, points: 1, cases: [{cases}]}}\n"
+        f"  - {{name: second, visibility: secret, points: 1, cases: [{cases}]}}\n"
+    )
+    made = judge("--problems", str(root), "gen")
+    assert made.returncode == 0, made.stdout + made.stderr
+    return root
+
+
+@pytest.fixture(params=["session", "session-fork", "per-case"])
+def case_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "per-case":
+        monkeypatch.setenv(sandbox.SESSION_ENV, "0")
+    elif not SUPPORT.active:
+        pytest.skip(SUPPORT.detail)
+    if request.param == "session-fork":
+        if ROOTLESS:
+            pytest.skip(VFORK_ONLY)
+        monkeypatch.setenv(sandbox.session.FAST_ENV, "0")
+    return str(request.param)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("program", ["leaver.c", "leaver.py"])
+def test_no_kernel_object_of_a_case_reaches_the_next(problems: Path, case_path: str, program: str) -> None:
+    from judge.grade import runner
+
+    problem = load_problem(problems / "marks")
+    submission = build.load_submission(PROGRAMS / program)
+    judged = runner.judge_submission(problem, submission, testdata.load_cases(problem), full=True, trace=True)
+    said = [case.trace[0].decode().strip() if case.trace else case.verdict for case in judged.cases]
+    assert said == ["nothing"] * 6, said
+    assert [case.verdict for case in judged.cases] == ["AC"] * 6
+
+
+@needs_bwrap
+def test_two_students_in_one_worker_share_nothing(problems: Path, tmp_path: Path) -> None:
+    """`judge grade -j 1`: both students' programs run in the same worker (and its session),
+    one after the other; each finds nothing of the other's."""
+    klass = tmp_path / "class"
+    for student, program in (("ann", "leaver.c"), ("bo", "leaver.py"), ("cy", "leaver.c")):
+        (klass / student).mkdir(parents=True)
+        (klass / student / f"marks{Path(program).suffix}").write_bytes((PROGRAMS / program).read_bytes())
+    out = tmp_path / "reports"
+    graded = judge("--problems", str(problems), "grade", str(klass), "-j", "1", "-o", str(out), "--full")
+    assert graded.returncode == 0, graded.stderr
+    records = json.loads((out / "results.json").read_text())["submissions"]
+    verdicts = {record["student"]: [case["verdict"] for case in record["cases"]] for record in records}
+    assert verdicts == {student: ["AC"] * 6 for student in ("ann", "bo", "cy")}
+
+
+@needs_bwrap
+def test_memory_held_in_shared_memory_counts_against_the_case(problems: Path, case_path: str) -> None:
+    from judge.grade import runner
+
+    if not sandbox.detect().cgroup.active:
+        pytest.skip("no cgroup: shared memory is not a process's own, and only a cgroup counts it")
+    problem = load_problem(problems / "marks")
+    cases = testdata.load_cases(problem)[:2]
+    judged = runner.judge_submission(problem, build.load_submission(PROGRAMS / "shm_hog.c"), cases, full=True)
+    assert [case.verdict for case in judged.cases] == ["MLE", "MLE"]
+
+
+@needs_bwrap
+def test_keyring_calls_are_refused_in_every_run(tmp_path: Path) -> None:
+    if not filters.support().active:
+        pytest.skip(filters.support().detail)
+    source = tmp_path / "main.py"
+    source.write_text(
+        "import ctypes, platform\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "add_key = {'x86_64': 248, 'aarch64': 217}[platform.machine()]\n"
+        "print(libc.syscall(add_key, b'user', b'k', b'v', 1, -4), ctypes.get_errno())\n"
+    )
+    (tmp_path / "empty.in").write_text("")
+    ran = judge("run", str(source), "--input", str(tmp_path / "empty.in"))
+    assert ran.stdout.split() == ["-1", "1"]  # EPERM
