@@ -8,7 +8,6 @@ the results back in case order. The cluster engine is in `judge.cluster.engine`.
 from __future__ import annotations
 
 import itertools
-import shutil
 import tempfile
 import time
 from collections.abc import Callable, Hashable
@@ -252,4 +251,4 @@ class LocalEngine:
     def release(self, where: object) -> None:
         assert isinstance(where, str)
         self._pace.forget(where)
-        shutil.rmtree(where, ignore_errors=True)
+        lifecycle.remove_tree(Path(where))

@@ -125,10 +125,7 @@ def _clean_box(where: Path, keep: AbstractSet[str]) -> None:
     # Files a run leaves in the box must not reach the next case.
     for entry in where.iterdir():
         if entry.name not in keep:
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry, ignore_errors=True)
-            else:
-                entry.unlink(missing_ok=True)
+            lifecycle.remove_tree(entry)
 
 
 def judge_submission(

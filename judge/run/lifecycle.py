@@ -20,17 +20,18 @@ import atexit
 import ctypes
 import errno
 import fcntl
+import logging
 import multiprocessing.util
 import os
 import re
-import shutil
 import signal
+import subprocess
 import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
 from typing import TypeVar
@@ -174,10 +175,49 @@ def make_temp_dir(kind: str, where: Path | None = None) -> Path:
     return path
 
 
+_log = logging.getLogger("judge")
+
+
+def remove_tree(path: Path) -> bool:
+    """Remove a folder a program may have filled (a box, a build): True once it is gone.
+
+    Never a recursion of Python's (a program can nest folders past its recursion limit, and
+    past PATH_MAX), never through a symbolic link, never into another file system: rm's own
+    walk, by descriptor. A folder its owner may not enter (rootless, the program is the judge's
+    own user and may chmod 000) is opened up first, by chmod's walk, which follows no link
+    either. What is left is logged, never raised: the next judge's remove_stale tries again."""
+    if not os.path.lexists(path):
+        return True
+    if path.is_symlink() or not path.is_dir():
+        with suppress(OSError):
+            path.unlink()
+        return not os.path.lexists(path)
+    said = ""
+    for command in (["rm", "-rf", "--one-file-system"], ["chmod", "-R", "u+rwx"], ["rm", "-rf", "--one-file-system"]):
+        try:
+            done = subprocess.run(
+                [*command, "--", str(path)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+                check=False,
+            )
+        except OSError as err:
+            said = str(err)
+            continue
+        if command[0] == "rm" and not os.path.lexists(path):
+            return True
+        lines = done.stderr.decode(errors="replace").strip().splitlines()
+        said = lines[-1] if lines else said
+    _log.warning("judge: could not remove %s (%s); a later judge will try again", path, said or "rm failed")
+    return False
+
+
 def remove_dir(path: Path) -> None:
-    """Remove a folder of make_temp_dir and give up its lock."""
-    shutil.rmtree(path, ignore_errors=True)
-    if not path.exists():
+    """Remove a folder of make_temp_dir and give up its lock (kept while anything is left,
+    so that remove_stale tries again once this process is gone)."""
+    if remove_tree(path):
         release(path.name)
 
 
@@ -227,8 +267,7 @@ def remove_stale(directory: Path | None = None, locks: Path | None = None) -> in
                 continue
         except OSError:
             continue
-        shutil.rmtree(path, ignore_errors=True)
-        if not path.exists():
+        if remove_tree(path):
             removed += 1
             forget(name, locks)
     if locks == where:

@@ -347,3 +347,51 @@ def test_an_interaction_in_a_pinned_worker_runs_on_every_cpu_again(monkeypatch: 
         thread, within, after = pool.submit(_affinity_within_and_after_spread_out).result()
     assert thread == within == set(cpus)
     assert after == {cpus[-1]}
+
+
+def _nest(top: Path, depth: int) -> None:
+    """`depth` folders one in another below `top` (by descriptor: past PATH_MAX)."""
+    at = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=at)
+            below = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=at)
+            os.close(at)
+            at = below
+        with open(os.open("bottom.txt", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=at), "w") as bottom:
+            bottom.write("x")
+        os.chmod(at, 0)  # its owner cannot enter it until it gives itself the right back
+    finally:
+        os.close(at)
+
+
+def test_a_tree_deeper_than_pythons_recursion_goes_and_no_link_is_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("kept")
+    box = tmp_path / "box"
+    box.mkdir()
+    (box / "link").symlink_to(outside)
+    _nest(box, 3000)
+    assert lifecycle.remove_tree(box)
+    assert not box.exists()
+    assert (outside / "keep.txt").read_text() == "kept"
+    assert lifecycle.remove_tree(box)  # already gone: nothing to do
+
+
+@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+def test_a_program_that_nests_folders_leaves_no_box_and_breaks_no_command(private_tmp: Path) -> None:
+    deep = REPO / "tests" / "programs" / "leftovers" / "deep.c"
+    given = private_tmp / "case.in"
+    given.write_text("x\n")
+    for command in (["run", str(deep), "--input", str(given)], ["run", str(deep), "-p", "lanqiao"]):
+        ran = subprocess.run(
+            [sys.executable, "-m", "judge", *command], cwd=REPO, env=env_with(private_tmp), capture_output=True
+        )
+        assert b"Traceback" not in ran.stderr, ran.stderr[-2000:]
+        assert ran.returncode in (0, 1), ran.stderr[-2000:]  # its verdict: AC ad hoc, WA on lanqiao
+        assert boxes(private_tmp) == []
+    doctor = subprocess.run(
+        [sys.executable, "-m", "judge", "doctor"], cwd=REPO, env=env_with(private_tmp), capture_output=True
+    )
+    assert b"Traceback" not in doctor.stderr
