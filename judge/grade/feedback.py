@@ -8,9 +8,9 @@ students by its own `Explanation.for_student`, since only it knows its fields.)
 
 The levels (docs/feedback.md counts what each reveals, in bits per submission):
 - `verdict`: the submission's verdict and score; the secret groups only as one total.
-- `groups` (the default): each secret group's verdict and points, and its slowest CPU time and
+- `groups` (the default): that, and whether each secret group passed, and its points.
+- `cases`: that, each secret case's verdict, and each secret group's slowest CPU time and
   largest memory as a band of a quarter of the limit.
-- `cases`: that, and each secret case's verdict.
 No level shows a secret case's exit code, signal, message, output, exact figures or wall time,
 nor how many cases of a group passed unless each case's verdict is shown anyway.
 """
@@ -18,11 +18,12 @@ nor how many cases of a group passed unless each case's verdict is shown anyway.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import get_args
 
 from judge.grade.results import CaseRecord, GradeRecord, GroupRecord
-from judge.problem.spec import FeedbackLevel, Problem
+from judge.problem.spec import FeedbackLevel, Group, Problem
 from judge.run import languages
 from judge.run.verdicts import Verdict
 
@@ -91,7 +92,7 @@ class Shown:
 
 _SHOWN = {
     "verdict": "only the submission's verdict and the secret groups' total points",
-    "groups": "each secret group's verdict, points, slowest CPU time and largest memory (as a quarter of the limit)",
+    "groups": "whether each secret group passed, and its points",
     "cases": "each secret case's verdict, and each secret group's points, slowest CPU time and largest memory"
     " (as a quarter of the limit)",
 }
@@ -108,6 +109,39 @@ def describe(level: FeedbackLevel) -> str:
 def level_of(problem: Problem | None) -> FeedbackLevel:
     """A problem's level; a record whose problem is gone gets the least."""
     return problem.spec.feedback if problem is not None else "verdict"
+
+
+# What a program can choose of its verdict on a secret case: AC, WA, TLE, MLE, RE, OLE, and an
+# IE that a custom checker can be driven to; a case's shown verdict may also be NJ.
+CHOSEN_VERDICTS = 7
+BAND_VALUES = BANDS + 1  # the four quarters and "over the limit"
+
+
+def _earnable(group: Group, count: int) -> set[float]:
+    """The points a secret group of `count` cases can earn: all or nothing, or a share per case passed."""
+    if group.scoring == "all":
+        return {0.0, float(group.points)}
+    return {round(group.points * passed / count, 9) for passed in range(count + 1)} if count else {0.0}
+
+
+def bits(problem: Problem, level: FeedbackLevel, counts: Mapping[str, int]) -> float:
+    """The most one submission can learn of `problem`'s secret cases at `level` (`counts`: the
+    number of cases of each group, from its test data): log2 of the
+    number of different things its student can be shown (docs/feedback.md). The headline
+    verdict is one of CHOSEN_VERDICTS at every level; `verdict` adds the secret groups' total,
+    `groups` each group's points (which say whether it passed), `cases` each secret case's
+    verdict (which fixes the points) and each group's two bands."""
+    secret = [g for g in problem.spec.groups if g.visibility == "secret"]
+    headline = math.log2(CHOSEN_VERDICTS)
+    if level == "verdict":
+        totals = {0.0}
+        for group in secret:
+            totals = {round(total + earned, 9) for total in totals for earned in _earnable(group, counts.get(group.name, 0))}
+        return headline + math.log2(len(totals))
+    if level == "groups":
+        return headline + sum(math.log2(len(_earnable(g, counts.get(g.name, 0)))) for g in secret)
+    cases = sum(counts.get(g.name, 0) for g in secret)
+    return cases * math.log2(CHOSEN_VERDICTS + 1) + len(secret) * 2 * math.log2(BAND_VALUES)
 
 
 def band(value: float, limit: float) -> str:
@@ -236,18 +270,22 @@ def for_student(record: GradeRecord, problem: Problem | None, level: FeedbackLev
         if level == "verdict":
             continue
         judged = _judged(mine)
+        # At `groups` a secret group says whether it passed and its points, nothing more: a
+        # group that stops at its first failure has that one case's verdict and figures, and a
+        # group's slowest figure is its slowest case's, both chosen by the program.
+        each = level == "cases"
         groups.append(
             ShownGroup(
                 g.name,
                 False,
-                group_verdict(mine),
+                group_verdict(mine) if each else None,
                 _all_accepted(mine),
                 g.points,
                 g.earned,
-                g.passed if level == "cases" else None,
-                g.total if level == "cases" else None,
-                band(max(c.cpu_s for c in judged), cpu_limit) if judged else "",
-                band(max(c.memory_kib for c in judged), memory_limit_kib) if judged else "",
+                g.passed if each else None,
+                g.total if each else None,
+                band(max(c.cpu_s for c in judged), cpu_limit) if judged and each else "",
+                band(max(c.memory_kib for c in judged), memory_limit_kib) if judged and each else "",
             )
         )
     if level == "verdict" and secret:

@@ -169,12 +169,12 @@ def test_each_level_shows_what_it_says_and_no_more() -> None:
     assert [(g.name, g.points, g.earned) for g in verdict.groups] == [("samples", 0, 0), ("secret", 100, 30)]
     groups = feedback.for_student(BASE, with_level("groups"))
     assert [c.name for c in groups.cases] == ["samples/01"]
-    assert [(g.name, g.verdict, g.passed, g.cpu) for g in groups.groups[1:]] == [
-        ("edge", "RE", None, "≤ 25% of the limit"),
-        ("random", "AC", None, "≤ 50% of the limit"),
-        ("bulk", "WA", None, "≤ 100% of the limit"),
+    # whether each passed and its points: no verdict kind, no figure a case can choose
+    assert [(g.name, g.verdict, g.ok, g.passed, g.cpu, g.memory) for g in groups.groups[1:]] == [
+        ("edge", None, False, None, "", ""),
+        ("random", None, True, None, "", ""),
+        ("bulk", None, False, None, "", ""),
     ]
-    assert groups.groups[3].memory == "≤ 100% of the limit"  # 200 of 256 MiB
     cases = feedback.for_student(BASE, with_level("cases"))
     assert [(c.name, c.verdict, c.message, c.cpu_s) for c in cases.cases[1:]] == [
         ("edge/01", "RE", "", None),
@@ -183,6 +183,12 @@ def test_each_level_shows_what_it_says_and_no_more() -> None:
         ("bulk/01", "WA", "", None),
     ]
     assert cases.groups[1].passed == 0 and cases.groups[1].total == 2
+    assert [(g.verdict, g.cpu) for g in cases.groups[1:]] == [
+        ("RE", "≤ 25% of the limit"),
+        ("AC", "≤ 50% of the limit"),
+        ("WA", "≤ 100% of the limit"),
+    ]
+    assert cases.groups[3].memory == "≤ 100% of the limit"  # 200 of 256 MiB
     teacher = feedback.for_teacher(BASE)
     assert teacher.cases == tuple(
         feedback.ShownCase(c.name, c.group, c.public, c.verdict, c.message, c.cpu_s, c.wall_s, c.memory_kib, None, 0)
@@ -193,15 +199,34 @@ def test_each_level_shows_what_it_says_and_no_more() -> None:
         assert "stay on the server" in shown.withheld and shown.score == BASE.score and shown.verdict == "RE"
 
 
+def named_row(record: GradeRecord, name: str, **change: object) -> GradeRecord:
+    return record_of([replace(c, **change) if c.name == name else c for c in record.cases])  # type: ignore[arg-type]
+
+
 def test_an_allowed_fact_does_change_the_surfaces() -> None:
     """The property above is not met by a page that shows nothing."""
-    for level, change in (
-        ("verdict", {"verdict": "AC", "message": ""}),  # the submission's verdict moves on
-        ("groups", {"cpu_s": 0.9}),  # the edge group's slowest case, a band up
-        ("cases", {"verdict": "TLE", "message": ""}),  # a secret case's verdict
+    for level, record in (
+        ("verdict", secret_row(BASE, verdict="AC", message="")),  # the submission's verdict moves on
+        ("groups", named_row(BASE, "random/01", verdict="WA")),  # the random group no longer passes
+        ("cases", secret_row(BASE, verdict="TLE", message="")),  # a secret case's verdict
+        ("cases", secret_row(BASE, cpu_s=0.9)),  # the edge group's slowest case, a band up
     ):
         problem = with_level(level)
-        assert surfaces(BASE, problem) != surfaces(secret_row(BASE, **change), problem), level
+        assert surfaces(BASE, problem) != surfaces(record, problem), level
+
+
+def test_at_groups_the_case_a_group_stopped_at_chooses_nothing_shown() -> None:
+    """A group that breaks ends at its first failure: that case's verdict kind and figures are
+    the program's choice, so `groups` shows none of them (the headline verdict aside, which
+    is the first failing case of the whole submission's)."""
+    problem = with_level("groups")
+    seen = set()
+    for verdict in ("WA", "RE", "MLE", "OLE", "TLE"):
+        for cpu in (0.01, 0.3, 0.6, 0.95):
+            for memory in (1000, 100_000, 200_000, 260_000):
+                record = named_row(BASE, "bulk/01", verdict=verdict, cpu_s=cpu, memory_kib=memory)
+                seen.add(surfaces(record, problem))
+    assert len(seen) == 1
 
 
 def test_bands_are_quarters_of_the_limit() -> None:

@@ -168,7 +168,8 @@ def test_report_for_students_cuts_secret_cases_to_the_level(graded: Path) -> Non
     page = (folder / "bo" / "sicily-rotations.html").read_text()
     assert "edge/01" in teacher and "edge/01" not in page  # groups: no secret case by name
     assert "First difference in samples/01" in page  # the public case whole
-    assert "feedback level groups" in page and "of the limit" in page
+    assert "feedback level groups" in page and "of the limit" not in page  # no band of a secret group
+    assert "passed</td>" in page  # whether each secret group passed
     assert '<a href="sicily-rotations.html">' in (folder / "bo" / "index.html").read_text()
     # Nothing of the class goes in the students' folder.
     assert not list(folder.glob("*.csv")) and not list(folder.glob("*.json"))
