@@ -173,13 +173,16 @@ class Site:
         return self.seen_by(user, found)
 
     def seen_by(self, user: User, found: SubmissionRow) -> SubmissionRow:
-        """A submission as its reader may see it now: to a student, a judged one is still
-        running until the end of its judging's last whole step (Settings.result_step_s)."""
-        if (
-            user.role == "teacher"
-            or found.status != "done"
-            or found.released(self.settings.result_step_s, self.clock())
-        ):
+        """A submission as its reader may see it now: to a student, nothing changes at a moment
+        a case can choose. A judged one is still running until the end of its judging's last
+        whole step (Settings.result_step_s); one claimed once is running until then."""
+        if user.role == "teacher":
+            return found
+        if found.status != "done":
+            # A judging paused between fair turns (or requeued) goes back to the queue at a
+            # moment its cases chose: to its student it stays running.
+            return dataclasses.replace(found, status=found.student_status)
+        if found.released(self.settings.result_step_s, self.clock()):
             return found
         return dataclasses.replace(found, status="running", verdict=None, score=None)
 

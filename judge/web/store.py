@@ -187,6 +187,18 @@ class SubmissionRow:
         return self.status in PENDING
 
     @property
+    def student_status(self) -> str:
+        """The stage its student sees: queued until a worker first takes it, compiling during
+        that first compile, then running until it is done. A turn given up (fair turns) puts it
+        back in the queue at a moment its cases chose, and its next turn compiles again: neither
+        is shown to the student, for whom that would be a clock."""
+        if self.status == "queued" and self.attempt == 0:
+            return "queued"
+        if self.status == "compiling" and self.attempt <= 1:
+            return "compiling"
+        return "done" if self.status == "done" else "running"
+
+    @property
     def status_text(self) -> str:
         if self.status == "running":
             return f"running case {min(self.case_done + 1, self.case_total)} of {self.case_total}"

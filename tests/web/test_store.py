@@ -164,6 +164,12 @@ def test_the_data_folder_and_its_files_are_the_judges_alone(tmp_path: Path) -> N
     assert len(again.notes) == 2 and "was readable by others (755), now 700" in again.notes[0]
 
 
+def student_sees(store: Store, submission_id: int) -> str:
+    row = store.get(submission_id)
+    assert row is not None
+    return row.student_status
+
+
 def test_a_turn_given_up_goes_behind_the_classmate_and_resumes_where_it_stopped(tmp_path: Path) -> None:
     store = Store(tmp_path)
     for user in ("bob", "carol"):
@@ -171,14 +177,18 @@ def test_a_turn_given_up_goes_behind_the_classmate_and_resumes_where_it_stopped(
     t = 1_000_000.0
     first_case = results.CaseRecord("secret/01", "secret", False, "TLE", "", 1.0, 1.1, 100, None, 0)
     store.submit("bob", "p", "c", "main.c", b"while", now=t)
+    assert student_sees(store, 1) == "queued"
     bob = store.claim(now=t)
     assert bob is not None and bob.done == ()
+    assert student_sees(store, bob.id) == "compiling"
     store.keep_io(bob, "secret/01", b"out", b"err")
     assert not store.others_waiting(bob, now=t + 5)  # nobody waits
     store.submit("carol", "p", "c", "main.c", b"ok", now=t + 1)
     assert not store.others_waiting(bob, now=t + 2)  # queued 1 s: a free worker may still take it
     assert store.others_waiting(bob, now=t + 4)
     assert store.pause(bob, (first_case,), now=t + 4)
+    # Back in the queue at a moment its case chose: to bob it is still running (no clock).
+    assert student_sees(store, bob.id) == "running"
     assert not store.finish(bob, record("bob"))  # the given-up claim is stale
     carol = store.claim(now=t + 4)
     assert carol is not None and carol.student == "carol"  # bob used 4 s, carol none
@@ -187,6 +197,7 @@ def test_a_turn_given_up_goes_behind_the_classmate_and_resumes_where_it_stopped(
     assert store.finish(carol, record("carol"), now=t + 9.5)
     again = store.claim(now=t + 10)
     assert again is not None and again.id == bob.id and again.attempt == bob.attempt + 1
+    assert student_sees(store, bob.id) == "running"  # its next turn compiles again, unseen
     assert again.done == (first_case,)
     assert store.case_io(bob.id) == {"secret/01": (b"out", b"err")}  # kept across turns
     row = store.get(bob.id)
