@@ -1,6 +1,12 @@
 """An assignment's scoreboard, where the course asks for one: per student the problems solved
-and the counted score, by the gradebook's rule over the results released so far. Anonymous:
-a student sees only their own name. Refreshed by the page itself (no script)."""
+and the counted score, by the gradebook's rule over the results released so far. Refreshed by
+the page itself (no script).
+
+Anonymous, a student sees their own name only, and nothing that maps another row to a name:
+only students who have submitted to the assignment have a row (the number of rows is not the
+roster's), a problem not submitted shows as 0 (a blank would say who never tried), and equal
+rows share one rank, in an order set by what they show (a tie in order of student id gave
+names to anyone who knows the class list)."""
 
 from __future__ import annotations
 
@@ -49,28 +55,44 @@ def scoreboard(
     keep = [i for i, c in enumerate(book.columns) if c.assignment == assignment.id]
     index = book.assignments.index(assignment)
     maxes = [book.columns[i].max_score for i in keep]
-    ranked = sorted(
-        book.rows,
-        key=lambda r: (
-            -r.totals[index],
-            -_solved([r.cells[i] for i in keep], maxes),
-            r.student,
-        ),
-    )
     anonymous = assignment.scoreboard == "anonymous" and user.role != "teacher"
     lines = []
-    for rank, row in enumerate(ranked, start=1):
+    for row in book.rows:
         cells = [row.cells[i] for i in keep]
-        lines.append(
-            Line(
-                rank,
-                row.student if not anonymous or row.student == user.id else "anonymous",
-                row.student == user.id,
-                _solved(cells, maxes),
-                row.totals[index],
-                tuple(c.score for c in cells),
-            )
-        )
+        mine = row.student == user.id
+        if anonymous and not mine and all(c.blank for c in cells):
+            continue  # never submitted: no row that says who
+        scores = tuple((0.0 if c.blank else c.score) if anonymous else c.score for c in cells)
+        name = row.student if not anonymous or mine else "anonymous"
+        lines.append(Line(0, name, mine, _solved(cells, maxes), row.totals[index], scores))
+    return site.page(
+        request,
+        "web/scoreboard.html.j2",
+        user=user,
+        assignment=assignment,
+        lines=ranked(lines, by_name=not anonymous),
+        anonymous=anonymous,
+        refresh=REFRESH_S,
+    )
+
+
+def ranked(lines: list[Line], by_name: bool) -> list[Line]:
+    """Best first, equal totals and solved counts sharing one rank (1, 2, 2, 4). Within a tie,
+    by name where names are shown, else by what the rows show (the viewer's own row first
+    among rows that show the same): never by anything the page hides."""
+
+    def shown(line: Line) -> tuple[object, ...]:
+        return tuple(-(s or 0.0) for s in line.scores)
+
+    order = sorted(
+        lines,
+        key=lambda line: (-line.score, -line.solved, line.name if by_name else "", shown(line), not line.mine),
+    )
+    out: list[Line] = []
+    for place, line in enumerate(order, start=1):
+        tied = out and (out[-1].score, out[-1].solved) == (line.score, line.solved)
+        out.append(dataclasses.replace(line, rank=out[-1].rank if tied else place))
+    return out
     return site.page(
         request,
         "web/scoreboard.html.j2",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -233,6 +234,33 @@ def test_the_scoreboard_is_anonymous_for_students(course: Course) -> None:
     assert "alice" not in bob_view.text and "anonymous" in bob_view.text and "bob" in bob_view.text
     assert "alice" in course.client("prof").get("/assignments/week1/scoreboard").text
     assert course.client("bob").get("/assignments/week2/scoreboard").status_code == 404
+
+
+def scoreboard_rows(page: str) -> list[list[str]]:
+    table = page[page.index('<table id="scoreboard">') : page.index("</table>")]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]
+    return [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S) for row in rows]
+
+
+def test_an_anonymous_scoreboard_gives_no_name_away(course: Course) -> None:
+    """No row for who never submitted, 0 where a problem was not tried, and equal rows share a
+    rank in an order that does not follow the student ids."""
+    for user in ("carol", "alice"):  # the same result: a tie
+        course.submit(user, "lanqiao")
+        course.judge("WA", 0)
+    for viewer in ("alice", "carol", "bob"):
+        rows = scoreboard_rows(course.client(viewer).get("/assignments/week1/scoreboard").text)
+        # bob (never submitted) sees his own row; nobody sees a row for another who did not
+        expected = 3 if viewer == "bob" else 2
+        assert len(rows) == expected, (viewer, rows)
+        assert all(row[0] == "1" for row in rows if row[1] != "bob")  # the tie shares rank 1
+        assert all(cell != "" for row in rows for cell in row[4:])  # no blank: a 0
+        others = [row for row in rows if row[1] not in (viewer,)]
+        assert all(row[1] == "anonymous" for row in others), rows
+        if viewer != "bob":
+            assert rows[0][1] == viewer  # among equal rows the viewer's own comes first
+    teacher = scoreboard_rows(course.client("prof").get("/assignments/week1/scoreboard").text)
+    assert [row[:2] for row in teacher] == [["1", "alice"], ["1", "bob"], ["1", "carol"]]  # every name
 
 
 def test_the_assignment_feedback_level_and_no_secret_case_on_student_pages(course: Course) -> None:
