@@ -207,7 +207,21 @@ def archive_files(archive: Path, packed: bytes, caps: Caps = SUBMISSION_CAPS) ->
     names = [name for name, _ in found]
     if len(set(names)) != len(names):
         raise SourceError(f"{archive}: a file is in the archive twice")
+    _no_file_under_a_file(archive, names)
     return sorted(found)
+
+
+def _no_file_under_a_file(archive: Path, names: list[str]) -> None:
+    """Refuse a file that another entry needs as its folder (`a` beside `a/b.txt`): no box
+    could hold both, and it is the submitter's to fix, told before anything runs."""
+    files = set(names)
+    for name in sorted(names):
+        parents = PurePosixPath(name).parents
+        clash = next((str(parent) for parent in parents if str(parent) in files), None)
+        if clash is not None:
+            raise SourceError(
+                f"{archive}: entries {clash!r} and {name!r} collide ({clash!r} is a file and a folder); refused"
+            )
 
 
 def _zip_files(archive: Path, packed: bytes, caps: Caps) -> list[tuple[str, bytes]]:

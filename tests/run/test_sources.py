@@ -255,3 +255,11 @@ def test_caps_are_the_callers(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"main.py": "x = 1\n" * 100})
     with pytest.raises(SourceError, match="over 100 bytes of files together"):
         sources.read(folder, Caps(bytes=100, files=10))
+
+
+@pytest.mark.parametrize("suffix", ["zip", "tar.gz"])
+def test_an_archive_whose_file_is_another_entrys_folder_is_refused_in_one_line(tmp_path: Path, suffix: str) -> None:
+    entries = {"main.py": b"print(1)\n", "a": b"x", "a/b.txt": b"y"}
+    archive = (_zip if suffix == "zip" else _tar)(tmp_path / f"s.{suffix}", entries)
+    with pytest.raises(SourceError, match=r"entries 'a' and 'a/b.txt' collide \('a' is a file and a folder\)"):
+        sources.read(archive)

@@ -590,6 +590,7 @@ def test_a_zip_of_several_files_is_judged_and_shown_whole(server: Server, tmp_pa
         (_zipped({"notes.txt": b"hello\n"}), "found: none"),
         (_zipped({"a.py": b"print(1)\n", "b.py": b"print(2)\n"}), "which one runs?"),
         (b"PK\x03\x04 broken", "not a readable zip file"),
+        (_zipped({"main.py": b"print(1)\n", "a": b"x", "a/b.txt": b"y"}), "mine.zip: entries &#39;a&#39; and"),
     ):
         refused = client.submit(PROBLEM, "mine.zip", content)
         assert refused.status == 400 and words in refused.body, refused.body[-400:]
