@@ -93,15 +93,6 @@ def ranked(lines: list[Line], by_name: bool) -> list[Line]:
         tied = out and (out[-1].score, out[-1].solved) == (line.score, line.solved)
         out.append(dataclasses.replace(line, rank=out[-1].rank if tied else place))
     return out
-    return site.page(
-        request,
-        "web/scoreboard.html.j2",
-        user=user,
-        assignment=assignment,
-        lines=lines,
-        anonymous=anonymous,
-        refresh=REFRESH_S,
-    )
 
 
 def routes() -> APIRouter:
