@@ -136,7 +136,9 @@ def bits(problem: Problem, level: FeedbackLevel, counts: Mapping[str, int]) -> f
     if level == "verdict":
         totals = {0.0}
         for group in secret:
-            totals = {round(total + earned, 9) for total in totals for earned in _earnable(group, counts.get(group.name, 0))}
+            totals = {
+                round(total + earned, 9) for total in totals for earned in _earnable(group, counts.get(group.name, 0))
+            }
         return headline + math.log2(len(totals))
     if level == "groups":
         return headline + sum(math.log2(len(_earnable(g, counts.get(g.name, 0)))) for g in secret)
