@@ -19,7 +19,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -37,6 +37,11 @@ _LISTED = (
 ROLES = ("student", "teacher")
 MAX_ID = 2**63 - 1
 PENDING = ("queued", "compiling", "running")
+# The saved case output (stdout and stderr tails, for the teacher) is bounded: a program that
+# prints on every case grew the database by 1.46 MB a submission, forever.
+IO_PER_SUBMISSION = 256 * 1024  # bytes one submission keeps, its cases together
+IO_PER_STUDENT = 4 * 1024 * 1024  # bytes one student's submissions keep: the oldest go first
+_IO_BYTES = "COALESCE(SUM(LENGTH(io.stdout) + LENGTH(io.stderr)), 0)"
 FAIR_S = 3600.0  # the queue's fair order weighs the judging time each student used in the last hour
 WAITING_S = 2.0  # queued this long, a submission has found no free worker (they poll every 0.2 s)
 # A queued submission's student's judging time in the last FAIR_S (the parameter: now - FAIR_S).
@@ -104,6 +109,13 @@ CREATE TABLE IF NOT EXISTS case_io (
     stdout BLOB NOT NULL,
     stderr BLOB NOT NULL,
     PRIMARY KEY (submission, name)
+);
+-- Why a submission's case_io is short: "submission" (its own cap was reached), "student" (removed
+-- to keep the student's under theirs, oldest first). What the teacher's page of it says.
+CREATE TABLE IF NOT EXISTS io_cut (
+    submission INTEGER PRIMARY KEY REFERENCES submissions(id),
+    why TEXT NOT NULL,
+    at REAL NOT NULL
 );
 -- Judging time each student used, one row per turn a worker gave them: the queue's fair order
 -- reads the last hour of it.
@@ -246,6 +258,17 @@ class ExplainState:
     status: str  # queued, running, done
     result: str | None
     error: str | None
+
+
+def _fit(stdout: bytes, stderr: bytes, room: int) -> tuple[bytes, bytes, bool]:
+    """The tails of both that fit in `room` bytes (stderr at most half of it when both do not),
+    and whether anything was cut."""
+    room = max(0, room)
+    if len(stdout) + len(stderr) <= room:
+        return stdout, stderr, False
+    err = stderr[len(stderr) - min(len(stderr), room // 2) :]
+    out = stdout[len(stdout) - min(len(stdout), room - len(err)) :]
+    return out, err, True
 
 
 class Store:
@@ -495,6 +518,7 @@ class Store:
             if row["partial"] is None:
                 db.execute("UPDATE submissions SET case_done = 0 WHERE id = ?", (row["id"],))
                 db.execute("DELETE FROM case_io WHERE submission = ?", (row["id"],))
+                db.execute("DELETE FROM io_cut WHERE submission = ?", (row["id"],))
             else:
                 done = tuple(results.CaseRecord(**c) for c in json.loads(row["partial"]))
                 db.execute("UPDATE submissions SET case_done = ? WHERE id = ?", (len(done), row["id"]))
@@ -551,18 +575,64 @@ class Store:
             (now, now, claim.id),
         )
 
-    def keep_io(self, claim: Claim, name: str, stdout: bytes, stderr: bytes) -> None:
-        """What the program printed on one case, for the teacher (see case_io)."""
+    def keep_io(self, claim: Claim, name: str, stdout: bytes, stderr: bytes, now: float | None = None) -> None:
+        """What the program printed on one case, for the teacher (see case_io): the tails that
+        fit in the submission's IO_PER_SUBMISSION, then the student's oldest submissions'
+        output removed while theirs is over IO_PER_STUDENT. Each cut is noted (io_cut)."""
+        now = time.time() if now is None else now
         with self._transaction() as db:
             current = db.execute(
-                "SELECT 1 FROM submissions WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
+                "SELECT student FROM submissions WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
                 (claim.id, claim.attempt),
             ).fetchone()
-            if current is not None:
+            if current is None:
+                return
+            used = db.execute(
+                f"SELECT {_IO_BYTES} FROM case_io io WHERE io.submission = ? AND io.name != ?", (claim.id, name)
+            ).fetchone()[0]
+            stdout, stderr, cut = _fit(stdout, stderr, IO_PER_SUBMISSION - used)
+            if cut:
+                db.execute("INSERT OR REPLACE INTO io_cut VALUES (?, 'submission', ?)", (claim.id, now))
+            if stdout or stderr or not cut:
                 db.execute(
                     "INSERT OR REPLACE INTO case_io (submission, name, stdout, stderr) VALUES (?, ?, ?, ?)",
                     (claim.id, name, stdout, stderr),
                 )
+            self._prune_io(db, current["student"], claim.id, now)
+
+    @staticmethod
+    def _prune_io(db: sqlite3.Connection, student: str, keep: int, now: float) -> None:
+        """Remove the student's oldest submissions' output (never `keep`'s) while theirs is over the cap."""
+        held = db.execute(
+            f"SELECT io.submission, {_IO_BYTES} AS size FROM case_io io JOIN submissions s ON s.id = io.submission "
+            "WHERE s.student = ? GROUP BY io.submission ORDER BY io.submission",
+            (student,),
+        ).fetchall()
+        total = sum(row["size"] for row in held)
+        for row in held:
+            if total <= IO_PER_STUDENT:
+                break
+            if row["submission"] == keep:
+                continue
+            db.execute("DELETE FROM case_io WHERE submission = ?", (row["submission"],))
+            db.execute("INSERT OR REPLACE INTO io_cut VALUES (?, 'student', ?)", (row["submission"], now))
+            total -= row["size"]
+
+    def io_cut(self, submission_id: int) -> str:
+        """Why the submission's saved output is short ("" if it is whole): "submission" or "student"."""
+        with self._connect() as db:
+            row = db.execute("SELECT why FROM io_cut WHERE submission = ?", (submission_id,)).fetchone()
+        return str(row["why"]) if row is not None else ""
+
+    def sizes(self) -> tuple[int, int]:
+        """(the database's bytes on disk, its -wal and -shm files included; the saved case output's)."""
+        on_disk = 0
+        for suffix in ("", "-wal", "-shm"):
+            with suppress(OSError):
+                on_disk += os.stat(f"{self.path}{suffix}").st_size
+        with self._connect() as db:
+            kept = db.execute(f"SELECT {_IO_BYTES} FROM case_io io").fetchone()[0]
+        return on_disk, int(kept)
 
     def case_io(self, submission_id: int) -> dict[str, tuple[bytes, bytes]]:
         """Case name -> (stdout, stderr) kept for a submission's current judging."""

@@ -16,6 +16,7 @@ from judge.errors import JudgeError
 from judge.grade import runner
 from judge.problem.spec import load_problem
 from judge.run import sandbox
+from judge.web import store
 from judge.web.auth import require_teacher
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
 from judge.web.store import User, valid_user_id
@@ -43,6 +44,9 @@ def dashboard(
         assignments=[] if site.course.path is None else site.course.assignments,
         course_file=str(site.course.path) if site.course.path is not None else "",
         notes=site.notes(),
+        sizes=site.store.sizes(),
+        submission_kib=store.IO_PER_SUBMISSION // 1024,
+        student_mib=store.IO_PER_STUDENT >> 20,
         sandbox=sandbox.detect().mode,
         message=message,
     )
@@ -207,7 +211,17 @@ def case_output(
         for c in (record.cases if record is not None else ())
         if c.name in kept
     ]
-    return site.page(request, "web/case_io.html.j2", user=user, s=found, cases=cases, cap_kib=runner.TRACE_CAP // 1024)
+    return site.page(
+        request,
+        "web/case_io.html.j2",
+        user=user,
+        s=found,
+        cases=cases,
+        cap_kib=runner.TRACE_CAP // 1024,
+        cut=site.store.io_cut(submission_id),
+        submission_kib=store.IO_PER_SUBMISSION // 1024,
+        student_mib=store.IO_PER_STUDENT >> 20,
+    )
 
 
 def end_sessions(

@@ -282,6 +282,8 @@ def test_the_teacher_reads_a_secret_case_output_and_stderr(course: Course) -> No
     course.store.finish(claim, record("bob", "lanqiao", "RE", 0), now=course.clock())
     page = course.client("prof").get(f"/teacher/submissions/{claim.id}/io").text
     assert "42" in page and "ZeroDivisionError" in page
+    dashboard = course.client("prof").get("/teacher").text
+    assert re.search(r'id="storage">The database: [\d.]+ MiB on disk, 0\.0 MiB of it the output', dashboard)
 
 
 def test_the_dashboard_names_an_extension_for_someone_not_on_the_roster(course: Course) -> None:

@@ -208,3 +208,32 @@ def test_a_turn_given_up_goes_behind_the_classmate_and_resumes_where_it_stopped(
     fresh = [store.claim(now=t + 20), store.claim(now=t + 20)]
     [bob_again] = [c for c in fresh if c is not None and c.student == "bob"]
     assert bob_again.done == () and store.case_io(bob.id) == {}
+
+
+def test_saved_case_output_is_capped_per_submission_and_per_student(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from judge.web import store as store_module
+
+    monkeypatch.setattr(store_module, "IO_PER_SUBMISSION", 100_000)
+    monkeypatch.setattr(store_module, "IO_PER_STUDENT", 250_000)
+    store = Store(tmp_path)
+    store.add_user("bob")
+    tail = b"x" * 16 * 1024
+    ids = []
+    for n in range(4):
+        store.submit("bob", "p", "c", "main.c", b"print", now=1000.0 + n)
+        claim = store.claim(now=1000.0 + n)
+        assert claim is not None
+        for case in range(8):  # 8 x 32 KiB printed: 256 KiB, over the submission's cap
+            store.keep_io(claim, f"secret/{case:02d}", tail, tail)
+        kept = store.case_io(claim.id)
+        assert sum(len(out) + len(err) for out, err in kept.values()) == 100_000
+        assert store.io_cut(claim.id) == "submission"
+        assert store.finish(claim, record("bob"), now=1001.0 + n)
+        ids.append(claim.id)
+    # 4 x 100 KB is over the student's 250 KB: the two oldest went, the newest stayed whole.
+    assert [bool(store.case_io(i)) for i in ids] == [False, False, True, True]
+    assert [store.io_cut(i) for i in ids] == ["student", "student", "submission", "submission"]
+    on_disk, kept = store.sizes()
+    assert kept == 200_000 and on_disk > kept
