@@ -24,11 +24,10 @@ PROGRAMS = REPO / "tests" / "programs" / "leftovers"
 needs_bwrap = pytest.mark.skipif(not sandbox.detect().bwrap.active, reason="no bubblewrap")
 
 
-@pytest.fixture(scope="module")
-def problems(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A problem of two groups of three cases, each case's answer "nothing"."""
-    root = tmp_path_factory.mktemp("leftovers") / "problems"
-    problem = root / "marks"
+def marks_problem(root: Path) -> Path:
+    """A problems folder in `root` with `marks`: two groups of three cases, each answer "nothing"."""
+    problems = root / "problems"
+    problem = problems / "marks"
     (problem / "solutions").mkdir(parents=True)
     (problem / "statement.md").write_text("Print what earlier runs left: nothing.\n")
     (problem / "solutions" / "reference.py").write_text("print('nothing')\n")
@@ -39,9 +38,14 @@ def problems(tmp_path_factory: pytest.TempPathFactory) -> Path:
         f"  - {{name: first, visibility: public, points: 1, cases: [{cases}]}}\n"
         f"  - {{name: second, visibility: secret, points: 1, cases: [{cases}]}}\n"
     )
-    made = judge("--problems", str(root), "gen")
+    made = judge("--problems", str(problems), "gen")
     assert made.returncode == 0, made.stdout + made.stderr
-    return root
+    return problems
+
+
+@pytest.fixture(scope="module")
+def problems(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return marks_problem(tmp_path_factory.mktemp("leftovers"))
 
 
 @pytest.fixture(params=["session", "session-fork", "per-case"])

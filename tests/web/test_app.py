@@ -14,6 +14,8 @@ import urllib.parse
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from judge.web.store import Store
 from tests.conftest import PROBLEMS, REPO
 from tests.explain.test_cli import budget
@@ -625,3 +627,29 @@ def test_an_interactive_problem_is_judged_on_the_web(tmp_path: Path) -> None:
     finally:
         web.stop()
     assert verdicts == {"bisect.py": "AC", "count_up.py": "WA"}
+
+
+def test_nothing_one_students_program_leaves_reaches_the_next_students(tmp_path: Path) -> None:
+    """`judge serve --workers 1`: one worker (and its session) judges both students in turn;
+    each program looks for SysV queues, shared memory, semaphores, POSIX queues, keys and
+    abstract sockets the other left, and prints "nothing" (AC) only if there are none."""
+    from judge.run import sandbox
+    from tests.run.test_leftovers import PROGRAMS, marks_problem
+
+    if not sandbox.detect().isolated:
+        pytest.skip("the judge refuses to run submissions without isolation")
+    server = Server(marks_problem(tmp_path), tmp_path / "data", workers=1)
+    tokens = server.roster("ann", "bo", "cy")
+    server.start()
+    try:
+        teacher = server.teacher()
+        for student, program in (("ann", "leaver.c"), ("bo", "leaver.py"), ("cy", "leaver.c")):
+            client = server.client()
+            client.login(student, tokens[student])
+            reply = client.submit("marks", program, (PROGRAMS / program).read_bytes())
+            assert reply.status == 303, reply.body[-400:]
+            client.wait_done(submitted_id(reply.headers["location"]))
+            status = teacher.get(f"/api/submissions/{submitted_id(reply.headers['location'])}").json()
+            assert case_verdicts(status) == ["AC"] * 6, (student, status)
+    finally:
+        server.stop()
