@@ -141,7 +141,7 @@ class _Builds:
         self.kept.move_to_end(compiled.digest)
         while len(self.kept) > BUILDS_KEPT:
             _, old = self.kept.popitem(last=False)
-            shutil.rmtree(old, ignore_errors=True)
+            lifecycle.remove_tree(old)
         return folder
 
 

@@ -458,7 +458,7 @@ def explain(
         secret.update(space.keys(case.input.read_text(errors="replace")))
     limits = runner.run_limits(problem, submission.language)
     mode = sandbox.detect().mode
-    where = lifecycle.make_temp_dir("explain")
+    where = lifecycle.make_temp_dir("explain", cap=lifecycle.BOX_CAP_BYTES)
     pool: Executor | None = None
     try:
         sandbox.prepare_box(where)

@@ -79,6 +79,7 @@ def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, 
 
     submission = runner.load_for(problem, source)
     where = Path(tempfile.mkdtemp(prefix="build-", dir=builds))
+    lifecycle.cap_folder(where, lifecycle.BOX_CAP_BYTES)  # what the compile writes is capped
     sandbox.prepare_box(where)
     return runner.compile_for(problem, submission, where), str(where)
 

@@ -60,7 +60,7 @@ def write_files(where: Path, files: Sequence[tuple[str, bytes]]) -> None:
 @contextmanager
 def box() -> Iterator[Path]:
     """A fresh, private working directory for one submission, removed afterwards."""
-    directory = lifecycle.make_temp_dir("box")
+    directory = lifecycle.make_temp_dir("box", cap=lifecycle.BOX_CAP_BYTES)
     try:
         sandbox.prepare_box(directory)
         yield directory

@@ -74,7 +74,7 @@ def interact(
 
 
 def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor: programs.Task) -> Interaction:
-    work = lifecycle.make_temp_dir("interact")
+    work = lifecycle.make_temp_dir("interact", cap=lifecycle.BOX_CAP_BYTES)
     to_submission_r, to_submission_w = os.pipe()
     to_interactor_r, to_interactor_w = os.pipe()
     ready_r, ready_w = os.pipe()

@@ -116,7 +116,7 @@ def build(program: Program, memory_mib: int) -> Built:
         return built
     from judge.run.build import compile_limits, write_files
 
-    work = lifecycle.make_temp_dir("program")
+    work = lifecycle.make_temp_dir("program")  # renamed into the cache: on disk (a mount cannot move)
     try:
         sandbox.prepare_box(work)
         write_files(work, program.box_files())
@@ -176,7 +176,7 @@ def run_keeping(
     """`run`, and the files the program left in Task.keep. An interactor's: its stdin and
     stdout are pipe ends to the submission (taken over by the sandbox), `stop` ends it."""
     _require_isolation()
-    work = lifecycle.make_temp_dir("prog")
+    work = lifecycle.make_temp_dir("prog", cap=lifecycle.BOX_CAP_BYTES)
     try:
         box = work / "box"
         shutil.copytree(task.built.directory, box, ignore=shutil.ignore_patterns(".built"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError
-from judge.run import build, sandbox
+from judge.run import build, lifecycle, sandbox
 from tests.conftest import PROBLEMS, REPO
 from tests.test_cli import judge
 
@@ -234,7 +234,8 @@ def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_p
         argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
         slow = where / "slow.py"
         slow.write_text("import time\ntime.sleep(1.5)\nprint(0)\n")
-        remover = threading.Timer(0.4, shutil.rmtree, args=(where,))
+        # as another judge removes a folder (a capped box is unmounted whole, then removed)
+        remover = threading.Timer(0.4, lifecycle.remove_tree, args=(where,))
         remover.start()
         began = time.monotonic()
         result = runner.run_case(problem, ("python3", "slow.py"), where, case, limits)

@@ -29,7 +29,7 @@ def private_tmp() -> Iterator[Path]:
     where = Path(tempfile.mkdtemp(prefix="judgetest"))
     where.chmod(0o755)
     yield where
-    shutil.rmtree(where, ignore_errors=True)
+    lifecycle.remove_tree(where)  # capped boxes a killed judge left are mounts
 
 
 def env_with(tmp: Path) -> dict[str, str]:
@@ -395,3 +395,25 @@ def test_a_program_that_nests_folders_leaves_no_box_and_breaks_no_command(privat
         [sys.executable, "-m", "judge", "doctor"], cwd=REPO, env=env_with(private_tmp), capture_output=True
     )
     assert b"Traceback" not in doctor.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a box is a capped tmpfs where the judge is root")
+@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+def test_what_a_program_writes_in_its_box_stops_at_the_boxs_cap(private_tmp: Path) -> None:
+    fill = REPO / "tests" / "programs" / "leftovers" / "fill.c"
+    given = private_tmp / "case.in"
+    given.write_text("x\n")
+    command = ["run", str(fill), "--input", str(given), "--memory-limit", "2048", "--time-limit", "10"]
+    ran = subprocess.run(
+        [sys.executable, "-m", "judge", *command], cwd=REPO, env=env_with(private_tmp), capture_output=True
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert int(ran.stdout.split()[0]) < lifecycle.BOX_CAP_BYTES >> 20  # the box was full, not the disk
+    assert boxes(private_tmp) == []
+    # and what it wrote was memory of its run: over a limit below the cap, the verdict is MLE
+    command[command.index("2048")] = "128"
+    limited = subprocess.run(
+        [sys.executable, "-m", "judge", *command], cwd=REPO, env=env_with(private_tmp), capture_output=True
+    )
+    assert b"MLE" in limited.stderr, limited.stderr[-2000:]
+    assert boxes(private_tmp) == []

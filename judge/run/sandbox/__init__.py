@@ -26,7 +26,7 @@ supervisor (the cases of one submission in one sandbox, a fresh process each). W
 the judge uses is named here.
 """
 
-from judge.run.sandbox.detect import detect, find_bwrap, isolation_problem
+from judge.run.sandbox.detect import box_support, detect, find_bwrap, isolation_problem
 from judge.run.sandbox.filters import support as filter_support
 from judge.run.sandbox.procs import prepare_box, seal_build, sweep
 from judge.run.sandbox.records import (
@@ -65,6 +65,7 @@ __all__ = [
     "RunLimits",
     "RunResult",
     "Stop",
+    "box_support",
     "cases",
     "detect",
     "filter_support",

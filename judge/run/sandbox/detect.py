@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from functools import lru_cache
 
-from judge.run import cgroups
+from judge.run import cgroups, lifecycle
 from judge.run.sandbox.argv import _bwrap_prefix, _host_binds
 from judge.run.sandbox.procs import _become_subreaper, _reap_new
 from judge.run.sandbox.records import BWRAP_ENV, NOBODY, SANDBOX_PATH, UNSAFE_ENV, Layer, Layers
@@ -133,4 +133,19 @@ def detect() -> Layers:
         cgroup = Layer("cgroup", False, f"{support.reason}; memory and CPU are sampled with psutil instead")
     return Layers(
         bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, binds, rootless and bwrap.active, prlimit_path
+    )
+
+
+def box_support() -> Layer:
+    """Whether a box is capped here (lifecycle.cap_folder), as `judge doctor` shows it."""
+    size = f"{lifecycle.BOX_CAP_BYTES >> 20} MiB"
+    if os.geteuid() == 0:
+        return Layer(
+            "box", True, f"each box a tmpfs of {size}, counted in the run's memory and unmounted whole at its end"
+        )
+    return Layer(
+        "box",
+        False,
+        f"as an ordinary user a box is a folder on disk: what a program writes there is bounded by its time "
+        f"only (as root each box is a tmpfs of {size})",
     )
