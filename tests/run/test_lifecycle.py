@@ -4,7 +4,6 @@ workers and boxes go; what a killed judge left is removed by the next one."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
