@@ -116,3 +116,18 @@ def test_keyring_calls_are_refused_in_every_run(tmp_path: Path) -> None:
     (tmp_path / "empty.in").write_text("")
     ran = judge("run", str(source), "--input", str(tmp_path / "empty.in"))
     assert ran.stdout.split() == ["-1", "1"]  # EPERM
+
+
+@needs_bwrap
+def test_what_a_case_writes_in_its_box_is_memory_of_the_case_and_capped(problems: Path, case_path: str) -> None:
+    """As root every box is a capped tmpfs; rootless, a session's case writes into an overlay
+    of its own (a capped tmpfs above the build). Either way the files are memory of the case:
+    writing 1 MiB files without end is an MLE, never a full disk."""
+    from judge.grade import runner
+
+    if sandbox.detect().rootless and case_path == "per-case":
+        pytest.skip("rootless, a sandbox per case writes its box on disk (no mount without root)")
+    problem = load_problem(problems / "marks")
+    cases = testdata.load_cases(problem)[:1]
+    judged = runner.judge_submission(problem, build.load_submission(PROGRAMS / "fill.c"), cases)
+    assert [case.verdict for case in judged.cases] == ["MLE"]

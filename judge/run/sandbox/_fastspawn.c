@@ -30,6 +30,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,6 +54,7 @@ struct plan {
     int n_candidates;
     int isolate;          /* a pid and mount namespace of the case's own, under an init of ours */
     char tmp_options[64]; /* the case's /tmp and /dev/shm (isolate) */
+    char box_options[64]; /* the tmpfs under the case's /box (isolate), "" for none */
 };
 
 /* What the child got to and why it stopped; written by the child, read by the parent once
@@ -163,6 +165,31 @@ static char **strings(PyObject *list, Py_ssize_t *count) {
 static const char *COVERED[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"};
 static const char *FRESH[] = {"/tmp", "/dev/shm"};
 
+/* isolate: the box as an overlay, the build below (read-only to the overlay) and a capped tmpfs
+ * of the case's own above, where whatever the case writes goes: counted in its cgroup, capped,
+ * and gone with its mount namespace. The tmpfs is mounted on a stage in the fresh /tmp, then
+ * detached from there (the overlay keeps it), so the program never sees it. Best effort: a
+ * kernel that refuses an overlay in a user namespace (before 5.11) leaves the box on disk. */
+static const char *STAGE = "/tmp/.judge-box";
+static const char *OVERLAY[] = {
+    "lowerdir=/box,upperdir=/tmp/.judge-box/upper,workdir=/tmp/.judge-box/work,userxattr",
+    "lowerdir=/box,upperdir=/tmp/.judge-box/upper,workdir=/tmp/.judge-box/work"};
+
+static void overlay_box(const struct plan *plan) {
+    int i;
+    if (plan->box_options[0] == 0 || mkdir(STAGE, 0700) != 0) return;
+    if (mount("tmpfs", STAGE, "tmpfs", MS_NOSUID | MS_NODEV, plan->box_options) == 0) {
+        if (mkdir("/tmp/.judge-box/upper", 0777) == 0 && chmod("/tmp/.judge-box/upper", 0777) == 0 &&
+            mkdir("/tmp/.judge-box/work", 0700) == 0) {
+            for (i = 0; i < 2; i++) {
+                if (mount("overlay", "/box", "overlay", MS_NOSUID | MS_NODEV, OVERLAY[i]) == 0) break;
+            }
+        }
+        umount2(STAGE, MNT_DETACH);
+    }
+    rmdir(STAGE);
+}
+
 static int case_init(void *arg) {
     const struct plan *plan = arg;
     int i, status;
@@ -179,6 +206,7 @@ static int case_init(void *arg) {
     for (i = 0; i < 2; i++) {
         if (mount("tmpfs", FRESH[i], "tmpfs", MS_NOSUID | MS_NODEV, plan->tmp_options) != 0) fail(8);
     }
+    overlay_box(plan);
     pid_t program = vfork();
     if (program == 0) child(plan);
     if (program < 0) fail(9);
@@ -210,25 +238,27 @@ static const char *STAGES[] = {"",
                                "make its IPC namespace"};
 
 PyDoc_STRVAR(spawn_doc,
-             "spawn(argv, envp, candidates, cwd, uid, fds, joins, rlimits, isolate=0, tmp_bytes=0)\n"
+             "spawn(argv, envp, candidates, cwd, uid, fds, joins, rlimits, isolate=0, tmp_bytes=0, box_bytes=0)\n"
              "-> (pid, errno, stage, status)\n\n"
              "Start argv (bytes) from the first executable of candidates that runs. errno is 0 when it\n"
              "was executed; else the child has exited with 127 and stage says where it failed.\n"
              "isolate: the program runs in a pid and mount namespace of its own under an init, and\n"
-             "the call returns once it has ended, with its wait status (else status is -1).");
+             "the call returns once it has ended, with its wait status (else status is -1); box_bytes > 0\n"
+             "makes its /box an overlay with a tmpfs of that size above the build.");
 
 static PyObject *spawn(PyObject *self, PyObject *args) {
     PyObject *argv_list, *env_list, *cand_list, *joins_list, *limits_list;
     const char *cwd;
     long uid;
-    long long tmp_bytes = 0;
+    long long tmp_bytes = 0, box_bytes = 0;
     struct plan plan;
     memset(&plan, 0, sizeof plan);
-    if (!PyArg_ParseTuple(args, "O!O!O!yl(iii)O!O!|pL", &PyList_Type, &argv_list, &PyList_Type, &env_list,
+    if (!PyArg_ParseTuple(args, "O!O!O!yl(iii)O!O!|pLL", &PyList_Type, &argv_list, &PyList_Type, &env_list,
                           &PyList_Type, &cand_list, &cwd, &uid, &plan.fds[0], &plan.fds[1], &plan.fds[2], &PyList_Type,
-                          &joins_list, &PyList_Type, &limits_list, &plan.isolate, &tmp_bytes))
+                          &joins_list, &PyList_Type, &limits_list, &plan.isolate, &tmp_bytes, &box_bytes))
         return NULL;
     snprintf(plan.tmp_options, sizeof plan.tmp_options, "size=%lld,mode=1777", tmp_bytes);
+    if (box_bytes > 0) snprintf(plan.box_options, sizeof plan.box_options, "size=%lld,mode=0755", box_bytes);
     Py_ssize_t i, n;
     for (i = 0; i < 3; i++) {
         if (plan.fds[i] < 3) {

@@ -38,6 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from judge.errors import SandboxFailure
+from judge.run import lifecycle
 from judge.run.sandbox import filters, spawn, supervisor
 from judge.run.sandbox.argv import _bwrap_prefix, _rlimits
 from judge.run.sandbox.detect import detect
@@ -217,6 +218,9 @@ class Session:
             "uid": None if self.isolated else NOBODY,
             "rlimits": [[which, soft, hard] for which, (soft, hard) in _rlimits(limits, memory_bytes, False)],
             "tmp_bytes": limits.tmp_mib << 20,
+            # Rootless the box is a folder on disk: each case writes into an overlay of its own
+            # (_fastspawn.c), capped as a box is as root (lifecycle.cap_folder).
+            "box_bytes": lifecycle.BOX_CAP_BYTES if self.isolated else 0,
         }
         handed: list[int] = []
         out_r = err_r = -1

@@ -140,6 +140,7 @@ def _spawn_fast(fast: object, request: dict[str, object], fds: list[int], isolat
         [(which, soft, hard) for which, soft, hard in request["rlimits"]],  # type: ignore[attr-defined]
         isolate,
         int(request["tmp_bytes"]),  # type: ignore[call-overload]
+        int(request.get("box_bytes", 0)),  # type: ignore[call-overload]
     )
     if error and stage in _INIT_STAGES:  # the sandbox's failure, not the program's: the session breaks
         raise OSError(error, f"the case's init could not {stage}: {os.strerror(error)}")
