@@ -146,6 +146,7 @@ def box_support() -> Layer:
     return Layer(
         "box",
         False,
-        f"as an ordinary user a box is a folder on disk: what a program writes there is bounded by its time "
-        f"only (as root each box is a tmpfs of {size})",
+        f"as an ordinary user a box is a folder on disk: a session's case writes into an overlay of its own "
+        f"(a tmpfs of {size} above the build), but a compile or a sandbox per case writes the folder, bounded "
+        f"by its time only (as root every box is a tmpfs of {size})",
     )

@@ -57,8 +57,10 @@ from judge.run.sandbox.records import (
 from judge.run.sandbox.watch import _Watch
 
 SUPERVISOR_CAPS = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID")  # mounts for /tmp; the drop to nobody
-# Rootless there is no other user to drop to: namespaces and mounts for each case only.
-ROOTLESS_CAPS = ("CAP_SYS_ADMIN",)
+# Rootless there is no other user to drop to: namespaces and mounts for each case only, and
+# the overlay of each case's box, whose work folder overlayfs makes with mode 000 (in the
+# supervisor's user namespace, that is over the judge user's own files alone).
+ROOTLESS_CAPS = ("CAP_SYS_ADMIN", "CAP_DAC_OVERRIDE")
 _START_S = 10.0  # the supervisor's start-up (an interpreter's): far more than it takes
 
 
