@@ -131,3 +131,7 @@ def test_what_a_case_writes_in_its_box_is_memory_of_the_case_and_capped(problems
     cases = testdata.load_cases(problem)[:1]
     judged = runner.judge_submission(problem, build.load_submission(PROGRAMS / "fill.c"), cases)
     assert [case.verdict for case in judged.cases] == ["MLE"]
+    # and the box is memory indeed (the page cache of a disk counts against a cgroup too)
+    seen = runner.judge_submission(problem, build.load_submission(PROGRAMS / "box_kind.py"), cases, trace=True)
+    [kind] = [case.trace[0].decode().strip() for case in seen.cases if case.trace]
+    assert kind == ("overlay" if sandbox.detect().rootless else "tmpfs")
