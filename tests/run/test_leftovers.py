@@ -17,11 +17,10 @@ from judge.problem.spec import load_problem
 from judge.run import build, sandbox
 from judge.run.sandbox import filters
 from tests.conftest import REPO
-from tests.run.test_session import ROOTLESS, SUPPORT, VFORK_ONLY
+from tests.run.conftest import needs_bwrap
 from tests.test_cli import judge
 
 PROGRAMS = REPO / "tests" / "programs" / "leftovers"
-needs_bwrap = pytest.mark.skipif(not sandbox.detect().bwrap.active, reason="no bubblewrap")
 
 
 def marks_problem(root: Path) -> Path:
@@ -46,19 +45,6 @@ def marks_problem(root: Path) -> Path:
 @pytest.fixture(scope="module")
 def problems(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return marks_problem(tmp_path_factory.mktemp("leftovers"))
-
-
-@pytest.fixture(params=["session", "session-fork", "per-case"])
-def case_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "per-case":
-        monkeypatch.setenv(sandbox.SESSION_ENV, "0")
-    elif not SUPPORT.active:
-        pytest.skip(SUPPORT.detail)
-    if request.param == "session-fork":
-        if ROOTLESS:
-            pytest.skip(VFORK_ONLY)
-        monkeypatch.setenv(sandbox.session.FAST_ENV, "0")
-    return str(request.param)
 
 
 @needs_bwrap

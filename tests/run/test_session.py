@@ -17,13 +17,7 @@ from judge.problem.spec import load_problem
 from judge.run import build, sandbox
 from judge.run.sandbox import session
 from tests.conftest import PROBLEMS
-
-SUPPORT = sandbox.session_support()
-needs_bwrap = pytest.mark.skipif(not sandbox.detect().bwrap.active, reason="no bubblewrap")
-# Rootless, a session gives each case a pid and mount namespace of its own, under an init,
-# and that start is _fastspawn's only (there is no fork path).
-ROOTLESS = sandbox.detect().rootless
-VFORK_ONLY = "a rootless session starts each case by vfork only (_fastspawn)"
+from tests.run.conftest import ROOTLESS, SUPPORT, VFORK_ONLY, needs_bwrap
 
 # Reports what earlier cases left (files in the box, /tmp, /dev/shm; a process of the program's
 # user), then leaves all of that behind for the next case: a daemon that double-forks and sleeps.
@@ -56,21 +50,6 @@ if os.fork() == 0:
         time.sleep(60)
     os._exit(0)
 """
-
-
-@pytest.fixture(params=["session", "session-fork", "per-case"])
-def case_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The three ways a case starts: in the session by vfork (where _fastspawn is built), in
-    the session by a fork of the supervisor, and in a sandbox of its own."""
-    if request.param == "per-case":
-        monkeypatch.setenv(sandbox.SESSION_ENV, "0")
-    elif not SUPPORT.active:
-        pytest.skip(SUPPORT.detail)
-    if request.param == "session-fork":
-        if ROOTLESS:
-            pytest.skip(VFORK_ONLY)
-        monkeypatch.setenv(session.FAST_ENV, "0")
-    return str(request.param)
 
 
 @pytest.fixture(params=["vfork", "fork"])
