@@ -117,33 +117,33 @@ CHOSEN_VERDICTS = 7
 BAND_VALUES = BANDS + 1  # the four quarters and "over the limit"
 
 
-def _earnable(group: Group, count: int) -> set[float]:
-    """The points a secret group of `count` cases can earn: all or nothing, or a share per case passed."""
-    if group.scoring == "all":
-        return {0.0, float(group.points)}
-    return {round(group.points * passed / count, 9) for passed in range(count + 1)} if count else {0.0}
+def _outcomes(group: Group, count: int) -> set[tuple[float, bool]]:
+    """What a secret group of `count` cases can show: (its points, whether it passed). All or
+    nothing, or a share per case passed; a group of no points still passes or not."""
+    if group.scoring == "all" or count == 0:
+        return {(0.0, False), (float(group.points), True)}
+    return {(round(group.points * passed / count, 9), passed == count) for passed in range(count + 1)}
 
 
 def bits(problem: Problem, level: FeedbackLevel, counts: Mapping[str, int]) -> float:
     """The most one submission can learn of `problem`'s secret cases at `level` (`counts`: the
-    number of cases of each group, from its test data): log2 of the
-    number of different things its student can be shown (docs/feedback.md). The headline
-    verdict is one of CHOSEN_VERDICTS at every level; `verdict` adds the secret groups' total,
-    `groups` each group's points (which say whether it passed), `cases` each secret case's
+    number of cases of each group, from its test data): log2 of the number of different things
+    its student can be shown (docs/feedback.md). The headline verdict is one of
+    CHOSEN_VERDICTS at every level; `verdict` adds the secret groups' total and whether all
+    passed, `groups` each group's points and whether it passed, `cases` each secret case's
     verdict (which fixes the points) and each group's two bands."""
     secret = [g for g in problem.spec.groups if g.visibility == "secret"]
+    each = [_outcomes(g, counts.get(g.name, 0)) for g in secret]
+    if level == "cases":
+        cases = sum(counts.get(g.name, 0) for g in secret)
+        return cases * math.log2(CHOSEN_VERDICTS + 1) + len(secret) * 2 * math.log2(BAND_VALUES)
     headline = math.log2(CHOSEN_VERDICTS)
-    if level == "verdict":
-        totals = {0.0}
-        for group in secret:
-            totals = {
-                round(total + earned, 9) for total in totals for earned in _earnable(group, counts.get(group.name, 0))
-            }
-        return headline + math.log2(len(totals))
     if level == "groups":
-        return headline + sum(math.log2(len(_earnable(g, counts.get(g.name, 0)))) for g in secret)
-    cases = sum(counts.get(g.name, 0) for g in secret)
-    return cases * math.log2(CHOSEN_VERDICTS + 1) + len(secret) * 2 * math.log2(BAND_VALUES)
+        return headline + sum(math.log2(len(shown)) for shown in each)
+    totals = {(0.0, True)}
+    for shown in each:
+        totals = {(round(total + points, 9), every and passed) for total, every in totals for points, passed in shown}
+    return headline + math.log2(len(totals))
 
 
 def band(value: float, limit: float) -> str:

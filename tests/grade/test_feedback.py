@@ -15,6 +15,7 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -300,3 +301,18 @@ def test_a_students_explanation_says_nothing_of_which_inputs_were_tests() -> Non
         assert "none of the inputs from the tests" in shown or "none of them is a test" in shown
         # The teacher's (and the CLI's) explanation keeps its counts.
         assert "17 candidates equal to a test input" in str(html_section(full))
+
+
+def test_bits_count_what_each_level_can_show() -> None:
+    counts = {"samples": 1, "edge": 4, "random": 5, "bulk": 2}  # secret: 30, 30 and 40 points, all or nothing
+    headline = math.log2(7)
+    assert feedback.bits(PROBLEM, "groups", counts) == pytest.approx(headline + 3)  # each passed or not
+    # the total: 0, 30, 40, 60, 70 or 100 (only 100 says all passed)
+    assert feedback.bits(PROBLEM, "verdict", counts) == pytest.approx(headline + math.log2(6))
+    assert feedback.bits(PROBLEM, "cases", counts) == pytest.approx(11 * 3 + 3 * 2 * math.log2(5))
+    # A secret group worth no points still shows whether it passed: a bit all the same.
+    groups = [g.model_copy(update={"points": 0.0}) if g.name == "bulk" else g for g in PROBLEM.spec.groups]
+    free = Problem(PROBLEM.directory, PROBLEM.spec.model_copy(update={"groups": tuple(groups)}))
+    assert feedback.bits(free, "groups", counts) == pytest.approx(headline + 3)
+    # 0, 30 or 60, and at 60 whether bulk passed too
+    assert feedback.bits(free, "verdict", counts) == pytest.approx(headline + math.log2(4))
