@@ -14,7 +14,7 @@ import click
 
 from judge import __version__
 from judge.cli import cluster, data, explain, gradescope, grading, problems, run, similar, web
-from judge.cli.common import _report_errors, err
+from judge.cli.common import err, report_errors
 from judge.errors import EXIT_INTERRUPTED, EXIT_USAGE, JudgeError
 from judge.paths import PROBLEMS_ENV
 
@@ -74,7 +74,7 @@ def main() -> None:
     try:
         cli.main(standalone_mode=False)
     except JudgeError as error:
-        _report_errors(error)
+        report_errors(error)
         sys.exit(error.exit_code)
     except click.exceptions.Abort:
         err.print("judge: interrupted")

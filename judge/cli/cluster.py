@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from judge.cli.common import _say, _tls_options, _unsafe_option, out
+from judge.cli.common import out, say, tls_options, unsafe_option
 
 
 @click.group()
@@ -40,19 +40,19 @@ def certs(folder: Path, hosts: tuple[str, ...], force: bool) -> None:
 
 @click.command()
 @click.argument("listen", default="tls://0.0.0.0:8786", metavar="[tls://HOST:PORT]")
-@_tls_options
+@tls_options
 def scheduler(listen: str, certs_dir: Path | None, insecure_loopback: bool) -> None:
     """Run the cluster's scheduler, listening at tls://HOST:PORT (default all interfaces,
     port 8786). Clients (grade, verify, serve) and `judge worker` connect to it."""
     from judge.cluster import address, hosts
 
     point = address.endpoint(listen, certs_dir, insecure_loopback, "scheduler")
-    hosts.serve_scheduler(point, _say)
+    hosts.serve_scheduler(point, say)
 
 
 @click.command()
 @click.argument("scheduler_address", metavar="tls://HOST:PORT")
-@_tls_options
+@tls_options
 @click.option(
     "-n",
     "--processes",
@@ -67,7 +67,7 @@ def scheduler(listen: str, certs_dir: Path | None, insecure_loopback: bool) -> N
     default=None,
     help="Listen on known ports from this one (2 per process: nanny, worker), for a firewall [default: any].",
 )
-@_unsafe_option
+@unsafe_option
 def worker(
     scheduler_address: str,
     certs_dir: Path | None,
@@ -81,4 +81,4 @@ def worker(
     from judge.grade import grading
 
     point = address.endpoint(scheduler_address, certs_dir, insecure_loopback, "worker")
-    hosts.serve_worker(point, processes or grading.default_jobs(), first_port, _say)
+    hosts.serve_worker(point, processes or grading.default_jobs(), first_port, say)

@@ -23,12 +23,12 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _say(message: str) -> None:
+def say(message: str) -> None:
     err.print(f"[dim]judge: {message}[/dim]")
 
 
 @contextmanager
-def _status(message: str) -> Iterator[None]:
+def status(message: str) -> Iterator[None]:
     # A spinner on a terminal; nothing at all when piped, so logs stay clean.
     if err.is_terminal:
         with err.status(message):
@@ -37,7 +37,7 @@ def _status(message: str) -> Iterator[None]:
         yield
 
 
-def _problems(ctx: click.Context, names: Sequence[str]) -> list[Path]:
+def chosen_problems(ctx: click.Context, names: Sequence[str]) -> list[Path]:
     problems_dir: Path = ctx.obj["problems"]
     if names:
         return [Path(find_problem(n, problems_dir)) for n in names]
@@ -47,12 +47,12 @@ def _problems(ctx: click.Context, names: Sequence[str]) -> list[Path]:
     return found
 
 
-def _report_errors(error: JudgeError) -> None:
+def report_errors(error: JudgeError) -> None:
     for line in str(error).splitlines():
         err.print(f"[red]judge: error:[/red] {line}", markup=True)
 
 
-def _jobs_option(command: Callable[..., None]) -> Callable[..., None]:
+def jobs_option(command: Callable[..., None]) -> Callable[..., None]:
     return click.option(
         "-j", "--jobs", type=click.IntRange(min=1, max=64), default=None, help="Parallel workers [default: cores]."
     )(command)
@@ -85,11 +85,11 @@ def _require_isolation(ctx: click.Context, param: click.Parameter, unsafe: bool)
         raise JudgeError(problem)
     if problem:
         os.environ[sandbox.UNSAFE_ENV] = "1"  # worker processes inherit the choice
-        _say(f"warning: running submissions WITHOUT isolation (--unsafe-no-sandbox): {sandbox.detect().mode}")
+        say(f"warning: running submissions WITHOUT isolation (--unsafe-no-sandbox): {sandbox.detect().mode}")
     return unsafe
 
 
-def _unsafe_option(command: Callable[..., None]) -> Callable[..., None]:
+def unsafe_option(command: Callable[..., None]) -> Callable[..., None]:
     return click.option(
         "--unsafe-no-sandbox",
         "unsafe",
@@ -118,7 +118,7 @@ def progress_bar(show: bool = True) -> Progress:
     )
 
 
-def _tls_options(command: Callable[..., None]) -> Callable[..., None]:
+def tls_options(command: Callable[..., None]) -> Callable[..., None]:
     """--certs and --insecure-loopback: how to reach a cluster (every cluster command takes them)."""
     command = click.option(
         "--insecure-loopback",
@@ -134,7 +134,7 @@ def _tls_options(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
-def _cluster_options(command: Callable[..., None]) -> Callable[..., None]:
+def cluster_options(command: Callable[..., None]) -> Callable[..., None]:
     """--scheduler, --certs and --insecure-loopback: where the cases run (judge hosts)."""
     return click.option(
         "--scheduler",
@@ -142,7 +142,7 @@ def _cluster_options(command: Callable[..., None]) -> Callable[..., None]:
         metavar="tls://HOST:PORT",
         envvar="JUDGE_SCHEDULER",
         help="Run the cases on the judge hosts of this scheduler instead of local processes [env: JUDGE_SCHEDULER].",
-    )(_tls_options(command))
+    )(tls_options(command))
 
 
 def cluster_endpoint(

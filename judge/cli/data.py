@@ -10,13 +10,13 @@ import click
 from rich.table import Table
 
 from judge.cli.common import (
-    _jobs_option,
-    _problems,
-    _report_errors,
-    _say,
-    _status,
+    chosen_problems,
     err,
+    jobs_option,
     out,
+    report_errors,
+    say,
+    status,
 )
 from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("problem_names", metavar="[PROBLEM]...", nargs=-1)
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 if tests/ differs from what would be made.")
-@_jobs_option
+@jobs_option
 @click.pass_context
 def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: int | None) -> None:
     """Generate every problem's tests/ (inputs and reference answers) from its spec.
@@ -39,17 +39,17 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
     from judge.problem.spec import load_problem
     from judge.problem.tables import TableStore
 
-    store = TableStore(notify=_say)
+    store = TableStore(notify=say)
     workers = jobs or grading.default_jobs()
     failed = False
     summary = Table("problem", "groups", "cases", "result", box=None, pad_edge=False)
-    for directory in _problems(ctx, problem_names):
+    for directory in chosen_problems(ctx, problem_names):
         try:
             problem = load_problem(directory)
-            with _status(f"generating {problem.id}"):
+            with status(f"generating {problem.id}"):
                 if problem.builtin:
                     store.ensure(refs.get(problem.spec.reference).tables)
-                cases = testdata.generate(problem, store, workers, notify=_say)
+                cases = testdata.generate(problem, store, workers, notify=say)
             if check:
                 differences = testdata.compare(problem, cases)
                 for difference in differences:
@@ -57,10 +57,10 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
                 failed |= bool(differences)
                 result = f"[red]{len(differences)} file(s) differ[/red]" if differences else "[green]up to date[/green]"
             else:
-                changed = testdata.write(problem, cases, notify=_say)
+                changed = testdata.write(problem, cases, notify=say)
                 result = f"{changed} file(s) written" if changed else "[green]up to date[/green]"
         except JudgeError as error:
-            _report_errors(error)
+            report_errors(error)
             summary.add_row(directory.name, "-", "-", "[red]error[/red]")
             failed = True
             continue
@@ -73,7 +73,7 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
 
 @click.command()
 @click.argument("problem_names", metavar="[PROBLEM]...", nargs=-1)
-@_jobs_option
+@jobs_option
 @click.pass_context
 def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None) -> None:
     """Check the spec and every test input against the problem's strict input format
@@ -84,15 +84,15 @@ def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | Non
 
     failed = False
     summary = Table("problem", "inputs", "result", box=None, pad_edge=False)
-    for directory in _problems(ctx, problem_names):
+    for directory in chosen_problems(ctx, problem_names):
         try:
             problem = load_problem(directory)
         except JudgeError as error:
-            _report_errors(error)
+            report_errors(error)
             summary.add_row(directory.name, "-", "[red]bad spec[/red]")
             failed = True
             continue
-        with _status(f"validating {problem.id}"):
+        with status(f"validating {problem.id}"):
             report = validate_problem(problem, jobs or grading.default_jobs())
         for issue in report.issues:
             err.print(f"[red]invalid:[/red] {issue}")
@@ -150,12 +150,12 @@ def tables(rebuild: bool) -> None:
     from judge.problem import refs
     from judge.problem.tables import TableStore
 
-    store = TableStore(notify=_say)
+    store = TableStore(notify=say)
     names = list(dict.fromkeys(t for name in refs.NAMES for t in refs.get(name).tables))
     if rebuild:
         for name in names:
             Path(store.path(name)).unlink(missing_ok=True)
-    with _status("loading distance tables"):
+    with status("loading distance tables"):
         store.ensure(names)
     listing = Table("table", "boards", "reachable", "max distance", "file", box=None, pad_edge=False)
     for name in names:

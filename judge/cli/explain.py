@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from judge.cli.common import _jobs_option, _unsafe_option, out, progress_bar
+from judge.cli.common import jobs_option, out, progress_bar, unsafe_option
 from judge.errors import EXIT_FAILED, JudgeError
 from judge.problem.locate import find_problem
 
@@ -31,8 +31,8 @@ from judge.problem.locate import find_problem
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the explanation as a page, the optimal moves animated.",
 )
-@_jobs_option
-@_unsafe_option
+@jobs_option
+@unsafe_option
 @click.pass_context
 def explain(
     ctx: click.Context,

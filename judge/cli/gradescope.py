@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from judge.cli.common import _say, out
-from judge.cli.reporting import _load_problems
+from judge.cli.common import out, say
+from judge.cli.reporting import load_problems
 
 
 @click.command()
@@ -55,8 +55,8 @@ def gradescope(
     installs from the zip and Ubuntu's packages alone."""
     from judge.interop.gradescope import build
 
-    problems = _load_problems(ctx, problem_names)
-    made = build.build(list(problems.values()), out_file, secret_visibility, python_version, allow_unsandboxed, _say)
+    problems = load_problems(ctx, problem_names)
+    made = build.build(list(problems.values()), out_file, secret_visibility, python_version, allow_unsandboxed, say)
     size = made.stat().st_size / (1 << 20)
     out.print(f"wrote {escape(str(made))} ({size:.1f} MiB): upload it as the assignment's autograder (zip file)")
 

@@ -10,20 +10,20 @@ import click
 from rich.markup import escape
 
 from judge.cli.common import (
-    _cluster_options,
-    _jobs_option,
-    _problems,
-    _say,
-    _status,
-    _unsafe_option,
+    chosen_problems,
     cluster_endpoint,
+    cluster_options,
     err,
+    jobs_option,
     out,
     progress_bar,
     reports_option,
+    say,
+    status,
+    unsafe_option,
 )
 from judge.cli.render import print_verification, verdict_markup
-from judge.cli.reporting import _load_problems, _records, _report
+from judge.cli.reporting import load_problems, load_records, write_reports
 from judge.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def _explain_class(
     from judge.explain import stored
     from judge.problem.tables import TableStore
 
-    records = _records(submissions_dir, out_dir, problems)
+    records = load_records(submissions_dir, out_dir, problems)
     todo = [r for r in records if stored.wanted(r, problems)]
     if not todo:
         return
@@ -51,7 +51,7 @@ def _explain_class(
             if why:
                 err.print(f"[yellow]not explained:[/yellow] {escape(record.student)}/{record.problem}: {escape(why)}")
 
-        made = stored.explain_records(todo, problems, out_dir, TableStore(notify=_say), budget_s, jobs, on_done)
+        made = stored.explain_records(todo, problems, out_dir, TableStore(notify=say), budget_s, jobs, on_done)
     found = sum(e.found for e in made.values())
     out.print(f"explained {len(made)} failing submission(s): a failing example found for {found}")
 
@@ -59,7 +59,7 @@ def _explain_class(
 @click.command()
 @click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
 @click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
-@_jobs_option
+@jobs_option
 @reports_option("Where reports (and results/) go.")
 @click.option("--regrade", is_flag=True, help="Judge every submission again, even unchanged ones.")
 @click.option(
@@ -78,8 +78,8 @@ def _explain_class(
     show_default=True,
     help="Seconds of search per failing submission.",
 )
-@_cluster_options
-@_unsafe_option
+@cluster_options
+@unsafe_option
 @click.pass_context
 def grade(
     ctx: click.Context,
@@ -106,7 +106,7 @@ def grade(
     from judge.grade import grading
 
     point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
-    problems = _load_problems(ctx, problem_names)
+    problems = load_problems(ctx, problem_names)
     entries = grading.discover(submissions_dir, list(problems))
     grading.load_overrides(submissions_dir, problems)  # a bad overrides.yaml stops us before any work
     results_dir = out_dir / grading.RESULTS_DIR
@@ -116,7 +116,7 @@ def grade(
     if point is not None and tasks:
         from judge.cluster.engine import ClusterEngine
 
-        engine = ClusterEngine(point, grading.languages_of(tasks), _say)
+        engine = ClusterEngine(point, grading.languages_of(tasks), say)
     counts: Counter[str] = Counter()
     progress = progress_bar()
     with progress:
@@ -133,7 +133,7 @@ def grade(
             sys.exit(EXIT_INTERRUPTED)
     if explain_failures:
         _explain_class(submissions_dir, out_dir, problems, explain_budget, workers)
-    written, records = _report(submissions_dir, out_dir, problems)
+    written, records = write_reports(submissions_dir, out_dir, problems)
     for entry in entries:
         if entry.problem_error:
             err.print(f"[yellow]not graded:[/yellow] {entry.path}: {entry.problem_error}")
@@ -167,8 +167,8 @@ def report(
     ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], out_dir: Path, for_students: bool
 ) -> None:
     """Re-render every report from the saved results, without running anything."""
-    problems = _load_problems(ctx, problem_names)
-    written, records = _report(submissions_dir, out_dir, problems, for_students)
+    problems = load_problems(ctx, problem_names)
+    written, records = write_reports(submissions_dir, out_dir, problems, for_students)
     out.print(f"{len(records)} result(s) -> {written.directory / 'index.html'}")
     if for_students:
         out.print(f"students' pages -> {out_dir / 'students'}/<id>/index.html (the class files stay the teacher's)")
@@ -176,13 +176,13 @@ def report(
 
 @click.command()
 @click.argument("problem_names", metavar="[PROBLEM]...", nargs=-1)
-@_jobs_option
+@jobs_option
 @click.option(
     "--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write JUnit XML here."
 )
 @click.option("--strict", is_flag=True, help="Treat warnings (time limits close to a verdict) as failures.")
-@_cluster_options
-@_unsafe_option
+@cluster_options
+@unsafe_option
 @click.pass_context
 def verify(
     ctx: click.Context,
@@ -205,9 +205,9 @@ def verify(
     point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
     workers = jobs or grading.default_jobs()
     prepared = []
-    for directory in _problems(ctx, problem_names):
-        with _status(f"checking the data of {directory.name}"):
-            prepared.append(verifying.prepare(directory, notify=_say, jobs=workers))
+    for directory in chosen_problems(ctx, problem_names):
+        with status(f"checking the data of {directory.name}"):
+            prepared.append(verifying.prepare(directory, notify=say, jobs=workers))
     work = [(p.directory, s) for p in prepared for s in p.solutions]
     progress = progress_bar()
     with progress:
@@ -223,7 +223,7 @@ def verify(
 
                 table = languages.load()
                 needed = {table.detect(solution.path).id for _, solution in work}
-                with ClusterEngine(point, needed, _say) as engine:
+                with ClusterEngine(point, needed, say) as engine:
                     runs = engine.run_solutions(work, on_done)
             else:
                 runs = verifying.run_all(work, workers, on_done)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from judge.cli.common import _jobs_option, _say, _status, out
+from judge.cli.common import jobs_option, out, say, status
 
 
 @click.command()
@@ -50,7 +50,7 @@ def new(ctx: click.Context, problem_id: str, language: str, title: str, interact
     help="Problems folder to write into [default: --problems].",
 )
 @click.option("--id", "problem_id", default=None, help="The new problem's id [default: the package's name].")
-@_jobs_option
+@jobs_option
 @click.pass_context
 def import_command(
     ctx: click.Context, package: Path, problems_dir: Path | None, problem_id: str | None, jobs: int | None
@@ -60,9 +60,9 @@ def import_command(
     from judge.grade import grading
     from judge.interop import importer
 
-    with _status(f"importing {package}"):
+    with status(f"importing {package}"):
         imported = importer.import_package(
-            package, problems_dir or ctx.obj["problems"], problem_id, jobs or grading.default_jobs(), _say
+            package, problems_dir or ctx.obj["problems"], problem_id, jobs or grading.default_jobs(), say
         )
     out.print(
         f"imported {escape(str(package))} ({imported.format} format) as {imported.directory}: "
@@ -96,7 +96,7 @@ def export(ctx: click.Context, problem: str, output: Path, version: str) -> None
     from judge.problem.spec import load_problem
 
     loaded = load_problem(Path(find_problem(problem, ctx.obj["problems"])))
-    with _status(f"exporting {loaded.id}"):
+    with status(f"exporting {loaded.id}"):
         exported = exporter.export_problem(loaded, output, version)
     out.print(f"wrote {exported.path}: {exported.cases} case(s), {exported.submissions} submission(s)")
     for note in exported.notes:

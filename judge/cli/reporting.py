@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from judge.cli.common import _problems
+from judge.cli.common import chosen_problems
 
 if TYPE_CHECKING:
     from judge.grade.reports import Written
@@ -17,13 +17,13 @@ if TYPE_CHECKING:
     from judge.problem.spec import Problem
 
 
-def _load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Problem]:
+def load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Problem]:
     from judge.problem.spec import load_problem
 
-    return {p.id: p for p in (load_problem(d) for d in _problems(ctx, names))}
+    return {p.id: p for p in (load_problem(d) for d in chosen_problems(ctx, names))}
 
 
-def _records(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> list[GradeRecord]:
+def load_records(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem]) -> list[GradeRecord]:
     """The saved results of the submissions present now."""
     from judge.grade import grading, results
 
@@ -32,7 +32,7 @@ def _records(submissions_dir: Path, out_dir: Path, problems: dict[str, Problem])
     return [r for r in results.read_all(out_dir / grading.RESULTS_DIR) if (r.student, r.problem) in present]
 
 
-def _report(
+def write_reports(
     submissions_dir: Path, out_dir: Path, problems: dict[str, Problem], for_students: bool = False
 ) -> tuple[Written, list[GradeRecord]]:
     """The class report; with `for_students` also each student's own pages (OUT/students/)."""
@@ -41,7 +41,7 @@ def _report(
     from judge.run import sandbox
 
     entries = grading.discover(submissions_dir, list(problems))
-    records = _records(submissions_dir, out_dir, problems)
+    records = load_records(submissions_dir, out_dir, problems)
     overrides = grading.load_overrides(submissions_dir, problems)
     found = stored.stored(records, out_dir)
     explained = {key: str(render.html_section(e)) for key, e in found.items()}

@@ -11,10 +11,10 @@ from rich.markup import escape
 from rich.table import Column, Table
 
 from judge.cli.common import (
-    _unsafe_option,
     err,
     out,
     progress_bar,
+    unsafe_option,
 )
 from judge.cli.render import Cell, columns, figures, first_difference, verdict_markup, verdict_style
 from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     help="Ad hoc: MiB for the compiler and what it writes (with -p: limits.compile_memory_mib).",
 )
 @click.option("--full", is_flag=True, help="With -p: judge every case, also after a failure in a group that breaks.")
-@_unsafe_option
+@unsafe_option
 @click.pass_context
 def run_command(
     ctx: click.Context,

@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from judge.cli.common import err, out, reports_option
-from judge.cli.reporting import _load_problems, _report
+from judge.cli.reporting import load_problems, write_reports
 
 
 @click.command()
@@ -53,11 +53,11 @@ def similar(
 
     if not submissions_dir.is_dir():
         raise JudgeError(f"{submissions_dir}: no such folder of submissions")
-    problems = _load_problems(ctx, problem_names)
+    problems = load_problems(ctx, problem_names)
     found = compare(submissions_dir, list(problems), boilerplate)
     reports.write_atomic(out_dir / "similarity.html", similar_report.similarity_html(found, threshold))
     if (out_dir / "results").is_dir():
-        _report(submissions_dir, out_dir, problems)  # the class page links to it
+        write_reports(submissions_dir, out_dir, problems)  # the class page links to it
     if as_json:
         pairs = [{"problem": p.problem, "a": p.a.student, "b": p.b.student, "score": p.score} for p in found.pairs]
         click.echo(json.dumps({"pairs": pairs}, indent=1))

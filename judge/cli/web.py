@@ -9,11 +9,11 @@ import click
 from rich.table import Table
 
 from judge.cli.common import (
-    _cluster_options,
-    _unsafe_option,
     cluster_endpoint,
+    cluster_options,
     err,
     out,
+    unsafe_option,
 )
 from judge.errors import JudgeError
 
@@ -95,8 +95,8 @@ DATA_DIR = Path("judge-data")
     help="Seconds a worker judges one submission before it lets a classmate's waiting submission in"
     " (between two cases; the first resumes after).",
 )
-@_cluster_options
-@_unsafe_option
+@cluster_options
+@unsafe_option
 @click.pass_context
 def serve(
     ctx: click.Context,

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from judge.problem.spec import FeedbackLevel, SpecError, SpecIssue, render_path
-from judge.problem.spec import _message as spec_message
+from judge.problem.spec import error_message as spec_message
 from judge.problem.yamlpos import Located, YamlError
 from judge.problem.yamlpos import load as load_yaml
 

@@ -396,7 +396,7 @@ def render_path(loc: Sequence[str | int], located: Located) -> str:
     return "".join(parts)
 
 
-def _message(error: Any) -> str:
+def error_message(error: Any) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         return "unknown key"
@@ -423,7 +423,7 @@ def load_problem(directory: Path, judging_only: bool = False) -> Problem:
         spec = ProblemSpec.model_validate(located.data)
     except ValidationError as err:
         issues = [
-            SpecIssue(spec_path, located.line_of(e["loc"]), render_path(e["loc"], located), _message(e))
+            SpecIssue(spec_path, located.line_of(e["loc"]), render_path(e["loc"], located), error_message(e))
             for e in err.errors()
         ]
         raise SpecError(issues) from None

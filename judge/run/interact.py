@@ -29,7 +29,7 @@ from pathlib import Path
 
 from judge.errors import JudgeError
 from judge.run import lifecycle, programs, sandbox
-from judge.run.sandbox.procs import _PR_SET_PDEATHSIG, _libc_prctl
+from judge.run.sandbox.procs import PR_SET_PDEATHSIG, libc_prctl
 from judge.run.sandbox.watch import BUSY_WALL_FACTOR
 from judge.run.verdicts import InteractorEnd, wrote_to_a_closed_pipe
 
@@ -156,7 +156,7 @@ def _read_end(work: Path, returncode: int, errors: bytes) -> InteractorEnd:
 
 def _helper(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int) -> int:
     """The helper process: run the interactor's task on the two pipe ends, keep the outcome."""
-    _libc_prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)  # the judge gone: the run is stopped
+    libc_prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the judge gone: the run is stopped
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     task: programs.Task = pickle.loads((work / TASK_FILE).read_bytes())

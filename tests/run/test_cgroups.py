@@ -114,7 +114,7 @@ def test_the_groups_of_a_judge_that_is_gone_are_removed() -> None:
         mine.remove()
 
 
-def _resident_bytes(path: Path) -> int:
+def resident_bytes(path: Path) -> int:
     """How much of a file is in the page cache (mincore, through a shared read-only map)."""
     import ctypes
     import mmap
@@ -165,22 +165,22 @@ def test_a_v1_group_is_reused_only_while_its_runs_leave_less_than_the_residue(tm
         os.fsync(fd)
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         os.close(fd)
-    group = spawn._group(1, 64 << 20, 16)
+    group = spawn.run_group(1, 64 << 20, 16)
     assert isinstance(group, cgroups.GroupV1)
     try:
         _read_in_group(group, small)
         assert not group.keeps_cache()
-        again = spawn._group(1, 64 << 20, 16)
+        again = spawn.run_group(1, 64 << 20, 16)
         assert again is group  # reused, counters from zero
         assert group.peak_bytes() < cgroups.RESIDUE_BYTES and group.cpu_seconds() == 0
         _read_in_group(group, large)
         assert group._usage() >= 8 << 20 and group.keeps_cache()
-        fresh = spawn._group(1, 64 << 20, 16)
+        fresh = spawn.run_group(1, 64 << 20, 16)
         assert fresh is not group and fresh._usage() < cgroups.RESIDUE_BYTES
         assert not any(os.path.isdir(d) for d in group.dirs.values())
         # The file the run read is still cached for every later run: a reclaim of the group
         # in place would have evicted it from the machine.
-        assert _resident_bytes(large) == 8 << 20
+        assert resident_bytes(large) == 8 << 20
     finally:
         spawn._drop_reusable()
 
@@ -191,7 +191,7 @@ def test_a_v1_run_frozen_at_its_limit_wakes_the_watcher_through_the_oom_event() 
 
     from judge.run.sandbox import spawn
 
-    group = spawn._group(1, 32 << 20, 16)
+    group = spawn.run_group(1, 32 << 20, 16)
     assert isinstance(group, cgroups.GroupV1)
     try:
         assert group.oom_event_fd() is None  # the kernel's OOM killer still on: nothing to wait for

@@ -325,9 +325,9 @@ def test_an_interactions_run_ended_when_it_ended_not_when_the_judge_looked(
     if not LAYERS.bwrap.active:
         pytest.skip(LAYERS.bwrap.detail)
     seen: list[float] = []
-    real_read = watch._Watch.read
+    real_read = watch.Watch.read
 
-    def late_read(self: watch._Watch) -> None:
+    def late_read(self: watch.Watch) -> None:
         exit_fds = [key.fd for key in self.selector.get_map().values() if key.data == "exit"]
         if exit_fds and not seen:
             select.select(exit_fds, [], [])  # the run has ended (its sandbox is gone) ...
@@ -335,7 +335,7 @@ def test_an_interactions_run_ended_when_it_ended_not_when_the_judge_looked(
             time.sleep(0.2)  # ... and the judge is slow to get to it
         real_read(self)
 
-    monkeypatch.setattr(watch._Watch, "read", late_read)
+    monkeypatch.setattr(watch.Watch, "read", late_read)
     box = tmp_path / "box"
     sandbox.prepare_box(box)
     to_other, theirs = os.pipe()  # its stdout: the other side's stdin
@@ -763,7 +763,7 @@ class _OomKilledGroup:
 def test_an_oom_kill_near_the_cpu_limit_is_mle_not_the_cpu_backstop() -> None:
     # A run SIGKILLed at 99% of its CPU time looks like the CPU rlimit's backstop; when its
     # cgroup counts an OOM kill, memory ended it (Go's runtime used 0.96 s of 1 s in CI).
-    from judge.run.sandbox.watch import _Watch
+    from judge.run.sandbox.watch import Watch
 
     proc = subprocess.Popen(["true"])
     out_r, out_w = os.pipe()
@@ -772,7 +772,7 @@ def test_an_oom_kill_near_the_cpu_limit_is_mle_not_the_cpu_backstop() -> None:
     os.close(err_w)
     group = _OomKilledGroup()
     start = time.monotonic()
-    watch = _Watch(group.kill_all, None, proc.pid, group, limits(cpu=1.0), out_r, err_r, start, 64 << 20, 0.0)  # type: ignore[arg-type]
+    watch = Watch(group.kill_all, None, proc.pid, group, limits(cpu=1.0), out_r, err_r, start, 64 << 20, 0.0)  # type: ignore[arg-type]
     _, _, usage = os.wait4(proc.pid, 0)
     proc.returncode = 0
     run = watch.finish(9, usage, under_bwrap=False, judge_rss=0)  # status 9: killed by SIGKILL

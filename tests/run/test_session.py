@@ -224,7 +224,7 @@ def test_a_case_starts_the_same_by_vfork_or_by_fork(tmp_path: Path, start: str) 
     assert lines["SigBlk:"] == "0000000000000000" and ignored == 0, seen
     # only its stdin, stdout and stderr (and the listing's own folder), each case the same
     assert lines["fds"].split() in (["0", "1", "2", "3"], ["0", "1", "2"]), seen
-    cpu_soft = 3  # a backstop a second above the limit (argv._rlimits)
+    cpu_soft = 3  # a backstop a second above the limit (argv.rlimit_list)
     assert lines["limits"].split() == ["0", str(cpu_soft), str((1 << 20) // 512), str(64 * 1024)], seen
     assert lines["leader"] == "1" and lines["cwd"] == sandbox.BOX_MOUNT, seen
     assert "ONLY=this" in seen.splitlines() and not [v for v in seen.splitlines() if v.startswith("JUDGE")]

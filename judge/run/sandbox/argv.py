@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from judge.run.sandbox.records import AS_SLACK_BYTES, BOX_MOUNT, TMP_CAP_BYTES, Layers, RunLimits
 
 
-def _host_binds() -> tuple[tuple[str, ...], ...]:
+def host_binds() -> tuple[tuple[str, ...], ...]:
     binds: list[tuple[str, ...]] = [("--ro-bind", "/usr", "/usr"), ("--ro-bind", "/etc", "/etc")]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
@@ -20,7 +20,7 @@ def _host_binds() -> tuple[tuple[str, ...], ...]:
     return tuple(binds)
 
 
-def _bwrap_prefix(
+def bwrap_prefix(
     layers: Layers,
     box: str,
     block_fd: int | None = None,
@@ -72,7 +72,7 @@ def _bwrap_prefix(
 Rlimit = tuple[int, tuple[int, int]]
 
 
-def _rlimits(limits: RunLimits, memory_bytes: int, no_cgroup: bool) -> list[Rlimit]:
+def rlimit_list(limits: RunLimits, memory_bytes: int, no_cgroup: bool) -> list[Rlimit]:
     cpu_soft = max(1, math.ceil(limits.cpu_s) + 1)  # a backstop: the watcher judges CPU time
     address_space = no_cgroup and limits.address_space
     # Deep recursion is legal: the stack may take the whole memory limit. Under RLIMIT_AS it is
@@ -119,7 +119,7 @@ _PRLIMIT_NAMES = {
 }
 
 
-def _prlimit_options(rlimits: list[Rlimit]) -> list[str]:
+def prlimit_options(rlimits: list[Rlimit]) -> list[str]:
     def text(value: int) -> str:
         return "unlimited" if value == resource.RLIM_INFINITY else str(value)
 

@@ -8,8 +8,8 @@ import subprocess
 from functools import lru_cache
 
 from judge.run import cgroups, lifecycle
-from judge.run.sandbox.argv import _bwrap_prefix, _host_binds
-from judge.run.sandbox.procs import _become_subreaper, _reap_new
+from judge.run.sandbox.argv import bwrap_prefix, host_binds
+from judge.run.sandbox.procs import become_subreaper, reap_new
 from judge.run.sandbox.records import BWRAP_ENV, NOBODY, SANDBOX_PATH, UNSAFE_ENV, Layer, Layers
 
 
@@ -69,7 +69,7 @@ def _bwrap_version(path: str) -> str:
 @lru_cache(maxsize=1)
 def detect() -> Layers:
     """Find which layers work on this machine (tried for real, once per process)."""
-    binds = _host_binds()
+    binds = host_binds()
     bwrap_path, origin = find_bwrap()
     setpriv_path = shutil.which("setpriv", path=SANDBOX_PATH)
     prlimit_path = shutil.which("prlimit", path=SANDBOX_PATH)
@@ -85,12 +85,12 @@ def detect() -> Layers:
             # The probe's init (pid 1 of its namespace) can outlive bwrap's monitor: as the
             # subreaper the judge gets it back and reaps it, instead of leaving it a zombie
             # to whichever ancestor reaps orphans.
-            _become_subreaper()
+            become_subreaper()
             before = set(cgroups.children_of(os.getpid()))
             done = subprocess.run(
-                _bwrap_prefix(probe, "/tmp") + ["/bin/true"], capture_output=True, timeout=10, check=False
+                bwrap_prefix(probe, "/tmp") + ["/bin/true"], capture_output=True, timeout=10, check=False
             )
-            _reap_new(before)
+            reap_new(before)
             if done.returncode == 0:
                 what = "namespaces user, pid, net, ipc, uts" if rootless else "namespaces pid, net, ipc, uts"
                 bwrap = Layer(

@@ -18,20 +18,20 @@ from judge.run.sandbox.records import NOBODY
 _PR_SET_CHILD_SUBREAPER = 36
 
 
-_PR_SET_PDEATHSIG = 1
+PR_SET_PDEATHSIG = 1
 
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 
 
-def _libc_prctl(option: int, value: int) -> None:
+def libc_prctl(option: int, value: int) -> None:
     _LIBC.prctl(option, value, 0, 0, 0)
 
 
 _subreaper_pid = 0  # the process that made itself subreaper (a forked worker must do it again)
 
 
-def _become_subreaper() -> bool:
+def become_subreaper() -> bool:
     """Orphans of a run re-parent to the judge instead of init, so the sweep finds them.
 
     Per process, not per memory image: the flag is not inherited by fork, while a cache
@@ -78,7 +78,7 @@ def seal_build(box: Path) -> None:
     box.chmod(0o1777)
 
 
-def _decode_status(status: int, under_bwrap: bool) -> tuple[int | None, int | None]:
+def decode_status(status: int, under_bwrap: bool) -> tuple[int | None, int | None]:
     if os.WIFSIGNALED(status):
         return None, os.WTERMSIG(status)
     code = os.WEXITSTATUS(status)
@@ -88,7 +88,7 @@ def _decode_status(status: int, under_bwrap: bool) -> tuple[int | None, int | No
     return code, None
 
 
-def _tree(pid: int) -> list[psutil.Process]:
+def process_tree(pid: int) -> list[psutil.Process]:
     try:
         root = psutil.Process(pid)
         return [root, *root.children(recursive=True)]
@@ -96,7 +96,7 @@ def _tree(pid: int) -> list[psutil.Process]:
         return []
 
 
-def _runnable(procs: list[psutil.Process]) -> bool:
+def runnable(procs: list[psutil.Process]) -> bool:
     """Whether a process of the tree is running or waiting for a CPU (state R), not asleep:
     what "busy" means where the CPU time is only sampled (without a cgroup), since a sample
     taken while the judge itself waits for the core can read low."""
@@ -109,7 +109,7 @@ def _runnable(procs: list[psutil.Process]) -> bool:
     return False
 
 
-def _resident_bytes() -> int:
+def resident_bytes() -> int:
     try:
         with open("/proc/self/statm", "rb") as stream:
             return int(stream.read().split()[1]) * resource.getpagesize()
@@ -117,7 +117,7 @@ def _resident_bytes() -> int:
         return 0
 
 
-def _high_water_bytes(pid: int) -> int:
+def high_water_bytes(pid: int) -> int:
     """VmHWM: the peak resident size of the process's program since its exec."""
     try:
         with open(f"/proc/{pid}/status", "rb") as stream:
@@ -129,11 +129,11 @@ def _high_water_bytes(pid: int) -> int:
     return 0
 
 
-def _sample(procs: list[psutil.Process]) -> tuple[float, int]:
+def sample_tree(procs: list[psutil.Process]) -> tuple[float, int]:
     """CPU seconds and peak resident bytes of the given processes (the fallback without cgroups).
 
     The peak is each program's VmHWM, which catches short peaks between samples (see
-    _watch for rusage's ru_maxrss, which also counts the judge's image before the exec).
+    watch_run for rusage's ru_maxrss, which also counts the judge's image before the exec).
     """
     cpu, peak = 0.0, 0
     for proc in procs:
@@ -142,7 +142,7 @@ def _sample(procs: list[psutil.Process]) -> tuple[float, int]:
             cpu += times.user + times.system
         except psutil.Error:
             continue
-        peak += _high_water_bytes(proc.pid)
+        peak += high_water_bytes(proc.pid)
     return cpu, peak
 
 
@@ -182,7 +182,7 @@ def _reap(keep: frozenset[int] = frozenset()) -> None:
             pass
 
 
-def _reap_new(before: set[int], timeout: float = 1.0) -> None:
+def reap_new(before: set[int], timeout: float = 1.0) -> None:
     """Wait for (and reap) the children that appeared since `before` was taken."""
     deadline = time.monotonic() + timeout
     while (
@@ -226,7 +226,7 @@ def sweep(keep: frozenset[int] = frozenset()) -> int:
     return killed
 
 
-def _kill_run(pid: int, group: cgroups.RunGroup | None, timeout: float = 2.0) -> None:
+def kill_tree(pid: int, group: cgroups.RunGroup | None, timeout: float = 2.0) -> None:
     """SIGKILL every process of a run: its cgroup, and its session (the process group)."""
     if group:
         group.kill_all(timeout=timeout)

@@ -40,9 +40,9 @@ from pathlib import Path
 from judge.errors import SandboxFailure
 from judge.run import lifecycle
 from judge.run.sandbox import filters, spawn, supervisor
-from judge.run.sandbox.argv import _bwrap_prefix, _rlimits
+from judge.run.sandbox.argv import bwrap_prefix, rlimit_list
 from judge.run.sandbox.detect import detect
-from judge.run.sandbox.procs import _become_subreaper, _reap_new, own_children
+from judge.run.sandbox.procs import become_subreaper, own_children, reap_new
 from judge.run.sandbox.records import (
     BOX_MOUNT,
     NOBODY,
@@ -54,7 +54,7 @@ from judge.run.sandbox.records import (
     RunResult,
     Stop,
 )
-from judge.run.sandbox.watch import _Watch
+from judge.run.sandbox.watch import Watch
 
 SUPERVISOR_CAPS = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID")  # mounts for /tmp; the drop to nobody
 # Rootless there is no other user to drop to: namespaces and mounts for each case only, and
@@ -112,7 +112,7 @@ class Session:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.control = ours
         rules = filters.program_fd()
-        prefix = _bwrap_prefix(layers, str(box), None, tmp_bytes, seccomp_fd=rules)[:-1]  # without its "--"
+        prefix = bwrap_prefix(layers, str(box), None, tmp_bytes, seccomp_fd=rules)[:-1]  # without its "--"
         # Rootless, the program would run as the supervisor's own user: each case gets a pid
         # and mount namespace of its own instead, under an init (_fastspawn.c).
         self.isolated = layers.rootless
@@ -125,7 +125,7 @@ class Session:
         binds = ["--ro-bind", fast, _FAST_MOUNT] if fast else []
         argv = [*prefix, *caps, *binds, *python, "-I", "-S", "-c", _SOURCE, control, str(tmp_bytes)]
         argv += [_FAST_MOUNT if fast else "", "1" if self.isolated else "0"]
-        _become_subreaper()
+        become_subreaper()
         self.before = set(own_children())  # the judge's children that are not the session's
         try:
             self.proc = subprocess.Popen(
@@ -184,7 +184,7 @@ class Session:
     ) -> RunResult:
         if self.broken:
             raise SandboxFailure(self.broken)
-        with spawn._RUN_LOCK:
+        with spawn.RUN_LOCK:
             if not self.box.is_dir():
                 raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {self.box} is gone")
             try:
@@ -208,7 +208,7 @@ class Session:
         memory_bytes = limits.memory_mib * 1024 * 1024
         # As on the per-case path: a little above the limit, so a program that uses exactly
         # the limit is measured at it instead of killed a page short.
-        group = spawn._group(self.layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
+        group = spawn.run_group(self.layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
         run_env = dict(env) if env is not None else {}
         run_env.setdefault("PATH", SANDBOX_PATH)
         run_env.setdefault("LANG", "C.UTF-8")
@@ -218,7 +218,7 @@ class Session:
             "env": run_env,
             "cwd": BOX_MOUNT,
             "uid": None if self.isolated else NOBODY,
-            "rlimits": [[which, soft, hard] for which, (soft, hard) in _rlimits(limits, memory_bytes, False)],
+            "rlimits": [[which, soft, hard] for which, (soft, hard) in rlimit_list(limits, memory_bytes, False)],
             "tmp_bytes": limits.tmp_mib << 20,
             # Rootless the box is a folder on disk: each case writes into an overlay of its own
             # (_fastspawn.c), capped as a box is as root (lifecycle.cap_folder).
@@ -245,14 +245,14 @@ class Session:
             for fd in (out_r, err_r):
                 if fd >= 0:
                     os.close(fd)
-            spawn._release(group)
+            spawn.release_group(group)
             raise
         ended: list[int] = []
 
         def kill(timeout: float) -> None:
             group.kill_all(timeout=timeout)
 
-        watch = _Watch(
+        watch = Watch(
             kill, self.control.fileno(), None, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop
         )
         try:
@@ -280,7 +280,7 @@ class Session:
             os.close(err_r)
             if not group.kill_all():
                 self.broken = "the sandbox could not end a case's processes"
-            spawn._release(group)
+            spawn.release_group(group)
 
     def close(self) -> None:
         """End the supervisor and its namespaces (bubblewrap's pid 1 takes every process along)."""
@@ -294,11 +294,11 @@ class Session:
             self.proc.stderr.close()
         # bubblewrap's pid 1 comes back to the judge (the subreaper) as it ends: reap it, and
         # whatever of the namespace outlived its monitor.
-        _reap_new(self.before)
+        reap_new(self.before)
         for pid in set(own_children()) - self.before:
             with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        _reap_new(self.before)
+        reap_new(self.before)
 
 
 _SOURCE = Path(supervisor.__file__).read_text(encoding="utf-8")
@@ -423,7 +423,7 @@ def cases(box: Path, layers: Layers | None = None) -> Iterator[CaseRunner]:
     # its own probe, and this process then stops trying.
     if not _why_not(layers) and _failed != os.getpid():
         try:
-            with spawn._RUN_LOCK:  # a run's sweep must not take the session's bubblewrap for its own
+            with spawn.RUN_LOCK:  # a run's sweep must not take the session's bubblewrap for its own
                 session = Session(box, layers, TMP_CAP_BYTES)
         except (OSError, SandboxFailure):
             _failed = os.getpid()

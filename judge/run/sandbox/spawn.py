@@ -19,23 +19,23 @@ from typing import BinaryIO
 from judge.errors import SandboxFailure
 from judge.run import cgroups, lifecycle
 from judge.run.sandbox import filters
-from judge.run.sandbox.argv import Rlimit, _bwrap_prefix, _prlimit_options, _rlimits
+from judge.run.sandbox.argv import Rlimit, bwrap_prefix, prlimit_options, rlimit_list
 from judge.run.sandbox.detect import detect
 from judge.run.sandbox.procs import (
-    _PR_SET_PDEATHSIG,
-    _become_subreaper,
-    _high_water_bytes,
-    _kill_run,
-    _libc_prctl,
-    _resident_bytes,
+    PR_SET_PDEATHSIG,
+    become_subreaper,
+    high_water_bytes,
+    kill_tree,
+    libc_prctl,
     own_children,
+    resident_bytes,
     sweep,
 )
 from judge.run.sandbox.records import BOX_MOUNT, NOBODY, SANDBOX_PATH, Layers, RunLimits, RunResult, Stop
-from judge.run.sandbox.watch import _watch
+from judge.run.sandbox.watch import watch_run
 
 # One run at a time per process: the final sweep kills every child the run left.
-_RUN_LOCK = threading.Lock()
+RUN_LOCK = threading.Lock()
 
 
 def run(
@@ -56,7 +56,7 @@ def run(
     takes over (they are closed here once it has started, so the other side sees the end when
     the program ends); its stdout is then not read here. `stop` set ends the run (STOPPED)."""
     owned = [fd for fd in (stdin, stdout) if isinstance(fd, int)]
-    with _RUN_LOCK:
+    with RUN_LOCK:
         if not box.is_dir():
             for fd in owned:
                 os.close(fd)
@@ -83,17 +83,17 @@ def _run_locked(
     stdout: int | None = None,
     stop: Stop | None = None,
 ) -> RunResult:
-    _become_subreaper()
+    become_subreaper()
     mine = frozenset(own_children())  # what is not the run's: never swept
     memory_bytes = limits.memory_mib * 1024 * 1024
     group: cgroups.RunGroup | None = None
     if layers.cgroup.active:
         # A little above the limit, so a program that uses exactly the limit is measured at
         # it (peak >= limit means MLE) instead of being killed a page short of it.
-        group = _group(layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
+        group = run_group(layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
     under_bwrap = layers.bwrap.active
     no_cgroup = group is None
-    rlimits = _rlimits(limits, memory_bytes, no_cgroup)
+    rlimits = rlimit_list(limits, memory_bytes, no_cgroup)
     # Under bubblewrap nothing runs between fork and exec (the spawn is a cheap vfork):
     # bwrap waits on a block fd before it runs anything of the submission, and meanwhile
     # the judge moves its processes into the cgroup. Without bubblewrap a preexec hook
@@ -111,10 +111,10 @@ def _run_locked(
     full: list[str] = []
     rules = filters.program_fd() if under_bwrap else None
     if under_bwrap:
-        full += _bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules)
+        full += bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules)
         if inside:
             assert layers.prlimit_path is not None
-            full += [layers.prlimit_path, *_prlimit_options(rlimits), "--"]
+            full += [layers.prlimit_path, *prlimit_options(rlimits), "--"]
         if layers.user.active and layers.setpriv_path and not layers.rootless:
             full += [layers.setpriv_path, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
     full += list(argv)
@@ -142,11 +142,11 @@ def _run_locked(
             os.setuid(NOBODY)
         # Without bubblewrap's --die-with-parent: a judge killed outright takes the run along
         # (set after setuid, which clears it).
-        _libc_prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        libc_prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
     # What a fork (or vfork) of the judge is charged before it execs: the judge's own peak,
     # which the kernel folds into the child's ru_maxrss at the exec.
-    judge_rss = max(_high_water_bytes(os.getpid()), _resident_bytes())
+    judge_rss = max(high_water_bytes(os.getpid()), resident_bytes())
     handed = [fd for fd in (stdin, stdout) if isinstance(fd, int)]
     try:
         stdin_file: int | BinaryIO = stdin if isinstance(stdin, int) else open(stdin or os.devnull, "rb")
@@ -191,7 +191,7 @@ def _run_locked(
         else:
             stdin_file.close()
         if group:
-            _release(group)
+            release_group(group)
         raise
     if rules is not None:
         os.close(rules)  # bubblewrap has read it by now, or holds its own copy
@@ -215,7 +215,7 @@ def _run_locked(
             os.close(block_w)
     stamp = (lambda: _exit_stamp(status[0])) if status is not None else None
     try:
-        return _watch(
+        return watch_run(
             proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss, cpu_base, stop, stamp
         )
     finally:
@@ -224,10 +224,10 @@ def _run_locked(
         os.close(err_r)
         if status is not None:
             status[0].close()
-        _kill_run(proc.pid, group)
+        kill_tree(proc.pid, group)
         sweep(mine)
         if group:
-            _release(group)
+            release_group(group)
 
 
 _SO_TIMESTAMPNS = 35  # SOL_SOCKET: each datagram stamped (realtime, ns) as it is queued
@@ -329,7 +329,7 @@ class _Launcher:
 _reusable: tuple[int, cgroups.GroupV1, _Launcher | None] | None = None
 
 
-def _group(version: int, memory_bytes: int, pids: int) -> cgroups.RunGroup:
+def run_group(version: int, memory_bytes: int, pids: int) -> cgroups.RunGroup:
     global _reusable
     if _reusable is not None and _reusable[0] == os.getpid():
         if _reusable[1].keeps_cache():
@@ -365,7 +365,7 @@ def _launcher_for(group: cgroups.RunGroup | None) -> _Launcher | None:
     return _reusable[2]
 
 
-def _release(group: cgroups.RunGroup) -> None:
+def release_group(group: cgroups.RunGroup) -> None:
     """After a run: keep the reusable group if it is empty again, else remove the group."""
     reusable = _reusable is not None and _reusable[1] is group
     if reusable and group.kill_all():

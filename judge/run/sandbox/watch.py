@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from judge.run import cgroups
-from judge.run.sandbox.procs import _decode_status, _kill_run, _runnable, _sample, _tree
+from judge.run.sandbox.procs import decode_status, kill_tree, process_tree, runnable, sample_tree
 from judge.run.sandbox.records import STDERR_CAP, Limit, RunLimits, RunResult, Stop
 
 _POLL_S = 0.01  # the finest look at CPU time and the clock while the program runs
@@ -29,10 +29,10 @@ BUSY_SHARE = 0.1  # CPU seconds per wall second that count as running (a sleeper
 BUSY_WALL_FACTOR = 3.0
 
 
-class _Watch:
+class Watch:
     """One run watched to its end, in three steps: read what it writes (`read`), check its
     figures against the limits and kill it at the first one passed (`poll`), and once it has
-    ended, read the rest and make the RunResult (`finish`). Mutable, and private to `_watch`."""
+    ended, read the rest and make the RunResult (`finish`). Mutable, and private to `watch_run`."""
 
     def __init__(
         self,
@@ -50,7 +50,7 @@ class _Watch:
     ) -> None:
         self.stop = stop
         self.killed_at = self.last_kill = 0.0
-        self.exit_stamp: Callable[[], float | None] | None = None  # see _watch
+        self.exit_stamp: Callable[[], float | None] | None = None  # see watch_run
         # How to kill every process of the run; a descriptor readable once it has ended; the
         # pid of its first process, to sample its tree where there is no cgroup.
         self.kill_run, self.root = kill, root
@@ -121,11 +121,11 @@ class _Watch:
     def poll(self) -> None:
         """The figures now against the limits: the first one passed kills the run."""
         now = time.monotonic()
-        tree = [] if self.group or self.root is None else _tree(self.root)
+        tree = [] if self.group or self.root is None else process_tree(self.root)
         if self.group:
             self.cpu = self.group.cpu_seconds() - self.cpu_base
         else:
-            self.cpu, rss = _sample(tree)
+            self.cpu, rss = sample_tree(tree)
             self.sampled_cpu = max(self.sampled_cpu, self.cpu)
             self.sampled_peak = max(self.sampled_peak, rss)
         if self.limit_hit is not None:
@@ -145,7 +145,7 @@ class _Watch:
             self._kill(Limit.MEMORY)
         elif now > self.deadline:
             elapsed = now - self.start
-            self.busy = self.cpu >= BUSY_SHARE * elapsed or (self.group is None and _runnable(tree))
+            self.busy = self.cpu >= BUSY_SHARE * elapsed or (self.group is None and runnable(tree))
             if self.busy and elapsed < self.limits.wall_s * BUSY_WALL_FACTOR:
                 # Running, not sleeping: the machine is loaded. CPU time will end it.
                 self.deadline = now + min(0.5, self.limits.wall_s)
@@ -175,7 +175,7 @@ class _Watch:
             except (BlockingIOError, OSError):
                 pass
         self.selector.close()
-        exit_code, sig = _decode_status(status, under_bwrap)
+        exit_code, sig = decode_status(status, under_bwrap)
         group, limits, limit_hit = self.group, self.limits, self.limit_hit
         if group:
             cpu_s = max(group.cpu_seconds() - self.cpu_base, 0.0)
@@ -215,7 +215,7 @@ class _Watch:
         )
 
 
-def _watch(
+def watch_run(
     proc: subprocess.Popen[bytes],
     group: cgroups.RunGroup | None,
     limits: RunLimits,
@@ -239,9 +239,9 @@ def _watch(
         pass
 
     def kill(timeout: float) -> None:
-        _kill_run(proc.pid, group, timeout)
+        kill_tree(proc.pid, group, timeout)
 
-    watch = _Watch(kill, pidfd, proc.pid, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
+    watch = Watch(kill, pidfd, proc.pid, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
     watch.exit_stamp = exit_stamp
     try:
         while True:
