@@ -60,7 +60,7 @@ def explain(
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
     submission = runner.load_for(problem, source, language)
-    why = grading.missing_toolchain(submission.language)
+    why = submission.language.missing()
     if why:
         raise JudgeError(f"{source}: {why}")
     workers = jobs or grading.default_jobs()

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from judge.grade.adhoc import AdHocLimits
     from judge.grade.runner import CaseResult
     from judge.run import sandbox
-    from judge.run.build import Submission
+    from judge.run.sources import Sources
 
 
 @click.command(name="run")
@@ -189,7 +189,7 @@ def _run_problem(
 
 
 def _run_ad_hoc(
-    submission: Submission,
+    submission: Sources,
     input_file: Path,
     answer_file: Path | None,
     limits: AdHocLimits,

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from distributed import Security
 
 DEFAULT_PORT = 8786
-CERTS_ENV = "JUDGE_CLUSTER_CERTS"
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from judge.problem import refs, testdata
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
 from judge.run import lifecycle, sandbox
-from judge.run.build import Submission
+from judge.run.sources import Sources
 from judge.run.verdicts import Verdict
 
 DEFAULT_BUDGET_S = 30.0
@@ -423,7 +423,7 @@ class _Search:
 
 def explain(
     problem: Problem,
-    submission: Submission,
+    submission: Sources,
     tables: TableSource,
     budget_s: float = DEFAULT_BUDGET_S,
     jobs: int = 1,
@@ -507,7 +507,7 @@ def _levels(search: _Search) -> tuple[Level, ...]:
 
 def _explanation(
     problem: Problem,
-    submission: Submission,
+    submission: Sources,
     space: Space,
     search: _Search,
     limits: sandbox.RunLimits,
@@ -574,7 +574,7 @@ def _explanation(
 
 def _unexplained(
     problem: Problem,
-    submission: Submission,
+    submission: Sources,
     limits: sandbox.RunLimits,
     budget_s: float,
     began: float,

@@ -11,8 +11,8 @@ from judge.errors import JudgeError
 from judge.grade import runner
 from judge.problem.spec import ExactChecker, FloatChecker, LinesChecker, TokensChecker
 from judge.run import build, languages, sandbox
-from judge.run.build import Submission
 from judge.run.sandbox import RunResult
+from judge.run.sources import Sources
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 
 CHECKERS: dict[str, type[runner.BuiltinChecker]] = {
@@ -41,7 +41,7 @@ class AdHocRun:
 
 
 def run_once(
-    submission: Submission,
+    submission: Sources,
     input_file: Path,
     answer_file: Path | None,
     limits: AdHocLimits,

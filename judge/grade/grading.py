@@ -35,7 +35,7 @@ from judge.run import sources as sources_of
 if TYPE_CHECKING:
     from judge.grade.runner import CaseResult, GroupEnds
     from judge.problem.testdata import CaseFiles
-    from judge.run.build import Submission
+    from judge.run.sources import Sources
 
 OVERRIDES_FILE = "overrides.yaml"
 RESULTS_DIR = "results"
@@ -161,11 +161,6 @@ def source_hash(source: bytes, language: str, problem_digest: str) -> str:
     return digest.hexdigest()
 
 
-def missing_toolchain(language: languages.Language) -> str:
-    """Why this language cannot be run here ("" when it can): not the student's fault."""
-    return language.missing()
-
-
 def _unrunnable(
     student: str, source: Path, problem: Problem, content_hash: str, here: bool = True
 ) -> results.GradeRecord | None:
@@ -177,9 +172,9 @@ def _unrunnable(
         submission = runner.load_for(problem, source)
     except JudgeError as err:  # empty, binary, an unknown language: the file's fault, not the judge's
         return results.not_graded(
-            student, problem.id, str(source), language_of(source), content_hash, _max_score(problem), str(err)
+            student, problem.id, str(source), language_of(source), content_hash, problem.max_score, str(err)
         )
-    why = missing_toolchain(submission.language) if here else ""
+    why = submission.language.missing() if here else ""
     if why:
         return results.failed(
             student,
@@ -187,15 +182,11 @@ def _unrunnable(
             str(source),
             submission.language.id,
             content_hash,
-            _max_score(problem),
+            problem.max_score,
             why,
             sandbox.detect().mode,
         )
     return None
-
-
-def _max_score(problem: Problem) -> float:
-    return sum(g.points for g in problem.spec.groups)
 
 
 @dataclass(frozen=True)
@@ -243,7 +234,7 @@ class _Judging:
     """A submission between its compile and its last case (mutable: the parent's own book)."""
 
     task: GradeTask
-    submission: Submission
+    submission: Sources
     limits: sandbox.RunLimits
     cases: list[CaseFiles]
     full: bool = False  # every case judged: no group ends early
@@ -459,7 +450,7 @@ def load_overrides(submissions_dir: Path, problems: dict[str, Problem]) -> dict[
                 f"{path}:{located.line_of((index, 'student'))}: no student {model.student!r} in {submissions_dir}"
             )
             continue
-        maximum = sum(g.points for g in problems[model.problem].spec.groups)
+        maximum = problems[model.problem].max_score
         if model.score > maximum:
             problems_issues.append(
                 f"{path}:{located.line_of((index, 'score'))}: score {model.score:g} over the maximum {maximum:g}"

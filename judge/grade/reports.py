@@ -177,7 +177,7 @@ def class_view(
     link: Callable[[GradeRecord], str] = page_name,
 ) -> ClassView:
     problem_ids = tuple(sorted({r.problem for r in records} | set(problems)))
-    max_of = {pid: sum(g.points for g in problems[pid].spec.groups) if pid in problems else 0.0 for pid in problem_ids}
+    max_of = {pid: problems[pid].max_score if pid in problems else 0.0 for pid in problem_ids}
     by_key = {(r.student, r.problem): r for r in records}
     student_names = sorted({r.student for r in records} | {e.student for e in entries})
     students = tuple(

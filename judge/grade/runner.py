@@ -20,10 +20,11 @@ from judge.problem import parts
 from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
 from judge.problem.testdata import CaseFiles
 from judge.run import checkers, custom_checker, interact, languages, lifecycle, programs, sandbox
-from judge.run.build import Build, Submission, box, compile_limits, compile_submission, load_submission
+from judge.run.build import Build, box, compile_limits, compile_submission, load_submission
 from judge.run.custom_checker import CheckerError
 from judge.run.languages import Language
 from judge.run.programs import ProgramError
+from judge.run.sources import Sources
 from judge.run.verdicts import CaseVerdict, Verdict, headline, judge_interaction, judge_run
 
 SHOWN_OUTPUT_CAP = 64 * 1024  # bytes of a public case's output kept for the diff
@@ -130,7 +131,7 @@ def _clean_box(where: Path, keep: AbstractSet[str]) -> None:
 
 def judge_submission(
     problem: Problem,
-    submission: Submission,
+    submission: Sources,
     cases: list[CaseFiles],
     on_case: Callable[[int, CaseResult], None] | None = None,
     limits: sandbox.RunLimits | None = None,
@@ -226,13 +227,13 @@ class GroupEnds:
         return CaseResult(case.id, case.group, case.public, Verdict.NJ, why, 0.0, 0.0, 0)
 
 
-def load_for(problem: Problem, path: Path, language_id: str | None = None, own: bool = False) -> Submission:
+def load_for(problem: Problem, path: Path, language_id: str | None = None, own: bool = False) -> Sources:
     """A submission (file, folder or archive) read as `problem` allows: a build script only
     where its spec says so. `own`: one of the problem's solutions (its entry may be guessed)."""
     return load_submission(path, language_id, allow_build=problem.spec.build_script, guess_entry=own)
 
 
-def compile_for(problem: Problem, submission: Submission, where: Path) -> Build:
+def compile_for(problem: Problem, submission: Sources, where: Path) -> Build:
     """Compile the submission in `where` under the problem's compile limits."""
     spec = problem.spec.limits
     return compile_submission(
@@ -454,7 +455,7 @@ def _case_result(
 
 def summarise(
     problem: Problem,
-    submission: Submission,
+    submission: Sources,
     build: Build,
     results: list[CaseResult],
     limits: sandbox.RunLimits,
@@ -483,7 +484,7 @@ def summarise(
         language=submission.language.id,
         verdict=verdict,
         score=round(sum(g.earned for g in groups), 4),
-        max_score=sum(g.points for g in problem.spec.groups),
+        max_score=problem.max_score,
         build=build,
         cases=tuple(results),
         groups=tuple(groups),

@@ -212,7 +212,7 @@ def run_solution(problem_dir: Path, solution: Solution) -> SolutionRun:
 
 
 def run_solution_of(problem: Problem, solution: Solution) -> SolutionRun:
-    from judge.grade import grading, runner
+    from judge.grade import runner
     from judge.grade.runner import CaseResult
     from judge.problem import testdata
 
@@ -221,7 +221,7 @@ def run_solution_of(problem: Problem, solution: Solution) -> SolutionRun:
     except JudgeError as err:
         return SolutionRun(solution, "", 0.0, False, str(err), "", ())
     real = runner.run_limits(problem, submission.language)
-    why = grading.missing_toolchain(submission.language)
+    why = submission.language.missing()
     if why:
         return SolutionRun(solution, submission.language.id, real.cpu_s, False, "", "", (), skipped=why)
     cpu = real.cpu_s * expectations.MARGIN

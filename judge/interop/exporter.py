@@ -237,7 +237,7 @@ def _data(problem: Problem, package: Path, version: str, checker_flags: list[str
         shutil.copyfile(case.input, folder / f"{stem}.in")
         shutil.copyfile(case.answer, folder / f"{stem}.ans")
     scoring = version != "legacy" and _scoring(problem)
-    total = sum(g.points for g in problem.spec.groups)
+    total = problem.max_score
     configs: dict[Path, dict[str, Any]] = {}
     if checker_flags:
         configs.setdefault(package / "data", {})["output_validator_flags"] = " ".join(checker_flags)

@@ -342,6 +342,11 @@ class Problem:
         return self.directory / TESTS_DIR
 
     @property
+    def max_score(self) -> float:
+        """The most a submission can score: every group's points (a group of 0 points counts none)."""
+        return float(sum(g.points for g in self.spec.groups))
+
+    @property
     def builtin(self) -> bool:
         """Whether the reference is one of the judge's own solvers (else a program)."""
         return self.spec.reference in refs.NAMES

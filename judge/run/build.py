@@ -1,4 +1,4 @@
-"""Submission -> Build: read its files safely (judge.run.sources), compile them once in the
+"""A submission's Sources -> Build: read its files safely (judge.run.sources), compile them once in the
 sandbox under their own limits, keeping the compiler's output for a CE message."""
 
 from __future__ import annotations
@@ -19,11 +19,6 @@ from judge.run.sources import Sources
 # CPU is ample for any real submission (gcc -O2 on a 1 MiB source takes about two).
 COMPILE_OUTPUT_BYTES = 64 << 20  # any one file the compiler writes (the binary, say)
 COMPILER_OUTPUT_CAP = 8 * 1024  # characters of compiler output kept for the CE message
-MAX_SOURCE_BYTES = sources.SUBMISSION_CAPS.bytes
-
-
-# A submission is the files of one program: a source file, a folder or an archive of them.
-Submission = Sources
 
 
 @dataclass(frozen=True)
@@ -37,7 +32,7 @@ class Build:
 
 def load_submission(
     path: Path, language_id: str | None = None, allow_build: bool = False, guess_entry: bool = False
-) -> Submission:
+) -> Sources:
     """Read and identify a submission (a source file, a folder, a .zip or .tar.gz); JudgeError
     (one line, naming the file) if unusable. `allow_build`: its problem lets a `build` script
     replace the compile; `guess_entry`: a problem's own solution, run as problemtools would."""
@@ -87,7 +82,7 @@ def compile_limits(
     )
 
 
-def compile_submission(submission: Submission, where: Path, limits: sandbox.RunLimits | None = None) -> Build:
+def compile_submission(submission: Sources, where: Path, limits: sandbox.RunLimits | None = None) -> Build:
     """Write the files into the box and compile them there, under `limits` (default:
     compile_limits of its language)."""
     write_files(where, submission.box_files())

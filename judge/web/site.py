@@ -221,7 +221,7 @@ def course_for(problems_dir: Path, course_file: Path | None, problems: list[str]
 
 
 def max_scores(problems: dict[str, Problem]) -> dict[str, float]:
-    return {p.id: float(sum(g.points for g in p.spec.groups)) for p in problems.values()}
+    return {p.id: p.max_score for p in problems.values()}
 
 
 def attempts(rows: list[SubmissionRow]) -> list[gradebook.Attempt]:

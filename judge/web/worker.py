@@ -55,7 +55,7 @@ def judge_claim(
     turn was given up after `turn_s` seconds for a waiting classmate (Store.pause), and the
     judging resumes from the next case when a worker claims the submission again."""
     content_hash = grading.source_hash(claim.source, claim.language, grading.problem_hash(problem))
-    max_score = sum(g.points for g in problem.spec.groups)
+    max_score = problem.max_score
     with tempfile.TemporaryDirectory(prefix="judge-web-") as folder:
         path = _claim_file(claim, Path(folder))
         try:
@@ -65,7 +65,7 @@ def judge_claim(
             return results.not_graded(
                 claim.student, problem.id, claim.filename, claim.language, content_hash, max_score, why
             )
-        why = grading.missing_toolchain(submission.language) if cluster is None else ""
+        why = submission.language.missing() if cluster is None else ""
         if why:
             return results.failed(
                 claim.student,
@@ -140,7 +140,7 @@ def explain_claim(claim: Claim, problem: Problem, budget_s: float) -> tuple[str 
         path = _claim_file(claim, Path(folder))
         try:
             submission = runner.load_for(problem, path, claim.language)
-            why = grading.missing_toolchain(submission.language)
+            why = submission.language.missing()
             if why:
                 return None, why
             found = search.explain(problem, submission, TableStore(), budget_s, jobs=1)

@@ -256,12 +256,12 @@ def test_bad_overrides_file_is_one_line(tmp_path: Path) -> None:
 
 def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge.problem.spec import load_problem
-    from judge.run.languages import load
+    from judge.run.languages import Language, load
 
-    assert "not found" in grading.missing_toolchain(
-        load().by_id("c").model_copy(update={"compile": ("no-such-compiler-here", "{source}")})
+    assert "not found" in (
+        load().by_id("c").model_copy(update={"compile": ("no-such-compiler-here", "{source}")}).missing()
     )
-    monkeypatch.setattr(grading, "missing_toolchain", lambda language: "javac not found on this machine (judge doctor)")
+    monkeypatch.setattr(Language, "missing", lambda language: "javac not found on this machine (judge doctor)")
     problem = load_problem(small_problems(tmp_path / "problems") / "sicily-rotations")
     entry = grading.Entry(PROGRAMS / "Broken.java", "zed", "sicily-rotations", "")
     [record] = grading.run([grading.GradeTask(entry, problem, "h")], tmp_path / "results", jobs=1)

@@ -198,9 +198,9 @@ def _python_table() -> str:
 
 def test_a_solution_without_its_toolchain_is_skipped_not_failed(scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No toolchain here is the machine's choice: verify says so apart from the failures."""
-    from judge.grade import grading
+    from judge.run.languages import Language
 
-    monkeypatch.setattr(grading, "missing_toolchain", lambda language: f"no {language.name} toolchain here")
+    monkeypatch.setattr(Language, "missing", lambda language: f"no {language.name} toolchain here")
     prepared = verify.prepare(scratch / PROBLEM)
     [solution] = prepared.solutions
     report = verify.finish(prepared, {solution.path: verify.run_solution(scratch / PROBLEM, solution)})
