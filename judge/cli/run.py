@@ -19,6 +19,7 @@ from judge.cli.common import (
 from judge.cli.render import Cell, columns, figures, first_difference, verdict_markup, verdict_style
 from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
 from judge.grade.adhoc import AdHocLimits
+from judge.problem import checkers
 from judge.problem.locate import find_problem
 from judge.run import defaults
 
@@ -39,9 +40,7 @@ if TYPE_CHECKING:
 @click.option("--time-limit", type=click.FloatRange(min=0.01, max=60), default=1.0, show_default=True)
 @click.option("--memory-limit", type=click.IntRange(min=1, max=16384), default=256, show_default=True)
 @click.option("--output-limit", type=click.FloatRange(min=0.001, max=1024), default=16.0, show_default=True)
-@click.option(
-    "--checker", type=click.Choice(["tokens", "exact", "lines", "float"]), default="tokens", show_default=True
-)
+@click.option("--checker", type=click.Choice(list(checkers.BUILTIN)), default="tokens", show_default=True)
 @click.option(
     "--compile-time-limit",
     type=click.FloatRange(min=0.1, max=120),

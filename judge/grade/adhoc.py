@@ -1,6 +1,6 @@
 """`judge run --input`: one program on one input, outside any problem. It is compiled once,
 run under the limits given, and its output checked against an answer when there is one, by
-the built-in checkers problems use (runner.check_answer) and the verdict rules of a case."""
+the built-in checkers problems use (judge.problem.checkers) and the verdict rules of a case."""
 
 from __future__ import annotations
 
@@ -8,19 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeError
-from judge.grade import runner
-from judge.problem.spec import ExactChecker, FloatChecker, LinesChecker, TokensChecker
+from judge.problem import checkers
 from judge.run import build, languages, sandbox
 from judge.run.sandbox import RunResult
 from judge.run.sources import Sources
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
-
-CHECKERS: dict[str, type[runner.BuiltinChecker]] = {
-    "tokens": TokensChecker,
-    "exact": ExactChecker,
-    "lines": LinesChecker,
-    "float": FloatChecker,  # 1e-6 absolute or relative, the spec's default
-}
 
 
 @dataclass(frozen=True)
@@ -68,8 +60,7 @@ def run_once(
         run = sandbox.run(argv, box=where, limits=run_limits, stdin=input_file)
     check = None
     if answer_file is not None and run.exit_code == 0 and run.limit_hit is None:
-        spec = CHECKERS[checker].model_validate({"type": checker})
-        check = runner.check_answer(spec, run.stdout, answer_file.read_bytes())
+        check = checkers.named(checker).compare(run.stdout, answer_file.read_bytes())
     decided = judge_run(run, run_limits.memory_mib * 1024, check, languages.memory_marks())
     # Without an answer nothing is compared: a run that ended well is all there is to say.
     passed = decided.verdict is Verdict.AC or (answer_file is None and decided.verdict is Verdict.IE)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from judge.errors import SandboxFailure
 from judge.problem import parts
-from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
+from judge.problem.spec import CustomChecker, Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import checkers, custom_checker, interact, languages, lifecycle, programs, sandbox
 from judge.run.build import Build, box, compile_limits, compile_submission, load_submission
@@ -94,20 +94,6 @@ def run_limits(problem: Problem, language: Language) -> sandbox.RunLimits:
     )
 
 
-BuiltinChecker = TokensChecker | ExactChecker | LinesChecker | FloatChecker
-
-
-def check_answer(checker: BuiltinChecker, output: bytes, answer: bytes) -> checkers.CheckResult:
-    """A built-in checker of the spec (problem.yaml's, or `judge run --checker`'s) on one output."""
-    if isinstance(checker, ExactChecker):
-        return checkers.exact(output, answer)
-    if isinstance(checker, LinesChecker):
-        return checkers.lines(output, answer)
-    if isinstance(checker, FloatChecker):
-        return checkers.floats(output, answer, checker.abs_tol, checker.rel_tol, checker.case_sensitive)
-    return checkers.tokens(output, answer, checker.case_sensitive)
-
-
 def check_output(problem: Problem, case: CaseFiles, output: bytes) -> checkers.CheckResult:
     checker = problem.spec.checker
     if isinstance(checker, CustomChecker):
@@ -119,7 +105,7 @@ def check_output(problem: Problem, case: CaseFiles, output: bytes) -> checkers.C
             parts.program_limits(problem),
             checker.args,
         )
-    return check_answer(checker, output, case.answer.read_bytes())
+    return checker.compare(output, case.answer.read_bytes())
 
 
 def _clean_box(where: Path, keep: AbstractSet[str]) -> None:

@@ -52,7 +52,7 @@ from judge.interop.package import (
     JUDGE_TIME_MULTIPLIERS,
 )
 from judge.problem import statement
-from judge.problem.spec import CustomChecker, ExactChecker, FloatChecker, LinesChecker, Problem, TokensChecker
+from judge.problem.spec import CustomChecker, Problem
 from judge.run import sources
 
 VALIDATORS = Path(__file__).parent / "validators"
@@ -98,18 +98,11 @@ def _checker(problem: Problem, package: Path, notes: list[str], version: str) ->
             validation = "custom interactive" if interactor is not None else "custom"
             return {"validation": validation, **({"validator_flags": " ".join(flags)} if flags else {})}, []
         return {}, flags
-    flags = []
-    if isinstance(checker, TokensChecker):
-        if checker.case_sensitive:
-            flags.append("case_sensitive")
-    elif isinstance(checker, ExactChecker | LinesChecker):
-        flags += ["case_sensitive", "space_change_sensitive"]
-        if isinstance(checker, LinesChecker):
-            notes.append("checker lines: exported as space_change_sensitive, which also counts trailing spaces")
-    elif isinstance(checker, FloatChecker):
-        if checker.case_sensitive:
-            flags.append("case_sensitive")
-        flags += ["float_absolute_tolerance", repr(checker.abs_tol), "float_relative_tolerance", repr(checker.rel_tol)]
+    assert not isinstance(checker, CustomChecker)  # a custom checker is `own` above
+    found, note = checker.package_flags()
+    flags = list(found)
+    if note:
+        notes.append(note)
     if version == "legacy":
         return {"validation": "default", **({"validator_flags": " ".join(flags)} if flags else {})}, []
     return {}, flags

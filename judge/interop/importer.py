@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Required, TypedDict
+from typing import TYPE_CHECKING, Required, TypedDict, cast
 
 import yaml
 
@@ -34,6 +34,7 @@ from judge.interop.package import (
     parse_metadata,
 )
 from judge.interop.unpack import PackageError, copy_folder, extract_zip, package_root
+from judge.problem import checkers
 from judge.run import languages, lifecycle, programs, sources
 
 VERDICT_FOLDERS = ("accepted", "wrong_answer", "time_limit_exceeded", "run_time_error")
@@ -248,46 +249,6 @@ def _data(root: Path, meta: Metadata) -> _Data:
     if meta.version == "legacy":
         checker_args = list(meta.validator_flags) + checker_args
     return _Data(groups, checker_args, notes)
-
-
-def _builtin_checker(flags: list[str]) -> tuple[CheckerOut, list[str]]:
-    """The default output validator's flags as one of the judge's checkers."""
-    notes: list[str] = []
-    case_sensitive = "case_sensitive" in flags
-    absolute = relative = None
-    i = 0
-    while i < len(flags):
-        flag = flags[i]
-        if flag in ("float_tolerance", "float_absolute_tolerance", "float_relative_tolerance") and i + 1 < len(flags):
-            try:
-                value = float(flags[i + 1])
-            except ValueError:
-                notes.append(f"validator flag {flag} {flags[i + 1]}: not a number, ignored")
-                i += 2
-                continue
-            if flag in ("float_tolerance", "float_absolute_tolerance"):
-                absolute = value
-            if flag in ("float_tolerance", "float_relative_tolerance"):
-                relative = value
-            i += 2
-            continue
-        if flag not in ("case_sensitive", "space_change_sensitive"):
-            notes.append(f"default validator flag {flag!r}: not known, ignored")
-        i += 1
-    if absolute is not None or relative is not None:
-        if "space_change_sensitive" in flags:
-            notes.append("space_change_sensitive with a float tolerance: whitespace is not checked")
-        return {
-            "type": "float",
-            "abs_tol": absolute or 0.0,
-            "rel_tol": relative or 0.0,
-            "case_sensitive": case_sensitive,
-        }, notes
-    if "space_change_sensitive" in flags:
-        if not case_sensitive:
-            notes.append("space_change_sensitive without case_sensitive: compared exactly, case included")
-        return {"type": "exact"}, notes
-    return {"type": "tokens", "case_sensitive": case_sensitive}, notes
 
 
 def _copy_program(source: Path, target: Path) -> None:
@@ -505,7 +466,8 @@ def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notif
         if data.checker_args:
             checker["args"] = data.checker_args
     else:
-        checker, flag_notes = _builtin_checker(data.checker_args)
+        builtin, flag_notes = checkers.from_package_flags(data.checker_args)
+        checker = cast(CheckerOut, builtin.model_dump())
         notes += flag_notes
     copied = _submissions(root, out, notes)
     reference = _reference(copied)

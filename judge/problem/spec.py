@@ -31,6 +31,7 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from judge.errors import JudgeError
 from judge.problem import refs
+from judge.problem.checkers import BuiltinChecker, TokensChecker
 from judge.problem.locate import SPEC_FILE
 from judge.problem.yamlpos import Located, YamlError
 from judge.problem.yamlpos import load as load_yaml
@@ -111,34 +112,6 @@ class Limits(_Strict):
         return self.time_s * factor
 
 
-class TokensChecker(_Strict):
-    """Whitespace-separated tokens must be equal (the default)."""
-
-    type: Literal["tokens"]
-    case_sensitive: bool = Field(default=True, description="false: `Yes` equals `YES` (the ICPC default validator)")
-
-
-class ExactChecker(_Strict):
-    """Byte for byte, after CRLF -> LF."""
-
-    type: Literal["exact"]
-
-
-class LinesChecker(_Strict):
-    """Line by line, trailing whitespace ignored."""
-
-    type: Literal["lines"]
-
-
-class FloatChecker(_Strict):
-    """Tokens; numbers equal within an absolute or relative tolerance."""
-
-    type: Literal["float"]
-    abs_tol: float = Field(default=1e-6, ge=0)
-    rel_tol: float = Field(default=1e-6, ge=0)
-    case_sensitive: bool = Field(default=True, description="false: words other than numbers compared ignoring case")
-
-
 class CustomChecker(_Strict):
     """A program run as `program input answer feedback_dir < output` (exit 42 = AC, 43 = WA)."""
 
@@ -159,10 +132,8 @@ class Interactor(_Strict):
     )
 
 
-Checker = Annotated[
-    TokensChecker | ExactChecker | LinesChecker | FloatChecker | CustomChecker,
-    Field(discriminator="type"),
-]
+# The built-in checkers (judge.problem.checkers, one table) or a program of the problem's.
+Checker = Annotated[BuiltinChecker | CustomChecker, Field(discriminator="type")]
 
 
 class Case(_Strict):
