@@ -110,3 +110,28 @@ def test_no_two_records_share_a_name() -> None:
             if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
                 where.setdefault(node.name, []).append(str(path.relative_to(REPO)))
     assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
+
+
+def _naming(word: str) -> set[str]:
+    return {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if word in p.read_text(encoding="utf-8").lower()}
+
+
+def test_only_the_interactive_kind_the_spec_and_the_package_formats_name_the_interactor() -> None:
+    """A kind of problem is one module behind kinds.table, not a branch in every stage."""
+    outside = {
+        name
+        for name in _naming("interactor")
+        if not name.startswith("problem/kinds/interactive/") and not name.startswith("interop/")
+    }
+    assert outside == {"problem/spec.py"}
+
+
+def test_no_function_is_over_a_hundred_lines() -> None:
+    long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno is not None:
+                length = node.end_lineno - node.lineno + 1
+                if length > 100:
+                    long.append(f"{path.relative_to(REPO)}:{node.lineno}: {node.name} is {length} lines")
+    assert long == []

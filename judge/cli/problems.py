@@ -22,17 +22,20 @@ from judge.cli.common import jobs_option, out, say, status
 )
 @click.option("--title", default="", help="The problem's title [default: the example's].")
 @click.option(
-    "--interactive",
-    is_flag=True,
-    help="An interactive problem: an interactor talks with each submission (a guessing game to edit).",
+    "--kind",
+    default="stdio",
+    show_default=True,
+    help="The kind of problem: stdio (reads stdin, writes stdout) or interactive (a program of yours talks"
+    " with each submission: a guessing game to edit). docs/problems.md has them all.",
 )
+@click.option("--interactive", is_flag=True, help="Short for --kind interactive.")
 @click.pass_context
-def new(ctx: click.Context, problem_id: str, language: str, title: str, interactive: bool) -> None:
+def new(ctx: click.Context, problem_id: str, language: str, title: str, kind: str, interactive: bool) -> None:
     """Create PROBLEM_ID: a complete small problem (statement, samples, reference, generator,
     validator, an accepted and a wrong solution) that passes `judge verify` as made."""
     from judge.problem import scaffold
 
-    made = scaffold.create(ctx.obj["problems"], problem_id, language, title, interactive)
+    made = scaffold.create(ctx.obj["problems"], problem_id, language, title, "interactive" if interactive else kind)
     out.print(f"created {made.directory}:")
     for path in made.files:
         out.print(f"  {path}")

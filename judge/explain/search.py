@@ -27,6 +27,7 @@ from judge.errors import JudgeError
 from judge.explain.space import Candidate, Space, space_for
 from judge.grade import runner
 from judge.problem import refs, testdata
+from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
 from judge.run import lifecycle, sandbox
@@ -434,9 +435,9 @@ def explain(
     """Search for the smallest input the submission fails on, within `budget_s` seconds
     (compiling included) from `began` (a time.monotonic(); default now). `jobs` > 1 runs
     that many at once in a pool of processes."""
-    if problem.spec.interactor is not None:
-        # An interaction has no expected output to show beside an input.
-        raise JudgeError(f"{problem.spec_path}: judge explain does not search interactive problems")
+    kind = kinds.of(problem)
+    if not kind.solves:  # no answer of the reference's to show beside an input
+        raise JudgeError(f"{problem.spec_path}: judge explain does not search {kind.name} problems")
     began = time.monotonic() if began is None else began
     deadline = began + budget_s
     space: Space

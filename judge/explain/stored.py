@@ -15,6 +15,7 @@ from judge.errors import JudgeError
 from judge.explain.search import Explanation, explain
 from judge.grade import reports, runner
 from judge.grade.results import GradeRecord
+from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
 
@@ -50,9 +51,9 @@ def read(out_dir: Path, record: GradeRecord) -> Explanation | None:
 
 
 def searchable(problem: Problem) -> bool:
-    """A puzzle, or a problem whose groups have generators to make fresh inputs with; not an
-    interactive one (an interaction has no expected output to show)."""
-    if problem.spec.interactor is not None:
+    """A puzzle, or a problem whose groups have generators to make fresh inputs with, of a
+    kind whose answers the reference makes (an interaction has no expected output to show)."""
+    if not kinds.of(problem).solves:
         return False
     return problem.builtin or any(group.generate is not None for group in problem.spec.groups)
 

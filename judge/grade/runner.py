@@ -15,17 +15,15 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge.errors import SandboxFailure
-from judge.problem import parts
-from judge.problem.spec import CustomChecker, Problem
+from judge.problem.kinds import table as kinds
+from judge.problem.kinds.base import STOPPED
+from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
-from judge.run import checkers, custom_checker, interact, languages, lifecycle, programs, sandbox
+from judge.run import checkers, lifecycle, sandbox
 from judge.run.build import Build, box, compile_limits, compile_submission, load_submission
-from judge.run.custom_checker import CheckerError
 from judge.run.languages import Language
-from judge.run.programs import ProgramError
 from judge.run.sources import Sources
-from judge.run.verdicts import CaseVerdict, Verdict, headline, judge_interaction, judge_run
+from judge.run.verdicts import CaseVerdict, Verdict, headline
 
 SHOWN_OUTPUT_CAP = 64 * 1024  # bytes of a public case's output kept for the diff
 TRACE_CAP = 16 * 1024  # bytes of stdout and of stderr kept per case for the teacher (the tail)
@@ -92,20 +90,6 @@ def run_limits(problem: Problem, language: Language) -> sandbox.RunLimits:
         output_bytes=int(spec.output_mib * 1024 * 1024),
         address_space=language.address_space_limit,
     )
-
-
-def check_output(problem: Problem, case: CaseFiles, output: bytes) -> checkers.CheckResult:
-    checker = problem.spec.checker
-    if isinstance(checker, CustomChecker):
-        return custom_checker.check(
-            problem.directory / checker.program,
-            case.input,
-            case.answer,
-            output,
-            parts.program_limits(problem),
-            checker.args,
-        )
-    return checker.compare(output, case.answer.read_bytes())
 
 
 def _clean_box(where: Path, keep: AbstractSet[str]) -> None:
@@ -237,64 +221,22 @@ def run_case(
     runner: sandbox.CaseRunner | None = None,
     stop: sandbox.Stop | None = None,
 ) -> CaseResult:
-    """Run the built program in the box `where` on one case, check its output, decide.
-    `runner`: the submission's sandbox session (else the case gets a sandbox of its own).
+    """Run the built program in the box `where` on one case and decide, as its problem's kind
+    does. `runner`: the submission's sandbox session (else the case gets a sandbox of its own).
     `stop`, once set, ends the run: its group has ended meanwhile (NJ)."""
-    memory_limit_kib = limits.memory_mib * 1024
-    if problem.spec.interactor is not None:
-        return _run_interaction(problem, argv, where, case, limits, trace)
-    try:
-        if runner is not None:
-            run = runner.run(list(argv), limits=limits, stdin=case.input, stop=stop)
-        else:
-            run = sandbox.run(list(argv), box=where, limits=limits, stdin=case.input, stop=stop)
-    except SandboxFailure as err:
-        return CaseResult(case.id, case.group, case.public, Verdict.IE, str(err), 0.0, 0.0, 0)
-    if run.limit_hit is sandbox.Limit.STOPPED:
-        return CaseResult(case.id, case.group, case.public, Verdict.NJ, STOPPED, run.cpu_s, run.wall_s, run.memory_kib)
-    check = None
-    checker_failure = ""
-    clean = run.exit_code == 0 and run.limit_hit is None
-    if clean and run.memory_kib < memory_limit_kib:  # no checker after a failed run
-        try:
-            check = check_output(problem, case, run.stdout)
-        except CheckerError as err:
-            checker_failure = str(err)
-    decided = judge_run(run, memory_limit_kib, check, languages.memory_marks())
-    if checker_failure and decided.verdict is Verdict.IE:
-        decided = CaseVerdict(Verdict.IE, checker_failure)
-    result = _case_result(case, run, decided, check)
-    return replace(result, trace=(run.stdout[-TRACE_CAP:], run.stderr[-TRACE_CAP:])) if trace else result
-
-
-def _run_interaction(
-    problem: Problem, argv: tuple[str, ...], where: Path, case: CaseFiles, limits: sandbox.RunLimits, trace: bool
-) -> CaseResult:
-    """One case of an interactive problem: the submission against the interactor, by the rules
-    of verdicts.judge_interaction. Its output went to the interactor: none is kept."""
-    spec = problem.spec.interactor
-    assert spec is not None
-    tool = parts.program_limits(problem)
-    try:
-        built = interact.built_interactor(problem.directory / spec.program, tool.memory_mib)
-        task = programs.Task(
-            built,
-            ("input", "answer", f"{interact.FEEDBACK}/", *spec.args),
-            None,
-            interact.interactor_limits(tool.sandbox_limits(built), limits),
-            files=(("input", case.input), ("answer", case.answer)),
-            keep=interact.FEEDBACK,
+    done = kinds.of(problem).judge_case(problem, argv, where, (case.input, case.answer), limits, runner, stop)
+    run = done.run
+    if run is None:
+        return CaseResult(case.id, case.group, case.public, done.decided.verdict, done.decided.message, 0.0, 0.0, 0)
+    if done.decided.verdict is Verdict.NJ:
+        return CaseResult(
+            case.id, case.group, case.public, Verdict.NJ, done.decided.message, run.cpu_s, run.wall_s, run.memory_kib
         )
-        done = interact.interact(list(argv), where, limits, task)
-    except (SandboxFailure, ProgramError) as err:
-        return CaseResult(case.id, case.group, case.public, Verdict.IE, str(err), 0.0, 0.0, 0)
-    run = done.submission
-    decided = judge_interaction(run, done.interactor, limits.memory_mib * 1024, languages.memory_marks())
-    result = _case_result(case, run, decided, None)
-    return replace(result, trace=(b"", run.stderr[-TRACE_CAP:])) if trace else result
-
-
-STOPPED = "not judged: stopped, its group had ended"
+    result = _case_result(case, run, done.decided, done.check)
+    if not trace:
+        return result
+    # Only the program's own output is its to show (CaseRun.own_output).
+    return replace(result, trace=(run.stdout[-TRACE_CAP:] if done.own_output else b"", run.stderr[-TRACE_CAP:]))
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.problem import expectations
 from judge.problem.expectations import Expectation, ExpectationError, GroupOutcome, Measured
+from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem, load_problem
 from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox, sources
@@ -101,7 +102,6 @@ class ProblemReport:
 
 def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jobs: int = 1) -> list[Check]:
     """Tests up to date, inputs valid, answers reproduced by the reference."""
-    from judge.grade import runner
     from judge.problem import parts, refs, testdata, validation
     from judge.problem.tables import TableStore
 
@@ -124,10 +124,11 @@ def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jo
 
     wrong: list[str] = []
     invalid = {i.path for i in report.issues}
-    if problem.spec.interactor is not None:
+    kind = kinds.of(problem)
+    if not kind.solves:  # the answers are not the reference's: it must be accepted instead
         return [
             *checks,
-            _reference_interacts(problem, [c for c in testdata.load_cases(problem) if c.input not in invalid]),
+            _reference_accepted(problem, [c for c in testdata.load_cases(problem) if c.input not in invalid]),
         ]
     try:
         cases = [c for c in testdata.load_cases(problem) if c.input not in invalid]
@@ -137,7 +138,7 @@ def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jo
         return [*checks, Check("answers reproduced", (str(err),))]
     for case, answer in zip(cases, answers, strict=True):
         try:
-            result = runner.check_output(problem, case, answer.encode())
+            result = kind.check_answer(problem, (case.input, case.answer), answer.encode())
         except JudgeError as err:
             wrong.append(f"{case.answer}: the checker failed on the reference's output: {err}")
             continue
@@ -147,12 +148,12 @@ def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jo
     return checks
 
 
-def _reference_interacts(problem: Problem, cases: list[CaseFiles]) -> Check:
-    """An interactive problem's answers are not the reference's output: instead the reference,
-    judged against the interactor, must be accepted on every case."""
+def _reference_accepted(problem: Problem, cases: list[CaseFiles]) -> Check:
+    """Where the answers are not the reference's output (an interaction's), the reference,
+    judged as a submission is, must be accepted on every case."""
     from judge.grade import runner
 
-    name = "reference accepted by the interactor"
+    name = kinds.of(problem).reference_check
     try:
         submission = runner.load_for(problem, problem.directory / problem.spec.reference, own=True)
         judged = runner.judge_submission(problem, submission, cases, full=True)

@@ -18,12 +18,11 @@ import jinja2
 
 from judge import paths
 from judge.errors import JudgeError
+from judge.problem.kinds import table as kinds
 
 TEMPLATES = Path(paths.TEMPLATES) / "new"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 EXTENSIONS = {"cpp": "cpp", "python3": "py"}
-DEFAULT_TITLE = "Largest Sum of a Part"
-INTERACTIVE_TITLE = "Guess the Number"
 
 
 @dataclass(frozen=True)
@@ -32,47 +31,24 @@ class Scaffold:
     files: tuple[Path, ...]
 
 
-def _plan(reference_language: str, interactive: bool = False) -> list[tuple[str, str]]:
-    """(template, path in the problem folder) of every file; the reference is the fifth."""
-    own = EXTENSIONS[reference_language]
-    other = "py" if own == "cpp" else "cpp"
-    if interactive:
-        return [
-            ("interactive/problem.yaml.j2", "problem.yaml"),
-            ("interactive/statement.md.j2", "statement.md"),
-            ("interactive/gen.py.j2", "generators/gen.py"),
-            ("interactive/validate.py.j2", "validators/validate.py"),
-            (f"interactive/ref.{own}.j2", f"solutions/accepted/bisect.{own}"),
-            (f"interactive/ref.{other}.j2", f"solutions/accepted/halves.{other}"),
-            (f"interactive/wrong.{own}.j2", f"solutions/wrong_answer/count_up.{own}"),
-            ("interactive/slow.py.j2", "solutions/time_limit_exceeded/slow_thinker.py"),
-            ("interactive/interactor.py.j2", "interactor.py"),
-        ]
-    return [
-        ("problem.yaml.j2", "problem.yaml"),
-        ("statement.md.j2", "statement.md"),
-        ("gen.py.j2", "generators/gen.py"),
-        ("validate.py.j2", "validators/validate.py"),
-        (f"ref.{own}.j2", f"solutions/accepted/ref.{own}"),
-        (f"ref.{other}.j2", f"solutions/accepted/kadane.{other}"),
-        (f"wrong.{own}.j2", f"solutions/wrong_answer/empty_part.{own}"),
-    ]
-
-
 def _yaml_text(value: str) -> str:
     # A double-quoted YAML scalar: safe for any title.
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def create(
-    problems_dir: Path, problem_id: str, reference_language: str = "cpp", title: str = "", interactive: bool = False
+    problems_dir: Path, problem_id: str, reference_language: str = "cpp", title: str = "", kind: str = "stdio"
 ) -> Scaffold:
+    """Write problems_dir/problem_id: a working problem of `kind` with its reference in
+    `reference_language`. JudgeError (one line) for a bad id, language or kind, or a taken place."""
     if not ID_PATTERN.match(problem_id):
         raise JudgeError(
             f"{problem_id!r}: not a problem id (lower-case letters, digits, '-' and '_', starting with a letter or digit)"
         )
     if reference_language not in EXTENSIONS:
         raise JudgeError(f"{reference_language!r}: the reference of a new problem is in cpp or python3")
+    if kind not in kinds.KINDS:
+        raise JudgeError(f"{kind!r}: not a kind of problem (known: {', '.join(kinds.KINDS)})")
     target = problems_dir / problem_id
     if target.exists():
         raise JudgeError(f"{target}: already exists; choose another id or remove it")
@@ -84,8 +60,9 @@ def create(
         keep_trailing_newline=True,
         autoescape=False,  # source code and YAML, not HTML
     )
-    plan = _plan(reference_language, interactive)
-    default_title = INTERACTIVE_TITLE if interactive else DEFAULT_TITLE
+    own = EXTENSIONS[reference_language]
+    starter = kinds.KINDS[kind].starter(own, "py" if own == "cpp" else "cpp")
+    plan, default_title = starter.files, starter.title
     values = {
         "id": problem_id,
         "title": _yaml_text(title or default_title),

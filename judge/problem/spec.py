@@ -313,6 +313,11 @@ class Problem:
         return self.directory / TESTS_DIR
 
     @property
+    def kind(self) -> str:
+        """Its kind's name (judge.problem.kinds.table): an interactor makes it interactive."""
+        return "interactive" if self.spec.interactor is not None else "stdio"
+
+    @property
     def max_score(self) -> float:
         """The most a submission can score: every group's points (a group of 0 points counts none)."""
         return float(sum(g.points for g in self.spec.groups))

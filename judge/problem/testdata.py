@@ -14,6 +14,7 @@ from pathlib import Path
 
 from judge.errors import JudgeError
 from judge.problem import parts
+from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
 
@@ -54,22 +55,23 @@ def generate(
     """Every test case of the problem, in spec order, answers from the reference (programs
     run `jobs` at a time). JudgeError naming the group and case when a part fails."""
     own = parts.load(problem, tables, jobs)
+    kind = kinds.of(problem)
     raw = parts.make_inputs(own, notify)
     where = problem.spec_path
     flat = [(gi, ci, case) for gi, cases in enumerate(raw) for ci, case in enumerate(cases)]
     groups = problem.spec.groups
     labels = [f"{where}: groups[{gi}] ({groups[gi].name}) case {case.name}" for gi, _, case in flat]
     if notify is not None and (own.validators or own.reference is not None):
-        solving = "" if problem.spec.interactor is not None else " and solving"
+        solving = " and solving" if kind.solves else ""
         notify(f"{problem.id}: validating{solving} {len(flat)} cases")
     issues = parts.check_inputs(own, [(case.input, groups[gi].validator_args) for gi, _, case in flat])
     for label, found in zip(labels, issues, strict=True):
         if found:
             detail = "; ".join(f"input line {i.line}: {i.message}" if i.line else i.message for i in found)
             raise JudgeError(f"{label}: invalid input: {detail}")
-    if problem.spec.interactor is not None:
-        # An interaction has no one output to keep: the answer file is the spec's (or empty),
-        # handed to the interactor as it is; `judge verify` runs the reference against it.
+    if not kind.solves:
+        # The answer file is the spec's (or empty), kept as it is for the kind to use;
+        # `judge verify` judges the reference on every case instead.
         answers = {i: case.answer or "" for i, (_, _, case) in enumerate(flat)}
     else:
         unsolved = [i for i, (_, _, case) in enumerate(flat) if case.answer is None or case.stated]

@@ -173,8 +173,8 @@ def run(task: Task) -> sandbox.RunResult:
 def run_keeping(
     task: Task, stdin_fd: int | None = None, stdout_fd: int | None = None, stop: threading.Event | None = None
 ) -> Outcome:
-    """`run`, and the files the program left in Task.keep. An interactor's: its stdin and
-    stdout are pipe ends to the submission (taken over by the sandbox), `stop` ends it."""
+    """`run`, and the files the program left in Task.keep. `stdin_fd` and `stdout_fd`: pipe
+    ends to another program (taken over by the sandbox); `stop`, once set, ends it."""
     _require_isolation()
     work = lifecycle.make_temp_dir("prog", cap=lifecycle.BOX_CAP_BYTES)
     try:

@@ -323,7 +323,7 @@ def test_an_interactive_problem_is_judged_on_judge_hosts(tmp_path: Path, cluster
 
     problems = tmp_path / "problems"
     problems.mkdir()
-    made = scaffold.create(problems, "guess", "python3", interactive=True)
+    made = scaffold.create(problems, "guess", "python3", kind="interactive")
     assert judge("--problems", str(problems), "gen").returncode == 0
     for student, solution in (("ada", "accepted/bisect.py"), ("bo", "wrong_answer/count_up.py")):
         folder = tmp_path / "submissions" / student

@@ -173,7 +173,8 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     from judge.grade import runner
     from judge.problem.spec import load_problem
     from judge.run import sandbox
-    from judge.run.build import Build, Submission, load_submission
+    from judge.run.build import Build, load_submission
+    from judge.run.sources import Sources
     from judge.run.verdicts import Verdict
     from tests.problem.test_parts import make_problem
 
@@ -185,7 +186,7 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
         )
     )
     problem = load_problem(directory)
-    submission: Submission = load_submission(directory / "solutions" / "accepted" / "ref.py")
+    submission: Sources = load_submission(directory / "solutions" / "accepted" / "ref.py")
     verdicts = [Verdict.AC, Verdict.WA, Verdict.AC, Verdict.AC, Verdict.AC, Verdict.AC]
     cases = [runner.CaseResult(f"random/0{i + 1}", "random", False, v, "", 0.0, 0.0, 0) for i, v in enumerate(verdicts)]
     limits = sandbox.RunLimits(cpu_s=1, wall_s=3, memory_mib=256, output_bytes=1 << 20)

@@ -222,7 +222,7 @@ def test_an_interactive_problem_goes_out_and_comes_back(tmp_path: Path, version:
 
     problems = tmp_path / "problems"
     problems.mkdir()
-    made = scaffold.create(problems, "guess", "python3", interactive=True)
+    made = scaffold.create(problems, "guess", "python3", kind="interactive")
     (made.directory / "solutions" / "time_limit_exceeded" / "slow_thinker.py").unlink()  # seconds each: elsewhere
     spec_file = made.directory / "problem.yaml"
     spec_file.write_text(spec_file.read_text().replace("count: 10", "count: 2"))  # each case is an interaction

@@ -604,7 +604,7 @@ def test_an_interactive_problem_is_judged_on_the_web(tmp_path: Path) -> None:
 
     problems = tmp_path / "problems"
     problems.mkdir()
-    made = scaffold.create(problems, "guess", "python3", interactive=True)
+    made = scaffold.create(problems, "guess", "python3", kind="interactive")
     spec_file = made.directory / "problem.yaml"
     spec_file.write_text(spec_file.read_text().replace("count: 10", "count: 2"))  # each case is an interaction
     subprocess.run(

@@ -99,7 +99,7 @@ def _run_locked(
     # the judge moves its processes into the cgroup. Without bubblewrap a preexec hook
     # sets the cgroup and the rlimits in the child.
     block_r, block_w = os.pipe() if under_bwrap else (None, None)
-    # An interaction's verdict may turn on which side ended first (verdicts.judge_interaction):
+    # An interaction's verdict may turn on which side ended first (kinds.interactive.rules):
     # the end is the kernel's stamp of bubblewrap's exit status, not when the judge got to it.
     stamped = under_bwrap and stdout is not None and _writes_status(layers.bwrap_path)
     status = _status_socket() if stamped else None

@@ -152,7 +152,7 @@ def test_an_interactive_problem_is_graded_without_its_solutions(installed: Path,
     program reference either): an interactive problem is graded all the same."""
     from judge.problem import scaffold
 
-    made = scaffold.create(tmp_path, "guess", "python3", interactive=True)
+    made = scaffold.create(tmp_path, "guess", "python3", kind="interactive")
     assert judge("--problems", str(tmp_path), "gen", "guess").returncode == 0
     root = tmp_path / "root"
     shutil.copytree(installed, root, symlinks=True)

@@ -15,10 +15,11 @@ import psutil
 import pytest
 
 from judge.grade import runner
-from judge.problem import scaffold
+from judge.problem import parts, scaffold
+from judge.problem.kinds.interactive import exchange as interact
 from judge.problem.spec import load_problem
 from judge.problem.testdata import CaseFiles, load_cases
-from judge.run import interact, sandbox
+from judge.run import sandbox
 from judge.run.build import box
 from judge.run.verdicts import Verdict
 from tests.interop.packages import GUESS_PY
@@ -34,7 +35,7 @@ BISECT = GUESS_PY  # halves the range each guess
 def problems(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("interactive") / "problems"
     root.mkdir()
-    made = scaffold.create(root, "guess", "python3", interactive=True)
+    made = scaffold.create(root, "guess", "python3", kind="interactive")
     spec_file = made.directory / "problem.yaml"
     spec_file.write_text(spec_file.read_text().replace("count: 10", "count: 2"))  # each case is an interaction
     made = judge("--problems", str(root), "gen", "guess")
@@ -110,7 +111,7 @@ def test_a_wrong_answer_stops_a_program_that_would_wait_forever(problems: Path, 
         tool,
         ("input", "answer", "feedback/"),
         None,
-        interact.interactor_limits(runner.parts.program_limits(problem).sandbox_limits(tool), limits),
+        interact.interactor_limits(parts.program_limits(problem).sandbox_limits(tool), limits),
         files=(("input", case.input), ("answer", case.answer)),
         keep=interact.FEEDBACK,
     )

@@ -1,15 +1,15 @@
-"""Interactive problems: the submission and the problem's interactor run at once, each in its
+"""An interaction: the submission and the problem's interactor run at once, each in its
 own sandbox, the submission's stdout the interactor's stdin and back (two pipes, unbuffered:
 nothing of the judge sits between them).
 
 The interactor is run as an ICPC output validator is: `interactor input answer feedback_dir
 [args]`, deciding with exit 42 (accepted) or 43 (wrong answer). It runs in a helper process
-of the judge (`python -m judge.run.interact`), because a sandbox run owns its process: one run
+of the judge (`python -m judge.problem.kinds.interactive.exchange`), because a sandbox run owns its process: one run
 at a time, its own cgroup, and a final sweep of every process it left. The helper ends when
 its interactor ends, when the judge asks it to (SIGTERM: its run is stopped), or when the
 judge dies (the parent-death signal).
 
-Who ended first matters to the verdict (verdicts.judge_interaction): each side's run records
+Who ended first matters to the verdict (rules.judge_interaction): each side's run records
 when its bubblewrap wrote its exit status, as the kernel stamped it (sandbox.spawn), on the
 machine's monotonic clock, which both processes share.
 """
@@ -28,10 +28,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from judge.errors import JudgeError
+from judge.problem.kinds.interactive.rules import InteractorEnd, wrote_to_a_closed_pipe
 from judge.run import lifecycle, programs, sandbox
 from judge.run.sandbox.procs import PR_SET_PDEATHSIG, libc_prctl
 from judge.run.sandbox.watch import BUSY_WALL_FACTOR
-from judge.run.verdicts import InteractorEnd, wrote_to_a_closed_pipe
 
 FEEDBACK = "feedback"
 TASK_FILE = "task.pickle"
@@ -83,7 +83,7 @@ def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor:
         (work / TASK_FILE).write_bytes(pickle.dumps(interactor))
         ends = (to_interactor_r, to_submission_w, ready_w)
         helper = subprocess.Popen(
-            [sys.executable, "-m", "judge.run.interact", str(work), *map(str, ends)],
+            [sys.executable, "-m", "judge.problem.kinds.interactive.exchange", str(work), *map(str, ends)],
             pass_fds=ends,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

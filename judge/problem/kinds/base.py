@@ -1,0 +1,75 @@
+"""What every kind of problem answers: how one case is run and decided, whether the reference's
+output is each case's answer, and what `judge new` writes for it."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from judge.run import sandbox
+from judge.run.checkers import CheckResult
+from judge.run.verdicts import CaseVerdict
+
+if TYPE_CHECKING:
+    from judge.problem.spec import Problem
+
+STOPPED = "not judged: stopped, its group had ended"
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """One case run and decided, before the grading stage makes a record of it."""
+
+    run: sandbox.RunResult | None  # None: the sandbox failed before the program ran (decided is IE)
+    decided: CaseVerdict
+    check: CheckResult | None = None  # the checker's result, when one compared an output
+    # Whether run.stdout is the program's own output to show (a kind may send it elsewhere).
+    own_output: bool = True
+
+
+@dataclass(frozen=True)
+class Starter:
+    """What `judge new --kind K` writes: its default title and (template, path) of every file,
+    templates relative to templates/new/; the reference is the fifth file."""
+
+    title: str
+    files: tuple[tuple[str, str], ...]
+
+
+class Kind(ABC):
+    """One kind of problem. A subclass is a row of kinds.table."""
+
+    name: ClassVar[str]
+    # Each case's answer is the reference's output on its input (judge gen makes it, judge verify
+    # reproduces it, judge explain compares with it); else the answer file is the spec's, as it is,
+    # and verify instead judges the reference on every case.
+    solves: ClassVar[bool]
+    # The name of verify's check of a kind that does not solve: the reference judged on every case.
+    reference_check: ClassVar[str] = "reference accepted on every case"
+
+    @abstractmethod
+    def judge_case(
+        self,
+        problem: Problem,
+        argv: tuple[str, ...],
+        where: Path,
+        case: tuple[Path, Path],
+        limits: sandbox.RunLimits,
+        runner: sandbox.CaseRunner | None = None,
+        stop: sandbox.Stop | None = None,
+    ) -> CaseRun:
+        """Run the built program (`argv` in the box `where`) on one case (its input and answer
+        files) and decide. `runner`: the submission's sandbox session, if it has one; `stop`,
+        once set, ends the run (its group has ended: NJ)."""
+
+    def check_answer(self, problem: Problem, case: tuple[Path, Path], output: bytes) -> CheckResult:
+        """The problem's checker on an output made for the case (input, answer): how `judge
+        verify` sees that the reference still gives the answers, in a kind that `solves`."""
+        raise NotImplementedError(f"a problem of kind {self.name} has no answers to reproduce")
+
+    @abstractmethod
+    def starter(self, own: str, other: str) -> Starter:
+        """`judge new`'s files, with the reference in `own` (an extension) and a second
+        accepted solution in `other`."""

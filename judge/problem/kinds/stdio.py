@@ -1,0 +1,87 @@
+"""The classic kind: the program reads the case's input on stdin and its output, on stdout, is
+compared with the answer by the problem's checker (built in, or a program of its own)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judge.errors import SandboxFailure
+from judge.problem import parts
+from judge.problem.kinds.base import STOPPED, CaseRun, Kind, Starter
+from judge.run import custom_checker, languages, sandbox
+from judge.run.checkers import CheckResult
+from judge.run.custom_checker import CheckerError
+from judge.run.verdicts import CaseVerdict, Verdict, judge_run
+
+if TYPE_CHECKING:
+    from judge.problem.spec import Problem
+
+
+def check_output(problem: Problem, case: tuple[Path, Path], output: bytes) -> CheckResult:
+    """The problem's checker on one output of the case (input, answer). CheckerError when a
+    checker program fails."""
+    from judge.problem.spec import CustomChecker
+
+    checker = problem.spec.checker
+    given, answer = case
+    if isinstance(checker, CustomChecker):
+        return custom_checker.check(
+            problem.directory / checker.program, given, answer, output, parts.program_limits(problem), checker.args
+        )
+    return checker.compare(output, answer.read_bytes())
+
+
+class Stdio(Kind):
+    name = "stdio"
+    solves = True
+
+    def judge_case(
+        self,
+        problem: Problem,
+        argv: tuple[str, ...],
+        where: Path,
+        case: tuple[Path, Path],
+        limits: sandbox.RunLimits,
+        runner: sandbox.CaseRunner | None = None,
+        stop: sandbox.Stop | None = None,
+    ) -> CaseRun:
+        memory_limit_kib = limits.memory_mib * 1024
+        try:
+            if runner is not None:
+                run = runner.run(list(argv), limits=limits, stdin=case[0], stop=stop)
+            else:
+                run = sandbox.run(list(argv), box=where, limits=limits, stdin=case[0], stop=stop)
+        except SandboxFailure as err:
+            return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
+        if run.limit_hit is sandbox.Limit.STOPPED:
+            return CaseRun(run, CaseVerdict(Verdict.NJ, STOPPED))
+        check = None
+        checker_failure = ""
+        clean = run.exit_code == 0 and run.limit_hit is None
+        if clean and run.memory_kib < memory_limit_kib:  # no checker after a failed run
+            try:
+                check = check_output(problem, case, run.stdout)
+            except CheckerError as err:
+                checker_failure = str(err)
+        decided = judge_run(run, memory_limit_kib, check, languages.memory_marks())
+        if checker_failure and decided.verdict is Verdict.IE:
+            decided = CaseVerdict(Verdict.IE, checker_failure)
+        return CaseRun(run, decided, check)
+
+    def check_answer(self, problem: Problem, case: tuple[Path, Path], output: bytes) -> CheckResult:
+        return check_output(problem, case, output)
+
+    def starter(self, own: str, other: str) -> Starter:
+        return Starter(
+            "Largest Sum of a Part",
+            (
+                ("problem.yaml.j2", "problem.yaml"),
+                ("statement.md.j2", "statement.md"),
+                ("gen.py.j2", "generators/gen.py"),
+                ("validate.py.j2", "validators/validate.py"),
+                (f"ref.{own}.j2", f"solutions/accepted/ref.{own}"),
+                (f"ref.{other}.j2", f"solutions/accepted/kadane.{other}"),
+                (f"wrong.{own}.j2", f"solutions/wrong_answer/empty_part.{own}"),
+            ),
+        )
