@@ -206,16 +206,10 @@ class Session:
         stop: Stop | None,
     ) -> RunResult:
         memory_bytes = limits.memory_mib * 1024 * 1024
-        # As on the per-case path: a little above the limit, so a program that uses exactly
-        # the limit is measured at it instead of killed a page short.
-        group = spawn.run_group(self.layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
-        run_env = dict(env) if env is not None else {}
-        run_env.setdefault("PATH", SANDBOX_PATH)
-        run_env.setdefault("LANG", "C.UTF-8")
-        run_env.setdefault("HOME", BOX_MOUNT)
+        group = spawn.measured_group(self.layers.cgroup_version, limits)  # as on the per-case path
         request = {
             "argv": list(argv),
-            "env": run_env,
+            "env": spawn.run_environment(env, BOX_MOUNT),
             "cwd": BOX_MOUNT,
             "uid": None if self.isolated else NOBODY,
             "rlimits": [[which, soft, hard] for which, (soft, hard) in rlimit_list(limits, memory_bytes, False)],

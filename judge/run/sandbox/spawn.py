@@ -11,7 +11,8 @@ import struct
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
@@ -73,60 +74,47 @@ def run(
         return result
 
 
-def _run_locked(
-    argv: Sequence[str],
-    box: Path,
-    limits: RunLimits,
-    stdin: Path | int | None,
-    env: Mapping[str, str] | None,
-    layers: Layers,
-    stdout: int | None = None,
-    stop: Stop | None = None,
-) -> RunResult:
-    become_subreaper()
-    mine = frozenset(own_children())  # what is not the run's: never swept
-    memory_bytes = limits.memory_mib * 1024 * 1024
-    group: cgroups.RunGroup | None = None
-    if layers.cgroup.active:
-        # A little above the limit, so a program that uses exactly the limit is measured at
-        # it (peak >= limit means MLE) instead of being killed a page short of it.
-        group = run_group(layers.cgroup_version, memory_bytes + 4 * 1024 * 1024, limits.pids)
-    under_bwrap = layers.bwrap.active
-    no_cgroup = group is None
-    rlimits = rlimit_list(limits, memory_bytes, no_cgroup)
-    # Under bubblewrap nothing runs between fork and exec (the spawn is a cheap vfork):
-    # bwrap waits on a block fd before it runs anything of the submission, and meanwhile
-    # the judge moves its processes into the cgroup. Without bubblewrap a preexec hook
-    # sets the cgroup and the rlimits in the child.
-    block_r, block_w = os.pipe() if under_bwrap else (None, None)
-    # An interaction's verdict may turn on which side ended first (kinds.interactive.rules):
-    # the end is the kernel's stamp of bubblewrap's exit status, not when the judge got to it.
-    stamped = under_bwrap and stdout is not None and _writes_status(layers.bwrap_path)
-    status = _status_socket() if stamped else None
-    status_fd = status[1].fileno() if status is not None else None
-    # The rlimits are set inside the sandbox by prlimit(1), which execs the program: they
-    # are in force before its first instruction. (Set from outside on bwrap's processes,
-    # they raced with bwrap's fork: a child forked meanwhile kept the judge's 8 MiB stack.)
-    inside = under_bwrap and layers.prlimit_path is not None
-    full: list[str] = []
-    rules = filters.program_fd() if under_bwrap else None
-    if under_bwrap:
-        full += bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules)
-        if inside:
-            assert layers.prlimit_path is not None
-            full += [layers.prlimit_path, *prlimit_options(rlimits), "--"]
-        if layers.user.active and layers.setpriv_path and not layers.rootless:
-            full += [layers.setpriv_path, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
-    full += list(argv)
+def measured_group(version: int, limits: RunLimits) -> cgroups.RunGroup:
+    """The run's cgroup, its memory a little above the limit: a program that uses exactly the
+    limit is measured at it (peak >= limit means MLE) instead of killed a page short of it."""
+    return run_group(version, limits.memory_mib * 1024 * 1024 + 4 * 1024 * 1024, limits.pids)
+
+
+def run_environment(env: Mapping[str, str] | None, home: str) -> dict[str, str]:
+    """The program's environment: what the caller gives, and a PATH, a locale and a HOME."""
     run_env = dict(env) if env is not None else {}
     run_env.setdefault("PATH", SANDBOX_PATH)
     run_env.setdefault("LANG", "C.UTF-8")
-    run_env.setdefault("HOME", BOX_MOUNT if under_bwrap else str(box))
+    run_env.setdefault("HOME", home)
+    return run_env
 
-    join_files = group.join_files() if group else []
-    drop_user = layers.user.active and not under_bwrap
 
-    def in_child() -> None:  # runs between fork and exec: plain system calls only
+def _command(
+    layers: Layers,
+    box: Path,
+    limits: RunLimits,
+    argv: Sequence[str],
+    inside: list[Rlimit] | None,
+    fds: tuple[int | None, int | None, int | None],
+) -> list[str]:
+    """The command line: bubblewrap's (with the block, status and seccomp fds), then prlimit
+    with the rlimits `inside` (None: set from outside), then setpriv to nobody, then argv."""
+    if not layers.bwrap.active:
+        return list(argv)
+    block_r, status_fd, rules = fds
+    full = bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules)
+    if inside is not None:
+        assert layers.prlimit_path is not None
+        full += [layers.prlimit_path, *prlimit_options(inside), "--"]
+    if layers.user.active and layers.setpriv_path and not layers.rootless:
+        full += [layers.setpriv_path, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+    return full + list(argv)
+
+
+def _child_setup(join_files: Sequence[str | Path], rlimits: list[Rlimit], drop_user: bool) -> Callable[[], None]:
+    """What runs between fork and exec without bubblewrap: plain system calls only."""
+
+    def in_child() -> None:
         pid = str(os.getpid())
         for path in join_files:
             with open(path, "w") as stream:
@@ -144,21 +132,40 @@ def _run_locked(
         # (set after setuid, which clears it).
         libc_prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
-    # What a fork (or vfork) of the judge is charged before it execs: the judge's own peak,
-    # which the kernel folds into the child's ru_maxrss at the exec.
-    judge_rss = max(high_water_bytes(os.getpid()), resident_bytes())
-    handed = [fd for fd in (stdin, stdout) if isinstance(fd, int)]
+    return in_child
+
+
+@dataclass(frozen=True)
+class _Started:
+    proc: subprocess.Popen[bytes]
+    out_r: int | None  # None: stdout was handed to another program
+    err_r: int
+    start: float
+    cpu_base: float
+
+
+def _start(
+    full: list[str],
+    box: Path,
+    stdio: tuple[Path | int | None, int | None],
+    run_env: dict[str, str],
+    in_child: Callable[[], None] | None,
+    group: cgroups.RunGroup | None,
+    passed: tuple[int | None, ...],
+) -> _Started:
+    """Spawn the command, the program's ends of its pipes closed here once it holds them; on
+    failure every descriptor is closed and the group released, as if nothing had begun."""
+    stdin, stdout = stdio
+    closing = [fd for fd in passed if fd is not None]
     try:
         stdin_file: int | BinaryIO = stdin if isinstance(stdin, int) else open(stdin or os.devnull, "rb")
     except OSError:
-        for fd in handed + ([rules] if rules is not None else []):
+        for fd in [fd for fd in (stdout,) if fd is not None] + closing:
             os.close(fd)
+        if group:
+            release_group(group)
         raise
-    out_r: int | None = None
-    if stdout is None:
-        out_r, out_w = os.pipe()
-    else:
-        out_w = stdout
+    out_r, out_w = os.pipe() if stdout is None else (None, stdout)
     err_r, err_w = os.pipe()
     start = time.monotonic()
     try:
@@ -169,42 +176,85 @@ def _run_locked(
             stderr=err_w,
             cwd=box,
             env=run_env,
-            preexec_fn=None if under_bwrap else in_child,
+            preexec_fn=in_child,
             start_new_session=True,
             close_fds=True,
-            pass_fds=tuple(fd for fd in (block_r, status_fd, rules) if fd is not None),
+            pass_fds=tuple(closing),
         )
-        launcher = _launcher_for(group) if under_bwrap else None
+        launcher = _launcher_for(group) if in_child is None else None
         proc = launcher.spawn(spawn_args) if launcher else subprocess.Popen(**spawn_args)  # type: ignore[call-overload]
         # The launcher thread sits in the group, so its fork of the judge (page tables: more
         # in a bigger judge process, such as a dask worker) is charged there: not the
         # program's time. The program has not started yet (bwrap waits on the block fd).
         cpu_base = group.cpu_seconds() if group else 0.0
     except BaseException:
-        for maybe in (out_r, out_w, err_r, err_w, block_r, block_w, rules):
+        for maybe in (out_r, err_r):
             if maybe is not None:
                 os.close(maybe)
-        for end in status or ():
-            end.close()
+        if group:
+            release_group(group)
+        raise
+    finally:
+        # The program holds its ends now (or never will): the other side of a pipe handed to
+        # it sees its end when it ends. bubblewrap has read the filter or holds its own copy.
         if isinstance(stdin_file, int):
             os.close(stdin_file)
         else:
             stdin_file.close()
-        if group:
-            release_group(group)
+        for fd in (out_w, err_w, *closing):
+            os.close(fd)
+    return _Started(proc, out_r, err_r, start, cpu_base)
+
+
+def _run_locked(
+    argv: Sequence[str],
+    box: Path,
+    limits: RunLimits,
+    stdin: Path | int | None,
+    env: Mapping[str, str] | None,
+    layers: Layers,
+    stdout: int | None = None,
+    stop: Stop | None = None,
+) -> RunResult:
+    become_subreaper()
+    mine = frozenset(own_children())  # what is not the run's: never swept
+    memory_bytes = limits.memory_mib * 1024 * 1024
+    group = measured_group(layers.cgroup_version, limits) if layers.cgroup.active else None
+    under_bwrap = layers.bwrap.active
+    rlimits = rlimit_list(limits, memory_bytes, group is None)
+    # Under bubblewrap nothing runs between fork and exec (the spawn is a cheap vfork):
+    # bwrap waits on a block fd before it runs anything of the submission, and meanwhile
+    # the judge moves its processes into the cgroup. Without bubblewrap a preexec hook
+    # sets the cgroup and the rlimits in the child.
+    block_r, block_w = os.pipe() if under_bwrap else (None, None)
+    # An interaction's verdict may turn on which side ended first (kinds.interactive.rules):
+    # the end is the kernel's stamp of bubblewrap's exit status, not when the judge got to it.
+    status = _status_socket() if under_bwrap and stdout is not None and _writes_status(layers.bwrap_path) else None
+    status_fd = status[1].fileno() if status is not None else None
+    # The rlimits are set inside the sandbox by prlimit(1), which execs the program: they
+    # are in force before its first instruction. (Set from outside on bwrap's processes,
+    # they raced with bwrap's fork: a child forked meanwhile kept the judge's 8 MiB stack.)
+    inside = under_bwrap and layers.prlimit_path is not None
+    rules = filters.program_fd() if under_bwrap else None
+    full = _command(layers, box, limits, argv, rlimits if inside else None, (block_r, status_fd, rules))
+    run_env = run_environment(env, BOX_MOUNT if under_bwrap else str(box))
+    drop_user = layers.user.active and not under_bwrap
+    in_child = None if under_bwrap else _child_setup(group.join_files() if group else [], rlimits, drop_user)
+    # What a fork (or vfork) of the judge is charged before it execs: the judge's own peak,
+    # which the kernel folds into the child's ru_maxrss at the exec.
+    judge_rss = max(high_water_bytes(os.getpid()), resident_bytes())
+    try:
+        # bubblewrap's end of the status socket goes to it as a plain descriptor (same number).
+        passed = (block_r, rules, status[1].detach() if status is not None else None)
+        started = _start(full, box, (stdin, stdout), run_env, in_child, group, passed)
+    except BaseException:
+        if block_w is not None:
+            os.close(block_w)
+        if status is not None:
+            status[0].close()
         raise
-    if rules is not None:
-        os.close(rules)  # bubblewrap has read it by now, or holds its own copy
-    if isinstance(stdin_file, int):
-        os.close(stdin_file)  # the program holds it now: the other side sees its end when it ends
-    else:
-        stdin_file.close()
-    os.close(out_w)
-    os.close(err_w)
-    if status is not None:
-        status[1].close()  # bubblewrap's now
-    if block_r is not None and block_w is not None:
-        os.close(block_r)
+    proc = started.proc
+    if block_w is not None:
         try:
             # bwrap's monitor is confined at once, while it is still starting up, so the
             # processes it forks into the namespaces are born confined; any it forked
@@ -216,12 +266,23 @@ def _run_locked(
     stamp = (lambda: _exit_stamp(status[0])) if status is not None else None
     try:
         return watch_run(
-            proc, group, limits, out_r, err_r, start, under_bwrap, memory_bytes, judge_rss, cpu_base, stop, stamp
+            proc,
+            group,
+            limits,
+            started.out_r,
+            started.err_r,
+            started.start,
+            under_bwrap,
+            memory_bytes,
+            judge_rss,
+            started.cpu_base,
+            stop,
+            stamp,
         )
     finally:
-        if out_r is not None:
-            os.close(out_r)
-        os.close(err_r)
+        if started.out_r is not None:
+            os.close(started.out_r)
+        os.close(started.err_r)
         if status is not None:
             status[0].close()
         kill_tree(proc.pid, group)
