@@ -269,7 +269,9 @@ def test_a_session_that_cannot_start_falls_back_to_a_sandbox_per_case(
 ) -> None:
     if not SUPPORT.active:
         pytest.skip(SUPPORT.detail)
-    monkeypatch.setattr(session, "_SOURCE", "raise SystemExit(3)")
+    broken = tmp_path / "supervisor.py"
+    broken.write_text("raise SystemExit(3)\n")
+    monkeypatch.setattr(session, "_SUPERVISOR", str(broken))
     monkeypatch.setattr(session, "_failed", 0)  # restored after: later tests get sessions again
     box = tmp_path / "box"
     sandbox.prepare_box(box)
@@ -278,6 +280,22 @@ def test_a_session_that_cannot_start_falls_back_to_a_sandbox_per_case(
         run = cases_runner.run(["/bin/sh", "-c", "echo $((6*7))"], limits=runner.sandbox.RunLimits(1, 3, 64, 1024))
     assert run.stdout == b"42\n"
     assert session._failed == os.getpid()  # and this process stops trying
+
+
+@needs_bwrap
+def test_the_supervisor_is_started_by_a_short_command_line(tmp_path: Path) -> None:
+    """`ps` on a judging machine shows a file's name, not pages of Python."""
+    if not SUPPORT.active:
+        pytest.skip(SUPPORT.detail)
+    box = tmp_path / "box"
+    sandbox.prepare_box(box)
+    with sandbox.cases(box) as cases_runner:
+        if cases_runner.session is None:
+            pytest.skip("no session here")
+        shown = " ".join(psutil.Process(cases_runner.session.proc.pid).cmdline())
+        run = cases_runner.run(["/bin/sh", "-c", "ls /tmp"], limits=runner.sandbox.RunLimits(1, 3, 64, 1024))
+    assert "/tmp/judge-supervisor.py" in shown and "def main" not in shown and len(shown) < 4096, shown
+    assert run.stdout == b""  # the file was for the start only: the program's /tmp is empty
 
 
 def test_doctor_says_whether_cases_share_a_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -122,8 +122,8 @@ class Session:
             python = ["--", *python]
         control = str(theirs.fileno())
         fast = fast_spawn()
-        binds = ["--ro-bind", fast, _FAST_MOUNT] if fast else []
-        argv = [*prefix, *caps, *binds, *python, "-I", "-S", "-c", _SOURCE, control, str(tmp_bytes)]
+        binds = ["--ro-bind", _SUPERVISOR, _SUPERVISOR_MOUNT, *(["--ro-bind", fast, _FAST_MOUNT] if fast else [])]
+        argv = [*prefix, *caps, *binds, *python, "-I", "-S", _SUPERVISOR_MOUNT, control, str(tmp_bytes)]
         argv += [_FAST_MOUNT if fast else "", "1" if self.isolated else "0"]
         become_subreaper()
         self.before = set(own_children())  # the judge's children that are not the session's
@@ -295,7 +295,10 @@ class Session:
         reap_new(self.before)
 
 
-_SOURCE = Path(supervisor.__file__).read_text(encoding="utf-8")
+# The supervisor is its own file, bound in for the start like the interpreter: `ps` shows a
+# short command line, and the file is gone from /tmp once the supervisor has replaced it.
+_SUPERVISOR = os.path.realpath(supervisor.__file__)
+_SUPERVISOR_MOUNT = "/tmp/judge-supervisor.py"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The supervisor: one process inside a submission's sandbox that starts each case's program.
 
-It is run by the interpreter the judge runs on, from its source text (`python -I -S -c`), as
+It is run by the interpreter the judge runs on, as a script bound into the sandbox for its start
+(`python -I -S /tmp/judge-supervisor.py`), as
 root without most capabilities (bubblewrap keeps only those named in session.SUPERVISOR_CAPS),
 so the standard library is all it may use and a program it starts (uid 65534) can neither
 signal nor trace it. For each request on its control socket (one JSON datagram, and the case's
