@@ -54,12 +54,15 @@ def explain(
     import json
 
     from judge.explain import render, search
-    from judge.grade import grading, reports, runner
+    from judge.grade import grading, judging, reports
     from judge.problem.spec import load_problem
     from judge.problem.tables import TableStore
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
-    submission = runner.load_for(problem, source, language)
+    submitted = judging.identify(problem, source, "", language)
+    if submitted.sources is None:
+        raise JudgeError(submitted.error)
+    submission = submitted.sources
     why = submission.language.missing()
     if why:
         raise JudgeError(f"{source}: {why}")
@@ -71,9 +74,8 @@ def explain(
         def told(tried: int, elapsed: float, summary: str) -> None:
             progress.update(bar, completed=min(elapsed, budget_s), note=f"{tried} inputs; {summary}")
 
-        content_hash = grading.submission_hash(source, submission.language.id, grading.problem_hash(problem))
         found = search.explain(
-            problem, submission, TableStore(), budget_s, workers, told, content_hash, began=_process_start()
+            problem, submission, TableStore(), budget_s, workers, told, submitted.content_hash, began=_process_start()
         )
     if html_file is not None:
         reports.write_atomic(html_file, render.html_page(found))

@@ -25,7 +25,9 @@ from judge.run import defaults
 
 if TYPE_CHECKING:
     from judge.grade.adhoc import AdHocLimits
+    from judge.grade.results import GradeRecord
     from judge.grade.runner import CaseResult
+    from judge.problem.spec import Problem
     from judge.run import sandbox
     from judge.run.sources import Sources
 
@@ -107,84 +109,96 @@ def _run_problem(
 ) -> int:
     import json
 
-    from judge.grade import results, runner
+    from judge.grade import judging, results
     from judge.problem import testdata
     from judge.problem.spec import load_problem
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
-    submission = runner.load_for(problem, source, language)
+    submitted = judging.identify(problem, source, "", language)
+    if submitted.sources is None:
+        raise JudgeError(submitted.error)
     cases = testdata.load_cases(problem)
-    show_progress = err.is_terminal and not as_json
-    progress = progress_bar(show_progress)
+    progress = progress_bar(err.is_terminal and not as_json)
     with progress:
         task = progress.add_task(f"{problem.id}: compiling", total=len(cases), note="")
 
         def on_case(index: int, case: CaseResult) -> None:
             progress.update(task, advance=1, description=f"{problem.id}: running", note=case.verdict.value)
 
-        result = runner.judge_submission(problem, submission, cases, on_case=on_case, full=full)
+        record = judging.judge(submitted, on_case=on_case, full=full)
     if as_json:
         payload = {
-            "problem": result.problem,
-            "language": result.language,
-            "verdict": result.verdict.value,
-            "score": result.score,
-            "max_score": result.max_score,
-            "sandbox": result.sandbox_mode,
-            "isolated": results.isolated_mode(result.sandbox_mode),
-            "compile_output": result.build.message if not result.build.ok else "",
+            "problem": record.problem,
+            "language": record.language,
+            "verdict": record.verdict,
+            "score": record.score,
+            "max_score": record.max_score,
+            "sandbox": record.sandbox,
+            "isolated": results.isolated_mode(record.sandbox),
+            "compile_output": record.compile_output or record.error,
             "cases": [
                 {
                     "name": c.name,
                     "group": c.group,
-                    "verdict": c.verdict.value,
+                    "verdict": c.verdict,
                     "cpu_s": c.cpu_s,
                     "wall_s": c.wall_s,
                     "memory_kib": c.memory_kib,
                     "message": c.message,
                 }
-                for c in result.cases
+                for c in record.cases
             ],
         }
         click.echo(json.dumps(payload, indent=2))
-        return 0 if result.verdict.value == "AC" else EXIT_FAILED
-    if not result.build.ok:
+        return 0 if record.verdict == "AC" else EXIT_FAILED
+    return _print_record(record, submitted.sources, problem, {c.id: c.answer for c in cases})
+
+
+def _print_record(record: GradeRecord, submission: Sources, problem: Problem, answers: dict[str, Path]) -> int:
+    """`judge run`'s table of cases, the first difference of a public WA, and the verdict line."""
+    from judge.grade import results, runner
+    from judge.run.verdicts import Verdict
+
+    if record.verdict == "CE":
         out.print(f"{verdict_markup('CE')} compilation error ({submission.path.name}):")
-        out.print(result.build.message, markup=False, highlight=False)
+        out.print(record.compile_output, markup=False, highlight=False)
         return EXIT_FAILED
-    by_name = {c.id: c for c in cases}
+    if record.error and not record.cases:  # the judge could not run it here (IE)
+        out.print(f"{verdict_markup(record.verdict)} {record.error}", highlight=False)
+        return EXIT_FAILED
     details: list[str] = []
     rows: list[list[Cell]] = []
-    for case in result.cases:
-        shown = ("", "", "") if case.verdict.value == "NJ" else figures(case.cpu_s, case.wall_s, case.memory_kib)
+    for case in record.cases:
+        shown = ("", "", "") if case.verdict == "NJ" else figures(case.cpu_s, case.wall_s, case.memory_kib)
         rows.append(
             [
                 (case.name, ""),
-                (case.verdict.value, verdict_style(case.verdict.value)),
+                (case.verdict, verdict_style(case.verdict)),
                 *((figure, "") for figure in shown),
-                (case.message if case.public or case.verdict.value != "WA" else "", ""),
+                (case.message if case.public or case.verdict != "WA" else "", ""),
             ]
         )
-        if case.public and case.verdict.value == "WA" and case.output is not None and not details:
+        if case.public and case.verdict == "WA" and case.output is not None and not details:
             details = [
                 f"{case.name}: first difference, " + line if i == 0 else line
                 for i, line in enumerate(
-                    first_difference(by_name[case.name].answer.read_bytes(), case.output, case.diff_line)
+                    first_difference(answers[case.name].read_bytes(), case.output.encode(), case.diff_line)
                 )
             ]
     out.print(columns(("case", "verdict", "CPU s", "wall s", "MiB", "message"), rows))
     for line in details:
         out.print(line, markup=False, highlight=False)
+    limits = runner.run_limits(problem, submission.language)
     memory = f"{problem.spec.limits.memory_mib} MiB"
     if submission.language.jvm_allowance_mib:
         memory += f" + {submission.language.jvm_allowance_mib} for the JVM"
     out.print(
-        f"{verdict_markup(result.verdict.value)} {result.verdict.long_name}; score {result.score:g}/{result.max_score:g}"
-        f"  (limits: {result.limits.cpu_s:g} s CPU, {memory}; sandbox: {result.sandbox_mode})"
+        f"{verdict_markup(record.verdict)} {Verdict(record.verdict).long_name}; score {record.score:g}/{record.max_score:g}"
+        f"  (limits: {limits.cpu_s:g} s CPU, {memory}; sandbox: {record.sandbox})"
     )
-    if not results.isolated_mode(result.sandbox_mode):
+    if not results.isolated_mode(record.sandbox):
         out.print("[bold red]judged WITHOUT a sandbox (--unsafe-no-sandbox): not a trustworthy verdict[/bold red]")
-    return 0 if result.verdict.value == "AC" else EXIT_FAILED
+    return 0 if record.verdict == "AC" else EXIT_FAILED
 
 
 def _run_ad_hoc(

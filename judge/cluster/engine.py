@@ -29,6 +29,7 @@ from judge.grade.verify import Solution, SolutionRun
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import sandbox, sources
+from judge.run.sources import Sources
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -202,11 +203,10 @@ class ClusterEngine:
 
     def _problem(self, problem: Problem) -> Future[Any]:
         """The problem's data on the cluster, sent once a run (a run's problems do not change)."""
-        from judge.grade import grading
 
         found = self._data.get(problem.directory)
         if found is None:
-            digest = grading.problem_hash(problem)
+            digest = problem.digest
             found = self._data[problem.directory] = self.client.scatter(
                 remote.pack_problem(problem, digest), hash=False
             )
@@ -264,11 +264,11 @@ class ClusterEngine:
     def _submit(self, function: Callable[..., Any], *args: Any, priority: int = 0) -> Future[Any]:
         return self.client.submit(function, *args, pure=False, resources=needs.required(self._needs), priority=priority)
 
-    def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
-        data, (name, content) = self._problem(problem), sources.pack(source)  # a folder goes as a zip
+    def compile(self, problem: Problem, submission: Sources, order: int) -> Hashable:
+        data = self._problem(problem)
 
         def start() -> Future[Any]:
-            built = self._submit(remote.compile_remote, data, name, content, priority=COMPILE_PRIORITY - order)
+            built = self._submit(remote.compile_remote, data, submission, priority=COMPILE_PRIORITY - order)
             told = self._submit(remote.told, built, priority=COMPILE_PRIORITY - order)
             self._compiled[told] = built
             return told

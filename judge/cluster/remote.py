@@ -25,6 +25,7 @@ from judge.problem.spec import Problem, ProblemSpec
 from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
 from judge.run import lifecycle, sandbox
 from judge.run.build import Build
+from judge.run.sources import Sources
 
 BUILDS_KEPT = 64  # unpacked builds a worker keeps (the class's recent submissions)
 
@@ -33,7 +34,7 @@ BUILDS_KEPT = 64  # unpacked builds a worker keeps (the class's recent submissio
 class ProblemData:
     """A problem as it travels: the spec, and an archive of what judging reads."""
 
-    digest: str  # grading.problem_hash: spec, tests and programs
+    digest: str  # Problem.digest: spec, tests and programs
     spec: ProblemSpec
     archive: bytes
 
@@ -148,19 +149,16 @@ class _Builds:
 _builds = _Builds()
 
 
-def compile_remote(data: ProblemData, filename: str, source: bytes) -> RemoteCompiled:
-    """Compile a submission here; its box after compiling, archived, is the build."""
+def compile_remote(data: ProblemData, submission: Sources) -> RemoteCompiled:
+    """Compile a submission (its files, identified by the client) here; its box after
+    compiling, archived, is the build."""
     from judge.grade import runner
     from judge.run import build
 
     problem = problem_here(data)
-    with tempfile.TemporaryDirectory(prefix="judge-source-") as folder:
-        path = Path(folder) / Path(filename).name
-        path.write_bytes(source)
-        submission = runner.load_for(problem, path)
-        with build.box() as where:
-            made = runner.compile_for(problem, submission, where)
-            archive = _tar(where, list(where.rglob("*"))) if made.ok else b""
+    with build.box() as where:
+        made = runner.compile_for(problem, submission, where)
+        archive = _tar(where, list(where.rglob("*"))) if made.ok else b""
     digest = hashlib.sha256(archive).hexdigest()
     return RemoteCompiled(made, digest, archive, sandbox.detect().mode)
 

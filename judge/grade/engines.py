@@ -23,6 +23,7 @@ from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox
 from judge.run.build import Build
+from judge.run.sources import Sources
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,9 @@ class Engine(Protocol):
         self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
     ) -> None: ...
 
-    def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
-        """Queue the compile of a submission; a ticket. Compiles go before every case."""
+    def compile(self, problem: Problem, submission: Sources, order: int) -> Hashable:
+        """Queue the compile of a submission (identified once: judging.identify); a ticket.
+        Compiles go before every case."""
 
     def case(
         self,
@@ -73,11 +75,10 @@ class Engine(Protocol):
         """The build is no longer needed."""
 
 
-def _compile_task(problem: Problem, source: Path, builds: Path) -> tuple[Build, str]:
+def _compile_task(problem: Problem, submission: Sources, builds: Path) -> tuple[Build, str]:
     """Worker: compile one submission into a folder of `builds` (its cases copy it)."""
     from judge.grade import runner
 
-    submission = runner.load_for(problem, source)
     where = Path(tempfile.mkdtemp(prefix="build-", dir=builds))
     lifecycle.cap_folder(where, lifecycle.BOX_CAP_BYTES)  # what the compile writes is capped
     sandbox.prepare_box(where)
@@ -185,8 +186,8 @@ class LocalEngine:
                 job.future, job.index = future, index
             self._running[future] = batching.Sent(jobs, build, time.monotonic())
 
-    def compile(self, problem: Problem, source: Path, order: int) -> Hashable:
-        job = _Job(_compile_task, (problem, source, self._builds))
+    def compile(self, problem: Problem, submission: Sources, order: int) -> Hashable:
+        job = _Job(_compile_task, (problem, submission, self._builds))
         self._queue.push((-1, order), job)
         return job
 

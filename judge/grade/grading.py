@@ -14,7 +14,6 @@ language and the problem (spec and every test file) is the one stored with it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
@@ -24,8 +23,9 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judge.errors import JudgeError
-from judge.grade import results
+from judge.grade import judging, results
 from judge.grade.engines import Compiled, Engine, LocalEngine
+from judge.grade.judging import Submitted, language_of
 from judge.problem.spec import Problem
 from judge.problem.yamlpos import YamlError
 from judge.problem.yamlpos import load as load_yaml
@@ -119,17 +119,6 @@ def _entry(path: Path, student: str, problem: str, problem_ids: Sequence[str]) -
     return Entry(path, student, "", f"not a submission: no problem named {_stem(path)!r} (known: {known})")
 
 
-def language_of(path: Path) -> str:
-    """The language id of a submission, or "" when the judge knows none for it (an unknown
-    extension; a folder or an archive it cannot read)."""
-    try:
-        if path.is_dir() or sources_of.is_archive(path):
-            return sources_of.read(path, build_scripts="ignore").language.id
-        return languages.load().detect(path).id
-    except JudgeError:
-        return ""
-
-
 def _split_flat(stem: str, problem_ids: Sequence[str]) -> tuple[str, str]:
     for problem in sorted(problem_ids, key=len, reverse=True):
         if stem.endswith("_" + problem) and len(stem) > len(problem) + 1:
@@ -137,77 +126,17 @@ def _split_flat(stem: str, problem_ids: Sequence[str]) -> tuple[str, str]:
     return stem.split("_", 1)[0], ""
 
 
-def problem_hash(problem: Problem) -> str:
-    """Changes whenever the spec, any test file or any of the problem's programs (the
-    checker's, say) changes."""
-    digest = hashlib.sha256(problem.spec_path.read_bytes())
-    files = sorted(problem.tests_dir.rglob("*"))
-    for program in problem.program_paths():
-        files += sorted(program.rglob("*")) if program.is_dir() else [program]
-    for path in files:
-        if path.is_file():
-            digest.update(str(path.relative_to(problem.directory)).encode() + b"\0")
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def submission_hash(path: Path, language: str, problem_digest: str) -> str:
-    return source_hash(sources_of.fingerprint(path), language, problem_digest)
-
-
-def source_hash(source: bytes, language: str, problem_digest: str) -> str:
-    digest = hashlib.sha256(source)
-    digest.update(f"\0{language}\0{problem_digest}\0{results.SCHEMA}".encode())
-    return digest.hexdigest()
-
-
-def _unrunnable(
-    student: str, source: Path, problem: Problem, content_hash: str, here: bool = True
-) -> results.GradeRecord | None:
-    """The record of a file that cannot be judged at all (unreadable, empty, no toolchain), else None.
-    The toolchain is looked for only when the cases run `here` (judge hosts have their own)."""
-    from judge.grade import runner
-
-    try:
-        submission = runner.load_for(problem, source)
-    except JudgeError as err:  # empty, binary, an unknown language: the file's fault, not the judge's
-        return results.not_graded(
-            student, problem.id, str(source), language_of(source), content_hash, problem.max_score, str(err)
-        )
-    why = submission.language.missing() if here else ""
-    if why:
-        return results.failed(
-            student,
-            problem.id,
-            str(source),
-            submission.language.id,
-            content_hash,
-            problem.max_score,
-            why,
-            sandbox.detect().mode,
-        )
-    return None
-
-
-@dataclass(frozen=True)
-class GradeTask:
-    entry: Entry
-    problem: Problem
-    content_hash: str
-
-
 def plan(
     entries: Sequence[Entry], problems: dict[str, Problem], results_dir: Path, regrade: bool, full: bool = False
-) -> tuple[list[GradeTask], int]:
-    """(submissions to judge, how many are up to date and skipped). A result judged in the
-    other mode (--full or lazy groups) is judged again."""
-    digests = {pid: problem_hash(p) + ("+full" if full else "") for pid, p in problems.items()}
-    todo: list[GradeTask] = []
+) -> tuple[list[Submitted], int]:
+    """(submissions to judge, each identified once; how many are up to date and skipped). A
+    result judged in the other mode (--full or lazy groups) is judged again."""
+    todo: list[Submitted] = []
     skipped = 0
     for entry in entries:
         if entry.problem_error or entry.problem not in problems:
             continue
-        content_hash = submission_hash(entry.path, language_of(entry.path), digests[entry.problem])
+        submitted = judging.identify(problems[entry.problem], entry.path, entry.student, full=full)
         stored = results.read(results.path_for(results_dir, entry.student, entry.problem))
         # A result judged without isolation is judged again once isolation is there (a file
         # that could not be judged at all, NG, ran nothing: it stays as it is).
@@ -217,23 +146,23 @@ def plan(
             and not results.isolated_mode(stored.sandbox)
             and sandbox.detect().isolated
         )
-        if not regrade and stored is not None and stored.hash == content_hash and not unsafe_before:
+        if not regrade and stored is not None and stored.hash == submitted.content_hash and not unsafe_before:
             skipped += 1
             continue
-        todo.append(GradeTask(entry, problems[entry.problem], content_hash))
+        todo.append(submitted)
     return todo, skipped
 
 
-def languages_of(tasks: Sequence[GradeTask]) -> set[str]:
+def languages_of(todo: Sequence[Submitted]) -> set[str]:
     """The languages of the submissions to judge (those a judge host must have)."""
-    return {lang for lang in (language_of(task.entry.path) for task in tasks) if lang}
+    return {submitted.language for submitted in todo if submitted.language}
 
 
 @dataclass
 class _Judging:
     """A submission between its compile and its last case (mutable: the parent's own book)."""
 
-    task: GradeTask
+    submitted: Submitted
     submission: Sources
     limits: sandbox.RunLimits
     cases: list[CaseFiles]
@@ -251,7 +180,7 @@ class _Judging:
         from judge.grade.runner import GroupEnds
 
         ordered: list[CaseResult] = []
-        ends = GroupEnds(self.task.problem, self.full)
+        ends = GroupEnds(self.submitted.problem, self.full)
         for index, case in enumerate(self.cases):
             if case.group in ends.ended:
                 ordered.append(ends.not_judged(case))
@@ -268,7 +197,7 @@ class _Judging:
         its first case still awaited."""
         from judge.grade.runner import GroupEnds
 
-        ends = GroupEnds(self.task.problem, self.full)
+        ends = GroupEnds(self.submitted.problem, self.full)
         waiting: set[str] = set()
         for index, case in enumerate(self.cases):
             if case.group in waiting or case.group in ends.ended:
@@ -282,19 +211,19 @@ class _Judging:
 
     @property
     def argv(self) -> tuple[str, ...]:
-        return tuple(self.submission.run_argv(self.task.problem.spec.limits.memory_mib))
+        return tuple(self.submission.run_argv(self.submitted.problem.spec.limits.memory_mib))
 
 
 def run(
-    tasks: Sequence[GradeTask],
+    todo: Sequence[Submitted],
     results_dir: Path,
     jobs: int,
     on_done: Callable[[results.GradeRecord], None] | None = None,
     full: bool = False,
     engine: Engine | None = None,
-    on_case: Callable[[GradeTask, int, int], None] | None = None,
+    on_case: Callable[[Submitted, int, int], None] | None = None,
 ) -> list[results.GradeRecord]:
-    """Judge the tasks with `jobs` worker processes (or on `engine`: judge hosts); each
+    """Judge the submissions with `jobs` worker processes (or on `engine`: judge hosts); each
     result is on disk as it finishes.
 
     A submission is compiled once (a task), then each of its cases is a task of its own, so
@@ -304,7 +233,7 @@ def run(
     ran on: the limits are on CPU time. A group that breaks (on_reject) ends at its first
     failing case: its later cases are not judged (NJ), and those not started are cancelled;
     `full` judges every case. Ctrl-C stops the pool; finished results stay. `on_case` hears
-    (task, cases judged, cases) after the compile and after each case.
+    (submission, cases judged, cases) after the compile and after each case.
     """
     from judge.grade import runner
     from judge.problem import testdata
@@ -318,21 +247,21 @@ def run(
             on_done(record)
 
     # Longest first: the cases of a slow submission are queued before the others'.
-    ordered = sorted(tasks, key=lambda t: _expected_seconds(t, results_dir), reverse=True)
-    judging: list[_Judging] = []
-    for task in ordered:
-        record = _unrunnable(task.entry.student, task.entry.path, task.problem, task.content_hash, engine is None)
+    ordered = sorted(todo, key=lambda s: _expected_seconds(s, results_dir), reverse=True)
+    states: list[_Judging] = []
+    for submitted in ordered:
+        record = judging.unrunnable(submitted, here=engine is None)
         if record is not None:
             finish(record)
             continue
-        submission = runner.load_for(task.problem, task.entry.path)
-        limits = runner.run_limits(task.problem, submission.language)
-        cases = testdata.load_cases(task.problem)
-        judging.append(_Judging(task, submission, limits, cases, full, order=len(judging)))
-    if not judging:
+        assert submitted.sources is not None
+        limits = runner.run_limits(submitted.problem, submitted.sources.language)
+        cases = testdata.load_cases(submitted.problem)
+        states.append(_Judging(submitted, submitted.sources, limits, cases, full, order=len(states)))
+    if not states:
         return done
     with engine or LocalEngine(jobs) as pool:
-        compiling = {pool.compile(j.task.problem, j.task.entry.path, j.order): j for j in judging}
+        compiling = {pool.compile(s.submitted.problem, s.submission, s.order): s for s in states}
         running: dict[Hashable, tuple[_Judging, int]] = {}
         while finished := pool.finished():
             for ticket in finished:
@@ -343,7 +272,7 @@ def run(
                         finish(_record(state))
                         continue
                     if on_case is not None:
-                        on_case(state.task, 0, len(state.cases))
+                        on_case(state.submitted, 0, len(state.cases))
                     within: dict[str, int] = {}
                     for i, case in enumerate(state.cases):
                         # Rank: the submission's place (longest first), then the case's place in
@@ -354,7 +283,13 @@ def run(
                         place = within[case.group] = within.get(case.group, -1) + 1
                         rank = (state.order, place)
                         queued = pool.case(
-                            state.task.problem, state.compiled.where, state.argv, case, state.limits, rank, state.full
+                            state.submitted.problem,
+                            state.compiled.where,
+                            state.argv,
+                            case,
+                            state.limits,
+                            rank,
+                            state.full,
                         )
                         running[queued] = (state, i)
                         state.tickets[i] = queued
@@ -367,7 +302,7 @@ def run(
                 result = pool.result(ticket)
                 state.found[index] = result
                 if on_case is not None:
-                    on_case(state.task, len(state.found), len(state.cases))
+                    on_case(state.submitted, len(state.found), len(state.cases))
                 if result.group in state.ends().ended:
                     # The rest of the group will not be judged: drop what has not started.
                     for later, case in enumerate(state.cases[index + 1 :], start=index + 1):
@@ -389,24 +324,24 @@ def _record(state: _Judging, ordered: list[CaseResult] | None = None) -> results
     assert state.compiled is not None
     ordered = ordered or []
     result = runner.summarise(
-        state.task.problem,
+        state.submitted.problem,
         state.submission,
         state.compiled.build,
         ordered,
         state.limits,
         state.compiled.sandbox_mode,
     )
-    return results.from_result(state.task.entry.student, state.task.content_hash, result)
+    return results.from_result(state.submitted.student, state.submitted.content_hash, result)
 
 
-def _expected_seconds(task: GradeTask, results_dir: Path) -> float:
+def _expected_seconds(submitted: Submitted, results_dir: Path) -> float:
     """How long a submission will take: its last result's times, else every case at its limit."""
-    previous = results.read(results.path_for(results_dir, task.entry.student, task.entry.problem))
+    previous = results.read(results.path_for(results_dir, submitted.student, submitted.problem.id))
     if previous is not None and previous.cases:
         return sum(c.wall_s for c in previous.cases)
-    limits = task.problem.spec.limits
-    language = language_of(task.entry.path)
-    cases = sum(1 for _ in task.problem.tests_dir.rglob("*.in"))
+    limits = submitted.problem.spec.limits
+    language = submitted.language
+    cases = sum(1 for _ in submitted.problem.tests_dir.rglob("*.in"))
     return cases * limits.cpu_s_for(language, languages.time_factor_of(language))
 
 

@@ -8,11 +8,13 @@ as `problem.yaml:LINE: key.path: what is wrong`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shlex
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -311,6 +313,20 @@ class Problem:
     @property
     def tests_dir(self) -> Path:
         return self.directory / TESTS_DIR
+
+    @cached_property
+    def digest(self) -> str:
+        """A hash that changes whenever the spec, any test file or any of the problem's programs
+        (its checker's, say) changes: taken once per load, then kept with the problem."""
+        digest = hashlib.sha256(self.spec_path.read_bytes())
+        files = sorted(self.tests_dir.rglob("*"))
+        for program in self.program_paths():
+            files += sorted(program.rglob("*")) if program.is_dir() else [program]
+        for path in files:
+            if path.is_file():
+                digest.update(str(path.relative_to(self.directory)).encode() + b"\0")
+                digest.update(path.read_bytes())
+        return digest.hexdigest()
 
     @property
     def kind(self) -> str:

@@ -78,11 +78,7 @@ class Sources:
     mainclass: str
     build_script: bool = False  # a `build` file replaces the language's compile (allowed by the problem)
     run_script: bool = False  # ... and a `run` file its run command
-
-    @property
-    def single(self) -> bool:
-        """One source file as given (not a folder or an archive)."""
-        return not self.path.is_dir() and not is_archive(self.path)
+    single: bool = True  # one source file as given (not a folder or an archive)
 
     @property
     def main_box_name(self) -> str:
@@ -308,8 +304,10 @@ def read_files(path: Path, caps: Caps) -> list[tuple[str, bytes]]:
 # --- identifying -----------------------------------------------------------------------------
 
 
-def _language_of(path: Path, files: Sequence[tuple[str, bytes]], table: languages.LanguageTable) -> Language:
-    if len(files) == 1 and not path.is_dir() and not is_archive(path):
+def _language_of(
+    path: Path, files: Sequence[tuple[str, bytes]], table: languages.LanguageTable, single: bool
+) -> Language:
+    if single:
         try:
             return table.detect(path, files[0][1])
         except JudgeError as err:
@@ -342,7 +340,7 @@ def _entry(path: Path, language: Language, files: Sequence[tuple[str, bytes]], g
     if not top:
         nested = f" ({anywhere[0]} is in a subfolder)" if anywhere else ""
         raise SourceError(f"{path}: no {language.name} source at the top of the folder{nested}")
-    name = path.resolve().name  # `judge run .` names its folder
+    name = path.name or path.resolve().name  # `judge run .` names its folder
     stem = name.split(".")[0] if is_archive(path) else name
     own = PurePosixPath(language.source_name("Main")).stem.lower()
     if language.entry:
@@ -377,17 +375,20 @@ def identify(
     language_id: str | None = None,
     build_scripts: BuildScripts = "refuse",
     guess_entry: bool = False,
+    single: bool | None = None,
 ) -> Sources:
     """The files of `path` as a program: its language (`language_id`, else from the files),
     its entry, the main class; SourceError (one line, naming the file) when unusable.
     `build_scripts`: what a `build` file at the top is (refused; the compile; just a file).
     `guess_entry`: a package's program (a problem's own, or its solutions) whose entry its
-    names do not tell runs its first file by name, as problemtools does."""
+    names do not tell runs its first file by name, as problemtools does. `single`: whether the
+    files are one source file as given (None: look at `path` on disk)."""
     table = languages.load()
+    packed = (path.is_dir() or is_archive(path)) if single is None else not single
     if not files:
-        raise SourceError(f"{path}: empty folder" if path.is_dir() or is_archive(path) else f"{path}: empty submission")
-    single = len(files) == 1 and not path.is_dir() and not is_archive(path)
-    language = table.by_id(language_id) if language_id else _language_of(path, files, table)
+        raise SourceError(f"{path}: empty folder" if packed else f"{path}: empty submission")
+    single = len(files) == 1 and not packed
+    language = table.by_id(language_id) if language_id else _language_of(path, files, table, single)
     names = {name for name, _ in files}
     build_script = not single and BUILD_SCRIPT in names and build_scripts != "ignore"
     if build_script and build_scripts == "refuse":
@@ -413,7 +414,14 @@ def identify(
     content = dict(files).get(main, b"")
     mainclass = language.main_class(content) if language.uses_mainclass else "Main"
     found = Sources(
-        path, language, tuple(sorted(files)), main, mainclass, build_script, build_script and RUN_SCRIPT in names
+        path,
+        language,
+        tuple(sorted(files)),
+        main,
+        mainclass,
+        build_script,
+        build_script and RUN_SCRIPT in names,
+        single,
     )
     if not single and main:
         clash = [n for n in names if n == found.main_box_name and n != main]
@@ -441,6 +449,24 @@ def read(
 ) -> Sources:
     """Read and identify a program (a source file, a folder or an archive)."""
     return identify(path, read_files(path, caps), language_id, build_scripts, guess_entry)
+
+
+def from_upload(
+    name: str,
+    data: bytes,
+    caps: Caps = SUBMISSION_CAPS,
+    language_id: str | None = None,
+    build_scripts: BuildScripts = "refuse",
+) -> Sources:
+    """A program given as bytes under the name its author gave it (an upload, a stored
+    submission): nothing is written to disk or looked up there, and every message names
+    `name` (its last part only: a name is never a path of the judge's)."""
+    shown = Path(PurePosixPath(name.replace("\\", "/")).name or "submission")
+    if is_archive(shown):
+        return identify(shown, archive_files(shown, data, caps), language_id, build_scripts, single=False)
+    if len(data) > caps.bytes:
+        raise SourceError(f"{shown}: {len(data)} bytes, over the {caps.bytes}-byte source limit")
+    return identify(shown, [(shown.name, data)], language_id, build_scripts, single=True)
 
 
 def shown_lines(files: Sequence[tuple[str, bytes]]) -> list[str]:

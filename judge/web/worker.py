@@ -15,7 +15,6 @@ import os
 import tempfile
 import time
 import traceback
-from dataclasses import replace
 from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
 from pathlib import Path
@@ -23,10 +22,10 @@ from pathlib import Path
 from judge.cluster.address import Endpoint
 from judge.cluster.engine import ClusterDown
 from judge.errors import JudgeError
-from judge.grade import grading, results, runner
+from judge.grade import grading, judging, results, runner
 from judge.problem import testdata
 from judge.problem.spec import Problem, load_problem
-from judge.run import languages, lifecycle, sandbox, sources
+from judge.run import lifecycle, sandbox
 from judge.web.store import Claim, Store
 
 IDLE_POLL_S = 0.2
@@ -37,14 +36,9 @@ TURN_S = 10.0
 log = logging.getLogger("judge.web")
 
 
-def _claim_file(claim: Claim, folder: Path) -> Path:
-    """The claimed source written to `folder`. The student's file name is never used as a
-    path: only its language's extension, or the kind of archive it is."""
-    lower = claim.filename.lower()
-    archive = next((suffix for suffix in sources.ARCHIVE_SUFFIXES if lower.endswith(suffix)), "")
-    path = folder / f"submission{archive or '.' + languages.load().by_id(claim.language).extensions[0]}"
-    path.write_bytes(claim.source)
-    return path
+def _submitted(claim: Claim, problem: Problem) -> judging.Submitted:
+    """The claimed source identified as uploaded: by the student's file name, from its bytes."""
+    return judging.identify(problem, (claim.filename, claim.source), claim.student, claim.language)
 
 
 def judge_claim(
@@ -54,79 +48,51 @@ def judge_claim(
     on the judge hosts of `cluster` when given (its cases then run in parallel). None: the
     turn was given up after `turn_s` seconds for a waiting classmate (Store.pause), and the
     judging resumes from the next case when a worker claims the submission again."""
-    content_hash = grading.source_hash(claim.source, claim.language, grading.problem_hash(problem))
-    max_score = problem.max_score
-    with tempfile.TemporaryDirectory(prefix="judge-web-") as folder:
-        path = _claim_file(claim, Path(folder))
-        try:
-            submission = runner.load_for(problem, path, claim.language)
-        except JudgeError as err:  # the file's fault (the upload checks should have caught it): NG
-            why = str(err).replace(str(path), claim.filename)
-            return results.not_graded(
-                claim.student, problem.id, claim.filename, claim.language, content_hash, max_score, why
-            )
-        why = submission.language.missing() if cluster is None else ""
-        if why:
-            return results.failed(
-                claim.student,
-                problem.id,
-                claim.filename,
-                claim.language,
-                content_hash,
-                max_score,
-                why,
-                sandbox.detect().mode,
-            )
-        cases = testdata.load_cases(problem)
-        store.progress(claim, "compiling", 0, len(cases))
-        if cluster is not None:
-            record = _on_cluster(claim, problem, path, content_hash, store, cluster)
-            return replace(record, source=claim.filename)
+    submitted = _submitted(claim, problem)
+    record = judging.unrunnable(submitted, here=cluster is None)
+    if record is not None:
+        return record
+    cases = testdata.load_cases(problem)
+    store.progress(claim, "compiling", 0, len(cases))
+    if cluster is not None:
+        return _on_cluster(claim, submitted, store, cluster)
 
-        def on_case(index: int, case: runner.CaseResult) -> None:
-            if case.trace is not None:
-                store.keep_io(claim, case.name, *case.trace)
-            store.progress(claim, "running", index + 1, len(cases))
+    def on_case(index: int, case: runner.CaseResult) -> None:
+        if case.trace is not None:
+            store.keep_io(claim, case.name, *case.trace)
+        store.progress(claim, "running", index + 1, len(cases))
 
-        turn_start = time.monotonic()
+    turn_start = time.monotonic()
 
-        def pause() -> bool:
-            return time.monotonic() - turn_start >= turn_s and store.others_waiting(claim)
+    def pause() -> bool:
+        return time.monotonic() - turn_start >= turn_s and store.others_waiting(claim)
 
-        done = tuple(results.case_result(c) for c in claim.done)
-        try:
-            # The first progress of running comes before the next case, so the page says
-            # "running case k of n" from the start.
-            result = runner.judge_submission(
-                problem,
-                submission,
-                cases,
-                on_case=on_case,
-                on_compiled=lambda: store.progress(claim, "running", len(done), len(cases)),
-                trace=True,
-                done=done,
-                pause=pause,
-            )
-        except runner.Paused as paused:
-            store.pause(claim, tuple(results.case_record(c) for c in paused.done))
-            return None
-    # The record names the student's file, not the temporary one.
-    return replace(results.from_result(claim.student, content_hash, result), source=claim.filename)
+    done = tuple(results.case_result(c) for c in claim.done)
+    try:
+        # The first progress of running comes before the next case, so the page says
+        # "running case k of n" from the start.
+        return judging.judge(
+            submitted,
+            on_case=on_case,
+            on_compiled=lambda: store.progress(claim, "running", len(done), len(cases)),
+            trace=True,
+            done=done,
+            pause=pause,
+        )
+    except runner.Paused as paused:
+        store.pause(claim, tuple(results.case_record(c) for c in paused.done))
+        return None
 
 
-def _on_cluster(
-    claim: Claim, problem: Problem, path: Path, content_hash: str, store: Store, cluster: Endpoint
-) -> results.GradeRecord:
+def _on_cluster(claim: Claim, submitted: judging.Submitted, store: Store, cluster: Endpoint) -> results.GradeRecord:
     from judge.cluster.engine import ClusterEngine
 
-    task = grading.GradeTask(grading.Entry(path, claim.student, problem.id, ""), problem, content_hash)
-
-    def on_case(_: grading.GradeTask, judged: int, total: int) -> None:
+    def on_case(_: judging.Submitted, judged: int, total: int) -> None:
         store.progress(claim, "running", judged, total)
 
-    engine = ClusterEngine(cluster, {claim.language}, lambda line: log.warning("%s", line))
+    engine = ClusterEngine(cluster, {submitted.language}, lambda line: log.warning("%s", line))
     with tempfile.TemporaryDirectory(prefix="judge-web-results-") as out:
-        [record] = grading.run([task], Path(out), 1, engine=engine, on_case=on_case)
+        [record] = grading.run([submitted], Path(out), 1, engine=engine, on_case=on_case)
     return record
 
 
@@ -136,17 +102,17 @@ def explain_claim(claim: Claim, problem: Problem, budget_s: float) -> tuple[str 
     from judge.explain import search, stored
     from judge.problem.tables import TableStore
 
-    with tempfile.TemporaryDirectory(prefix="judge-web-explain-") as folder:
-        path = _claim_file(claim, Path(folder))
-        try:
-            submission = runner.load_for(problem, path, claim.language)
-            why = submission.language.missing()
-            if why:
-                return None, why
-            found = search.explain(problem, submission, TableStore(), budget_s, jobs=1)
-        except JudgeError as err:
-            return None, str(err).replace(str(path), claim.filename)
-    return stored.to_json(replace(found, source=claim.filename)), None
+    submitted = _submitted(claim, problem)
+    if submitted.sources is None:
+        return None, submitted.error
+    why = submitted.sources.language.missing()
+    if why:
+        return None, why
+    try:
+        found = search.explain(problem, submitted.sources, TableStore(), budget_s, jobs=1)
+    except JudgeError as err:
+        return None, str(err)
+    return stored.to_json(found), None
 
 
 def serve_queue(

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from judge.cluster import remote
-from judge.grade import grading, runner
+from judge.grade import runner
 from judge.problem import testdata
 from judge.problem.spec import load_problem
-from judge.run import languages
+from judge.run import languages, sources
 from tests.problem.test_parts import make_problem
 from tests.test_cli import judge
 
@@ -25,12 +25,12 @@ def test_a_case_is_judged_from_the_archives_alone(tmp_path: Path) -> None:
     make_problem(problems)
     assert judge("--problems", str(problems), "gen").returncode == 0
     problem = load_problem(problems / "sum")
-    data = remote.pack_problem(problem, grading.problem_hash(problem))
+    data = remote.pack_problem(problem, problem.digest)
     cases = testdata.load_cases(problem)
     source = b"a, b = map(int, input().split())\nprint(a + b)\n"
     shutil.rmtree(problems)  # the teacher's folder is gone: only the archive is left
 
-    compiled = remote.compile_remote(data, "sum.py", source)
+    compiled = remote.compile_remote(data, sources.from_upload("sum.py", source))
     assert compiled.build.ok and compiled.archive
     here = remote.problem_here(data)
     assert here.directory != problem.directory and (here.tests_dir / "hand").is_dir()

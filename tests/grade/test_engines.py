@@ -25,7 +25,7 @@ def test_a_started_case_that_is_cancelled_stops_at_once_and_is_not_judged() -> N
     submission = runner.load_for(problem, source)
     limits = runner.run_limits(problem, submission.language)
     with LocalEngine(1) as engine:
-        compiled = engine.compile(problem, source, 0)
+        compiled = engine.compile(problem, submission, 0)
         assert engine.finished() == [compiled]
         where = engine.compiled(compiled).where
         argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
@@ -51,7 +51,7 @@ def test_a_queued_case_that_is_cancelled_never_runs() -> None:
     source = REPO / "tests" / "programs" / "spin.c"
     submission = runner.load_for(problem, source)
     with LocalEngine(1) as engine:
-        compiled = engine.compile(problem, source, 0)
+        compiled = engine.compile(problem, submission, 0)
         engine.finished()
         where = engine.compiled(compiled).where
         argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
@@ -78,7 +78,7 @@ def _run_of(problem: Problem, source: Path) -> tuple[sandbox.RunLimits, tuple[st
 
 
 def _compiled(engine: LocalEngine, problem: Problem, source: Path) -> str:
-    compiled = engine.compile(problem, source, 0)
+    compiled = engine.compile(problem, runner.load_for(problem, source), 0)
     assert engine.finished() == [compiled]
     where = engine.compiled(compiled).where
     assert isinstance(where, str)

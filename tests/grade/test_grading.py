@@ -255,6 +255,7 @@ def test_bad_overrides_file_is_one_line(tmp_path: Path) -> None:
 
 
 def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.grade import judging
     from judge.problem.spec import load_problem
     from judge.run.languages import Language, load
 
@@ -263,8 +264,8 @@ def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.
     )
     monkeypatch.setattr(Language, "missing", lambda language: "javac not found on this machine (judge doctor)")
     problem = load_problem(small_problems(tmp_path / "problems") / "sicily-rotations")
-    entry = grading.Entry(PROGRAMS / "Broken.java", "zed", "sicily-rotations", "")
-    [record] = grading.run([grading.GradeTask(entry, problem, "h")], tmp_path / "results", jobs=1)
+    submitted = judging.identify(problem, PROGRAMS / "Broken.java", "zed")
+    [record] = grading.run([submitted], tmp_path / "results", jobs=1)
     assert record.verdict == "IE" and record.error.startswith("javac not found") and record.score == 0
     assert results.read(tmp_path / "results" / "zed" / "sicily-rotations.json") == record
 

@@ -6,6 +6,7 @@ a valid results.json is written, since Gradescope shows nothing without one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -14,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeError
-from judge.grade import feedback, reports, results, runner
+from judge.grade import feedback, judging, reports
 from judge.interop.gradescope import report
-from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem
 from judge.run import languages, sandbox, sources
 
+UPLOAD = "submission"  # ROOT/submission: what the student handed in
 CONFIG = "gradescope.json"  # in ROOT/source: the teacher's choices when the zip was built
 
 
@@ -99,25 +100,31 @@ def grade(root: Path) -> report.Results:
             f"this machine cannot isolate the programs ({why}); the teacher may rebuild the autograder "
             "with --allow-unsandboxed to rely on Gradescope's container alone"
         )
-    problems = [load_problem(Path(d), judging_only=True) for d in problem_dirs(source / "problems")]
+    problems = [load_problem(Path(d).resolve(), judging_only=True) for d in problem_dirs(source / "problems")]
     chosen = [p for p in problems if p.id in config.problems]
-    found = _sources(root / "submission") if (root / "submission").is_dir() else []
     tests: list[report.Test] = []
     outputs: list[str] = []
-    for problem in chosen:
-        first = len(tests) + 1
-        try:
-            path = pick(problem, found, len(chosen) == 1, root / "submission")
-            submission = runner.load_for(problem, path)
-            result = runner.judge_submission(problem, submission, testdata.load_cases(problem))
-        except JudgeError as err:
-            why = str(err).replace(str(root / "submission") + "/", "")
-            tests += report.missing(problem, why, config.secret_visibility, first)
-            outputs.append(f"{problem.id}: not judged: {why}")
-            continue
-        shown = feedback.for_student(results.from_result(path.stem, "", result), problem)
-        tests += report.tests_of(shown, config.secret_visibility, first)
-        outputs.append(report.headline(result, problem))
+    # The student's files are named as the student sees them, `submission/...`, in every
+    # message: the judging runs beside that folder.
+    with contextlib.chdir(root):
+        upload = Path(UPLOAD)
+        found = _sources(upload) if upload.is_dir() else []
+        for problem in chosen:
+            first = len(tests) + 1
+            try:
+                path = pick(problem, found, len(chosen) == 1, upload)
+            except JudgeError as err:
+                tests += report.missing(problem, str(err), config.secret_visibility, first)
+                outputs.append(f"{problem.id}: not judged: {err}")
+                continue
+            submitted = judging.identify(problem, path, path.stem)
+            if submitted.sources is None:
+                tests += report.missing(problem, submitted.error, config.secret_visibility, first)
+                outputs.append(f"{problem.id}: not judged: {submitted.error}")
+                continue
+            record = judging.judge(submitted)
+            tests += report.tests_of(feedback.for_student(record, problem), config.secret_visibility, first)
+            outputs.append(report.headline(record, problem))
     return report.results(tests, "\n\n".join(outputs), time.monotonic() - began)
 
 

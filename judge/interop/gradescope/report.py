@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 
 from judge.grade import feedback
 from judge.grade.feedback import Shown, ShownCase, ShownGroup
-from judge.grade.runner import SubmissionResult
+from judge.grade.results import GradeRecord
 from judge.problem.spec import Problem
 from judge.run.verdicts import Verdict
 
@@ -93,10 +93,12 @@ def tests_of(shown: Shown, secret_visibility: str, first: int = 1) -> list[Test]
     return tests
 
 
-def headline(result: SubmissionResult, problem: Problem) -> str:
-    text = f"{problem.id}: {result.verdict.value} ({result.verdict.long_name}), {result.score:g}/{result.max_score:g}"
-    if not result.build.ok:
-        text += "\n\nCompiler output:\n" + result.build.message
+def headline(record: GradeRecord, problem: Problem) -> str:
+    verdict = Verdict(record.verdict)
+    text = f"{problem.id}: {verdict.value} ({verdict.long_name}), {record.score:g}/{record.max_score:g}"
+    said = record.compile_output or record.error
+    if said:
+        text += ("\n\nCompiler output:\n" if record.compile_output else "\n\n") + said
     return text
 
 
