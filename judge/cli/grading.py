@@ -23,22 +23,23 @@ from judge.cli.common import (
     unsafe_option,
 )
 from judge.cli.render import print_verification, verdict_markup
-from judge.cli.reporting import load_problems, load_records, write_reports
+from judge.cli.reporting import load_problems, write_reports
 from judge.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 
 if TYPE_CHECKING:
+    from judge.grade.engines import Engine
+    from judge.grade.grading import ClassFolder
     from judge.grade.results import GradeRecord
-    from judge.problem.spec import Problem
 
 
-def _explain_class(
-    submissions_dir: Path, out_dir: Path, problems: dict[str, Problem], budget_s: float, jobs: int
-) -> None:
+def _explain_class(folder: ClassFolder, out_dir: Path, budget_s: float, jobs: int) -> None:
     """`grade --explain`: a failing example for each failing submission (stored ones reused)."""
     from judge.explain import stored
+    from judge.grade import grading
     from judge.problem.tables import TableStore
 
-    records = load_records(submissions_dir, out_dir, problems)
+    problems = folder.problems
+    records = grading.saved_records(folder, out_dir / grading.RESULTS_DIR)
     todo = [r for r in records if stored.wanted(r, problems)]
     if not todo:
         return
@@ -106,35 +107,42 @@ def grade(
     from judge.grade import grading
 
     point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
-    problems = load_problems(ctx, problem_names)
-    entries = grading.discover(submissions_dir, list(problems))
-    grading.load_overrides(submissions_dir, problems)  # a bad overrides.yaml stops us before any work
-    results_dir = out_dir / grading.RESULTS_DIR
-    tasks, skipped = grading.plan(entries, problems, results_dir, regrade, full)
+    folder = grading.read_class(submissions_dir, load_problems(ctx, problem_names))
     workers = jobs or grading.default_jobs()
-    engine = None
-    if point is not None and tasks:
+
+    def engine_for(needed: set[str]) -> Engine:
         from judge.cluster.engine import ClusterEngine
 
-        engine = ClusterEngine(point, grading.languages_of(tasks), say)
+        assert point is not None
+        return ClusterEngine(point, needed, say)
+
     counts: Counter[str] = Counter()
     progress = progress_bar()
     with progress:
-        bar = progress.add_task("grading", total=len(tasks), note="")
+        bar = progress.add_task("grading", total=None, note="")
 
         def on_done(record: GradeRecord) -> None:
             counts[record.verdict] += 1
             progress.update(bar, advance=1, note=" ".join(f"{v} {n}" for v, n in sorted(counts.items())))
 
         try:
-            grading.run(tasks, results_dir, workers, on_done, full, engine)
+            graded = grading.grade_class(
+                folder,
+                out_dir / grading.RESULTS_DIR,
+                workers,
+                regrade,
+                full,
+                engine_for if point is not None else None,
+                on_done,
+                on_plan=lambda todo: progress.update(bar, total=todo),
+            )
         except KeyboardInterrupt:
             err.print(f"judge: interrupted; {sum(counts.values())} result(s) saved, rerun to resume")
             sys.exit(EXIT_INTERRUPTED)
     if explain_failures:
-        _explain_class(submissions_dir, out_dir, problems, explain_budget, workers)
-    written, records = write_reports(submissions_dir, out_dir, problems)
-    for entry in entries:
+        _explain_class(folder, out_dir, explain_budget, workers)
+    written, records = write_reports(folder, out_dir)
+    for entry in folder.entries:
         if entry.problem_error:
             err.print(f"[yellow]not graded:[/yellow] {entry.path}: {entry.problem_error}")
     for record in records:
@@ -142,9 +150,9 @@ def grade(
             kind = "not graded" if record.verdict == "NG" else "judge error"
             err.print(f"[yellow]{kind}:[/yellow] {record.student}/{record.problem}: {record.error}")
     verdicts = Counter(r.verdict for r in records if r.verdict != "NG")
-    not_graded = sum(r.verdict == "NG" for r in records) + sum(1 for e in entries if e.problem_error)
+    not_graded = sum(r.verdict == "NG" for r in records) + sum(1 for e in folder.entries if e.problem_error)
     out.print(
-        f"graded {len(tasks)} submission(s), {skipped} unchanged, "
+        f"graded {graded.judged} submission(s), {graded.skipped} unchanged, "
         + (f"on {point.address}; " if point else f"with {workers} worker(s); ")
         + ", ".join(f"{verdict_markup(v)} {n}" for v, n in sorted(verdicts.items()))
         + (f"; {not_graded} file(s) not graded" if not_graded else "")
@@ -167,8 +175,10 @@ def report(
     ctx: click.Context, submissions_dir: Path, problem_names: tuple[str, ...], out_dir: Path, for_students: bool
 ) -> None:
     """Re-render every report from the saved results, without running anything."""
-    problems = load_problems(ctx, problem_names)
-    written, records = write_reports(submissions_dir, out_dir, problems, for_students)
+    from judge.grade import grading
+
+    folder = grading.read_class(submissions_dir, load_problems(ctx, problem_names))
+    written, records = write_reports(folder, out_dir, for_students)
     out.print(f"{len(records)} result(s) -> {written.directory / 'index.html'}")
     if for_students:
         out.print(f"students' pages -> {out_dir / 'students'}/<id>/index.html (the class files stay the teacher's)")

@@ -57,7 +57,9 @@ def similar(
     found = compare(submissions_dir, list(problems), boilerplate)
     reports.write_atomic(out_dir / "similarity.html", similar_report.similarity_html(found, threshold))
     if (out_dir / "results").is_dir():
-        write_reports(submissions_dir, out_dir, problems)  # the class page links to it
+        from judge.grade import grading
+
+        write_reports(grading.read_class(submissions_dir, problems), out_dir)  # the class page links to it
     if as_json:
         pairs = [{"problem": p.problem, "a": p.a.student, "b": p.b.student, "score": p.score} for p in found.pairs]
         click.echo(json.dumps({"pairs": pairs}, indent=1))

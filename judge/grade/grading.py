@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -354,8 +355,11 @@ class _OverrideModel(BaseModel):
     reason: str = Field(min_length=1)
 
 
-def load_overrides(submissions_dir: Path, problems: dict[str, Problem]) -> dict[tuple[str, str], Override]:
-    """The teacher's overrides.yaml (a list of student, problem, score, reason); {} if absent."""
+def load_overrides(
+    submissions_dir: Path, problems: dict[str, Problem], students: AbstractSet[str]
+) -> dict[tuple[str, str], Override]:
+    """The teacher's overrides.yaml (a list of student, problem, score, reason) of a class of
+    `students`; {} if absent. JudgeError naming every line that does not hold."""
     path = submissions_dir / OVERRIDES_FILE
     if not path.is_file():
         return {}
@@ -367,7 +371,6 @@ def load_overrides(submissions_dir: Path, problems: dict[str, Problem]) -> dict[
         raise JudgeError(f"{path}:1: expected a list of overrides (student, problem, score, reason)")
     found: dict[tuple[str, str], Override] = {}
     problems_issues: list[str] = []
-    students = {e.student for e in discover(submissions_dir, list(problems))}
     for index, item in enumerate(located.data):
         try:
             model = _OverrideModel.model_validate(item)
@@ -399,3 +402,59 @@ def load_overrides(submissions_dir: Path, problems: dict[str, Problem]) -> dict[
 
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class ClassFolder:
+    """A class's submissions folder, read once per command: what is in it and what the teacher
+    overrode. Every step of `judge grade` and `judge report` works from this one reading."""
+
+    directory: Path
+    problems: dict[str, Problem]
+    entries: tuple[Entry, ...]
+    overrides: dict[tuple[str, str], Override]
+
+    def present(self) -> set[tuple[str, str]]:
+        """(student, problem) of every submission that is there and graded."""
+        return {(e.student, e.problem) for e in self.entries if not e.problem_error}
+
+
+def read_class(submissions_dir: Path, problems: dict[str, Problem]) -> ClassFolder:
+    """Find the class's submissions and check its overrides (a bad overrides.yaml stops the
+    command before any work)."""
+    entries = tuple(discover(submissions_dir, list(problems)))
+    overrides = load_overrides(submissions_dir, problems, {e.student for e in entries})
+    return ClassFolder(submissions_dir, problems, entries, overrides)
+
+
+def saved_records(folder: ClassFolder, results_dir: Path) -> list[results.GradeRecord]:
+    """The saved results of the submissions present now."""
+    present = folder.present()
+    return [r for r in results.read_all(results_dir) if (r.student, r.problem) in present]
+
+
+@dataclass(frozen=True)
+class Graded:
+    judged: int  # submissions judged now
+    skipped: int  # unchanged since their saved result
+
+
+def grade_class(
+    folder: ClassFolder,
+    results_dir: Path,
+    jobs: int,
+    regrade: bool = False,
+    full: bool = False,
+    engine_for: Callable[[set[str]], Engine] | None = None,
+    on_done: Callable[[results.GradeRecord], None] | None = None,
+    on_plan: Callable[[int], None] | None = None,
+) -> Graded:
+    """Judge what changed in the class (all with `regrade`) with `jobs` workers, or on the
+    engine `engine_for` makes for the languages to judge (judge hosts); results on disk as
+    each finishes."""
+    todo, skipped = plan(folder.entries, folder.problems, results_dir, regrade, full)
+    if on_plan is not None:
+        on_plan(len(todo))  # how many will be judged: a progress bar's length
+    engine = engine_for(languages_of(todo)) if engine_for is not None and todo else None
+    run(todo, results_dir, jobs, on_done, full, engine)
+    return Graded(len(todo), skipped)

@@ -436,3 +436,38 @@ def test_a_per_case_group_gives_up_after_k_memory_limits_in_a_row(tmp_path: Path
     assert [c["verdict"] for c in random] == ["MLE"] * 3 + ["NJ"] * 37
     assert "3 memory limits exceeded in a row" in random[3]["message"]
     assert record["verdict"] == "MLE" and record["score"] == 0
+
+
+def test_judge_grade_reads_the_class_once_and_identifies_each_submission_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One reading of the folder serves the plan, the overrides and the reports; each file is
+    read and identified once, whoever needs its language afterwards."""
+    from click.testing import CliRunner
+
+    from judge.cli import cli
+    from judge.grade import judging
+
+    problems = small_problems(tmp_path / "problems")
+    klass = tmp_path / "class"
+    for student, (name, program, _) in list(CLASS.items())[:2]:
+        (klass / student).mkdir(parents=True)
+        shutil.copyfile(PROGRAMS / program, klass / student / name)
+    calls: dict[str, int] = {"discover": 0, "identify": 0}
+    discover, identify = grading.discover, judging.identify
+
+    def counted_discover(*args: object, **kwargs: object) -> list[grading.Entry]:
+        calls["discover"] += 1
+        return discover(*args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_identify(*args: object, **kwargs: object) -> judging.Submitted:
+        calls["identify"] += 1
+        return identify(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(grading, "discover", counted_discover)
+    monkeypatch.setattr(judging, "identify", counted_identify)
+    out = tmp_path / "reports"
+    done = CliRunner().invoke(cli, ["--problems", str(problems), "grade", str(klass), "-o", str(out), "-j", "1"])
+    assert done.exit_code == 0, done.output
+    assert calls == {"discover": 1, "identify": 2}
+    assert {r.student for r in results.read_all(out / "results")} == {"ada", "bo"}
