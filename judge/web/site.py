@@ -27,7 +27,8 @@ from judge.grade.results import GradeRecord
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem
 from judge.run import languages, sandbox
-from judge.web.store import Store, SubmissionRow, User
+from judge.web.accounts import User
+from judge.web.store import Store, SubmissionRow
 
 FORM_BYTES = 4096  # the body of every form but the submission's: a few short fields
 FORM_FIELDS = 4  # no form of the judge has more fields (nor more than one file)

@@ -24,9 +24,11 @@ from judge.grade import feedback, reports
 from judge.problem import statement, testdata
 from judge.problem.spec import Problem
 from judge.run import sources
+from judge.web.accounts import User
 from judge.web.auth import require_user
+from judge.web.queueing import PendingError, QuotaError, RateError
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
-from judge.web.store import PendingError, QuotaError, RateError, SubmissionRow, User
+from judge.web.store import SubmissionRow
 
 STATEMENT_BYTES = 256 << 10
 

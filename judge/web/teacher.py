@@ -16,10 +16,10 @@ from judge.errors import JudgeError
 from judge.grade import runner
 from judge.problem.spec import load_problem
 from judge.run import sandbox
-from judge.web import store
+from judge.web import queueing
+from judge.web.accounts import User, valid_user_id
 from judge.web.auth import require_teacher
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
-from judge.web.store import User, valid_user_id
 from judge.web.student import marks
 
 REFRESH_S = 10  # the gradebook is live: new verdicts appear without a reload
@@ -45,8 +45,8 @@ def dashboard(
         course_file=str(site.course.path) if site.course.path is not None else "",
         notes=site.notes(),
         sizes=site.store.sizes(),
-        submission_kib=store.IO_PER_SUBMISSION // 1024,
-        student_mib=store.IO_PER_STUDENT >> 20,
+        submission_kib=queueing.IO_PER_SUBMISSION // 1024,
+        student_mib=queueing.IO_PER_STUDENT >> 20,
         sandbox=sandbox.detect().mode,
         message=message,
     )
@@ -219,8 +219,8 @@ def case_output(
         cases=cases,
         cap_kib=runner.TRACE_CAP // 1024,
         cut=site.store.io_cut(submission_id),
-        submission_kib=store.IO_PER_SUBMISSION // 1024,
-        student_mib=store.IO_PER_STUDENT >> 20,
+        submission_kib=queueing.IO_PER_SUBMISSION // 1024,
+        student_mib=queueing.IO_PER_STUDENT >> 20,
     )
 
 

@@ -26,7 +26,8 @@ from judge.grade import grading, judging, results, runner
 from judge.problem import testdata
 from judge.problem.spec import Problem, load_problem
 from judge.run import lifecycle, sandbox
-from judge.web.store import Claim, Store
+from judge.web.queueing import Claim
+from judge.web.store import Store
 
 IDLE_POLL_S = 0.2
 CLUSTER_RETRY_S = 5.0  # between tries when the judge hosts cannot be reached

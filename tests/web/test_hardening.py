@@ -18,10 +18,11 @@ import pytest
 import uvicorn
 
 from judge.web import student
+from judge.web.accounts import ACCOUNT_THROTTLE
 from judge.web.app import Settings, create_app
 from judge.web.protocol import DeadlineH11Protocol
 from judge.web.site import FORM_BYTES
-from judge.web.store import ACCOUNT_THROTTLE, Store
+from judge.web.store import Store
 from tests.conftest import PROBLEMS
 from tests.web.conftest import free_port
 

@@ -11,7 +11,9 @@ import pytest
 
 from judge.errors import JudgeError
 from judge.grade import results
-from judge.web.store import PendingError, Store, Throttle, User
+from judge.web.accounts import Throttle, User
+from judge.web.queueing import PendingError
+from judge.web.store import Store
 
 
 def record(student: str) -> results.GradeRecord:
@@ -213,7 +215,7 @@ def test_a_turn_given_up_goes_behind_the_classmate_and_resumes_where_it_stopped(
 def test_saved_case_output_is_capped_per_submission_and_per_student(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from judge.web import store as store_module
+    from judge.web import queueing as store_module
 
     monkeypatch.setattr(store_module, "IO_PER_SUBMISSION", 100_000)
     monkeypatch.setattr(store_module, "IO_PER_STUDENT", 250_000)

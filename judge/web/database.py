@@ -1,0 +1,209 @@
+"""The web judge's SQLite file: made for the judge's own user alone (folder 0700, files 0600),
+in WAL mode so the server and its workers read and write at once, and brought to the current
+schema by numbered migrations (PRAGMA user_version), each run once, in one transaction with
+the version it reaches, so two processes starting together cannot both apply one.
+
+A migration is appended, never edited: the database of any earlier release upgrades in
+order, and one made by a later judge is refused instead of being written in a form it
+would not read.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from judge.errors import JudgeError
+
+DB_FILE = "judge.sqlite3"
+
+# Version 1: every table as it was when numbered migrations began (CREATE ... IF NOT EXISTS,
+# so a database made before them gains only what it lacked).
+_VERSION_1 = """
+CREATE TABLE IF NOT EXISTS users (
+    id TEXT PRIMARY KEY,
+    role TEXT NOT NULL CHECK (role IN ('student', 'teacher')),
+    token_hash TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    student TEXT NOT NULL REFERENCES users(id),
+    problem TEXT NOT NULL,
+    language TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    source BLOB NOT NULL,
+    created REAL NOT NULL,
+    status TEXT NOT NULL,           -- queued, compiling, running, done
+    case_done INTEGER NOT NULL DEFAULT 0,
+    case_total INTEGER NOT NULL DEFAULT 0,
+    attempt INTEGER NOT NULL DEFAULT 0,   -- times a worker claimed it
+    worker INTEGER,                       -- the process id of the worker that has it
+    finishes INTEGER NOT NULL DEFAULT 0,  -- results stored for the current judging (ends at 1)
+    verdict TEXT,
+    score REAL,
+    max_score REAL,
+    result TEXT,
+    finished REAL,
+    started REAL,                         -- when the current judging (or turn of it) was claimed
+    queued REAL,                          -- when it last joined the queue
+    partial TEXT                          -- the cases judged in earlier turns (JSON), or NULL
+);
+CREATE INDEX IF NOT EXISTS submissions_by_student ON submissions (student, id);
+CREATE INDEX IF NOT EXISTS submissions_by_status ON submissions (status, id);
+-- `judge explain` on a failed submission, asked for by its student: judged after every
+-- queued submission (low priority), one waiting per student, a few per hour.
+CREATE TABLE IF NOT EXISTS explanations (
+    submission INTEGER PRIMARY KEY REFERENCES submissions(id),
+    student TEXT NOT NULL,
+    requested REAL NOT NULL,
+    status TEXT NOT NULL,           -- queued, running, done
+    worker INTEGER,
+    result TEXT,                    -- the explanation's JSON, or NULL with `error`
+    error TEXT
+);
+CREATE INDEX IF NOT EXISTS explanations_by_student ON explanations (student, requested);
+-- A logged-in browser: the cookie holds a random id, this table only its hash. Logging out,
+-- a new token or the teacher deletes the row, and the cookie is worth nothing from then on.
+CREATE TABLE IF NOT EXISTS sessions (
+    id_hash TEXT PRIMARY KEY,
+    user TEXT NOT NULL REFERENCES users(id),
+    created REAL NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user);
+-- What a program printed on each case (capped tails of stdout and stderr), secret cases
+-- included: for the teacher only, to answer "why did I fail test 7". Never in `result`,
+-- which student pages read.
+CREATE TABLE IF NOT EXISTS case_io (
+    submission INTEGER NOT NULL REFERENCES submissions(id),
+    name TEXT NOT NULL,
+    stdout BLOB NOT NULL,
+    stderr BLOB NOT NULL,
+    PRIMARY KEY (submission, name)
+);
+-- Why a submission's case_io is short: "submission" (its own cap was reached), "student" (removed
+-- to keep the student's under theirs, oldest first). What the teacher's page of it says.
+CREATE TABLE IF NOT EXISTS io_cut (
+    submission INTEGER PRIMARY KEY REFERENCES submissions(id),
+    why TEXT NOT NULL,
+    at REAL NOT NULL
+);
+-- Judging time each student used, one row per turn a worker gave them: the queue's fair order
+-- reads the last hour of it.
+CREATE TABLE IF NOT EXISTS turns (
+    student TEXT NOT NULL,
+    ended REAL NOT NULL,
+    seconds REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS turns_by_student ON turns (student, ended);
+-- Failed logins per account ('user:ID') and per address ('addr:IP'), for the throttle.
+CREATE TABLE IF NOT EXISTS login_failures (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL,
+    last REAL NOT NULL,
+    locked_until REAL NOT NULL
+);
+"""
+
+
+def _statements(script: str) -> tuple[str, ...]:
+    """A script's statements one by one (executescript would commit the migration's transaction)."""
+    found: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    assert not pending.strip(), "a migration ends in the middle of a statement"
+    return tuple(found)
+
+
+# The schema's history, oldest first: MIGRATIONS[n - 1] takes a database to version n.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_statements(_VERSION_1),)
+# Columns that databases made before numbered migrations may lack (they were added by probing).
+_EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")
+
+
+def version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the database to len(MIGRATIONS), each missing step in order, in one transaction."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        found = version(db)
+        if found > len(MIGRATIONS):
+            raise JudgeError(
+                f"{path}: made by a newer judge (schema version {found}; this one knows {len(MIGRATIONS)}): "
+                "run that judge, or upgrade this one"
+            )
+        if found == 0:
+            columns = {row[1] for row in db.execute("PRAGMA table_info(submissions)")}
+            for column in _EARLY_COLUMNS if columns else ():
+                if column.split()[0] not in columns:
+                    db.execute(f"ALTER TABLE submissions ADD COLUMN {column}")
+        for step in MIGRATIONS[found:]:
+            for statement in step:
+                db.execute(statement)
+        db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+class Database:
+    """The file and its connections; the store's parts (accounts, queue, reading) share it."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.path = data_dir / DB_FILE
+        self.notes: list[str] = []  # what was fixed on the way in (loose permissions)
+        try:
+            data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # Sources and token hashes: for the judge's own user only, on a shared lab machine too.
+            self._tighten(data_dir, 0o700)
+            # Made 0600 before SQLite opens it: its -wal and -shm files take the database's mode.
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+            with self.connect() as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                migrate(db, self.path)
+            for path in sorted(data_dir.iterdir()):
+                if path.is_file() and not path.is_symlink():
+                    self._tighten(path, 0o600)
+        except (OSError, sqlite3.Error) as err:
+            why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            raise JudgeError(f"{data_dir}: cannot keep the web judge's data here: {why}") from None
+
+    def _tighten(self, path: Path, mode: int) -> None:
+        found = path.stat().st_mode & 0o777
+        if found & ~mode:
+            path.chmod(mode)
+            self.notes.append(f"{path}: was readable by others ({found:o}), now {mode:o}")
+
+    @contextmanager
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA busy_timeout=30000")
+        try:
+            yield db
+        finally:
+            db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self.connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")

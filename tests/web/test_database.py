@@ -1,0 +1,95 @@
+"""The web judge's database upgrades by numbered migrations: one made by the release before
+them opens with nothing lost, one made by a later judge is refused, two processes opening a
+new one at once apply each migration once."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from judge.errors import JudgeError
+from judge.web import database
+from judge.web.store import Store
+
+BEFORE = Path(__file__).parent / "data" / "store-before-migrations.sql"
+
+
+def _made_by_the_release_before(folder: Path) -> Path:
+    """A data folder as that release left it: its users, a session, a result, a queued one."""
+    folder.mkdir(mode=0o700)
+    path = folder / database.DB_FILE
+    with sqlite3.connect(path) as db:
+        db.executescript(BEFORE.read_text(encoding="utf-8"))
+    path.chmod(0o600)
+    return path
+
+
+def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    with sqlite3.connect(path) as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {t: sorted(db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+
+
+def test_a_database_of_the_release_before_migrations_upgrades_with_nothing_lost(tmp_path: Path) -> None:
+    path = _made_by_the_release_before(tmp_path / "data")
+    before = _rows(path)
+    assert before["submissions"] and before["users"] and before["sessions"] and before["case_io"]
+    store = Store(tmp_path / "data")
+    assert _rows(path) == before  # every row of every table, as it was
+    with sqlite3.connect(path) as db:
+        assert database.version(db) == len(database.MIGRATIONS)
+    # ...and the store works on it: the result reads back, the queued one is claimed, a new one is taken.
+    record = store.record(1)
+    assert record is not None and record.verdict == "NG" and record.error == "made for the upgrade test"
+    claim = store.claim(worker=7)
+    assert claim is not None and claim.student == "bo" and claim.source.startswith(b"int main")
+    assert store.submit("ada", "lanqiao", "python3", "again.py", b"print(1)\n") == 3
+    assert store.user("tess") is not None and store.case_io(1) == {"samples/01": (b"3\n", b"")}
+
+
+def test_a_database_of_before_the_columns_gains_them(tmp_path: Path) -> None:
+    path = _made_by_the_release_before(tmp_path / "data")
+    with sqlite3.connect(path) as db:
+        for column in ("started", "queued", "partial"):
+            db.execute(f"ALTER TABLE submissions DROP COLUMN {column}")
+    Store(tmp_path / "data")
+    with sqlite3.connect(path) as db:
+        columns = {row[1] for row in db.execute("PRAGMA table_info(submissions)")}
+    assert {"started", "queued", "partial"} <= columns
+
+
+def test_a_database_of_a_later_judge_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    path = _made_by_the_release_before(tmp_path / "data")
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {len(database.MIGRATIONS) + 1}")
+    before = _rows(path)
+    with pytest.raises(JudgeError, match=r"made by a newer judge \(schema version \d+; this one knows \d+\)"):
+        Store(tmp_path / "data")
+    assert _rows(path) == before
+
+
+def test_processes_opening_a_new_database_together_migrate_it_once(tmp_path: Path) -> None:
+    failures: list[BaseException] = []
+
+    def open_it() -> None:
+        try:
+            Store(tmp_path / "data")
+        except BaseException as err:
+            failures.append(err)
+
+    threads = [threading.Thread(target=open_it) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    with sqlite3.connect(tmp_path / "data" / database.DB_FILE) as db:
+        assert database.version(db) == len(database.MIGRATIONS)
+        assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'submissions'").fetchone() == (1,)
+
+
+def test_every_migration_is_whole_statements() -> None:
+    assert all(step and all(sqlite3.complete_statement(s + ";") for s in step) for step in database.MIGRATIONS)
