@@ -274,26 +274,7 @@ def run(
                         continue
                     if on_case is not None:
                         on_case(state.submitted, 0, len(state.cases))
-                    within: dict[str, int] = {}
-                    for i, case in enumerate(state.cases):
-                        # Rank: the submission's place (longest first), then the case's place in
-                        # its group. A submission's cases go one after another, so a worker keeps
-                        # its box and sandbox for the next (runner.run_case_from); within it every
-                        # group's first cases go before any group's later ones, so few cases run
-                        # that an earlier failure makes useless.
-                        place = within[case.group] = within.get(case.group, -1) + 1
-                        rank = (state.order, place)
-                        queued = pool.case(
-                            state.submitted.problem,
-                            state.compiled.where,
-                            state.argv,
-                            case,
-                            state.limits,
-                            rank,
-                            state.full,
-                        )
-                        running[queued] = (state, i)
-                        state.tickets[i] = queued
+                    _queue_cases(pool, state, running)
                     continue
                 if ticket not in running:
                     continue  # cancelled
@@ -317,6 +298,23 @@ def run(
                     if state.compiled is not None:
                         pool.release(state.compiled.where)
     return done
+
+
+def _queue_cases(pool: Engine, state: _Judging, running: dict[Hashable, tuple[_Judging, int]]) -> None:
+    """Queue every case of a compiled submission. Rank: the submission's place (longest first),
+    then the case's place in its group. A submission's cases go one after another, so a worker
+    keeps its box and sandbox for the next (runner.run_case_from); within it every group's
+    first cases go before any group's later ones, so few cases run that an earlier failure
+    makes useless."""
+    assert state.compiled is not None
+    within: dict[str, int] = {}
+    for i, case in enumerate(state.cases):
+        place = within[case.group] = within.get(case.group, -1) + 1
+        rank = (state.order, place)
+        problem = state.submitted.problem
+        queued = pool.case(problem, state.compiled.where, state.argv, case, state.limits, rank, state.full)
+        running[queued] = (state, i)
+        state.tickets[i] = queued
 
 
 def _record(state: _Judging, ordered: list[CaseResult] | None = None) -> results.GradeRecord:

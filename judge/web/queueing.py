@@ -83,7 +83,7 @@ def _fit(stdout: bytes, stderr: bytes, room: int) -> tuple[bytes, bytes, bool]:
     return out, err, True
 
 
-class Queue(Database):
+class SubmissionQueue(Database):
     def submit(
         self,
         student: str,

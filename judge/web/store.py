@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from judge.grade import results
 from judge.grade.results import GradeRecord
 from judge.web.accounts import Accounts
-from judge.web.queueing import PENDING, Queue
+from judge.web.queueing import PENDING, SubmissionQueue
 
 # What a listing needs: never the source or the result, which pages refreshing every
 # second or two would otherwise read for every row.
@@ -79,7 +79,7 @@ class SubmissionRow:
         return self.status
 
 
-class Store(Accounts, Queue):
+class Store(Accounts, SubmissionQueue):
     """Everything the web judge keeps; each part's methods live in its own module."""
 
     def get(self, submission_id: int) -> SubmissionRow | None:
