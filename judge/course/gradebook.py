@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from judge.course import policy
 from judge.course.spec import Assignment, Course
+from judge.problem.spec import Problem
 from judge.run.verdicts import Verdict
 
 
@@ -117,8 +118,29 @@ def cell(course: Course, assignment: Assignment, student: str, attempts: Iterabl
     return Counted(score, chosen.id, chosen.verdict, late, standing.penalty, extended, len(inside))
 
 
+def late_mark(course: Course, assignment: Assignment, student: str, received: float) -> str:
+    """What a listing says of a submission beside its verdict: `late -20%` (what the policy takes
+    off), not counted before the opening or after the deadline, `extended`; "" when on time."""
+    text = ""
+    if assignment.due is not None:
+        text = {
+            policy.Phase.LATE: f"late -{judged_at(course, assignment, student, received).penalty:g}%",
+            policy.Phase.CLOSED: "after the deadline: not counted",
+            policy.Phase.NOT_OPEN: "before opening: not counted",
+        }.get(judged_at(course, assignment, student, received).phase, "")
+    extended = assignment.due is not None and course.extension(student, assignment.id) is not None
+    return ", ".join(t for t in (text, "extended" if extended else "") if t)
+
+
+def of_problems(
+    course: Course, roster: Sequence[str], attempts: Iterable[Attempt], problems: Mapping[str, Problem]
+) -> Gradebook:
+    """The gradebook over these problems, each column out of its problem's maximum score."""
+    return build(course, roster, attempts, {p.id: p.max_score for p in problems.values()})
+
+
 def build(
-    course: Course, roster: Sequence[str], attempts: Iterable[Attempt], max_scores: dict[str, float]
+    course: Course, roster: Sequence[str], attempts: Iterable[Attempt], max_scores: Mapping[str, float]
 ) -> Gradebook:
     """The gradebook of every roster student, in roster order (others' submissions: a teacher's
     own tries, say, are left out)."""

@@ -51,7 +51,7 @@ def scoreboard(
     step, now = site.settings.result_step_s, site.clock()
     # Only what each student could see of their own results: a scoreboard is no faster channel.
     rows = [r if r.released(step, now) else dataclasses.replace(r, status="running") for r in site.store.all()]
-    book = gradebook.build(site.course, site.store.students(), site.attempts(rows), site.max_scores())
+    book = gradebook.of_problems(site.course, site.store.students(), [r.attempt_record for r in rows], site.problems)
     keep = [i for i, c in enumerate(book.columns) if c.assignment == assignment.id]
     index = book.assignments.index(assignment)
     maxes = [book.columns[i].max_score for i in keep]

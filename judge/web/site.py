@@ -121,21 +121,23 @@ class Site:
             raise WebError(404, f"There is no problem {problem_id!r}.")
         return problem, assignment
 
-    def max_scores(self) -> dict[str, float]:
-        return max_scores(self.problems)
-
-    @staticmethod
-    def attempts(rows: list[SubmissionRow]) -> list[gradebook.Attempt]:
-        return attempts(rows)
-
     def book(self) -> gradebook.Gradebook:
         """The teacher's gradebook: every roster student, every judged submission."""
         return class_book(self.course, self.store, self.problems)
 
     def book_of(self, user: User) -> gradebook.Gradebook:
         """A student's own row, by the same rule, over the results released to them so far."""
-        seen = [self.seen_by(user, row) for row in self.store.of_student(user.id)]
-        return gradebook.build(self.course, [user.id], self.attempts(seen), self.max_scores())
+        seen = [self.seen_by(user, row).attempt_record for row in self.store.of_student(user.id)]
+        return gradebook.of_problems(self.course, [user.id], seen, self.problems)
+
+    def marks(self, rows: list[SubmissionRow]) -> dict[int, str]:
+        """What each listed submission's row says of its deadline (gradebook.late_mark), by id."""
+        found = {}
+        for row in rows:
+            assignment = self.assignment_of(row.problem)
+            if assignment is not None:
+                found[row.id] = gradebook.late_mark(self.course, assignment, row.student, row.created)
+        return found
 
     def notes(self) -> list[str]:
         """What the teacher should know of the course file: extensions for ids not on the roster."""
@@ -221,23 +223,9 @@ def course_for(problems_dir: Path, course_file: Path | None, problems: list[str]
     return load_course(path, set(problems))
 
 
-def max_scores(problems: dict[str, Problem]) -> dict[str, float]:
-    return {p.id: p.max_score for p in problems.values()}
-
-
-def attempts(rows: list[SubmissionRow]) -> list[gradebook.Attempt]:
-    """Submissions as the gradebook reads them: a result only once judged (and shown)."""
-    return [
-        gradebook.Attempt(r.id, r.student, r.problem, r.created, r.verdict, r.score)
-        if r.status == "done"
-        else gradebook.Attempt(r.id, r.student, r.problem, r.created, None, None)
-        for r in rows
-    ]
-
-
 def class_book(course: Course, store: Store, problems: dict[str, Problem]) -> gradebook.Gradebook:
     """The gradebook of a web judge's data: the teacher's pages, grades.csv and `judge gradebook`."""
-    return gradebook.build(course, store.students(), attempts(store.all()), max_scores(problems))
+    return gradebook.of_problems(course, store.students(), [row.attempt_record for row in store.all()], problems)
 
 
 def site_of(request: Request) -> Site:

@@ -12,6 +12,7 @@ import math
 import sqlite3
 from dataclasses import dataclass
 
+from judge.course import gradebook
 from judge.grade import results
 from judge.grade.results import GradeRecord
 from judge.web.accounts import Accounts
@@ -55,6 +56,19 @@ class SubmissionRow:
             return True
         steps = max(1, math.ceil((self.finished - self.started) / step_s))
         return now >= self.started + steps * step_s
+
+    @property
+    def attempt_record(self) -> gradebook.Attempt:
+        """The submission as the gradebook counts it: a result only once judged (and shown)."""
+        done = self.status == "done"
+        return gradebook.Attempt(
+            self.id,
+            self.student,
+            self.problem,
+            self.created,
+            self.verdict if done else None,
+            self.score if done else None,
+        )
 
     @property
     def pending(self) -> bool:

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from judge.course import gradebook, policy
+from judge.course import policy
 from judge.course.gradebook import Counted
 from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
@@ -28,7 +28,6 @@ from judge.web.accounts import User
 from judge.web.auth import require_user
 from judge.web.queueing import PendingError, QuotaError, RateError
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
-from judge.web.store import SubmissionRow
 
 STATEMENT_BYTES = 256 << 10
 
@@ -123,7 +122,7 @@ def used_text(site: Site, user: User, assignment: Assignment | None, problem: st
 
 def problem_list(request: Request, user: User = Depends(require_user), site: Site = Depends(site_of)) -> HTMLResponse:
     book = site.book_of(user) if user.role == "student" else None
-    maxes = site.max_scores()
+    maxes = {pid: problem.max_score for pid, problem in site.problems.items()}
     views = []
     for assignment in site.course.assignments:
         phase = site.standing(user, assignment).phase
@@ -322,24 +321,6 @@ def _source_lines(data: bytes, filename: str) -> list[str]:
     return data.decode("utf-8", errors="replace").splitlines()
 
 
-def marks(site: Site, rows: list[SubmissionRow]) -> dict[int, str]:
-    """Late submissions by id: `late -20%` (what the policy takes off), and `extended`."""
-    found = {}
-    for row in rows:
-        assignment = site.assignment_of(row.problem)
-        if assignment is None or assignment.due is None:
-            continue
-        standing = gradebook.judged_at(site.course, assignment, row.student, row.created)
-        extended = site.course.extension(row.student, assignment.id) is not None
-        text = {
-            policy.Phase.LATE: f"late -{standing.penalty:g}%",
-            policy.Phase.CLOSED: "after the deadline: not counted",
-            policy.Phase.NOT_OPEN: "before opening: not counted",
-        }.get(standing.phase, "")
-        found[row.id] = ", ".join(t for t in (text, "extended" if extended else "") if t)
-    return found
-
-
 def my_submissions(request: Request, user: User = Depends(require_user), site: Site = Depends(site_of)) -> HTMLResponse:
     mine = [site.seen_by(user, s) for s in site.store.of_student(user.id)]
     return site.page(
@@ -347,7 +328,7 @@ def my_submissions(request: Request, user: User = Depends(require_user), site: S
         "web/submissions.html.j2",
         user=user,
         submissions=mine,
-        marks=marks(site, mine),
+        marks=site.marks(mine),
         show_student=False,
         heading="My submissions",
         refresh=2 if any(s.pending for s in mine) else 0,
@@ -393,7 +374,7 @@ def submission_page(
         explain_action=action,
         explain_note=note,
         refresh=refresh,
-        notice=marks(site, [found]).get(found.id, ""),
+        notice=site.marks([found]).get(found.id, ""),
         io_link=f"{base(request)}/teacher/submissions/{submission_id}/io" if user.role == "teacher" else "",
     )
     return HTMLResponse(page)

@@ -20,7 +20,6 @@ from judge.web import queueing
 from judge.web.accounts import User, valid_user_id
 from judge.web.auth import require_teacher
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
-from judge.web.student import marks
 
 REFRESH_S = 10  # the gradebook is live: new verdicts appear without a reload
 
@@ -160,7 +159,7 @@ def every_submission(
         "web/submissions.html.j2",
         user=user,
         submissions=every,
-        marks=marks(site, every),
+        marks=site.marks(every),
         show_student=True,
         heading="Every submission",
         refresh=3 if any(s.pending for s in every) else 0,
@@ -178,7 +177,7 @@ def student_history(
         "web/submissions.html.j2",
         user=user,
         submissions=theirs,
-        marks=marks(site, theirs),
+        marks=site.marks(theirs),
         show_student=True,
         heading=f"Every submission of {student}",
         refresh=3 if any(s.pending for s in theirs) else 0,

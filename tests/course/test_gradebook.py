@@ -112,3 +112,15 @@ def test_the_canvas_and_moodle_layouts(tmp_path: Path) -> None:
     assert canvas[2] == ["alice", "", "", "alice", "", "100", "0"]
     moodle = list(csv.reader(io.StringIO(gradebook.moodle_csv(b))))
     assert moodle[0] == ["Username", "Week one", "w2"] and moodle[1] == ["alice", "100", "0"]
+
+
+def test_a_listing_marks_a_late_a_closed_and_an_extended_submission(tmp_path: Path) -> None:
+    path = tmp_path / "course.yaml"
+    path.write_text(COURSE)
+    course = load_course(path, set(MAX))
+    w1, w2 = course.assignments
+    assert gradebook.late_mark(course, w1, "alice", t("2026-12-08 12:00")) == ""
+    assert gradebook.late_mark(course, w1, "alice", t("2026-12-09 12:00")) == "late -50%"
+    assert gradebook.late_mark(course, w1, "alice", t("2026-12-11 12:00")) == "after the deadline: not counted"
+    assert gradebook.late_mark(course, w1, "carol", t("2026-12-09 12:00")) == "extended"
+    assert gradebook.late_mark(course, w2, "alice", t("2027-06-01 12:00")) == ""  # no deadline: nothing to say
