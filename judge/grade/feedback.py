@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import get_args
 
-from judge.grade.results import CaseRecord, GradeRecord, GroupRecord
+from judge.grade.results import CaseRecord, GradeRecord
+from judge.grade.runner import GroupRecord
 from judge.problem.spec import FeedbackLevel, Group, Problem
 from judge.run import languages
 from judge.run.verdicts import Verdict

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from judge.grade.runner import CaseResult, SubmissionResult
+from judge.grade.runner import CaseResult, GroupRecord, SubmissionResult
 from judge.run.verdicts import Verdict
 
 SCHEMA = 2  # 2: cases not judged (NJ) after a failure in a group that breaks
@@ -38,15 +38,6 @@ class CaseRecord:
     memory_kib: int
     output: str | None  # public cases only (capped), for the diff
     diff_line: int
-
-
-@dataclass(frozen=True)
-class GroupRecord:
-    name: str
-    points: float
-    earned: float
-    passed: int
-    total: int
 
 
 @dataclass(frozen=True)
@@ -81,7 +72,7 @@ def from_result(student: str, content_hash: str, result: SubmissionResult) -> Gr
         compile_output=result.build.message if not result.build.ok and not result.build.internal else "",
         sandbox=result.sandbox_mode,
         cases=tuple(case_record(c) for c in result.cases),
-        groups=tuple(GroupRecord(g.name, g.points, g.earned, g.passed, g.total) for g in result.groups),
+        groups=result.groups,
         error=result.build.message if result.build.internal else "",
     )
 

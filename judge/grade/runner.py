@@ -57,7 +57,9 @@ class Paused(Exception):
 
 
 @dataclass(frozen=True)
-class GroupScore:
+class GroupRecord:
+    """A group's score: the same in a fresh result and in its record on disk (grade.results)."""
+
     name: str
     points: float
     earned: float
@@ -75,7 +77,7 @@ class SubmissionResult:
     max_score: float
     build: Build
     cases: tuple[CaseResult, ...]
-    groups: tuple[GroupScore, ...]
+    groups: tuple[GroupRecord, ...]
     sandbox_mode: str
     limits: sandbox.RunLimits
 
@@ -391,7 +393,7 @@ def summarise(
 ) -> SubmissionResult:
     """The verdict and score from the cases' results; `sandbox_mode` names the sandbox they
     ran in when that was another machine's."""
-    groups: list[GroupScore] = []
+    groups: list[GroupRecord] = []
     for group in problem.spec.groups:
         mine = [r for r in results if r.group == group.name]
         total = len(mine) if build.ok else 0
@@ -404,7 +406,7 @@ def summarise(
             earned = group.points * (counted if group.breaks else passed) / len(mine)
         else:
             earned = group.points if passed == len(mine) else 0.0
-        groups.append(GroupScore(group.name, group.points, round(earned, 4), passed, total))
+        groups.append(GroupRecord(group.name, group.points, round(earned, 4), passed, total))
     verdict = headline([r.verdict for r in results]) if build.ok else (Verdict.IE if build.internal else Verdict.CE)
     return SubmissionResult(
         problem=problem.id,

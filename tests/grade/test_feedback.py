@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from judge.explain.render import html_section, text_lines
 from judge.explain.search import Explanation, Level
 from judge.grade import feedback, reports
-from judge.grade.results import SCHEMA, CaseRecord, GradeRecord, GroupRecord
+from judge.grade.results import SCHEMA, CaseRecord, GradeRecord
+from judge.grade.runner import GroupRecord
 from judge.interop.gradescope import report as gradescope
 from judge.problem.spec import Problem, load_problem
 from tests.conftest import PROBLEMS

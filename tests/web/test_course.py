@@ -15,7 +15,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.grade.results import SCHEMA, CaseRecord, GradeRecord, GroupRecord
+from judge.grade.results import SCHEMA, CaseRecord, GradeRecord
+from judge.grade.runner import GroupRecord
 from judge.web.app import Settings, create_app
 from judge.web.store import Store
 from tests.conftest import PROBLEMS
