@@ -256,9 +256,7 @@ class ClusterEngine:
                     one.full,
                     priority=one.priority,
                 )
-            for index, job in enumerate(jobs):
-                job.future, job.index = future, index
-            self._running[future] = batching.Sent(jobs, build, time.monotonic())
+            self._running[future] = batching.handed(jobs, build, future)
             self._queue.add(future)
 
     def _submit(self, function: Callable[..., Any], *args: Any, priority: int = 0) -> Future[Any]:

@@ -17,10 +17,11 @@ anything else is waiting (beside).
 from __future__ import annotations
 
 import heapq
+import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from judge.problem.spec import Problem
 
@@ -70,6 +71,24 @@ class Sent(Generic[Job]):
     jobs: list[Job]
     build: Hashable | None
     started: float
+
+
+class Answered(Protocol):
+    """A job of either engine once handed over: the future of its task and its place in the answer."""
+
+    future: Any
+    index: int
+
+
+Handed = TypeVar("Handed", bound=Answered)
+
+
+def handed(jobs: list[Handed], build: Hashable | None, future: object) -> Sent[Handed]:
+    """The jobs handed to the workers as one task: each learns its task's future and its place
+    in the task's list of results; the Sent, for the engine's book and the pace."""
+    for index, job in enumerate(jobs):
+        job.future, job.index = future, index
+    return Sent(jobs, build, time.monotonic())
 
 
 def ending(problem: Problem, group: str, full: bool) -> str | None:

@@ -182,9 +182,7 @@ class LocalEngine:
                 future = self._pool.submit(
                     lifecycle.in_worker, _cases_task, one.problem, one.argv, one.where, cases, one.limits, one.full
                 )
-            for index, job in enumerate(jobs):
-                job.future, job.index = future, index
-            self._running[future] = batching.Sent(jobs, build, time.monotonic())
+            self._running[future] = batching.handed(jobs, build, future)
 
     def compile(self, problem: Problem, submission: Sources, order: int) -> Hashable:
         job = _Job(_compile_task, (problem, submission, self._builds))
