@@ -14,8 +14,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "paths", "__init__"),
     ("run",),
     ("problem",),
-    ("course",),
-    ("grade",),
+    ("course", "grade"),  # side by side: neither imports the other (test below)
     ("interop", "explain", "similar", "cluster"),
     ("web",),
     ("cli", "__main__"),
@@ -53,6 +52,18 @@ def test_every_import_points_down_the_stages() -> None:
             if RANK[there] > RANK[here]:
                 upward.append(f"{path.relative_to(REPO)}:{line}: {here} imports {module}")
     assert upward == []
+
+
+def test_course_and_grade_stand_side_by_side() -> None:
+    """The README puts them at one level: a course's rules need no judging, and judging no course."""
+    for here, there in (("course", "grade"), ("grade", "course")):
+        crossing = [
+            f"{path.relative_to(REPO)}:{line}"
+            for path in sorted((PACKAGE / here).rglob("*.py"))
+            for line, module in _imports(path)
+            if _stage(module) == there
+        ]
+        assert crossing == [], f"{here} imports {there}"
 
 
 def test_the_top_of_the_package_holds_only_what_every_stage_shares() -> None:
