@@ -116,6 +116,36 @@ def explain_claim(claim: Claim, problem: Problem, budget_s: float) -> tuple[str 
     return stored.to_json(found), None
 
 
+class LoadedProblems:
+    """The problems a worker has loaded, each kept (with its digest, taken once) while no file
+    of its folder changed: a claim costs a look at the files' sizes and times, not a read of
+    every test file."""
+
+    def __init__(self) -> None:
+        self._held: dict[Path, tuple[tuple[tuple[str, int, int, int], ...], Problem]] = {}
+
+    def get(self, directory: Path) -> Problem:
+        stamp = _stamp(directory)
+        held = self._held.get(directory)
+        if held is not None and held[0] == stamp:
+            return held[1]
+        problem = load_problem(directory)
+        self._held[directory] = (stamp, problem)
+        return problem
+
+
+def _stamp(directory: Path) -> tuple[tuple[str, int, int, int], ...]:
+    """Every file of a problem folder by name, size, and modification and change times (ns)."""
+    found = []
+    for path in sorted(directory.rglob("*")):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        found.append((str(path.relative_to(directory)), info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+    return tuple(found)
+
+
 def serve_queue(
     data_dir: Path,
     problems_dir: Path,
@@ -133,6 +163,7 @@ def serve_queue(
     lifecycle.handle_sigterm()
     lifecycle.die_with_parent(parent)
     store = Store(data_dir)
+    loaded = LoadedProblems()
     while not stop.is_set() and os.getppid() == parent:
         claim = store.claim(os.getpid())
         if claim is None:
@@ -141,7 +172,7 @@ def serve_queue(
                 stop.wait(IDLE_POLL_S)
                 continue
             try:
-                result, why = explain_claim(asked, load_problem(problems_dir / asked.problem), explain_budget_s)
+                result, why = explain_claim(asked, loaded.get(problems_dir / asked.problem), explain_budget_s)
             except JudgeError as err:
                 result, why = None, str(err)
             except Exception as err:  # a bug of the judge: said on the page, and the worker goes on
@@ -150,8 +181,8 @@ def serve_queue(
             store.finish_explanation(asked.id, os.getpid(), result, why)
             continue
         try:
-            # Loaded for each submission: a teacher who fixes a problem and rejudges gets the fix.
-            record = judge_claim(claim, load_problem(problems_dir / claim.problem), store, cluster, turn_s)
+            # Looked at for each submission: a teacher who fixes a problem and rejudges gets the fix.
+            record = judge_claim(claim, loaded.get(problems_dir / claim.problem), store, cluster, turn_s)
             if record is None:  # its turn given up: back in the queue, behind the classmate
                 continue
         except ClusterDown as err:
