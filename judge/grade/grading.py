@@ -82,10 +82,11 @@ def discover(submissions_dir: Path, problem_ids: Sequence[str]) -> list[Entry]:
             entries.append(_entry(item, path.name, stem if stem in problem_ids else "", problem_ids))
     # A file of an unknown language that names a problem is that problem's submission, not
     # graded (NG, its reason in every report), unless the student has a source for it too.
-    sources = {(e.student, e.problem) for e in entries if not e.problem_error and language_of(e.path)}
+    known = {e.path: bool(language_of(e.path)) for e in entries if not e.problem_error}  # looked at once
+    sources = {(e.student, e.problem) for e in entries if known.get(e.path)}
     entries = [
         replace(e, problem_error=f"not a submission: unknown language '{e.path.suffix}'")
-        if not e.problem_error and not language_of(e.path) and (e.student, e.problem) in sources
+        if not e.problem_error and not known[e.path] and (e.student, e.problem) in sources
         else e
         for e in entries
     ]
