@@ -206,11 +206,15 @@ def load_for(problem: Problem, path: Path, language_id: str | None = None, own: 
 
 
 def compile_for(problem: Problem, submission: Sources, where: Path) -> Build:
-    """Compile the submission in `where` under the problem's compile limits."""
+    """Compile the submission in `where` under the problem's compile limits, as its problem's
+    kind builds it (a function inside its harness); the kind's own refusal is a CE."""
+    kind = kinds.of(problem)
+    refused = kind.compile_check(problem, submission)
+    if refused:
+        return Build(False, refused, 0.0, 0.0)
     spec = problem.spec.limits
-    return compile_submission(
-        submission, where, compile_limits(submission.language, spec.compile_time_s, spec.compile_memory_mib)
-    )
+    limits = compile_limits(submission.language, spec.compile_time_s, spec.compile_memory_mib)
+    return compile_submission(kind.program(problem, submission), where, limits)
 
 
 def run_case(
@@ -235,6 +239,8 @@ def run_case(
             case.id, case.group, case.public, Verdict.NJ, done.decided.message, run.cpu_s, run.wall_s, run.memory_kib
         )
     result = _case_result(case, run, done.decided, done.check)
+    if not done.own_output:  # not an output to show against the answer (a function's result line)
+        result = replace(result, output=None)
     if not trace:
         return result
     # Only the program's own output is its to show (CaseRun.own_output).

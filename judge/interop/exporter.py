@@ -371,6 +371,8 @@ def export_problem(problem: Problem, output: Path, version: str = DEFAULT_FORMAT
     `version` (2023-07 or legacy)."""
     if version not in FORMATS:
         raise JudgeError(f"unknown package format {version!r} (known: {', '.join(FORMATS)})")
+    if problem.kind == "functions":
+        raise JudgeError(f"{problem.spec_path}: the ICPC package format has no function problems; nothing exported")
     if output.suffix.lower() != ".zip":
         raise JudgeError(f"{output}: the package is written as a .zip file")
     if not output.parent.is_dir():

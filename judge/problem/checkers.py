@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.problem.kinds.functions import values
 from judge.run import checkers
 from judge.run.checkers import CheckResult
 
@@ -82,13 +83,56 @@ class FloatChecker(_Options):
         return ((CASE_SENSITIVE,) if self.case_sensitive else ()) + tolerances, ""
 
 
-BuiltinChecker = TokensChecker | ExactChecker | LinesChecker | FloatChecker
+def _json(data: bytes) -> object:
+    import json
+
+    return json.loads(data.decode("utf-8"))
+
+
+class ValueChecker(_Options):
+    """Values (JSON) equal, exactly: a function problem's default."""
+
+    type: Literal["value"]
+
+    def compare(self, output: bytes, answer: bytes) -> CheckResult:
+        return _compare_values(output, answer, values.Tolerance())
+
+    def package_flags(self) -> tuple[tuple[str, ...], str]:
+        return (), "checker value: the ICPC format has no function problems"
+
+
+class UnorderedChecker(_Options):
+    """Values (JSON) equal, a returned list's elements in any order."""
+
+    type: Literal["unordered"]
+
+    def compare(self, output: bytes, answer: bytes) -> CheckResult:
+        return _compare_values(output, answer, values.Tolerance(unordered=True))
+
+    def package_flags(self) -> tuple[tuple[str, ...], str]:
+        return (), "checker unordered: the ICPC format has no function problems"
+
+
+def _compare_values(output: bytes, answer: bytes, rule: values.Tolerance) -> CheckResult:
+    try:
+        got = _json(output)
+    except ValueError:
+        return CheckResult(False, "the output is not one JSON value")
+    return values.compare(got, _json(answer), rule)
+
+
+BuiltinChecker = TokensChecker | ExactChecker | LinesChecker | FloatChecker | ValueChecker | UnorderedChecker
 BUILTIN: dict[str, type[BuiltinChecker]] = {
     "tokens": TokensChecker,
     "exact": ExactChecker,
     "lines": LinesChecker,
     "float": FloatChecker,  # 1e-6 absolute or relative by default
+    "value": ValueChecker,  # function problems: JSON values
+    "unordered": UnorderedChecker,
 }
+# The rows each kind of problem may name (a function returns values, a program prints text).
+FOR_VALUES = ("value", "float", "unordered")
+FOR_TEXT = ("tokens", "exact", "lines", "float")
 
 
 def named(name: str) -> BuiltinChecker:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.problem import refs
+from judge.problem.kinds import table as kinds
 from judge.problem.refs.base import InputIssue, Reference
-from judge.problem.spec import GENERATORS_DIR, Group, Problem, split_generate
+from judge.problem.spec import GENERATORS_DIR, Case, Group, Problem, split_generate
 from judge.problem.tables import TableSource
 from judge.run import programs
 from judge.run.programs import Built, ProgramError, Task, ToolLimits
@@ -41,17 +42,15 @@ class Parts:
         return dict(self.generators)[name]
 
 
-def program_limits(problem: Problem) -> ToolLimits:
-    own = problem.spec.limits.programs
-    return ToolLimits(own.time_s, own.memory_mib, int(own.output_mib * 1024 * 1024))
-
-
 def load(problem: Problem, tables: TableSource | None = None, jobs: int = 1) -> Parts:
     """Load and build (once, cached) every part of the problem; ProgramError on a bad program."""
-    limits = program_limits(problem)
+    limits = problem.program_limits
     builtin = refs.get(problem.spec.reference) if problem.builtin else None
     directory = problem.directory
-    reference = None if builtin else programs.load_and_build(directory / problem.spec.reference, limits.memory_mib)
+    reference = None
+    if not builtin:  # as its kind runs it (a function: inside its harness)
+        program = kinds.of(problem).program(problem, programs.load(directory / problem.spec.reference))
+        reference = programs.build(program, limits.memory_mib)
     validators = tuple(programs.load_and_build(directory / v, limits.memory_mib) for v in problem.spec.validators)
     generators: dict[str, Built] = {}
     for group in problem.spec.groups:
@@ -97,6 +96,17 @@ def group_label(problem: Problem, index: int, group: Group) -> str:
     return f"{problem.spec_path}: groups[{index}] ({group.name})"
 
 
+def _case_texts(case: Case) -> tuple[str, str | None]:
+    """An inline case's input and stated answer as file texts: a call's arguments as one JSON
+    array, its answer as JSON, in the one form answers are written in (values.canonical)."""
+    if case.input is not None:
+        return case.input, case.answer
+    from judge.problem.kinds.functions.values import canonical
+
+    answer = None if case.answer is None else canonical(case.answer) + "\n"
+    return canonical(case.call) + "\n", answer
+
+
 def make_inputs(parts: Parts, notify: Progress | None = None) -> list[list[RawCase]]:
     """The raw cases of every group, in spec order; the program generators run in parallel."""
     problem = parts.problem
@@ -108,7 +118,7 @@ def make_inputs(parts: Parts, notify: Progress | None = None) -> list[list[RawCa
             width = max(2, len(str(len(group.cases))))
             made.append(
                 [
-                    RawCase(f"{ci + 1:0{width}d}", c.input, c.answer, c.answer is not None)
+                    RawCase(f"{ci + 1:0{width}d}", *_case_texts(c), c.answer is not None)
                     for ci, c in enumerate(group.cases)
                 ]
             )

@@ -33,11 +33,12 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from judge.errors import JudgeError
 from judge.problem import refs
-from judge.problem.checkers import BuiltinChecker, TokensChecker
+from judge.problem.checkers import FOR_TEXT, FOR_VALUES, BuiltinChecker, TokensChecker
 from judge.problem.locate import SPEC_FILE
 from judge.problem.yamlpos import Located, YamlError
 from judge.problem.yamlpos import load as load_yaml
 from judge.run import defaults, languages
+from judge.run.programs import ToolLimits
 
 TESTS_DIR = "tests"
 
@@ -139,10 +140,23 @@ Checker = Annotated[BuiltinChecker | CustomChecker, Field(discriminator="type")]
 
 
 class Case(_Strict):
-    input: str = Field(min_length=1, description="The input file, verbatim")
-    answer: str | None = Field(
-        default=None, description="Expected output as the statement gives it; the reference solver must agree"
+    input: str | None = Field(default=None, min_length=1, description="The input file, verbatim")
+    call: list[Any] | None = Field(
+        default=None, description="A function problem's call: its arguments in order (JSON values)"
     )
+    answer: Any = Field(
+        default=None,
+        description="Expected output as the statement gives it (a function problem: the returned value);"
+        " the reference must agree",
+    )
+
+    @model_validator(mode="after")
+    def _input_or_call(self) -> Case:
+        if (self.input is None) == (self.call is None):
+            raise ValueError("a case needs exactly one of `input` (a program's) or `call` (a function's)")
+        if self.input is not None and self.answer is not None and not isinstance(self.answer, str):
+            raise ValueError("the answer of an `input` case is the expected output, as text")
+        return self
 
 
 class Group(_Strict):
@@ -267,6 +281,17 @@ class ProblemSpec(_Strict):
         " groups (each secret group's verdict and points, its figures as a quarter of the limit), cases (each"
         " secret case's verdict too). Never a secret case's input, output, message or exact figures",
     )
+    kind: Literal["stdio", "functions"] = Field(
+        default="stdio",
+        description="stdio: a program reads each case on stdin and writes stdout; functions: a function of"
+        " `signature` is called once per case (an `interactor` makes a problem interactive instead)",
+    )
+    signature: str | None = Field(
+        default=None,
+        min_length=1,
+        description="A function problem's function: `name(a: T, ...) -> R`, types int, long, float, bool, str,"
+        " list[T], dict[str, T] and T | None",
+    )
     checker: Checker = Field(default_factory=lambda: TokensChecker(type="tokens"))
     interactor: Interactor | None = Field(
         default=None,
@@ -329,9 +354,15 @@ class Problem:
         return digest.hexdigest()
 
     @property
+    def program_limits(self) -> ToolLimits:
+        """The limits of each run of the problem's own programs (reference, generators, checker...)."""
+        own = self.spec.limits.programs
+        return ToolLimits(own.time_s, own.memory_mib, int(own.output_mib * 1024 * 1024))
+
+    @property
     def kind(self) -> str:
         """Its kind's name (judge.problem.kinds.table): an interactor makes it interactive."""
-        return "interactive" if self.spec.interactor is not None else "stdio"
+        return "interactive" if self.spec.interactor is not None else self.spec.kind
 
     @property
     def max_score(self) -> float:
@@ -471,6 +502,7 @@ def _semantic_issues(
                 " nor a program file or folder of the problem",
             )
         )
+    found += _kind_issues(spec)
     for i, program in enumerate(spec.validators):
         found += _program_issues(directory, ("validators", i), program)
     seen: set[str] = set()
@@ -510,6 +542,51 @@ def _semantic_issues(
         for key, value in group.args.items():
             if key in generator.args and value < 0:
                 found.append((("groups", i, "args", key), "must be >= 0"))
+    return found
+
+
+def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
+    """What a problem's kind asks of the rest of its spec: a function problem's signature, calls
+    and answers of its types, and a checker of values; a program's cases of text."""
+    from judge.problem.kinds.functions import types, values
+
+    functions = spec.kind == "functions"
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    allowed = FOR_VALUES if functions else FOR_TEXT
+    if "checker" in spec.model_fields_set and not isinstance(spec.checker, CustomChecker):
+        if spec.checker.type not in allowed:
+            what = "a function problem's" if functions else "a program's"
+            found.append((("checker", "type"), f"{spec.checker.type!r} is not {what} checker ({', '.join(allowed)})"))
+    if not functions:
+        if spec.signature is not None:
+            found.append((("signature",), "a signature belongs to `kind: functions` problems"))
+        calls = [(i, j) for i, g in enumerate(spec.groups) for j, c in enumerate(g.cases or ()) if c.call is not None]
+        found += [
+            (("groups", i, "cases", j, "call"), "a `call` belongs to `kind: functions` problems") for i, j in calls
+        ]
+        return found
+    if spec.interactor is not None:
+        found.append((("interactor",), "a function problem has no interactor"))
+    if spec.reference in refs.NAMES:
+        found.append((("reference",), "a function problem's reference is a function in a program file"))
+    if spec.signature is None:
+        return [*found, (("kind",), "a function problem needs a `signature`, e.g. moves(start: str, goal: str) -> int")]
+    try:
+        signature = types.parse(spec.signature)
+    except types.SignatureError as err:
+        return [*found, (("signature",), f"not a signature: {err}")]
+    for i, group in enumerate(spec.groups):
+        for j, case in enumerate(group.cases or ()):
+            where: tuple[str | int, ...] = ("groups", i, "cases", j)
+            if case.call is None:
+                found.append(((*where, "input"), "a function problem's case is a `call` (its arguments)"))
+                continue
+            wrong = types.arguments_issue(signature, case.call)
+            if wrong:
+                found.append(((*where, "call"), wrong))
+            if case.answer is not None and values.raised(case.answer) is None:
+                wrong = types.issue(case.answer, signature.returns, "the answer")
+                found += [((*where, "answer"), wrong)] if wrong else []
     return found
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.problem import parts
 from judge.problem.kinds import table as kinds
+from judge.problem.refs.base import InputIssue
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
 
@@ -64,7 +65,7 @@ def generate(
     if notify is not None and (own.validators or own.reference is not None):
         solving = " and solving" if kind.solves else ""
         notify(f"{problem.id}: validating{solving} {len(flat)} cases")
-    issues = parts.check_inputs(own, [(case.input, groups[gi].validator_args) for gi, _, case in flat])
+    issues = checked_inputs(problem, own, [(case.input, groups[gi].validator_args) for gi, _, case in flat])
     for label, found in zip(labels, issues, strict=True):
         if found:
             detail = "; ".join(f"input line {i.line}: {i.message}" if i.line else i.message for i in found)
@@ -76,7 +77,7 @@ def generate(
     else:
         unsolved = [i for i, (_, _, case) in enumerate(flat) if case.answer is None or case.stated]
         solved = parts.solve(own, [flat[i][2].input for i in unsolved], [labels[i] for i in unsolved])
-        answers = {i: answer for i, answer in zip(unsolved, solved, strict=True)}
+        answers = {i: kind.answer_text(answer, labels[i]) for i, answer in zip(unsolved, solved, strict=True)}
     cases: list[TestCase] = []
     for i, (gi, _, case) in enumerate(flat):
         answer = answers.get(i, case.answer)
@@ -87,6 +88,19 @@ def generate(
             )
         cases.append(TestCase(groups[gi].name, case.name, case.input, answer, groups[gi].visibility == "public"))
     return cases
+
+
+def checked_inputs(
+    problem: Problem, own: parts.Parts, items: list[tuple[str, tuple[str, ...]]]
+) -> list[list[InputIssue]]:
+    """Each input's issues: its kind's rules first (a function's call against its signature);
+    the validators only see the inputs those rules let through."""
+    kind = kinds.of(problem)
+    found = [[InputIssue(0, message) for message in kind.input_issues(problem, text)] for text, _ in items]
+    passing = [i for i, issues in enumerate(found) if not issues]
+    for index, issues in zip(passing, parts.check_inputs(own, [items[i] for i in passing]), strict=True):
+        found[index] = issues
+    return found
 
 
 def _expected_files(problem: Problem, cases: list[TestCase]) -> dict[Path, bytes]:

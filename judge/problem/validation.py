@@ -9,7 +9,7 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.problem import parts
 from judge.problem.spec import Problem
-from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX
+from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, checked_inputs
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def validate_problem(problem: Problem, jobs: int = 1) -> ValidationReport:
             continue
         assert text is not None
         readable.append((path, text))
-    found = parts.check_inputs(own, [(text, args.get(path.parent.name, ())) for path, text in readable])
+    found = checked_inputs(problem, own, [(text, args.get(path.parent.name, ())) for path, text in readable])
     for (path, _), mine in zip(readable, found, strict=True):
         issues += [FileIssue(path, i.line, i.message) for i in mine]
     return ValidationReport(problem.id, len(inputs), tuple(issues))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from judge.run import sandbox
 from judge.run.checkers import CheckResult
+from judge.run.sources import Sources
 from judge.run.verdicts import CaseVerdict
 
 if TYPE_CHECKING:
@@ -63,6 +64,24 @@ class Kind(ABC):
         """Run the built program (`argv` in the box `where`) on one case (its input and answer
         files) and decide. `runner`: the submission's sandbox session, if it has one; `stop`,
         once set, ends the run (its group has ended: NJ)."""
+
+    def program(self, problem: Problem, sources: Sources) -> Sources:
+        """The program the sandbox builds and runs of a submission (or the reference): the
+        submission itself, or wrapped (a function's harness beside it)."""
+        return sources
+
+    def compile_check(self, problem: Problem, sources: Sources) -> str:
+        """Why the submission cannot be built for this problem (a compile error, "" if none),
+        found before any compiler runs."""
+        return ""
+
+    def input_issues(self, problem: Problem, text: str) -> list[str]:
+        """What the kind itself requires of every test input (checked before any validator)."""
+        return []
+
+    def answer_text(self, output: str, label: str) -> str:
+        """A case's answer file made of the reference's output on it (`label` names the case)."""
+        return output
 
     def check_answer(self, problem: Problem, case: tuple[Path, Path], output: bytes) -> CheckResult:
         """The problem's checker on an output made for the case (input, answer): how `judge

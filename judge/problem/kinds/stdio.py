@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import SandboxFailure
-from judge.problem import parts
 from judge.problem.kinds.base import STOPPED, CaseRun, Kind, Starter
 from judge.run import custom_checker, languages, sandbox
 from judge.run.checkers import CheckResult
@@ -27,7 +26,7 @@ def check_output(problem: Problem, case: tuple[Path, Path], output: bytes) -> Ch
     given, answer = case
     if isinstance(checker, CustomChecker):
         return custom_checker.check(
-            problem.directory / checker.program, given, answer, output, parts.program_limits(problem), checker.args
+            problem.directory / checker.program, given, answer, output, problem.program_limits, checker.args
         )
     return checker.compare(output, answer.read_bytes())
 

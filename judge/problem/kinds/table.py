@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from judge.problem.kinds.base import Kind
+from judge.problem.kinds.functions.kind import Functions
 from judge.problem.kinds.interactive.kind import Interactive
 from judge.problem.kinds.stdio import Stdio
 
 if TYPE_CHECKING:
     from judge.problem.spec import Problem
 
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (Stdio(), Interactive())}
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (Stdio(), Interactive(), Functions())}
 
 
 def of(problem: Problem) -> Kind:

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import SandboxFailure
-from judge.problem import parts
 from judge.problem.kinds.base import CaseRun, Kind, Starter
 from judge.problem.kinds.interactive import exchange
 from judge.problem.kinds.interactive.rules import judge_interaction
@@ -39,7 +38,7 @@ class Interactive(Kind):
         session, whose one run at a time cannot hold the dialogue)."""
         spec = problem.spec.interactor
         assert spec is not None
-        tool = parts.program_limits(problem)
+        tool = problem.program_limits
         given, answer = case
         try:
             built = exchange.built_interactor(problem.directory / spec.program, tool.memory_mib)

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from judge.grade import runner
-from judge.problem import parts, scaffold
+from judge.problem import scaffold
 from judge.problem.kinds.interactive import exchange as interact
 from judge.problem.spec import load_problem
 from judge.problem.testdata import CaseFiles, load_cases
@@ -111,7 +111,7 @@ def test_a_wrong_answer_stops_a_program_that_would_wait_forever(problems: Path, 
         tool,
         ("input", "answer", "feedback/"),
         None,
-        interact.interactor_limits(parts.program_limits(problem).sandbox_limits(tool), limits),
+        interact.interactor_limits(problem.program_limits.sandbox_limits(tool), limits),
         files=(("input", case.input), ("answer", case.answer)),
         keep=interact.FEEDBACK,
     )

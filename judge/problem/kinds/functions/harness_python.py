@@ -1,0 +1,107 @@
+"""The judge's harness of a Python function: the entry point of a function problem's program in
+the sandbox, beside the student's module (solution.py) and the function's name (function.json).
+
+It reads one call's arguments (a JSON array on stdin), imports the student's module, calls the
+function, and writes what came of it as the last line of stdout after a mark: the returned value
+as plain JSON, or the exception's type and message. Everything it needs is taken before the
+student's code runs, and the value is serialized here from its exact types, so nothing the
+module replaces changes what is written. The expected value is never here: the judge compares
+outside the sandbox, so a result the student's code writes itself is only a guess.
+
+Standard library only; written into the box as it is (a copy of this file).
+"""
+
+import os
+import sys
+from typing import Any, NoReturn
+
+MARK = "\x1ejudge-result\x1e "
+_write, _exit = os.write, os._exit
+_int_repr, _float_repr = int.__repr__, float.__repr__
+_ESCAPES = {i: f"\\u{i:04x}" for i in range(32)} | {ord('"'): '\\"', ord("\\"): "\\\\"}
+_finite = float.__sub__  # x - x is 0.0 for a finite x, nan otherwise
+
+
+class Unserializable(Exception):
+    """A value of no JSON type of the signature's (an object, a set, a nan)."""
+
+
+def encode(value: Any) -> str:
+    """JSON of a value of exact plain types (subclasses refused: they may be anything)."""
+    kind = type(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return _int_repr(value)
+    if kind is float:
+        if _finite(value, value) != 0.0:
+            raise Unserializable("float (not finite)")
+        return _float_repr(value)
+    if kind is str:
+        return '"' + str.translate(value, _ESCAPES) + '"'
+    if kind is list or kind is tuple:
+        return "[" + ",".join([encode(item) for item in value]) + "]"
+    if kind is dict:
+        parts = []
+        for key, item in dict.items(value):
+            if type(key) is not str:
+                raise Unserializable("dict with a key of type " + type(key).__name__)
+            parts.append(encode(key) + ":" + encode(item))
+        return "{" + ",".join(parts) + "}"
+    raise Unserializable(kind.__name__)
+
+
+def report(text: str) -> NoReturn:
+    """The result line, then the end: nothing the module left behind (threads, atexit) runs after."""
+    try:
+        sys.stdout.flush()
+    except BaseException:
+        pass
+    _write(1, ("\n" + MARK + text + "\n").encode("utf-8", "surrogatepass"))
+    _exit(0)
+
+
+def outcome(error: BaseException) -> str:
+    message = ""
+    try:
+        message = str(error)[:500]
+    except BaseException:
+        pass
+    return '{"raised":' + encode(type(error).__name__) + ',"message":' + encode(message) + "}"
+
+
+def main() -> None:
+    import importlib.util
+    import json
+
+    name = json.loads(open("function.json", encoding="utf-8").read())["name"]
+    arguments = json.loads(sys.stdin.read())
+    sys.stdin = open(os.devnull)  # the call's arguments are its parameters, not its input
+    sys.path.insert(0, os.getcwd())
+    spec = importlib.util.spec_from_file_location("solution", "solution.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["solution"] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as error:
+        report('{"import":' + outcome(error) + "}")
+    function = getattr(module, name, None)
+    if not callable(function):
+        report('{"missing":' + encode(name) + "}")
+    try:
+        value = function(*arguments)
+    except BaseException as error:
+        report(outcome(error))
+    try:
+        report('{"returned":' + encode(value) + "}")
+    except Unserializable as kind:
+        report('{"unserializable":' + encode(str(kind.args[0])) + "}")
+    except RecursionError:
+        report('{"unserializable":"a value nested too deep"}')
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""The function kind: a student writes a function of a typed signature, and each case is one call.
+
+The program the sandbox runs is the language's harness (harness_python.py) beside the student's
+module: it reads the call's arguments, calls the function and writes what came of it after a
+mark, as the last line of its output. The judge reads that line outside the sandbox, checks the
+value against the signature's return type and compares it with the answer there: the expected
+value never enters the box. Languages: Python (python3, pypy3) for now.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judge.errors import JudgeError, SandboxFailure
+from judge.problem.kinds.base import STOPPED, CaseRun, Kind, Starter
+from judge.problem.kinds.functions import types, values
+from judge.run import languages, sandbox
+from judge.run.checkers import CheckResult
+from judge.run.sources import Sources
+from judge.run.verdicts import CaseVerdict, Verdict, judge_run
+
+if TYPE_CHECKING:
+    from judge.problem.spec import Problem
+
+MARK = b"\x1ejudge-result\x1e "  # harness_python.MARK: what starts the result line
+HARNESSES = {"python3": "harness_python.py", "pypy3": "harness_python.py"}
+MODULE = "solution.py"  # the student's module in the box
+FUNCTION_FILE = "function.json"  # the function's name, for the harness
+
+
+@lru_cache(maxsize=4)
+def _harness(name: str) -> bytes:
+    return (Path(__file__).parent / name).read_bytes()
+
+
+@lru_cache(maxsize=64)
+def signature_of(text: str) -> types.Signature:
+    return types.parse(text)
+
+
+def _signature(problem: Problem) -> types.Signature:
+    assert problem.spec.signature is not None  # the spec's loader requires it of this kind
+    return signature_of(problem.spec.signature)
+
+
+def rule_of(problem: Problem) -> values.Tolerance:
+    """How the problem compares values: exactly (value), a tolerance (float), in any order (unordered)."""
+    checker = problem.spec.checker
+    if checker.type == "float":
+        return values.Tolerance(checker.abs_tol, checker.rel_tol)
+    return values.Tolerance(unordered=checker.type == "unordered")
+
+
+def result_of(output: bytes) -> dict[str, object] | None:
+    """The harness's result (the last marked line), or None when the program wrote none."""
+    at = output.rfind(MARK)
+    if at < 0:
+        return None
+    try:
+        found = json.loads(output[at + len(MARK) :].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return found if type(found) is dict else None
+
+
+def decide(
+    problem: Problem, result: dict[str, object] | None, answer: object
+) -> tuple[CaseVerdict, CheckResult | None]:
+    """The verdict of one call from what the harness said and the answer (pure)."""
+    signature = _signature(problem)
+    expected_raise = values.raised(answer)
+    if result is None:
+        return CaseVerdict(
+            Verdict.WA, f"{signature.name} returned nothing (the program ended before it returned)"
+        ), None
+    if "missing" in result:
+        return CaseVerdict(Verdict.RE, f"no function {signature.name} in the module"), None
+    if "import" in result:
+        said = result["import"]
+        kind = said.get("raised", "") if isinstance(said, dict) else ""
+        return CaseVerdict(Verdict.RE, f"the module raised {kind} when imported"), None
+    if "unserializable" in result:
+        returns = signature.returns
+        return CaseVerdict(Verdict.WA, f"returned a value of type {result['unserializable']}, expected {returns}"), None
+    if "raised" in result:
+        if expected_raise is not None:
+            return CaseVerdict(Verdict.AC, ""), CheckResult(True, "")
+        message = str(result.get("message", ""))
+        return CaseVerdict(Verdict.RE, f"raised {result['raised']}" + (f": {message}" if message else "")), None
+    if "returned" not in result:
+        return CaseVerdict(Verdict.WA, f"{signature.name} returned nothing"), None
+    returned = result["returned"]
+    if expected_raise is not None:
+        return CaseVerdict(
+            Verdict.WA, f"returned {values.quote(returned)}, expected an exception ({expected_raise})"
+        ), None
+    wrong_type = types.issue(returned, signature.returns)
+    if wrong_type:
+        return CaseVerdict(Verdict.WA, f"returned {types.kind_of(returned)}: {wrong_type}"), None
+    check = values.compare(returned, answer, rule_of(problem))
+    return (CaseVerdict(Verdict.AC, "") if check.accepted else CaseVerdict(Verdict.WA, check.message)), check
+
+
+def _answer(path: Path) -> object:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise JudgeError(f"{path}: not a JSON answer ({err})") from None
+
+
+class Functions(Kind):
+    name = "functions"
+    solves = True
+
+    def program(self, problem: Problem, sources: Sources) -> Sources:
+        """The harness as the entry, the student's module as solution.py, and the function's name."""
+        harness = HARNESSES.get(sources.language.id)
+        if harness is None:
+            return sources  # compile_check says why it cannot be judged
+        own = dict(sources.files)
+        module = own.pop(sources.main or sources.files[0][0])
+        files = {**own, MODULE: module, FUNCTION_FILE: json.dumps({"name": _signature(problem).name}).encode()}
+        files["harness.py"] = _harness(harness)
+        return Sources(sources.path, sources.language, tuple(sorted(files.items())), "harness.py", "Main", single=False)
+
+    def compile_check(self, problem: Problem, sources: Sources) -> str:
+        """A language without a harness, or a module with no such function: a CE, before any case."""
+        signature = _signature(problem)
+        if sources.language.id not in HARNESSES:
+            offered = ", ".join(HARNESSES)
+            return f"function problems take {offered} for now; {sources.language.name} is not offered yet"
+        module = dict(sources.files).get(sources.main or sources.files[0][0], b"")
+        try:
+            tree = ast.parse(module)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return ""  # the compiler says what is wrong, where
+        if not any(_binds(node, signature.name) for node in tree.body):
+            params = ", ".join(p.name for p in signature.params)
+            return f"no function {signature.name}({params}) in {sources.path.name}"
+        return ""
+
+    def input_issues(self, problem: Problem, text: str) -> list[str]:
+        try:
+            arguments = json.loads(text)
+        except ValueError as err:
+            return [f"not a JSON array of arguments ({err})"]
+        found = types.arguments_issue(_signature(problem), arguments)
+        return [found] if found else []
+
+    def answer_text(self, output: str, label: str) -> str:
+        result = result_of(output.encode("utf-8"))
+        if result is not None and "returned" in result:
+            return values.canonical(result["returned"]) + "\n"
+        if result is not None and "raised" in result:
+            return values.canonical({values.RAISED: result["raised"]}) + "\n"
+        said = "nothing" if result is None else next(iter(result), "nothing")
+        raise JudgeError(f"{label}: the reference's function gave no value ({said})")
+
+    def judge_case(
+        self,
+        problem: Problem,
+        argv: tuple[str, ...],
+        where: Path,
+        case: tuple[Path, Path],
+        limits: sandbox.RunLimits,
+        runner: sandbox.CaseRunner | None = None,
+        stop: sandbox.Stop | None = None,
+    ) -> CaseRun:
+        try:
+            if runner is not None:
+                run = runner.run(list(argv), limits=limits, stdin=case[0], stop=stop)
+            else:
+                run = sandbox.run(list(argv), box=where, limits=limits, stdin=case[0], stop=stop)
+        except SandboxFailure as err:
+            return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
+        if run.limit_hit is sandbox.Limit.STOPPED:
+            return CaseRun(run, CaseVerdict(Verdict.NJ, STOPPED))
+        memory_limit_kib = limits.memory_mib * 1024
+        if run.exit_code != 0 or run.limit_hit is not None or run.memory_kib >= memory_limit_kib:
+            return CaseRun(run, judge_run(run, memory_limit_kib, None, languages.memory_marks()))
+        decided, check = decide(problem, result_of(run.stdout), _answer(case[1]))
+        return CaseRun(run, decided, check, own_output=False)
+
+    def check_answer(self, problem: Problem, case: tuple[Path, Path], output: bytes) -> CheckResult:
+        decided, _ = decide(problem, result_of(output), _answer(case[1]))
+        return CheckResult(decided.verdict is Verdict.AC, decided.message)
+
+    def starter(self, own: str, other: str) -> Starter:
+        return Starter(
+            "Largest Sum of a Part, as a Function",
+            (
+                ("functions/problem.yaml.j2", "problem.yaml"),
+                ("functions/statement.md.j2", "statement.md"),
+                ("functions/gen.py.j2", "generators/gen.py"),
+                ("functions/validate.py.j2", "validators/validate.py"),
+                ("functions/ref.py.j2", "solutions/accepted/max_sum.py"),
+                ("functions/wrong.py.j2", "solutions/wrong_answer/off_by_one.py"),
+                ("functions/raises.py.j2", "solutions/run_time_error/raises.py"),
+            ),
+        )
+
+
+def _binds(node: ast.stmt, name: str) -> bool:
+    """Whether a top-level statement defines `name` (a def, an assignment, an import)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name == name
+    if isinstance(node, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return any((alias.asname or alias.name.split(".")[0]) == name for alias in node.names)
+    if isinstance(node, ast.If | ast.Try):
+        return any(_binds(child, name) for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+    return False

@@ -1,0 +1,161 @@
+"""A function problem end to end: `judge new --kind functions` verifies as made, each call is
+judged outside the sandbox, and nothing a submission does in its process turns a wrong value
+into AC (the expected value is never in its box)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.errors import JudgeError
+from judge.grade import judging
+from judge.problem import scaffold
+from judge.problem.spec import Problem, SpecError, load_problem
+from judge.run import sandbox
+from tests.test_cli import judge
+
+needs_sandbox = pytest.mark.skipif(not sandbox.detect().isolated, reason="no isolation here")
+
+HOSTILE = {
+    # An object that equals anything: serialized by its exact type, it is no int.
+    "always_equal.py": "class Anything(int):\n    def __eq__(self, other):\n        return True\n"
+    "    __hash__ = int.__hash__\n\n\ndef max_sum(xs):\n    return Anything(0)\n",
+    # A result line of its own, on stdout and every descriptor, then an early exit 0.
+    "fake_result.py": "import os, sys\n\n\ndef max_sum(xs):\n"
+    "    line = b'\\n\\x1ejudge-result\\x1e {\"returned\": 12345}\\n'\n"
+    "    for fd in range(1, 20):\n        try:\n            os.write(fd, line)\n        except OSError:\n"
+    "            pass\n    os._exit(0)\n",
+    # The encoder and builtins replaced before the harness writes its result.
+    "patched.py": "import json, builtins\njson.dumps = lambda *a, **k: '{\"returned\": 4}'\n"
+    "builtins.repr = lambda x: '4'\n\n\ndef max_sum(xs):\n    return '4'\n",
+    # Looks for the other cases and the answers: nothing of them is in its box.
+    "snoop.py": "import os\n\n\ndef max_sum(xs):\n    seen = []\n"
+    "    for root, dirs, files in os.walk('/'):\n        seen += [f for f in files if f.endswith(('.ans', '.in'))]\n"
+    "        if len(seen) > 0:\n            break\n    return len(seen) - 10**12\n",
+    # sys.exit(0) inside the call: a SystemExit raised, not a result.
+    "exits.py": "import sys\n\n\ndef max_sum(xs):\n    sys.exit(0)\n",
+}
+
+
+PRINTS = """\
+import sys
+
+
+def max_sum(xs):
+    print("debug", xs[:3], '{"returned": 0}')
+    print("to stderr", file=sys.stderr)
+    if not xs:
+        raise ValueError("empty")
+    best = here = xs[0]
+    for x in xs[1:]:
+        here = max(x, here + x)
+        best = max(best, here)
+    return best
+"""
+
+
+@pytest.fixture(scope="module")
+def problem(tmp_path_factory: pytest.TempPathFactory) -> Problem:
+    problems = tmp_path_factory.mktemp("problems")
+    scaffold.create(problems, "maxf", "python3", kind="functions")
+    made = judge("--problems", str(problems), "gen", "maxf")
+    assert made.returncode == 0, made.stderr
+    return load_problem(problems / "maxf")
+
+
+@needs_sandbox
+def test_the_new_function_problem_verifies_as_made(problem: Problem) -> None:
+    verified = judge("--problems", str(problem.directory.parent), "verify", "maxf")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "answers reproduced (17 answers)" in verified.stdout
+    assert (problem.tests_dir / "samples" / "01.in").read_text() == "[[-2,1,-3,4,-1]]\n"
+    assert (problem.tests_dir / "samples" / "03.ans").read_text() == '{"$raised":"ValueError"}\n'
+
+
+@needs_sandbox
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_no_hostile_submission_is_accepted(problem: Problem, tmp_path: Path, name: str) -> None:
+    source = tmp_path / name
+    source.write_text(HOSTILE[name])
+    record = judging.judge(judging.identify(problem, source, "mallory"), full=True)
+    assert record.verdict in ("WA", "RE") and record.score == 0, (name, record.cases[:2])
+    assert not any(c.verdict == "AC" for c in record.cases if c.name != "samples/03"), name
+
+
+@needs_sandbox
+def test_each_verdict_says_what_the_call_did(problem: Problem, tmp_path: Path) -> None:
+    cases = {
+        "typed.py": ("def max_sum(xs):\n    return str(sum(xs))\n", "WA", "returned str: expected long, got str"),
+        "raises.py": ("def max_sum(xs):\n    raise KeyError('x')\n", "RE", "raised KeyError: 'x'"),
+        "none.py": ("def max_sum(xs):\n    pass\n", "WA", "returned None: expected long, got None"),
+        "spins.py": ("def max_sum(xs):\n    while True:\n        pass\n", "TLE", ""),
+        # What a function prints is its own: it neither is nor spoils the result.
+        "prints.py": (PRINTS, "AC", ""),
+    }
+    for name, (text, verdict, said) in cases.items():
+        (tmp_path / name).write_text(text)
+        record = judging.judge(judging.identify(problem, tmp_path / name, "bo"))
+        first = record.cases[0]
+        assert (record.verdict, first.verdict) == (verdict, verdict), (name, first)
+        assert said in first.message, (name, first.message)
+
+
+def test_a_module_without_the_function_and_a_language_without_a_harness_are_ce(
+    problem: Problem, tmp_path: Path
+) -> None:
+    (tmp_path / "other.py").write_text("def maxsum(xs):\n    return 0\n")
+    record = judging.judge(judging.identify(problem, tmp_path / "other.py", "cy"))
+    assert record.verdict == "CE" and record.compile_output == "no function max_sum(xs) in other.py"
+    (tmp_path / "Main.java").write_text("class Solution { long max_sum(int[] xs) { return 0; } }\n")
+    record = judging.judge(judging.identify(problem, tmp_path / "Main.java", "cy"))
+    assert record.verdict == "CE" and "is not offered yet" in record.compile_output
+
+
+def test_a_call_of_the_wrong_types_is_an_invalid_input_naming_its_file(problem: Problem) -> None:
+    bad = problem.tests_dir / "small" / "01.in"
+    kept = bad.read_text()
+    try:
+        bad.write_text('[["1", 2]]\n')
+        checked = judge("--problems", str(problem.directory.parent), "validate", "maxf")
+        assert checked.returncode == 1
+        assert f"{bad}: argument 1 (xs)[0]: expected int, got str" in checked.stdout + checked.stderr
+    finally:
+        bad.write_text(kept)
+
+
+def test_the_spec_of_a_function_problem_is_checked(problem: Problem, tmp_path: Path) -> None:
+    text = (problem.directory / "problem.yaml").read_text()
+    cases = {
+        'signature: "max_sum(xs: list[int]) -> long"': (
+            'signature: "max_sum(xs: set[int]) -> long"',
+            "unknown type 'set'",
+        ),
+        "      - call: [[-5, -1, -8]]\n        answer: -1": (
+            "      - call: [[-5, -1, -8]]\n        answer: '-1'",
+            "the answer: expected long, got str",
+        ),
+        "      - call: [[]]": ("      - call: [[], 3]", "2 argument(s), max_sum takes 1"),
+        "checker: {type: value}": ("checker: {type: tokens}", "'tokens' is not a function problem's checker"),
+    }
+    for old, (new, said) in cases.items():
+        folder = tmp_path / "maxf"
+        if folder.exists():
+            import shutil
+
+            shutil.rmtree(folder)
+        import shutil
+
+        shutil.copytree(problem.directory, folder)
+        (folder / "problem.yaml").write_text(text.replace(old, new))
+        with pytest.raises(SpecError) as raised:
+            load_problem(folder)
+        assert said in str(raised.value), (new, str(raised.value))
+
+
+def test_a_function_problem_is_not_exported_as_a_package(problem: Problem, tmp_path: Path) -> None:
+    from judge.interop.exporter import export_problem
+
+    with pytest.raises(JudgeError, match="the ICPC package format has no function problems"):
+        export_problem(problem, tmp_path / "maxf.zip")
+    assert not (tmp_path / "maxf.zip").exists()
