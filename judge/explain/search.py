@@ -165,7 +165,8 @@ def _trial_task(
         from judge.problem import parts
 
         label = f"{problem.id}: explain's input of {len(text.encode())} bytes"
-        answer = parts.solve(parts.load(problem, None, 1), [text], [label])[0]
+        output = parts.solve(parts.load(problem, None, 1), [text], [label])[0]
+        answer = kinds.of(problem).answer_text(output, label)  # as `judge gen` writes it
     with tempfile.TemporaryDirectory(prefix="judge-explain-") as folder:
         given, expected = Path(folder) / "case.in", Path(folder) / "case.ans"
         given.write_text(text)
@@ -436,7 +437,7 @@ def explain(
     (compiling included) from `began` (a time.monotonic(); default now). `jobs` > 1 runs
     that many at once in a pool of processes."""
     kind = kinds.of(problem)
-    if not kind.solves:  # no answer of the reference's to show beside an input
+    if not kind.explains:  # no answer of the reference's to show beside an input, or not yet
         raise JudgeError(f"{problem.spec_path}: judge explain does not search {kind.name} problems")
     began = time.monotonic() if began is None else began
     deadline = began + budget_s

@@ -53,7 +53,7 @@ def read(out_dir: Path, record: GradeRecord) -> Explanation | None:
 def searchable(problem: Problem) -> bool:
     """A puzzle, or a problem whose groups have generators to make fresh inputs with, of a
     kind whose answers the reference makes (an interaction has no expected output to show)."""
-    if not kinds.of(problem).solves:
+    if not kinds.of(problem).explains:
         return False
     return problem.builtin or any(group.generate is not None for group in problem.spec.groups)
 

@@ -47,6 +47,8 @@ class Kind(ABC):
     # reproduces it, judge explain compares with it); else the answer file is the spec's, as it is,
     # and verify instead judges the reference on every case.
     solves: ClassVar[bool]
+    # `judge explain` searches its problems for a smallest failing input (a kind that solves).
+    explains: ClassVar[bool] = True
     # The name of verify's check of a kind that does not solve: the reference judged on every case.
     reference_check: ClassVar[str] = "reference accepted on every case"
 

@@ -115,6 +115,7 @@ def _answer(path: Path) -> object:
 class Functions(Kind):
     name = "functions"
     solves = True
+    explains = False  # not yet: explain's search compares printed outputs, not calls
 
     def program(self, problem: Problem, sources: Sources) -> Sources:
         """The harness as the entry, the student's module as solution.py, and the function's name."""

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 class Interactive(Kind):
     name = "interactive"
     solves = False
+    explains = False  # an interaction has no expected output to show beside an input
     reference_check = "reference accepted by the interactor"
 
     def judge_case(

@@ -159,3 +159,15 @@ def test_a_function_problem_is_not_exported_as_a_package(problem: Problem, tmp_p
     with pytest.raises(JudgeError, match="the ICPC package format has no function problems"):
         export_problem(problem, tmp_path / "maxf.zip")
     assert not (tmp_path / "maxf.zip").exists()
+
+
+def test_judge_explain_refuses_a_function_problem_in_one_line(problem: Problem) -> None:
+    said = judge(
+        "--problems",
+        str(problem.directory.parent),
+        "explain",
+        str(problem.directory / "solutions" / "wrong_answer" / "off_by_one.py"),
+        "-p",
+        "maxf",
+    )
+    assert said.returncode == 2 and "judge explain does not search functions problems" in said.stderr
