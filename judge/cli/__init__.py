@@ -52,6 +52,7 @@ for command in (
     web.roster,
     web.gradebook,
     problems.new,
+    problems.starter,
     problems.import_command,
     problems.export,
     cluster.cluster,

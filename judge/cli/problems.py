@@ -1,4 +1,4 @@
-"""Commands that make problems: `judge new`, `judge import` and `judge export`."""
+"""Commands that make problems: `judge new`, `judge starter`, `judge import` and `judge export`."""
 
 from __future__ import annotations
 
@@ -40,6 +40,26 @@ def new(ctx: click.Context, problem_id: str, language: str, title: str, kind: st
     for path in made.files:
         out.print(f"  {path}")
     out.print(f"next: judge gen {problem_id} && judge verify {problem_id}")
+
+
+@click.command()
+@click.argument("problem")
+@click.option("--lang", "language", default="python3", show_default=True, help="The language of the starter file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write it here (else stdout).")
+@click.pass_context
+def starter(ctx: click.Context, problem: str, language: str, output: Path | None) -> None:
+    """A function problem's starter file: the function with its signature and an empty body."""
+    from judge.problem.kinds import table as kinds
+    from judge.problem.locate import find_problem
+    from judge.problem.spec import load_problem
+
+    loaded = load_problem(Path(find_problem(problem, ctx.obj["problems"])))
+    _, text = kinds.of(loaded).starter_file(loaded, language)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    output.write_text(text, encoding="utf-8")
+    out.print(f"wrote {output}", markup=False)
 
 
 @click.command(name="import")

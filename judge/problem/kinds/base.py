@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from judge.errors import JudgeError
 from judge.run import sandbox
 from judge.run.checkers import CheckResult
 from judge.run.sources import Sources
@@ -89,6 +90,10 @@ class Kind(ABC):
         """The problem's checker on an output made for the case (input, answer): how `judge
         verify` sees that the reference still gives the answers, in a kind that `solves`."""
         raise NotImplementedError(f"a problem of kind {self.name} has no answers to reproduce")
+
+    def starter_file(self, problem: Problem, language: str) -> tuple[str, str]:
+        """(file name, text) of what a student starts from (`judge starter`), where the kind has one."""
+        raise JudgeError(f"{problem.spec_path}: a {self.name} problem has no starter file (a function problem has)")
 
     @abstractmethod
     def starter(self, own: str, other: str) -> Starter:

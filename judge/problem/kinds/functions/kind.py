@@ -190,6 +190,19 @@ class Functions(Kind):
         decided, _ = decide(problem, result_of(output), _answer(case[1]))
         return CheckResult(decided.verdict is Verdict.AC, decided.message)
 
+    def starter_file(self, problem: Problem, language: str) -> tuple[str, str]:
+        """(file name, text) of what a student starts from: the signature, an empty body."""
+        if language not in HARNESSES:
+            raise JudgeError(f"{language!r}: function problems take {', '.join(HARNESSES)} for now")
+        signature = _signature(problem)
+        params = ", ".join(f"{p.name}: {types.python(p.type)}" for p in signature.params)
+        text = (
+            f"def {signature.name}({params}) -> {types.python(signature.returns)}:\n"
+            f'    """{problem.spec.title}: see the statement."""\n'
+            "    raise NotImplementedError\n"
+        )
+        return f"{signature.name}.py", text
+
     def starter(self, own: str, other: str) -> Starter:
         return Starter(
             "Largest Sum of a Part, as a Function",

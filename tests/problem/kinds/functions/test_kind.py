@@ -171,3 +171,12 @@ def test_judge_explain_refuses_a_function_problem_in_one_line(problem: Problem) 
         "maxf",
     )
     assert said.returncode == 2 and "judge explain does not search functions problems" in said.stderr
+
+
+def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem, tmp_path: Path) -> None:
+    made = judge("--problems", str(problem.directory.parent), "starter", "maxf", "-o", str(tmp_path / "mine.py"))
+    assert made.returncode == 0, made.stderr
+    text = (tmp_path / "mine.py").read_text()
+    assert text.startswith("def max_sum(xs: list[int]) -> int:\n") and "NotImplementedError" in text
+    other = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "java")
+    assert other.returncode == 2 and "function problems take python3, pypy3 for now" in other.stderr
