@@ -4,7 +4,7 @@ The program the sandbox runs is the language's harness (harness_python.py) besid
 module: it reads the call's arguments, calls the function and writes what came of it after a
 mark, as the last line of its output. The judge reads that line outside the sandbox, checks the
 value against the signature's return type and compares it with the answer there: the expected
-value never enters the box. Languages: Python (python3, pypy3) for now.
+value never enters the box. Languages: Python (python3, pypy3) and C++ (cpp, cpp20) for now.
 """
 
 from __future__ import annotations
@@ -27,9 +27,68 @@ if TYPE_CHECKING:
     from judge.problem.spec import Problem
 
 MARK = b"\x1ejudge-result\x1e "  # harness_python.MARK: what starts the result line
-HARNESSES = {"python3": "harness_python.py", "pypy3": "harness_python.py"}
-MODULE = "solution.py"  # the student's module in the box
-FUNCTION_FILE = "function.json"  # the function's name, for the harness
+FUNCTION_FILE = "function.json"  # the function's name, for the Python harness
+_CPP = {"int": "int", "long": "long long", "float": "double", "bool": "bool", "str": "std::string"}
+
+
+def cpp_type(written: types.Type) -> str:
+    """The type in C++: long long, double, std::string, std::vector, std::map, std::optional."""
+    if written.of is not None:
+        inner = cpp_type(written.of)
+        return {"list": f"std::vector<{inner}>", "dict": f"std::map<std::string, {inner}>"}.get(
+            written.name, f"std::optional<{inner}>"
+        )
+    return _CPP.get(written.name, "void")
+
+
+def _cpp_main(signature: types.Signature) -> str:
+    """main.cpp of a C++ function: each argument read as its type, the call, what came of it."""
+    reads = "".join(
+        f"    auto a{i} = judge_harness::As<{cpp_type(p.type)}>::from(call.items[{i}]);\n"
+        for i, p in enumerate(signature.params)
+    )
+    arguments = ", ".join(f"a{i}" for i in range(len(signature.params)))
+    if signature.returns.name == "none":
+        called = f'        {signature.name}({arguments});\n        judge_harness::report("{{\\"returned\\":null}}");\n'
+    else:
+        called = (
+            f"        auto value = {signature.name}({arguments});\n"
+            "        std::string text;\n"
+            "        try { text = judge_harness::dump(value); }\n"
+            "        catch (const judge_harness::Unserializable &u) {\n"
+            '            judge_harness::report("{\\"unserializable\\":" + judge_harness::quote(u.what) + "}");\n'
+            "        }\n"
+            '        judge_harness::report("{\\"returned\\":" + text + "}");\n'
+        )
+    return (
+        '#include "harness.hpp"\n#include "solution.hpp"\n\nint main() {\n'
+        "    judge_harness::Value call = judge_harness::arguments();\n"
+        + reads
+        + "    try {\n"
+        + called
+        + "    } catch (const std::exception &error) {\n"
+        "        judge_harness::report(judge_harness::raised(judge_harness::type_name(typeid(error)), error.what()));\n"
+        "    } catch (...) {\n"
+        '        judge_harness::report(judge_harness::raised("an exception of no std::exception type", ""));\n'
+        "    }\n}\n"
+    )
+
+
+def _python_files(signature: types.Signature, module: bytes) -> tuple[str, dict[str, bytes]]:
+    """(entry, files): the harness as the entry, the student's module as solution.py."""
+    name = json.dumps({"name": signature.name}).encode()
+    return "harness.py", {"harness.py": _harness("harness_python.py"), "solution.py": module, FUNCTION_FILE: name}
+
+
+def _cpp_files(signature: types.Signature, module: bytes) -> tuple[str, dict[str, bytes]]:
+    """(entry, files): main.cpp made from the signature, the harness's header, the student's
+    file as a header it includes (so it is compiled once, with main.cpp)."""
+    files = {"main.cpp": _cpp_main(signature).encode(), "harness.hpp": _harness("harness_cpp.hpp")}
+    return "main.cpp", {**files, "solution.hpp": module}
+
+
+# The languages a function can be written in: how each one's program is made.
+HARNESSES = {"python3": _python_files, "pypy3": _python_files, "cpp": _cpp_files, "cpp20": _cpp_files}
 
 
 @lru_cache(maxsize=4)
@@ -119,14 +178,15 @@ class Functions(Kind):
 
     def program(self, problem: Problem, sources: Sources) -> Sources:
         """The harness as the entry, the student's module as solution.py, and the function's name."""
-        harness = HARNESSES.get(sources.language.id)
-        if harness is None:
+        made = HARNESSES.get(sources.language.id)
+        if made is None:
             return sources  # compile_check says why it cannot be judged
         own = dict(sources.files)
         module = own.pop(sources.main or sources.files[0][0])
-        files = {**own, MODULE: module, FUNCTION_FILE: json.dumps({"name": _signature(problem).name}).encode()}
-        files["harness.py"] = _harness(harness)
-        return Sources(sources.path, sources.language, tuple(sorted(files.items())), "harness.py", "Main", single=False)
+        entry, files = made(_signature(problem), module)
+        return Sources(
+            sources.path, sources.language, tuple(sorted({**own, **files}.items())), entry, "Main", single=False
+        )
 
     def compile_check(self, problem: Problem, sources: Sources) -> str:
         """A language without a harness, or a module with no such function: a CE, before any case."""
@@ -134,6 +194,8 @@ class Functions(Kind):
         if sources.language.id not in HARNESSES:
             offered = ", ".join(HARNESSES)
             return f"function problems take {offered} for now; {sources.language.name} is not offered yet"
+        if sources.language.id not in ("python3", "pypy3"):
+            return ""  # the compiler names a missing function itself
         module = dict(sources.files).get(sources.main or sources.files[0][0], b"")
         try:
             tree = ast.parse(module)
@@ -195,6 +257,14 @@ class Functions(Kind):
         if language not in HARNESSES:
             raise JudgeError(f"{language!r}: function problems take {', '.join(HARNESSES)} for now")
         signature = _signature(problem)
+        if language.startswith("cpp"):
+            params = ", ".join(f"{cpp_type(p.type)} {p.name}" for p in signature.params)
+            text = (
+                f"// {problem.spec.title}: see the statement.\n#include <bits/stdc++.h>\n\n"
+                f"{cpp_type(signature.returns)} {signature.name}({params}) {{\n"
+                '    throw std::logic_error("not written yet");\n}\n'
+            )
+            return f"{signature.name}.cpp", text
         params = ", ".join(f"{p.name}: {types.python(p.type)}" for p in signature.params)
         text = (
             f"def {signature.name}({params}) -> {types.python(signature.returns)}:\n"

@@ -4,6 +4,7 @@ into AC (the expected value is never in its box)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -107,7 +108,7 @@ def test_a_module_without_the_function_and_a_language_without_a_harness_are_ce(
     (tmp_path / "other.py").write_text("def maxsum(xs):\n    return 0\n")
     record = judging.judge(judging.identify(problem, tmp_path / "other.py", "cy"))
     assert record.verdict == "CE" and record.compile_output == "no function max_sum(xs) in other.py"
-    (tmp_path / "Main.java").write_text("class Solution { long max_sum(int[] xs) { return 0; } }\n")
+    (tmp_path / "Main.java").write_text("class Solution { long max_sum(int[] xs) { return 0; } }\n")  # no harness yet
     record = judging.judge(judging.identify(problem, tmp_path / "Main.java", "cy"))
     assert record.verdict == "CE" and "is not offered yet" in record.compile_output
 
@@ -141,11 +142,7 @@ def test_the_spec_of_a_function_problem_is_checked(problem: Problem, tmp_path: P
     for old, (new, said) in cases.items():
         folder = tmp_path / "maxf"
         if folder.exists():
-            import shutil
-
             shutil.rmtree(folder)
-        import shutil
-
         shutil.copytree(problem.directory, folder)
         (folder / "problem.yaml").write_text(text.replace(old, new))
         with pytest.raises(SpecError) as raised:
@@ -179,4 +176,50 @@ def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem,
     text = (tmp_path / "mine.py").read_text()
     assert text.startswith("def max_sum(xs: list[int]) -> int:\n") and "NotImplementedError" in text
     other = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "java")
-    assert other.returncode == 2 and "function problems take python3, pypy3 for now" in other.stderr
+    assert other.returncode == 2 and "function problems take python3, pypy3, cpp, cpp20 for now" in other.stderr
+    cpp = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "cpp")
+    assert "long long max_sum(std::vector<int> xs) {" in cpp.stdout
+
+
+CPP = {
+    "kadane.cpp": (
+        "#include <bits/stdc++.h>\nusing namespace std;\n\nlong long max_sum(const vector<int>& xs) {\n"
+        '    if (xs.empty()) throw invalid_argument("empty");\n    long long best = xs[0], here = xs[0];\n'
+        "    for (size_t i = 1; i < xs.size(); i++) {\n        here = max<long long>(xs[i], here + xs[i]);\n"
+        "        best = max(best, here);\n    }\n    return best;\n}\n",
+        "AC",
+    ),
+    "sums_all.cpp": (
+        "#include <vector>\nlong long max_sum(std::vector<int> xs) {\n    long long s = 0;\n"
+        "    for (int x : xs) s += x;\n    return s;\n}\n",
+        "WA",
+    ),
+    # A result line of its own on every descriptor, then an exit before the harness writes.
+    "fake_result.cpp": (
+        "#include <vector>\n#include <unistd.h>\n#include <cstring>\nlong long max_sum(std::vector<int> xs) {\n"
+        '    const char *line = "\\n\\x1ejudge-result\\x1e {\\"returned\\":12345}\\n";\n'
+        "    for (int fd = 1; fd < 20; fd++) { ssize_t n = write(fd, line, strlen(line)); (void)n; }\n"
+        "    _exit(0);\n}\n",
+        "WA",
+    ),
+    "throws_int.cpp": ("#include <vector>\nlong long max_sum(std::vector<int> xs) {\n    throw 7;\n}\n", "RE"),
+}
+
+
+@needs_sandbox
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ here")
+@pytest.mark.parametrize("name", sorted(CPP))
+def test_a_cpp_function_is_judged_through_its_harness(problem: Problem, tmp_path: Path, name: str) -> None:
+    source, verdict = CPP[name]
+    (tmp_path / name).write_text(source)
+    record = judging.judge(judging.identify(problem, tmp_path / name, "ada"))
+    assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ here")
+def test_a_cpp_file_without_the_function_is_a_ce_naming_it(problem: Problem, tmp_path: Path) -> None:
+    (tmp_path / "other.cpp").write_text("#include <vector>\nint maxsum(std::vector<int> xs) { return 0; }\n")
+    record = judging.judge(judging.identify(problem, tmp_path / "other.cpp", "bo"))
+    assert record.verdict == "CE" and "'max_sum' was not declared" in record.compile_output.replace("‘", "'").replace(
+        "’", "'"
+    )
