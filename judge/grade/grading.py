@@ -213,7 +213,9 @@ class _Judging:
 
     @property
     def argv(self) -> tuple[str, ...]:
-        return tuple(self.submission.run_argv(self.submitted.problem.spec.limits.memory_mib))
+        from judge.grade import runner
+
+        return runner.run_argv(self.submitted.problem, self.submission)
 
 
 def run(

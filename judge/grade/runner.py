@@ -134,7 +134,7 @@ def judge_submission(
                 on_compiled()
             sandbox.seal_build(where)
             keep = {entry.name for entry in where.iterdir()}
-            argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+            argv = run_argv(problem, submission)
             ends = GroupEnds(problem, full)
             for earlier in done:
                 ends.add(earlier)
@@ -203,6 +203,12 @@ def load_for(problem: Problem, path: Path, language_id: str | None = None, own: 
     """A submission (file, folder or archive) read as `problem` allows: a build script only
     where its spec says so. `own`: one of the problem's solutions (its entry may be guessed)."""
     return load_submission(path, language_id, allow_build=problem.spec.build_script, guess_entry=own)
+
+
+def run_argv(problem: Problem, submission: Sources) -> tuple[str, ...]:
+    """How a case of the submission starts: the command of the program its kind builds (a
+    function's harness, whose main class is its own)."""
+    return tuple(kinds.of(problem).program(problem, submission).run_argv(problem.spec.limits.memory_mib))
 
 
 def compile_for(problem: Problem, submission: Sources, where: Path) -> Build:

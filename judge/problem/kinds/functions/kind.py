@@ -4,13 +4,14 @@ The program the sandbox runs is the language's harness (harness_python.py) besid
 module: it reads the call's arguments, calls the function and writes what came of it after a
 mark, as the last line of its output. The judge reads that line outside the sandbox, checks the
 value against the signature's return type and compares it with the answer there: the expected
-value never enters the box. Languages: Python (python3, pypy3) and C++ (cpp, cpp20) for now.
+value never enters the box. Languages: Python (python3, pypy3), C++ (cpp, cpp20) and Java for now.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,6 +40,26 @@ def cpp_type(written: types.Type) -> str:
             written.name, f"std::optional<{inner}>"
         )
     return _CPP.get(written.name, "void")
+
+
+_JAVA = {"int": "int", "long": "long", "float": "double", "bool": "boolean", "str": "String"}
+_BOXED = {"int": "Integer", "long": "Long", "double": "Double", "boolean": "Boolean"}
+
+
+def java_type(written: types.Type, boxed: bool = False) -> str:
+    """The type in Java: a list is an array (int[], String[][]), a dict a Map<String, T>, an
+    optional scalar its boxed class."""
+    if written.name == "list":
+        assert written.of is not None
+        return java_type(written.of) + "[]"
+    if written.name == "dict":
+        assert written.of is not None
+        return f"Map<String, {java_type(written.of, boxed=True)}>"
+    if written.name == "optional":
+        assert written.of is not None
+        return java_type(written.of, boxed=True)
+    plain = _JAVA.get(written.name, "void")
+    return _BOXED.get(plain, plain) if boxed else plain
 
 
 def _cpp_main(signature: types.Signature) -> str:
@@ -87,8 +108,21 @@ def _cpp_files(signature: types.Signature, module: bytes) -> tuple[str, dict[str
     return "main.cpp", {**files, "solution.hpp": module}
 
 
+def _java_files(signature: types.Signature, module: bytes) -> tuple[str, dict[str, bytes]]:
+    """(entry, files): the harness as class Main, the student's class Solution in its own file."""
+    files = {"Main.java": _harness("harness_java.java"), "function.txt": signature.name.encode()}
+    return "Main.java", {**files, "Solution.java": module}
+
+
 # The languages a function can be written in: how each one's program is made.
-HARNESSES = {"python3": _python_files, "pypy3": _python_files, "cpp": _cpp_files, "cpp20": _cpp_files}
+HARNESSES = {
+    "python3": _python_files,
+    "pypy3": _python_files,
+    "cpp": _cpp_files,
+    "cpp20": _cpp_files,
+    "java": _java_files,
+}
+_JAVA_CLASS = re.compile(rb"\bclass\s+Solution\b")
 
 
 @lru_cache(maxsize=4)
@@ -194,9 +228,15 @@ class Functions(Kind):
         if sources.language.id not in HARNESSES:
             offered = ", ".join(HARNESSES)
             return f"function problems take {offered} for now; {sources.language.name} is not offered yet"
+        module = dict(sources.files).get(sources.main or sources.files[0][0], b"")
+        if sources.language.id == "java":
+            if not _JAVA_CLASS.search(module):
+                return f"no class Solution in {sources.path.name} (the method {signature.name} is one of its own)"
+            if not re.search(rb"\b" + re.escape(signature.name.encode()) + rb"\s*\(", module):
+                return f"no method {signature.name} in class Solution ({sources.path.name})"
+            return ""
         if sources.language.id not in ("python3", "pypy3"):
             return ""  # the compiler names a missing function itself
-        module = dict(sources.files).get(sources.main or sources.files[0][0], b"")
         try:
             tree = ast.parse(module)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -257,6 +297,14 @@ class Functions(Kind):
         if language not in HARNESSES:
             raise JudgeError(f"{language!r}: function problems take {', '.join(HARNESSES)} for now")
         signature = _signature(problem)
+        if language == "java":
+            params = ", ".join(f"{java_type(p.type)} {p.name}" for p in signature.params)
+            text = (
+                f"// {problem.spec.title}: see the statement.\nimport java.util.*;\n\npublic class Solution {{\n"
+                f"    public {java_type(signature.returns)} {signature.name}({params}) {{\n"
+                '        throw new UnsupportedOperationException("not written yet");\n    }\n}\n'
+            )
+            return "Solution.java", text
         if language.startswith("cpp"):
             params = ", ".join(f"{cpp_type(p.type)} {p.name}" for p in signature.params)
             text = (

@@ -108,8 +108,8 @@ def test_a_module_without_the_function_and_a_language_without_a_harness_are_ce(
     (tmp_path / "other.py").write_text("def maxsum(xs):\n    return 0\n")
     record = judging.judge(judging.identify(problem, tmp_path / "other.py", "cy"))
     assert record.verdict == "CE" and record.compile_output == "no function max_sum(xs) in other.py"
-    (tmp_path / "Main.java").write_text("class Solution { long max_sum(int[] xs) { return 0; } }\n")  # no harness yet
-    record = judging.judge(judging.identify(problem, tmp_path / "Main.java", "cy"))
+    (tmp_path / "mine.rb").write_text("def max_sum(xs)\n  0\nend\n")  # no harness yet
+    record = judging.judge(judging.identify(problem, tmp_path / "mine.rb", "cy"))
     assert record.verdict == "CE" and "is not offered yet" in record.compile_output
 
 
@@ -175,8 +175,10 @@ def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem,
     assert made.returncode == 0, made.stderr
     text = (tmp_path / "mine.py").read_text()
     assert text.startswith("def max_sum(xs: list[int]) -> int:\n") and "NotImplementedError" in text
-    other = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "java")
-    assert other.returncode == 2 and "function problems take python3, pypy3, cpp, cpp20 for now" in other.stderr
+    other = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "ruby")
+    assert other.returncode == 2 and "function problems take python3, pypy3, cpp, cpp20, java for now" in other.stderr
+    java = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "java")
+    assert "    public long max_sum(int[] xs) {" in java.stdout
     cpp = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "cpp")
     assert "long long max_sum(std::vector<int> xs) {" in cpp.stdout
 
@@ -223,3 +225,43 @@ def test_a_cpp_file_without_the_function_is_a_ce_naming_it(problem: Problem, tmp
     assert record.verdict == "CE" and "'max_sum' was not declared" in record.compile_output.replace("‘", "'").replace(
         "’", "'"
     )
+
+
+JAVA = {
+    "Solution.java": (
+        "public class Solution {\n    public long max_sum(int[] xs) {\n"
+        '        if (xs.length == 0) throw new IllegalArgumentException("empty");\n'
+        "        long best = xs[0], here = xs[0];\n        for (int i = 1; i < xs.length; i++) {\n"
+        "            here = Math.max(xs[i], here + xs[i]);\n            best = Math.max(best, here);\n        }\n"
+        "        return best;\n    }\n}\n",
+        "AC",
+    ),
+    "Sums.java": (
+        "import java.util.*;\nclass Solution {\n    static long max_sum(List<Integer> xs) {\n"
+        "        long s = 0;\n        for (int x : xs) s += x;\n        return s;\n    }\n}\n",
+        "WA",
+    ),
+    # A result line of its own on the real stdout, then the JVM halted before the harness writes.
+    "Fake.java": (
+        "import java.io.*;\nclass Solution {\n    static long max_sum(int[] xs) throws Exception {\n"
+        "        FileOutputStream out = new FileOutputStream(FileDescriptor.out);\n"
+        '        out.write("\\n\\u001ejudge-result\\u001e {\\"returned\\":12345}\\n".getBytes());\n'
+        "        out.flush();\n        Runtime.getRuntime().halt(0);\n        return 0;\n    }\n}\n",
+        "WA",
+    ),
+    "Exits.java": (
+        "class Solution {\n    static long max_sum(int[] xs) {\n        System.exit(0);\n        return 4;\n    }\n}\n",
+        "WA",
+    ),
+    "Other.java": ("class Answer {\n    static long max_sum(int[] xs) {\n        return 0;\n    }\n}\n", "CE"),
+}
+
+
+@needs_sandbox
+@pytest.mark.skipif(shutil.which("javac") is None, reason="no javac here")
+@pytest.mark.parametrize("name", sorted(JAVA))
+def test_a_java_method_is_judged_through_its_harness(problem: Problem, tmp_path: Path, name: str) -> None:
+    source, verdict = JAVA[name]
+    (tmp_path / name).write_text(source)
+    record = judging.judge(judging.identify(problem, tmp_path / name, "cy"))
+    assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
