@@ -95,6 +95,90 @@ def _cpp_main(signature: types.Signature) -> str:
     )
 
 
+# C: a scalar's type, its reader and its writer's name; a list is a pointer and its length.
+_C = {
+    "int": ("int", "jh_int", "int"),
+    "long": ("long long", "jh_long", "long"),
+    "float": ("double", "jh_double", "double"),
+    "bool": ("bool", "jh_bool", "bool"),
+    "str": ("const char *", "jh_str", "str"),
+}
+
+
+def c_unoffered(signature: types.Signature) -> str:
+    """Why C cannot hold this function ("" when it can): C has scalars and lists of them."""
+    for written in [p.type for p in signature.params] + [signature.returns]:
+        plain = written.of if written.name == "list" else written
+        if plain is None or (plain.name not in _C and not (written is signature.returns and plain.name == "none")):
+            return f"{written} is not offered in C (scalars and lists of scalars are): write it in another language"
+    return ""
+
+
+def c_declaration(signature: types.Signature) -> str:
+    """The C prototype a student writes: `long long max_sum(const int *xs, int xs_len)`."""
+    params = []
+    for p in signature.params:
+        if p.type.name == "list":
+            assert p.type.of is not None
+            params.append(f"const {_C[p.type.of.name][0].removeprefix('const ')} *{p.name}, int {p.name}_len")
+        else:
+            params.append(f"{_C[p.type.name][0]} {p.name}".replace("* ", "*"))
+    returns = signature.returns
+    if returns.name == "list":
+        assert returns.of is not None
+        params.append("int *return_len")
+        result = _C[returns.of.name][0].removeprefix("const ") + " *"
+    else:
+        result = (
+            "void "
+            if returns.name == "none"
+            else _C[returns.name][0].removeprefix("const ").replace("char *", "char *") + " "
+        )
+    return f"{result}{signature.name}({', '.join(params) or 'void'})".replace("  ", " ").replace("* ", "*")
+
+
+def _c_main(signature: types.Signature) -> str:
+    """main.c of a C function: each argument read, the call, the value written."""
+    lines = [
+        '#include "harness.h"',
+        '#include "solution.h"',
+        "",
+        "int main(void) {",
+        "    jh_value call = jh_arguments();",
+    ]
+    arguments = []
+    for i, p in enumerate(signature.params):
+        if p.type.name == "list":
+            assert p.type.of is not None
+            kind = _C[p.type.of.name]
+            lines.append(f"    {kind[0]} *a{i} = {kind[1]}_list(&call.items[{i}]);")
+            arguments += [f"a{i}", f"call.items[{i}].count"]
+        else:
+            lines.append(f"    {_C[p.type.name][0]} a{i} = {_C[p.type.name][1]}(&call.items[{i}]);")
+            arguments.append(f"a{i}")
+    returns = signature.returns
+    if returns.name == "list":
+        assert returns.of is not None
+        lines += [
+            "    int return_len = 0;",
+            f"    void *value = {signature.name}({', '.join([*arguments, '&return_len'])});",
+        ]
+        lines.append(f'    jh_put("{{\\"returned\\":"); jh_dump_{_C[returns.of.name][2]}_list(value, return_len);')
+    elif returns.name == "none":
+        lines += [f"    {signature.name}({', '.join(arguments)});", '    jh_put("{\\"returned\\":null");']
+    else:
+        kind = _C[returns.name]
+        lines.append(f"    {kind[0].removeprefix('const ')} value = {signature.name}({', '.join(arguments)});")
+        lines.append(f'    jh_put("{{\\"returned\\":"); jh_dump_{kind[2]}(value);')
+    lines += ['    jh_put("}");', "    jh_report();", "}", ""]
+    return "\n".join(lines)
+
+
+def _c_files(signature: types.Signature, module: bytes) -> tuple[str, dict[str, bytes]]:
+    files = {"main.c": _c_main(signature).encode(), "harness.h": _harness("harness_c.h")}
+    return "main.c", {**files, "solution.h": module}
+
+
 def _python_files(signature: types.Signature, module: bytes) -> tuple[str, dict[str, bytes]]:
     """(entry, files): the harness as the entry, the student's module as solution.py."""
     name = json.dumps({"name": signature.name}).encode()
@@ -121,6 +205,7 @@ HARNESSES = {
     "cpp": _cpp_files,
     "cpp20": _cpp_files,
     "java": _java_files,
+    "c": _c_files,
 }
 _JAVA_CLASS = re.compile(rb"\bclass\s+Solution\b")
 
@@ -235,8 +320,10 @@ class Functions(Kind):
             if not re.search(rb"\b" + re.escape(signature.name.encode()) + rb"\s*\(", module):
                 return f"no method {signature.name} in class Solution ({sources.path.name})"
             return ""
+        if sources.language.id == "c":
+            return c_unoffered(signature)  # the compiler names a missing function itself
         if sources.language.id not in ("python3", "pypy3"):
-            return ""  # the compiler names a missing function itself
+            return ""
         try:
             tree = ast.parse(module)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -284,7 +371,12 @@ class Functions(Kind):
             return CaseRun(run, CaseVerdict(Verdict.NJ, STOPPED))
         memory_limit_kib = limits.memory_mib * 1024
         if run.exit_code != 0 or run.limit_hit is not None or run.memory_kib >= memory_limit_kib:
-            return CaseRun(run, judge_run(run, memory_limit_kib, None, languages.memory_marks()))
+            decided = judge_run(run, memory_limit_kib, None, languages.memory_marks())
+            # Where the reference raised, a program that ended in failure of its own (an abort,
+            # a nonzero exit: C's only way) did not return either; a limit is still its verdict.
+            if decided.verdict is Verdict.RE and values.raised(_answer(case[1])) is not None:
+                decided = CaseVerdict(Verdict.AC, "")
+            return CaseRun(run, decided)
         decided, check = decide(problem, result_of(run.stdout), _answer(case[1]))
         return CaseRun(run, decided, check, own_output=False)
 
@@ -305,6 +397,15 @@ class Functions(Kind):
                 '        throw new UnsupportedOperationException("not written yet");\n    }\n}\n'
             )
             return "Solution.java", text
+        if language == "c":
+            unoffered = c_unoffered(signature)
+            if unoffered:
+                raise JudgeError(f"{problem.spec_path}: {unoffered}")
+            text = (
+                f"/* {problem.spec.title}: see the statement. */\n#include <stdbool.h>\n#include <stdlib.h>\n\n"
+                f"{c_declaration(signature)} {{\n    abort(); /* not written yet */\n}}\n"
+            )
+            return f"{signature.name}.c", text
         if language.startswith("cpp"):
             params = ", ".join(f"{cpp_type(p.type)} {p.name}" for p in signature.params)
             text = (

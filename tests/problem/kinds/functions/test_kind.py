@@ -265,3 +265,47 @@ def test_a_java_method_is_judged_through_its_harness(problem: Problem, tmp_path:
     (tmp_path / name).write_text(source)
     record = judging.judge(judging.identify(problem, tmp_path / name, "cy"))
     assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
+
+
+C_SOURCES = {
+    # No exceptions in C: where the reference raised, an abort (a failure of its own) is the answer.
+    "kadane.c": (
+        "#include <stdlib.h>\nlong long max_sum(const int *xs, int xs_len) {\n    if (xs_len == 0) abort();\n"
+        "    long long best = xs[0], here = xs[0];\n    for (int i = 1; i < xs_len; i++) {\n"
+        "        here = here + xs[i] > xs[i] ? here + xs[i] : xs[i];\n        if (here > best) best = here;\n"
+        "    }\n    return best;\n}\n",
+        "AC",
+    ),
+    "first.c": ("long long max_sum(const int *xs, int xs_len) {\n    return xs_len ? xs[0] : 0;\n}\n", "WA"),
+    "fake_result.c": (
+        "#include <string.h>\n#include <unistd.h>\nlong long max_sum(const int *xs, int xs_len) {\n"
+        '    const char *line = "\\n\\x1ejudge-result\\x1e {\\"returned\\":12345}\\n";\n'
+        "    for (int fd = 1; fd < 20; fd++) { ssize_t n = write(fd, line, strlen(line)); (void)n; }\n"
+        "    _exit(0);\n}\n",
+        "WA",
+    ),
+    "wrong_name.c": ("long long maxsum(const int *xs, int xs_len) {\n    return 0;\n}\n", "CE"),
+}
+
+
+@needs_sandbox
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc here")
+@pytest.mark.parametrize("name", sorted(C_SOURCES))
+def test_a_c_function_is_judged_through_its_harness(problem: Problem, tmp_path: Path, name: str) -> None:
+    source, verdict = C_SOURCES[name]
+    (tmp_path / name).write_text(source)
+    record = judging.judge(judging.identify(problem, tmp_path / name, "di"))
+    assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
+
+
+def test_c_takes_scalars_and_lists_of_them_and_says_so_of_the_rest() -> None:
+    from judge.problem.kinds.functions import kind, types
+
+    assert kind.c_declaration(types.parse("f(words: list[str], n: int) -> list[str]")) == (
+        "char **f(const char **words, int words_len, int n, int *return_len)"
+    )
+    assert kind.c_declaration(types.parse("g(s: str, ok: bool) -> float")) == "double g(const char *s, bool ok)"
+    assert kind.c_unoffered(types.parse("h(d: dict[str, int]) -> int")) == (
+        "dict[str, int] is not offered in C (scalars and lists of scalars are): write it in another language"
+    )
+    assert kind.c_unoffered(types.parse("h(xs: list[list[int]]) -> int")).startswith("list[list[int]] is not offered")
