@@ -4,7 +4,7 @@ The program the sandbox runs is the language's harness (harness_python.py) besid
 module: it reads the call's arguments, calls the function and writes what came of it after a
 mark, as the last line of its output. The judge reads that line outside the sandbox, checks the
 value against the signature's return type and compares it with the answer there: the expected
-value never enters the box. Languages: Python (python3, pypy3), C++ (cpp, cpp20) and Java for now.
+value never enters the box. Languages: Python (python3, pypy3), C++ (cpp, cpp20), Java and C for now.
 """
 
 from __future__ import annotations
@@ -129,11 +129,7 @@ def c_declaration(signature: types.Signature) -> str:
         params.append("int *return_len")
         result = _C[returns.of.name][0].removeprefix("const ") + " *"
     else:
-        result = (
-            "void "
-            if returns.name == "none"
-            else _C[returns.name][0].removeprefix("const ").replace("char *", "char *") + " "
-        )
+        result = "void " if returns.name == "none" else _C[returns.name][0].removeprefix("const ") + " "
     return f"{result}{signature.name}({', '.join(params) or 'void'})".replace("  ", " ").replace("* ", "*")
 
 
