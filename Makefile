@@ -73,6 +73,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_gen.py
 	$(BIN)/python bench/bench_grading.py
 	$(BIN)/python bench/bench_explain.py
+	$(BIN)/python bench/bench_functions.py
 
 schema: $(STAMP)
 	$(BIN)/judge schema
