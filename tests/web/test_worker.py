@@ -24,3 +24,34 @@ def test_a_problem_is_loaded_again_only_when_a_file_of_it_changed(tmp_path: Path
     os.utime(answer, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000_000))
     again = loaded.get(folder)
     assert again is not first and again.digest != digest
+
+
+def test_a_function_problem_is_judged_from_an_upload(tmp_path: Path) -> None:
+    """The web path: a student's uploaded module, judged by its own name from the stored bytes."""
+    from judge.problem import scaffold
+    from judge.problem.spec import load_problem
+    from judge.problem.tables import TableStore
+    from judge.problem.testdata import generate, write
+    from judge.run import sandbox
+    from judge.web.store import Store
+    from judge.web.worker import judge_claim
+
+    if not sandbox.detect().isolated:
+        return
+    made = (
+        scaffold.create(tmp_path / "problems", "maxf", "python3", kind="functions")
+        if ((tmp_path / "problems").mkdir() is None)
+        else None
+    )
+    assert made is not None
+    problem = load_problem(made.directory)
+    write(problem, generate(problem, TableStore()))
+    store = Store(tmp_path / "data")
+    store.add_user("ada")
+    source = (made.directory / "solutions" / "wrong_answer" / "off_by_one.py").read_bytes()
+    store.submit("ada", "maxf", "python3", "my answer.py", source)
+    claim = store.claim(worker=1)
+    assert claim is not None
+    record = judge_claim(claim, problem, store)
+    assert record is not None and record.verdict == "WA" and record.source == "my answer.py"
+    assert record.cases[1].message == "the value: expected -1, got 0"  # a public call says what differs

@@ -176,7 +176,9 @@ def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem,
     text = (tmp_path / "mine.py").read_text()
     assert text.startswith("def max_sum(xs: list[int]) -> int:\n") and "NotImplementedError" in text
     other = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "ruby")
-    assert other.returncode == 2 and "function problems take python3, pypy3, cpp, cpp20, java, c for now" in other.stderr
+    assert (
+        other.returncode == 2 and "function problems take python3, pypy3, cpp, cpp20, java, c for now" in other.stderr
+    )
     java = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "java")
     assert "    public long max_sum(int[] xs) {" in java.stdout
     cpp = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "cpp")
