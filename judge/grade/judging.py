@@ -73,7 +73,9 @@ def identify(
     except JudgeError as err:  # empty, binary, an unknown language: the file's fault, not the judge's
         found, error = None, str(err)
     if isinstance(given, Path):
-        shown, fingerprint = str(given), sources.fingerprint(given)
+        # One file's fingerprint is its bytes, read already; a folder's covers every file in it.
+        read = found.files[0][1] if found is not None and found.single else None
+        shown, fingerprint = str(given), read if read is not None else sources.fingerprint(given)
         language = found.language.id if found is not None else language_id or language_of(given)
     else:
         shown, fingerprint = str(found.path) if found is not None else Path(given[0]).name, given[1]
