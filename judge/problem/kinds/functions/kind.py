@@ -4,7 +4,7 @@ The program the sandbox runs is the language's harness (harness_python.py) besid
 module: it reads the call's arguments, calls the function and writes what came of it after a
 mark, as the last line of its output. The judge reads that line outside the sandbox, checks the
 value against the signature's return type and compares it with the answer there: the expected
-value never enters the box. Languages: Python (python3, pypy3), C++ (cpp, cpp20), Java and C for now.
+value never enters the box. Languages: Python (python3, pypy3), C++ (cpp, cpp20), Java, C and JavaScript for now.
 """
 
 from __future__ import annotations
@@ -188,6 +188,21 @@ def _cpp_files(signature: types.Signature, module: bytes) -> tuple[str, dict[str
     return "main.cpp", {**files, "solution.hpp": module}
 
 
+# One line, so the student's line numbers stay theirs: the writer, the exit, the reader and
+# the JSON functions, taken before the student's code can replace them.
+_JS_FIRST = (
+    'const {writeSync: __judgeWrite, readFileSync: __judgeRead} = require("fs"), '
+    "__judgeExit = process.exit.bind(process), __judgeParse = JSON.parse, __judgeJson = JSON.stringify; "
+)
+
+
+def _javascript_files(signature: types.Signature, module: bytes) -> tuple[str, dict[str, bytes]]:
+    """(entry, files): one main.js, the student's code between the harness's first line and its
+    end, so `node --check` finds a syntax error in it (a CE, at its own line)."""
+    rest = _harness("harness_javascript.js").decode("utf-8").replace("__JUDGE_FUNCTION__", signature.name)
+    return "main.js", {"main.js": _JS_FIRST.encode() + module + b"\n" + rest.encode()}
+
+
 def _java_files(signature: types.Signature, module: bytes) -> tuple[str, dict[str, bytes]]:
     """(entry, files): the harness as class Main, the student's class Solution in its own file."""
     files = {"Main.java": _harness("harness_java.java"), "function.txt": signature.name.encode()}
@@ -202,6 +217,7 @@ HARNESSES = {
     "cpp20": _cpp_files,
     "java": _java_files,
     "c": _c_files,
+    "javascript": _javascript_files,
 }
 _JAVA_CLASS = re.compile(rb"\bclass\s+Solution\b")
 
@@ -318,6 +334,10 @@ class Functions(Kind):
             return ""
         if sources.language.id == "c":
             return c_unoffered(signature)  # the compiler names a missing function itself
+        if sources.language.id == "javascript" and not re.search(
+            rb"\b" + re.escape(signature.name.encode()) + rb"\b", module
+        ):
+            return f"no function {signature.name} in {sources.path.name}"
         if sources.language.id not in ("python3", "pypy3"):
             return ""
         try:
@@ -393,6 +413,14 @@ class Functions(Kind):
                 '        throw new UnsupportedOperationException("not written yet");\n    }\n}\n'
             )
             return "Solution.java", text
+        if language == "javascript":
+            params = ", ".join(p.name for p in signature.params)
+            types_said = ", ".join(f"{p.name}: {p.type}" for p in signature.params)
+            text = (
+                f"// {problem.spec.title}: see the statement. {signature.name}({types_said}) -> {signature.returns}\n"
+                f'function {signature.name}({params}) {{\n    throw new Error("not written yet");\n}}\n'
+            )
+            return f"{signature.name}.js", text
         if language == "c":
             unoffered = c_unoffered(signature)
             if unoffered:

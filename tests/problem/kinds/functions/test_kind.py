@@ -177,7 +177,8 @@ def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem,
     assert text.startswith("def max_sum(xs: list[int]) -> int:\n") and "NotImplementedError" in text
     other = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "ruby")
     assert (
-        other.returncode == 2 and "function problems take python3, pypy3, cpp, cpp20, java, c for now" in other.stderr
+        other.returncode == 2
+        and "function problems take python3, pypy3, cpp, cpp20, java, c, javascript for now" in other.stderr
     )
     java = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "java")
     assert "    public long max_sum(int[] xs) {" in java.stdout
@@ -311,3 +312,33 @@ def test_c_takes_scalars_and_lists_of_them_and_says_so_of_the_rest() -> None:
         "dict[str, int] is not offered in C (scalars and lists of scalars are): write it in another language"
     )
     assert kind.c_unoffered(types.parse("h(xs: list[list[int]]) -> int")).startswith("list[list[int]] is not offered")
+
+
+JAVASCRIPT = {
+    "kadane.js": (
+        "function max_sum(xs) {\n  if (xs.length === 0) throw new RangeError('empty');\n"
+        "  let best = xs[0], here = xs[0];\n  for (let i = 1; i < xs.length; i++) {\n"
+        "    here = Math.max(xs[i], here + xs[i]);\n    best = Math.max(best, here);\n  }\n  return best;\n}\n",
+        "AC",
+    ),
+    "typed.js": ("function max_sum(xs) {\n  return String(xs.length);\n}\n", "WA"),
+    # The writer and the encoder replaced at the top, then an exit inside the call: no effect.
+    "hostile.js": (
+        "const fs = require('fs');\nJSON.stringify = () => '4';\n"
+        "fs.writeSync = () => 0;\nfunction max_sum(xs) {\n"
+        "  require('fs').writeSync(1, '\\n\\x1ejudge-result\\x1e {\"returned\":12345}\\n');\n"
+        "  process.exit(0);\n}\n",
+        "WA",
+    ),
+    "syntax.js": ("function max_sum(xs) {\n  return xs[0] +;\n}\n", "CE"),
+}
+
+
+@needs_sandbox
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node here")
+@pytest.mark.parametrize("name", sorted(JAVASCRIPT))
+def test_a_javascript_function_is_judged_through_its_harness(problem: Problem, tmp_path: Path, name: str) -> None:
+    source, verdict = JAVASCRIPT[name]
+    (tmp_path / name).write_text(source)
+    record = judging.judge(judging.identify(problem, tmp_path / name, "ed"))
+    assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
