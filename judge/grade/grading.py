@@ -18,6 +18,7 @@ import os
 from collections.abc import Callable, Hashable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -211,8 +212,9 @@ class _Judging:
             ends.add(result)
         return ends
 
-    @property
+    @cached_property
     def argv(self) -> tuple[str, ...]:
+        """How each of its cases starts (made once: a function's is its harness's command)."""
         from judge.grade import runner
 
         return runner.run_argv(self.submitted.problem, self.submission)
