@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from judge.errors import JudgeError
+from judge.errors import JudgeError, SandboxFailure
 from judge.run import sandbox
 from judge.run.checkers import CheckResult
 from judge.run.sources import Sources
-from judge.run.verdicts import CaseVerdict
+from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
     from judge.problem.spec import Problem
@@ -29,6 +29,29 @@ class CaseRun:
     check: CheckResult | None = None  # the checker's result, when one compared an output
     # Whether run.stdout is the program's own output to show (a kind may send it elsewhere).
     own_output: bool = True
+
+
+def run_on_stdin(
+    argv: tuple[str, ...],
+    where: Path,
+    given: Path,
+    limits: sandbox.RunLimits,
+    runner: sandbox.CaseRunner | None,
+    stop: sandbox.Stop | None,
+) -> sandbox.RunResult | CaseRun:
+    """The built program run on one input file (in the submission's session, else a sandbox of
+    its own): its RunResult, or the CaseRun already decided when the sandbox failed (IE) or the
+    run was stopped because its group had ended (NJ)."""
+    try:
+        if runner is not None:
+            run = runner.run(list(argv), limits=limits, stdin=given, stop=stop)
+        else:
+            run = sandbox.run(list(argv), box=where, limits=limits, stdin=given, stop=stop)
+    except SandboxFailure as err:
+        return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
+    if run.limit_hit is sandbox.Limit.STOPPED:
+        return CaseRun(run, CaseVerdict(Verdict.NJ, STOPPED))
+    return run
 
 
 @dataclass(frozen=True)

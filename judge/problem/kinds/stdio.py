@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.errors import SandboxFailure
-from judge.problem.kinds.base import STOPPED, CaseRun, Kind, Starter
+from judge.problem.kinds.base import CaseRun, Kind, Starter, run_on_stdin
 from judge.run import custom_checker, languages, sandbox
 from judge.run.checkers import CheckResult
 from judge.run.custom_checker import CheckerError
@@ -46,15 +45,9 @@ class Stdio(Kind):
         stop: sandbox.Stop | None = None,
     ) -> CaseRun:
         memory_limit_kib = limits.memory_mib * 1024
-        try:
-            if runner is not None:
-                run = runner.run(list(argv), limits=limits, stdin=case[0], stop=stop)
-            else:
-                run = sandbox.run(list(argv), box=where, limits=limits, stdin=case[0], stop=stop)
-        except SandboxFailure as err:
-            return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
-        if run.limit_hit is sandbox.Limit.STOPPED:
-            return CaseRun(run, CaseVerdict(Verdict.NJ, STOPPED))
+        run = run_on_stdin(argv, where, case[0], limits, runner, stop)
+        if isinstance(run, CaseRun):
+            return run
         check = None
         checker_failure = ""
         clean = run.exit_code == 0 and run.limit_hit is None

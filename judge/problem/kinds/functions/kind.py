@@ -16,8 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.errors import JudgeError, SandboxFailure
-from judge.problem.kinds.base import STOPPED, CaseRun, Kind, Starter
+from judge.errors import JudgeError
+from judge.problem.kinds.base import CaseRun, Kind, Starter, run_on_stdin
 from judge.problem.kinds.functions import types, values
 from judge.run import languages, sandbox
 from judge.run.checkers import CheckResult
@@ -376,15 +376,9 @@ class Functions(Kind):
         runner: sandbox.CaseRunner | None = None,
         stop: sandbox.Stop | None = None,
     ) -> CaseRun:
-        try:
-            if runner is not None:
-                run = runner.run(list(argv), limits=limits, stdin=case[0], stop=stop)
-            else:
-                run = sandbox.run(list(argv), box=where, limits=limits, stdin=case[0], stop=stop)
-        except SandboxFailure as err:
-            return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
-        if run.limit_hit is sandbox.Limit.STOPPED:
-            return CaseRun(run, CaseVerdict(Verdict.NJ, STOPPED))
+        run = run_on_stdin(argv, where, case[0], limits, runner, stop)
+        if isinstance(run, CaseRun):
+            return run
         memory_limit_kib = limits.memory_mib * 1024
         if run.exit_code != 0 or run.limit_hit is not None or run.memory_kib >= memory_limit_kib:
             decided = judge_run(run, memory_limit_kib, None, languages.memory_marks())

@@ -211,16 +211,6 @@ CPP = {
 }
 
 
-@needs_sandbox
-@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ here")
-@pytest.mark.parametrize("name", sorted(CPP))
-def test_a_cpp_function_is_judged_through_its_harness(problem: Problem, tmp_path: Path, name: str) -> None:
-    source, verdict = CPP[name]
-    (tmp_path / name).write_text(source)
-    record = judging.judge(judging.identify(problem, tmp_path / name, "ada"))
-    assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
-
-
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ here")
 def test_a_cpp_file_without_the_function_is_a_ce_naming_it(problem: Problem, tmp_path: Path) -> None:
     (tmp_path / "other.cpp").write_text("#include <vector>\nint maxsum(std::vector<int> xs) { return 0; }\n")
@@ -260,16 +250,6 @@ JAVA = {
 }
 
 
-@needs_sandbox
-@pytest.mark.skipif(shutil.which("javac") is None, reason="no javac here")
-@pytest.mark.parametrize("name", sorted(JAVA))
-def test_a_java_method_is_judged_through_its_harness(problem: Problem, tmp_path: Path, name: str) -> None:
-    source, verdict = JAVA[name]
-    (tmp_path / name).write_text(source)
-    record = judging.judge(judging.identify(problem, tmp_path / name, "cy"))
-    assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
-
-
 C_SOURCES = {
     # No exceptions in C: where the reference raised, an abort (a failure of its own) is the answer.
     "kadane.c": (
@@ -289,16 +269,6 @@ C_SOURCES = {
     ),
     "wrong_name.c": ("long long maxsum(const int *xs, int xs_len) {\n    return 0;\n}\n", "CE"),
 }
-
-
-@needs_sandbox
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc here")
-@pytest.mark.parametrize("name", sorted(C_SOURCES))
-def test_a_c_function_is_judged_through_its_harness(problem: Problem, tmp_path: Path, name: str) -> None:
-    source, verdict = C_SOURCES[name]
-    (tmp_path / name).write_text(source)
-    record = judging.judge(judging.identify(problem, tmp_path / name, "di"))
-    assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
 
 
 def test_c_takes_scalars_and_lists_of_them_and_says_so_of_the_rest() -> None:
@@ -334,11 +304,18 @@ JAVASCRIPT = {
 }
 
 
+# Each language's submissions, the toolchain it needs and the verdict each must get.
+LANGUAGES = (("g++", CPP), ("javac", JAVA), ("gcc", C_SOURCES), ("node", JAVASCRIPT))
+
+
 @needs_sandbox
-@pytest.mark.skipif(shutil.which("node") is None, reason="no node here")
-@pytest.mark.parametrize("name", sorted(JAVASCRIPT))
-def test_a_javascript_function_is_judged_through_its_harness(problem: Problem, tmp_path: Path, name: str) -> None:
-    source, verdict = JAVASCRIPT[name]
+@pytest.mark.parametrize(("tool", "name"), [(tool, name) for tool, sources in LANGUAGES for name in sorted(sources)])
+def test_a_function_in_each_language_is_judged_through_its_harness(
+    problem: Problem, tmp_path: Path, tool: str, name: str
+) -> None:
+    if shutil.which(tool) is None:
+        pytest.skip(f"no {tool} here")
+    source, verdict = dict(LANGUAGES)[tool][name]
     (tmp_path / name).write_text(source)
-    record = judging.judge(judging.identify(problem, tmp_path / name, "ed"))
+    record = judging.judge(judging.identify(problem, tmp_path / name, "ada"))
     assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
