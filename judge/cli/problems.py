@@ -25,17 +25,34 @@ from judge.cli.common import jobs_option, out, say, status
     "--kind",
     default="stdio",
     show_default=True,
-    help="The kind of problem: stdio (reads stdin, writes stdout) or interactive (a program of yours talks"
-    " with each submission: a guessing game to edit). docs/problems.md has them all.",
+    help="The kind of problem: stdio (reads stdin, writes stdout), interactive (a program of yours talks"
+    " with each submission: a guessing game to edit) or functions (students write a function, each case a"
+    " call). docs/problems.md has them all.",
 )
 @click.option("--interactive", is_flag=True, help="Short for --kind interactive.")
+@click.option("--functions", is_flag=True, help="Short for --kind functions: students write a function.")
+@click.option(
+    "--class", "one_class", is_flag=True, help="A function problem whose students write a class (a stack to edit)."
+)
 @click.pass_context
-def new(ctx: click.Context, problem_id: str, language: str, title: str, kind: str, interactive: bool) -> None:
+def new(
+    ctx: click.Context,
+    problem_id: str,
+    language: str,
+    title: str,
+    kind: str,
+    interactive: bool,
+    functions: bool,
+    one_class: bool,
+) -> None:
     """Create PROBLEM_ID: a complete small problem (statement, samples, reference, generator,
     validator, an accepted and a wrong solution) that passes `judge verify` as made."""
     from judge.problem import scaffold
 
-    made = scaffold.create(ctx.obj["problems"], problem_id, language, title, "interactive" if interactive else kind)
+    if interactive + functions > 1:
+        raise click.UsageError("--interactive and --functions are two kinds: choose one")
+    chosen = "interactive" if interactive else "functions" if functions or one_class else kind
+    made = scaffold.create(ctx.obj["problems"], problem_id, language, title, chosen, "class" if one_class else "")
     out.print(f"created {made.directory}:")
     for path in made.files:
         out.print(f"  {path}")

@@ -191,7 +191,7 @@ def _print_record(record: GradeRecord, submission: Sources, problem: Problem, an
     limits = runner.run_limits(problem, submission.language)
     memory = f"{problem.spec.limits.memory_mib} MiB"
     if submission.language.jvm_allowance_mib:
-        memory += f" + {submission.language.jvm_allowance_mib} for the JVM"
+        memory += f" + {submission.language.jvm_allowance_mib} for its runtime ({submission.language.name})"
     out.print(
         f"{verdict_markup(record.verdict)} {Verdict(record.verdict).long_name}; score {record.score:g}/{record.max_score:g}"
         f"  (limits: {limits.cpu_s:g} s CPU, {memory}; sandbox: {record.sandbox})"

@@ -104,7 +104,7 @@ def _case_texts(case: Case) -> tuple[str, str | None]:
     from judge.problem.kinds.functions.values import canonical
 
     answer = None if case.answer is None else canonical(case.answer) + "\n"
-    return canonical(case.call) + "\n", answer
+    return canonical(case.called) + "\n", answer
 
 
 def make_inputs(parts: Parts, notify: Progress | None = None) -> list[list[RawCase]]:

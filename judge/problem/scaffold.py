@@ -37,10 +37,16 @@ def _yaml_text(value: str) -> str:
 
 
 def create(
-    problems_dir: Path, problem_id: str, reference_language: str = "cpp", title: str = "", kind: str = "stdio"
+    problems_dir: Path,
+    problem_id: str,
+    reference_language: str = "cpp",
+    title: str = "",
+    kind: str = "stdio",
+    shape: str = "",
 ) -> Scaffold:
-    """Write problems_dir/problem_id: a working problem of `kind` with its reference in
-    `reference_language`. JudgeError (one line) for a bad id, language or kind, or a taken place."""
+    """Write problems_dir/problem_id: a working problem of `kind` (and `shape`, one of the kind's
+    shapes) with its reference in `reference_language`. JudgeError (one line) for a bad id,
+    language, kind or shape, or a taken place."""
     if not ID_PATTERN.match(problem_id):
         raise JudgeError(
             f"{problem_id!r}: not a problem id (lower-case letters, digits, '-' and '_', starting with a letter or digit)"
@@ -49,6 +55,9 @@ def create(
         raise JudgeError(f"{reference_language!r}: the reference of a new problem is in cpp or python3")
     if kind not in kinds.KINDS:
         raise JudgeError(f"{kind!r}: not a kind of problem (known: {', '.join(kinds.KINDS)})")
+    if shape and shape not in kinds.KINDS[kind].shapes:
+        made = [f"--{s} with --kind {k.name}" for k in kinds.KINDS.values() for s in k.shapes]
+        raise JudgeError(f"--{shape} is not a shape of a {kind} problem (there are: {', '.join(made)})")
     target = problems_dir / problem_id
     if target.exists():
         raise JudgeError(f"{target}: already exists; choose another id or remove it")
@@ -61,7 +70,7 @@ def create(
         autoescape=False,  # source code and YAML, not HTML
     )
     own = EXTENSIONS[reference_language]
-    starter = kinds.KINDS[kind].starter(own, "py" if own == "cpp" else "cpp")
+    starter = kinds.KINDS[kind].starter(own, "py" if own == "cpp" else "cpp", shape)
     plan, default_title = starter.files, starter.title
     values = {
         "id": problem_id,

@@ -144,16 +144,28 @@ class Case(_Strict):
     call: list[Any] | None = Field(
         default=None, description="A function problem's call: its arguments in order (JSON values)"
     )
+    calls: list[list[Any]] | None = Field(
+        default=None,
+        description="A class problem's scenario: the constructor and then each method call, a step each,"
+        ' e.g. [["Counter", 5], ["add", 2], ["total"]]',
+    )
     answer: Any = Field(
         default=None,
-        description="Expected output as the statement gives it (a function problem: the returned value);"
-        " the reference must agree",
+        description="Expected output as the statement gives it (a function problem: the returned value; a"
+        " class problem: the list of each step's value, null for the constructor); the reference must agree",
     )
+
+    @property
+    def called(self) -> list[Any] | None:
+        """A function's call or a class's scenario: what the case's input file holds as JSON."""
+        return self.call if self.call is not None else self.calls
 
     @model_validator(mode="after")
     def _input_or_call(self) -> Case:
-        if (self.input is None) == (self.call is None):
-            raise ValueError("a case needs exactly one of `input` (a program's) or `call` (a function's)")
+        if [self.input, self.call, self.calls].count(None) != 2:
+            raise ValueError(
+                "a case needs exactly one of `input` (a program's), `call` (a function's) or `calls` (a class's)"
+            )
         if self.input is not None and self.answer is not None and not isinstance(self.answer, str):
             raise ValueError("the answer of an `input` case is the expected output, as text")
         return self
@@ -548,7 +560,7 @@ def _semantic_issues(
 def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
     """What a problem's kind asks of the rest of its spec: a function problem's signature, calls
     and answers of its types, and a checker of values; a program's cases of text."""
-    from judge.problem.kinds.functions import types, values
+    from judge.problem.kinds.functions import types
 
     functions = spec.kind == "functions"
     found: list[tuple[tuple[str | int, ...], str]] = []
@@ -560,7 +572,7 @@ def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
     if not functions:
         if spec.signature is not None:
             found.append((("signature",), "a signature belongs to `kind: functions` problems"))
-        calls = [(i, j) for i, g in enumerate(spec.groups) for j, c in enumerate(g.cases or ()) if c.call is not None]
+        calls = [(i, j) for i, g in enumerate(spec.groups) for j, c in enumerate(g.cases or ()) if c.called is not None]
         found += [
             (("groups", i, "cases", j, "call"), "a `call` belongs to `kind: functions` problems") for i, j in calls
         ]
@@ -572,20 +584,27 @@ def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
     if spec.signature is None:
         return [*found, (("kind",), "a function problem needs a `signature`, e.g. moves(start: str, goal: str) -> int")]
     try:
-        signature = types.parse(spec.signature)
+        api = types.parse_api(spec.signature)
     except types.SignatureError as err:
         return [*found, (("signature",), f"not a signature: {err}")]
+    one_class = isinstance(api, types.ClassSignature)
     for i, group in enumerate(spec.groups):
         for j, case in enumerate(group.cases or ()):
             where: tuple[str | int, ...] = ("groups", i, "cases", j)
-            if case.call is None:
-                found.append(((*where, "input"), "a function problem's case is a `call` (its arguments)"))
+            field = "calls" if one_class else "call"
+            if (case.calls if one_class else case.call) is None:
+                said = (
+                    "a class problem's case is `calls` (a scenario)"
+                    if one_class
+                    else "a function problem's case is a `call` (its arguments)"
+                )
+                found.append(((*where, "input" if case.input is not None else field), said))
                 continue
-            wrong = types.arguments_issue(signature, case.call)
+            wrong = types.call_issue(api, case.called)
             if wrong:
-                found.append(((*where, "call"), wrong))
-            if case.answer is not None and values.raised(case.answer) is None:
-                wrong = types.issue(case.answer, signature.returns, "the answer")
+                found.append(((*where, field), wrong))
+            elif case.answer is not None:
+                wrong = types.answer_issue(api, case.called, case.answer)
                 found += [((*where, "answer"), wrong)] if wrong else []
     return found
 

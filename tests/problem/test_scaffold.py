@@ -38,6 +38,10 @@ def test_new_refuses_what_it_cannot_make(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]  # no staging folder left
     result = judge("--problems", str(tmp_path), "new", "taken")
     assert result.returncode != 0 and result.stderr.count("\n") == 1 and "already exists" in result.stderr
+    with pytest.raises(JudgeError, match="--class is not a shape of a stdio problem"):
+        scaffold.create(tmp_path, "fresh", shape="class")
+    both = judge("--problems", str(tmp_path), "new", "fresh", "--interactive", "--functions")
+    assert both.returncode == 2 and "two kinds: choose one" in both.stderr
 
 
 def test_a_new_interactive_problem_verifies_as_made(tmp_path: Path) -> None:

@@ -118,7 +118,9 @@ class Kind(ABC):
         """(file name, text) of what a student starts from (`judge starter`), where the kind has one."""
         raise JudgeError(f"{problem.spec_path}: a {self.name} problem has no starter file (a function problem has)")
 
+    shapes: tuple[str, ...] = ()  # what else `judge new` can make of this kind (a function's: "class")
+
     @abstractmethod
-    def starter(self, own: str, other: str) -> Starter:
+    def starter(self, own: str, other: str, shape: str = "") -> Starter:
         """`judge new`'s files, with the reference in `own` (an extension) and a second
-        accepted solution in `other`."""
+        accepted solution in `other`; `shape` one of `shapes`, or "" for the kind's example."""

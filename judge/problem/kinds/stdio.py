@@ -64,7 +64,7 @@ class Stdio(Kind):
     def check_answer(self, problem: Problem, case: tuple[Path, Path], output: bytes) -> CheckResult:
         return check_output(problem, case, output)
 
-    def starter(self, own: str, other: str) -> Starter:
+    def starter(self, own: str, other: str, shape: str = "") -> Starter:
         return Starter(
             "Largest Sum of a Part",
             (

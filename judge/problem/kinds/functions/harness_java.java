@@ -1,6 +1,7 @@
 // The judge's harness of a Java function (Main.java in the box): one call's arguments (JSON) in,
 // the student's method of class Solution called by reflection with Java's own types, and what
-// came of it written after a mark as the last line of stdout (harness_python.py's protocol).
+// came of it written after a mark as the last line of stdout (harness_python.py's protocol). A
+// class problem's scenario makes the student's class and calls its methods in turn, a step each.
 // The expected value is never here: the judge compares outside the sandbox.
 import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
@@ -174,6 +175,63 @@ public class Main {
         return "{\"raised\":" + quote(error.getClass().getSimpleName()) + ",\"message\":" + quote(message) + "}";
     }
 
+    // What one call came to: its value, its exception, or a value of no JSON type.
+    static String outcome(java.lang.reflect.Executable found, Object self, List<Object> given) {
+        Object[] values = new Object[given.size()];
+        Type[] types = found.getGenericParameterTypes();
+        Object result;
+        try {
+            for (int i = 0; i < values.length; i++) values[i] = as(given.get(i), types[i]);
+            found.setAccessible(true);
+            if (found instanceof java.lang.reflect.Constructor) {
+                made = ((java.lang.reflect.Constructor<?>) found).newInstance(values);
+                return "{\"returned\":null}";
+            }
+            Method method = (Method) found;
+            result = method.invoke(Modifier.isStatic(method.getModifiers()) ? null : self, values);
+            if (method.getReturnType() == void.class) return "{\"returned\":null}";
+        } catch (InvocationTargetException error) {
+            return raised(error.getCause());
+        } catch (Throwable error) {
+            return raised(error);
+        }
+        try {
+            return "{\"returned\":" + dump(result) + "}";
+        } catch (IllegalStateException | StackOverflowError error) {
+            return "{\"unserializable\":" + quote(String.valueOf(error.getMessage())) + "}";
+        }
+    }
+
+    static Object made;  // the object of a class's scenario
+
+    static java.lang.reflect.Executable named(Class<?> owner, String name, int count) {
+        if (name == null) {
+            for (java.lang.reflect.Constructor<?> c : owner.getDeclaredConstructors()) if (c.getParameterCount() == count) return c;
+            return null;
+        }
+        Method found = null;
+        for (Method m : owner.getDeclaredMethods()) if (m.getName().equals(name) && m.getParameterCount() == count) found = m;
+        return found;
+    }
+
+    // A class's scenario: the constructor, then each method in turn on the object it made.
+    @SuppressWarnings("unchecked")
+    static String scenario(Class<?> owner, List<Object> steps) {
+        StringBuilder said = new StringBuilder("{\"steps\":[");
+        for (int i = 0; i < steps.size(); i++) {
+            List<Object> step = (List<Object>) steps.get(i);
+            List<Object> given = step.subList(1, step.size());
+            java.lang.reflect.Executable found = named(owner, i == 0 ? null : (String) step.get(0), given.size());
+            String got = found == null
+                ? "{\"raised\":\"NoSuchMethodException\",\"message\":" + quote(step.get(0) + " with " + given.size() + " parameter(s)") + "}"
+                : outcome(found, made, given);
+            said.append(i > 0 ? "," : "").append(got);
+            if (made == null) break;  // the constructor raised: the scenario ends there
+        }
+        return said.append("]}").toString();
+    }
+
+    @SuppressWarnings("unchecked")
     public static void main(String[] args) throws Exception {
         FileOutputStream out = new FileOutputStream(FileDescriptor.out);  // taken before its code runs
         InputStream in = System.in;
@@ -182,42 +240,31 @@ public class Main {
         text = read.toString(StandardCharsets.UTF_8);
         at = 0;
         List<Object> call = (List<Object>) value();
-        String name = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("function.txt")), StandardCharsets.UTF_8).trim();
-        Class<?> solution;
+        String[] asked = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("function.txt")), StandardCharsets.UTF_8).split("\n");
+        boolean isClass = asked.length > 1 && asked[1].trim().equals("class");
+        Class<?> owner;
         try {
-            solution = Class.forName("Solution");
+            owner = Class.forName(isClass ? asked[0].trim() : "Solution");
         } catch (Throwable error) {
             report(out, "{\"import\":" + raised(error) + "}");
             return;
         }
-        Method found = null;
-        for (Method m : solution.getDeclaredMethods()) {
-            if (m.getName().equals(name) && m.getParameterCount() == call.size()) found = m;
+        if (isClass) { report(out, scenario(owner, call)); return; }
+        java.lang.reflect.Executable found = named(owner, asked[0].trim(), call.size());
+        if (found == null) { report(out, "{\"missing\":" + quote(asked[0].trim()) + "}"); return; }
+        Object self = null;
+        if (!Modifier.isStatic(found.getModifiers())) {
+            try {
+                self = newInstance(owner);
+            } catch (InvocationTargetException error) {
+                report(out, raised(error.getCause()));
+                return;
+            } catch (Throwable error) {
+                report(out, raised(error));
+                return;
+            }
         }
-        if (found == null) { report(out, "{\"missing\":" + quote(name) + "}"); return; }
-        Object[] values = new Object[call.size()];
-        Type[] types = found.getGenericParameterTypes();
-        for (int i = 0; i < values.length; i++) values[i] = as(call.get(i), types[i]);
-        Object result;
-        try {
-            found.setAccessible(true);
-            Object self = Modifier.isStatic(found.getModifiers()) ? null : newInstance(solution);
-            result = found.invoke(self, values);
-        } catch (InvocationTargetException error) {
-            report(out, raised(error.getCause()));
-            return;
-        } catch (Throwable error) {
-            report(out, raised(error));
-            return;
-        }
-        String textOf;
-        try {
-            textOf = found.getReturnType() == void.class ? "null" : dump(result);
-        } catch (IllegalStateException error) {
-            report(out, "{\"unserializable\":" + quote(error.getMessage()) + "}");
-            return;
-        }
-        report(out, "{\"returned\":" + textOf + "}");
+        report(out, outcome(found, self, call));
     }
 
     static Object newInstance(Class<?> solution) throws Exception {

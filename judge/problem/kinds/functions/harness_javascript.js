@@ -2,7 +2,9 @@
 // main.js (what precedes it is one line that takes the writer and the exit before that code
 // runs). It reads one call's arguments (JSON on stdin), calls the function named in
 // __JUDGE_FUNCTION__, and writes what came of it after a mark as the last line of stdout
-// (harness_python.py's protocol). The expected value is never here: the judge compares outside.
+// (harness_python.py's protocol). A class (__JUDGE_CLASS__) plays a scenario instead: the object
+// made, each method called in turn, each step's outcome written. The expected value is never
+// here: the judge compares outside.
 ;(() => {
   const plain = (value, depth) => {
     if (depth > 1000) throw new Error("a value nested too deep");
@@ -21,6 +23,35 @@
     }
     throw new Error(kind === "object" ? (value.constructor && value.constructor.name) || "object" : kind);
   };
+  const raised = (error) => {
+    const name = (error && error.name) || typeof error;
+    const message = String((error && error.message) || "").slice(0, 500);
+    return '{"raised":' + __judgeJson(name) + ',"message":' + __judgeJson(message) + "}";
+  };
+  const outcome = (call) => {
+    let value;
+    try {
+      value = call();
+    } catch (error) {
+      return raised(error);
+    }
+    try {
+      return '{"returned":' + __judgeJson(plain(value, 0)) + "}";
+    } catch (error) {
+      return '{"unserializable":' + __judgeJson(String(error.message)) + "}";
+    }
+  };
+  const scenario = (made, steps) => {
+    let self;
+    try {
+      self = new made(...steps[0].slice(1));
+    } catch (error) {
+      return '{"steps":[' + raised(error) + "]}";  // no object: the scenario ends here
+    }
+    const said = ['{"returned":null}'];
+    for (const [name, ...args] of steps.slice(1)) said.push(outcome(() => self[name](...args)));
+    return '{"steps":[' + said.join(",") + "]}";
+  };
   let result;
   try {
     const call = __judgeParse(__judgeRead(0, "utf8"));
@@ -28,21 +59,7 @@
     if (target === undefined) {
       result = '{"missing":' + __judgeJson("__JUDGE_FUNCTION__") + "}";
     } else {
-      let value;
-      try {
-        value = target(...call);
-      } catch (error) {
-        const name = (error && error.name) || typeof error;
-        const message = String((error && error.message) || "").slice(0, 500);
-        result = '{"raised":' + __judgeJson(name) + ',"message":' + __judgeJson(message) + "}";
-      }
-      if (result === undefined) {
-        try {
-          result = '{"returned":' + __judgeJson(plain(value, 0)) + "}";
-        } catch (error) {
-          result = '{"unserializable":' + __judgeJson(String(error.message)) + "}";
-        }
-      }
+      result = __JUDGE_CLASS__ ? scenario(target, call) : outcome(() => target(...call));
     }
   } catch (error) {
     result = '{"import":{"raised":' + __judgeJson(String(error && error.name)) + "}}";

@@ -1,9 +1,12 @@
 """The judge's harness of a Python function: the entry point of a function problem's program in
-the sandbox, beside the student's module (solution.py) and the function's name (function.json).
+the sandbox, beside the student's module (solution.py) and the function's or class's name
+(function.json).
 
 It reads one call's arguments (a JSON array on stdin), imports the student's module, calls the
 function, and writes what came of it as the last line of stdout after a mark: the returned value
-as plain JSON, or the exception's type and message. Everything it needs is taken before the
+as plain JSON, or the exception's type and message. For a class it reads a scenario instead
+([["Counter", 5], ["add", 2], ...]): it makes the object, calls each method in turn and writes
+each step's outcome, {"steps": [...]}. Everything it needs is taken before the
 student's code runs, and the value is serialized here from its exact types, so nothing the
 module replaces changes what is written. The expected value is never here: the judge compares
 outside the sandbox, so a result the student's code writes itself is only a guess.
@@ -72,11 +75,39 @@ def outcome(error: BaseException) -> str:
     return '{"raised":' + encode(type(error).__name__) + ',"message":' + encode(message) + "}"
 
 
+def returned(value: Any) -> str:
+    try:
+        return '{"returned":' + encode(value) + "}"
+    except Unserializable as kind:
+        return '{"unserializable":' + encode(str(kind.args[0])) + "}"
+    except RecursionError:
+        return '{"unserializable":"a value nested too deep"}'
+
+
+def scenario(made: Any, steps: list[Any]) -> str:
+    """Each step in turn on one object, the constructor first; each outcome as it came."""
+    said = []
+    try:
+        self = made(*steps[0][1:])
+        said.append('{"returned":null}')
+    except BaseException as error:
+        return '{"steps":[' + outcome(error) + "]}"  # no object: the scenario ends here
+    for step in steps[1:]:
+        try:
+            value = getattr(self, step[0])(*step[1:])
+        except BaseException as error:
+            said.append(outcome(error))
+            continue
+        said.append(returned(value))
+    return '{"steps":[' + ",".join(said) + "]}"
+
+
 def main() -> None:
     import importlib.util
     import json
 
-    name = json.loads(open("function.json", encoding="utf-8").read())["name"]
+    asked = json.loads(open("function.json", encoding="utf-8").read())
+    name = asked["name"]
     arguments = json.loads(sys.stdin.read())
     sys.stdin = open(os.devnull)  # the call's arguments are its parameters, not its input
     sys.path.insert(0, os.getcwd())
@@ -91,16 +122,13 @@ def main() -> None:
     function = getattr(module, name, None)
     if not callable(function):
         report('{"missing":' + encode(name) + "}")
+    if asked.get("class"):
+        report(scenario(function, arguments))
     try:
         value = function(*arguments)
     except BaseException as error:
         report(outcome(error))
-    try:
-        report('{"returned":' + encode(value) + "}")
-    except Unserializable as kind:
-        report('{"unserializable":' + encode(str(kind.args[0])) + "}")
-    except RecursionError:
-        report('{"unserializable":"a value nested too deep"}')
+    report(returned(value))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,15 @@
-"""A function problem's signature (pure): `name(a: T, b: U) -> R`, its types, and whether a JSON
-value is of a type. The judge checks every test input and every returned value against it,
-outside the sandbox.
+"""A function problem's signature (pure): `name(a: T, b: U) -> R` or a class of methods, its
+types, and whether a JSON value is of a type. The judge checks every test input and every
+returned value against it, outside the sandbox.
+
+A class problem's signature names the class, its constructor and its methods, one a line:
+
+    class Counter:
+      Counter(start: int)
+      add(k: int) -> None
+      total() -> int
+
+and a case is a scenario of steps, the constructor first: [["Counter", 5], ["add", 2], ["total"]].
 
 Types: int (32-bit signed), long (64-bit), float, bool, str, list[T] (nested to any depth),
 dict[str, T], and T | None.
@@ -11,6 +20,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+
+from judge.problem.kinds.functions.values import raised
 
 SCALARS = ("int", "long", "float", "bool", "str")
 _BOUNDS = {"int": 2**31, "long": 2**63}
@@ -50,6 +61,29 @@ class Signature:
 
     def __str__(self) -> str:
         return f"{self.name}({', '.join(f'{p.name}: {p.type}' for p in self.params)}) -> {self.returns}"
+
+
+@dataclass(frozen=True)
+class ClassSignature:
+    name: str
+    constructor: tuple[Param, ...]
+    methods: tuple[Signature, ...]
+
+    def method(self, name: str) -> Signature | None:
+        return next((m for m in self.methods if m.name == name), None)
+
+    @property
+    def made(self) -> Signature:
+        """The constructor as a call that returns nothing."""
+        return Signature(self.name, self.constructor, Type("none"))
+
+    def __str__(self) -> str:
+        made = f"  {self.name}({', '.join(f'{p.name}: {p.type}' for p in self.constructor)})"
+        return "\n".join([f"class {self.name}:", made, *(f"  {m}" for m in self.methods)])
+
+
+Api = Signature | ClassSignature  # what a student writes: a function, or a class of methods
+_CLASS = re.compile(r"\s*class\s+([A-Za-z_][A-Za-z_0-9]*)\s*:\s*$")
 
 
 class _Reader:
@@ -125,6 +159,51 @@ def parse_type(text: str) -> Type:
 def parse(text: str) -> Signature:
     """`name(a: T, ...) -> R`; SignatureError saying what and where when it is not one."""
     reader = _Reader(text)
+    name, params = _head(reader)
+    reader.take("->")
+    returns = Type("none") if reader.peek() == "None" else reader.type()
+    if returns.name == "none":
+        reader.take("None")
+    if reader.peek():
+        raise SignatureError(f"{reader.where()}: unexpected {reader.peek()!r} after the return type")
+    return Signature(name, params, returns)
+
+
+def parse_api(text: str) -> Api:
+    """A function's signature, or a class's (`class Name:` and its members, a line each)."""
+    lines = text.strip("\n").splitlines()
+    head = _CLASS.match(lines[0]) if lines else None
+    if head is None:
+        return parse(text)
+    name = head.group(1)
+    constructor: tuple[Param, ...] | None = None
+    methods: list[Signature] = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            reader = _Reader(line)
+            if reader.peek() == name:
+                params = _head(reader)[1]
+                if reader.peek():
+                    raise SignatureError(f"{reader.where()}: a constructor returns nothing (no `->`)")
+                if constructor is not None:
+                    raise SignatureError(f"a second constructor of {name}")
+                constructor = params
+                continue
+            method = parse(line)
+        except SignatureError as err:
+            raise SignatureError(f"line {number}, {err}") from None
+        if any(m.name == method.name for m in methods):
+            raise SignatureError(f"line {number}: method {method.name!r} twice")
+        methods.append(method)
+    if not methods:
+        raise SignatureError(f"class {name} has no methods (one a line below it: name(a: T) -> R)")
+    return ClassSignature(name, constructor or (), tuple(methods))
+
+
+def _head(reader: _Reader) -> tuple[str, tuple[Param, ...]]:
+    """`name(a: T, ...)`: the name and the parameters."""
     name = reader.name()
     reader.take("(")
     params: list[Param] = []
@@ -137,13 +216,7 @@ def parse(text: str) -> Signature:
         reader.take(":")
         params.append(Param(param, reader.type()))
     reader.take(")")
-    reader.take("->")
-    returns = Type("none") if reader.peek() == "None" else reader.type()
-    if returns.name == "none":
-        reader.take("None")
-    if reader.peek():
-        raise SignatureError(f"{reader.where()}: unexpected {reader.peek()!r} after the return type")
-    return Signature(name, tuple(params), returns)
+    return name, tuple(params)
 
 
 def python(written: Type) -> str:
@@ -205,3 +278,54 @@ def arguments_issue(signature: Signature, value: object) -> str:
         if found:
             return found
     return ""
+
+
+def call_issue(api: Api, value: object) -> str:
+    """Why a test input is not a call of the function, or a scenario of the class ("" when it is)."""
+    if isinstance(api, Signature):
+        return arguments_issue(api, value)
+    if type(value) is not list or not value:
+        return f'expected a JSON array of steps ([["{api.name}", ...], ["method", ...], ...]), got {kind_of(value)}'
+    for number, step in enumerate(value, start=1):
+        if type(step) is not list or not step or type(step[0]) is not str:
+            return f'step {number}: expected ["name", arguments...], got {values_text(step)}'
+        called = step_signature(api, number, step[0])
+        if called is None:
+            expected = f'the constructor ["{api.name}", ...]' if number == 1 else "a method of " + api.name
+            return f"step {number}: {step[0]!r} is not {expected}"
+        found = arguments_issue(called, step[1:])
+        if found:
+            return f"step {number} ({step[0]}): {found}"
+    return ""
+
+
+def step_signature(api: ClassSignature, number: int, name: str) -> Signature | None:
+    """What a scenario's step (1-based) calls: the constructor first, then methods."""
+    if number == 1:
+        return api.made if name == api.name else None
+    return api.method(name)
+
+
+def answer_issue(api: Api, call: object, answer: object) -> str:
+    """Why a case's answer is not of what the call returns ("" when it is); an exception
+    ({"$raised": T}) is an answer any call may have. When the constructor raised, the
+    scenario ends there: its answer is that one step."""
+    if isinstance(api, Signature):
+        return "" if raised(answer) is not None else issue(answer, api.returns, "the answer")
+    assert isinstance(call, list)
+    if type(answer) is not list:
+        return f"the answer: expected a list of each step's value, got {kind_of(answer)}"
+    made_raised = bool(answer) and raised(answer[0]) is not None
+    if len(answer) != len(call) and not (made_raised and len(answer) == 1):
+        return f"the answer: {len(answer)} value(s) for {len(call)} step(s)"
+    for number, (step, value) in enumerate(zip(call, answer, strict=False), start=1):
+        called = step_signature(api, number, step[0])
+        if called is not None and raised(value) is None:
+            found = issue(value, called.returns, f"the answer of step {number} ({step[0]})")
+            if found:
+                return found
+    return ""
+
+
+def values_text(value: object) -> str:
+    return kind_of(value) if type(value) is not list else "[]"

@@ -59,7 +59,7 @@ class Interactive(Kind):
         )
         return CaseRun(done.submission, decided, None, own_output=False)
 
-    def starter(self, own: str, other: str) -> Starter:
+    def starter(self, own: str, other: str, shape: str = "") -> Starter:
         return Starter(
             "Guess the Number",
             (

@@ -271,19 +271,6 @@ C_SOURCES = {
 }
 
 
-def test_c_takes_scalars_and_lists_of_them_and_says_so_of_the_rest() -> None:
-    from judge.problem.kinds.functions import kind, types
-
-    assert kind.c_declaration(types.parse("f(words: list[str], n: int) -> list[str]")) == (
-        "char **f(const char **words, int words_len, int n, int *return_len)"
-    )
-    assert kind.c_declaration(types.parse("g(s: str, ok: bool) -> float")) == "double g(const char *s, bool ok)"
-    assert kind.c_unoffered(types.parse("h(d: dict[str, int]) -> int")) == (
-        "dict[str, int] is not offered in C (scalars and lists of scalars are): write it in another language"
-    )
-    assert kind.c_unoffered(types.parse("h(xs: list[list[int]]) -> int")).startswith("list[list[int]] is not offered")
-
-
 JAVASCRIPT = {
     "kadane.js": (
         "function max_sum(xs) {\n  if (xs.length === 0) throw new RangeError('empty');\n"
@@ -319,3 +306,122 @@ def test_a_function_in_each_language_is_judged_through_its_harness(
     (tmp_path / name).write_text(source)
     record = judging.judge(judging.identify(problem, tmp_path / name, "ada"))
     assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
+
+
+# A class problem (`judge new --functions --class`): each case is a scenario on one object.
+CLASSES = {
+    "min_stack.py": (
+        "class MinStack:\n    def __init__(self):\n        self.s = []\n\n    def push(self, x):\n"
+        "        self.s.append((x, min(x, self.s[-1][1]) if self.s else x))\n\n    def pop(self):\n"
+        "        return self.s.pop()[0]\n\n    def min(self):\n        return self.s[-1][1]\n",
+        "AC",
+    ),
+    # An object that equals anything, from a method: not serializable as an int.
+    "always_equal.py": (
+        "class Anything(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n\n\n"
+        "class MinStack:\n    def __init__(self):\n        self.s = []\n\n    def push(self, x):\n"
+        "        self.s.append(x)\n\n    def pop(self):\n        return Anything(self.s.pop())\n\n"
+        "    def min(self):\n        return Anything(0)\n",
+        "WA",
+    ),
+    # A result of its own for every step, written by the constructor, then an early exit.
+    "fake_steps.py": (
+        "import os\n\n\nclass MinStack:\n    def __init__(self):\n"
+        '        os.write(1, b\'\\n\\x1ejudge-result\\x1e {"steps":[{"returned":null}]}\\n\')\n'
+        "        os._exit(0)\n",
+        "WA",
+    ),
+    "MinStack.java": (
+        "import java.util.*;\npublic class MinStack {\n    private final ArrayDeque<int[]> s = new ArrayDeque<>();\n"
+        "    public void push(int x) { s.push(new int[]{x, s.isEmpty() ? x : Math.min(x, s.peek()[1])}); }\n"
+        '    public int pop() { if (s.isEmpty()) throw new IllegalStateException("empty"); return s.pop()[0]; }\n'
+        '    public int min() { if (s.isEmpty()) throw new IllegalStateException("empty"); return s.peek()[1]; }\n}\n',
+        "AC",
+    ),
+    "min_stack.cpp": (
+        "#include <bits/stdc++.h>\nclass MinStack {\n    std::vector<std::pair<int, int>> s;\n  public:\n"
+        "    void push(int x) { s.push_back({x, s.empty() ? x : std::min(x, s.back().second)}); }\n"
+        '    int pop() { if (s.empty()) throw std::out_of_range("empty"); int v = s.back().first; s.pop_back(); return v; }\n'
+        '    int min() { if (s.empty()) throw std::out_of_range("empty"); return s.front().second; }\n};\n',
+        "WA",  # the bottom's smallest, not the top's
+    ),
+    "min_stack.js": (
+        "class MinStack {\n  constructor() { this.s = []; }\n"
+        "  push(x) { this.s.push([x, this.s.length ? Math.min(x, this.s[this.s.length - 1][1]) : x]); }\n"
+        '  pop() { if (!this.s.length) throw new RangeError("empty"); return this.s.pop()[0]; }\n'
+        '  min() { if (!this.s.length) throw new RangeError("empty"); return this.s[this.s.length - 1][1]; }\n}\n',
+        "AC",
+    ),
+    "min_stack.c": ("int push(int x) { return x; }\n", "CE"),
+}
+CLASS_TOOLS = {".py": "python3", ".java": "javac", ".cpp": "g++", ".js": "node", ".c": "gcc"}
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Problem:
+    problems = tmp_path_factory.mktemp("problems")
+    made = judge("--problems", str(problems), "new", "stack", "--class")
+    assert made.returncode == 0, made.stderr
+    made = judge("--problems", str(problems), "gen", "stack")
+    assert made.returncode == 0, made.stderr
+    return load_problem(problems / "stack")
+
+
+@needs_sandbox
+def test_the_new_class_problem_verifies_as_made(stack: Problem) -> None:
+    verified = judge("--problems", str(stack.directory.parent), "verify", "stack")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert (stack.tests_dir / "samples" / "02.ans").read_text() == '[null,null,2,{"$raised":"IndexError"}]\n'
+
+
+@needs_sandbox
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_a_class_in_each_language_plays_each_scenario(stack: Problem, tmp_path: Path, name: str) -> None:
+    tool = CLASS_TOOLS[Path(name).suffix]
+    if shutil.which(tool) is None:
+        pytest.skip(f"no {tool} here")
+    source, verdict = CLASSES[name]
+    (tmp_path / name).write_text(source)
+    record = judging.judge(judging.identify(stack, tmp_path / name, "ada"), full=True)
+    assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
+    if name == "min_stack.c":
+        assert record.compile_output.startswith("a class is not offered in C")
+
+
+@needs_sandbox
+def test_a_scenario_names_the_first_step_that_differs(stack: Problem, tmp_path: Path) -> None:
+    (tmp_path / "wrong.py").write_text((stack.directory / "solutions/wrong_answer/smallest_ever.py").read_text())
+    first = judging.judge(judging.identify(stack, tmp_path / "wrong.py", "bo")).cases[0]
+    assert (first.verdict, first.message) == ("WA", "step 6, min(): expected 3, got 1")
+    (tmp_path / "raises.py").write_text(
+        "class MinStack:\n    def __init__(self):\n        self.s = []\n\n    def push(self, x):\n"
+        "        raise OverflowError('full')\n"
+    )
+    first = judging.judge(judging.identify(stack, tmp_path / "raises.py", "bo")).cases[0]
+    assert (first.verdict, first.message) == ("RE", "step 2, push(3): raised OverflowError: full")
+
+
+def test_a_scenario_of_the_wrong_steps_is_an_invalid_input(stack: Problem) -> None:
+    bad = stack.tests_dir / "small" / "01.in"
+    kept = bad.read_text()
+    try:
+        bad.write_text('[["MinStack"], ["peek"]]\n')
+        checked = judge("--problems", str(stack.directory.parent), "validate", "stack")
+        assert checked.returncode == 1
+        assert f"{bad}: step 2: 'peek' is not a method of MinStack" in checked.stdout + checked.stderr
+    finally:
+        bad.write_text(kept)
+
+
+def test_a_class_starter_has_every_method_in_each_language(stack: Problem) -> None:
+    def starter(language: str) -> str:
+        made = judge("--problems", str(stack.directory.parent), "starter", "stack", "--lang", language)
+        assert made.returncode == 0, made.stderr
+        return made.stdout
+
+    assert "    def push(self, x: int) -> None:\n" in starter("python3")
+    assert "    public int pop() {" in starter("java") and "public class MinStack {" in starter("java")
+    assert "    int min() {" in starter("cpp") and "class MinStack {" in starter("cpp")
+    assert "  push(x) {" in starter("javascript")
+    refused = judge("--problems", str(stack.directory.parent), "starter", "stack", "--lang", "c")
+    assert refused.returncode == 2 and "a class is not offered in C" in refused.stderr

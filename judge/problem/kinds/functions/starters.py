@@ -1,0 +1,102 @@
+"""A student's starting file per language (pure): the function, or the class and its methods,
+with the signature in the language's own types and a body that raises "not written yet"."""
+
+from __future__ import annotations
+
+from judge.problem.kinds.functions import programs, types
+
+
+class Unoffered(ValueError):
+    """The language cannot hold this signature (C and a class, or a dict)."""
+
+
+def _params(params: tuple[types.Param, ...], typed: str) -> str:
+    if typed == "python":
+        return ", ".join(f"{p.name}: {types.python(p.type)}" for p in params)
+    if typed == "java":
+        return ", ".join(f"{programs.java_type(p.type)} {p.name}" for p in params)
+    if typed == "cpp":
+        return ", ".join(f"{programs.cpp_type(p.type)} {p.name}" for p in params)
+    return ", ".join(p.name for p in params)
+
+
+def _python(api: types.Api, title: str) -> tuple[str, str]:
+    if isinstance(api, types.Signature):
+        text = (
+            f"def {api.name}({_params(api.params, 'python')}) -> {types.python(api.returns)}:\n"
+            f'    """{title}: see the statement."""\n'
+            "    raise NotImplementedError\n"
+        )
+        return f"{api.name}.py", text
+    made = ", ".join(["self", *(f"{p.name}: {types.python(p.type)}" for p in api.constructor)])
+    parts = [f'class {api.name}:\n    """{title}: see the statement."""\n\n    def __init__({made}) -> None:\n']
+    parts.append("        raise NotImplementedError\n")
+    for m in api.methods:
+        params = ", ".join(["self", *(f"{p.name}: {types.python(p.type)}" for p in m.params)])
+        parts.append(f"\n    def {m.name}({params}) -> {types.python(m.returns)}:\n        raise NotImplementedError\n")
+    return f"{api.name.lower()}.py", "".join(parts)
+
+
+def _java(api: types.Api, title: str) -> tuple[str, str]:
+    body = '        throw new UnsupportedOperationException("not written yet");\n    }\n'
+    if isinstance(api, types.Signature):
+        members = [f"    public {programs.java_type(api.returns)} {api.name}({_params(api.params, 'java')}) {{\n{body}"]
+        owner = "Solution"
+    else:
+        owner = api.name
+        members = [f"    public {api.name}({_params(api.constructor, 'java')}) {{\n{body}"]
+        members += [
+            f"\n    public {programs.java_type(m.returns)} {m.name}({_params(m.params, 'java')}) {{\n{body}"
+            for m in api.methods
+        ]
+    text = f"// {title}: see the statement.\nimport java.util.*;\n\npublic class {owner} {{\n{''.join(members)}}}\n"
+    return programs.java_file(api), text
+
+
+def _cpp(api: types.Api, title: str) -> tuple[str, str]:
+    head = f"// {title}: see the statement.\n#include <bits/stdc++.h>\n\n"
+    body = '    throw std::logic_error("not written yet");\n'
+    if isinstance(api, types.Signature):
+        made = f"{programs.cpp_type(api.returns)} {api.name}({_params(api.params, 'cpp')}) {{\n{body}}}\n"
+        return f"{api.name}.cpp", head + made
+    members = [f"    {api.name}({_params(api.constructor, 'cpp')}) {{\n    {body}    }}\n"]
+    members += [
+        f"    {programs.cpp_type(m.returns)} {m.name}({_params(m.params, 'cpp')}) {{\n    {body}    }}\n"
+        for m in api.methods
+    ]
+    return f"{api.name.lower()}.cpp", f"{head}class {api.name} {{\n  public:\n{''.join(members)}}};\n"
+
+
+def _javascript(api: types.Api, title: str) -> tuple[str, str]:
+    body = '    throw new Error("not written yet");\n'
+    if isinstance(api, types.Signature):
+        said = ", ".join(f"{p.name}: {p.type}" for p in api.params)
+        text = (
+            f"// {title}: see the statement. {api.name}({said}) -> {api.returns}\n"
+            f"function {api.name}({_params(api.params, 'js')}) {{\n{body}}}\n"
+        )
+        return f"{api.name}.js", text
+    members = [f"  constructor({_params(api.constructor, 'js')}) {{\n  {body}  }}\n"]
+    members += [f"\n  // {m}\n  {m.name}({_params(m.params, 'js')}) {{\n  {body}  }}\n" for m in api.methods]
+    return f"{api.name.lower()}.js", f"// {title}: see the statement.\nclass {api.name} {{\n{''.join(members)}}}\n"
+
+
+def _c(api: types.Api, title: str) -> tuple[str, str]:
+    unoffered = programs.c_unoffered(api)
+    if unoffered:
+        raise Unoffered(unoffered)
+    assert isinstance(api, types.Signature)
+    text = (
+        f"/* {title}: see the statement. */\n#include <stdbool.h>\n#include <stdlib.h>\n\n"
+        f"{programs.c_declaration(api)} {{\n    abort(); /* not written yet */\n}}\n"
+    )
+    return f"{api.name}.c", text
+
+
+_WRITERS = {"python": _python, "java": _java, "cpp": _cpp, "javascript": _javascript, "c": _c}
+
+
+def starter(api: types.Api, language: str, title: str) -> tuple[str, str]:
+    """(file name, text) in a language of programs.HARNESSES; Unoffered when it cannot hold it."""
+    family = "python" if language in ("python3", "pypy3") else "cpp" if language.startswith("cpp") else language
+    return _WRITERS[family](api, title)
