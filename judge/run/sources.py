@@ -25,7 +25,7 @@ from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from judge.errors import JudgeError
-from judge.run import languages
+from judge.run import languages, notebooks
 from judge.run.languages import Language
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
@@ -309,7 +309,7 @@ def _language_of(
 ) -> Language:
     if single:
         try:
-            return table.detect(path, files[0][1])
+            return table.detect(path.with_name(files[0][0]), files[0][1])
         except JudgeError as err:
             raise NoLanguage(str(err)) from None
     found: dict[str, Language] = {}
@@ -385,6 +385,7 @@ def identify(
     files are one source file as given (None: look at `path` on disk)."""
     table = languages.load()
     packed = (path.is_dir() or is_archive(path)) if single is None else not single
+    files = _notebooks_as_modules(path, files, packed)
     if not files:
         raise SourceError(f"{path}: empty folder" if packed else f"{path}: empty submission")
     single = len(files) == 1 and not packed
@@ -427,6 +428,20 @@ def identify(
         clash = [n for n in names if n == found.main_box_name and n != main]
         if clash:
             raise SourceError(f"{path}: {main} runs as {found.main_box_name}, which is another file's name")
+    return found
+
+
+def _notebooks_as_modules(path: Path, files: Sequence[tuple[str, bytes]], packed: bool) -> list[tuple[str, bytes]]:
+    """Each Jupyter notebook as the Python module its code cells make (notebooks.py)."""
+    found = []
+    for name, content in files:
+        if not name.endswith(notebooks.SUFFIX):
+            found.append((name, content))
+            continue
+        try:
+            found.append((notebooks.module_name(name), notebooks.module_of(content)))
+        except notebooks.NotebookError as err:
+            raise SourceError(f"{path / name if packed else path}: {err}") from None
     return found
 
 

@@ -425,3 +425,28 @@ def test_a_class_starter_has_every_method_in_each_language(stack: Problem) -> No
     assert "  push(x) {" in starter("javascript")
     refused = judge("--problems", str(stack.directory.parent), "starter", "stack", "--lang", "c")
     assert refused.returncode == 2 and "a class is not offered in C" in refused.stderr
+
+
+@needs_sandbox
+def test_a_notebook_is_a_python_submission_and_its_magic_lines_are_refused(problem: Problem, tmp_path: Path) -> None:
+    import nbformat
+
+    made = nbformat.v4.new_notebook()
+    made.cells = [
+        nbformat.v4.new_markdown_cell("# My answer"),
+        nbformat.v4.new_code_cell(KADANE_CELL),
+        nbformat.v4.new_code_cell("max_sum([1, -2, 3])"),  # a cell that tries it out runs on import: harmless
+    ]
+    (tmp_path / "answer.ipynb").write_text(nbformat.writes(made))
+    record = judging.judge(judging.identify(problem, tmp_path / "answer.ipynb", "nb"))
+    assert (record.verdict, record.language) == ("AC", "python3"), record.cases[:2]
+    made.cells.append(nbformat.v4.new_code_cell("!ls /"))
+    (tmp_path / "answer.ipynb").write_text(nbformat.writes(made))
+    record = judging.judge(judging.identify(problem, tmp_path / "answer.ipynb", "nb"))
+    assert record.verdict == "NG" and "cell 4, line 1: a shell line is IPython, not Python" in record.error
+
+
+KADANE_CELL = (
+    "def max_sum(xs):\n    if not xs:\n        raise ValueError('empty')\n    best = here = xs[0]\n"
+    "    for x in xs[1:]:\n        here = max(x, here + x)\n        best = max(best, here)\n    return best\n"
+)

@@ -1,0 +1,53 @@
+"""A Jupyter notebook (.ipynb) as a Python module (pure): its code cells in order, read with
+nbformat. A shell (`!ls`) or magic (`%time`, `%%bash`) line is IPython, not Python: it is
+refused with its cell and line rather than run as something else.
+
+Each cell starts with a comment line naming it, so a compiler's line number leads back to it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import nbformat
+
+SUFFIX = ".ipynb"
+_IPYTHON = re.compile(r"^\s*(!|%)")  # a shell or magic line
+
+
+class NotebookError(ValueError):
+    """Why a notebook cannot be a module: one line, its cell and line where it has them."""
+
+
+def module_name(name: str) -> str:
+    """notes/moves.ipynb -> notes/moves.py."""
+    return name[: -len(SUFFIX)] + ".py"
+
+
+def module_of(data: bytes) -> bytes:
+    """The module a notebook's code cells make, in order."""
+    try:
+        # Read, brought to format 4 and checked against its schema: what is left is well formed.
+        notebook = nbformat.convert(nbformat.reader.reads(data.decode("utf-8")), 4)  # type: ignore[no-untyped-call]
+        nbformat.validate(notebook)
+    except UnicodeDecodeError:
+        raise NotebookError("not UTF-8 text") from None
+    except Exception as err:  # nbformat raises JSON, schema and version errors of many types
+        said = str(err).strip().splitlines()[0][:120] if str(err).strip() else type(err).__name__
+        raise NotebookError(f"not a readable notebook ({said})") from None
+    parts = []
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type != "code":
+            continue
+        text = str(cell.source)
+        for line_number, line in enumerate(text.splitlines(), start=1):
+            if _IPYTHON.match(line):
+                kind = "shell" if line.lstrip().startswith("!") else "magic"
+                raise NotebookError(
+                    f"cell {number}, line {line_number}: a {kind} line is IPython, not Python ({line.strip()[:60]!r});"
+                    " remove it"
+                )
+        parts.append(f"# cell {number}\n{text.rstrip()}\n")
+    if not parts:
+        raise NotebookError("no code cell")
+    return "\n".join(parts).encode("utf-8")
