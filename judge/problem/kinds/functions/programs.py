@@ -259,6 +259,134 @@ def _java_files(api: types.Api, module: bytes) -> Files:
     return "Main.java", {**files, java_file(api): module}
 
 
+_GO = {"int": "int", "long": "int64", "float": "float64", "bool": "bool", "str": "string"}
+
+
+def go_type(written: types.Type) -> str:
+    """The type in Go: []T, map[string]T, *T for a value that may be None."""
+    if written.of is not None:
+        inner = go_type(written.of)
+        return {"list": f"[]{inner}", "dict": f"map[string]{inner}"}.get(written.name, f"*{inner}")
+    return _GO.get(written.name, "")
+
+
+def go_constructor(api: types.ClassSignature) -> str:
+    """A Go class is a struct made by New<Name>, which returns a pointer to it."""
+    return f"New{api.name[:1].upper()}{api.name[1:]}"
+
+
+def _go_reads(params: tuple[types.Param, ...], source: str, first: int) -> str:
+    return "".join(
+        f"\t\tvar a{i} {go_type(p.type)}\n\t\tjudgeRead({source}[{i + first}], &a{i})\n" for i, p in enumerate(params)
+    )
+
+
+def _go_call(called: str, returns: types.Type) -> str:
+    if returns.name == "none":
+        return f'\t\t{called}\n\t\treturn `{{"returned":null}}`\n'
+    return f"\t\treturn judgeReturned({called})\n"
+
+
+def _go_main(api: types.Api) -> str:
+    """main.go: each argument read as its Go type, the call (or each step), what came of it."""
+    if isinstance(api, types.Signature):
+        arguments = ", ".join(f"a{i}" for i in range(len(api.params)))
+        return (
+            "package main\n\nfunc main() {\n\tcall := judgeArguments()\n\t_ = call\n"
+            "\tjudgeReport(judgeCall(func() string {\n"
+            + _go_reads(api.params, "call", 0)
+            + _go_call(f"{api.name}({arguments})", api.returns)
+            + "\t}))\n}\n"
+        )
+    made = ", ".join(f"a{i}" for i in range(len(api.constructor)))
+    cases = "".join(
+        f'\t\tcase "{m.name}":\n'
+        + _go_reads(m.params, "step", 1)
+        + _go_call(f"self.{m.name}({', '.join(f'a{i}' for i in range(len(m.params)))})", m.returns)
+        for m in api.methods
+    )
+    return (
+        f"package main\n\nfunc main() {{\n\tvar self *{api.name}\n\tvar said []string\n"
+        "\tfor i, step := range judgeSteps() {\n\t\tvar name string\n\t\tjudgeRead(step[0], &name)\n"
+        "\t\tgot := judgeCall(func() string {\n\t\tif i == 0 {\n"
+        + _go_reads(api.constructor, "step", 1)
+        + f'\t\tself = {go_constructor(api)}({made})\n\t\treturn `{{"returned":null}}`\n\t\t}}\n'
+        "\t\tswitch name {\n" + cases + '\t\t}\n\t\treturn judgeRaised("no method " + name)\n\t\t})\n'
+        "\t\tsaid = append(said, got)\n"
+        "\t\tif self == nil {\n\t\t\tbreak // the constructor panicked: the scenario ends there\n\t\t}\n"
+        "\t}\n\tjudgeReport(judgeScenario(said))\n}\n"
+    )
+
+
+def _go_files(api: types.Api, module: bytes) -> Files:
+    """(entry, files): main.go made from the signature, the harness's helpers, the student's file."""
+    files = {"main.go": _go_main(api).encode(), "judge_harness.go": harness("harness_go.go")}
+    return "main.go", {**files, "solution.go": module}
+
+
+_RUST = {"int": "i32", "long": "i64", "float": "f64", "bool": "bool", "str": "String"}
+
+
+def rust_type(written: types.Type) -> str:
+    """The type in Rust: Vec<T>, HashMap<String, T>, Option<T>."""
+    if written.of is not None:
+        inner = rust_type(written.of)
+        return {"list": f"Vec<{inner}>", "dict": f"HashMap<String, {inner}>"}.get(written.name, f"Option<{inner}>")
+    return _RUST.get(written.name, "()")
+
+
+def _rust_reads(params: tuple[types.Param, ...], source: str, first: int, indent: str) -> str:
+    return "".join(
+        f"{indent}let a{i} = <{rust_type(p.type).replace('HashMap', 'std::collections::HashMap')}"
+        f" as judge_harness::FromJudge>::from_judge(&{source}.items()[{i + first}]);\n"
+        for i, p in enumerate(params)
+    )
+
+
+def _rust_main(api: types.Api) -> str:
+    """main.rs: the harness as a module, the student's file included at the crate root, and the
+    call (or each step of the scenario) made with Rust's own types."""
+    head = 'mod judge_harness;\ninclude!("solution.rs");\n\nfn main() {\n'
+    if isinstance(api, types.Signature):
+        arguments = ", ".join(f"a{i}" for i in range(len(api.params)))
+        return (
+            head
+            + "    let call = judge_harness::arguments();\n    let got = judge_harness::call(|| {\n"
+            + _rust_reads(api.params, "call", 0, "        ")
+            + f"        judge_harness::returned(&{api.name}({arguments}))\n    }});\n"
+            "    judge_harness::report(&got);\n}\n"
+        )
+    arms = "".join(
+        f'                "{m.name}" => {{\n'
+        + _rust_reads(m.params, "step", 1, "                    ")
+        + f"                    judge_harness::returned(&me.{m.name}({', '.join(f'a{i}' for i in range(len(m.params)))}))\n"
+        "                }\n"
+        for m in api.methods
+    )
+    made = ", ".join(f"a{i}" for i in range(len(api.constructor)))
+    return (
+        head + f"    let steps = judge_harness::arguments();\n    let mut this: Option<{api.name}> = None;\n"
+        "    let mut said: Vec<String> = Vec::new();\n"
+        "    for (i, step) in steps.items().iter().enumerate() {\n"
+        "        let name = step.items()[0].text().to_string();\n"
+        "        let got = judge_harness::call(|| {\n            if i == 0 {\n"
+        + _rust_reads(api.constructor, "step", 1, "                ")
+        + f"                this = Some({api.name}::new({made}));\n"
+        '                return "{\\"returned\\":null}".to_string();\n            }\n'
+        '            let me = this.as_mut().expect("the object");\n            match name.as_str() {\n'
+        + arms
+        + '                _ => panic!("no method {}", name),\n            }\n        });\n'
+        "        said.push(got);\n"
+        "        if this.is_none() {\n            break; // the constructor panicked: the scenario ends there\n        }\n"
+        "    }\n    judge_harness::report(&judge_harness::scenario(&said));\n}\n"
+    )
+
+
+def _rust_files(api: types.Api, module: bytes) -> Files:
+    files = {"main.rs": _rust_main(api).encode(), "judge_harness.rs": harness("harness_rust.rs")}
+    return "main.rs", {**files, "solution.rs": module}
+
+
 # The languages a function can be written in: how each one's program is made.
 HARNESSES: dict[str, Callable[[types.Api, bytes], Files]] = {
     "python3": _python_files,
@@ -268,4 +396,6 @@ HARNESSES: dict[str, Callable[[types.Api, bytes], Files]] = {
     "java": _java_files,
     "c": _c_files,
     "javascript": _javascript_files,
+    "go": _go_files,
+    "rust": _rust_files,
 }

@@ -17,6 +17,10 @@ def _params(params: tuple[types.Param, ...], typed: str) -> str:
         return ", ".join(f"{programs.java_type(p.type)} {p.name}" for p in params)
     if typed == "cpp":
         return ", ".join(f"{programs.cpp_type(p.type)} {p.name}" for p in params)
+    if typed == "go":
+        return ", ".join(f"{p.name} {programs.go_type(p.type)}" for p in params)
+    if typed == "rust":
+        return ", ".join(f"{p.name}: {programs.rust_type(p.type)}" for p in params)
     return ", ".join(p.name for p in params)
 
 
@@ -93,7 +97,51 @@ def _c(api: types.Api, title: str) -> tuple[str, str]:
     return f"{api.name}.c", text
 
 
-_WRITERS = {"python": _python, "java": _java, "cpp": _cpp, "javascript": _javascript, "c": _c}
+def _go(api: types.Api, title: str) -> tuple[str, str]:
+    head = f"// {title}: see the statement.\npackage main\n\n"
+    body = '\tpanic("not written yet")\n}\n'
+
+    def returns(written: types.Type) -> str:
+        return "" if written.name == "none" else " " + programs.go_type(written)
+
+    if isinstance(api, types.Signature):
+        return f"{api.name}.go", f"{head}func {api.name}({_params(api.params, 'go')}){returns(api.returns)} {{\n{body}"
+    members = [f"type {api.name} struct {{\n}}\n\n"]
+    members.append(f"func {programs.go_constructor(api)}({_params(api.constructor, 'go')}) *{api.name} {{\n{body}")
+    members += [
+        f"\nfunc (self *{api.name}) {m.name}({_params(m.params, 'go')}){returns(m.returns)} {{\n{body}"
+        for m in api.methods
+    ]
+    return f"{api.name.lower()}.go", head + "".join(members)
+
+
+def _rust(api: types.Api, title: str) -> tuple[str, str]:
+    head = f"// {title}: see the statement.\n#[allow(unused_imports)]\nuse std::collections::HashMap;\n\n"
+
+    def returns(written: types.Type) -> str:
+        return "" if written.name == "none" else " -> " + programs.rust_type(written)
+
+    if isinstance(api, types.Signature):
+        text = f"fn {api.name}({_params(api.params, 'rust')}){returns(api.returns)} {{\n    todo!()\n}}\n"
+        return f"{api.name}.rs", head + text
+    members = [f"    fn new({_params(api.constructor, 'rust')}) -> Self {{\n        todo!()\n    }}\n"]
+    members += [
+        f"\n    fn {m.name}({', '.join(['&mut self', *([_params(m.params, 'rust')] if m.params else [])])})"
+        f"{returns(m.returns)} {{\n        todo!()\n    }}\n"
+        for m in api.methods
+    ]
+    return f"{api.name.lower()}.rs", f"{head}struct {api.name} {{}}\n\nimpl {api.name} {{\n{''.join(members)}}}\n"
+
+
+_WRITERS = {
+    "python": _python,
+    "java": _java,
+    "cpp": _cpp,
+    "javascript": _javascript,
+    "c": _c,
+    "go": _go,
+    "rust": _rust,
+}
 
 
 def starter(api: types.Api, language: str, title: str) -> tuple[str, str]:

@@ -178,7 +178,7 @@ def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem,
     other = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "ruby")
     assert (
         other.returncode == 2
-        and "function problems take python3, pypy3, cpp, cpp20, java, c, javascript for now" in other.stderr
+        and "function problems take python3, pypy3, cpp, cpp20, java, c, javascript, go, rust for now" in other.stderr
     )
     java = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "java")
     assert "    public long max_sum(int[] xs) {" in java.stdout
@@ -291,8 +291,52 @@ JAVASCRIPT = {
 }
 
 
+GO = {
+    "kadane.go": (
+        'package main\n\nfunc max_sum(xs []int) int64 {\n\tif len(xs) == 0 {\n\t\tpanic("empty")\n\t}\n'
+        "\tbest, here := int64(xs[0]), int64(xs[0])\n\tfor _, x := range xs[1:] {\n"
+        "\t\there += int64(x)\n\t\tif int64(x) > here {\n\t\t\there = int64(x)\n\t\t}\n"
+        "\t\tif here > best {\n\t\t\tbest = here\n\t\t}\n\t}\n\treturn best\n}\n",
+        "AC",
+    ),
+    # Another type than the signature's: what it returned is checked outside (WA: a list, not a long).
+    "wrong_type.go": ("package main\n\nfunc max_sum(xs []int) []int {\n\treturn nil\n}\n", "WA"),
+    # A result line of its own on descriptor 1, then an exit before the harness writes.
+    "fake_result.go": (
+        'package main\n\nimport (\n\t"os"\n\t"syscall"\n)\n\nfunc max_sum(xs []int) int64 {\n'
+        '\tsyscall.Write(1, []byte("\\n\\x1ejudge-result\\x1e {\\"returned\\":12345}\\n"))\n'
+        "\tos.Exit(0)\n\treturn 0\n}\n",
+        "WA",
+    ),
+    "missing.go": ("package main\n\nfunc maxSum(xs []int) int64 {\n\treturn 0\n}\n", "CE"),
+}
+
+RUST = {
+    "kadane.rs": (
+        'fn max_sum(xs: Vec<i32>) -> i64 {\n    if xs.is_empty() {\n        panic!("empty");\n    }\n'
+        "    let (mut best, mut here) = (xs[0] as i64, xs[0] as i64);\n    for &x in &xs[1..] {\n"
+        "        here = (x as i64).max(here + x as i64);\n        best = best.max(here);\n    }\n    best\n}\n",
+        "AC",
+    ),
+    "first.rs": ("fn max_sum(xs: Vec<i32>) -> i64 {\n    xs[0] as i64\n}\n", "WA"),
+    "fake_result.rs": (
+        "use std::io::Write;\nfn max_sum(_xs: Vec<i32>) -> i64 {\n"
+        '    print!("\\n\\x1ejudge-result\\x1e {{\\"returned\\":12345}}\\n");\n'
+        "    std::io::stdout().flush().unwrap();\n    std::process::exit(0)\n}\n",
+        "WA",
+    ),
+}
+
+
 # Each language's submissions, the toolchain it needs and the verdict each must get.
-LANGUAGES = (("g++", CPP), ("javac", JAVA), ("gcc", C_SOURCES), ("node", JAVASCRIPT))
+LANGUAGES = (
+    ("g++", CPP),
+    ("javac", JAVA),
+    ("gcc", C_SOURCES),
+    ("node", JAVASCRIPT),
+    ("go", GO),
+    ("rustc", RUST),
+)
 
 
 @needs_sandbox
@@ -353,8 +397,32 @@ CLASSES = {
         "AC",
     ),
     "min_stack.c": ("int push(int x) { return x; }\n", "CE"),
+    "min_stack.go": (
+        "package main\n\ntype MinStack struct{ s [][2]int }\n\nfunc NewMinStack() *MinStack { return &MinStack{} }\n\n"
+        "func (m *MinStack) push(x int) {\n\tlow := x\n\tif len(m.s) > 0 && m.s[len(m.s)-1][1] < x {\n"
+        "\t\tlow = m.s[len(m.s)-1][1]\n\t}\n"
+        "\tm.s = append(m.s, [2]int{x, low})\n}\n\nfunc (m *MinStack) pop() int {\n\ttop := m.s[len(m.s)-1]\n"
+        "\tm.s = m.s[:len(m.s)-1]\n\treturn top[0]\n}\n\nfunc (m *MinStack) min() int { return m.s[len(m.s)-1][1] }\n",
+        "AC",
+    ),
+    "min_stack.rs": (
+        "struct MinStack {\n    s: Vec<(i32, i32)>,\n}\nimpl MinStack {\n    fn new() -> Self {\n"
+        "        MinStack { s: Vec::new() }\n    }\n    fn push(&mut self, x: i32) {\n"
+        "        let low = self.s.last().map_or(x, |t| t.1.min(x));\n        self.s.push((x, low));\n    }\n"
+        '    fn pop(&mut self) -> i32 {\n        self.s.pop().expect("empty").0\n    }\n'
+        '    fn min(&self) -> i32 {\n        self.s.first().expect("empty").1\n    }\n}\n',
+        "WA",  # the bottom's smallest, not the top's
+    ),
 }
-CLASS_TOOLS = {".py": "python3", ".java": "javac", ".cpp": "g++", ".js": "node", ".c": "gcc"}
+CLASS_TOOLS = {
+    ".py": "python3",
+    ".java": "javac",
+    ".cpp": "g++",
+    ".js": "node",
+    ".c": "gcc",
+    ".go": "go",
+    ".rs": "rustc",
+}
 
 
 @pytest.fixture(scope="module")
