@@ -88,8 +88,8 @@ class Functions(Kind):
             return f"function problems take {offered} for now; {sources.language.name} is not offered yet"
         module = dict(sources.files).get(sources.main or sources.files[0][0], b"")
         what = f"class {api.name}" if isinstance(api, types.ClassSignature) else f"function {api.name}"
-        if language == "java":
-            return _java_issue(api, module, sources.path.name)
+        if language in ("java", "csharp"):
+            return _class_issue(api, module, sources.path.name)
         if language == "c":
             return programs.c_unoffered(api)  # the compiler names a missing function itself
         if language == "javascript" and not re.search(rb"\b" + re.escape(api.name.encode()) + rb"\b", module):
@@ -199,8 +199,9 @@ def _binds(node: ast.stmt, name: str) -> bool:
     return False
 
 
-def _java_issue(api: types.Api, module: bytes, name: str) -> str:
-    """A Java file without the class, or the class without the method: said before javac runs."""
+def _class_issue(api: types.Api, module: bytes, name: str) -> str:
+    """A Java or C# file without the class, or the class without a method: said before the
+    compiler runs (the harness finds them by reflection, so the compiler would not)."""
     owner = api.name if isinstance(api, types.ClassSignature) else "Solution"
     if owner.encode() not in _JAVA_CLASS.findall(module):
         if isinstance(api, types.ClassSignature):

@@ -387,6 +387,29 @@ def _rust_files(api: types.Api, module: bytes) -> Files:
     return "main.rs", {**files, "solution.rs": module}
 
 
+_CSHARP = {"int": "int", "long": "long", "float": "double", "bool": "bool", "str": "string"}
+
+
+def csharp_type(written: types.Type) -> str:
+    """The type in C#: T[] for a list, Dictionary<string, T>, T? for a value that may be None."""
+    if written.of is not None:
+        inner = csharp_type(written.of)
+        if written.name == "list":
+            return f"{inner}[]"
+        if written.name == "dict":
+            return f"Dictionary<string, {inner}>"
+        return inner if inner == "string" or inner.endswith(("[]", ">")) else f"{inner}?"
+    return _CSHARP.get(written.name, "void")
+
+
+def _csharp_files(api: types.Api, module: bytes) -> Files:
+    """(entry, files): the harness (class JudgeHarness, with Main), the student's class beside it."""
+    said = f"{api.name}\n{'class' if isinstance(api, types.ClassSignature) else 'function'}\n"
+    owner = api.name if isinstance(api, types.ClassSignature) else "Solution"
+    files = {"JudgeHarness.cs": harness("harness_csharp.cs"), "function.txt": said.encode()}
+    return "JudgeHarness.cs", {**files, f"{owner}.cs": module}
+
+
 # The languages a function can be written in: how each one's program is made.
 HARNESSES: dict[str, Callable[[types.Api, bytes], Files]] = {
     "python3": _python_files,
@@ -398,4 +421,5 @@ HARNESSES: dict[str, Callable[[types.Api, bytes], Files]] = {
     "javascript": _javascript_files,
     "go": _go_files,
     "rust": _rust_files,
+    "csharp": _csharp_files,
 }

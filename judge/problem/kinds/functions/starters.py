@@ -17,6 +17,8 @@ def _params(params: tuple[types.Param, ...], typed: str) -> str:
         return ", ".join(f"{programs.java_type(p.type)} {p.name}" for p in params)
     if typed == "cpp":
         return ", ".join(f"{programs.cpp_type(p.type)} {p.name}" for p in params)
+    if typed == "csharp":
+        return ", ".join(f"{programs.csharp_type(p.type)} {p.name}" for p in params)
     if typed == "go":
         return ", ".join(f"{p.name} {programs.go_type(p.type)}" for p in params)
     if typed == "rust":
@@ -97,6 +99,23 @@ def _c(api: types.Api, title: str) -> tuple[str, str]:
     return f"{api.name}.c", text
 
 
+def _csharp(api: types.Api, title: str) -> tuple[str, str]:
+    body = '        throw new NotImplementedException("not written yet");\n    }\n'
+    if isinstance(api, types.Signature):
+        params = _params(api.params, "csharp")
+        members = [f"    public {programs.csharp_type(api.returns)} {api.name}({params}) {{\n{body}"]
+        owner = "Solution"
+    else:
+        owner = api.name
+        members = [f"    public {api.name}({_params(api.constructor, 'csharp')}) {{\n{body}"]
+        members += [
+            f"\n    public {programs.csharp_type(m.returns)} {m.name}({_params(m.params, 'csharp')}) {{\n{body}"
+            for m in api.methods
+        ]
+    head = f"// {title}: see the statement.\nusing System;\nusing System.Collections.Generic;\n\n"
+    return f"{owner}.cs", f"{head}public class {owner} {{\n{''.join(members)}}}\n"
+
+
 def _go(api: types.Api, title: str) -> tuple[str, str]:
     head = f"// {title}: see the statement.\npackage main\n\n"
     body = '\tpanic("not written yet")\n}\n'
@@ -141,6 +160,7 @@ _WRITERS = {
     "c": _c,
     "go": _go,
     "rust": _rust,
+    "csharp": _csharp,
 }
 
 

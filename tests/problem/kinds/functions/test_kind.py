@@ -178,7 +178,8 @@ def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem,
     other = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "ruby")
     assert (
         other.returncode == 2
-        and "function problems take python3, pypy3, cpp, cpp20, java, c, javascript, go, rust for now" in other.stderr
+        and "function problems take python3, pypy3, cpp, cpp20, java, c, javascript, go, rust, csharp for now"
+        in other.stderr
     )
     java = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "java")
     assert "    public long max_sum(int[] xs) {" in java.stdout
@@ -327,6 +328,29 @@ RUST = {
     ),
 }
 
+CSHARP = {
+    "kadane.cs": (
+        "using System;\npublic class Solution {\n    public static long max_sum(int[] xs) {\n"
+        '        if (xs.Length == 0) throw new ArgumentException("empty");\n        long best = xs[0], here = xs[0];\n'
+        "        for (int i = 1; i < xs.Length; i++) { here = Math.Max(xs[i], here + xs[i]); best = Math.Max(best, here); }\n"
+        "        return best;\n    }\n}\n",
+        "AC",
+    ),
+    "listed.cs": (
+        "using System.Collections.Generic;\nclass Solution {\n    long max_sum(List<int> xs) { return xs.Count; }\n}\n",
+        "WA",
+    ),
+    # The writer replaced and a result of its own written, then an exit: only a guess.
+    "fake_result.cs": (
+        "using System;\nclass Solution {\n    public long max_sum(int[] xs) {\n"
+        "        Console.SetOut(new System.IO.StringWriter());\n"
+        '        var raw = Console.OpenStandardOutput(); var line = System.Text.Encoding.UTF8.GetBytes("\\n\\u001ejudge-result\\u001e {\\"returned\\":12345}\\n");\n'
+        "        raw.Write(line, 0, line.Length); raw.Flush(); Environment.Exit(0); return 0;\n    }\n}\n",
+        "WA",
+    ),
+    "no_class.cs": ("class Answer {\n    long max_sum(int[] xs) { return 0; }\n}\n", "CE"),
+}
+
 
 # Each language's submissions, the toolchain it needs and the verdict each must get.
 LANGUAGES = (
@@ -336,6 +360,7 @@ LANGUAGES = (
     ("node", JAVASCRIPT),
     ("go", GO),
     ("rustc", RUST),
+    ("mcs", CSHARP),
 )
 
 
@@ -413,6 +438,13 @@ CLASSES = {
         '    fn min(&self) -> i32 {\n        self.s.first().expect("empty").1\n    }\n}\n',
         "WA",  # the bottom's smallest, not the top's
     ),
+    "MinStack.cs": (
+        "using System;\nusing System.Collections.Generic;\npublic class MinStack {\n    List<int[]> s = new List<int[]>();\n"
+        "    public void push(int x) { s.Add(new[] { x, s.Count == 0 ? x : Math.Min(x, s[s.Count - 1][1]) }); }\n"
+        "    public int pop() { var t = s[s.Count - 1]; s.RemoveAt(s.Count - 1); return t[0]; }\n"
+        "    public int min() { return s[s.Count - 1][1]; }\n}\n",
+        "AC",
+    ),
 }
 CLASS_TOOLS = {
     ".py": "python3",
@@ -422,6 +454,7 @@ CLASS_TOOLS = {
     ".c": "gcc",
     ".go": "go",
     ".rs": "rustc",
+    ".cs": "mcs",
 }
 
 
