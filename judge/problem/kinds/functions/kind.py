@@ -92,6 +92,8 @@ class Functions(Kind):
             return _class_issue(api, module, sources.path.name)
         if language == "c":
             return programs.c_unoffered(api)  # the compiler names a missing function itself
+        if language == "kotlin":
+            return _kotlin_issue(api, module, sources.path.name)
         if language == "javascript" and not re.search(rb"\b" + re.escape(api.name.encode()) + rb"\b", module):
             return f"no {what} in {sources.path.name}"
         if language not in ("python3", "pypy3"):
@@ -197,6 +199,21 @@ def _binds(node: ast.stmt, name: str) -> bool:
     if isinstance(node, ast.If | ast.Try):
         return any(_binds(child, name) for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
     return False
+
+
+def _kotlin_issue(api: types.Api, module: bytes, name: str) -> str:
+    """A Kotlin file without the function (or the class and its methods): the harness finds
+    them by reflection, so kotlinc would not say."""
+    if isinstance(api, types.ClassSignature):
+        if not re.search(rb"\bclass\s+" + re.escape(api.name.encode()) + rb"\b", module):
+            return f"no class {api.name} in {name}"
+        wanted = [m.name for m in api.methods]
+    else:
+        wanted = [api.name]
+    for function in wanted:
+        if not re.search(rb"\bfun\s+" + re.escape(function.encode()) + rb"\s*\(", module):
+            return f"no function {function} in {name}"
+    return ""
 
 
 def _class_issue(api: types.Api, module: bytes, name: str) -> str:

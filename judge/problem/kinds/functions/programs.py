@@ -410,6 +410,25 @@ def _csharp_files(api: types.Api, module: bytes) -> Files:
     return "JudgeHarness.cs", {**files, f"{owner}.cs": module}
 
 
+_KOTLIN = {"int": "Int", "long": "Long", "float": "Double", "bool": "Boolean", "str": "String"}
+
+
+def kotlin_type(written: types.Type) -> str:
+    """The type in Kotlin: List<T>, Map<String, T>, T? for a value that may be None."""
+    if written.of is not None:
+        inner = kotlin_type(written.of)
+        return {"list": f"List<{inner}>", "dict": f"Map<String, {inner}>"}.get(written.name, f"{inner}?")
+    return _KOTLIN.get(written.name, "Unit")
+
+
+def _kotlin_files(api: types.Api, module: bytes) -> Files:
+    """(entry, files): the harness as Main.kt, the student's file as solution.kt (so its
+    top-level functions are class SolutionKt's)."""
+    said = f"{api.name}\n{'class' if isinstance(api, types.ClassSignature) else 'function'}\n"
+    files = {"Main.kt": harness("harness_kotlin.kt"), "function.txt": said.encode()}
+    return "Main.kt", {**files, "solution.kt": module}
+
+
 # The languages a function can be written in: how each one's program is made.
 HARNESSES: dict[str, Callable[[types.Api, bytes], Files]] = {
     "python3": _python_files,
@@ -422,4 +441,5 @@ HARNESSES: dict[str, Callable[[types.Api, bytes], Files]] = {
     "go": _go_files,
     "rust": _rust_files,
     "csharp": _csharp_files,
+    "kotlin": _kotlin_files,
 }

@@ -17,6 +17,8 @@ def _params(params: tuple[types.Param, ...], typed: str) -> str:
         return ", ".join(f"{programs.java_type(p.type)} {p.name}" for p in params)
     if typed == "cpp":
         return ", ".join(f"{programs.cpp_type(p.type)} {p.name}" for p in params)
+    if typed == "kotlin":
+        return ", ".join(f"{p.name}: {programs.kotlin_type(p.type)}" for p in params)
     if typed == "csharp":
         return ", ".join(f"{programs.csharp_type(p.type)} {p.name}" for p in params)
     if typed == "go":
@@ -116,6 +118,24 @@ def _csharp(api: types.Api, title: str) -> tuple[str, str]:
     return f"{owner}.cs", f"{head}public class {owner} {{\n{''.join(members)}}}\n"
 
 
+def _kotlin(api: types.Api, title: str) -> tuple[str, str]:
+    head = f"// {title}: see the statement.\n\n"
+
+    def returns(written: types.Type) -> str:
+        return "" if written.name == "none" else ": " + programs.kotlin_type(written)
+
+    if isinstance(api, types.Signature):
+        params = _params(api.params, "kotlin")
+        text = f'fun {api.name}({params}){returns(api.returns)} {{\n    TODO("not written yet")\n}}\n'
+        return f"{api.name}.kt", head + text
+    made = f"({_params(api.constructor, 'kotlin')})" if api.constructor else ""
+    members = [
+        f'    fun {m.name}({_params(m.params, "kotlin")}){returns(m.returns)} {{\n        TODO("not written yet")\n    }}\n'
+        for m in api.methods
+    ]
+    return f"{api.name}.kt", f"{head}class {api.name}{made} {{\n{chr(10).join(members)}}}\n"
+
+
 def _go(api: types.Api, title: str) -> tuple[str, str]:
     head = f"// {title}: see the statement.\npackage main\n\n"
     body = '\tpanic("not written yet")\n}\n'
@@ -161,6 +181,7 @@ _WRITERS = {
     "go": _go,
     "rust": _rust,
     "csharp": _csharp,
+    "kotlin": _kotlin,
 }
 
 

@@ -178,7 +178,7 @@ def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem,
     other = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "ruby")
     assert (
         other.returncode == 2
-        and "function problems take python3, pypy3, cpp, cpp20, java, c, javascript, go, rust, csharp for now"
+        and "function problems take python3, pypy3, cpp, cpp20, java, c, javascript, go, rust, csharp, kotlin for now"
         in other.stderr
     )
     java = judge("--problems", str(problem.directory.parent), "starter", "maxf", "--lang", "java")
@@ -351,6 +351,17 @@ CSHARP = {
     "no_class.cs": ("class Answer {\n    long max_sum(int[] xs) { return 0; }\n}\n", "CE"),
 }
 
+KOTLIN = {
+    "kadane.kt": (
+        'fun max_sum(xs: List<Int>): Long {\n    require(xs.isNotEmpty()) { "empty" }\n    var best = xs[0].toLong()\n'
+        "    var here = best\n    for (x in xs.drop(1)) {\n        here = maxOf(x.toLong(), here + x)\n"
+        "        best = maxOf(best, here)\n    }\n    return best\n}\n",
+        "AC",
+    ),
+    "in_class.kt": ("class Solution {\n    fun max_sum(xs: IntArray): Long = xs.sum().toLong()\n}\n", "WA"),
+    "missing.kt": ("fun maxSum(xs: List<Int>): Long = 0\n", "CE"),
+}
+
 
 # Each language's submissions, the toolchain it needs and the verdict each must get.
 LANGUAGES = (
@@ -361,6 +372,7 @@ LANGUAGES = (
     ("go", GO),
     ("rustc", RUST),
     ("mcs", CSHARP),
+    ("kotlinc", KOTLIN),
 )
 
 
@@ -445,6 +457,12 @@ CLASSES = {
         "    public int min() { return s[s.Count - 1][1]; }\n}\n",
         "AC",
     ),
+    "MinStack.kt": (
+        "class MinStack {\n    private val s = ArrayList<IntArray>()\n"
+        "    fun push(x: Int) { s.add(intArrayOf(x, if (s.isEmpty()) x else minOf(x, s.last()[1]))) }\n"
+        "    fun pop(): Int = s.removeAt(s.size - 1)[0]\n    fun min(): Int = s.last()[1]\n}\n",
+        "AC",
+    ),
 }
 CLASS_TOOLS = {
     ".py": "python3",
@@ -455,6 +473,7 @@ CLASS_TOOLS = {
     ".go": "go",
     ".rs": "rustc",
     ".cs": "mcs",
+    ".kt": "kotlinc",
 }
 
 
