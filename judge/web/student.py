@@ -22,6 +22,7 @@ from judge.errors import JudgeError
 from judge.explain import render, stored
 from judge.grade import feedback, reports
 from judge.problem import statement, testdata
+from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
 from judge.web.accounts import User
@@ -183,6 +184,7 @@ def problem_page(
         if c.public
     ]
     limits = problem.spec.limits
+    starter = starter_view(site, problem, request.query_params.get("lang", ""))
     multipliers = ", ".join(f"{lang} {m:g}×" for lang, m in limits.time_multipliers.items())
     text = f"{limits.time_s:g} s CPU{f' ({multipliers})' if multipliers else ''}, {limits.memory_mib} MiB"
     return site.page(
@@ -200,6 +202,53 @@ def problem_page(
         ),
         deadline=deadline_text(site, user, assignment) if assignment is not None else ("", ""),
         used=used_text(site, user, assignment, problem.id),
+        starter=starter,
+    )
+
+
+@dataclass(frozen=True)
+class StarterView:
+    """A function problem's starting file in the language the student chose (?lang=)."""
+
+    language: str
+    offered: tuple[tuple[str, str], ...]  # (id, name) of every language it is written in
+    name: str  # the file's name ("" when the language cannot hold the signature)
+    text: str  # the file, or why there is none
+
+
+def starter_view(site: Site, problem: Problem, asked: str) -> StarterView | None:
+    offered = tuple(
+        (lang, site.table.languages[lang].name)
+        for lang in kinds.of(problem).starter_languages(problem)
+        if lang in site.table.languages
+    )
+    if not offered:
+        return None
+    language = asked if asked in dict(offered) else offered[0][0]
+    try:
+        name, text = kinds.of(problem).starter_file(problem, language)
+    except JudgeError as err:
+        return StarterView(language, offered, "", str(err).split(": ", 1)[-1])
+    return StarterView(language, offered, name, text)
+
+
+def starter_file(
+    request: Request,
+    problem_id: str,
+    language: str,
+    user: User = Depends(require_user),
+    site: Site = Depends(site_of),
+) -> Response:
+    """The starting file as a download, under its own name."""
+    problem, _ = site.open_problem(user, problem_id)
+    shown = starter_view(site, problem, language)
+    if shown is None or shown.language != language or not shown.name:
+        back = f"{base(request)}/problems/{problem_id}"
+        raise WebError(404, f"There is no starter file of {problem_id} in {language!r}.", back, "Back to the problem")
+    return Response(
+        shown.text,
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{shown.name}"'},
     )
 
 
@@ -405,6 +454,7 @@ def routes(site: Site) -> APIRouter:
     router.add_api_route("/", problem_list, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/problems/{problem_id}", problem_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/problems/{problem_id}/submit", submit, methods=["POST"], max_body_size=site.submit_bytes)
+    router.add_api_route("/problems/{problem_id}/starter/{language}", starter_file, methods=["GET"])
     router.add_api_route("/submissions", my_submissions, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/submissions/{submission_id}", submission_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/submissions/{submission_id}/explain", explain, methods=["POST"], max_body_size=FORM_BYTES)

@@ -114,6 +114,10 @@ class Kind(ABC):
         verify` sees that the reference still gives the answers, in a kind that `solves`."""
         raise NotImplementedError(f"a problem of kind {self.name} has no answers to reproduce")
 
+    def starter_languages(self, problem: Problem) -> tuple[str, ...]:
+        """The languages `starter_file` writes in (none: the kind has no starter file)."""
+        return ()
+
     def starter_file(self, problem: Problem, language: str) -> tuple[str, str]:
         """(file name, text) of what a student starts from (`judge starter`), where the kind has one."""
         raise JudgeError(f"{problem.spec_path}: a {self.name} problem has no starter file (a function problem has)")

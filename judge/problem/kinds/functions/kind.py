@@ -149,6 +149,9 @@ class Functions(Kind):
         decided, _ = decide_case(problem, case, output)
         return CheckResult(decided.verdict is Verdict.AC, decided.message)
 
+    def starter_languages(self, problem: Problem) -> tuple[str, ...]:
+        return tuple(programs.HARNESSES)
+
     def starter_file(self, problem: Problem, language: str) -> tuple[str, str]:
         """(file name, text) of what a student starts from: the signature, an empty body."""
         if language not in programs.HARNESSES:

@@ -1,0 +1,48 @@
+"""The student's problem page of a function problem: the signature in the language the student
+chooses, and its starter file as a download under its own name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from judge.problem import scaffold
+from judge.web.app import Settings, create_app
+from judge.web.store import Store
+
+
+def _client(tmp_path: Path) -> TestClient:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    scaffold.create(problems, "maxf", "python3", kind="functions")
+    scaffold.create(problems, "stack", "python3", kind="functions", shape="class")
+    scaffold.create(problems, "sums", "python3")
+    store = Store(tmp_path / "data")
+    token = store.add_user("ada")
+    client = TestClient(
+        create_app(Settings(problems_dir=problems, data_dir=tmp_path / "data"), start_workers=False),
+        follow_redirects=False,
+    )
+    assert client.post("/login", data={"user": "ada", "token": token}).status_code == 303
+    return client
+
+
+def test_the_signature_is_shown_in_the_chosen_language_and_downloads(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    page = client.get("/problems/maxf").text
+    assert 'id="starter-text"' in page and "def max_sum(xs: list[int]) -&gt; int:" in page  # Python first
+    java = client.get("/problems/maxf", params={"lang": "java"}).text
+    assert "public long max_sum(int[] xs)" in java and '<option value="java" selected>' in java
+    got = client.get("/problems/maxf/starter/rust")
+    assert got.status_code == 200 and got.headers["content-disposition"] == 'attachment; filename="max_sum.rs"'
+    assert (
+        got.text.startswith("// Largest Sum of a Part, as a Function") and "fn max_sum(xs: Vec<i32>) -> i64" in got.text
+    )
+    # A class in C: the page says why there is none, and there is nothing to download.
+    c = client.get("/problems/stack", params={"lang": "c"}).text
+    assert "a class is not offered in C" in c and 'id="starter-download"' not in c
+    assert client.get("/problems/stack/starter/c").status_code == 404
+    assert client.get("/problems/stack/starter/brainfuck").status_code == 404
+    # A program problem has no starter section at all.
+    assert 'id="starter' not in client.get("/problems/sums").text
