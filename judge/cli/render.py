@@ -97,7 +97,8 @@ def print_verification(report: ProblemReport) -> None:
                 cells.append(text)
             if not outcome.groups:
                 cells = ["-"] * len(report.groups)
-            want = "|".join(sorted(v.value for v in outcome.run.solution.expected.verdicts))
+            expected = outcome.run.solution.expected.verdicts
+            want = "not AC" if outcome.run.solution.decoy is not None else "|".join(sorted(v.value for v in expected))
             result = (
                 "[red]FAIL[/red]"
                 if outcome.failures
@@ -115,9 +116,9 @@ def print_verification(report: ProblemReport) -> None:
         (out if out.is_terminal else Console(highlight=False, width=max(out.width, 200))).print(table)
     for outcome in report.solutions:
         for failure in outcome.failures:
-            out.print(f"  [red]FAIL[/red] {escape(str(outcome.run.solution.path))}: {escape(failure)}")
+            out.print(f"  [red]FAIL[/red] {escape(outcome.run.solution.shown)}: {escape(failure)}")
         for warning in outcome.warnings:
-            out.print(f"  [yellow]warn[/yellow] {escape(str(outcome.run.solution.path))}: {escape(warning)}")
+            out.print(f"  [yellow]warn[/yellow] {escape(outcome.run.solution.shown)}: {escape(warning)}")
     for note in report.notes:
         out.print(f"  [yellow]warn[/yellow] {escape(note)}")
     for note in report.skipped:

@@ -3,7 +3,9 @@
 Per problem, in order: the spec loads; tests/ is what the generators make now; every input
 passes the validator; the reference reproduces every answer; and every solution under
 `solutions/<verdict folder>/` gets the verdict of its folder (see judge.problem.expectations),
-with warnings where a time limit is close to deciding a verdict.
+with warnings where a time limit is close to deciding a verdict. The problem's kind may add
+decoys of its own (a function returning a constant, in each language of the accepted
+solutions), which the tests must not accept.
 
 Solutions run in worker processes (each once, at the raised limit); the checks on the
 data run in the calling process.
@@ -21,6 +23,7 @@ from judge.errors import JudgeError
 from judge.problem import expectations
 from judge.problem.expectations import Expectation, ExpectationError, GroupOutcome, Measured
 from judge.problem.kinds import table as kinds
+from judge.problem.kinds.base import Decoy
 from judge.problem.spec import Problem, load_problem
 from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox, sources
@@ -43,10 +46,17 @@ class Solution:
     path: Path
     folder: str
     expected: Expectation
+    # A decoy the judge wrote (Kind.decoys): its text and language; `path` names it only.
+    decoy: Decoy | None = None
 
     @property
     def label(self) -> str:
-        return f"{self.folder}/{self.path.name}"
+        return f"decoy/{self.path.name}" if self.decoy is not None else f"{self.folder}/{self.path.name}"
+
+    @property
+    def shown(self) -> str:
+        """Where to look: its file, or the decoy's name (it has no file)."""
+        return f"the judge's decoy {self.path.name} ({self.decoy.language})" if self.decoy else str(self.path)
 
 
 @dataclass(frozen=True)
@@ -218,7 +228,11 @@ def run_solution_of(problem: Problem, solution: Solution) -> SolutionRun:
     from judge.problem import testdata
 
     try:
-        submission = runner.load_for(problem, solution.path, own=True)
+        if solution.decoy is not None:
+            data = solution.decoy.text.encode()
+            submission = sources.from_upload(solution.decoy.name, data, language_id=solution.decoy.language)
+        else:
+            submission = runner.load_for(problem, solution.path, own=True)
     except JudgeError as err:
         return SolutionRun(solution, "", 0.0, False, str(err), "", ())
     real = runner.run_limits(problem, submission.language)
@@ -260,7 +274,9 @@ def judge_outcome(run: SolutionRun, groups: Sequence[tuple[str, int]]) -> Soluti
     verdict = headline([expectations.at_limit(c, run.limit_s) for c in run.cases]) if run.compiled else Verdict.CE
     failures: list[str] = []
     allowed = solution.expected.verdicts
-    if verdict not in allowed:
+    if solution.decoy is not None and verdict not in allowed:
+        failures.append(f"accepted, though {solution.decoy.what}: the tests cannot tell it from a solution")
+    elif verdict not in allowed:
         want = " or ".join(sorted(v.value for v in allowed))
         where = next(
             (f" in group {g.name}" for g in outcomes if g.verdict is verdict and verdict is not Verdict.CE), ""
@@ -346,10 +362,28 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs
         notes.append(
             f"{problem_dir / SOLUTIONS_DIR / 'accepted'}: no accepted solution, so nothing shows the tests can be passed"
         )
+    solutions += decoys_of(problem, solutions)
     if data_broken and solutions:
         notes.append("solutions not run: fix the data first")
         solutions = []
     return Prepared(problem_dir, problem.id, tuple(checks), groups, tuple(solutions), tuple(notes), tuple(skipped))
+
+
+def decoys_of(problem: Problem, solutions: Sequence[Solution]) -> list[Solution]:
+    """The kind's decoys in the languages of the accepted solutions, each expected to fail."""
+    languages = []
+    for solution in solutions:
+        if solution.folder == "accepted":
+            try:
+                languages.append(sources.read(solution.path, build_scripts="ignore", guess_entry=True).language.id)
+            except JudgeError:
+                continue  # said by discover already
+    failing = Expectation(frozenset(v for v in Verdict if v not in (Verdict.AC, Verdict.NJ)), 0)
+    where = problem.directory / SOLUTIONS_DIR
+    return [
+        Solution(where / decoy.name, "wrong_answer", failing, decoy)
+        for decoy in kinds.of(problem).decoys(problem, tuple(languages))
+    ]
 
 
 def finish(prepared: Prepared, runs: dict[Path, SolutionRun]) -> ProblemReport:

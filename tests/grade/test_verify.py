@@ -206,3 +206,35 @@ def test_a_solution_without_its_toolchain_is_skipped_not_failed(scratch: Path, m
     report = verify.finish(prepared, {solution.path: verify.run_solution(scratch / PROBLEM, solution)})
     assert report.failures == [] and report.solutions == ()
     assert report.skipped == (f"{solution.path}: skipped: no C (gcc, GNU11) toolchain here",)
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ here")
+def test_tests_that_a_constant_passes_fail_by_the_judges_decoy(tmp_path: Path) -> None:
+    """A function problem whose every answer is 0: the judge's decoy (a function returning 0,
+    in each language of the accepted solutions) is accepted, which verify reports."""
+    problem = tmp_path / "problems" / "zeros"
+    (problem / "solutions" / "accepted").mkdir(parents=True)
+    (problem / "problem.yaml").write_text(
+        "id: zeros\ntitle: Zeros\nsource: a test\nkind: functions\nsignature: 'lowest(xs: list[int]) -> int'\n"
+        "limits: {time_s: 1, memory_mib: 256}\nreference: solutions/accepted/lowest.py\ngroups:\n"
+        "  - name: samples\n    visibility: public\n    points: 100\n    cases:\n"
+        "      - call: [[0, 3]]\n      - call: [[5, 0, 2]]\n"
+    )
+    (problem / "statement.md").write_text("# Zeros\n\nReturn the lowest element.\n")
+    (problem / "solutions" / "accepted" / "lowest.py").write_text("def lowest(xs):\n    return min(xs)\n")
+    (problem / "solutions" / "accepted" / "lowest.cpp").write_text(
+        "#include <bits/stdc++.h>\nint lowest(std::vector<int> xs) { return *std::min_element(xs.begin(), xs.end()); }\n"
+    )
+    assert judge("--problems", str(tmp_path / "problems"), "gen", "zeros").returncode == 0
+    result = run_verify(tmp_path / "problems", "zeros")
+    assert result.returncode == 1, result.stdout
+    for decoy in ("lowest.py (python3)", "lowest.cpp (cpp)"):
+        said = f'the judge\'s decoy {decoy}: accepted, though every call returns a constant (0, "", an empty list)'
+        assert said in result.stdout, result.stdout
+    # One call whose answer is not 0 is enough: the decoys fail, and verify holds.
+    text = (problem / "problem.yaml").read_text()
+    (problem / "problem.yaml").write_text(text + "      - call: [[4, 7]]\n")
+    assert judge("--problems", str(tmp_path / "problems"), "gen", "zeros").returncode == 0
+    again = run_verify(tmp_path / "problems", "zeros")
+    assert again.returncode == 0, again.stdout
+    assert "decoy/lowest.cpp" in again.stdout and "not AC" in again.stdout

@@ -63,6 +63,16 @@ class Starter:
     files: tuple[tuple[str, str], ...]
 
 
+@dataclass(frozen=True)
+class Decoy:
+    """A wrong solution the judge writes itself, which the tests must not accept (judge verify)."""
+
+    language: str
+    name: str  # its file name
+    text: str
+    what: str  # what it does, for the message when it is accepted
+
+
 class Kind(ABC):
     """One kind of problem. A subclass is a row of kinds.table."""
 
@@ -113,6 +123,11 @@ class Kind(ABC):
         """The problem's checker on an output made for the case (input, answer): how `judge
         verify` sees that the reference still gives the answers, in a kind that `solves`."""
         raise NotImplementedError(f"a problem of kind {self.name} has no answers to reproduce")
+
+    def decoys(self, problem: Problem, languages: tuple[str, ...]) -> tuple[Decoy, ...]:
+        """Wrong solutions in these languages (those of the accepted ones) that the tests must
+        fail; none where the kind has no such thing."""
+        return ()
 
     def starter_languages(self, problem: Problem) -> tuple[str, ...]:
         """The languages `starter_file` writes in (none: the kind has no starter file)."""

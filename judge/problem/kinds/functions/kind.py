@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
-from judge.problem.kinds.base import CaseRun, Kind, Starter, run_on_stdin
+from judge.problem.kinds.base import CaseRun, Decoy, Kind, Starter, run_on_stdin
 from judge.problem.kinds.functions import outcome, programs, starters, types, values
 from judge.run import languages, sandbox
 from judge.run.checkers import CheckResult
@@ -151,6 +151,15 @@ class Functions(Kind):
 
     def starter_languages(self, problem: Problem) -> tuple[str, ...]:
         return tuple(programs.HARNESSES)
+
+    def decoys(self, problem: Problem, languages: tuple[str, ...]) -> tuple[Decoy, ...]:
+        """Per language, a function (or class) whose every call returns a constant: 0, "", []."""
+        made = []
+        for language in dict.fromkeys(languages):
+            if language in programs.HARNESSES and not (language == "c" and programs.c_unoffered(_api(problem))):
+                name, text = starters.constant(_api(problem), language)
+                made.append(Decoy(language, name, text, 'every call returns a constant (0, "", an empty list)'))
+        return tuple(made)
 
     def starter_file(self, problem: Problem, language: str) -> tuple[str, str]:
         """(file name, text) of what a student starts from: the signature, an empty body."""
