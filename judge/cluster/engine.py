@@ -360,7 +360,10 @@ class ClusterEngine:
         tickets: dict[Hashable, Solution] = {}
         for order, (directory, solution) in enumerate(work):
             problem = problems.get(directory) or problems.setdefault(directory, load_problem(directory))
-            data, (name, source) = self._problem(problem), sources.pack(solution.path)
+            data = self._problem(problem)
+            # A decoy of the judge's has no file: its text travels inside the Solution.
+            decoy = solution.decoy
+            name, source = sources.pack(solution.path) if decoy is None else (decoy.name, decoy.text.encode())
 
             def start(
                 data: Future[Any] = data, solution: Solution = solution, name: str = name, source: bytes = source

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shlex
 import string
 from collections.abc import Sequence
@@ -302,7 +303,13 @@ class ProblemSpec(_Strict):
         default=None,
         min_length=1,
         description="A function problem's function: `name(a: T, ...) -> R`, types int, long, float, bool, str,"
-        " list[T], dict[str, T] and T | None",
+        " list[T], dict[str, T] and T | None; or a class: `class Name:` and its constructor and methods, a line each",
+    )
+    raises: dict[Language, str] = Field(
+        default_factory=dict,
+        description="A function problem: where the reference raised, the exception a student's code must raise,"
+        " per language id (python3: ValueError, java: IllegalArgumentException, cpp: std::invalid_argument);"
+        " pypy3 takes python3's and cpp20 cpp's. A language not named may raise any exception",
     )
     checker: Checker = Field(default_factory=lambda: TokensChecker(type="tokens"))
     interactor: Interactor | None = Field(
@@ -572,6 +579,8 @@ def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
     if not functions:
         if spec.signature is not None:
             found.append((("signature",), "a signature belongs to `kind: functions` problems"))
+        if spec.raises:
+            found.append((("raises",), "`raises` belongs to `kind: functions` problems"))
         calls = [(i, j) for i, g in enumerate(spec.groups) for j, c in enumerate(g.cases or ()) if c.called is not None]
         found += [
             (("groups", i, "cases", j, "call"), "a `call` belongs to `kind: functions` problems") for i, j in calls
@@ -579,6 +588,9 @@ def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
         return found
     if spec.interactor is not None:
         found.append((("interactor",), "a function problem has no interactor"))
+    for language, name in spec.raises.items():
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9.:$]*", name):
+            found.append((("raises", language), f"{name!r} is not the name of an exception"))
     if spec.reference in refs.NAMES:
         found.append((("reference",), "a function problem's reference is a function in a program file"))
     if spec.signature is None:
