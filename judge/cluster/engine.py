@@ -29,7 +29,7 @@ from judge.grade.verify import Solution, SolutionRun
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import sandbox, sources
-from judge.run.sources import Sources
+from judge.run.sources import Launch, Sources
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -113,7 +113,7 @@ class _Case:
 
     data: Future[Any]
     where: object  # the build's future
-    argv: tuple[str, ...]
+    launch: Launch
     ref: remote.CaseRef
     limits: sandbox.RunLimits
     full: bool
@@ -250,7 +250,7 @@ class ClusterEngine:
                     remote.cases_remote,
                     one.data,
                     one.where,
-                    one.argv,
+                    one.launch,
                     refs,
                     one.limits,
                     one.full,
@@ -279,7 +279,7 @@ class ClusterEngine:
         self,
         problem: Problem,
         where: object,
-        argv: tuple[str, ...],
+        launch: Launch,
         case: CaseFiles,
         limits: sandbox.RunLimits,
         rank: tuple[int, int],
@@ -290,7 +290,7 @@ class ClusterEngine:
         # dask runs higher priorities first: lower ranks get higher ones.
         priority = -(rank[0] * RANK_SPAN + rank[1])
         ending = batching.ending(problem, case.group, full)
-        job = _Job(case=_Case(data, where, argv, ref, limits, full, priority, ending))
+        job = _Job(case=_Case(data, where, launch, ref, limits, full, priority, ending))
         self._waiting.push(rank, job, build=id(where))
         return job
 

@@ -25,7 +25,7 @@ from judge.problem.spec import Problem, ProblemSpec
 from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
 from judge.run import lifecycle, sandbox
 from judge.run.build import Build
-from judge.run.sources import Sources
+from judge.run.sources import Launch, Sources
 
 BUILDS_KEPT = 64  # unpacked builds a worker keeps (the class's recent submissions)
 
@@ -170,7 +170,7 @@ def told(compiled: RemoteCompiled) -> RemoteBuild:
 def cases_remote(
     data: ProblemData,
     compiled: RemoteCompiled,
-    argv: tuple[str, ...],
+    launch: Launch,
     cases: tuple[CaseRef, ...],
     limits: sandbox.RunLimits,
     full: bool = False,
@@ -185,7 +185,7 @@ def cases_remote(
         folder = problem.tests_dir / case.group
         input_file, answer = folder / f"{case.name}{INPUT_SUFFIX}", folder / f"{case.name}{ANSWER_SUFFIX}"
         files.append((CaseFiles(case.group, case.name, input_file, answer, case.public), None))
-    return runner.run_cases_from(problem, argv, _builds.get(compiled), files, limits, full)
+    return runner.run_cases_from(problem, launch, _builds.get(compiled), files, limits, full)
 
 
 def verify_solution(data: ProblemData, solution: Solution, filename: str, source: bytes) -> SolutionRun:

@@ -31,7 +31,7 @@ from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
 from judge.run import lifecycle, sandbox
-from judge.run.sources import Sources
+from judge.run.sources import Launch, Sources
 from judge.run.verdicts import Verdict
 
 DEFAULT_BUDGET_S = 30.0
@@ -156,7 +156,7 @@ _NO_EXAMPLE: dict[str, Any] = {
 
 
 def _trial_task(
-    problem: Problem, argv: tuple[str, ...], built: str, text: str, answer: str | None, limits: sandbox.RunLimits
+    problem: Problem, launch: Launch, built: str, text: str, answer: str | None, limits: sandbox.RunLimits
 ) -> Run:
     """Worker: one run of the program on `text` (one case or a batch), checked against `answer`;
     None: the problem's reference program makes it first, here (a run in the sandbox may not
@@ -172,7 +172,7 @@ def _trial_task(
         given.write_text(text)
         expected.write_text(answer)
         case = testdata.CaseFiles("explain", "case", given, expected, public=True)
-        result = runner.run_case_from(problem, argv, Path(built), case, limits)
+        result = runner.run_case_from(problem, launch, Path(built), case, limits)
     output = (result.output or b"")[: OUTPUT_SHOWN * 4].decode("utf-8", errors="replace")
     return Run(result.verdict.value, result.message, result.cpu_s, result.wall_s, result.memory_kib, output, answer)
 
@@ -467,16 +467,16 @@ def explain(
         build = runner.compile_for(problem, submission, where)
         if not build.ok:
             return _unexplained(problem, submission, limits, budget_s, began, mode, content_hash, build.message)
-        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+        launch = runner.launch_of(problem, submission)
         pool = lifecycle.worker_pool(jobs) if jobs > 1 else _Inline()
         executor = pool
 
         def execute(text: str, answer: str | None) -> Future[Run]:
             if jobs > 1:  # a pool's worker must end on SIGTERM once its run has unwound
                 return executor.submit(
-                    lifecycle.in_worker, _trial_task, problem, argv, str(where), text, answer, limits
+                    lifecycle.in_worker, _trial_task, problem, launch, str(where), text, answer, limits
                 )
-            return executor.submit(_trial_task, problem, argv, str(where), text, answer, limits)
+            return executor.submit(_trial_task, problem, launch, str(where), text, answer, limits)
 
         def told(tried: int, summary: str) -> None:
             if progress is not None:

@@ -23,7 +23,7 @@ from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox
 from judge.run.build import Build
-from judge.run.sources import Sources
+from judge.run.sources import Launch, Sources
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Engine(Protocol):
         self,
         problem: Problem,
         where: object,
-        argv: tuple[str, ...],
+        launch: Launch,
         case: CaseFiles,
         limits: sandbox.RunLimits,
         rank: tuple[int, int],
@@ -87,7 +87,7 @@ def _compile_task(problem: Problem, submission: Sources, builds: Path) -> tuple[
 
 def _cases_task(
     problem: Problem,
-    argv: tuple[str, ...],
+    launch: Launch,
     built: str,
     cases: tuple[tuple[CaseFiles, str], ...],
     limits: sandbox.RunLimits,
@@ -98,7 +98,7 @@ def _cases_task(
     from judge.grade import runner
 
     stops: list[tuple[CaseFiles, sandbox.Stop | None]] = [(case, runner.StopFile(Path(stop))) for case, stop in cases]
-    return runner.run_cases_from(problem, argv, Path(built), stops, limits, full)
+    return runner.run_cases_from(problem, launch, Path(built), stops, limits, full)
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class _Case:
     """A case of a compiled submission, as queued."""
 
     problem: Problem
-    argv: tuple[str, ...]
+    launch: Launch
     where: str
     case: CaseFiles
     limits: sandbox.RunLimits
@@ -180,7 +180,7 @@ class LocalEngine:
                 one = first.case
                 cases = tuple((job.case.case, str(job.case.stop)) for job in jobs if job.case is not None)
                 future = self._pool.submit(
-                    lifecycle.in_worker, _cases_task, one.problem, one.argv, one.where, cases, one.limits, one.full
+                    lifecycle.in_worker, _cases_task, one.problem, one.launch, one.where, cases, one.limits, one.full
                 )
             self._running[future] = batching.handed(jobs, build, future)
 
@@ -193,7 +193,7 @@ class LocalEngine:
         self,
         problem: Problem,
         where: object,
-        argv: tuple[str, ...],
+        launch: Launch,
         case: CaseFiles,
         limits: sandbox.RunLimits,
         rank: tuple[int, int],
@@ -202,7 +202,7 @@ class LocalEngine:
         assert self._builds is not None and isinstance(where, str)
         stop = self._builds / f"stop-{next(self._stops)}"
         ending = batching.ending(problem, case.group, full)
-        job = _Job(case=_Case(problem, argv, where, case, limits, full, stop, ending))
+        job = _Job(case=_Case(problem, launch, where, case, limits, full, stop, ending))
         self._queue.push(rank, job, build=where)
         return job
 

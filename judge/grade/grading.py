@@ -37,7 +37,7 @@ from judge.run import sources as sources_of
 if TYPE_CHECKING:
     from judge.grade.runner import CaseResult, GroupEnds
     from judge.problem.testdata import CaseFiles
-    from judge.run.sources import Sources
+    from judge.run.sources import Launch, Sources
 
 OVERRIDES_FILE = "overrides.yaml"
 RESULTS_DIR = "results"
@@ -213,11 +213,11 @@ class _Judging:
         return ends
 
     @cached_property
-    def argv(self) -> tuple[str, ...]:
+    def launch(self) -> Launch:
         """How each of its cases starts (made once: a function's is its harness's command)."""
         from judge.grade import runner
 
-        return runner.run_argv(self.submitted.problem, self.submission)
+        return runner.launch_of(self.submitted.problem, self.submission)
 
 
 def run(
@@ -317,7 +317,7 @@ def _queue_cases(pool: Engine, state: _Judging, running: dict[Hashable, tuple[_J
         place = within[case.group] = within.get(case.group, -1) + 1
         rank = (state.order, place)
         problem = state.submitted.problem
-        queued = pool.case(problem, state.compiled.where, state.argv, case, state.limits, rank, state.full)
+        queued = pool.case(problem, state.compiled.where, state.launch, case, state.limits, rank, state.full)
         running[queued] = (state, i)
         state.tickets[i] = queued
 

@@ -22,7 +22,7 @@ from judge.problem.testdata import CaseFiles
 from judge.run import checkers, lifecycle, sandbox
 from judge.run.build import Build, box, compile_limits, compile_submission, load_submission
 from judge.run.languages import Language
-from judge.run.sources import Sources
+from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict, headline
 
 SHOWN_OUTPUT_CAP = 64 * 1024  # bytes of a public case's output kept for the diff
@@ -134,7 +134,7 @@ def judge_submission(
                 on_compiled()
             sandbox.seal_build(where)
             keep = {entry.name for entry in where.iterdir()}
-            argv = run_argv(problem, submission)
+            launch = launch_of(problem, submission)
             ends = GroupEnds(problem, full)
             for earlier in done:
                 ends.add(earlier)
@@ -149,7 +149,7 @@ def judge_submission(
                     if ran and pause is not None and pause():
                         raise Paused(tuple(results))
                     _clean_box(where, keep)
-                    result = run_case(problem, argv, where, case, limits, trace, runner)
+                    result = run_case(problem, launch, where, case, limits, trace, runner)
                     ran = True
                     results.append(result)
                     if on_case is not None:
@@ -205,10 +205,10 @@ def load_for(problem: Problem, path: Path, language_id: str | None = None, own: 
     return load_submission(path, language_id, allow_build=problem.spec.build_script, guess_entry=own)
 
 
-def run_argv(problem: Problem, submission: Sources) -> tuple[str, ...]:
+def launch_of(problem: Problem, submission: Sources) -> Launch:
     """How a case of the submission starts: the command of the program its kind builds (a
-    function's harness, whose main class is its own)."""
-    return tuple(kinds.of(problem).program(problem, submission).run_argv(problem.spec.limits.memory_mib))
+    function's harness, whose main class is its own), and its language."""
+    return kinds.of(problem).program(problem, submission).launch(problem.spec.limits.memory_mib)
 
 
 def compile_for(problem: Problem, submission: Sources, where: Path) -> Build:
@@ -225,7 +225,7 @@ def compile_for(problem: Problem, submission: Sources, where: Path) -> Build:
 
 def run_case(
     problem: Problem,
-    argv: tuple[str, ...],
+    launch: Launch,
     where: Path,
     case: CaseFiles,
     limits: sandbox.RunLimits,
@@ -236,7 +236,7 @@ def run_case(
     """Run the built program in the box `where` on one case and decide, as its problem's kind
     does. `runner`: the submission's sandbox session (else the case gets a sandbox of its own).
     `stop`, once set, ends the run: its group has ended meanwhile (NJ)."""
-    done = kinds.of(problem).judge_case(problem, argv, where, (case.input, case.answer), limits, runner, stop)
+    done = kinds.of(problem).judge_case(problem, launch, where, (case.input, case.answer), limits, runner, stop)
     run = done.run
     if run is None:
         return CaseResult(case.id, case.group, case.public, done.decided.verdict, done.decided.message, 0.0, 0.0, 0)
@@ -266,7 +266,7 @@ class StopFile:
 
 def run_case_from(
     problem: Problem,
-    argv: tuple[str, ...],
+    launch: Launch,
     built: Path,
     case: CaseFiles,
     limits: sandbox.RunLimits,
@@ -279,12 +279,12 @@ def run_case_from(
         return CaseResult(case.id, case.group, case.public, Verdict.NJ, STOPPED, 0.0, 0.0, 0)
     held = _held_box(built)
     _clean_box(held.box, held.keep)
-    return run_case(problem, argv, held.box, case, limits, runner=held.runner, stop=stop)
+    return run_case(problem, launch, held.box, case, limits, runner=held.runner, stop=stop)
 
 
 def run_cases_from(
     problem: Problem,
-    argv: tuple[str, ...],
+    launch: Launch,
     built: Path,
     cases: list[tuple[CaseFiles, sandbox.Stop | None]],
     limits: sandbox.RunLimits,
@@ -301,7 +301,7 @@ def run_cases_from(
         if case.group in ends.ended:
             found.append(ends.not_judged(case))
             continue
-        result = run_case_from(problem, argv, built, case, limits, stop)
+        result = run_case_from(problem, launch, built, case, limits, stop)
         ends.add(result)
         found.append(result)
     return found

@@ -139,6 +139,18 @@ class Sources:
             return ["sh", RUN_SCRIPT]
         return self.fill(self.language.run, memory_mib)
 
+    def launch(self, memory_mib: int) -> Launch:
+        return Launch(tuple(self.run_argv(memory_mib)), self.language.id)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How each case of a built program starts: its command, and the language it is written in
+    (which a kind may decide by: a function's exceptions are named per language)."""
+
+    argv: tuple[str, ...]
+    language: str
+
 
 # --- reading ---------------------------------------------------------------------------------
 

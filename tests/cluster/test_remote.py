@@ -15,6 +15,7 @@ from judge.grade import runner
 from judge.problem import testdata
 from judge.problem.spec import load_problem
 from judge.run import languages, sources
+from judge.run.sources import Launch
 from tests.problem.test_parts import make_problem
 from tests.test_cli import judge
 
@@ -36,9 +37,9 @@ def test_a_case_is_judged_from_the_archives_alone(tmp_path: Path) -> None:
     assert here.directory != problem.directory and (here.tests_dir / "hand").is_dir()
     python = languages.load().by_id("python3")
     limits = runner.run_limits(here, python)
-    argv = tuple(python.run_argv(here.spec.limits.memory_mib))
+    launch = Launch(tuple(python.run_argv(here.spec.limits.memory_mib)), python.id)
     refs = tuple(remote.CaseRef(c.group, c.name, c.public) for c in cases)
-    found = remote.cases_remote(data, compiled, argv, refs, limits)  # one batch, in its order
+    found = remote.cases_remote(data, compiled, launch, refs, limits)  # one batch, in its order
     assert [r.name for r in found] == [c.id for c in cases]
     assert [r.verdict.value for r in found] == ["AC"] * len(cases)
     assert all(r.output is None for r in found if not r.public)  # a secret case's output stays here

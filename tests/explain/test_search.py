@@ -328,11 +328,11 @@ def test_a_failing_program_gets_a_small_true_example_that_is_no_test(
     try:
         sandbox.prepare_box(where)
         assert runner.compile_for(problem, submission, where).ok
-        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+        launch = submission.launch(problem.spec.limits.memory_mib)
 
         def rerun(text: str) -> Future[Run]:
             answer = refs.module(name).solve(text, store)
-            return pool.submit(_trial_task, problem, argv, str(where), text, answer, limits)
+            return pool.submit(_trial_task, problem, launch, str(where), text, answer, limits)
 
         again = rerun(found.input).result()
         if again.verdict == "AC" and found.verdict == "TLE":

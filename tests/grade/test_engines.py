@@ -14,6 +14,7 @@ from judge.problem import testdata
 from judge.problem.spec import Problem, load_problem
 from judge.problem.testdata import CaseFiles
 from judge.run import sandbox
+from judge.run.sources import Launch
 from judge.run.verdicts import Verdict
 from tests.conftest import PROBLEMS, REPO
 
@@ -28,8 +29,8 @@ def test_a_started_case_that_is_cancelled_stops_at_once_and_is_not_judged() -> N
         compiled = engine.compile(problem, submission, 0)
         assert engine.finished() == [compiled]
         where = engine.compiled(compiled).where
-        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
-        ticket = engine.case(problem, where, argv, case, limits, (0, 0))
+        launch = submission.launch(problem.spec.limits.memory_mib)
+        ticket = engine.case(problem, where, launch, case, limits, (0, 0))
         engine._start()
         deadline = time.monotonic() + 60
         while not ticket.future.running():  # type: ignore[attr-defined]  # handed to the worker: cannot be dropped
@@ -54,8 +55,8 @@ def test_a_queued_case_that_is_cancelled_never_runs() -> None:
         compiled = engine.compile(problem, submission, 0)
         engine.finished()
         where = engine.compiled(compiled).where
-        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
-        ticket = engine.case(problem, where, argv, case, runner.run_limits(problem, submission.language), (0, 0))
+        launch = submission.launch(problem.spec.limits.memory_mib)
+        ticket = engine.case(problem, where, launch, case, runner.run_limits(problem, submission.language), (0, 0))
         assert engine.cancel(ticket) is True
         assert engine.finished() == []
 
@@ -71,10 +72,10 @@ class _Steady(batching.Pace):
         pass
 
 
-def _run_of(problem: Problem, source: Path) -> tuple[sandbox.RunLimits, tuple[str, ...]]:
+def _run_of(problem: Problem, source: Path) -> tuple[sandbox.RunLimits, Launch]:
     """A submission's run limits and command on `problem`."""
     submission = runner.load_for(problem, source)
-    return runner.run_limits(problem, submission.language), tuple(submission.run_argv(problem.spec.limits.memory_mib))
+    return runner.run_limits(problem, submission.language), submission.launch(problem.spec.limits.memory_mib)
 
 
 def _compiled(engine: LocalEngine, problem: Problem, source: Path) -> str:
@@ -90,12 +91,12 @@ def test_fast_cases_of_a_build_go_to_a_worker_together_and_each_gets_its_own_res
     cases = testdata.load_cases(problem)[:12]
     source = tmp_path / "zero.c"
     source.write_text('#include <stdio.h>\nint main(void) { puts("0"); return 0; }\n')
-    limits, argv = _run_of(problem, source)
+    limits, launch = _run_of(problem, source)
     with LocalEngine(2) as engine:
         where = _compiled(engine, problem, source)
         engine._pace = _Steady(where, 0.002)  # as if its cases came back in 2 ms each
         # full: no group ends early, so every case runs and gets its own verdict
-        tickets = [engine.case(problem, where, argv, case, limits, (0, i), full=True) for i, case in enumerate(cases)]
+        tickets = [engine.case(problem, where, launch, case, limits, (0, i), full=True) for i, case in enumerate(cases)]
         done: list[Hashable] = []
         while finished := engine.finished():
             done += finished
@@ -114,12 +115,12 @@ def test_cases_cancelled_inside_a_started_batch_stop_and_the_rest_never_start() 
     problem = load_problem(PROBLEMS / "lanqiao")  # a time limit of 1 s
     cases = testdata.load_cases(problem)[:3]
     source = REPO / "tests" / "programs" / "spin.c"
-    limits, argv = _run_of(problem, source)
+    limits, launch = _run_of(problem, source)
     with LocalEngine(1) as engine:
         where = _compiled(engine, problem, source)
         engine._pace = _Steady(where, 0.001)
         # full: only the stops end these cases, not their group's end
-        tickets = [engine.case(problem, where, argv, case, limits, (0, i), full=True) for i, case in enumerate(cases)]
+        tickets = [engine.case(problem, where, launch, case, limits, (0, i), full=True) for i, case in enumerate(cases)]
         engine._start()
         future = tickets[0].future  # type: ignore[attr-defined]
         assert all(ticket.future is future for ticket in tickets)  # type: ignore[attr-defined]  # one task
@@ -145,12 +146,12 @@ def test_a_batch_does_not_run_the_cases_its_own_results_have_ended(tmp_path: Pat
     assert len(cases) == 5
     source = tmp_path / "wrong.c"
     source.write_text('#include <stdio.h>\nint main(void) { puts("-7"); return 0; }\n')
-    limits, argv = _run_of(problem, source)
+    limits, launch = _run_of(problem, source)
     with LocalEngine(1) as engine:
         where = _compiled(engine, problem, source)
         batch: list[tuple[CaseFiles, sandbox.Stop | None]] = [(case, None) for case in cases]
-        lazy = runner.run_cases_from(problem, argv, Path(where), batch, limits)
-        full = runner.run_cases_from(problem, argv, Path(where), batch, limits, full=True)
+        lazy = runner.run_cases_from(problem, launch, Path(where), batch, limits)
+        full = runner.run_cases_from(problem, launch, Path(where), batch, limits, full=True)
     assert [r.verdict for r in lazy] == [Verdict.WA] + [Verdict.NJ] * 4
     assert all(r.cpu_s == 0 and r.wall_s == 0 for r in lazy[1:])  # never started
     assert [r.verdict for r in full] == [Verdict.WA] * 5

@@ -10,6 +10,7 @@ import pytest
 
 from judge.errors import JudgeError
 from judge.run import build, lifecycle, sandbox
+from judge.run.sources import Launch
 from tests.conftest import PROBLEMS, REPO
 from tests.test_cli import judge
 
@@ -232,18 +233,18 @@ def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_p
     with build.box() as where:
         made = runner.compile_for(problem, submission, where)
         assert made.ok
-        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+        launch = submission.launch(problem.spec.limits.memory_mib)
         slow = where / "slow.py"
         slow.write_text("import time\ntime.sleep(1.5)\nprint(0)\n")
         # as another judge removes a folder (a capped box is unmounted whole, then removed)
         remover = threading.Timer(0.4, lifecycle.remove_tree, args=(where,))
         remover.start()
         began = time.monotonic()
-        result = runner.run_case(problem, ("python3", "slow.py"), where, case, limits)
+        result = runner.run_case(problem, Launch(("python3", "slow.py"), "python3"), where, case, limits)
         remover.join()
         assert result.verdict.value == "IE" and "went away" in result.message and "\n" not in result.message
         assert time.monotonic() - began < 30
-        gone = runner.run_case(problem, argv, where, case, limits)  # the box is gone before the run
+        gone = runner.run_case(problem, launch, where, case, limits)  # the box is gone before the run
         assert gone.verdict.value == "IE" and "is gone" in gone.message
         where.mkdir()  # for box() to remove
 
@@ -344,12 +345,12 @@ def test_a_worker_s_next_build_gets_the_same_session_and_a_box_with_only_its_fil
     (first / "data" / "table.txt").write_text("1 2 3\n")
     limits = runner.run_limits(problem, build.load_submission(first / "first.py").language)
     try:
-        seen = runner.run_case_from(problem, ("python3", "first.py"), first, case, limits)
+        seen = runner.run_case_from(problem, Launch(("python3", "first.py"), "python3"), first, case, limits)
         assert seen.output == b"['data', 'first.py', 'secret.txt']\nTrue\n"
         held = runner._held
         assert held is not None
         session = held.runner.session
-        seen = runner.run_case_from(problem, ("python3", "second.py"), second, case, limits)
+        seen = runner.run_case_from(problem, Launch(("python3", "second.py"), "python3"), second, case, limits)
         assert seen.output == b"['second.py']\nFalse\n"
         now = runner._held
         assert now is not None and now.built == str(second)

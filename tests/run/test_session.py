@@ -121,13 +121,13 @@ def test_a_program_that_kills_everything_it_can_leaves_the_session_whole(tmp_pat
     submission = build.load_submission(source)
     with build.box() as where:
         assert runner.compile_for(problem, submission, where).ok
-        argv = tuple(submission.run_argv(problem.spec.limits.memory_mib))
+        launch = submission.launch(problem.spec.limits.memory_mib)
         with sandbox.cases(where) as cases_runner:
             limits = runner.run_limits(problem, submission.language)
             # A sandbox per case, rootless: bubblewrap's init is the program's own user's, and
             # tracing it stalls that run until its wall limit (nothing beyond the run).
             env = {"TRACE": "0" if ROOTLESS and case_path == "per-case" else "1"}
-            outputs = [cases_runner.run(list(argv), limits=limits, stdin=case.input, env=env) for case in cases]
+            outputs = [cases_runner.run(list(launch.argv), limits=limits, stdin=case.input, env=env) for case in cases]
             if case_path.startswith("session"):
                 assert cases_runner.session is not None and not cases_runner.session.broken
     for run in outputs:

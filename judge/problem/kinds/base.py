@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 from judge.errors import JudgeError, SandboxFailure
 from judge.run import sandbox
 from judge.run.checkers import CheckResult
-from judge.run.sources import Sources
+from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
@@ -90,14 +90,14 @@ class Kind(ABC):
     def judge_case(
         self,
         problem: Problem,
-        argv: tuple[str, ...],
+        launch: Launch,
         where: Path,
         case: tuple[Path, Path],
         limits: sandbox.RunLimits,
         runner: sandbox.CaseRunner | None = None,
         stop: sandbox.Stop | None = None,
     ) -> CaseRun:
-        """Run the built program (`argv` in the box `where`) on one case (its input and answer
+        """Run the built program (`launch` in the box `where`) on one case (its input and answer
         files) and decide. `runner`: the submission's sandbox session, if it has one; `stop`,
         once set, ends the run (its group has ended: NJ)."""
 

@@ -10,6 +10,7 @@ from judge.problem.kinds.base import CaseRun, Kind, Starter, run_on_stdin
 from judge.run import custom_checker, languages, sandbox
 from judge.run.checkers import CheckResult
 from judge.run.custom_checker import CheckerError
+from judge.run.sources import Launch
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class Stdio(Kind):
     def judge_case(
         self,
         problem: Problem,
-        argv: tuple[str, ...],
+        launch: Launch,
         where: Path,
         case: tuple[Path, Path],
         limits: sandbox.RunLimits,
@@ -45,7 +46,7 @@ class Stdio(Kind):
         stop: sandbox.Stop | None = None,
     ) -> CaseRun:
         memory_limit_kib = limits.memory_mib * 1024
-        run = run_on_stdin(argv, where, case[0], limits, runner, stop)
+        run = run_on_stdin(launch.argv, where, case[0], limits, runner, stop)
         if isinstance(run, CaseRun):
             return run
         check = None

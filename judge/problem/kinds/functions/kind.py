@@ -22,7 +22,7 @@ from judge.problem.kinds.base import CaseRun, Decoy, Kind, Starter, run_on_stdin
 from judge.problem.kinds.functions import outcome, programs, starters, types, values
 from judge.run import languages, sandbox
 from judge.run.checkers import CheckResult
-from judge.run.sources import Sources
+from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 
 if TYPE_CHECKING:
@@ -124,14 +124,14 @@ class Functions(Kind):
     def judge_case(
         self,
         problem: Problem,
-        argv: tuple[str, ...],
+        launch: Launch,
         where: Path,
         case: tuple[Path, Path],
         limits: sandbox.RunLimits,
         runner: sandbox.CaseRunner | None = None,
         stop: sandbox.Stop | None = None,
     ) -> CaseRun:
-        run = run_on_stdin(argv, where, case[0], limits, runner, stop)
+        run = run_on_stdin(launch.argv, where, case[0], limits, runner, stop)
         if isinstance(run, CaseRun):
             return run
         memory_limit_kib = limits.memory_mib * 1024

@@ -13,6 +13,7 @@ from judge.problem.kinds.interactive import exchange
 from judge.problem.kinds.interactive.rules import judge_interaction
 from judge.run import languages, programs, sandbox
 from judge.run.programs import ProgramError
+from judge.run.sources import Launch
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ class Interactive(Kind):
     def judge_case(
         self,
         problem: Problem,
-        argv: tuple[str, ...],
+        launch: Launch,
         where: Path,
         case: tuple[Path, Path],
         limits: sandbox.RunLimits,
@@ -51,7 +52,7 @@ class Interactive(Kind):
                 files=(("input", given), ("answer", answer)),
                 keep=exchange.FEEDBACK,
             )
-            done = exchange.interact(list(argv), where, limits, task)
+            done = exchange.interact(list(launch.argv), where, limits, task)
         except (SandboxFailure, ProgramError) as err:
             return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
         decided = judge_interaction(
