@@ -56,10 +56,21 @@ def _json(path: Path, what: str) -> object:
         raise JudgeError(f"{path}: not a JSON {what} ({err})") from None
 
 
-def decide_case(problem: Problem, case: tuple[Path, Path], output: bytes) -> outcome.Decided:
+# A language that names no exception of its own takes its family's.
+_RAISES_LIKE = {"pypy3": "python3", "cpp20": "cpp"}
+
+
+def required_raise(problem: Problem, language: str) -> str | None:
+    """The exception a submission in `language` must raise where the reference raised (None: any)."""
+    named = problem.spec.raises
+    return named.get(language) or named.get(_RAISES_LIKE.get(language, ""))
+
+
+def decide_case(problem: Problem, case: tuple[Path, Path], output: bytes, language: str = "") -> outcome.Decided:
     """The verdict of one case from the program's output, its call and its answer."""
-    call = _json(case[0], "call")
-    return outcome.decide(_api(problem), rule_of(problem), outcome.result_of(output), call, _json(case[1], "answer"))
+    call, answer = _json(case[0], "call"), _json(case[1], "answer")
+    required = required_raise(problem, language) if language else None
+    return outcome.decide(_api(problem), rule_of(problem), outcome.result_of(output), call, answer, required)
 
 
 class Functions(Kind):
@@ -139,10 +150,12 @@ class Functions(Kind):
             decided = judge_run(run, memory_limit_kib, None, languages.memory_marks())
             # Where the reference raised, a program that ended in failure of its own (an abort,
             # a nonzero exit: C's only way) did not return either; a limit is still its verdict.
-            if decided.verdict is Verdict.RE and values.raised(_json(case[1], "answer")) is not None:
+            # Not where the problem names the exception the language must raise.
+            expected = values.raised(_json(case[1], "answer"))
+            if decided.verdict is Verdict.RE and expected is not None and not required_raise(problem, launch.language):
                 decided = CaseVerdict(Verdict.AC, "")
             return CaseRun(run, decided)
-        decided, check = decide_case(problem, case, run.stdout)
+        decided, check = decide_case(problem, case, run.stdout, launch.language)
         return CaseRun(run, decided, check, own_output=False)
 
     def check_answer(self, problem: Problem, case: tuple[Path, Path], output: bytes) -> CheckResult:

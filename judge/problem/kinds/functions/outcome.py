@@ -38,9 +38,15 @@ def step_text(step: list[object]) -> str:
 
 
 def decide(
-    api: types.Api, rule: values.Tolerance, result: dict[str, object] | None, call: object, answer: object
+    api: types.Api,
+    rule: values.Tolerance,
+    result: dict[str, object] | None,
+    call: object,
+    answer: object,
+    required: str | None = None,
 ) -> Decided:
-    """The verdict of one case from what the harness said, the call and its answer."""
+    """The verdict of one case from what the harness said, the call and its answer. `required`:
+    the exception the submission's language must raise where the answer is one (None: any)."""
     what = "class" if isinstance(api, types.ClassSignature) else "function"
     if result is None:
         return CaseVerdict(Verdict.WA, f"{api.name} returned nothing (the program ended before it returned)"), None
@@ -51,7 +57,7 @@ def decide(
         kind = said.get("raised", "") if isinstance(said, dict) else ""
         return CaseVerdict(Verdict.RE, f"the module raised {kind} when imported"), None
     if isinstance(api, types.Signature):
-        return _one(api.returns, rule, result, answer, "")
+        return _one(api.returns, rule, result, answer, "", required)
     steps = result.get("steps")
     assert isinstance(call, list) and isinstance(answer, list)  # checked against the signature before
     for number, (step, expected) in enumerate(zip(call, answer, strict=False), start=1):
@@ -61,13 +67,20 @@ def decide(
             return CaseVerdict(Verdict.WA, f"{where}returned nothing (the scenario ended before it)"), None
         called = types.step_signature(api, number, step[0])
         assert called is not None
-        decided = _one(called.returns, rule, got, expected, where)
+        decided = _one(called.returns, rule, got, expected, where, required)
         if decided[0].verdict is not Verdict.AC:
             return decided
     return _ACCEPTED
 
 
-def _one(returns: types.Type, rule: values.Tolerance, got: dict[str, object], answer: object, where: str) -> Decided:
+def _one(
+    returns: types.Type,
+    rule: values.Tolerance,
+    got: dict[str, object],
+    answer: object,
+    where: str,
+    required: str | None = None,
+) -> Decided:
     """One call's outcome against its answer; `where` names the step of a scenario."""
     expected_raise = values.raised(answer)
     if "unserializable" in got:
@@ -75,6 +88,8 @@ def _one(returns: types.Type, rule: values.Tolerance, got: dict[str, object], an
             Verdict.WA, f"{where}returned a value of type {got['unserializable']}, expected {returns}"
         ), None
     if "raised" in got:
+        if expected_raise is not None and required and got["raised"] != required:
+            return CaseVerdict(Verdict.WA, f"{where}raised {got['raised']}, expected {required}"), None
         if expected_raise is not None:
             return _ACCEPTED
         message = str(got.get("message", ""))

@@ -570,3 +570,34 @@ KADANE_CELL = (
     "def max_sum(xs):\n    if not xs:\n        raise ValueError('empty')\n    best = here = xs[0]\n"
     "    for x in xs[1:]:\n        here = max(x, here + x)\n        best = max(best, here)\n    return best\n"
 )
+
+
+@needs_sandbox
+def test_a_problem_may_name_the_exception_each_language_raises(problem: Problem, tmp_path: Path) -> None:
+    copy = tmp_path / "maxf"
+    shutil.copytree(problem.directory, copy)
+    spec = copy / "problem.yaml"
+    spec.write_text(spec.read_text() + "raises: {python3: ValueError, cpp: std::invalid_argument}\n")
+    named = load_problem(copy)
+    kadane = KADANE_CELL.replace("raise ValueError('empty')", "raise KeyError('empty')")
+    cases = {
+        "right.py": (KADANE_CELL, "AC"),
+        "wrong_kind.py": (kadane, "WA"),  # any other exception is not the one asked for
+        # A crash is not the exception asked for either (where none is named, it would be).
+        "crashes.py": (KADANE_CELL.replace("raise ValueError('empty')", "import os; os.abort()"), "RE"),
+    }
+    for name, (source, verdict) in cases.items():
+        (tmp_path / name).write_text(source)
+        record = judging.judge(judging.identify(named, tmp_path / name, "ed"), full=True)
+        third = record.cases[2]
+        assert (third.name, third.verdict) == ("samples/03", verdict), (name, third)
+    wrong = judging.judge(judging.identify(named, tmp_path / "wrong_kind.py", "ed"), full=True).cases[2]
+    assert wrong.message == "raised KeyError, expected ValueError"
+    if shutil.which("g++") is not None:
+        (tmp_path / "range.cpp").write_text(CPP["kadane.cpp"][0].replace("invalid_argument", "out_of_range"))
+        other = judging.judge(judging.identify(named, tmp_path / "range.cpp", "ed"), full=True).cases[2]
+        assert (other.verdict, other.message) == ("WA", "raised std::out_of_range, expected std::invalid_argument")
+    bad = spec.read_text().replace("ValueError,", "'not a name',")
+    spec.write_text(bad)
+    with pytest.raises(SpecError, match="'not a name' is not the name of an exception"):
+        load_problem(copy)

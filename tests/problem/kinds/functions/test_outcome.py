@@ -41,3 +41,14 @@ def test_a_reference_result_becomes_its_answer() -> None:
     assert outcome.answer_of(played) == [None, {"$raised": "ValueError"}, 3]
     assert outcome.answer_of({"returned": [1, 2]}) == [1, 2]
     assert outcome.answer_of(outcome.result_of(b'noise\n\x1ejudge-result\x1e {"returned": 4}\n')) == 4
+
+
+def test_a_named_exception_is_the_one_a_language_must_raise() -> None:
+    function = types.parse("f(a: int) -> int")
+    raised = {"raised": "KeyError", "message": "k"}
+    expected = {"$raised": "ValueError"}
+    assert _said(raised, expected, function, [1]) == "AC"  # no name given: any exception
+    decided, _ = outcome.decide(function, EXACT, raised, [1], expected, required="ValueError")
+    assert (decided.verdict.value, decided.message) == ("WA", "raised KeyError, expected ValueError")
+    right = {"raised": "ValueError", "message": ""}
+    assert outcome.decide(function, EXACT, right, [1], expected, required="ValueError")[0].verdict.value == "AC"
