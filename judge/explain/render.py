@@ -74,9 +74,11 @@ def text_lines(found: Explanation) -> list[str]:
     lines += [f"  {line}" for line in found.input.splitlines()[:40]]
     if found.input.count("\n") > 40:
         lines.append(f"  ... ({found.input.count(chr(10))} lines in all)")
-    lines.append("expected output:")
+    lines.append("expected (what the reference returned):" if found.returned else "expected output:")
     lines += [f"  {line}" for line in found.expected.splitlines()[:40]]
-    if found.output is None:
+    if found.returned:
+        pass  # what the call returned is in the verdict's message
+    elif found.output is None:
         lines.append("your output: nothing")
     else:
         lines.append("your output:")

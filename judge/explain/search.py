@@ -51,6 +51,7 @@ class Run:
     memory_kib: int
     output: str
     expected: str = ""  # the answer it was checked against
+    returned: bool = False  # a function's call: what came of it is in the message, not an output
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ class Explanation:
     found_after_s: float | None  # when the example shown was found (the rest looked for a smaller one)
     sandbox: str
     hash: str = ""  # of the source, language and problem, for reuse by `judge grade --explain`
+    returned: bool = False  # the example is a function's call: `expected` is a value, and no output is shown
     for_students: bool = False  # cut down by for_student: no counts, no minimality
 
     def for_student(self) -> Explanation:
@@ -174,7 +176,10 @@ def _trial_task(
         case = testdata.CaseFiles("explain", "case", given, expected, public=True)
         result = runner.run_case_from(problem, launch, Path(built), case, limits)
     output = (result.output or b"")[: OUTPUT_SHOWN * 4].decode("utf-8", errors="replace")
-    return Run(result.verdict.value, result.message, result.cpu_s, result.wall_s, result.memory_kib, output, answer)
+    returned = result.output is None and result.verdict is not Verdict.NJ  # a kind whose output is not the answer
+    return Run(
+        result.verdict.value, result.message, result.cpu_s, result.wall_s, result.memory_kib, output, answer, returned
+    )
 
 
 class _Inline(Executor):
@@ -560,7 +565,8 @@ def _explanation(
         message=best.run.message,
         input=shown,
         expected="".join(search.answer(c) for c in cases),
-        output=output if output or best.run.verdict == Verdict.WA.value else None,
+        output=None if best.run.returned else output if output or best.run.verdict == Verdict.WA.value else None,
+        returned=best.run.returned,
         distance=max(distances) if distances else None,
         size_bytes=len(shown.encode()),
         unreachable=any(c.unreachable for c in cases),

@@ -76,7 +76,7 @@ def decide_case(problem: Problem, case: tuple[Path, Path], output: bytes, langua
 class Functions(Kind):
     name = "functions"
     solves = True
-    explains = False  # not yet: explain's search compares printed outputs, not calls
+    explains = True
 
     def program(self, problem: Problem, sources: Sources) -> Sources:
         """The harness as the entry beside the student's file (and what it needs of the signature)."""

@@ -158,16 +158,20 @@ def test_a_function_problem_is_not_exported_as_a_package(problem: Problem, tmp_p
     assert not (tmp_path / "maxf.zip").exists()
 
 
-def test_judge_explain_refuses_a_function_problem_in_one_line(problem: Problem) -> None:
-    said = judge(
-        "--problems",
-        str(problem.directory.parent),
-        "explain",
-        str(problem.directory / "solutions" / "wrong_answer" / "off_by_one.py"),
-        "-p",
-        "maxf",
+@needs_sandbox
+def test_judge_explain_finds_a_small_failing_call_from_the_generators(problem: Problem, tmp_path: Path) -> None:
+    (tmp_path / "positives.py").write_text(
+        "def max_sum(xs):\n    if not xs:\n        raise ValueError('empty')\n"
+        "    return sum(x for x in xs if x > 0) or max(xs)\n"
     )
-    assert said.returncode == 2 and "judge explain does not search functions problems" in said.stderr
+    said = judge("--problems", str(problem.directory.parent), "explain", str(tmp_path / "positives.py"), "-p", "maxf")
+    assert said.returncode == 0, said.stderr
+    lines = said.stdout.splitlines()
+    assert "expected (what the reference returned):" in lines and "your output:" not in said.stdout
+    call = lines[lines.index("input:") + 1].strip()
+    assert call.startswith("[[") and call.endswith("]]")  # one call's arguments, made by gen.py
+    verdict = next(line for line in lines if line.startswith("verdict: "))
+    assert verdict.startswith("verdict: WA (the value: expected ") and ", got " in verdict
 
 
 def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem, tmp_path: Path) -> None:
