@@ -1,17 +1,26 @@
-"""`make bench`, function problems: what one call of a function costs through the judge.
+"""`make bench`, function problems: what one call of a function costs through the judge, beside
+the two other ways to test the same function.
 
-`judge new --kind functions`'s problem (max_sum over up to 100 000 integers, 17 calls) is judged
-for an accepted solution in each language whose toolchain is here, one sandbox session per
-submission and a fresh process per call (the harness, then the student's code). Reported: the
-mean wall time of a call as the judge measured it, and the compile. Targets (issue 42): a Python
-call at most 3 ms above the function's own time, a compiled language's at most 2 ms.
-Not a test: nothing here fails a build.
+A trivial function, `add(a: int, b: int) -> int`, and 40 calls of it:
+- **call**: a function problem, judged as a student's submission is: one sandbox session per
+  submission, a fresh process per call (the harness, then the student's code), the value
+  compared outside the sandbox. Reported: the mean wall time of a call as the judge measured it.
+- **stdio**: the same 40 cases as a program problem (the program reads `a b`, prints the sum),
+  judged the same way: the cost of a case without a harness.
+- **pytest**: the same 40 calls as 40 tests in one test file, run as one pytest process
+  outside any sandbox (how Gradescope's and PrairieLearn's Python graders run a student's code,
+  in the grader's own process): its wall time over 40.
+
+The function does nothing, so a call's figure is the harness's and the sandbox's overhead.
+Targets (issue 42): a Python call at most 3 ms above the function's own time, a compiled
+language's at most 2 ms. Not a test: nothing here fails a build.
 """
 
 from __future__ import annotations
 
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -21,61 +30,138 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from judge.grade import judging  # noqa: E402
-from judge.problem import scaffold, testdata  # noqa: E402
+from judge.problem import testdata  # noqa: E402
 from judge.problem.spec import load_problem  # noqa: E402
 from judge.problem.tables import TableStore  # noqa: E402
 
-SOLUTIONS = {
-    "python3": ("max_sum.py", None),
-    "cpp": (
-        "max_sum.cpp",
-        "#include <bits/stdc++.h>\nusing namespace std;\nlong long max_sum(const vector<int>& xs) {\n"
-        '    if (xs.empty()) throw invalid_argument("empty");\n    long long best = xs[0], here = xs[0];\n'
-        "    for (size_t i = 1; i < xs.size(); i++) { here = max<long long>(xs[i], here + xs[i]);"
-        " best = max(best, here); }\n    return best;\n}\n",
-    ),
-    "c": (
-        "max_sum.c",
-        "#include <stdlib.h>\nlong long max_sum(const int *xs, int xs_len) {\n    if (!xs_len) abort();\n"
-        "    long long best = xs[0], here = xs[0];\n    for (int i = 1; i < xs_len; i++) {"
-        " here = here + xs[i] > xs[i] ? here + xs[i] : xs[i]; if (here > best) best = here; }\n    return best;\n}\n",
-    ),
+CALLS = 40
+SPEC = """id: {id}
+title: Add
+source: make bench
+statement: statement.md
+{kind}limits: {{time_s: 2, memory_mib: 256}}
+reference: solutions/accepted/{reference}
+groups:
+  - name: all
+    points: 100
+    cases:
+{cases}"""
+FUNCTIONS = {
+    "python3": ("add.py", "def add(a, b):\n    return a + b\n"),
+    "cpp": ("add.cpp", "int add(int a, int b) { return a + b; }\n"),
+    "c": ("add.c", "int add(int a, int b) { return a + b; }\n"),
     "java": (
         "Solution.java",
-        "public class Solution {\n    public long max_sum(int[] xs) {\n"
-        '        if (xs.length == 0) throw new IllegalArgumentException("empty");\n'
-        "        long best = xs[0], here = xs[0];\n        for (int i = 1; i < xs.length; i++) {"
-        " here = Math.max(xs[i], here + xs[i]); best = Math.max(best, here); }\n        return best;\n    }\n}\n",
+        "public class Solution {\n    public static int add(int a, int b) { return a + b; }\n}\n",
+    ),
+    "go": ("add.go", "package main\n\nfunc add(a int, b int) int { return a + b }\n"),
+    "rust": ("add.rs", "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
+    "javascript": ("add.js", "function add(a, b) { return a + b; }\n"),
+}
+PROGRAMS = {
+    "python3": ("add.py", "a, b = map(int, input().split())\nprint(a + b)\n"),
+    "cpp": ("add.cpp", '#include <cstdio>\nint main() { int a, b; scanf("%d %d", &a, &b); printf("%d\\n", a + b); }\n'),
+    "c": (
+        "add.c",
+        '#include <stdio.h>\nint main(void) { int a, b; scanf("%d %d", &a, &b); printf("%d\\n", a + b); }\n',
+    ),
+    "java": (
+        "Main.java",
+        "import java.util.*;\npublic class Main {\n    public static void main(String[] x) {\n"
+        "        Scanner s = new Scanner(System.in);\n        System.out.println(s.nextInt() + s.nextInt());\n    }\n}\n",
+    ),
+    "go": (
+        "add.go",
+        'package main\n\nimport "fmt"\n\nfunc main() {\n\tvar a, b int\n\tfmt.Scan(&a, &b)\n\tfmt.Println(a + b)\n}\n',
+    ),
+    "rust": (
+        "add.rs",
+        "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    std::io::stdin().read_to_string(&mut s).unwrap();\n"
+        "    let v: Vec<i32> = s.split_whitespace().map(|x| x.parse().unwrap()).collect();\n"
+        '    println!("{}", v[0] + v[1]);\n}\n',
+    ),
+    "javascript": (
+        "add.js",
+        'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(/\\s+/).map(Number);\nconsole.log(a + b);\n',
     ),
 }
-TOOLS = {"python3": "python3", "cpp": "g++", "c": "gcc", "java": "javac"}
+TOOLS = {
+    "python3": "python3",
+    "cpp": "g++",
+    "c": "gcc",
+    "java": "javac",
+    "go": "go",
+    "rust": "rustc",
+    "javascript": "node",
+}
+
+
+def _problem(root: Path, kind: str) -> Path:
+    """The add problem as a function problem or a program problem, its tests made."""
+    folder = root / f"add-{kind}"
+    (folder / "solutions" / "accepted").mkdir(parents=True)
+    (folder / "statement.md").write_text("# Add\n")
+    pairs = [(i * 7 % 100, i * 13 % 100) for i in range(CALLS)]
+    if kind == "functions":
+        cases = "".join(f"      - call: [{a}, {b}]\n" for a, b in pairs)
+        head = "kind: functions\nsignature: 'add(a: int, b: int) -> int'\n"
+        (folder / "solutions" / "accepted" / "add.py").write_text(FUNCTIONS["python3"][1])
+    else:
+        cases = "".join(f'      - input: "{a} {b}\\n"\n' for a, b in pairs)
+        head = ""
+        (folder / "solutions" / "accepted" / "add.py").write_text(PROGRAMS["python3"][1])
+    (folder / "problem.yaml").write_text(SPEC.format(id=folder.name, kind=head, reference="add.py", cases=cases))
+    problem = load_problem(folder)
+    testdata.write(problem, testdata.generate(problem, TableStore()))
+    return folder
+
+
+def _per_case_ms(folder: Path, language: str, name: str, text: str, work: Path) -> tuple[str, float]:
+    problem = load_problem(folder)
+    source = work / language / name
+    source.parent.mkdir(parents=True, exist_ok=True)
+    source.write_text(text)
+    record = judging.judge(judging.identify(problem, source, "bench"), full=True)
+    return record.verdict, statistics.mean(c.wall_s for c in record.cases) * 1000
+
+
+def _pytest_per_test_ms(work: Path) -> float:
+    """40 tests of add in one file, one pytest process, outside any sandbox."""
+    folder = work / "pytest"
+    folder.mkdir()
+    (folder / "add.py").write_text(FUNCTIONS["python3"][1])
+    tests = "".join(f"def test_{i}():\n    assert add({i}, {i}) == {2 * i}\n\n\n" for i in range(CALLS))
+    (folder / "test_add.py").write_text("from add import add\n\n\n" + tests)
+    began = time.monotonic()
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_add.py"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.monotonic() - began
+    if ran.returncode != 0:
+        print(f"  pytest failed: {ran.stdout[-300:]}")
+    return elapsed / CALLS * 1000
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-functions-") as folder:
-        made = scaffold.create(Path(folder), "maxf", "python3", kind="functions")
-        problem = load_problem(made.directory)
-        testdata.write(problem, testdata.generate(problem, TableStore()))
-        print(f"function problem {problem.id}: {len(testdata.load_cases(problem))} calls per submission")
-        for language, (name, text) in SOLUTIONS.items():
+        root = Path(folder)
+        functions, programs = _problem(root, "functions"), _problem(root, "stdio")
+        print(f"add(a, b), {CALLS} calls; mean wall per call (per case), the sandbox's session and process included")
+        print(f"  {'language':10} {'call':>9} {'stdio':>9}   target")
+        for language, (name, text) in FUNCTIONS.items():
             if shutil.which(TOOLS[language]) is None:
-                print(f"  {language:8} skipped: no {TOOLS[language]} here")
+                print(f"  {language:10} skipped: no {TOOLS[language]} here")
                 continue
-            source = Path(folder) / name
-            if text is None:
-                shutil.copyfile(made.directory / "solutions" / "accepted" / name, source)
-            else:
-                source.write_text(text)
-            began = time.monotonic()
-            record = judging.judge(judging.identify(problem, source, "bench"))
-            total = time.monotonic() - began
-            walls = [c.wall_s for c in record.cases]
-            cpus = [c.cpu_s for c in record.cases]
-            print(
-                f"  {language:8} {record.verdict}: a call {statistics.mean(walls) * 1000:6.1f} ms wall"
-                f" ({statistics.mean(cpus) * 1000:5.1f} ms CPU, the interpreter or JVM start included);"
-                f" the submission {total:5.2f} s with its compile"
-            )
+            verdict, call = _per_case_ms(functions, language, name, text, root / "calls")
+            program_name, program_text = PROGRAMS[language]
+            stdio_verdict, stdio = _per_case_ms(programs, language, program_name, program_text, root / "programs")
+            target = "3 ms" if language == "python3" else "2 ms" if language in ("cpp", "c", "go", "rust") else "-"
+            flags = "" if verdict == stdio_verdict == "AC" else f"  (verdicts {verdict}, {stdio_verdict})"
+            print(f"  {language:10} {call:6.1f} ms {stdio:6.1f} ms   {target}{flags}")
+        print(f"  pytest, one process for {CALLS} tests, no sandbox: {_pytest_per_test_ms(root):.1f} ms a test")
 
 
 if __name__ == "__main__":
