@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from judge.errors import JudgeError
 from judge.problem.kinds.base import CaseRun, Decoy, Kind, Starter, run_on_stdin
 from judge.problem.kinds.functions import outcome, programs, starters, types, values
-from judge.run import languages, sandbox
+from judge.run import custom_checker, languages, sandbox
 from judge.run.checkers import CheckResult
 from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
@@ -66,11 +66,30 @@ def required_raise(problem: Problem, language: str) -> str | None:
     return named.get(language) or named.get(_RAISES_LIKE.get(language, ""))
 
 
+def _custom(problem: Problem, case: tuple[Path, Path]) -> outcome.Custom | None:
+    """The problem's checker program, if it has one: the call's arguments (the .in), the
+    expected value (the .ans) and the returned value (on its stdin) as JSON, by the 42/43
+    protocol of every checker. CheckerError when it fails."""
+    from judge.problem.spec import CustomChecker
+
+    checker = problem.spec.checker
+    if not isinstance(checker, CustomChecker):
+        return None
+
+    def check(returned: object) -> CheckResult:
+        written = (values.canonical(returned) + "\n").encode()
+        program = problem.directory / checker.program
+        return custom_checker.check(program, case[0], case[1], written, problem.program_limits, checker.args)
+
+    return check
+
+
 def decide_case(problem: Problem, case: tuple[Path, Path], output: bytes, language: str = "") -> outcome.Decided:
     """The verdict of one case from the program's output, its call and its answer."""
     call, answer = _json(case[0], "call"), _json(case[1], "answer")
     required = required_raise(problem, language) if language else None
-    return outcome.decide(_api(problem), rule_of(problem), outcome.result_of(output), call, answer, required)
+    result = outcome.result_of(output)
+    return outcome.decide(_api(problem), rule_of(problem), result, call, answer, required, _custom(problem, case))
 
 
 class Functions(Kind):
@@ -155,7 +174,10 @@ class Functions(Kind):
             if decided.verdict is Verdict.RE and expected is not None and not required_raise(problem, launch.language):
                 decided = CaseVerdict(Verdict.AC, "")
             return CaseRun(run, decided)
-        decided, check = decide_case(problem, case, run.stdout, launch.language)
+        try:
+            decided, check = decide_case(problem, case, run.stdout, launch.language)
+        except custom_checker.CheckerError as err:
+            return CaseRun(run, CaseVerdict(Verdict.IE, str(err)), own_output=False)
         return CaseRun(run, decided, check, own_output=False)
 
     def check_answer(self, problem: Problem, case: tuple[Path, Path], output: bytes) -> CheckResult:

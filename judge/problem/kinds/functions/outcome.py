@@ -9,6 +9,7 @@ Either may instead say the module failed ({"import": ...}) or has no such name (
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from judge.problem.kinds.functions import types, values
 from judge.run.checkers import CheckResult
@@ -17,6 +18,13 @@ from judge.run.verdicts import CaseVerdict, Verdict
 MARK = b"\x1ejudge-result\x1e "  # harness_python.MARK: what starts the result line
 _ACCEPTED = (CaseVerdict(Verdict.AC, ""), CheckResult(True, ""))
 Decided = tuple[CaseVerdict, CheckResult | None]
+# A problem's own checker, on what a call (or a whole scenario) returned, against the case's
+# files: a program's verdict, run by the caller (this module does no I/O).
+Custom = Callable[[object], CheckResult]
+
+
+def _any(_value: object) -> CheckResult:
+    return CheckResult(True, "")
 
 
 def result_of(output: bytes) -> dict[str, object] | None:
@@ -44,9 +52,12 @@ def decide(
     call: object,
     answer: object,
     required: str | None = None,
+    custom: Custom | None = None,
 ) -> Decided:
     """The verdict of one case from what the harness said, the call and its answer. `required`:
-    the exception the submission's language must raise where the answer is one (None: any)."""
+    the exception the submission's language must raise where the answer is one (None: any).
+    `custom`: the problem's checker, which compares the value instead (a scenario's: the list
+    of every step's, once each step's type and exceptions are as they should be)."""
     what = "class" if isinstance(api, types.ClassSignature) else "function"
     if result is None:
         return CaseVerdict(Verdict.WA, f"{api.name} returned nothing (the program ended before it returned)"), None
@@ -57,7 +68,7 @@ def decide(
         kind = said.get("raised", "") if isinstance(said, dict) else ""
         return CaseVerdict(Verdict.RE, f"the module raised {kind} when imported"), None
     if isinstance(api, types.Signature):
-        return _one(api.returns, rule, result, answer, "", required)
+        return _one(api.returns, rule, result, answer, "", required, custom)
     steps = result.get("steps")
     assert isinstance(call, list) and isinstance(answer, list)  # checked against the signature before
     for number, (step, expected) in enumerate(zip(call, answer, strict=False), start=1):
@@ -67,9 +78,12 @@ def decide(
             return CaseVerdict(Verdict.WA, f"{where}returned nothing (the scenario ended before it)"), None
         called = types.step_signature(api, number, step[0])
         assert called is not None
-        decided = _one(called.returns, rule, got, expected, where, required)
+        decided = _one(called.returns, rule, got, expected, where, required, None if custom is None else _any)
         if decided[0].verdict is not Verdict.AC:
             return decided
+    if custom is not None:
+        check = custom(answer_of(result))
+        return CaseVerdict(Verdict.AC if check.accepted else Verdict.WA, "" if check.accepted else check.message), check
     return _ACCEPTED
 
 
@@ -80,6 +94,7 @@ def _one(
     answer: object,
     where: str,
     required: str | None = None,
+    custom: Custom | None = None,
 ) -> Decided:
     """One call's outcome against its answer; `where` names the step of a scenario."""
     expected_raise = values.raised(answer)
@@ -103,7 +118,7 @@ def _one(
     wrong_type = types.issue(returned, returns)
     if wrong_type:
         return CaseVerdict(Verdict.WA, f"{where}returned {types.kind_of(returned)}: {wrong_type}"), None
-    check = values.compare(returned, answer, rule)
+    check = values.compare(returned, answer, rule) if custom is None else custom(returned)
     if check.accepted:
         return CaseVerdict(Verdict.AC, ""), check
     said = where + check.message.removeprefix("the value: ") if where else check.message

@@ -605,3 +605,38 @@ def test_a_problem_may_name_the_exception_each_language_raises(problem: Problem,
     spec.write_text(bad)
     with pytest.raises(SpecError, match="'not a name' is not the name of an exception"):
         load_problem(copy)
+
+
+CHECKER = """import json, sys
+[total] = json.load(open(sys.argv[1]))
+returned = json.load(sys.stdin)
+if len(returned) != 2 or min(returned) < 0 or sum(returned) != total:
+    open(sys.argv[3] + "/judgemessage.txt", "w").write(f"{returned} is not two parts of {total}")
+    sys.exit(43)
+sys.exit(42)
+"""
+
+
+@needs_sandbox
+def test_a_custom_checker_gets_the_call_the_answer_and_the_returned_value(tmp_path: Path) -> None:
+    folder = tmp_path / "problems" / "parts"
+    (folder / "solutions" / "accepted").mkdir(parents=True)
+    (folder / "statement.md").write_text("# Parts\n")
+    (folder / "check.py").write_text(CHECKER)
+    (folder / "solutions" / "accepted" / "split.py").write_text("def split(total):\n    return [0, total]\n")
+    (folder / "problem.yaml").write_text(
+        "id: parts\ntitle: Parts\nsource: a test\nkind: functions\nsignature: 'split(total: int) -> list[int]'\n"
+        "limits: {time_s: 1, memory_mib: 256}\nchecker: {type: custom, program: check.py}\n"
+        "reference: solutions/accepted/split.py\ngroups:\n  - name: samples\n    visibility: public\n"
+        "    points: 100\n    cases:\n      - call: [5]\n      - call: [8]\n"
+    )
+    assert judge("--problems", str(tmp_path / "problems"), "gen", "parts").returncode == 0
+    problem = load_problem(folder)
+    for name, body, verdict, said in (
+        ("halves.py", "return [total // 2, total - total // 2]", "AC", ""),
+        ("short.py", "return [total - 1, 0]", "WA", "[4, 0] is not two parts of 5"),
+        ("typed.py", "return str(total)", "WA", "returned str: expected list[int], got str"),
+    ):
+        (tmp_path / name).write_text(f"def split(total):\n    {body}\n")
+        first = judging.judge(judging.identify(problem, tmp_path / name, "fay")).cases[0]
+        assert (first.verdict, first.message) == (verdict, said), name

@@ -52,3 +52,20 @@ def test_a_named_exception_is_the_one_a_language_must_raise() -> None:
     assert (decided.verdict.value, decided.message) == ("WA", "raised KeyError, expected ValueError")
     right = {"raised": "ValueError", "message": ""}
     assert outcome.decide(function, EXACT, right, [1], expected, required="ValueError")[0].verdict.value == "AC"
+
+
+def test_a_custom_checker_sees_a_whole_scenario_once_its_steps_are_well_typed() -> None:
+    from judge.run.checkers import CheckResult
+
+    seen: list[object] = []
+
+    def custom(value: object) -> CheckResult:
+        seen.append(value)
+        return CheckResult(value == [None, None, 9], "not nine")
+
+    played = {"steps": [{"returned": None}, {"returned": None}, {"returned": 7}]}
+    decided, _ = outcome.decide(COUNTER, EXACT, played, STEPS, [None, None, 7], custom=custom)
+    assert (decided.verdict.value, decided.message, seen) == ("WA", "not nine", [[None, None, 7]])
+    typed = {"steps": [{"returned": None}, {"returned": None}, {"returned": "7"}]}
+    decided, _ = outcome.decide(COUNTER, EXACT, typed, STEPS, [None, None, 7], custom=custom)
+    assert decided.verdict.value == "WA" and len(seen) == 1  # a wrong type is said before the checker runs
