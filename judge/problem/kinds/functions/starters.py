@@ -49,23 +49,31 @@ def _python(api: types.Api, title: str, fill: Fill) -> tuple[str, str]:
     return f"{api.name.lower()}.py", "".join(parts)
 
 
-def _java(api: types.Api, title: str, fill: Fill) -> tuple[str, str]:
+def _public_class(api: types.Api, fill: Fill, typed: str) -> tuple[str, str]:
+    """Java's and C#'s shape: a public class (Solution, or the problem's class) of public
+    methods. (the class's name, its text)."""
+    named = programs.java_type if typed == "java" else programs.csharp_type
+
     def body(returns: types.Type | None, owner: str = "") -> str:
         return f"        {fill(returns, owner)}\n    }}\n"
 
     if isinstance(api, types.Signature):
-        params = _params(api.params, "java")
-        members = [f"    public {programs.java_type(api.returns)} {api.name}({params}) {{\n{body(api.returns)}"]
+        params = _params(api.params, typed)
+        members = [f"    public {named(api.returns)} {api.name}({params}) {{\n{body(api.returns)}"]
         owner = "Solution"
     else:
         owner = api.name
-        members = [f"    public {api.name}({_params(api.constructor, 'java')}) {{\n{body(None, owner)}"]
+        members = [f"    public {api.name}({_params(api.constructor, typed)}) {{\n{body(None, owner)}"]
         members += [
-            f"\n    public {programs.java_type(m.returns)} {m.name}({_params(m.params, 'java')}) {{\n{body(m.returns)}"
+            f"\n    public {named(m.returns)} {m.name}({_params(m.params, typed)}) {{\n{body(m.returns)}"
             for m in api.methods
         ]
-    text = f"// {title}: see the statement.\nimport java.util.*;\n\npublic class {owner} {{\n{''.join(members)}}}\n"
-    return programs.java_file(api), text
+    return owner, f"public class {owner} {{\n{''.join(members)}}}\n"
+
+
+def _java(api: types.Api, title: str, fill: Fill) -> tuple[str, str]:
+    _, text = _public_class(api, fill, "java")
+    return programs.java_file(api), f"// {title}: see the statement.\nimport java.util.*;\n\n{text}"
 
 
 def _cpp(api: types.Api, title: str, fill: Fill) -> tuple[str, str]:
@@ -110,23 +118,9 @@ def _c(api: types.Api, title: str, fill: Fill) -> tuple[str, str]:
 
 
 def _csharp(api: types.Api, title: str, fill: Fill) -> tuple[str, str]:
-    def body(returns: types.Type | None, owner: str = "") -> str:
-        return f"        {fill(returns, owner)}\n    }}\n"
-
-    if isinstance(api, types.Signature):
-        params = _params(api.params, "csharp")
-        members = [f"    public {programs.csharp_type(api.returns)} {api.name}({params}) {{\n{body(api.returns)}"]
-        owner = "Solution"
-    else:
-        owner = api.name
-        members = [f"    public {api.name}({_params(api.constructor, 'csharp')}) {{\n{body(None, owner)}"]
-        members += [
-            f"\n    public {programs.csharp_type(m.returns)} {m.name}({_params(m.params, 'csharp')}) {{\n"
-            + body(m.returns)
-            for m in api.methods
-        ]
+    owner, text = _public_class(api, fill, "csharp")
     head = f"// {title}: see the statement.\nusing System;\nusing System.Collections.Generic;\n\n"
-    return f"{owner}.cs", f"{head}public class {owner} {{\n{''.join(members)}}}\n"
+    return f"{owner}.cs", head + text
 
 
 def _kotlin(api: types.Api, title: str, fill: Fill) -> tuple[str, str]:
