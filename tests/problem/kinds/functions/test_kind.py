@@ -381,7 +381,15 @@ LANGUAGES = (
 
 
 @needs_sandbox
-@pytest.mark.parametrize(("tool", "name"), [(tool, name) for tool, sources in LANGUAGES for name in sorted(sources)])
+@pytest.mark.parametrize(
+    ("tool", "name"),
+    [
+        # kotlinc takes seconds a compile: Kotlin's are in the slow tier (make test-slow, run by CI)
+        pytest.param(tool, name, marks=[pytest.mark.slow] if tool == "kotlinc" else [])
+        for tool, sources in LANGUAGES
+        for name in sorted(sources)
+    ],
+)
 def test_a_function_in_each_language_is_judged_through_its_harness(
     problem: Problem, tmp_path: Path, tool: str, name: str
 ) -> None:
@@ -499,7 +507,9 @@ def test_the_new_class_problem_verifies_as_made(stack: Problem) -> None:
 
 
 @needs_sandbox
-@pytest.mark.parametrize("name", sorted(CLASSES))
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, marks=[pytest.mark.slow] if name.endswith(".kt") else []) for name in sorted(CLASSES)]
+)
 def test_a_class_in_each_language_plays_each_scenario(stack: Problem, tmp_path: Path, name: str) -> None:
     tool = CLASS_TOOLS[Path(name).suffix]
     if shutil.which(tool) is None:
