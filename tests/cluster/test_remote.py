@@ -56,3 +56,35 @@ def test_an_archive_with_a_link_out_is_refused(tmp_path: Path) -> None:
         remote._unpack(buffer.getvalue(), tmp_path / "target")
     assert not (tmp_path / "target").exists()
     assert [p.name for p in tmp_path.iterdir()] == []  # no staging folder left behind
+
+
+def test_a_function_problem_is_judged_on_a_judge_host_by_its_language(tmp_path: Path) -> None:
+    """A function's harness is built on the host from the signature, and the case is decided
+    there by the submission's language (the exception it must raise)."""
+    from judge.problem import scaffold
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    made = scaffold.create(problems, "maxf", "python3", kind="functions")
+    spec = made.directory / "problem.yaml"
+    spec.write_text(spec.read_text() + "raises: {python3: ValueError}\n")
+    assert judge("--problems", str(problems), "gen", "maxf").returncode == 0
+    problem = load_problem(made.directory)
+    data = remote.pack_problem(problem, problem.digest)
+    samples = [c for c in testdata.load_cases(problem) if c.group == "samples"]
+    refs = tuple(remote.CaseRef(c.group, c.name, c.public) for c in samples)
+    wrong_kind = (
+        (made.directory / "solutions" / "accepted" / "max_sum.py").read_bytes().replace(b"ValueError", b"KeyError")
+    )
+    submission = sources.from_upload("mine.py", wrong_kind)
+    compiled = remote.compile_remote(data, submission)
+    assert compiled.build.ok
+    here = remote.problem_here(data)
+    launch = runner.launch_of(here, submission)
+    assert launch.language == "python3"
+    found = remote.cases_remote(data, compiled, launch, refs, runner.run_limits(here, submission.language))
+    assert [(r.verdict.value, r.message) for r in found] == [
+        ("AC", ""),
+        ("AC", ""),
+        ("WA", "raised KeyError, expected ValueError"),
+    ]
