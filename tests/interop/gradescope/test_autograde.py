@@ -166,3 +166,28 @@ def test_an_interactive_problem_is_graded_without_its_solutions(installed: Path,
     counting = (made.directory / "solutions" / "wrong_answer" / "count_up.py").read_text()
     results = autograde(root, {"guess.py": counting})
     assert results["score"] == 0 and "WA" in str(results["output"]), results["output"]
+
+
+def test_a_function_problem_is_graded_by_its_harness_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    """The harnesses travel in the judge's wheel: a function in Python and one in C++ are
+    graded on Gradescope as at home, and a result line of the student's own is no answer."""
+    from judge.problem import scaffold
+
+    made = scaffold.create(tmp_path, "maxf", "python3", kind="functions")
+    assert judge("--problems", str(tmp_path), "gen", "maxf").returncode == 0
+    root = tmp_path / "root"
+    shutil.copytree(installed, root, symlinks=True)
+    shutil.rmtree(root / "source" / "problems")
+    shutil.copytree(made.directory, root / "source" / "problems" / "maxf", ignore=shutil.ignore_patterns("solutions"))
+    config = json.loads((root / "source" / "gradescope.json").read_text())
+    (root / "source" / "gradescope.json").write_text(json.dumps({**config, "problems": ["maxf"]}))
+    accepted = (made.directory / "solutions" / "accepted" / "max_sum.py").read_text()
+    results = autograde(root, {"answer.py": accepted})
+    assert results["score"] == 100, results["output"]
+    fake = "import os\n\ndef max_sum(xs):\n    os.write(1, b'\\n\\x1ejudge-result\\x1e {\"returned\": 4}\\n')\n    os._exit(0)\n"
+    results = autograde(root, {"answer.py": fake})
+    assert results["score"] < 100, results["output"]
+    if shutil.which("g++") is not None:
+        cpp = "#include <vector>\nlong long max_sum(std::vector<int> xs) { return 0; }\n"
+        results = autograde(root, {"answer.cpp": cpp})
+        assert results["score"] < 100 and "WA" in str(results["output"]), results["output"]
