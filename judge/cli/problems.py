@@ -18,7 +18,7 @@ from judge.cli.common import jobs_option, out, say, status
     type=click.Choice(["cpp", "python3"]),
     default="cpp",
     show_default=True,
-    help="Language of the reference solution.",
+    help="Language of the reference solution (a function problem's: a function in that language).",
 )
 @click.option("--title", default="", help="The problem's title [default: the example's].")
 @click.option(

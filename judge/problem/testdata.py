@@ -82,7 +82,7 @@ def generate(
     for i, (gi, _, case) in enumerate(flat):
         answer = answers.get(i, case.answer)
         assert answer is not None
-        if case.stated and case.answer is not None and case.answer.split() != answer.split():
+        if case.stated and case.answer is not None and not kind.same_answer(problem, case.answer, answer):
             raise JudgeError(
                 f"{labels[i]}: the spec's answer {case.answer.strip()!r} differs from the reference's {answer.strip()!r}"
             )

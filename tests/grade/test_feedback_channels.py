@@ -18,8 +18,10 @@ from judge.problem.spec import Problem, load_problem
 from judge.run import build, sandbox
 from tests.test_cli import judge
 
-# The encoder: on its first secret case it acts out SYMBOL (a verdict, a CPU time and a peak
-# memory, each a fraction of the limit); on every other case it answers right.
+# The encoder: on its first secret case it acts out SYMBOL (a verdict, a CPU time in seconds and a
+# peak memory as a fraction of the limit); on every other case it answers right. The CPU limit
+# is 2 s, so each figure sits well inside its quarter (0.05 s in the first, 0.6 s in the second)
+# and no run ends at the wall limit however busy the machine is.
 ENCODER = """
 import sys, time
 VERDICT, CPU, MEMORY = {symbol!r}
@@ -49,7 +51,7 @@ def problem(tmp_path_factory: pytest.TempPathFactory) -> Problem:
     (folder / "solutions" / "reference.py").write_text("print('ok')\n")
     (folder / "problem.yaml").write_text(
         "id: enc\ntitle: Encoder\nsource: the judge's tests\nreference: solutions/reference.py\n"
-        "limits: {time_s: 1.0, memory_mib: 256, output_mib: 1}\ngroups:\n"
+        "limits: {time_s: 2.0, memory_mib: 256, output_mib: 1}\ngroups:\n"
         '  - {name: samples, visibility: public, cases: [{input: "sample\\n"}]}\n'
         '  - {name: edge, points: 40, cases: [{input: "secret 1\\n"}, {input: "secret 2\\n"}]}\n'
         '  - {name: more, points: 60, scoring: per_case, cases: [{input: "secret 3\\n"}, {input: "secret 4\\n"}]}\n'

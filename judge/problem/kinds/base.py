@@ -124,6 +124,11 @@ class Kind(ABC):
         verify` sees that the reference still gives the answers, in a kind that `solves`."""
         raise NotImplementedError(f"a problem of kind {self.name} has no answers to reproduce")
 
+    def same_answer(self, problem: Problem, stated: str, made: str) -> bool:
+        """Whether the answer the spec states for a case is the one the reference made (`judge
+        gen` refuses the case otherwise): the same tokens."""
+        return stated.split() == made.split()
+
     def decoys(self, problem: Problem, languages: tuple[str, ...]) -> tuple[Decoy, ...]:
         """Wrong solutions in these languages (those of the accepted ones) that the tests must
         fail; none where the kind has no such thing."""

@@ -187,6 +187,14 @@ class Functions(Kind):
     def starter_languages(self, problem: Problem) -> tuple[str, ...]:
         return tuple(programs.HARNESSES)
 
+    def same_answer(self, problem: Problem, stated: str, made: str) -> bool:
+        """The same value; an exception stated is any the reference raised (its name is its
+        language's: ValueError in the statement, std::invalid_argument from a C++ reference)."""
+        try:
+            return values.agree(json.loads(stated), json.loads(made))
+        except ValueError:
+            return False
+
     def decoys(self, problem: Problem, languages: tuple[str, ...]) -> tuple[Decoy, ...]:
         """Per language, a function (or class) whose every call returns a constant: 0, "", []."""
         made = []
@@ -208,31 +216,34 @@ class Functions(Kind):
     shapes = ("class",)
 
     def starter(self, own: str, other: str, shape: str = "") -> Starter:
-        if shape == "class":
-            return Starter(
-                "A Stack That Knows Its Smallest",
-                (
-                    ("classes/problem.yaml.j2", "problem.yaml"),
-                    ("classes/statement.md.j2", "statement.md"),
-                    ("classes/gen.py.j2", "generators/gen.py"),
-                    ("classes/validate.py.j2", "validators/validate.py"),
-                    ("classes/ref.py.j2", "solutions/accepted/min_stack.py"),
-                    ("classes/wrong.py.j2", "solutions/wrong_answer/smallest_ever.py"),
-                    ("classes/slow.py.j2", "solutions/time_limit_exceeded/scans.py"),
-                ),
-            )
-        return Starter(
-            "Largest Sum of a Part, as a Function",
+        """The reference in `own` (C++ or Python), the Python one beside it as a second accepted
+        solution when the reference is C++."""
+        folder, name, title = (
+            ("classes", "min_stack", "A Stack That Knows Its Smallest")
+            if shape == "class"
+            else ("functions", "max_sum", "Largest Sum of a Part, as a Function")
+        )
+        references = [(f"{folder}/ref.{own}.j2", f"solutions/accepted/{name}.{own}")]
+        if own != "py":
+            references.append((f"{folder}/ref.py.j2", f"solutions/accepted/{name}.py"))
+        mistakes = (
             (
-                ("functions/problem.yaml.j2", "problem.yaml"),
-                ("functions/statement.md.j2", "statement.md"),
-                ("functions/gen.py.j2", "generators/gen.py"),
-                ("functions/validate.py.j2", "validators/validate.py"),
-                ("functions/ref.py.j2", "solutions/accepted/max_sum.py"),
+                ("classes/wrong.py.j2", "solutions/wrong_answer/smallest_ever.py"),
+                ("classes/slow.py.j2", "solutions/time_limit_exceeded/scans.py"),
+            )
+            if shape == "class"
+            else (
                 ("functions/wrong.py.j2", "solutions/wrong_answer/off_by_one.py"),
                 ("functions/raises.py.j2", "solutions/run_time_error/raises.py"),
-            ),
+            )
         )
+        common = (
+            (f"{folder}/problem.yaml.j2", "problem.yaml"),
+            (f"{folder}/statement.md.j2", "statement.md"),
+            (f"{folder}/gen.py.j2", "generators/gen.py"),
+            (f"{folder}/validate.py.j2", "validators/validate.py"),
+        )
+        return Starter(title, (*common, *references, *mistakes))
 
 
 def _binds(node: ast.stmt, name: str) -> bool:

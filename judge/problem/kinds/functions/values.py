@@ -95,6 +95,16 @@ def _multiset_difference(got: list[object], want: list[object]) -> str:
     return ""
 
 
+def agree(stated: object, made: object) -> bool:
+    """Whether two answers are one: the same value, or both an exception (of whatever name), a
+    scenario's step by step."""
+    if raised(stated) is not None or raised(made) is not None:
+        return raised(stated) is not None and raised(made) is not None
+    if type(stated) is list and type(made) is list and any(raised(v) is not None for v in stated + made):
+        return len(stated) == len(made) and all(agree(a, b) for a, b in zip(stated, made, strict=True))
+    return canonical(stated) == canonical(made)
+
+
 def compare(returned: object, answer: object, rule: Tolerance) -> CheckResult:
     """A returned value against the case's answer (a value; an exception is settled before)."""
     found = difference(returned, answer, rule)

@@ -34,3 +34,11 @@ def test_an_answer_that_is_an_exception_is_told_apart_from_a_value() -> None:
     assert values.raised({"$raised": "ValueError", "x": 1}) is None
     assert values.raised(3) is None
     assert values.canonical({"b": [1, 2.5], "a": "é"}) == '{"a":"é","b":[1,2.5]}'
+
+
+def test_a_stated_exception_agrees_with_any_the_reference_raised() -> None:
+    assert values.agree({"$raised": "ValueError"}, {"$raised": "std::invalid_argument"})
+    assert not values.agree({"$raised": "ValueError"}, 0)
+    assert values.agree([None, 2, {"$raised": "IndexError"}], [None, 2, {"$raised": "std::out_of_range"}])
+    assert not values.agree([None, 2, {"$raised": "IndexError"}], [None, 3, {"$raised": "IndexError"}])
+    assert values.agree({"b": [1.5], "a": 1}, {"a": 1, "b": [1.5]}) and not values.agree(1, 1.0)
