@@ -147,19 +147,25 @@ def test_several_files_are_one_submission_loose_or_zipped(installed: Path, tmp_p
     assert results["score"] == 100, results["output"]
 
 
+def grading_only(installed: Path, problem: Path, root: Path) -> Path:
+    """A copy of the installed autograder that grades `problem` alone (its tests made, its
+    solutions left out, as `judge gradescope` packs a problem)."""
+    assert judge("--problems", str(problem.parent), "gen", problem.name).returncode == 0
+    shutil.copytree(installed, root, symlinks=True)
+    shutil.rmtree(root / "source" / "problems")
+    shutil.copytree(problem, root / "source" / "problems" / problem.name, ignore=shutil.ignore_patterns("solutions"))
+    config = json.loads((root / "source" / "gradescope.json").read_text())
+    (root / "source" / "gradescope.json").write_text(json.dumps({**config, "problems": [problem.name]}))
+    return root
+
+
 def test_an_interactive_problem_is_graded_without_its_solutions(installed: Path, tmp_path: Path) -> None:
     """The autograder holds a problem's tests and interactor, never its solutions (so not its
     program reference either): an interactive problem is graded all the same."""
     from judge.problem import scaffold
 
     made = scaffold.create(tmp_path, "guess", "python3", kind="interactive")
-    assert judge("--problems", str(tmp_path), "gen", "guess").returncode == 0
-    root = tmp_path / "root"
-    shutil.copytree(installed, root, symlinks=True)
-    shutil.rmtree(root / "source" / "problems")
-    shutil.copytree(made.directory, root / "source" / "problems" / "guess", ignore=shutil.ignore_patterns("solutions"))
-    config = json.loads((root / "source" / "gradescope.json").read_text())
-    (root / "source" / "gradescope.json").write_text(json.dumps({**config, "problems": ["guess"]}))
+    root = grading_only(installed, made.directory, tmp_path / "root")
     bisect = (made.directory / "solutions" / "accepted" / "bisect.py").read_text()
     results = autograde(root, {"guess.py": bisect})
     assert results["score"] == 100, results["output"]
@@ -174,13 +180,7 @@ def test_a_function_problem_is_graded_by_its_harness_from_the_wheel(installed: P
     from judge.problem import scaffold
 
     made = scaffold.create(tmp_path, "maxf", "python3", kind="functions")
-    assert judge("--problems", str(tmp_path), "gen", "maxf").returncode == 0
-    root = tmp_path / "root"
-    shutil.copytree(installed, root, symlinks=True)
-    shutil.rmtree(root / "source" / "problems")
-    shutil.copytree(made.directory, root / "source" / "problems" / "maxf", ignore=shutil.ignore_patterns("solutions"))
-    config = json.loads((root / "source" / "gradescope.json").read_text())
-    (root / "source" / "gradescope.json").write_text(json.dumps({**config, "problems": ["maxf"]}))
+    root = grading_only(installed, made.directory, tmp_path / "root")
     accepted = (made.directory / "solutions" / "accepted" / "max_sum.py").read_text()
     results = autograde(root, {"answer.py": accepted})
     assert results["score"] == 100, results["output"]

@@ -278,24 +278,20 @@ impl<T: ToJudge> ToJudge for Option<T> {
         }
     }
 }
-impl<T: ToJudge> ToJudge for HashMap<String, T> {
-    fn to_judge(&self) -> Result<String, String> {
-        let mut parts = Vec::new();
-        for (k, x) in self {
-            parts.push(format!("{}:{}", quote(k), x.to_judge()?));
+macro_rules! judge_maps {
+    ($($map:ident),*) => {$(
+        impl<T: ToJudge> ToJudge for $map<String, T> {
+            fn to_judge(&self) -> Result<String, String> {
+                let mut parts = Vec::new();
+                for (k, x) in self {
+                    parts.push(format!("{}:{}", quote(k), x.to_judge()?));
+                }
+                Ok(format!("{{{}}}", parts.join(",")))
+            }
         }
-        Ok(format!("{{{}}}", parts.join(",")))
-    }
+    )*};
 }
-impl<T: ToJudge> ToJudge for BTreeMap<String, T> {
-    fn to_judge(&self) -> Result<String, String> {
-        let mut parts = Vec::new();
-        for (k, x) in self {
-            parts.push(format!("{}:{}", quote(k), x.to_judge()?));
-        }
-        Ok(format!("{{{}}}", parts.join(",")))
-    }
-}
+judge_maps!(HashMap, BTreeMap);
 
 pub fn returned<T: ToJudge>(value: &T) -> String {
     match value.to_judge() {

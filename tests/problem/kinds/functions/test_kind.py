@@ -113,16 +113,22 @@ def test_a_module_without_the_function_and_a_language_without_a_harness_are_ce(
     assert record.verdict == "CE" and "is not offered yet" in record.compile_output
 
 
-def test_a_call_of_the_wrong_types_is_an_invalid_input_naming_its_file(problem: Problem) -> None:
+def validated_with(problem: Problem, text: str) -> str:
+    """`judge validate`'s refusal of the problem with small/01.in holding `text` (put back after)."""
     bad = problem.tests_dir / "small" / "01.in"
     kept = bad.read_text()
     try:
-        bad.write_text('[["1", 2]]\n')
-        checked = judge("--problems", str(problem.directory.parent), "validate", "maxf")
+        bad.write_text(text)
+        checked = judge("--problems", str(problem.directory.parent), "validate", problem.id)
         assert checked.returncode == 1
-        assert f"{bad}: argument 1 (xs)[0]: expected int, got str" in checked.stdout + checked.stderr
+        return checked.stdout + checked.stderr
     finally:
         bad.write_text(kept)
+
+
+def test_a_call_of_the_wrong_types_is_an_invalid_input_naming_its_file(problem: Problem) -> None:
+    said = validated_with(problem, '[["1", 2]]\n')
+    assert f"{problem.tests_dir / 'small' / '01.in'}: argument 1 (xs)[0]: expected int, got str" in said
 
 
 def test_the_spec_of_a_function_problem_is_checked(problem: Problem, tmp_path: Path) -> None:
@@ -538,15 +544,8 @@ def test_a_scenario_names_the_first_step_that_differs(stack: Problem, tmp_path: 
 
 
 def test_a_scenario_of_the_wrong_steps_is_an_invalid_input(stack: Problem) -> None:
-    bad = stack.tests_dir / "small" / "01.in"
-    kept = bad.read_text()
-    try:
-        bad.write_text('[["MinStack"], ["peek"]]\n')
-        checked = judge("--problems", str(stack.directory.parent), "validate", "stack")
-        assert checked.returncode == 1
-        assert f"{bad}: step 2: 'peek' is not a method of MinStack" in checked.stdout + checked.stderr
-    finally:
-        bad.write_text(kept)
+    said = validated_with(stack, '[["MinStack"], ["peek"]]\n')
+    assert f"{stack.tests_dir / 'small' / '01.in'}: step 2: 'peek' is not a method of MinStack" in said
 
 
 def test_a_class_starter_has_every_method_in_each_language(stack: Problem) -> None:
