@@ -69,6 +69,37 @@ def duplicate_inputs(problem: Problem) -> list[str]:
     return found
 
 
+def statement_samples(problem: Problem) -> list[str]:
+    """Warnings for samples of a Markdown statement that the spec's public cases do not hold:
+    an input no public case has, or an output that is not that case's answer (compared token by
+    token, as the default checker does). Students copy the statement's samples; a test that
+    says otherwise is a bug of the statement or of the spec."""
+    from judge.problem import markup
+    from judge.problem.kinds import table as kinds
+    from judge.problem.testdata import load_cases
+
+    path = problem.statement_path
+    if path.suffix.lower() != ".md" or kinds.of(problem).name != "stdio":
+        return []  # a function problem's samples are calls, an interactive one's a dialogue
+    try:
+        text = path.read_text(encoding="utf-8")
+        cases = [c for c in load_cases(problem) if c.public]
+        by_tokens = {tuple(c.input.read_text(encoding="utf-8", errors="replace").split()): c for c in cases}
+    except (OSError, UnicodeDecodeError, JudgeError):
+        return []  # the spec and data checks name these
+    found, problem_text = markup.samples(text)
+    if problem_text:
+        return [f"{path}: {problem_text}"]
+    notes = []
+    for sample in found:
+        case = by_tokens.get(tuple(sample.input.split()))
+        if case is None:
+            notes.append(f"{path}:{sample.line}: the statement's sample input is not the input of any public case")
+        elif case.answer.read_text(encoding="utf-8", errors="replace").split() != sample.output.split():
+            notes.append(f"{path}:{sample.line}: the statement's sample output differs from {case.answer}")
+    return notes
+
+
 def validate_problem(problem: Problem, jobs: int = 1) -> ValidationReport:
     """Every input under tests/ against the built-in validator and the validator programs
     (with its group's arguments); a validator that does not build is one issue."""

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
-from markdown_it import MarkdownIt
 from starlette.exceptions import HTTPException
 
 from judge.cluster.address import Endpoint
@@ -84,8 +83,6 @@ class Site:
         self.course = self._course()
         self.table = languages.load()
         self.env = reports.environment()
-        # The statement's own HTML is not trusted; tables, as a LaTeX statement's become.
-        self.markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
         # Every body is counted as it arrives (not by what Content-Length claims) and cut at
         # the route's limit: a form's few fields, or a submission.
         self.submit_bytes = 2 * settings.max_source_bytes + 16 * 1024

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from judge.course import policy
@@ -21,7 +20,7 @@ from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
 from judge.explain import render, stored
 from judge.grade import feedback, reports
-from judge.problem import statement, testdata
+from judge.problem import markup, statement, testdata
 from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
@@ -39,27 +38,28 @@ def _latex_as_markdown(text: str) -> str:
     return statement.to_markdown(text)
 
 
-def statement_html(problem: Problem, markdown: MarkdownIt) -> str:
-    """The statement as HTML: Markdown rendered (raw HTML in it escaped); an imported LaTeX
-    statement converted to Markdown first (never shown as source); a text statement shown as it
-    is; anything else named. Titles may come from a package: escaped."""
+def statement_html(problem: Problem, own_samples: bool = True) -> str:
+    """The statement as HTML: Markdown with math and the safe HTML subset (judge.problem.markup);
+    an imported LaTeX statement converted to Markdown first (never shown as source); a text
+    statement shown as it is; anything else named. Titles may come from a package: escaped.
+    Without `own_samples`, the statement's sample sections are left out: the page shows the
+    spec's public cases instead, once."""
     title = f"<h1>{html.escape(problem.spec.title)}</h1>"
     try:
         data = problem.statement_path.read_bytes()
     except OSError:
         return title
     text = data.decode("utf-8", errors="replace")
-    if problem.statement_path.suffix.lower() == ".md":
-        return str(markdown.render(text))
+    suffix = problem.statement_path.suffix.lower()
     # Past STATEMENT_BYTES a package's LaTeX is shown as it is: the conversion is not for books.
-    if problem.statement_path.suffix.lower() == ".tex" and b"\0" not in data and len(data) <= STATEMENT_BYTES:
+    if suffix == ".tex" and b"\0" not in data and len(data) <= STATEMENT_BYTES:
         converted = _latex_as_markdown(text)
-        return str(
-            markdown.render(converted if converted.startswith("# ") else f"# {problem.spec.title}\n\n{converted}")
-        )
-    if b"\0" in data:
-        return f"{title}<p>The statement is the file {html.escape(problem.statement_path.name)}.</p>"
-    return f'{title}<pre class="statement">{html.escape(text)}</pre>'
+        text = converted if converted.startswith("# ") else f"# {html.escape(problem.spec.title)}\n\n{converted}"
+    elif suffix != ".md":
+        if b"\0" in data:
+            return f"{title}<p>The statement is the file {html.escape(problem.statement_path.name)}.</p>"
+        return f'{title}<pre class="statement">{html.escape(text)}</pre>'
+    return markup.render(text if own_samples else markup.without_samples(text))
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ def problem_page(
         "web/problem.html.j2",
         user=user,
         problem=problem,
-        statement=statement_html(problem, site.markdown),
+        statement=statement_html(problem, own_samples=not samples or kinds.of(problem).name != "stdio"),
         samples=samples,
         languages=list(site.table.languages.values()),
         max_kib=site.settings.max_source_bytes // 1024,

@@ -58,3 +58,23 @@ def test_duplicate_inputs_are_warned_about_naming_both_files(tmp_path: Path) -> 
     # The bundled problems have none (eight-digits' random group once repeated boards).
     for problem in ("lanqiao", "eight-digits", "sicily-rotations"):
         assert duplicate_inputs(load_problem(PROBLEMS / problem)) == [], problem
+
+
+def test_a_statement_sample_that_disagrees_with_the_spec_is_warned_about(tmp_path: Path) -> None:
+    from judge.problem.validation import statement_samples
+
+    target = tmp_path / "eight-digits"
+    shutil.copytree(PROBLEMS / "eight-digits", target)
+    statement = target / "statement.md"
+    text = statement.read_text(encoding="utf-8")
+    assert statement_samples(load_problem(target)) == []  # the bundled statement agrees with its spec
+    statement.write_text(text.replace("```\n19\n```", "```\n18\n```"), encoding="utf-8")
+    [warning] = statement_samples(load_problem(target))
+    line = text.split("\n").index("2  3  4  1  5  x  7  6  8 ")  # the block's fence is the line before
+    assert warning == f"{statement}:{line}: the statement's sample output differs from {target}/tests/samples/01.ans"
+    statement.write_text(text.replace("2  3  4  1  5  x  7  6  8 ", "1 2 3 4 5 6 7 8 x"), encoding="utf-8")
+    [warning] = statement_samples(load_problem(target))
+    assert warning.endswith("the statement's sample input is not the input of any public case")
+    statement.write_text(text.replace("```\n19\n```", ""), encoding="utf-8")
+    [warning] = statement_samples(load_problem(target))
+    assert warning.endswith("its sample section has 1 code blocks, not input and output pairs")

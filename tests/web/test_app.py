@@ -396,8 +396,6 @@ def test_a_problem_made_of_programs_is_judged_on_the_web(tmp_path: Path) -> None
 
 
 def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
-    from markdown_it import MarkdownIt
-
     from judge.problem.spec import load_problem
     from judge.web.student import statement_html
     from tests.problem.test_parts import make_problem
@@ -406,7 +404,7 @@ def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
     (directory / "problem.tex").write_text("Sum \\emph{<script>alert(1)</script>}\n")
     spec = directory / "problem.yaml"
     spec.write_text(spec.read_text().replace("title: Sum of Two", "title: Sum <i>of</i> Two\nstatement: problem.tex"))
-    html = statement_html(load_problem(directory), MarkdownIt("commonmark", {"html": False}))
+    html = statement_html(load_problem(directory))
     assert "<h1>Sum &lt;i&gt;of&lt;/i&gt; Two</h1>" in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
     assert "<em>&lt;script&gt;" in html  # LaTeX rendered, not shown as source
@@ -414,7 +412,6 @@ def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:
 
 def test_a_latex_statement_reaches_students_rendered(tmp_path: Path) -> None:
     from judge.problem.spec import load_problem
-    from judge.web.site import MarkdownIt
     from judge.web.student import statement_html
     from tests.problem.test_parts import make_problem
 
@@ -425,7 +422,7 @@ def test_a_latex_statement_reaches_students_rendered(tmp_path: Path) -> None:
     )
     spec = directory / "problem.yaml"
     spec.write_text(spec.read_text().replace("title: Sum of Two", "title: Sum of Two\nstatement: problem.tex"))
-    html = statement_html(load_problem(directory), MarkdownIt("commonmark", {"html": False}).enable("table"))
+    html = statement_html(load_problem(directory))
     assert "<h1>Sum of Two</h1>" in html  # no \\problemname: the spec's title
     assert "<em>1 ≤ a, b ≤ 10⁹</em>" in html and "<h2>Input</h2>" in html
     assert "<pre><code>1 2\n</code></pre>" in html and "<td>20</td>" in html
