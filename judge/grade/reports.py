@@ -26,7 +26,7 @@ from markupsafe import Markup, escape
 
 from judge import paths
 from judge.errors import JudgeError
-from judge.grade import feedback
+from judge.grade import feedback, highlight
 from judge.grade.feedback import Shown
 from judge.grade.grading import Entry, Override
 from judge.grade.results import GradeRecord, isolated_mode, to_json
@@ -104,6 +104,7 @@ def environment() -> jinja2.Environment:
     env.filters["visible"] = _visible
     env.filters["when"] = _when  # the web judge's pages show submission times
     env.globals["isolated"] = isolated_mode  # the red banner of unsafe-no-sandbox results
+    env.globals["highlight_css"] = highlight.stylesheet
     return env
 
 
@@ -236,30 +237,40 @@ def index_html(
     )
 
 
+def submission_context(
+    record: Shown,
+    problem: Problem | None,
+    overrides: Mapping[tuple[str, str], Override],
+    back: str,
+    source: Sequence[str] | None,
+    **extra: object,
+) -> dict[str, object]:
+    """What a submission's page shows, as `record` was cut for its reader (judge.grade.feedback):
+    groups, cases, sample diffs, compiler output, numbered source. The static report's page and
+    the web judge's render it alike (submission_body.html.j2)."""
+    return {
+        "r": record,
+        "back": back,
+        "verdict_name": Verdict(record.verdict).long_name,
+        "score": score_of(record, overrides),
+        "override": overrides.get((record.student, record.problem)),
+        "diffs": _diffs(record, problem),
+        "source": source,
+        **extra,
+    }
+
+
 def submission_html(
     record: Shown,
     problem: Problem | None,
     overrides: Mapping[tuple[str, str], Override],
     back: str,
-    source: list[str] | None,
+    source: Sequence[str] | None,
     **extra: object,
 ) -> str:
-    """One submission's page, as `record` was cut for its reader (judge.grade.feedback): groups,
-    cases, sample diffs, compiler output, numbered source."""
-    return (
-        environment()
-        .get_template("submission.html.j2")
-        .render(
-            r=record,
-            back=back,
-            verdict_name=Verdict(record.verdict).long_name,
-            score=score_of(record, overrides),
-            override=overrides.get((record.student, record.problem)),
-            diffs=_diffs(record, problem),
-            source=source,
-            **extra,
-        )
-    )
+    """One submission's page of a static report."""
+    context = submission_context(record, problem, overrides, back, source, **extra)
+    return environment().get_template("submission.html.j2").render(**context)
 
 
 def grades_csv(view: ClassView) -> str:
@@ -291,7 +302,7 @@ def render(
                 problems.get(record.problem),
                 overrides,
                 "../../index.html",
-                _source_lines(record.source),
+                _source_lines(record.source, record.language),
                 explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
             ),
         )
@@ -321,7 +332,7 @@ def render_for_students(
                 problem,
                 overrides,
                 "index.html",
-                _source_lines(record.source),
+                _source_lines(record.source, record.language),
                 back_label="your submissions",
                 explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
             ),
@@ -346,19 +357,19 @@ def _cell(record: GradeRecord | None, override: Override | None, link: Callable[
     return Cell(record, override, score, link(record) if record is not None else "")
 
 
-def _source_lines(source: str) -> list[str] | None:
-    """The numbered lines of a submission's page; a folder or an archive shows each of its
-    text files after a `==> name <==` line (as head(1) does)."""
+def _source_lines(source: str, language: str = "") -> list[Markup] | None:
+    """The numbered, highlighted lines of a submission's page; a folder or an archive shows each
+    of its text files after a `==> name <==` line (as head(1) does)."""
     path = Path(source)
-    if path.is_dir() or sources.is_archive(path):
-        try:
-            return sources.shown_lines(sources.read_files(path, sources.SUBMISSION_CAPS))
-        except JudgeError:
-            return None
     try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+        if path.is_dir() or sources.is_archive(path):
+            files = sources.read_files(path, sources.SUBMISSION_CAPS)
+            shown = [(name, data.decode("utf-8", errors="replace")) for name, data in files if b"\0" not in data]
+        else:
+            shown = [(path.name, path.read_text(encoding="utf-8", errors="replace"))]
+    except (JudgeError, OSError):
         return None
+    return [Markup(line) for line in highlight.files_lines(shown, language)]
 
 
 def _diffs(record: Shown, problem: Problem | None) -> list[dict[str, object]]:

@@ -18,14 +18,19 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
 
 from judge.web import api, auth, board, guard, student, teacher
 from judge.web.site import FORM_FIELDS, Settings, Site, log
 from judge.web.worker import Workers
 
 __all__ = ["Settings", "create_app"]
+# The pages' own scripts, and the code editor (Ace, from the npm registry: `make` puts it in
+# static/ace; without it the submit form is a plain textarea).
+STATIC = Path(__file__).parent / "static"
 
 
 async def _watch(workers: Workers) -> None:
@@ -77,6 +82,7 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
     )
     app.state.site = site
     guard.install(app)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in (auth.routes(), student.routes(site), api.routes(), teacher.routes(), board.routes()):
         app.include_router(router)
     return app

@@ -48,7 +48,19 @@ def login_page(request: Request, site: Site = Depends(site_of)) -> HTMLResponse:
     return site.page(request, "web/login.html.j2", message="")
 
 
-def login(request: Request, user: str = Form(""), token: str = Form(""), site: Site = Depends(site_of)) -> Response:
+def local_path(path: str) -> str:
+    """Where to go after logging in: a path of this site only (never `//host` or a URL)."""
+    ok = path.startswith("/") and not path.startswith("//") and "\\" not in path and len(path) <= 512
+    return path if ok and path.isprintable() else "/"
+
+
+def login(
+    request: Request,
+    user: str = Form(""),
+    token: str = Form(""),
+    next_path: str = Form("/", alias="next"),
+    site: Site = Depends(site_of),
+) -> Response:
     user = user.strip()
     keys = _throttled(user, request)
     wait = site.store.login_wait(keys)
@@ -63,9 +75,11 @@ def login(request: Request, user: str = Form(""), token: str = Form(""), site: S
     found = site.store.authenticate(user, token.strip())
     if found is None:
         site.store.login_failed(keys)
-        return site.page(request, "web/login.html.j2", 401, message="Unknown id or wrong token.")
+        return site.page(
+            request, "web/login.html.j2", 401, message="Unknown id or wrong token.", next_path=local_path(next_path)
+        )
     site.store.login_succeeded([f"user:{found.id}"])
-    response = RedirectResponse(f"{base(request)}/", status_code=303)
+    response = RedirectResponse(f"{base(request)}{local_path(next_path)}", status_code=303)
     response.set_cookie(
         COOKIE,
         site.store.new_session(found.id),

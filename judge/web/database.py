@@ -124,7 +124,11 @@ def _statements(script: str) -> tuple[str, ...]:
 
 
 # The schema's history, oldest first: MIGRATIONS[n - 1] takes a database to version n.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_statements(_VERSION_1),)
+# Version 2: each case's verdict as it is judged (JSON), for the submission's live page.
+_VERSION_2 = """
+ALTER TABLE submissions ADD COLUMN live TEXT;
+"""
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_statements(_VERSION_1), _statements(_VERSION_2))
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")
 

@@ -16,7 +16,8 @@ from judge.web.auth import current_user
 from judge.web.site import FORM_BYTES, WebError, log, site_of
 
 CSP = (
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; "
+    "form-action 'self'; "
     "frame-ancestors 'none'; base-uri 'none'"
 )
 _TITLES = {
@@ -34,7 +35,7 @@ _TITLES = {
 
 
 def harden(response: Response) -> Response:
-    """The headers of every response, errors included: no script, no framing, no sniffing,
+    """The headers of every response, errors included: no script but the judge's own files, no framing, no sniffing,
     no referrer to other sites, and nothing kept in a cache (pages show sources and results)."""
     response.headers["Content-Security-Policy"] = CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
@@ -50,6 +51,16 @@ async def http_error(request: Request, error: HTTPException) -> Response:
     next_label = error.next_label if isinstance(error, WebError) else "Back to the problems"
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": message}, status_code=error.status_code)
+    if error.status_code == 401 and request.method == "GET":
+        # A page that needs a login shows the login form itself, and leads back to the page.
+        at_root = request.url.path in ("", "/")
+        return site_of(request).page(
+            request,
+            "web/login.html.j2",
+            200 if at_root else 401,
+            message="" if at_root else message,
+            next_path=request.url.path,
+        )
     return site_of(request).page(
         request,
         "web/error.html.j2",

@@ -164,7 +164,7 @@ class SubmissionQueue(Database):
             )
             done: tuple[results.CaseRecord, ...] = ()
             if row["partial"] is None:
-                db.execute("UPDATE submissions SET case_done = 0 WHERE id = ?", (row["id"],))
+                db.execute("UPDATE submissions SET case_done = 0, live = NULL WHERE id = ?", (row["id"],))
                 db.execute("DELETE FROM case_io WHERE submission = ?", (row["id"],))
                 db.execute("DELETE FROM io_cut WHERE submission = ?", (row["id"],))
             else:
@@ -290,13 +290,20 @@ class SubmissionQueue(Database):
             ).fetchall()
         return {r["name"]: (bytes(r["stdout"]), bytes(r["stderr"])) for r in rows}
 
-    def progress(self, claim: Claim, status: str, done: int, total: int) -> None:
+    def progress(self, claim: Claim, status: str, done: int, total: int, live: str | None = None) -> None:
+        """The claim's stage and count; `live`: its judged cases so far (judge.web.live), if given."""
         with self.transaction() as db:
             db.execute(
-                "UPDATE submissions SET status = ?, case_done = ?, case_total = ? "
+                "UPDATE submissions SET status = ?, case_done = ?, case_total = ?, live = COALESCE(?, live) "
                 "WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
-                (status, done, total, claim.id, claim.attempt),
+                (status, done, total, live, claim.id, claim.attempt),
             )
+
+    def live(self, submission_id: int) -> str | None:
+        """The judged cases of a submission's current judging (JSON, judge.web.live), if any."""
+        with self.connect() as db:
+            row = db.execute("SELECT live FROM submissions WHERE id = ?", (submission_id,)).fetchone()
+        return str(row["live"]) if row is not None and row["live"] is not None else None
 
     def finish(self, claim: Claim, record: GradeRecord, now: float | None = None) -> bool:
         """Store the result, once: a worker whose claim is stale (requeued since) changes nothing."""

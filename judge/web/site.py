@@ -151,7 +151,11 @@ class Site:
         self, request: Request, template: str, http_status: int = 200, user: User | None = None, **context: object
     ) -> HTMLResponse:
         html = self.env.get_template(template).render(
-            base=base(request), user=user, sandbox_mode=sandbox.detect().mode, **context
+            base=base(request),
+            user=user,
+            sandbox_mode=sandbox.detect().mode,
+            course_title=self.course.title or "",
+            **context,
         )
         return HTMLResponse(html, status_code=http_status)
 

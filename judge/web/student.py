@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import html
 import math
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -13,21 +16,24 @@ from pathlib import Path
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
+from sse_starlette.sse import EventSourceResponse
 
 from judge.course import policy
 from judge.course.gradebook import Counted
 from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
 from judge.explain import render, stored
-from judge.grade import feedback, reports
+from judge.grade import feedback, highlight, reports
 from judge.problem import markup, statement, testdata
 from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
+from judge.web import live
 from judge.web.accounts import User
 from judge.web.auth import require_user
 from judge.web.queueing import PendingError, QuotaError, RateError
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
+from judge.web.store import SubmissionRow
 
 STATEMENT_BYTES = 256 << 10
 
@@ -360,14 +366,17 @@ def submit(
     return RedirectResponse(f"{base(request)}/submissions/{submission_id}", status_code=303)
 
 
-def _source_lines(data: bytes, filename: str) -> list[str]:
-    """A submission's lines as its page shows them: an archive's files one after another."""
+def _source_lines(data: bytes, filename: str, language: str) -> list[Markup]:
+    """A submission's highlighted lines as its page shows them: an archive's files one after another."""
     if sources.is_archive(Path(filename)):
         try:
-            return sources.shown_lines(sources.archive_files(Path(filename), data))
+            files = sources.archive_files(Path(filename), data)
         except JudgeError as err:
-            return [f"(the archive cannot be shown: {err})"]
-    return data.decode("utf-8", errors="replace").splitlines()
+            return [Markup(html.escape(f"(the archive cannot be shown: {err})"))]
+        shown = [(name, body.decode("utf-8", errors="replace")) for name, body in files if b"\0" not in body]
+    else:
+        shown = [(filename, data.decode("utf-8", errors="replace"))]
+    return [Markup(line) for line in highlight.files_lines(shown, language)]
 
 
 def my_submissions(request: Request, user: User = Depends(require_user), site: Site = Depends(site_of)) -> HTMLResponse:
@@ -384,16 +393,63 @@ def my_submissions(request: Request, user: User = Depends(require_user), site: S
     )
 
 
+def _back(user: User) -> tuple[str, str]:
+    return (
+        ("/teacher/submissions", "Every submission") if user.role == "teacher" else ("/submissions", "My submissions")
+    )
+
+
+def live_view(site: Site, user: User, found: SubmissionRow) -> live.LiveView:
+    """The judged cases of a pending submission its reader may see now (judge.web.live)."""
+    entries = live.loads(site.store.live(found.id))
+    if user.role == "teacher":
+        return live.for_teacher(entries, found.case_total)
+    problem = site.problems.get(found.problem)
+    assignment = site.assignment_of(found.problem)
+    level = (assignment.feedback if assignment is not None else None) or feedback.level_of(problem)
+    try:
+        public_total = sum(1 for c in testdata.load_cases(problem) if c.public) if problem is not None else 0
+    except JudgeError:
+        public_total = 0
+    seen_at = live.cutoff(found.started, site.clock(), site.settings.result_step_s)
+    return live.for_student(entries, public_total, found.case_total, level, seen_at)
+
+
+def live_state(site: Site, user: User, submission_id: int) -> tuple[str, bool]:
+    """A digest of what the submission's page shows its reader now, and whether it can change
+    no more (judged, shown, and no explanation on its way)."""
+    found = site.visible(user, submission_id)
+    asked = site.store.explanation(submission_id)
+    explaining = asked is not None and asked.status != "done"
+    shown: object = (found.status, live_view(site, user, found)) if found.pending else (found.verdict, found.score)
+    if user.role == "teacher":
+        shown = (shown, found.status_text)
+    key = hashlib.sha256(repr((shown, asked.status if asked is not None else None)).encode()).hexdigest()[:16]
+    return key, not found.pending and not explaining
+
+
 def submission_page(
     request: Request, submission_id: int, user: User = Depends(require_user), site: Site = Depends(site_of)
 ) -> HTMLResponse:
     found = site.visible(user, submission_id)
     record = site.record_for(found)
+    back, back_label = _back(user)
+    key, finished = live_state(site, user, submission_id)
+    live_url = "" if finished else f"{base(request)}/submissions/{submission_id}/events?since={key}"
     if record is None:
         return site.page(
-            request, "web/pending.html.j2", user=user, s=found, status=site.status_for(user, found), refresh=1
+            request,
+            "web/pending.html.j2",
+            user=user,
+            s=found,
+            status=site.status_for(user, found),
+            view=live_view(site, user, found),
+            refresh=2,
+            live_url=live_url,
+            back=back,
+            back_label=back_label,
         )
-    source = _source_lines(site.store.source(submission_id), found.filename)
+    source = _source_lines(site.store.source(submission_id), found.filename, found.language)
     asked = site.store.explanation(submission_id)
     section, note, action, refresh = "", "", "", 0
     if asked is not None and asked.status == "done":
@@ -407,26 +463,55 @@ def submission_page(
     elif asked is not None:
         note = (
             f"Explaining: searching fresh inputs for the smallest one this program fails on "
-            f"(up to {site.settings.explain_budget_s:g} s once a worker is free; this page refreshes itself)."
+            f"(up to {site.settings.explain_budget_s:g} s once a worker is free); the example appears here by itself."
         )
         refresh = 3
     elif site.explainable(record):
         action = f"{base(request)}/submissions/{submission_id}/explain"
-    page = reports.submission_html(
+    context = reports.submission_context(
         site.shown_to(user, record),
         site.problems.get(record.problem),
         {},
-        f"{base(request)}/submissions",
+        back,
         source,
-        back_label="my submissions",
+        back_label=back_label,
         explanation=Markup(section),
         explain_action=action,
         explain_note=note,
-        refresh=refresh,
         notice=site.marks([found]).get(found.id, ""),
         io_link=f"{base(request)}/teacher/submissions/{submission_id}/io" if user.role == "teacher" else "",
     )
-    return HTMLResponse(page)
+    context |= {"s": found, "refresh": refresh, "live_url": live_url}
+    return site.page(request, "web/submission.html.j2", 200, user, **context)
+
+
+POLL_S = 0.5  # how often a live page's stream looks at the store
+
+
+def events(
+    request: Request,
+    submission_id: int,
+    since: str = "",
+    user: User = Depends(require_user),
+    site: Site = Depends(site_of),
+) -> EventSourceResponse:
+    """Server-sent events of a submission's page: `change` when what its reader may see changed
+    (the page then fetches itself again), `end` once nothing more can change."""
+    site.visible(user, submission_id)  # 404 before the stream starts
+
+    async def stream() -> AsyncIterator[dict[str, str]]:
+        last = since
+        while not await request.is_disconnected():
+            key, finished = await asyncio.to_thread(live_state, site, user, submission_id)
+            if key != last:
+                last = key
+                yield {"event": "change", "data": key}
+            if finished:
+                yield {"event": "end", "data": key}
+                return
+            await asyncio.sleep(POLL_S)
+
+    return EventSourceResponse(stream(), ping=15, send_timeout=30)
 
 
 def explain(
@@ -446,7 +531,9 @@ def explain(
         site.store.request_explanation(submission_id, found.student, site.settings.explains_per_hour)
     except PendingError as err:
         raise WebError(429, f"Not now: {err}.", back, "Back to the submission") from None
-    return RedirectResponse(f"{base(request)}/submissions/{submission_id}#explain-note", status_code=303)
+    # No fragment: Chromium does not run a meta refresh on a URL with one (the fallback of
+    # the page's live updates where scripts are off).
+    return RedirectResponse(f"{base(request)}/submissions/{submission_id}", status_code=303)
 
 
 def routes(site: Site) -> APIRouter:
@@ -457,5 +544,6 @@ def routes(site: Site) -> APIRouter:
     router.add_api_route("/problems/{problem_id}/starter/{language}", starter_file, methods=["GET"])
     router.add_api_route("/submissions", my_submissions, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/submissions/{submission_id}", submission_page, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/submissions/{submission_id}/events", events, methods=["GET"])
     router.add_api_route("/submissions/{submission_id}/explain", explain, methods=["POST"], max_body_size=FORM_BYTES)
     return router

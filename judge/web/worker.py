@@ -26,6 +26,7 @@ from judge.grade import grading, judging, results, runner
 from judge.problem import testdata
 from judge.problem.spec import Problem, load_problem
 from judge.run import lifecycle, sandbox
+from judge.web import live
 from judge.web.queueing import Claim
 from judge.web.store import Store
 
@@ -58,10 +59,14 @@ def judge_claim(
     if cluster is not None:
         return _on_cluster(claim, submitted, store, cluster)
 
+    # Each case's verdict as it is known, for the live page (cases of earlier turns first).
+    judged = [live.Entry(c.name, c.verdict, c.public, 0.0) for c in claim.done]
+
     def on_case(index: int, case: runner.CaseResult) -> None:
         if case.trace is not None:
             store.keep_io(claim, case.name, *case.trace)
-        store.progress(claim, "running", index + 1, len(cases))
+        judged.append(live.Entry(case.name, case.verdict.value, case.public, time.time()))
+        store.progress(claim, "running", index + 1, len(cases), live.dumps(judged))
 
     turn_start = time.monotonic()
 

@@ -108,10 +108,14 @@ def test_secret_cases_never_reach_the_student(server: Server, web_problems: Path
 
 def test_unauthenticated_requests_get_401_pages(server: Server) -> None:
     client = server.client()
-    for path in ("/", f"/problems/{PROBLEM}", "/submissions", "/submissions/1", "/teacher"):
+    for path in (f"/problems/{PROBLEM}", "/submissions", "/submissions/1", "/teacher"):
         reply = client.get(path)
         assert reply.status == 401, path
-        assert "Log in" in reply.body and "Traceback" not in reply.body
+        # The login form itself, which leads back to the page asked for.
+        assert 'action="/login"' in reply.body and f'name="next" value="{path}"' in reply.body, path
+        assert "Traceback" not in reply.body
+    root = client.get("/")  # the site's front door is the login form, not an error
+    assert root.status == 200 and 'action="/login"' in root.body and 'id="message"' not in root.body
     assert client.get("/api/submissions/1").json() == {"error": "Log in with your id and token to see this page."}
     assert client.submit(PROBLEM, "a.c", ACCEPTED).status == 401
     assert client.login("nobody", "guess").status == 401
@@ -119,7 +123,7 @@ def test_unauthenticated_requests_get_401_pages(server: Server) -> None:
     assert client.login("dee", tokens["dee"] + "x").status == 401
     assert client.login("dee", tokens["dee"]).status == 303 and client.get("/").status == 200
     server.roster("dee")  # a new token (the old one leaked): the session made with the old one ends
-    assert client.get("/").status == 401
+    assert client.get("/submissions").status == 401
 
 
 def test_a_student_sees_only_their_own_submissions(server: Server) -> None:
@@ -300,7 +304,7 @@ def test_roster_logout_ends_a_students_sessions_from_the_shell(server: Server) -
     assert client.login("fay", tokens["fay"]).status == 303 and client.get("/").status == 200
     ended = logout("fay")
     assert ended.returncode == 0 and ended.stdout.strip() == "fay: 1 session(s) ended"
-    assert client.get("/").status == 401
+    assert client.get("/submissions").status == 401
     unknown = logout("nobody")
     assert unknown.returncode == 2 and "'nobody' is not on the roster" in unknown.stderr
     assert "Traceback" not in unknown.stderr

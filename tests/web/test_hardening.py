@@ -141,10 +141,10 @@ def test_logout_ends_the_session_and_a_copied_cookie_with_it(app: object, data: 
     token = Store(data).add_user("ana")
     cookie = session_of(login(app, "ana", token))
     assert asgi(app, "GET", "/", cookie=cookie).status == 200
-    assert asgi(app, "GET", "/", cookie=cookie + "x").status == 401
+    assert asgi(app, "GET", "/submissions", cookie=cookie + "x").status == 401
     headers, chunks = form({})
     assert asgi(app, "POST", "/logout", headers, chunks, cookie=cookie).status == 303
-    assert asgi(app, "GET", "/", cookie=cookie).status == 401  # the copy kept elsewhere is dead too
+    assert asgi(app, "GET", "/submissions", cookie=cookie).status == 401  # the copy kept elsewhere is dead too
 
 
 def test_the_teacher_ends_a_students_sessions(app: object, data: Path) -> None:
@@ -154,7 +154,7 @@ def test_the_teacher_ends_a_students_sessions(app: object, data: Path) -> None:
     headers, chunks = form({"student": "bo"})
     answer = asgi(app, "POST", "/teacher/sessions", headers, chunks, cookie=teacher)
     assert answer.status == 303 and "1+session(s)+of+bo+ended" in answer.headers["location"]
-    assert asgi(app, "GET", "/", cookie=student).status == 401
+    assert asgi(app, "GET", "/submissions", cookie=student).status == 401
     assert asgi(app, "GET", "/", cookie=teacher).status == 200
     headers, chunks = form({"student": "nobody"})
     assert asgi(app, "POST", "/teacher/sessions", headers, chunks, cookie=teacher).status == 404
@@ -194,13 +194,13 @@ def test_every_response_is_hardened_errors_and_crashes_included(
 ) -> None:
     cookie = session_of(login(app, "eve", Store(data).add_user("eve")))
 
-    def broken(*_: object) -> str:
+    def broken(*_: object, **__: object) -> str:
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(student, "statement_html", broken)
     answers = {
         "ok": asgi(app, "GET", "/", cookie=cookie),
-        "401": asgi(app, "GET", "/"),
+        "401": asgi(app, "GET", "/submissions"),
         "404": asgi(app, "GET", "/submissions/99999999999999999999", cookie=cookie),
         "500": asgi(app, "GET", "/problems/lanqiao", cookie=cookie),
         "api": asgi(app, "GET", "/api/submissions/-5", cookie=cookie),
