@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test test-slow bench schema clean
+.PHONY: demo test test-slow bench schema clean editor
 
 # The venv starts without pip: ensurepip alone takes about 4 s. uv (from PyPI) is put in it by
 # the host's pip (pip --python, pip 22.3 or later) or else by the venv's own pip.
@@ -40,9 +40,29 @@ $(TEST_STAMP): pyproject.toml setup.py judge/run/sandbox/_fastspawn.c | $(BIN)/p
 	$(call install,.[test])
 	touch $(STAMP) $@
 
+# The code editor of the web judge's submit form: Ace, a maintained editor, taken from the npm
+# registry at a pinned version (npm checks the package's integrity) and served by the judge
+# itself (no CDN). Not in git: it is the registry's package, not ours. Without npm, the form is
+# a plain textarea, which is also what a browser without scripts gets.
+ACE_VERSION := 1.45.2
+ACE := judge/web/static/ace
+ACE_MODES := c_cpp python java kotlin scala csharp golang rust javascript typescript haskell ocaml \
+	pascal fortran ruby php lua perl prolog lisp text
+$(ACE)/.fetched:
+	@if command -v npm >/dev/null 2>&1 && tmp=$$(mktemp -d) \
+		&& (cd $$tmp && npm pack --silent ace-builds@$(ACE_VERSION) >/dev/null 2>&1 && tar xzf ace-builds-$(ACE_VERSION).tgz); then \
+		mkdir -p $(ACE) && src=$$tmp/package/src-min-noconflict \
+		&& cp $$src/ace.js $$src/ext-searchbox.js $(foreach m,$(ACE_MODES),$$src/mode-$(m).js) $(ACE)/ \
+		&& cp $$tmp/package/LICENSE $(ACE)/LICENSE && echo "$(ACE_VERSION)" > $@ \
+		&& echo "code editor: Ace $(ACE_VERSION) from the npm registry in $(ACE)"; \
+		rm -rf $$tmp; \
+	else echo "code editor: npm or the registry is not available, so the submit form stays a plain textarea"; fi
+
+editor: $(ACE)/.fetched
+
 # The main job: make every problem's tests, check them, and grade the bundled class
 # (reports/index.html). A rerun only judges submissions that changed.
-demo: $(STAMP)
+demo: $(STAMP) editor
 	$(BIN)/judge gen
 	$(BIN)/judge validate
 	$(BIN)/judge grade submissions -o reports
@@ -52,7 +72,7 @@ demo: $(STAMP)
 # of a test's time is spent waiting on sandboxes, compilers and clocks), then the
 # problems themselves: a broken test file or a reference solution that no longer gets its
 # verdict fails the build (judge verify, about a minute on two cores).
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) editor
 	$(BIN)/ruff check judge tests bench
 	$(BIN)/ruff format --check judge tests bench
 	$(BIN)/python -m mypy judge
@@ -63,7 +83,7 @@ test: $(TEST_STAMP)
 # The long end-to-end tier (judge hosts and their failures, thirty students at once, eight
 # judges at once, problemtools as referee of the exports, explain on the slowest programs):
 # about five minutes more. CI runs it after make test.
-test-slow: $(TEST_STAMP)
+test-slow: $(TEST_STAMP) editor
 	$(BIN)/python -m pytest -q -m slow
 
 bench: $(TEST_STAMP)

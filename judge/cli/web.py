@@ -162,6 +162,12 @@ def serve(
         + (f" on the judge hosts of {settings.cluster.address}" if settings.cluster else "")
         + f"; data in {data_dir}"
     )
+    if not app.state.site.store.students():
+        err.print(
+            f"judge: warning: no student on the roster of {data_dir}, so no one can log in to submit: "
+            f"add them with `judge roster add ID... --data {data_dir}` (or `judge roster import FILE --data {data_dir}`)",
+            markup=False,
+        )
     uvicorn.run(
         app,
         host=host,

@@ -172,10 +172,55 @@ def problem_list(request: Request, user: User = Depends(require_user), site: Sit
     )
 
 
+# Ace's mode of each language id (the editor's highlighting); "text" for the others.
+EDITOR_MODES = {
+    "c": "c_cpp", "cpp": "c_cpp", "cpp20": "c_cpp", "python3": "python", "pypy3": "python", "java": "java",
+    "kotlin": "kotlin", "scala": "scala", "csharp": "csharp", "go": "golang", "rust": "rust",
+    "javascript": "javascript", "typescript": "typescript", "haskell": "haskell", "ocaml": "ocaml",
+    "pascal": "pascal", "fortran": "fortran", "ruby": "ruby", "php": "php", "lua": "lua", "perl": "perl",
+    "prolog": "prolog", "lisp": "lisp",
+}  # fmt: skip
+EDITOR = Path(__file__).parent / "static" / "ace" / "ace.js"
+
+
+def default_language(site: Site, user: User, problem: Problem) -> str | None:
+    """The language of pasted code sent with none chosen: the student's last on this problem,
+    else their last anywhere, else the problem's own (its reference's, or its first accepted
+    solution's); None when there is none."""
+    mine = site.store.of_student(user.id)
+    for row in [r for r in mine if r.problem == problem.id] + mine:
+        if row.language in site.table.languages:
+            return row.language
+    candidates = [problem.spec.reference] if problem.spec.reference else []
+    accepted = problem.directory / "solutions" / "accepted"
+    candidates += sorted(str(p) for p in accepted.iterdir()) if accepted.is_dir() else []
+    for candidate in candidates:
+        try:
+            return site.table.detect(Path(candidate)).id
+        except JudgeError:
+            continue
+    return None
+
+
 def problem_page(
     request: Request, problem_id: str, user: User = Depends(require_user), site: Site = Depends(site_of)
 ) -> HTMLResponse:
     problem, assignment = site.open_problem(user, problem_id)
+    return problem_view(request, site, user, problem, assignment)
+
+
+def problem_view(
+    request: Request,
+    site: Site,
+    user: User,
+    problem: Problem,
+    assignment: Assignment | None,
+    status: int = 200,
+    error: str = "",
+    source: str = "",
+    language: str = "",
+) -> HTMLResponse:
+    """The problem page; after a refused submission, with why and the code sent, kept."""
     try:
         cases = testdata.load_cases(problem)
     except JudgeError:
@@ -190,17 +235,24 @@ def problem_page(
         if c.public
     ]
     limits = problem.spec.limits
-    starter = starter_view(site, problem, request.query_params.get("lang", ""))
     multipliers = ", ".join(f"{lang} {m:g}×" for lang, m in limits.time_multipliers.items())
     text = f"{limits.time_s:g} s CPU{f' ({multipliers})' if multipliers else ''}, {limits.memory_mib} MiB"
+    fallback = default_language(site, user, problem)
     return site.page(
         request,
         "web/problem.html.j2",
-        user=user,
+        status,
+        user,
         problem=problem,
         statement=statement_html(problem, own_samples=not samples or kinds.of(problem).name != "stdio"),
         samples=samples,
         languages=list(site.table.languages.values()),
+        modes=EDITOR_MODES,
+        editor=EDITOR.is_file(),
+        default_language=site.table.languages.get(fallback) if fallback else None,
+        chosen=language,
+        source_text=source,
+        error=error,
         max_kib=site.settings.max_source_bytes // 1024,
         limits=text,
         feedback_note=feedback.describe(
@@ -208,7 +260,7 @@ def problem_page(
         ),
         deadline=deadline_text(site, user, assignment) if assignment is not None else ("", ""),
         used=used_text(site, user, assignment, problem.id),
-        starter=starter,
+        starter=starter_view(site, problem, request.query_params.get("lang", "")),
     )
 
 
@@ -290,7 +342,7 @@ def _upload(site: Site, file: UploadFile | None, source: str, back: str) -> tupl
     return name, data
 
 
-def _language(site: Site, language: str, name: str, data: bytes, back: str) -> str:
+def _language(site: Site, language: str, name: str, data: bytes, back: str, fallback: str | None) -> str:
     known = ", ".join(site.table.languages)
     if sources.is_archive(Path(name)):
         # An archive's files are checked here, before it is queued: a bad one is told at once.
@@ -302,6 +354,8 @@ def _language(site: Site, language: str, name: str, data: bytes, back: str) -> s
         return program.language.id
     if language == "auto":
         if name == "pasted":
+            if fallback is not None:
+                return fallback
             raise WebError(400, f"Choose the language of pasted source ({known}).", back, "Back to the form")
         try:
             return site.table.detect(Path(name)).id
@@ -324,6 +378,25 @@ def submit(
     site: Site = Depends(site_of),
 ) -> Response:
     problem, assignment = site.open_problem(user, problem_id)
+    try:
+        submission_id = _accept(site, user, problem, assignment, language, source, file)
+    except WebError as err:
+        # Refused: the problem page again, saying why, with the pasted code and language kept.
+        kept = source if len(source) <= 2 * site.settings.max_source_bytes else ""
+        return problem_view(request, site, user, problem, assignment, err.status_code, err.message, kept, language)
+    return RedirectResponse(f"{base(request)}/submissions/{submission_id}", status_code=303)
+
+
+def _accept(
+    site: Site,
+    user: User,
+    problem: Problem,
+    assignment: Assignment | None,
+    language: str,
+    source: str,
+    file: UploadFile | None,
+) -> int:
+    """A submission checked and queued (its id), or WebError saying why it was refused."""
     back = f"/problems/{problem.id}#submit"
     quota = None
     received = site.clock()  # one reading: the stamp is the moment the deadline was checked at
@@ -336,9 +409,9 @@ def submit(
             )
         quota = assignment.max_submissions
     name, data = _upload(site, file, source, back)
-    chosen = _language(site, language, name, data, back)
+    chosen = _language(site, language, name, data, back, default_language(site, user, problem))
     try:
-        submission_id = site.store.submit(
+        return site.store.submit(
             user.id,
             problem.id,
             chosen,
@@ -363,7 +436,6 @@ def submit(
             back,
             "Back to the problem",
         ) from None
-    return RedirectResponse(f"{base(request)}/submissions/{submission_id}", status_code=303)
 
 
 def _source_lines(data: bytes, filename: str, language: str) -> list[Markup]:

@@ -5,7 +5,9 @@ judging a problem's or an assignment's submissions again."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -14,6 +16,7 @@ from judge.course import gradebook
 from judge.course.gradebook import Column, Counted, Gradebook
 from judge.errors import JudgeError
 from judge.grade import runner
+from judge.problem import testdata
 from judge.problem.spec import load_problem
 from judge.run import sandbox
 from judge.web import queueing
@@ -189,8 +192,43 @@ class _CaseIO:
     name: str
     verdict: str
     secret: bool
-    stdout: str
+    stdout: tuple[tuple[str, bool], ...]  # each line, and whether it is the first that differs
     stderr: str
+    expected: tuple[tuple[str, bool], ...]  # the answer file's lines, marked alike ((): no answer)
+    difference: str  # where the output first differs, in words ("" when it does not)
+
+
+def first_difference(expected: str, received: str) -> int | None:
+    """The first line (0-based) whose tokens differ, as the default checker reads them; None if none."""
+    want, got = expected.rstrip("\n").split("\n"), received.rstrip("\n").split("\n")
+    for index in range(max(len(want), len(got))):
+        if index >= len(want) or index >= len(got) or want[index].split() != got[index].split():
+            return index
+    return None
+
+
+def _case_io(name: str, verdict: str, secret: bool, kept: tuple[bytes, bytes], answer: Path | None) -> _CaseIO:
+    out = kept[0].decode("utf-8", "replace")
+    expected = ""
+    if answer is not None:
+        with suppress(OSError), answer.open("rb") as stream:
+            expected = stream.read(runner.TRACE_CAP + 1).decode("utf-8", "replace")
+    # Only whole texts are compared: a tail (the output past the cap) has lost its first lines.
+    whole = answer is not None and len(kept[0]) < runner.TRACE_CAP and len(expected) <= runner.TRACE_CAP
+    line = first_difference(expected, out) if whole else None
+    if not whole:
+        difference = "" if answer is None else "Not compared: the output or the answer is longer than what is kept."
+    else:
+        difference = "" if line is None else f"The first difference is on line {line + 1}."
+    return _CaseIO(
+        name,
+        verdict,
+        secret,
+        tuple((text, k == line) for k, text in enumerate(out.split("\n"))),
+        kept[1].decode("utf-8", "replace"),
+        tuple((text, k == line) for k, text in enumerate(expected.split("\n"))) if answer is not None else (),
+        difference,
+    )
 
 
 def case_output(
@@ -199,14 +237,13 @@ def case_output(
     found = site.visible(user, submission_id)
     record = site.record_for(found)
     kept = site.store.case_io(submission_id)
+    problem = site.problems.get(found.problem)
+    answers: dict[str, Path] = {}
+    if problem is not None:
+        with suppress(JudgeError):
+            answers = {c.id: c.answer for c in testdata.load_cases(problem)}
     cases = [
-        _CaseIO(
-            c.name,
-            c.verdict,
-            not c.public,
-            kept[c.name][0].decode("utf-8", "replace"),
-            kept[c.name][1].decode("utf-8", "replace"),
-        )
+        _case_io(c.name, c.verdict, not c.public, kept[c.name], answers.get(c.name))
         for c in (record.cases if record is not None else ())
         if c.name in kept
     ]

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from http.cookiejar import CookieJar
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -187,6 +188,14 @@ class Server:
         client = self.client()
         assert client.login("teacher-of-tests", tokens["teacher-of-tests"]).status == 303
         return client
+
+
+def write_code(page: Any, code: str) -> None:
+    """Code put into the problem page's editor as a student pastes it (Playwright's page)."""
+    page.click("#editor .ace_content")
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(code)
+    assert page.evaluate("ace.edit('editor').getValue()") == code
 
 
 def case_verdicts(status: dict[str, object]) -> list[str]:

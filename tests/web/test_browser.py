@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import PROBLEMS
-from tests.web.conftest import Server
+from tests.web.conftest import Server, write_code
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -34,18 +34,15 @@ def test_a_student_submits_in_the_browser(server: Server, tmp_path: Path) -> Non
         try:
             page = browser.new_page()
             page.goto(server.base + "/problems/sicily-rotations")
-            assert "Log in" in page.content()  # the 401 page leads to the login form
-            page.goto(server.base + "/login")
+            assert "Log in" in page.content()  # the 401 page is the login form, which leads back here
             page.fill("#user", "web01")
             page.fill("#token", tokens["web01"])
             page.click("button[type=submit]")
-            page.wait_for_selector("#problems")
-            page.click("text=sicily-rotations")
             page.wait_for_selector("#statement")
             page.select_option("#language", "c")
-            page.fill("#source", source)
-            page.click("#submit ~ form button[type=submit]")
-            # The page refreshes itself until the verdict is in.
+            write_code(page, source)
+            page.click("#submit-form button[type=submit]")
+            # The page updates itself until the verdict is in.
             page.wait_for_selector("h1 .v.AC", timeout=120_000)
             assert "web01 / sicily-rotations" in page.inner_text("h1")
             # A student sees the sample case whole, and the secret cases as their groups.
@@ -105,8 +102,8 @@ def test_a_student_takes_a_function_problems_starter_and_submits_it(tmp_path: Pa
                 page.click("button[type=submit]")
                 page.goto(server.base + "/problems/maxf")
                 page.select_option("#language", "python3")
-                page.fill("#source", answer)
-                page.click("#submit ~ form button[type=submit]")
+                write_code(page, answer)
+                page.click("#submit-form button[type=submit]")
                 page.wait_for_selector("h1 .v.AC", timeout=120_000)
             finally:
                 browser.close()

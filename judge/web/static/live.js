@@ -1,16 +1,23 @@
-// A page that follows a submission being judged (or explained). The server says by
-// server-sent events when what this reader may see has changed; the page then fetches itself
-// and puts the new <main> in place, so what is shown is always what the server renders for
-// this reader, with no reload. Without scripts, the page's <noscript> refresh does the same.
+// Keeps a page up to date without reloading it. A submission's page (main[data-live]) is told
+// by server-sent events when what this reader may see has changed; a list (main[data-refresh])
+// looks again every few seconds. Either way the page fetches itself and puts the new <main> in
+// place, so what is shown is always what the server renders for this reader. Without scripts,
+// the page's <noscript> refresh does the same by reloading.
 (function () {
   "use strict";
-  var main = document.querySelector("main[data-live]");
-  if (!main || !window.EventSource || !window.fetch) {
+  var main = document.querySelector("main[data-live], main[data-refresh]");
+  if (!main || !window.fetch) {
     return;
   }
-  var stream = new EventSource(main.getAttribute("data-live"));
+  var stream = null;
+  var timer = null;
   var busy = false;
   var again = false;
+
+  function stop() {
+    if (stream) { stream.close(); }
+    if (timer) { window.clearInterval(timer); }
+  }
 
   function swap(text) {
     var page = new DOMParser().parseFromString(text, "text/html");
@@ -18,13 +25,15 @@
     if (!fresh) {
       return;
     }
-    main.innerHTML = fresh.innerHTML;
-    document.title = page.title;
-    if (!fresh.hasAttribute("data-live")) {
-      main.removeAttribute("data-live");
-      stream.close();
+    if (fresh.innerHTML !== main.innerHTML) {
+      main.innerHTML = fresh.innerHTML;
+      document.title = page.title;
+      document.dispatchEvent(new CustomEvent("judge:updated"));
     }
-    document.dispatchEvent(new CustomEvent("judge:updated"));
+    if (!fresh.hasAttribute("data-live") && !fresh.hasAttribute("data-refresh")) {
+      main.removeAttribute("data-live");
+      stop();
+    }
   }
 
   function update() {
@@ -36,7 +45,7 @@
     fetch(window.location.pathname + window.location.search, { cache: "no-store", credentials: "same-origin" })
       .then(function (reply) { return reply.ok ? reply.text() : null; })
       .then(function (text) { if (text !== null) { swap(text); } })
-      .catch(function () { /* the next event tries again */ })
+      .catch(function () { /* the next event or tick tries again */ })
       .then(function () {
         busy = false;
         if (again) {
@@ -46,9 +55,15 @@
       });
   }
 
-  stream.addEventListener("change", update);
-  stream.addEventListener("end", function () {
-    stream.close();
-    update();
-  });
+  if (main.hasAttribute("data-live") && window.EventSource) {
+    stream = new EventSource(main.getAttribute("data-live"));
+    stream.addEventListener("change", update);
+    stream.addEventListener("end", function () {
+      stream.close();
+      update();
+    });
+  } else {
+    var seconds = parseFloat(main.getAttribute("data-refresh") || "3");
+    timer = window.setInterval(update, Math.max(1, seconds) * 1000);
+  }
 })();

@@ -1,0 +1,263 @@
+"""Every page of the web judge in a real browser (Playwright driving Debian's Chromium), as a
+student and a teacher see it, at a desktop's width and a phone's: nothing wider than the
+screen, no serious or critical accessibility violation (axe-core), the statement's math as
+MathML, the code editor, results that arrive case by case and an explanation that replaces its
+note, both without a reload.
+
+JUDGE_SHOTS=DIR keeps the screenshots there, to be looked at."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_cli import judge
+from tests.web.conftest import Server, write_code
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+WIDTHS = ((1280, 900), (390, 844))
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+
+# Right, but slow enough per case (a quarter second asleep) that the cases are seen to arrive.
+SLOW_RIGHT = """\
+import time
+time.sleep(0.25)
+n = int(input())
+best, here = None, 0
+for x in map(int, input().split()):
+    here = max(x, here + x)
+    best = here if best is None else max(best, here)
+print(best)
+"""
+# Wrong on a list of one number: explain finds that small input.
+WRONG = """\
+n = int(input())
+xs = list(map(int, input().split()))
+best = 0
+here = 0
+for x in xs:
+    here = max(0, here + x)
+    best = max(best, here)
+print(best)
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
+    from judge.problem import scaffold
+    from tests.grade.test_grading import small_problems
+
+    root = tmp_path_factory.mktemp("pages")
+    problems = small_problems(root / "problems")
+    scaffold.create(problems, "maxsum", "python3")
+    made = judge("--problems", str(problems), "gen", "maxsum")
+    assert made.returncode == 0, made.stderr
+    server = Server(problems, root / "data", extra=("--explain-budget", "20", "--explains-per-hour", "5"))
+    tokens = server.roster("ana", "bo") | server.roster("prof", teacher=True)
+    server.start()
+    yield server, tokens
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra (playwright)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def _login(browser: Any, server: Server, user: str, token: str, width: int = 1280, height: int = 900) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(server.base + "/")
+    page.fill("#user", user)
+    page.fill("#token", token)
+    page.click("button[type=submit]")
+    page.wait_for_selector("nav.top form.who")
+    return page
+
+
+def _shot(page: Any, name: str, tmp_path: Path) -> None:
+    folder = Path(os.environ.get("JUDGE_SHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def _check(page: Any, name: str, width: int, tmp_path: Path) -> None:
+    """No horizontal overflow; no serious or critical axe-core violation."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    _shot(page, f"{name}-{width}", tmp_path)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, f"{name} at {width} px is {wide} px wide"
+    found = Axe().run(page).response["violations"]
+    bad = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not bad, f"{name} at {width} px: {bad}"
+
+
+def _submit(page: Any, code: str, language: str) -> str:
+    page.select_option("#language", language)
+    write_code(page, code)
+    page.click("#submit-form button[type=submit]")
+    page.wait_for_url("**/submissions/*")
+    return str(page.url)
+
+
+def test_every_page_fits_a_phone_and_passes_axe(
+    site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path
+) -> None:
+    server, tokens = site
+    anonymous = browser.new_page(viewport={"width": 390, "height": 844})
+    anonymous.goto(server.base + "/")
+    assert anonymous.locator("form[action='/login']").count() == 1  # the root is the login form
+    _check(anonymous, "login", 390, tmp_path)
+    student = _login(browser, server, "ana", tokens["ana"])
+    student.goto(server.base + "/problems/maxsum")
+    first = _submit(student, SLOW_RIGHT, "python3")
+    student.wait_for_selector("h1 .v.AC", timeout=120_000)
+    teacher = _login(browser, server, "prof", tokens["prof"])
+    number = first.rsplit("/", 1)[1]
+    pages = {
+        "student": (
+            student,
+            ["/", "/problems/maxsum", "/problems/lanqiao", "/submissions", f"/submissions/{number}"],
+        ),
+        "teacher": (
+            teacher,
+            [
+                "/teacher",
+                "/teacher/class",
+                "/teacher/submissions",
+                "/teacher/students/ana",
+                f"/submissions/{number}",
+                f"/teacher/submissions/{number}/io",
+            ],
+        ),
+    }
+    for width, height in WIDTHS:
+        for who, (page, paths) in pages.items():
+            page.set_viewport_size({"width": width, "height": height})
+            for path in paths:
+                reply = page.goto(server.base + path)
+                assert reply.status == 200, path
+                _check(page, f"{who}{path.replace('/', '-')}", width, tmp_path)
+    # The teacher's pages are titled and linked as the teacher's; a student's page shows no sandbox mode.
+    teacher.goto(server.base + "/teacher/submissions")
+    assert teacher.title().startswith("Every submission") and "My submissions" not in teacher.inner_text("nav")
+    teacher.goto(server.base + f"/submissions/{number}")
+    assert "Every submission" in teacher.inner_text("#bar") and "sandbox" in teacher.inner_text("main")
+    student.goto(server.base + f"/submissions/{number}")
+    assert "sandbox" not in student.inner_text("main").lower()
+    assert "Submit again" in student.inner_text("#bar") and "maxsum" in student.inner_text("#bar")
+    teacher.goto(server.base + f"/teacher/submissions/{number}/io")
+    assert teacher.locator("pre.expected").count() >= 2  # the expected answer beside each output
+
+
+def test_a_statement_shows_math_as_mathml_and_its_samples_once(
+    site: tuple[Server, dict[str, str]], browser: Any
+) -> None:
+    server, tokens = site
+    page = _login(browser, server, "bo", tokens["bo"])
+    page.goto(server.base + "/problems/maxsum")
+    statement = page.inner_text("#statement")
+    assert "$" not in statement and "\\le" not in statement and "<sub>" not in statement
+    assert page.locator("#statement math").count() >= 5
+    # MathML laid out by the browser, not shown as text: a fraction-free sum has a real height.
+    box = page.locator("#statement math").first.bounding_box()
+    assert box is not None and box["height"] > 5
+    assert page.locator("section.sample").count() == 2 and "Samples" not in statement
+    assert page.locator("button.copy").count() == 4  # input and output of each sample
+
+
+def test_the_editor_indents_with_tab_and_remembers_the_code(site: tuple[Server, dict[str, str]], browser: Any) -> None:
+    server, tokens = site
+    page = _login(browser, server, "bo", tokens["bo"])
+    page.goto(server.base + "/problems/lanqiao")
+    assert page.locator("#submit-form[data-editor=ace]").count() == 1 and not page.is_visible("#source")
+    page.select_option("#language", "python3")
+    page.click("#editor .ace_content")
+    page.keyboard.type("if True:")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    page.keyboard.type("pass")
+    value = page.evaluate("ace.edit('editor').getValue()")
+    assert "\n" in value and value.split("\n")[1].startswith("        pass")  # auto-indent, then a Tab more
+    assert page.locator("#editor .ace_keyword").count() >= 1  # highlighted as Python
+    page.reload()
+    assert page.evaluate("ace.edit('editor').getValue()") == value  # kept for this problem
+    assert page.eval_on_selector("#language", "e => e.value") == "python3"
+
+
+def test_a_refused_paste_keeps_the_code_and_without_scripts_the_form_is_a_textarea(
+    site: tuple[Server, dict[str, str]], browser: Any
+) -> None:
+    server, tokens = site
+    page = _login(browser, server, "bo", tokens["bo"])
+    page.goto(server.base + "/problems/lanqiao")
+    page.select_option("#language", "c")
+    write_code(page, "int main() { \x00 }")
+    page.click("#submit-form button[type=submit]")
+    assert "binary" in page.inner_text("#message")
+    assert "int main()" in page.evaluate("ace.edit('editor').getValue()")
+    plain = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    try:
+        bare = plain.new_page()
+        bare.goto(server.base + "/")
+        bare.fill("#user", "bo")
+        bare.fill("#token", tokens["bo"])
+        bare.click("button[type=submit]")
+        bare.goto(server.base + "/problems/lanqiao")
+        assert bare.is_visible("textarea#source") and bare.locator("#editor").count() == 0
+    finally:
+        plain.close()
+
+
+def test_results_arrive_case_by_case_without_a_reload(site: tuple[Server, dict[str, str]], browser: Any) -> None:
+    server, tokens = site
+    teacher = _login(browser, server, "prof", tokens["prof"])
+    teacher.goto(server.base + "/problems/maxsum")
+    _submit(teacher, SLOW_RIGHT, "python3")
+    teacher.evaluate("window.stayed = true")  # gone if the page reloads
+    teacher.wait_for_selector("#count", timeout=60_000)
+    seen = set()
+    while teacher.locator("h1 .v.AC").count() == 0:
+        if teacher.locator("#count").count():
+            seen.add(teacher.inner_text("#count"))
+        teacher.wait_for_timeout(100)
+    assert teacher.evaluate("window.stayed === true")
+    # Several counts were seen on the way ("case 3 of 22 judged", ...), each case ticked off.
+    assert len(seen) >= 3, seen
+    assert all(text.startswith("case ") and text.endswith(" judged") for text in seen)
+
+
+def test_the_explain_note_becomes_the_example_without_a_reload(
+    site: tuple[Server, dict[str, str]], browser: Any
+) -> None:
+    server, tokens = site
+    page = _login(browser, server, "bo", tokens["bo"], 390, 844)
+    page.goto(server.base + "/problems/maxsum")
+    _submit(page, WRONG, "python3")
+    page.wait_for_selector("h1 .v.WA", timeout=120_000)
+    number = page.url.rsplit("/", 1)[1]
+    teacher = _login(browser, server, "prof", tokens["prof"])
+    teacher.goto(server.base + f"/teacher/submissions/{number}/io")
+    # Beside each wrong output, the answer; the first line that differs marked in both.
+    assert teacher.locator("section.case mark.diff").count() >= 2
+    assert "The first difference is on line 1." in teacher.inner_text("main")
+    page.click("#explain button")
+    page.wait_for_selector("#explain-note")
+    page.evaluate("window.stayed = true")
+    page.wait_for_selector("#explanation", timeout=120_000)
+    assert page.evaluate("window.stayed === true") and page.locator("#explain-note").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
