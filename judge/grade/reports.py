@@ -13,7 +13,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -30,6 +30,7 @@ from judge.grade import feedback, highlight
 from judge.grade.feedback import Shown
 from judge.grade.grading import Entry, Override
 from judge.grade.results import GradeRecord, isolated_mode, to_json
+from judge.problem import shown
 from judge.problem.spec import Problem
 from judge.run import sources
 from judge.run.verdicts import Verdict
@@ -212,9 +213,11 @@ def index_html(
     overrides: Mapping[tuple[str, str], Override],
     sandbox_mode: str,
     generated: str,
+    statements: Collection[str] = (),
     **extra: object,
 ) -> str:
-    """The class page (matrix, histogram, tests by pass rate); `extra` goes to the template."""
+    """The class page (matrix, histogram, tests by pass rate), each problem linked to its
+    statement page where it has one (`statements`); `extra` goes to the template."""
     return (
         environment()
         .get_template("index.html.j2")
@@ -222,7 +225,7 @@ def index_html(
             title=", ".join(view.problem_ids),
             records=records,
             students=view.students,
-            problems=[{"id": pid, "max": view.max_of[pid]} for pid in view.problem_ids],
+            problems=[{"id": pid, "max": view.max_of[pid], "statement": pid in statements} for pid in view.problem_ids],
             histogram=_histogram([s.total for s in view.students], sum(view.max_of.values())),
             tests=view.tests,
             overrides=sorted(overrides.values(), key=lambda o: (o.student, o.problem)),
@@ -273,6 +276,19 @@ def submission_html(
     return environment().get_template("submission.html.j2").render(**context)
 
 
+def statement_pages(problems: Mapping[str, Problem], folder: Path, back: str, back_label: str) -> int:
+    """Each problem's statement page (FOLDER/<id>.html), rendered as the web judge renders it."""
+    for pid, problem in problems.items():
+        statement, samples = shown.page_parts(problem)
+        page = (
+            environment()
+            .get_template("statement.html.j2")
+            .render(problem=problem, statement=Markup(statement), samples=samples, back=back, back_label=back_label)
+        )
+        write_atomic(folder / f"{pid}.html", page)
+    return len(problems)
+
+
 def grades_csv(view: ClassView) -> str:
     return _csv(view.students, view.problem_ids)
 
@@ -292,7 +308,8 @@ def render(
     view = class_view(records, problems, overrides, entries)
     similarity = (out_dir / "similarity.html").is_file()  # made by `judge similar`
     write_atomic(
-        out_dir / "index.html", index_html(view, records, overrides, sandbox_mode, generated, similarity=similarity)
+        out_dir / "index.html",
+        index_html(view, records, overrides, sandbox_mode, generated, set(problems), similarity=similarity),
     )
     for record in records:
         write_atomic(
@@ -303,9 +320,13 @@ def render(
                 overrides,
                 "../../index.html",
                 _source_lines(record.source, record.language),
+                statement_link=f"../../problems/{record.problem}.html" if record.problem in problems else "",
                 explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
             ),
         )
+    statement_pages(
+        {p: problems[p] for p in view.problem_ids if p in problems}, out_dir / "problems", "../index.html", "class"
+    )
     write_atomic(out_dir / "grades.csv", grades_csv(view))
     write_atomic(out_dir / "results.json", _json(records, overrides, sandbox_mode, generated))
     write_atomic(out_dir / "junit.xml", _junit(records))
@@ -320,11 +341,18 @@ def render_for_students(
     explanations: Mapping[tuple[str, str], str] | None = None,
 ) -> Written:
     """A page per submission to hand to its student, at its problem's feedback level:
-    OUT/students/<student>/<problem>.html. `explanations` must already be cut for students
-    (Explanation.for_student). Nothing of the class (no index, CSV or JSON) is written."""
+    OUT/students/<student>/<problem>.html, with the problem's statement beside it
+    (<problem>.statement.html: each student's folder stands alone). `explanations` must already
+    be cut for students (Explanation.for_student). Nothing of the class (no index, CSV or JSON)
+    is written."""
     folder = out_dir / STUDENTS_DIR
+    statements = 0
     for record in records:
         problem = problems.get(record.problem)
+        if problem is not None:
+            statements += statement_pages(
+                {f"{record.problem}.statement": problem}, folder / record.student, "index.html", "back"
+            )
         write_atomic(
             folder / record.student / f"{record.problem}.html",
             submission_html(
@@ -334,6 +362,7 @@ def render_for_students(
                 "index.html",
                 _source_lines(record.source, record.language),
                 back_label="your submissions",
+                statement_link=f"{record.problem}.statement.html" if problem is not None else "",
                 explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
             ),
         )
@@ -346,7 +375,7 @@ def render_for_students(
             .get_template("student_index.html.j2")
             .render(student=student, records=mine, overrides=overrides, score_of=score_of),
         )
-    return Written(folder, len(records) + len(students))
+    return Written(folder, len(records) + len(students) + statements)
 
 
 STUDENTS_DIR = "students"

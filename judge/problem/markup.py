@@ -5,7 +5,7 @@ raw HTML (`<sub>`, `<sup>`, `<br>`, tables...), and everything else removed by a
 it (latex2mathml copies `\\text{...}` as it is), so the sanitizer runs on the whole page,
 MathML included.
 
-Also the statement's own samples: the fenced blocks under a heading named Sample(s) or
+Also the statement's own samples: the fenced blocks under a heading named StatementSample(s) or
 Example(s), read as input, output, input, output..., for `judge verify` to hold them against
 the spec's public cases, and left out of the page where the spec's samples are shown instead.
 """
@@ -102,14 +102,14 @@ def render(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Sample:
+class StatementSample:
     input: str
     output: str
     line: int  # 1-based line of the input block in the statement
 
 
 def _sample_sections(text: str) -> list[tuple[int, int]]:
-    """(first, end) 0-based line ranges of the statement's Sample(s)/Example(s) sections."""
+    """(first, end) 0-based line ranges of the statement's StatementSample(s)/Example(s) sections."""
     tokens = _parser().parse(text)
     headings = [
         (i, int(t.tag[1:]), t.map[0]) for i, t in enumerate(tokens) if t.type == "heading_open" and t.map is not None
@@ -127,7 +127,7 @@ def _sample_sections(text: str) -> list[tuple[int, int]]:
     return sections
 
 
-def samples(text: str) -> tuple[list[Sample], str]:
+def samples(text: str) -> tuple[list[StatementSample], str]:
     """The statement's samples in order, and "" or why they cannot be read as pairs."""
     tokens = _parser().parse(text)
     sections = _sample_sections(text)
@@ -140,7 +140,7 @@ def samples(text: str) -> tuple[list[Sample], str]:
     ]
     if len(blocks) % 2:
         return [], f"its sample section has {len(blocks)} code blocks, not input and output pairs"
-    pairs = [Sample(blocks[k][0], blocks[k + 1][0], blocks[k][1]) for k in range(0, len(blocks), 2)]
+    pairs = [StatementSample(blocks[k][0], blocks[k + 1][0], blocks[k][1]) for k in range(0, len(blocks), 2)]
     return pairs, ""
 
 

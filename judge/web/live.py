@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class Entry:
+class JudgedCase:
     """One case as the worker judged it: stored in the submission's `live` column."""
 
     name: str
@@ -36,16 +36,16 @@ class LiveView:
     secret_note: str  # what is said instead of the secret cases ("" when they are shown)
 
 
-def dumps(entries: Sequence[Entry]) -> str:
+def dumps(entries: Sequence[JudgedCase]) -> str:
     return json.dumps([[e.name, e.verdict, e.public, round(e.at, 3)] for e in entries])
 
 
-def loads(text: str | None) -> tuple[Entry, ...]:
+def loads(text: str | None) -> tuple[JudgedCase, ...]:
     """The stored entries; a damaged column reads as none (the result page is unaffected)."""
     if not text:
         return ()
     try:
-        return tuple(Entry(str(n), str(v), bool(p), float(t)) for n, v, p, t in json.loads(text))
+        return tuple(JudgedCase(str(n), str(v), bool(p), float(t)) for n, v, p, t in json.loads(text))
     except (ValueError, TypeError):
         return ()
 
@@ -57,11 +57,11 @@ def cutoff(started: float | None, now: float, step_s: float) -> float:
     return started + math.floor(max(0.0, now - started) / step_s) * step_s
 
 
-def for_teacher(entries: Sequence[Entry], total: int) -> LiveView:
+def for_teacher(entries: Sequence[JudgedCase], total: int) -> LiveView:
     return LiveView(tuple((e.name, e.verdict) for e in entries), len(entries), total, "")
 
 
-def for_student(entries: Sequence[Entry], public_total: int, total: int, level: str, seen_at: float) -> LiveView:
+def for_student(entries: Sequence[JudgedCase], public_total: int, total: int, level: str, seen_at: float) -> LiveView:
     """The cases a student may see at feedback `level`, as judged by the moment `seen_at`."""
     seen = [e for e in entries if e.at <= seen_at]
     if level == "cases":

@@ -10,7 +10,6 @@ import math
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 from pathlib import Path
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
@@ -24,7 +23,7 @@ from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
 from judge.explain import render, stored
 from judge.grade import feedback, highlight, reports
-from judge.problem import markup, statement, testdata
+from judge.problem import shown, testdata
 from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
@@ -34,38 +33,6 @@ from judge.web.auth import require_user
 from judge.web.queueing import PendingError, QuotaError, RateError
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
 from judge.web.store import SubmissionRow
-
-STATEMENT_BYTES = 256 << 10
-
-
-@lru_cache(maxsize=64)
-def _latex_as_markdown(text: str) -> str:
-    """Converted once per statement text, not on every page view."""
-    return statement.to_markdown(text)
-
-
-def statement_html(problem: Problem, own_samples: bool = True) -> str:
-    """The statement as HTML: Markdown with math and the safe HTML subset (judge.problem.markup);
-    an imported LaTeX statement converted to Markdown first (never shown as source); a text
-    statement shown as it is; anything else named. Titles may come from a package: escaped.
-    Without `own_samples`, the statement's sample sections are left out: the page shows the
-    spec's public cases instead, once."""
-    title = f"<h1>{html.escape(problem.spec.title)}</h1>"
-    try:
-        data = problem.statement_path.read_bytes()
-    except OSError:
-        return title
-    text = data.decode("utf-8", errors="replace")
-    suffix = problem.statement_path.suffix.lower()
-    # Past STATEMENT_BYTES a package's LaTeX is shown as it is: the conversion is not for books.
-    if suffix == ".tex" and b"\0" not in data and len(data) <= STATEMENT_BYTES:
-        converted = _latex_as_markdown(text)
-        text = converted if converted.startswith("# ") else f"# {html.escape(problem.spec.title)}\n\n{converted}"
-    elif suffix != ".md":
-        if b"\0" in data:
-            return f"{title}<p>The statement is the file {html.escape(problem.statement_path.name)}.</p>"
-        return f'{title}<pre class="statement">{html.escape(text)}</pre>'
-    return markup.render(text if own_samples else markup.without_samples(text))
 
 
 @dataclass(frozen=True)
@@ -221,19 +188,7 @@ def problem_view(
     language: str = "",
 ) -> HTMLResponse:
     """The problem page; after a refused submission, with why and the code sent, kept."""
-    try:
-        cases = testdata.load_cases(problem)
-    except JudgeError:
-        cases = []  # no tests made yet: the statement still shows its samples
-    samples = [
-        {
-            "name": c.id,
-            "input": c.input.read_text(encoding="utf-8", errors="replace"),
-            "answer": c.answer.read_text(encoding="utf-8", errors="replace"),
-        }
-        for c in cases
-        if c.public
-    ]
+    statement_part, samples = shown.page_parts(problem)
     limits = problem.spec.limits
     multipliers = ", ".join(f"{lang} {m:g}×" for lang, m in limits.time_multipliers.items())
     text = f"{limits.time_s:g} s CPU{f' ({multipliers})' if multipliers else ''}, {limits.memory_mib} MiB"
@@ -244,7 +199,7 @@ def problem_view(
         status,
         user,
         problem=problem,
-        statement=statement_html(problem, own_samples=not samples or kinds.of(problem).name != "stdio"),
+        statement=statement_part,
         samples=samples,
         languages=list(site.table.languages.values()),
         modes=EDITOR_MODES,

@@ -60,12 +60,12 @@ def judge_claim(
         return _on_cluster(claim, submitted, store, cluster)
 
     # Each case's verdict as it is known, for the live page (cases of earlier turns first).
-    judged = [live.Entry(c.name, c.verdict, c.public, 0.0) for c in claim.done]
+    judged = [live.JudgedCase(c.name, c.verdict, c.public, 0.0) for c in claim.done]
 
     def on_case(index: int, case: runner.CaseResult) -> None:
         if case.trace is not None:
             store.keep_io(claim, case.name, *case.trace)
-        judged.append(live.Entry(case.name, case.verdict.value, case.public, time.time()))
+        judged.append(live.JudgedCase(case.name, case.verdict.value, case.public, time.time()))
         store.progress(claim, "running", index + 1, len(cases), live.dumps(judged))
 
     turn_start = time.monotonic()

@@ -132,7 +132,12 @@ def test_pages_and_files(graded: Path) -> None:
     assert "Compiler output" in page and "error" in page
     wrong = (reports / "submissions" / "bo" / "sicily-rotations.html").read_text()
     assert "First difference in samples/01" in wrong and "(secret)" in wrong
-    assert '<pre class="source">' in wrong
+    assert '<pre class="source"' in wrong and '<span class="kt">int</span>' in wrong  # numbered, highlighted
+    # Each problem's statement page, rendered as the web judge renders it, linked from the class.
+    statement = (reports / "problems" / "sicily-rotations.html").read_text()
+    assert "<h2>Input</h2>" in statement and '<section class="sample">' in statement
+    assert '<a href="problems/sicily-rotations.html">' in (reports / "index.html").read_text()
+    assert 'href="../../problems/sicily-rotations.html"' in wrong
     data = json.loads((reports / "results.json").read_text())
     assert data["schema"] == 1 and len(data["submissions"]) == 9
     bo = next(s for s in data["submissions"] if s["student"] == "bo")
@@ -152,6 +157,10 @@ def test_no_secret_reaches_a_report(graded: Path) -> None:
             secrets |= {line.strip() for line in text.splitlines() if len(line.strip()) > 8}
             if path.suffix == ".ans" and len(text.strip()) > 8:  # a one-number answer is no evidence
                 secrets.add(text)
+    # What the statement itself shows is public (its example frames, the goal).
+    secrets -= {
+        line.strip() for line in (graded / "problems" / "sicily-rotations" / "statement.md").read_text().splitlines()
+    }
     for report in (graded / "reports").rglob("*"):
         if report.is_file():
             content = report.read_text(errors="replace")
@@ -171,6 +180,9 @@ def test_report_for_students_cuts_secret_cases_to_the_level(graded: Path) -> Non
     assert "feedback level groups" in page and "of the limit" not in page  # no band of a secret group
     assert "passed</td>" in page  # whether each secret group passed
     assert '<a href="sicily-rotations.html">' in (folder / "bo" / "index.html").read_text()
+    # The statement beside it, so the folder stands alone.
+    assert 'href="sicily-rotations.statement.html"' in page
+    assert "<h2>Output</h2>" in (folder / "bo" / "sicily-rotations.statement.html").read_text()
     # Nothing of the class goes in the students' folder.
     assert not list(folder.glob("*.csv")) and not list(folder.glob("*.json"))
 

@@ -41,7 +41,7 @@ def test_dollars_that_are_money_stay_text() -> None:
 def test_samples_are_read_in_pairs_and_left_out_of_the_page() -> None:
     text = "# T\n\nBody.\n\n## Samples\n\nInput\n\n```\n1 2\n```\n\nOutput\n\n```\n3\n```\n\n## Notes\n\nEnd.\n"
     found, problem = markup.samples(text)
-    assert problem == "" and found == [markup.Sample("1 2\n", "3\n", 9)]
+    assert problem == "" and found == [markup.StatementSample("1 2\n", "3\n", 9)]
     shown = markup.without_samples(text)
     assert "Samples" not in shown and "1 2" not in shown and "## Notes\n\nEnd." in shown and "Body." in shown
     assert markup.samples("# T\n\n## Sample\n\n```\n1\n```\n") == (

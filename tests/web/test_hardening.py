@@ -197,7 +197,7 @@ def test_every_response_is_hardened_errors_and_crashes_included(
     def broken(*_: object, **__: object) -> str:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(student, "statement_html", broken)
+    monkeypatch.setattr(student.shown, "page_parts", broken)
     answers = {
         "ok": asgi(app, "GET", "/", cookie=cookie),
         "401": asgi(app, "GET", "/submissions"),

@@ -81,6 +81,7 @@
       tabSize: 4,
       useSoftTabs: true,
       showPrintMargin: false,
+      enableKeyboardAccessibility: true,
       fontSize: "13px"
     });
     editor.textInput.getElement().setAttribute("aria-label", "source code");

@@ -1,0 +1,78 @@
+"""A problem as its students read it, wherever they read it (the web judge's problem page, the
+static report's and the handouts' statement pages): its statement as HTML, and its samples as
+the spec's public cases. Reads the problem's files; the rendering itself is judge.problem.markup."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from functools import lru_cache
+
+from judge.errors import JudgeError
+from judge.problem import markup, statement, testdata
+from judge.problem.kinds import table as kinds
+from judge.problem.spec import Problem
+
+STATEMENT_BYTES = 256 << 10
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str  # the case's id, "samples/01"
+    input: str
+    answer: str
+
+
+@lru_cache(maxsize=64)
+def _latex_as_markdown(text: str) -> str:
+    """Converted once per statement text, not on every page view."""
+    return statement.to_markdown(text)
+
+
+def samples(problem: Problem) -> list[Sample]:
+    """The spec's public cases, as made in tests/ (none before `judge gen`)."""
+    try:
+        cases = testdata.load_cases(problem)
+    except JudgeError:
+        return []  # no tests made yet: the statement still shows its own samples
+    return [
+        Sample(
+            c.id,
+            c.input.read_text(encoding="utf-8", errors="replace"),
+            c.answer.read_text(encoding="utf-8", errors="replace"),
+        )
+        for c in cases
+        if c.public
+    ]
+
+
+def statement_html(problem: Problem, own_samples: bool = True) -> str:
+    """The statement as HTML: Markdown with math and the safe HTML subset (judge.problem.markup);
+    an imported LaTeX statement converted to Markdown first (never shown as source); a text
+    statement shown as it is; anything else named. Titles may come from a package: escaped.
+    Without `own_samples`, the statement's sample sections are left out."""
+    title = f"<h1>{html.escape(problem.spec.title)}</h1>"
+    try:
+        data = problem.statement_path.read_bytes()
+    except OSError:
+        return title
+    text = data.decode("utf-8", errors="replace")
+    suffix = problem.statement_path.suffix.lower()
+    # Past STATEMENT_BYTES a package's LaTeX is shown as it is: the conversion is not for books.
+    if suffix == ".tex" and b"\0" not in data and len(data) <= STATEMENT_BYTES:
+        converted = _latex_as_markdown(text)
+        text = converted if converted.startswith("# ") else f"# {html.escape(problem.spec.title)}\n\n{converted}"
+    elif suffix != ".md":
+        if b"\0" in data:
+            return f"{title}<p>The statement is the file {html.escape(problem.statement_path.name)}.</p>"
+        return f'{title}<pre class="statement">{html.escape(text)}</pre>'
+    return markup.render(text if own_samples else markup.without_samples(text))
+
+
+def page_parts(problem: Problem) -> tuple[str, list[Sample]]:
+    """The statement and the samples a page shows: a stdio problem's samples from the spec once,
+    in place of the statement's own (a function's samples are calls, an interaction's a
+    dialogue: their statements keep theirs)."""
+    shown = samples(problem)
+    own = not shown or kinds.of(problem).name != "stdio"
+    return statement_html(problem, own_samples=own), shown
