@@ -469,7 +469,7 @@ def submission_page(
             "web/pending.html.j2",
             user=user,
             s=found,
-            status=site.status_for(user, found),
+            status=found.status,  # the stage; the count is the live view's
             view=live_view(site, user, found),
             refresh=2,
             live_url=live_url,

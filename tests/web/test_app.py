@@ -619,3 +619,15 @@ def test_nothing_one_students_program_leaves_reaches_the_next_students(tmp_path:
             assert case_verdicts(status) == ["AC"] * 6, (student, status)
     finally:
         server.stop()
+
+
+def test_serve_warns_when_no_student_can_log_in(web_problems: Path, tmp_path: Path) -> None:
+    empty = Server(web_problems, tmp_path / "data[1]", workers=1)  # brackets: printed as they are
+    empty.start()
+    empty.stop()
+    warning = f"no student on the roster of {tmp_path / 'data[1]'}, so no one can log in to submit"
+    assert warning in empty.log.read_text()
+    empty.roster("ana")
+    empty.start()
+    empty.stop()
+    assert empty.log.read_text().count(warning) == 1  # a class on the roster: no warning

@@ -223,7 +223,9 @@ def test_a_refused_paste_keeps_the_code_and_without_scripts_the_form_is_a_textar
         plain.close()
 
 
-def test_results_arrive_case_by_case_without_a_reload(site: tuple[Server, dict[str, str]], browser: Any) -> None:
+def test_results_arrive_case_by_case_without_a_reload(
+    site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path
+) -> None:
     server, tokens = site
     teacher = _login(browser, server, "prof", tokens["prof"])
     teacher.goto(server.base + "/problems/maxsum")
@@ -234,6 +236,8 @@ def test_results_arrive_case_by_case_without_a_reload(site: tuple[Server, dict[s
     while teacher.locator("h1 .v.AC").count() == 0:
         if teacher.locator("#count").count():
             seen.add(teacher.inner_text("#count"))
+            if len(seen) == 3:
+                _shot(teacher, "live-1280", tmp_path)
         teacher.wait_for_timeout(100)
     assert teacher.evaluate("window.stayed === true")
     # Several counts were seen on the way ("case 3 of 22 judged", ...), each case ticked off.
@@ -242,7 +246,7 @@ def test_results_arrive_case_by_case_without_a_reload(site: tuple[Server, dict[s
 
 
 def test_the_explain_note_becomes_the_example_without_a_reload(
-    site: tuple[Server, dict[str, str]], browser: Any
+    site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path
 ) -> None:
     server, tokens = site
     page = _login(browser, server, "bo", tokens["bo"], 390, 844)
@@ -260,4 +264,4 @@ def test_the_explain_note_becomes_the_example_without_a_reload(
     page.evaluate("window.stayed = true")
     page.wait_for_selector("#explanation", timeout=120_000)
     assert page.evaluate("window.stayed === true") and page.locator("#explain-note").count() == 0
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    _check(page, "explained", 390, tmp_path)

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from judge.web import live
+
+# Two public samples, then three secret cases; judging started at t=100.
+ENTRIES = (
+    live.JudgedCase("samples/01", "AC", True, 100.5),
+    live.JudgedCase("samples/02", "WA", True, 101.0),
+    live.JudgedCase("edge/01", "AC", False, 104.0),
+    live.JudgedCase("edge/02", "TLE", False, 107.0),
+    live.JudgedCase("edge/03", "AC", False, 111.0),
+)
+
+
+def test_a_teacher_sees_every_case_as_it_is_judged() -> None:
+    view = live.for_teacher(ENTRIES[:4], 5)
+    assert view.cases[-1] == ("edge/02", "TLE") and (view.done, view.total) == (4, 5) and not view.secret_note
+
+
+def test_a_student_sees_the_state_of_the_last_whole_step() -> None:
+    assert live.cutoff(100.0, 109.9, 5.0) == 105.0 and live.cutoff(100.0, 110.0, 5.0) == 110.0
+    assert live.cutoff(100.0, 103.2, 0.0) == 103.2 and live.cutoff(None, 103.2, 5.0) == 103.2
+    at_cases = live.for_student(ENTRIES, 2, 5, "cases", live.cutoff(100.0, 109.9, 5.0))
+    assert [name for name, _ in at_cases.cases] == ["samples/01", "samples/02", "edge/01"]
+    assert (at_cases.done, at_cases.total) == (3, 5)  # edge/02 ended at 107: not before 110
+
+
+def test_below_the_cases_level_nothing_of_the_secret_cases_shows_before_the_result() -> None:
+    for level in ("verdict", "groups"):
+        view = live.for_student(ENTRIES, 2, 5, level, 200.0)
+        assert view.cases == (("samples/01", "AC"), ("samples/02", "WA")) and (view.done, view.total) == (2, 2)
+        assert "secret cases" in view.secret_note
+        # The same view whether 0 or 3 secret cases have ended: no count of them leaks.
+        assert live.for_student(ENTRIES[:2], 2, 5, level, 200.0) == view
+
+
+def test_stored_entries_read_back_and_damage_reads_as_none() -> None:
+    assert live.loads(live.dumps(ENTRIES)) == ENTRIES
+    assert live.loads(None) == () and live.loads("not json") == () and live.loads('[["a"]]') == ()
