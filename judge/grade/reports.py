@@ -263,16 +263,8 @@ def submission_context(
     }
 
 
-def submission_html(
-    record: Shown,
-    problem: Problem | None,
-    overrides: Mapping[tuple[str, str], Override],
-    back: str,
-    source: Sequence[str] | None,
-    **extra: object,
-) -> str:
-    """One submission's page of a static report."""
-    context = submission_context(record, problem, overrides, back, source, **extra)
+def submission_html(context: Mapping[str, object]) -> str:
+    """One submission's page of a static report, from its submission_context."""
     return environment().get_template("submission.html.j2").render(**context)
 
 
@@ -315,13 +307,15 @@ def render(
         write_atomic(
             out_dir / page_name(record),
             submission_html(
-                feedback.for_teacher(record),
-                problems.get(record.problem),
-                overrides,
-                "../../index.html",
-                _source_lines(record.source, record.language),
-                statement_link=f"../../problems/{record.problem}.html" if record.problem in problems else "",
-                explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
+                submission_context(
+                    feedback.for_teacher(record),
+                    problems.get(record.problem),
+                    overrides,
+                    "../../index.html",
+                    _source_lines(record.source, record.language),
+                    statement_link=f"../../problems/{record.problem}.html" if record.problem in problems else "",
+                    explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
+                )
             ),
         )
     statement_pages(
@@ -356,14 +350,16 @@ def render_for_students(
         write_atomic(
             folder / record.student / f"{record.problem}.html",
             submission_html(
-                feedback.for_student(record, problem),
-                problem,
-                overrides,
-                "index.html",
-                _source_lines(record.source, record.language),
-                back_label="your submissions",
-                statement_link=f"{record.problem}.statement.html" if problem is not None else "",
-                explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
+                submission_context(
+                    feedback.for_student(record, problem),
+                    problem,
+                    overrides,
+                    "index.html",
+                    _source_lines(record.source, record.language),
+                    back_label="your submissions",
+                    statement_link=f"{record.problem}.statement.html" if problem is not None else "",
+                    explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
+                )
             ),
         )
     students = sorted({r.student for r in records})

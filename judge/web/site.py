@@ -23,6 +23,7 @@ from judge.errors import JudgeError
 from judge.explain import stored
 from judge.grade import feedback, reports
 from judge.grade.results import GradeRecord
+from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem
 from judge.run import languages, sandbox
@@ -83,9 +84,23 @@ class Site:
         self.course = self._course()
         self.table = languages.load()
         self.env = reports.environment()
+        self._public: dict[str, tuple[Problem, int]] = {}
         # Every body is counted as it arrives (not by what Content-Length claims) and cut at
         # the route's limit: a form's few fields, or a submission.
         self.submit_bytes = 2 * settings.max_source_bytes + 16 * 1024
+
+    def public_cases(self, problem: Problem) -> int:
+        """How many public cases a problem has (counted once per loaded problem: a live page asks
+        twice a second)."""
+        held = self._public.get(problem.id)
+        if held is None or held[0] is not problem:
+            try:
+                count = sum(1 for c in testdata.load_cases(problem) if c.public)
+            except JudgeError:
+                count = 0
+            held = (problem, count)
+            self._public[problem.id] = held
+        return held[1]
 
     def _course(self) -> Course:
         return course_for(self.settings.problems_dir, self.settings.course_file, sorted(self.problems))

@@ -23,7 +23,7 @@ from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
 from judge.explain import render, stored
 from judge.grade import feedback, highlight, reports
-from judge.problem import shown, testdata
+from judge.problem import shown
 from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
@@ -434,10 +434,7 @@ def live_view(site: Site, user: User, found: SubmissionRow) -> live.LiveView:
     problem = site.problems.get(found.problem)
     assignment = site.assignment_of(found.problem)
     level = (assignment.feedback if assignment is not None else None) or feedback.level_of(problem)
-    try:
-        public_total = sum(1 for c in testdata.load_cases(problem) if c.public) if problem is not None else 0
-    except JudgeError:
-        public_total = 0
+    public_total = site.public_cases(problem) if problem is not None else 0
     seen_at = live.cutoff(found.started, site.clock(), site.settings.result_step_s)
     return live.for_student(entries, public_total, found.case_total, level, seen_at)
 

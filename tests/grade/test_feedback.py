@@ -71,7 +71,7 @@ def record_of(cases: list[CaseRecord]) -> GradeRecord:
 def surfaces(record: GradeRecord, problem: Problem) -> str:
     """Every student surface of one record, as text."""
     shown = feedback.for_student(record, problem)
-    page = reports.submission_html(shown, problem, {}, "/submissions", ["int main() {}"])
+    page = reports.submission_html(reports.submission_context(shown, problem, {}, "/submissions", ["int main() {}"]))
     api = json.dumps([dataclasses.asdict(g) for g in shown.groups] + [dataclasses.asdict(c) for c in shown.cases])
     tests = json.dumps([dataclasses.asdict(t) for t in gradescope.tests_of(shown, "visible")])
     return "\n".join((page, api, tests))

@@ -190,6 +190,15 @@ class Server:
         return client
 
 
+def log_in(page: Any, base: str, user: str, token: str) -> None:
+    """A Playwright page logged in through the site's front door (the login form at its root)."""
+    page.goto(base + "/")
+    page.fill("#user", user)
+    page.fill("#token", token)
+    page.click("button[type=submit]")
+    page.wait_for_selector("nav.top form.who")
+
+
 def write_code(page: Any, code: str) -> None:
     """Code put into the problem page's editor as a student pastes it (Playwright's page)."""
     page.click("#editor .ace_content")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import PROBLEMS
-from tests.web.conftest import Server, write_code
+from tests.web.conftest import Server, log_in, write_code
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -78,11 +78,7 @@ def test_a_student_takes_a_function_problems_starter_and_submits_it(tmp_path: Pa
             try:
                 for width, height in ((1280, 900), (390, 844)):
                     page = browser.new_page(viewport={"width": width, "height": height}, accept_downloads=True)
-                    page.goto(server.base + "/login")
-                    page.fill("#user", "web02")
-                    page.fill("#token", tokens["web02"])
-                    page.click("button[type=submit]")
-                    page.wait_for_selector("#problems")
+                    log_in(page, server.base, "web02", tokens["web02"])
                     page.goto(server.base + "/problems/maxf")
                     assert "def max_sum(xs: list[int]) -> int:" in page.inner_text("#starter-text")
                     page.select_option("#starter-lang", "java")
@@ -96,10 +92,7 @@ def test_a_student_takes_a_function_problems_starter_and_submits_it(tmp_path: Pa
                     assert page.evaluate("document.documentElement.scrollWidth") <= width
                     page.close()
                 page = browser.new_page()
-                page.goto(server.base + "/login")
-                page.fill("#user", "web02")
-                page.fill("#token", tokens["web02"])
-                page.click("button[type=submit]")
+                log_in(page, server.base, "web02", tokens["web02"])
                 page.goto(server.base + "/problems/maxf")
                 page.select_option("#language", "python3")
                 write_code(page, answer)

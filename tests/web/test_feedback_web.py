@@ -172,7 +172,7 @@ def student_surfaces(client: Client, problems: Path, store: Store, submission: i
     assert record is not None
     problem = load_problem(problems / f"sicily-{level}")
     shown = feedback.for_student(record, problem)
-    parts.append(reports.submission_html(shown, problem, {}, "index.html", None))
+    parts.append(reports.submission_html(reports.submission_context(shown, problem, {}, "index.html", None)))
     parts.append(json.dumps([dataclasses.asdict(t) for t in gradescope.tests_of(shown, "visible")]))
     return "\n".join(parts)
 

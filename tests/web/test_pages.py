@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.test_cli import judge
-from tests.web.conftest import Server, write_code
+from tests.web.conftest import Server, log_in, write_code
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
@@ -76,11 +76,7 @@ def browser() -> Iterator[Any]:
 
 def _login(browser: Any, server: Server, user: str, token: str, width: int = 1280, height: int = 900) -> Any:
     page = browser.new_page(viewport={"width": width, "height": height})
-    page.goto(server.base + "/")
-    page.fill("#user", user)
-    page.fill("#token", token)
-    page.click("button[type=submit]")
-    page.wait_for_selector("nav.top form.who")
+    log_in(page, server.base, user, token)
     return page
 
 
@@ -213,10 +209,7 @@ def test_a_refused_paste_keeps_the_code_and_without_scripts_the_form_is_a_textar
     plain = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     try:
         bare = plain.new_page()
-        bare.goto(server.base + "/")
-        bare.fill("#user", "bo")
-        bare.fill("#token", tokens["bo"])
-        bare.click("button[type=submit]")
+        log_in(bare, server.base, "bo", tokens["bo"])
         bare.goto(server.base + "/problems/lanqiao")
         assert bare.is_visible("textarea#source") and bare.locator("#editor").count() == 0
     finally:
