@@ -33,7 +33,8 @@ from judge.paths import PROBLEMS_ENV
 @click.pass_context
 def cli(ctx: click.Context, problems: Path) -> None:
     """An online-judge style grading harness: any problem (your own, or an ICPC/Kattis
-    package), C, C++, Python 3 and Java, in a sandbox; three 3x3 puzzles ship with it."""
+    package), submissions in 23 languages (C, C++, Java, Python, Go, Rust, JavaScript, ...:
+    `judge doctor` lists them) run in a sandbox; three 3x3 puzzles ship with it."""
     ctx.obj = {"problems": problems}
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.markup import escape
 
 from judge.cli.common import out, say, tls_options, unsafe_option
 
@@ -31,9 +30,9 @@ def certs(folder: Path, hosts: tuple[str, ...], force: bool) -> None:
 
     made = making.make(folder, hosts, force)
     for path in made.files:
-        out.print(f"  {escape(str(path))}")
+        out.print(f"  {path}")
     out.print(
-        f"made {escape(str(made.folder))}: keys are readable by their owner only; "
+        f"made {made.folder}: keys are readable by their owner only; "
         f"copy the folder without {making.CA_KEY} to each judge machine"
     )
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from judge.errors import JudgeError
 from judge.problem.locate import find_problem, problem_dirs
@@ -19,12 +20,20 @@ if TYPE_CHECKING:
 
     from judge.cluster.address import Endpoint
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# No console markup by default: what is printed from data (patterns, paths, student names,
+# file contents) shows as it is, brackets included. The judge's own colours are marked
+# explicitly (markup=True with the data escaped, or a styled Text).
+out = Console(highlight=False, soft_wrap=True, markup=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+
+
+def styled(markup: str) -> Text:
+    """The judge's own console markup (never data) as a Text, for a table cell or a print."""
+    return Text.from_markup(markup)
 
 
 def say(message: str) -> None:
-    err.print(f"[dim]judge: {message}[/dim]")
+    err.print(Text(f"judge: {message}", style="dim"))
 
 
 @contextmanager
@@ -49,7 +58,7 @@ def chosen_problems(ctx: click.Context, names: Sequence[str]) -> list[Path]:
 
 def report_errors(error: JudgeError) -> None:
     for line in str(error).splitlines():
-        err.print(f"[red]judge: error:[/red] {line}", markup=True)
+        err.print(Text.assemble(("judge: error:", "red"), " ", line))
 
 
 def jobs_option(command: Callable[..., None]) -> Callable[..., None]:
@@ -108,10 +117,10 @@ def progress_bar(show: bool = True) -> Progress:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn  # only where a bar is shown
 
     return Progress(
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[note]}"),
+        TextColumn("{task.fields[note]}", markup=False),  # a student's name, a path: as they are
         console=err,
         transient=True,
         disable=not (show and err.is_terminal),

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from judge.cli.common import (
     chosen_problems,
@@ -17,6 +18,7 @@ from judge.cli.common import (
     report_errors,
     say,
     status,
+    styled,
 )
 from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
 
@@ -53,15 +55,17 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
             if check:
                 differences = testdata.compare(problem, cases)
                 for difference in differences:
-                    err.print(f"[red]stale:[/red] {difference}")
+                    err.print(Text.assemble(("stale:", "red"), f" {difference}"))
                 failed |= bool(differences)
-                result = f"[red]{len(differences)} file(s) differ[/red]" if differences else "[green]up to date[/green]"
+                result = styled(
+                    f"[red]{len(differences)} file(s) differ[/red]" if differences else "[green]up to date[/green]"
+                )
             else:
                 changed = testdata.write(problem, cases, notify=say)
-                result = f"{changed} file(s) written" if changed else "[green]up to date[/green]"
+                result = styled(f"{changed} file(s) written" if changed else "[green]up to date[/green]")
         except JudgeError as error:
             report_errors(error)
-            summary.add_row(directory.name, "-", "-", "[red]error[/red]")
+            summary.add_row(directory.name, "-", "-", styled("[red]error[/red]"))
             failed = True
             continue
         summary.add_row(problem.id, str(len(problem.spec.groups)), str(len(cases)), result)
@@ -89,17 +93,17 @@ def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | Non
             problem = load_problem(directory)
         except JudgeError as error:
             report_errors(error)
-            summary.add_row(directory.name, "-", "[red]bad spec[/red]")
+            summary.add_row(directory.name, "-", styled("[red]bad spec[/red]"))
             failed = True
             continue
         with status(f"validating {problem.id}"):
             report = validate_problem(problem, jobs or grading.default_jobs())
         for issue in report.issues:
-            err.print(f"[red]invalid:[/red] {issue}")
+            err.print(Text.assemble(("invalid:", "red"), f" {issue}"))
         for warning in duplicate_inputs(problem):
-            err.print(f"[yellow]warning:[/yellow] {warning}")
+            err.print(Text.assemble(("warning:", "yellow"), f" {warning}"))
         failed |= not report.ok
-        result = "[green]all valid[/green]" if report.ok else f"[red]{len(report.issues)} issue(s)[/red]"
+        result = styled("[green]all valid[/green]" if report.ok else f"[red]{len(report.issues)} issue(s)[/red]")
         summary.add_row(problem.id, str(report.files), result)
     out.print(summary)
     sys.exit(EXIT_FAILED if failed else EXIT_OK)

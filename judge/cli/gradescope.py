@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import click
-from rich.markup import escape
 
 from judge.cli.common import out, say
 from judge.cli.reporting import load_problems
@@ -58,7 +57,7 @@ def gradescope(
     problems = load_problems(ctx, problem_names)
     made = build.build(list(problems.values()), out_file, secret_visibility, python_version, allow_unsandboxed, say)
     size = made.stat().st_size / (1 << 20)
-    out.print(f"wrote {escape(str(made))} ({size:.1f} MiB): upload it as the assignment's autograder (zip file)")
+    out.print(f"wrote {made} ({size:.1f} MiB): upload it as the assignment's autograder (zip file)")
 
 
 @click.command()

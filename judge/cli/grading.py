@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from rich.markup import escape
+from rich.text import Text
 
 from judge.cli.common import (
     chosen_problems,
@@ -50,7 +50,7 @@ def _explain_class(folder: ClassFolder, out_dir: Path, budget_s: float, jobs: in
         def on_done(record: GradeRecord, found: object, why: str) -> None:
             progress.update(bar, advance=1, note=f"{record.student}/{record.problem}")
             if why:
-                err.print(f"[yellow]not explained:[/yellow] {escape(record.student)}/{record.problem}: {escape(why)}")
+                err.print(Text.assemble(("not explained:", "yellow"), f" {record.student}/{record.problem}: {why}"))
 
         made = stored.explain_records(todo, problems, out_dir, TableStore(notify=say), budget_s, jobs, on_done)
     found = sum(e.found for e in made.values())
@@ -144,11 +144,11 @@ def grade(
     written, records = write_reports(folder, out_dir)
     for entry in folder.entries:
         if entry.problem_error:
-            err.print(f"[yellow]not graded:[/yellow] {entry.path}: {entry.problem_error}")
+            err.print(Text.assemble(("not graded:", "yellow"), f" {entry.path}: {entry.problem_error}"))
     for record in records:
         if record.error:
             kind = "not graded" if record.verdict == "NG" else "judge error"
-            err.print(f"[yellow]{kind}:[/yellow] {record.student}/{record.problem}: {record.error}")
+            err.print(Text.assemble((f"{kind}:", "yellow"), f" {record.student}/{record.problem}: {record.error}"))
     verdicts = Counter(r.verdict for r in records if r.verdict != "NG")
     not_graded = sum(r.verdict == "NG" for r in records) + sum(1 for e in folder.entries if e.problem_error)
     out.print(
@@ -252,6 +252,7 @@ def verify(
     verdict = "[red]FAILED[/red]" if failed else "[green]all holds[/green]"
     out.print(
         f"verify: {len(reports)} problem(s), {solutions} solution(s), {failures} failure(s), "
-        f"{warnings} warning(s){' (strict)' if strict and warnings else ''}: {verdict}"
+        f"{warnings} warning(s){' (strict)' if strict and warnings else ''}: {verdict}",
+        markup=True,
     )
     sys.exit(EXIT_FAILED if failed else EXIT_OK)

@@ -105,12 +105,12 @@ def import_command(
             package, problems_dir or ctx.obj["problems"], problem_id, jobs or grading.default_jobs(), say
         )
     out.print(
-        f"imported {escape(str(package))} ({imported.format} format) as {imported.directory}: "
+        f"imported {package} ({imported.format} format) as {imported.directory}: "
         f"{imported.groups} group(s), {imported.cases} case(s), {imported.solutions} solution(s)"
     )
     out.print(f"time limit {imported.time_limit_s:g} s, from {imported.time_limit_from}")
     for note in imported.notes:
-        out.print(f"[yellow]note:[/yellow] {escape(note)}")
+        out.print(f"[yellow]note:[/yellow] {escape(note)}", markup=True)
     out.print(f"next: judge verify {imported.problem_id}")
 
 
@@ -140,4 +140,4 @@ def export(ctx: click.Context, problem: str, output: Path, version: str) -> None
         exported = exporter.export_problem(loaded, output, version)
     out.print(f"wrote {exported.path}: {exported.cases} case(s), {exported.submissions} submission(s)")
     for note in exported.notes:
-        out.print(f"[yellow]note:[/yellow] {escape(note)}")
+        out.print(f"[yellow]note:[/yellow] {escape(note)}", markup=True)

@@ -78,12 +78,13 @@ def first_difference(answer: bytes, output: bytes, line: int) -> list[str]:
 
 
 def print_verification(report: ProblemReport) -> None:
-    out.print(f"\n[bold]{report.name}[/bold]")
+    out.print()
+    out.print(Text(report.name, style="bold"))
     for check in report.checks:
-        mark = "[red]FAIL[/red]" if check.failures else "[green]ok[/green]"
-        out.print(f"  {mark:>4} {check.name}" + (f" ({check.detail})" if check.detail else ""))
+        mark = ("FAIL", "red") if check.failures else ("  ok", "green")
+        out.print(Text.assemble("  ", mark, f" {check.name}" + (f" ({check.detail})" if check.detail else "")))
         for failure in check.failures:
-            out.print(f"       [red]{escape(failure)}[/red]")
+            out.print(Text(f"       {failure}", style="red"))
     if report.solutions:
         table = Table("solution", "lang", "expected", *report.groups, "max CPU", "result", box=None, pad_edge=False)
         for outcome in report.solutions:
@@ -94,18 +95,18 @@ def print_verification(report: ProblemReport) -> None:
                     text += f" {group.max_cpu_s:.2f}s"
                 if group.run < group.total:
                     text += f" [dim]{group.run}/{group.total}[/dim]"
-                cells.append(text)
+                cells.append(Text.from_markup(text))
             if not outcome.groups:
-                cells = ["-"] * len(report.groups)
+                cells = [Text("-")] * len(report.groups)
             expected = outcome.run.solution.expected.verdicts
             want = "not AC" if outcome.run.solution.decoy is not None else "|".join(sorted(v.value for v in expected))
             result = (
-                "[red]FAIL[/red]"
+                Text("FAIL", style="red")
                 if outcome.failures
-                else ("[yellow]warn[/yellow]" if outcome.warnings else "[green]ok[/green]")
+                else (Text("warn", style="yellow") if outcome.warnings else Text("ok", style="green"))
             )
             table.add_row(
-                escape(outcome.run.solution.label),
+                outcome.run.solution.label,
                 outcome.run.language,
                 want,
                 *cells,
@@ -116,10 +117,10 @@ def print_verification(report: ProblemReport) -> None:
         (out if out.is_terminal else Console(highlight=False, width=max(out.width, 200))).print(table)
     for outcome in report.solutions:
         for failure in outcome.failures:
-            out.print(f"  [red]FAIL[/red] {escape(outcome.run.solution.shown)}: {escape(failure)}")
+            out.print(f"  [red]FAIL[/red] {escape(outcome.run.solution.shown)}: {escape(failure)}", markup=True)
         for warning in outcome.warnings:
-            out.print(f"  [yellow]warn[/yellow] {escape(outcome.run.solution.shown)}: {escape(warning)}")
+            out.print(f"  [yellow]warn[/yellow] {escape(outcome.run.solution.shown)}: {escape(warning)}", markup=True)
     for note in report.notes:
-        out.print(f"  [yellow]warn[/yellow] {escape(note)}")
+        out.print(f"  [yellow]warn[/yellow] {escape(note)}", markup=True)
     for note in report.skipped:
-        out.print(f"  [dim]skip[/dim] {escape(note)}")
+        out.print(f"  [dim]skip[/dim] {escape(note)}", markup=True)

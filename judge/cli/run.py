@@ -14,6 +14,7 @@ from judge.cli.common import (
     err,
     out,
     progress_bar,
+    styled,
     unsafe_option,
 )
 from judge.cli.render import Cell, columns, figures, first_difference, verdict_markup, verdict_style
@@ -160,11 +161,11 @@ def _print_record(record: GradeRecord, submission: Sources, problem: Problem, an
     from judge.run.verdicts import Verdict
 
     if record.verdict == "CE":
-        out.print(f"{verdict_markup('CE')} compilation error ({submission.path.name}):")
+        out.print(f"{verdict_markup('CE')} compilation error ({escape(submission.path.name)}):", markup=True)
         out.print(record.compile_output, markup=False, highlight=False)
         return EXIT_FAILED
     if record.error and not record.cases:  # the judge could not run it here (IE)
-        out.print(f"{verdict_markup(record.verdict)} {record.error}", highlight=False)
+        out.print(f"{verdict_markup(record.verdict)} {escape(record.error)}", highlight=False, markup=True)
         return EXIT_FAILED
     details: list[str] = []
     rows: list[list[Cell]] = []
@@ -197,7 +198,10 @@ def _print_record(record: GradeRecord, submission: Sources, problem: Problem, an
         f"  (limits: {limits.cpu_s:g} s CPU, {memory}; sandbox: {record.sandbox})"
     )
     if not results.isolated_mode(record.sandbox):
-        out.print("[bold red]judged WITHOUT a sandbox (--unsafe-no-sandbox): not a trustworthy verdict[/bold red]")
+        out.print(
+            "[bold red]judged WITHOUT a sandbox (--unsafe-no-sandbox): not a trustworthy verdict[/bold red]",
+            markup=True,
+        )
     return 0 if record.verdict == "AC" else EXIT_FAILED
 
 
@@ -278,11 +282,13 @@ def doctor() -> None:
         why = language.missing()
         if why:
             missing.append(language)
-            table.add_row(language.id, language.name, "[yellow]missing[/yellow]", f"apt-get install {language.package}")
+            table.add_row(
+                language.id, language.name, styled("[yellow]missing[/yellow]"), f"apt-get install {language.package}"
+            )
         elif found.error:
-            table.add_row(language.id, language.name, "[red]broken[/red]", escape(found.error))
+            table.add_row(language.id, language.name, styled("[red]broken[/red]"), found.error)
         else:
-            table.add_row(language.id, language.name, "[green]installed[/green]", escape(found.version))
+            table.add_row(language.id, language.name, styled("[green]installed[/green]"), found.version)
     out.print(table)
     if missing:
         packages = " ".join(sorted({language.package for language in missing}))
@@ -291,15 +297,15 @@ def doctor() -> None:
     # Folded, never cut: the details name paths and fixes that must be read whole.
     table = Table("sandbox layer", "state", Column("detail", overflow="fold"), box=None, pad_edge=False)
     for layer in (*layers.all(), sandbox.filter_support(), sandbox.box_support(), sandbox.session_support(layers)):
-        state = "[green]active[/green]" if layer.active else "[yellow]missing[/yellow]"
-        table.add_row(layer.name, state, escape(layer.detail))
+        state = styled("[green]active[/green]" if layer.active else "[yellow]missing[/yellow]")
+        table.add_row(layer.name, state, layer.detail)
     out.print(table)
     out.print(f"sandbox mode: {layers.mode}")
     problem = sandbox.isolation_problem(layers)
     if problem:
-        out.print(f"[bold red]submissions will not run[/bold red]: {escape(problem)}")
+        out.print(f"[bold red]submissions will not run[/bold red]: {escape(problem)}", markup=True)
     else:
-        out.print("[green]submissions run isolated[/green] from the machine's files and network")
+        out.print("[green]submissions run isolated[/green] from the machine's files and network", markup=True)
     # A missing language is a choice of the machine, not a fault: submissions in it are refused
     # with its package named. Only a sandbox that cannot isolate fails the check.
     sys.exit(EXIT_FAILED if problem else EXIT_OK)

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import click
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from judge.cli.common import err, out, reports_option
 from judge.cli.reporting import load_problems, write_reports
@@ -69,17 +69,17 @@ def similar(
         for pair in [p for p in found.pairs if p.problem == problem][:10]:
             style = "bold yellow" if pair.score >= threshold else ""
             table.add_row(
-                f"[{style}]{pair.score:.2f}[/]" if style else f"{pair.score:.2f}",
-                escape(pair.a.student),
-                escape(pair.b.student),
+                Text(f"{pair.score:.2f}", style=style),
+                pair.a.student,
+                pair.b.student,
                 f"{pair.a.language}/{pair.b.language}",
             )
         out.print(table)
     for path, why in found.skipped:
-        err.print(f"[yellow]not compared:[/yellow] {escape(str(path))}: {escape(why)}")
+        err.print(Text.assemble(("not compared:", "yellow"), f" {path}: {why}"))
     above = sum(p.score >= threshold for p in found.pairs)
     out.print(
         f"{len(found.pairs)} pair(s) of {len(found.programs)} submission(s); {above} at or above {threshold:g}: "
-        f"{escape(str(out_dir / 'similarity.html'))}"
+        f"{out_dir / 'similarity.html'}"
     )
     out.print("A high score is a reason to look at both programs, not a verdict.")

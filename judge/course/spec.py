@@ -156,7 +156,7 @@ def load_course(path: Path, problems: Collection[str]) -> Course:
     except ValidationError as err:
         raise SpecError(
             [
-                SpecIssue(path, located.line_of(e["loc"]), render_path(e["loc"], located), spec_message(e))
+                SpecIssue(path, located.line_of(e["loc"]), render_path(e["loc"], located), spec_message(e, _Course))
                 for e in err.errors()
             ]
         ) from None

@@ -189,12 +189,11 @@ def _statement(root: Path, notes: list[str]) -> tuple[Path | None, str]:
 def _data(root: Path, meta: Metadata) -> _Data:
     data = root / "data"
     secret = data / "secret"
-    if not secret.is_dir():
-        raise PackageError("data/secret: missing (a package needs its secret test data)")
     scoring_problem = "scoring" in meta.kinds
     top = parse_group_config(data, root)
     groups: list[GroupOut] = []
     checker_sets: set[tuple[str, ...]] = set()
+    sample_checker_sets: set[tuple[str, ...]] = set()
     notes: list[str] = []
     names: set[str] = set()
 
@@ -223,18 +222,20 @@ def _data(root: Path, meta: Metadata) -> _Data:
             group["files"] = f"data/{relative}"
             if config.input_args:
                 group["validator_args"] = list(config.input_args)
-            if not public:  # the checker's arguments are those of the secret data
-                checker_sets.add(config.output_args)
+            # The checker's arguments are those of the secret data (the samples' where there is none).
+            (checker_sets if not public else sample_checker_sets).add(config.output_args)
             groups.append(group)
         for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
             visit(sub, config.under(parse_group_config(sub, root)), public)
 
     if (data / "sample").is_dir():
         visit(data / "sample", top.under(parse_group_config(data / "sample", root)), True)
-    visit(secret, top.under(parse_group_config(secret, root)), False)
+    if secret.is_dir():
+        visit(secret, top.under(parse_group_config(secret, root)), False)
     if not any(g["visibility"] == "secret" for g in groups):
-        raise PackageError("data/secret: no .in files (a package needs its secret test data)")
-    if not scoring_problem:
+        _samples_as_tests(groups, notes)
+        checker_sets = sample_checker_sets
+    elif not scoring_problem:
         secret_groups = [g for g in groups if g["visibility"] == "secret"]
         share = round(100 / len(secret_groups), 4)
         for g in secret_groups:
@@ -249,6 +250,18 @@ def _data(root: Path, meta: Metadata) -> _Data:
     if meta.version == "legacy":
         checker_args = list(meta.validator_flags) + checker_args
     return _Data(groups, checker_args, notes)
+
+
+def _samples_as_tests(groups: list[GroupOut], notes: list[str]) -> None:
+    """A package with no secret data (DOMjudge's own examples ship so): its samples are its
+    tests, and carry its points; PackageError when it has no test data at all."""
+    if not groups:
+        raise PackageError("data/secret and data/sample: no .in files (a package needs test data)")
+    share = round(100 / len(groups), 4)
+    for group in groups:
+        group["points"] = share
+        group["scoring"] = "all"
+    notes.append("data/secret: none in the package, so its samples are judged as its tests (as DOMjudge does)")
 
 
 def _copy_program(source: Path, target: Path) -> None:

@@ -19,6 +19,7 @@ import jinja2
 from judge import paths
 from judge.errors import JudgeError
 from judge.problem.kinds import table as kinds
+from judge.problem.spec import json_schema
 
 TEMPLATES = Path(paths.TEMPLATES) / "new"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -62,7 +63,15 @@ def create(
     if target.exists():
         raise JudgeError(f"{target}: already exists; choose another id or remove it")
     if not problems_dir.is_dir():
-        raise JudgeError(f"{problems_dir}: no such problems folder")
+        if problems_dir.exists() or not problems_dir.parent.is_dir():
+            raise JudgeError(
+                f"{problems_dir}: no such problems folder (make it with `mkdir -p {problems_dir}`, "
+                "or name another with --problems DIR)"
+            )
+        # A first problem in an empty folder: its problems folder comes with it, with the
+        # schema its problem.yaml names for editors.
+        problems_dir.mkdir()
+        (problems_dir / "problem.schema.json").write_text(json_schema(), encoding="utf-8")
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         undefined=jinja2.StrictUndefined,

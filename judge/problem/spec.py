@@ -8,6 +8,7 @@ as `problem.yaml:LINE: key.path: what is wrong`.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import re
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -443,10 +444,50 @@ def render_path(loc: Sequence[str | int], located: Located) -> str:
     return "".join(parts)
 
 
-def error_message(error: Any) -> str:
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The models a field's type holds (in a list, a union, Annotated...)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in get_args(annotation) for m in _models_in(arg)]
+
+
+def keys_at(model: type[BaseModel], loc: Sequence[str | int]) -> list[str]:
+    """The keys a mapping at `loc` of a file read as `model` may hold, for "did you mean"."""
+    current = [model]
+    for part in loc:
+        if isinstance(part, int) or part == "[key]":
+            continue
+        found = [
+            inner
+            for m in current
+            for name, field in m.model_fields.items()
+            if part in (name, field.alias)
+            for inner in _models_in(field.annotation)
+        ]
+        # Not a key: pydantic's tag of a union member, which names its model.
+        current = found or [inner for m in current for inner in _models_in_tree(m) if inner.__name__ == part] or current
+    return sorted({field.alias or name for m in current for name, field in m.model_fields.items()})
+
+
+def _models_in_tree(model: type[BaseModel]) -> list[type[BaseModel]]:
+    found: list[type[BaseModel]] = []
+    pending = [model]
+    while pending:
+        m = pending.pop()
+        if m in found:
+            continue
+        found.append(m)
+        pending += [inner for field in m.model_fields.values() for inner in _models_in(field.annotation)]
+    return found
+
+
+def error_message(error: Any, model: type[BaseModel] | None = None) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
-        return "unknown key"
+        loc = tuple(error["loc"])
+        known = keys_at(model, loc[:-1]) if model is not None and loc else []
+        close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6) if loc else []
+        return f"unknown key; did you mean '{close[0]}'?" if close else "unknown key"
     if kind == "missing":
         return "required key is missing"
     message = str(error["msg"])
@@ -470,7 +511,9 @@ def load_problem(directory: Path, judging_only: bool = False) -> Problem:
         spec = ProblemSpec.model_validate(located.data)
     except ValidationError as err:
         issues = [
-            SpecIssue(spec_path, located.line_of(e["loc"]), render_path(e["loc"], located), error_message(e))
+            SpecIssue(
+                spec_path, located.line_of(e["loc"]), render_path(e["loc"], located), error_message(e, ProblemSpec)
+            )
             for e in err.errors()
         ]
         raise SpecError(issues) from None

@@ -80,7 +80,11 @@ def test_without_a_course_file_every_problem_is_open_with_no_deadline() -> None:
             11,
             "assignments[0].max_submissions: Input should be a valid integer",
         ),
-        (("scoreboard: off", "scorebord: off"), 12, "assignments[0].scorebord: unknown key"),
+        (
+            ("scoreboard: off", "scorebord: off"),
+            12,
+            "assignments[0].scorebord: unknown key; did you mean 'scoreboard'?",
+        ),
         (
             ("[lanqiao, eight-digits]", "[lanqiao, nine-digits]"),
             6,

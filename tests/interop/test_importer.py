@@ -187,14 +187,28 @@ def test_bad_packages_give_one_line_and_write_nothing(
     assert nothing_written(problems)
 
 
-def test_a_package_without_secret_data_is_refused(tmp_path: Path, problems: Path) -> None:
-    package = legacy(tmp_path / "nosecret")
+def test_a_package_of_samples_alone_is_judged_on_its_samples(tmp_path: Path, problems: Path) -> None:
+    """DOMjudge's own example `hello` has data/sample only; DOMjudge judges it so, and so does the judge."""
+    package = legacy(tmp_path / "samples-only")
     for path in (package / "data" / "secret").iterdir():
         path.unlink()
     (package / "data" / "secret").rmdir()
-    with pytest.raises(PackageError, match="data/secret: missing"):
-        importer.import_package(package, problems)
-    assert nothing_written(problems)
+    imported = importer.import_package(package, problems)
+    assert any("its samples are judged as its tests" in note for note in imported.notes)
+    groups = spec_of(imported.directory)["groups"]
+    assert isinstance(groups, list)
+    assert [(g["name"], g["visibility"], g["points"]) for g in groups] == [("sample", "public", 100.0)]
+    verified = judge("--problems", str(problems), "verify")
+    assert verified.returncode == 0, verified.stdout
+    # ...and a package with no test data at all is still refused, with nothing written.
+    bare = legacy(tmp_path / "nodata")
+    for folder in ("secret", "sample"):
+        for path in (bare / "data" / folder).iterdir():
+            path.unlink()
+        (bare / "data" / folder).rmdir()
+    with pytest.raises(PackageError, match="data/secret and data/sample: no .in files"):
+        importer.import_package(bare, problems)
+    assert not (problems / "nodata").exists()
 
 
 def test_an_existing_problem_is_not_overwritten(tmp_path: Path, problems: Path) -> None:

@@ -57,3 +57,13 @@ def test_a_new_interactive_problem_verifies_as_made(tmp_path: Path) -> None:
     assert "4 solution(s), 0 failure(s)" in verified.stdout
     for solution in ("accepted/halves.py", "wrong_answer/count_up.cpp", "time_limit_exceeded/slow_thinker.py"):
         assert solution in verified.stdout
+
+
+def test_a_first_problem_in_an_empty_folder_brings_its_problems_folder(tmp_path: Path) -> None:
+    from judge.problem.spec import json_schema
+
+    made = scaffold.create(tmp_path / "problems", "first", "python3")
+    assert made.directory == tmp_path / "problems" / "first" and (made.directory / "problem.yaml").is_file()
+    assert (tmp_path / "problems" / "problem.schema.json").read_text(encoding="utf-8") == json_schema()
+    with pytest.raises(JudgeError, match=r"nowhere/problems: no such problems folder \(make it with `mkdir -p "):
+        scaffold.create(tmp_path / "nowhere" / "problems", "second", "python3")

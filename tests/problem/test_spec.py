@@ -66,7 +66,10 @@ def test_good_spec_loads(tmp_path: Path) -> None:
         # unknown key at the top
         ("reference: eight-digits", "reference: eight-digits\ncolour: red", ":10: colour: unknown key"),
         # unknown key inside a list item
-        ("    seed: 1", "    seed: 1\n    sead: 2", ":20: groups[1].sead: unknown key"),
+        ("    seed: 1", "    seed: 1\n    sead: 2", ":20: groups[1].sead: unknown key; did you mean 'seed'?"),
+        # a misspelt key is named with the key it resembles, among that mapping's own keys
+        ("    seed: 1", "    seed: 1\n    poins: 2", ":20: groups[1].poins: unknown key; did you mean 'points'?"),
+        ("  time_s: 1.0", "  tiem_s: 1.0", ":6: limits.tiem_s: unknown key; did you mean 'time_s'?"),
         # missing required key
         ("title: Demo\n", "", ":1: title: required key is missing"),
         # missing statement file
