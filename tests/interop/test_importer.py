@@ -206,7 +206,7 @@ def test_a_package_of_samples_alone_is_judged_on_its_samples(tmp_path: Path, pro
         for path in (bare / "data" / folder).iterdir():
             path.unlink()
         (bare / "data" / folder).rmdir()
-    with pytest.raises(PackageError, match="data/secret and data/sample: no .in files"):
+    with pytest.raises(PackageError, match=r"data/secret and data/sample: no \.in files"):
         importer.import_package(bare, problems)
     assert not (problems / "nodata").exists()
 
