@@ -150,7 +150,7 @@ def make_inputs(parts: Parts, notify: Progress | None = None) -> list[list[RawCa
             assert group.count is not None
             width = max(2, len(str(group.count)))
             label = f"{group_label(problem, gi, group)} case {case:0{width}d}"
-            why = programs.failure(result)
+            why = programs.failure(result, task.built)
             if result.limit_hit == Limit.OUTPUT:
                 why = f"printed more than the {parts.limits.output_bytes >> 20} MiB output limit"
             if why:
@@ -202,10 +202,14 @@ def check_inputs(parts: Parts, items: Sequence[tuple[str, tuple[str, ...]]]) -> 
         if result.exit_code == INVALID or (result.exit_code is not None and result.limit_hit is None):
             code = "" if result.exit_code == INVALID else f" (exit code {result.exit_code}, not 42)"
             # Validators tell why on stderr by convention; some write to stdout.
-            tail = programs.stderr_tail(result.stderr) or programs.stderr_tail(result.stdout) or " (no message)"
+            tail = (
+                programs.stderr_tail(result.stderr, built)
+                or programs.stderr_tail(result.stdout, built)
+                or " (no message)"
+            )
             found[index].append(InputIssue(0, f"rejected by {name}{code}{tail}"))
         else:
-            found[index].append(InputIssue(0, f"validator {name} {programs.failure(result)}"))
+            found[index].append(InputIssue(0, f"validator {name} {programs.failure(result, built)}"))
     return found
 
 
@@ -219,7 +223,7 @@ def solve(parts: Parts, texts: Sequence[str], labels: Sequence[str]) -> list[str
     tasks = [Task(built, (), text.encode(), parts.limits.sandbox_limits(built)) for text in texts]
     answers: list[str] = []
     for label, result in zip(labels, programs.run_all(tasks, parts.jobs), strict=True):
-        why = programs.failure(result)
+        why = programs.failure(result, built)
         if why:
             raise ProgramError(f"{label}: the reference {Path(built.label).name} {why}")
         answers.append(decode(result.stdout, f"{label}: the reference's output"))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import threading
 from collections.abc import Callable, Sequence
@@ -25,6 +26,7 @@ from judge.errors import JudgeError
 from judge.paths import cache_dir
 from judge.run import lifecycle, sandbox, sources
 from judge.run.sandbox import Limit
+from judge.run.sandbox.records import BOX_MOUNT
 from judge.run.sources import Caps, Sources
 
 MAX_PROGRAM_BYTES = 8 << 20  # all files of one program together
@@ -243,8 +245,9 @@ def run_all(tasks: Sequence[Task], jobs: int, on_done: Callable[[int], None] | N
     return [found[i] for i in range(len(tasks))]
 
 
-def failure(result: sandbox.RunResult) -> str:
-    """Why a run of a problem's program failed, in a few words, with its stderr; "" if it did not."""
+def failure(result: sandbox.RunResult, built: Built | None = None) -> str:
+    """Why a run of a problem's program failed, in a few words, with its stderr (naming the
+    program's own files, not the box's: see stderr_tail); "" if it did not."""
     if result.ok:
         return ""
     if result.limit_hit is not None:
@@ -256,13 +259,20 @@ def failure(result: sandbox.RunResult) -> str:
         how = f"was killed by signal {result.signal}"
     else:
         how = f"exited with code {result.exit_code}"
-    return how + stderr_tail(result.stderr)
+    return how + stderr_tail(result.stderr, built)
 
 
-def stderr_tail(stderr: bytes) -> str:
+def stderr_tail(stderr: bytes, built: Built | None = None) -> str:
     """A program's stderr for a one-line error: its lines joined, and a long one cut in the
-    middle, so both ends show: Java names the error first, Python and C++ last."""
-    text = " | ".join(line.strip() for line in stderr.decode("utf-8", errors="replace").splitlines() if line.strip())
+    middle, so both ends show: Java names the error first, Python and C++ last. A single-file
+    program runs in the box as main.<ext>: a traceback there names the author's file instead
+    (`ref.py`, not `/box/main.py`), and the box's other paths lose their `/box/`."""
+    decoded = stderr.decode("utf-8", errors="replace")
+    if built is not None:
+        own = Path(built.label).name
+        decoded = re.sub(rf"{re.escape(BOX_MOUNT)}/main\.[A-Za-z0-9]+\b", lambda _: own, decoded)
+        decoded = decoded.replace(f"{BOX_MOUNT}/", "")
+    text = " | ".join(line.strip() for line in decoded.splitlines() if line.strip())
     if not text:
         return ""
     if len(text) > STDERR_SHOWN:

@@ -136,6 +136,15 @@ def test_a_failing_generator_names_group_and_case(problem_dir: Path, generator: 
     assert str(caught.value).count("\n") == 0
 
 
+def test_a_reference_traceback_names_its_own_file(problem_dir: Path) -> None:
+    (problem_dir / "solutions" / "accepted" / "ref.py").write_text("a, b = map(int, input().split())\nprint(a // 0)\n")
+    with pytest.raises(JudgeError) as caught:
+        testdata.generate(load_problem(problem_dir), None, jobs=1)
+    message = str(caught.value)
+    assert 'File "ref.py", line 2' in message and "ZeroDivisionError" in message
+    assert "/box/" not in message and "main.py" not in message
+
+
 def test_a_failing_reference_names_the_case(problem_dir: Path) -> None:
     (problem_dir / "solutions" / "accepted" / "ref.py").write_text("raise SystemExit('no answer')\n")
     with pytest.raises(JudgeError, match=r"groups\[0\] \(samples\) case 01: the reference ref.py exited with code 1"):
