@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -77,6 +78,62 @@ def first_difference(answer: bytes, output: bytes, line: int) -> list[str]:
     return [f"line {at + 1}", f"  expected: {expected}", f"  received: {received}"]
 
 
+def solutions_table(report: ProblemReport) -> Table:
+    """Each solution's row: its groups' verdicts and times, what it was expected to get."""
+    table = Table("solution", "lang", "expected", *report.groups, "max CPU", "result", box=None, pad_edge=False)
+    for outcome in report.solutions:
+        cells = []
+        for group in outcome.groups:
+            text = verdict_markup(group.verdict.value)
+            if group.run:
+                text += f" {group.max_cpu_s:.2f}s"
+            if group.run < group.total:
+                text += f" [dim]{group.run}/{group.total}[/dim]"
+            cells.append(Text.from_markup(text))
+        if not outcome.groups:
+            cells = [Text("-")] * len(report.groups)
+        expected = outcome.run.solution.expected.verdicts
+        want = "not AC" if outcome.run.solution.decoy is not None else "|".join(sorted(v.value for v in expected))
+        result = (
+            Text("FAIL", style="red")
+            if outcome.failures
+            else (Text("warn", style="yellow") if outcome.warnings else Text("ok", style="green"))
+        )
+        table.add_row(
+            outcome.run.solution.label,
+            outcome.run.language,
+            want,
+            *cells,
+            f"{outcome.max_cpu_s:.2f}s / {outcome.run.limit_s:g}s" if outcome.run.cases else "-",
+            result,
+        )
+    return table
+
+
+def solution_lines(report: ProblemReport) -> list[Text]:
+    """The table's rows as lines that wrap whole, for a terminal too narrow for the table:
+    `ok  accepted/ref.c (python3, expected AC): max CPU 0.03s / 1s`, then each group's verdict."""
+    lines = []
+    for outcome in report.solutions:
+        mark = ("FAIL", "red") if outcome.failures else (("warn", "yellow") if outcome.warnings else ("  ok", "green"))
+        expected = outcome.run.solution.expected.verdicts
+        want = "not AC" if outcome.run.solution.decoy is not None else "|".join(sorted(v.value for v in expected))
+        cpu = f"{outcome.max_cpu_s:.2f}s / {outcome.run.limit_s:g}s" if outcome.run.cases else "-"
+        lines.append(
+            Text.assemble(
+                mark, f"  {outcome.run.solution.label} ({outcome.run.language}, expected {want}): max CPU {cpu}"
+            )
+        )
+        groups = Text("      ")
+        for name, group in zip(report.groups, outcome.groups, strict=False):
+            groups.append(f"{name} ")
+            groups.append(group.verdict.value, style=verdict_style(group.verdict.value))
+            ran = f" {group.max_cpu_s:.2f}s" if group.run else ""
+            groups.append(ran + (f" {group.run}/{group.total}" if group.run < group.total else "") + "  ")
+        lines.append(groups)
+    return lines
+
+
 def print_verification(report: ProblemReport) -> None:
     out.print()
     out.print(Text(report.name, style="bold"))
@@ -86,35 +143,14 @@ def print_verification(report: ProblemReport) -> None:
         for failure in check.failures:
             out.print(Text(f"       {failure}", style="red"))
     if report.solutions:
-        table = Table("solution", "lang", "expected", *report.groups, "max CPU", "result", box=None, pad_edge=False)
-        for outcome in report.solutions:
-            cells = []
-            for group in outcome.groups:
-                text = verdict_markup(group.verdict.value)
-                if group.run:
-                    text += f" {group.max_cpu_s:.2f}s"
-                if group.run < group.total:
-                    text += f" [dim]{group.run}/{group.total}[/dim]"
-                cells.append(Text.from_markup(text))
-            if not outcome.groups:
-                cells = [Text("-")] * len(report.groups)
-            expected = outcome.run.solution.expected.verdicts
-            want = "not AC" if outcome.run.solution.decoy is not None else "|".join(sorted(v.value for v in expected))
-            result = (
-                Text("FAIL", style="red")
-                if outcome.failures
-                else (Text("warn", style="yellow") if outcome.warnings else Text("ok", style="green"))
-            )
-            table.add_row(
-                outcome.run.solution.label,
-                outcome.run.language,
-                want,
-                *cells,
-                f"{outcome.max_cpu_s:.2f}s / {outcome.run.limit_s:g}s" if outcome.run.cases else "-",
-                result,
-            )
+        table = solutions_table(report)
         # Piped output (CI logs) is not cut to 80 columns: the table is the point.
-        (out if out.is_terminal else Console(highlight=False, width=max(out.width, 200))).print(table)
+        shown = out if out.is_terminal else Console(highlight=False, width=max(out.width, 200))
+        if Measurement.get(shown, shown.options.update_width(10**6), table).maximum <= shown.width:
+            shown.print(table)
+        else:  # a narrow terminal: a table would cut names and figures, so a block per solution
+            for line in solution_lines(report):
+                shown.print(line)
     for outcome in report.solutions:
         for failure in outcome.failures:
             out.print(f"  [red]FAIL[/red] {escape(outcome.run.solution.shown)}: {escape(failure)}", markup=True)
