@@ -15,6 +15,7 @@ from judge.cli.common import (
     err,
     jobs_option,
     out,
+    progress_bar,
     report_errors,
     say,
     status,
@@ -23,6 +24,8 @@ from judge.cli.common import (
 from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     pass
 
 
@@ -48,10 +51,16 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
     for directory in chosen_problems(ctx, problem_names):
         try:
             problem = load_problem(directory)
-            with status(f"generating {problem.id}"):
+            with progress_bar() as bar:
+                # How far each stage is (generating, validating, solving: runs done of all).
+                shown = bar.add_task(f"{problem.id}: building", total=None, note="")
+
+                def counted(stage: str, done: int, total: int, pid: str = problem.id, task: TaskID = shown) -> None:
+                    bar.update(task, description=f"{pid}: {stage}", completed=done, total=total)
+
                 if problem.builtin:
                     store.ensure(refs.get(problem.spec.reference).tables)
-                cases = testdata.generate(problem, store, workers, notify=say)
+                cases = testdata.generate(problem, store, workers, notify=say, counter=counted)
             if check:
                 differences = testdata.compare(problem, cases)
                 for difference in differences:

@@ -25,6 +25,8 @@ from judge.run.sandbox import Limit
 VALID, INVALID = 42, 43  # the ICPC input validator's exit codes
 
 Progress = Callable[[str], None]
+# How far a stage of making the tests is: (stage, runs done, runs in it), e.g. ("generating", 7, 22).
+Counter = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)
@@ -37,12 +39,27 @@ class Parts:
     generators: tuple[tuple[str, Built], ...]  # (first word of `generate`, its build)
     limits: ToolLimits
     jobs: int
+    counter: Counter | None = None
 
     def generator(self, name: str) -> Built:
         return dict(self.generators)[name]
 
+    def counting(self, stage: str, total: int) -> Callable[[int], None] | None:
+        """What run_all calls as each of a stage's `total` runs ends: the counter, told."""
+        counter = self.counter
+        if counter is None or total == 0:
+            return None
+        done = [0]
+        counter(stage, 0, total)
 
-def load(problem: Problem, tables: TableSource | None = None, jobs: int = 1) -> Parts:
+        def tick(_: int) -> None:
+            done[0] += 1  # run_all calls back from the waiting thread alone
+            counter(stage, done[0], total)
+
+        return tick
+
+
+def load(problem: Problem, tables: TableSource | None = None, jobs: int = 1, counter: Counter | None = None) -> Parts:
     """Load and build (once, cached) every part of the problem; ProgramError on a bad program."""
     limits = problem.program_limits
     builtin = refs.get(problem.spec.reference) if problem.builtin else None
@@ -58,7 +75,7 @@ def load(problem: Problem, tables: TableSource | None = None, jobs: int = 1) -> 
             name = split_generate(group.generate)[0]
             if name not in generators:
                 generators[name] = programs.load_and_build(directory / GENERATORS_DIR / name, limits.memory_mib)
-    return Parts(problem, builtin, tables, reference, validators, tuple(generators.items()), limits, jobs)
+    return Parts(problem, builtin, tables, reference, validators, tuple(generators.items()), limits, jobs, counter)
 
 
 def case_seed(group_seed: int, case: int) -> int:
@@ -144,7 +161,7 @@ def make_inputs(parts: Parts, notify: Progress | None = None) -> list[list[RawCa
     if tasks:
         if notify is not None:
             notify(f"{problem.id}: running generators on {len(tasks)} cases")
-        results = programs.run_all(tasks, parts.jobs)
+        results = programs.run_all(tasks, parts.jobs, parts.counting("generating", len(tasks)))
         for (gi, case), task, result in zip(owners, tasks, results, strict=True):
             group = problem.spec.groups[gi]
             assert group.count is not None
@@ -195,7 +212,8 @@ def check_inputs(parts: Parts, items: Sequence[tuple[str, tuple[str, ...]]]) -> 
         for built in parts.validators:
             tasks.append(Task(built, args, text.encode(), parts.limits.sandbox_limits(built)))
             owners.append((index, built))
-    for (index, built), result in zip(owners, programs.run_all(tasks, parts.jobs), strict=True):
+    ran = programs.run_all(tasks, parts.jobs, parts.counting("validating", len(tasks)))
+    for (index, built), result in zip(owners, ran, strict=True):
         if result.exit_code == VALID and result.limit_hit is None:
             continue
         name = Path(built.label).name
@@ -222,7 +240,9 @@ def solve(parts: Parts, texts: Sequence[str], labels: Sequence[str]) -> list[str
     assert built is not None
     tasks = [Task(built, (), text.encode(), parts.limits.sandbox_limits(built)) for text in texts]
     answers: list[str] = []
-    for label, result in zip(labels, programs.run_all(tasks, parts.jobs), strict=True):
+    for label, result in zip(
+        labels, programs.run_all(tasks, parts.jobs, parts.counting("solving", len(tasks))), strict=True
+    ):
         why = programs.failure(result, built)
         if why:
             raise ProgramError(f"{label}: the reference {Path(built.label).name} {why}")

@@ -51,11 +51,16 @@ class Difference:
 
 
 def generate(
-    problem: Problem, tables: TableSource | None = None, jobs: int = 1, notify: Callable[[str], None] | None = None
+    problem: Problem,
+    tables: TableSource | None = None,
+    jobs: int = 1,
+    notify: Callable[[str], None] | None = None,
+    counter: parts.Counter | None = None,
 ) -> list[TestCase]:
     """Every test case of the problem, in spec order, answers from the reference (programs
-    run `jobs` at a time). JudgeError naming the group and case when a part fails."""
-    own = parts.load(problem, tables, jobs)
+    run `jobs` at a time; `counter` told as each run ends). JudgeError naming the group and
+    case when a part fails."""
+    own = parts.load(problem, tables, jobs, counter)
     kind = kinds.of(problem)
     raw = parts.make_inputs(own, notify)
     where = problem.spec_path

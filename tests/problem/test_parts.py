@@ -252,3 +252,15 @@ def test_a_custom_checker_folder_with_arguments(problem_dir: Path) -> None:
     result = json.loads(ran.stdout)
     assert result["verdict"] == "WA"
     assert [c["message"] for c in result["cases"] if c["group"] == "samples"] == ["off by 2"]
+
+
+def test_making_the_tests_counts_each_stage_to_its_end(problem_dir: Path) -> None:
+    seen: list[tuple[str, int, int]] = []
+    cases = testdata.generate(load_problem(problem_dir), None, jobs=2, counter=lambda *told: seen.append(told))
+    stages = {stage: total for stage, _, total in seen}
+    # 6 generated inputs; every input (generated, listed, handmade) through the validator; each
+    # solved but the handmade one, which brings its answer.
+    assert stages == {"generating": 6, "validating": len(cases), "solving": len(cases) - 1}
+    for stage, total in stages.items():
+        counts = [done for s, done, _ in seen if s == stage]
+        assert counts == list(range(total + 1)), stage  # from 0, one run at a time, to the end
