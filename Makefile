@@ -94,6 +94,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_grading.py
 	$(BIN)/python bench/bench_explain.py
 	$(BIN)/python bench/bench_functions.py
+	$(BIN)/python bench/bench_web_drain.py
 
 schema: $(STAMP)
 	$(BIN)/judge schema

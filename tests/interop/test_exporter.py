@@ -214,6 +214,7 @@ def test_a_2023_07_export_says_it_in_the_formats_own_words(tmp_path: Path) -> No
     assert groups == {"sample": (0, "all"), "secret-random": (60, "per_case"), "secret-zeta-hand": (40, "all")}
 
 
+@pytest.mark.slow  # half a minute of two imports verified: the end-to-end tier
 @pytest.mark.parametrize("version", ["2023-07", "legacy"])
 def test_an_interactive_problem_goes_out_and_comes_back(tmp_path: Path, version: str) -> None:
     """Its interactor as the package's output validator (type interactive, or validation:

@@ -44,6 +44,7 @@ def test_new_refuses_what_it_cannot_make(tmp_path: Path) -> None:
     assert both.returncode == 2 and "two kinds: choose one" in both.stderr
 
 
+@pytest.mark.slow  # half a minute of judge verify on an interactive problem: the end-to-end tier
 def test_a_new_interactive_problem_verifies_as_made(tmp_path: Path) -> None:
     problems = tmp_path / "problems"
     problems.mkdir()
