@@ -91,7 +91,16 @@ def serve_time(problems: Path, data: Path, sources: dict[str, bytes]) -> float:
         store = Store(data)
         while sum(row.status == "done" for row in store.all()) < len(sources):
             time.sleep(0.05)
-        return time.monotonic() - start
+        took = time.monotonic() - start
+        rows = store.all()
+        judging = [r.finished - r.started for r in rows if r.finished is not None and r.started is not None]
+        first = min(r.created for r in rows)
+        print(
+            f"  web: judging a submission took {sum(judging) / len(judging):.3f} s on average "
+            f"({sum(judging):.1f} s in all over 2 workers); the last result {max(r.finished or 0 for r in rows) - first:.1f} s "
+            "after the first submission"
+        )
+        return took
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

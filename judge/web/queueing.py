@@ -9,6 +9,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass
 
@@ -213,6 +214,7 @@ class SubmissionQueue(Database):
             )
             if cursor.rowcount == 1:
                 self._count_turn(db, claim, now)
+                self._prune_io(db, claim.student, claim.id, now)
             return cursor.rowcount == 1
 
     @staticmethod
@@ -224,29 +226,47 @@ class SubmissionQueue(Database):
         )
 
     def keep_io(self, claim: Claim, name: str, stdout: bytes, stderr: bytes, now: float | None = None) -> None:
-        """What the program printed on one case, for the teacher (see case_io): the tails that
-        fit in the submission's IO_PER_SUBMISSION, then the student's oldest submissions'
-        output removed while theirs is over IO_PER_STUDENT. Each cut is noted (io_cut)."""
+        """What the program printed on one case, for the teacher (see case_io)."""
+        self.record_cases(claim, [(name, stdout, stderr)], now=now)
+
+    def record_cases(
+        self,
+        claim: Claim,
+        printed: Sequence[tuple[str, bytes, bytes]],
+        progress: tuple[str, int, int, str | None] | None = None,
+        now: float | None = None,
+    ) -> None:
+        """Cases judged since the last call, in one write: what the program printed on each
+        (the tails that fit in the submission's IO_PER_SUBMISSION, each cut noted in io_cut; the
+        student's own cap is kept at finish), and the claim's `progress` (stage, done, total,
+        live cases) if given. Not durable: a judging writes as it goes, and can do it again."""
         now = time.time() if now is None else now
-        with self.transaction() as db:
+        with self.transaction(durable=False) as db:
             current = db.execute(
                 "SELECT student FROM submissions WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
                 (claim.id, claim.attempt),
             ).fetchone()
             if current is None:
                 return
-            used = db.execute(
-                f"SELECT {_IO_BYTES} FROM case_io io WHERE io.submission = ? AND io.name != ?", (claim.id, name)
-            ).fetchone()[0]
-            stdout, stderr, cut = _fit(stdout, stderr, IO_PER_SUBMISSION - used)
-            if cut:
-                db.execute("INSERT OR REPLACE INTO io_cut VALUES (?, 'submission', ?)", (claim.id, now))
-            if stdout or stderr or not cut:
+            for name, stdout, stderr in printed:
+                used = db.execute(
+                    f"SELECT {_IO_BYTES} FROM case_io io WHERE io.submission = ? AND io.name != ?", (claim.id, name)
+                ).fetchone()[0]
+                out, err, cut = _fit(stdout, stderr, IO_PER_SUBMISSION - used)
+                if cut:
+                    db.execute("INSERT OR REPLACE INTO io_cut VALUES (?, 'submission', ?)", (claim.id, now))
+                if out or err or not cut:
+                    db.execute(
+                        "INSERT OR REPLACE INTO case_io (submission, name, stdout, stderr) VALUES (?, ?, ?, ?)",
+                        (claim.id, name, out, err),
+                    )
+            if progress is not None:
+                status, done, total, judged = progress
                 db.execute(
-                    "INSERT OR REPLACE INTO case_io (submission, name, stdout, stderr) VALUES (?, ?, ?, ?)",
-                    (claim.id, name, stdout, stderr),
+                    "UPDATE submissions SET status = ?, case_done = ?, case_total = ?, live = COALESCE(?, live) "
+                    "WHERE id = ?",
+                    (status, done, total, judged, claim.id),
                 )
-            self._prune_io(db, current["student"], claim.id, now)
 
     @staticmethod
     def _prune_io(db: sqlite3.Connection, student: str, keep: int, now: float) -> None:
@@ -292,7 +312,7 @@ class SubmissionQueue(Database):
 
     def progress(self, claim: Claim, status: str, done: int, total: int, live: str | None = None) -> None:
         """The claim's stage and count; `live`: its judged cases so far (judge.web.live), if given."""
-        with self.transaction() as db:
+        with self.transaction(durable=False) as db:
             db.execute(
                 "UPDATE submissions SET status = ?, case_done = ?, case_total = ?, live = COALESCE(?, live) "
                 "WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
@@ -306,7 +326,8 @@ class SubmissionQueue(Database):
         return str(row["live"]) if row is not None and row["live"] is not None else None
 
     def finish(self, claim: Claim, record: GradeRecord, now: float | None = None) -> bool:
-        """Store the result, once: a worker whose claim is stale (requeued since) changes nothing."""
+        """Store the result, once: a worker whose claim is stale (requeued since) changes nothing.
+        The student's saved case output is brought under its cap here, once a judging."""
         now = time.time() if now is None else now
         with self.transaction() as db:
             cursor = db.execute(
@@ -325,6 +346,7 @@ class SubmissionQueue(Database):
             )
             if cursor.rowcount == 1:
                 self._count_turn(db, claim, now)
+                self._prune_io(db, claim.student, claim.id, now)
             return cursor.rowcount == 1
 
     def requeue_interrupted(self) -> int:

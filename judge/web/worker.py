@@ -31,6 +31,7 @@ from judge.web.queueing import Claim
 from judge.web.store import Store
 
 IDLE_POLL_S = 0.2
+FLUSH_S = 0.25  # a judging's cases reach the store (and its live page) at most this often
 CLUSTER_RETRY_S = 5.0  # between tries when the judge hosts cannot be reached
 # A worker judging one submission longer than this gives its turn up between two cases when a
 # classmate's submission waits for a worker (and that classmate used less judging time).
@@ -59,14 +60,24 @@ def judge_claim(
     if cluster is not None:
         return _on_cluster(claim, submitted, store, cluster)
 
-    # Each case's verdict as it is known, for the live page (cases of earlier turns first).
+    # Each case's verdict as it is known, for the live page (cases of earlier turns first), and
+    # what each printed: written to the store at most every FLUSH_S, in one write (a write per
+    # case made the web judge 40% slower than `judge grade` at a deadline).
     judged = [live.JudgedCase(c.name, c.verdict, c.public, 0.0) for c in claim.done]
+    printed: list[tuple[str, bytes, bytes]] = []
+    flushed = [time.monotonic()]
+
+    def flush() -> None:
+        store.record_cases(claim, printed, ("running", len(judged), len(cases), live.dumps(judged)))
+        printed.clear()
+        flushed[0] = time.monotonic()
 
     def on_case(index: int, case: runner.CaseResult) -> None:
         if case.trace is not None:
-            store.keep_io(claim, case.name, *case.trace)
+            printed.append((case.name, *case.trace))
         judged.append(live.JudgedCase(case.name, case.verdict.value, case.public, time.time()))
-        store.progress(claim, "running", index + 1, len(cases), live.dumps(judged))
+        if time.monotonic() - flushed[0] >= FLUSH_S:
+            flush()
 
     turn_start = time.monotonic()
 
@@ -86,8 +97,12 @@ def judge_claim(
             pause=pause,
         )
     except runner.Paused as paused:
+        flush()
         store.pause(claim, tuple(results.case_record(c) for c in paused.done))
         return None
+    finally:
+        if printed:
+            flush()  # the last cases' output, before the result is stored
 
 
 def _on_cluster(claim: Claim, submitted: judging.Submitted, store: Store, cluster: Endpoint) -> results.GradeRecord:
