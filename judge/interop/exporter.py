@@ -129,6 +129,29 @@ def _kinds(problem: Problem) -> str | list[str]:
     return kinds[0] if len(kinds) == 1 else kinds
 
 
+# The address space PyPy needs, which Kattis and problemtools run Python 3 with (problemtools
+# limits a run's address space to the memory limit). Measured with PyPy 7.3.11 under ulimit -v:
+# any program aborts below 512 MiB ("cannot allocate nursery"), and sicily-rotations'
+# level_sets.py (a dict of all 9! frames) needs 704 MiB where CPython holds in 256.
+PYPY_MEMORY_MIB = 768
+
+
+def _memory_for_pypy(problem: Problem, notes: list[str]) -> int:
+    """The package's memory limit: the problem's, raised to PYPY_MEMORY_MIB (with a note) when
+    its solutions include Python, so that they hold where the referee's Python is PyPy."""
+    memory = problem.spec.limits.memory_mib
+    solutions = problem.directory / "solutions"
+    python = solutions.is_dir() and any(p.suffix == ".py" for p in solutions.rglob("*") if p.is_file())
+    if not python or memory >= PYPY_MEMORY_MIB:
+        return memory
+    notes.append(
+        f"memory: {PYPY_MEMORY_MIB} MiB in the package, not the judge's {memory} MiB: Kattis and problemtools "
+        f"run Python 3 on PyPy, which needs that much address space (the judge verified its Python with CPython "
+        f"at {memory} MiB)"
+    )
+    return PYPY_MEMORY_MIB
+
+
 def _metadata(problem: Problem, notes: list[str], version: str) -> dict[str, Any]:
     spec = problem.spec
     # A stable uuid: the same problem exports the same package (problemtools asks for one).
@@ -163,7 +186,7 @@ def _metadata(problem: Problem, notes: list[str], version: str) -> dict[str, Any
         if other:
             notes.append(f"credits {', '.join(other)}: no such role in the format (kept in judge.yaml)")
     limits = spec.limits
-    meta["limits"] = {"memory": limits.memory_mib, "output": max(1, math.ceil(limits.output_mib))}
+    meta["limits"] = {"memory": _memory_for_pypy(problem, notes), "output": max(1, math.ceil(limits.output_mib))}
     if version != "legacy":
         meta["limits"] = {
             "time_limit": limits.time_s,

@@ -268,3 +268,19 @@ def test_flat_secret_data_goes_back_flat_and_no_empty_sample_folder(tmp_path: Pa
     names = set(zipfile.ZipFile(exported).namelist())
     assert {"guess/data/secret/01.in", "guess/data/secret/testdata.yaml"} <= names
     assert not any(n.startswith(("guess/data/secret/secret/", "guess/data/sample/")) for n in names)
+
+
+def test_a_package_with_python_solutions_declares_what_pypy_needs(tmp_path: Path) -> None:
+    """Kattis and problemtools run Python 3 on PyPy, which cannot start in 256 MiB of address
+    space: the package says 768 MiB and why; the judge's own limit comes back through judge.yaml."""
+    package = tmp_path / "lanqiao.zip"
+    exported = exporter.export_problem(load_problem(PROBLEMS / "lanqiao"), package)
+    with zipfile.ZipFile(package) as archive:
+        meta = yaml.safe_load(archive.read(f"{exporter.shortname('lanqiao')}/problem.yaml"))
+    assert meta["limits"]["memory"] == exporter.PYPY_MEMORY_MIB == 768
+    [note] = [n for n in exported.notes if n.startswith("memory:")]
+    assert "not the judge's 256 MiB" in note and "PyPy" in note
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    again = importer.import_package(package, problems)
+    assert load_problem(again.directory).spec.limits.memory_mib == 256

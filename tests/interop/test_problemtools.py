@@ -7,6 +7,7 @@ statement part would need LaTeX.)"""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -22,24 +23,36 @@ from tests.conftest import PROBLEMS
 pytestmark = pytest.mark.slow
 
 VERIFYPROBLEM = Path(sys.executable).with_name("verifyproblem")
-# This machine's toolchains, as problemtools reads them from $XDG_CONFIG_HOME: CPython (its
-# default is PyPy) and the installed JDK's own release (its default asks for 21).
-LANGUAGES = """\
+# This machine's toolchains, as problemtools reads them from $XDG_CONFIG_HOME: the installed
+# JDK's own release (its default asks for 21), and Python 3 on CPython or, as problemtools' own
+# default and Kattis have it, on PyPy.
+JAVA = """\
+java:
+    compile: 'javac -encoding UTF-8 -sourcepath {path} -d {path} {files}'
+"""
+CPYTHON = """\
 python3:
     name: 'Python 3'
     compile: 'python3 -m py_compile {files}'
     run: 'python3 "{mainfile}"'
-java:
-    compile: 'javac -encoding UTF-8 -sourcepath {path} -d {path} {files}'
 """
+PYTHONS = [
+    pytest.param(CPYTHON, id="cpython"),
+    pytest.param(
+        "",
+        id="pypy",
+        marks=pytest.mark.skipif(shutil.which("pypy3") is None, reason="needs pypy3 (.ci/run installs it)"),
+    ),
+]
 
 
 @pytest.mark.skipif(not VERIFYPROBLEM.exists(), reason="problemtools is not installed (pip install -e '.[test]')")
+@pytest.mark.parametrize("python", PYTHONS)
 @pytest.mark.parametrize("version", exporter.FORMATS)
-def test_verifyproblem_accepts_the_exported_puzzles(tmp_path: Path, version: str) -> None:
+def test_verifyproblem_accepts_the_exported_puzzles(tmp_path: Path, version: str, python: str) -> None:
     config = tmp_path / "config" / "problemtools"
     config.mkdir(parents=True)
-    (config / "languages.yaml").write_text(LANGUAGES)
+    (config / "languages.yaml").write_text(JAVA + python)
     running = []
     for problem in ("lanqiao", "eight-digits", "sicily-rotations"):
         package = tmp_path / f"{problem}.zip"
