@@ -34,7 +34,7 @@ def test_new_refuses_what_it_cannot_make(tmp_path: Path) -> None:
     with pytest.raises(JudgeError, match="already exists"):
         scaffold.create(tmp_path, "taken")
     with pytest.raises(JudgeError, match="no such problems folder"):
-        scaffold.create(tmp_path / "missing", "fresh")
+        scaffold.create(tmp_path / "missing" / "problems", "fresh")  # its parent is missing too
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]  # no staging folder left
     result = judge("--problems", str(tmp_path), "new", "taken")
     assert result.returncode != 0 and result.stderr.count("\n") == 1 and "already exists" in result.stderr
