@@ -18,6 +18,8 @@ from judge.problem.kinds import table as kinds
 from judge.problem.refs.base import InputIssue
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
+from judge.problem.yamlpos import YamlError
+from judge.problem.yamlpos import load as load_yaml
 
 INPUT_SUFFIX = ".in"
 ANSWER_SUFFIX = ".ans"
@@ -84,15 +86,26 @@ def generate(
         solved = parts.solve(own, [flat[i][2].input for i in unsolved], [labels[i] for i in unsolved])
         answers = {i: kind.answer_text(answer, labels[i]) for i, answer in zip(unsolved, solved, strict=True)}
     cases: list[TestCase] = []
-    for i, (gi, _, case) in enumerate(flat):
+    for i, (gi, ci, case) in enumerate(flat):
         answer = answers.get(i, case.answer)
         assert answer is not None
         if case.stated and case.answer is not None and not kind.same_answer(problem, case.answer, answer):
             raise JudgeError(
-                f"{labels[i]}: the spec's answer {case.answer.strip()!r} differs from the reference's {answer.strip()!r}"
+                f"{_answer_place(problem, gi, ci)} case {case.name}: the spec's answer {case.answer.strip()!r} "
+                f"differs from the reference's {answer.strip()!r}"
             )
         cases.append(TestCase(groups[gi].name, case.name, case.input, answer, groups[gi].visibility == "public"))
     return cases
+
+
+def _answer_place(problem: Problem, group: int, case: int) -> str:
+    """`problem.yaml:12: groups[0] (samples)`: where a stated answer is written, by its line."""
+    name = problem.spec.groups[group].name
+    try:
+        line = load_yaml(problem.spec_path).line_of(("groups", group, "cases", case, "answer"))
+    except YamlError:
+        return f"{problem.spec_path}: groups[{group}] ({name})"
+    return f"{problem.spec_path}:{line}: groups[{group}] ({name})"
 
 
 def checked_inputs(

@@ -264,3 +264,15 @@ def test_making_the_tests_counts_each_stage_to_its_end(problem_dir: Path) -> Non
     for stage, total in stages.items():
         counts = [done for s, done, _ in seen if s == stage]
         assert counts == list(range(total + 1)), stage  # from 0, one run at a time, to the end
+
+
+def test_a_stated_answer_the_reference_disagrees_with_names_its_line(problem_dir: Path) -> None:
+    spec = problem_dir / "problem.yaml"
+    text = spec.read_text()
+    spec.write_text(text.replace('answer: "3"', 'answer: "4"'))
+    line = 1 + text.split("\n").index(next(x for x in text.split("\n") if 'answer: "3"' in x))
+    with pytest.raises(JudgeError) as caught:
+        testdata.generate(load_problem(problem_dir), None, jobs=1)
+    assert str(caught.value) == (
+        f"{spec}:{line}: groups[0] (samples) case 01: the spec's answer '4' differs from the reference's '3'"
+    )
