@@ -155,7 +155,8 @@ def grade(
         f"graded {graded.judged} submission(s), {graded.skipped} unchanged, "
         + (f"on {point.address}; " if point else f"with {workers} worker(s); ")
         + ", ".join(f"{verdict_markup(v)} {n}" for v, n in sorted(verdicts.items()))
-        + (f"; {not_graded} file(s) not graded" if not_graded else "")
+        + (f"; {not_graded} file(s) not graded" if not_graded else ""),
+        markup=True,
     )
     out.print(f"reports: {written.directory / 'index.html'}")
 

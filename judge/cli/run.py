@@ -195,7 +195,8 @@ def _print_record(record: GradeRecord, submission: Sources, problem: Problem, an
         memory += f" + {submission.language.jvm_allowance_mib} for its runtime ({submission.language.name})"
     out.print(
         f"{verdict_markup(record.verdict)} {Verdict(record.verdict).long_name}; score {record.score:g}/{record.max_score:g}"
-        f"  (limits: {limits.cpu_s:g} s CPU, {memory}; sandbox: {record.sandbox})"
+        f"  (limits: {limits.cpu_s:g} s CPU, {escape(memory)}; sandbox: {escape(record.sandbox)})",
+        markup=True,
     )
     if not results.isolated_mode(record.sandbox):
         out.print(

@@ -413,7 +413,9 @@ def pool_worker_init(parent: int) -> None:
     on a CPU no other worker of the judge shares. Where every CPU is taken (more workers
     than CPUs, or other judges on the machine), a worker runs wherever the kernel puts it.
     """
-    handle_sigterm()
+    # Stopped before it is set up, a worker has nothing to undo: it leaves at once, without the
+    # "Exception in initializer" trace the pool prints for a SystemExit raised in here.
+    signal.signal(signal.SIGTERM, _leave_now)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
     global _spread
@@ -425,6 +427,11 @@ def pool_worker_init(parent: int) -> None:
             _spread = spread
         except OSError:
             pass  # a CPU set that changed meanwhile: anywhere, then
+    handle_sigterm()
+
+
+def _leave_now(signum: int, frame: FrameType | None) -> None:
+    os._exit(128 + signum)
 
 
 _spread: set[int] | None = None  # the CPUs of a worker that keeps to one, as it had them before
