@@ -312,12 +312,7 @@ class SubmissionQueue(Database):
 
     def progress(self, claim: Claim, status: str, done: int, total: int, live: str | None = None) -> None:
         """The claim's stage and count; `live`: its judged cases so far (judge.web.live), if given."""
-        with self.transaction(durable=False) as db:
-            db.execute(
-                "UPDATE submissions SET status = ?, case_done = ?, case_total = ?, live = COALESCE(?, live) "
-                "WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
-                (status, done, total, live, claim.id, claim.attempt),
-            )
+        self.record_cases(claim, (), (status, done, total, live))
 
     def live(self, submission_id: int) -> str | None:
         """The judged cases of a submission's current judging (JSON, judge.web.live), if any."""
