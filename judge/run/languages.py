@@ -62,6 +62,8 @@ class Language(BaseModel):
     memory_marks: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
     # Patterns whose first group is the main class (the source file is named after it).
     mainclass: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
+    # The package a main class is in (Java's `package foo.bar;`): it runs as foo.bar.Main.
+    namespace: str | None = None
     # In a folder of several files: what marks the entry file (Java's `static void main`).
     entry: str | None = None
     # Where an extension is shared (.pl: Prolog, Perl), a first line matching this wins.
@@ -71,7 +73,7 @@ class Language(BaseModel):
 
     @model_validator(mode="after")
     def _placeholders_known(self) -> Language:
-        for pattern in (*self.mainclass, *(p for p in (self.shebang, self.entry) if p)):
+        for pattern in (*self.mainclass, *(p for p in (self.shebang, self.entry, self.namespace) if p)):
             try:
                 re.compile(pattern)
             except re.error as err:
@@ -106,12 +108,18 @@ class Language(BaseModel):
         return self.uses_mainclass or named or not together
 
     def main_class(self, source: bytes) -> str:
-        """The main class a source declares (its first pattern that matches), else Main."""
+        """The main class a source declares (its first pattern that matches), else Main,
+        after the package it declares: foo.bar.Main."""
+        name = "Main"
         for pattern in self.mainclass:
             match = re.search(pattern.encode(), source)
             if match:
-                return match.group(1).decode("ascii", errors="replace")
-        return "Main"
+                name = match.group(1).decode("ascii", errors="replace")
+                break
+        package = re.search(self.namespace.encode(), source) if self.namespace else None
+        if package is None:
+            return name
+        return "".join(package.group(1).decode("ascii", errors="replace").split()) + "." + name
 
     def missing(self) -> str:
         """Why this language cannot run here ("" when it can): the command a sandboxed program
@@ -127,7 +135,8 @@ class Language(BaseModel):
         return ""
 
     def source_name(self, mainclass: str) -> str:
-        return self.source.format(mainclass=mainclass)
+        """The entry file's name: a main class's file is named after the class alone."""
+        return self.source.format(mainclass=mainclass.rpartition(".")[2])
 
     def fill(
         self, argv: Sequence[str], source: str, mainclass: str, memory_mib: int, files: Sequence[str] | None = None

@@ -35,6 +35,16 @@ def test_main_classes() -> None:
     assert languages.load().by_id("scala").main_class(b"object Solver extends App { }") == "Solver"
 
 
+def test_a_main_class_in_a_package_runs_by_its_full_name() -> None:
+    java = languages.load().by_id("java")
+    source = b"/* package comment; */\npackage zoo.goo .b;\nimport foo.A;\npublic class B { }\n"
+    assert java.main_class(source) == "zoo.goo.b.B"
+    assert java.source_name("zoo.goo.b.B") == "B.java"  # javac wants a public class in its own file
+    assert java.run_argv(256, "zoo.goo.b.B")[-1] == "zoo.goo.b.B"
+    scala = languages.load().by_id("scala")
+    assert scala.main_class(b"package tools.cli\n\nobject Run extends App { }\n") == "tools.cli.Run"
+
+
 def test_a_language_environment_goes_in_through_env() -> None:
     go = languages.load().by_id("go")
     argv = go.compile_argv()

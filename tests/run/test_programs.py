@@ -47,6 +47,22 @@ def test_a_python_folder_runs_its_main_with_arguments(tmp_path: Path) -> None:
     assert programs.run(_task(built, args=("12",))).stdout == b"144\n"
 
 
+def test_a_java_folder_of_two_packages_runs_its_main_class_by_its_full_name(tmp_path: Path) -> None:
+    # As DOMjudge's own example (hello/submissions/accepted/multifile-multipackage) has it.
+    folder = tmp_path / "two-packages"
+    folder.mkdir()
+    (folder / "A.java").write_text(
+        'package foo.bar.a;\npublic class A { public static String hi() { return "hi"; } }\n'
+    )
+    (folder / "B.java").write_text(
+        "package zoo.b;\nimport foo.bar.a.A;\n"
+        "public class B { public static void main(String[] args) { System.out.println(A.hi()); } }\n"
+    )
+    built = programs.load_and_build(folder, 256)
+    assert built.argv[-1] == "zoo.b.B"
+    assert programs.run(_task(built)).stdout == b"hi\n"
+
+
 def test_a_program_writes_only_into_a_copy_of_its_build(tmp_path: Path) -> None:
     source = tmp_path / "scribble.py"
     source.write_text(
