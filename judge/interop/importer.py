@@ -37,7 +37,16 @@ from judge.interop.unpack import PackageError, copy_folder, extract_zip, package
 from judge.problem import checkers
 from judge.run import languages, lifecycle, programs, sources
 
-VERDICT_FOLDERS = ("accepted", "wrong_answer", "time_limit_exceeded", "run_time_error")
+# A package's verdict folder -> the judge's. DOMjudge's example packages add two of its own:
+# no output at all is a wrong answer here (DOMjudge tells it apart as NO-OUTPUT).
+VERDICT_FOLDERS = {
+    "accepted": "accepted",
+    "wrong_answer": "wrong_answer",
+    "time_limit_exceeded": "time_limit_exceeded",
+    "run_time_error": "run_time_error",
+    "output_limit": "output_limit_exceeded",
+    "no_output": "wrong_answer",
+}
 REFERENCE_ORDER = ("cpp", "c", "java", "python3")  # the fastest reference is the one kept
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 DERIVE_CPU_S = 60.0  # the accepted submissions run under this while the limit is derived
@@ -359,6 +368,8 @@ def _submissions(root: Path, out: Path, notes: list[str]) -> list[tuple[str, Pat
                     f"{item.relative_to(root)}: the verdict folder {folder.name}/ has no judge equivalent; not imported"
                 )
             continue
+        if VERDICT_FOLDERS[folder.name] != folder.name:
+            notes.append(f"submissions/{folder.name}/: DOMjudge's folder, imported as {VERDICT_FOLDERS[folder.name]}/")
         for item in sorted(folder.iterdir()):
             if item.name.startswith("."):
                 continue
@@ -374,7 +385,10 @@ def _submissions(root: Path, out: Path, notes: list[str]) -> list[tuple[str, Pat
             except JudgeError as err:
                 notes.append(f"{str(err).replace(str(root) + '/', '')}; not imported")
                 continue
-            target = out / "solutions" / folder.name / item.name
+            target = out / "solutions" / VERDICT_FOLDERS[folder.name] / item.name
+            if target.exists():
+                notes.append(f"{relative}: {target.relative_to(out)} is already taken by another; not imported")
+                continue
             target.parent.mkdir(parents=True, exist_ok=True)
             if item.is_dir():
                 shutil.copytree(item, target)
@@ -393,7 +407,7 @@ def _submissions(root: Path, out: Path, notes: list[str]) -> list[tuple[str, Pat
                     why = str(err).split(": does not compile: ", 1)[-1]
                     notes.append(f"{relative}: does not compile here ({why[:120]}); not imported")
                     continue
-            copied.append((folder.name, target))
+            copied.append((VERDICT_FOLDERS[folder.name], target))
     return copied
 
 

@@ -26,6 +26,11 @@ FOLDERS: dict[str, Verdict] = {
     "output_limit_exceeded": Verdict.OLE,
 }
 
+# An ICPC package has no folder for MLE or OLE. There a heap that runs out is a run-time
+# error, and a flood of output runs into the time limit (DOMjudge and problemtools keep it
+# running, truncated): the judge, which stops it at the output limit, says OLE.
+ICPC_ALSO: dict[Verdict, Verdict] = {Verdict.RE: Verdict.MLE, Verdict.TLE: Verdict.OLE}
+
 MARGIN = 1.5  # a time_limit_exceeded solution should need more than this x the limit
 SLOW_SHARE = 0.5  # an accepted solution should need at most this share of the limit
 HEADER_LINES = 30  # how far into a file the @EXPECTED header is looked for
@@ -51,7 +56,7 @@ class ExpectationError(ValueError):
 
 def expectation(folder: str, text: str, icpc: bool = False) -> Expectation:
     """The verdicts allowed for a solution in `folder` whose source is `text`; `icpc`: the
-    folder means what it means in an ICPC package (no MLE there: run_time_error allows it)."""
+    folder means what it means in an ICPC package (ICPC_ALSO)."""
     own = FOLDERS[folder]
     for number, line in enumerate(text.splitlines()[:HEADER_LINES], start=1):
         found = _HEADER.search(line)
@@ -70,8 +75,8 @@ def expectation(folder: str, text: str, icpc: bool = False) -> Expectation:
         if own is Verdict.AC and allowed != {Verdict.AC}:
             raise ExpectationError(number, "an accepted solution may only expect AC")
         return Expectation(frozenset(allowed), number)
-    if icpc and own is Verdict.RE:
-        return Expectation(frozenset({Verdict.RE, Verdict.MLE}), 0)
+    if icpc and own in ICPC_ALSO:
+        return Expectation(frozenset({own, ICPC_ALSO[own]}), 0)
     return Expectation(frozenset({own}), 0)
 
 

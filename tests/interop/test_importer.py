@@ -211,6 +211,31 @@ def test_a_package_of_samples_alone_is_judged_on_its_samples(tmp_path: Path, pro
     assert not (problems / "nodata").exists()
 
 
+def test_domjudges_own_verdict_folders_are_mapped(tmp_path: Path, problems: Path) -> None:
+    """As DOMjudge's example `hello` has them: no_output/ and output_limit/ are its own, and its
+    time_limit_exceeded/ holds a program flooding stdout (the judge stops it at the limit: OLE)."""
+    flood_c = '#include <stdio.h>\nint main(void){for(;;) fputs("nonsense, and more\\n", stdout);}\n'
+    package = legacy(
+        tmp_path / "domjudge-folders",
+        **{
+            ".timelimit": "1\n",
+            "submissions/no_output/silent.py": "pass\n",
+            "submissions/output_limit/flood.py": "while True:\n    print('x' * 1000)\n",
+            "submissions/time_limit_exceeded/flood.c": flood_c,
+            "submissions/multiple/either.py": "print(3)\n",
+        },
+    )
+    imported = importer.import_package(package, problems)
+    solutions = imported.directory / "solutions"
+    assert (solutions / "wrong_answer" / "silent.py").is_file()
+    assert (solutions / "output_limit_exceeded" / "flood.py").is_file()
+    assert "submissions/no_output/: DOMjudge's folder, imported as wrong_answer/" in imported.notes
+    assert any(n.startswith("submissions/multiple/either.py: the verdict folder multiple/") for n in imported.notes)
+    verified = judge("--problems", str(problems), "verify")
+    assert verified.returncode == 0, verified.stdout
+    assert "OLE" in verified.stdout
+
+
 def test_an_existing_problem_is_not_overwritten(tmp_path: Path, problems: Path) -> None:
     package = legacy(tmp_path / "twice", **{".timelimit": "1\n"})
     importer.import_package(package, problems)

@@ -29,6 +29,14 @@ def test_the_folder_alone_sets_the_verdict() -> None:
         assert found.verdicts == {verdict} and found.line == 0
 
 
+def test_an_icpc_folder_allows_what_the_format_has_no_folder_for() -> None:
+    # DOMjudge's hello keeps a program flooding stdout in time_limit_exceeded/.
+    assert expectation("time_limit_exceeded", "", icpc=True).verdicts == {V.TLE, V.OLE}
+    assert expectation("run_time_error", "", icpc=True).verdicts == {V.RE, V.MLE}
+    assert expectation("wrong_answer", "", icpc=True).verdicts == {V.WA}
+    assert expectation("time_limit_exceeded", "").verdicts == {V.TLE}  # the judge's own folders are exact
+
+
 @pytest.mark.parametrize(
     "header",
     ["// @EXPECTED: WA or TLE", "/* @EXPECTED: TLE, WA */", "# @EXPECTED: wa|tle", "-- @EXPECTED:  WA  /  TLE"],
