@@ -26,11 +26,12 @@ from judge.cli.common import jobs_option, out, say, status
     default="stdio",
     show_default=True,
     help="The kind of problem: stdio (reads stdin, writes stdout), interactive (a program of yours talks"
-    " with each submission: a guessing game to edit) or functions (students write a function, each case a"
-    " call). docs/problems.md has them all.",
+    " with each submission: a guessing game to edit), functions (students write a function, each case a"
+    " call) or unit (your pytest files test the student's module, each test a case). docs/problems.md has them all.",
 )
 @click.option("--interactive", is_flag=True, help="Short for --kind interactive.")
 @click.option("--functions", is_flag=True, help="Short for --kind functions: students write a function.")
+@click.option("--unit", is_flag=True, help="Short for --kind unit: your pytest files test the student's module.")
 @click.option(
     "--class", "one_class", is_flag=True, help="A function problem whose students write a class (a stack to edit)."
 )
@@ -43,15 +44,16 @@ def new(
     kind: str,
     interactive: bool,
     functions: bool,
+    unit: bool,
     one_class: bool,
 ) -> None:
     """Create PROBLEM_ID: a complete small problem (statement, samples, reference, generator,
     validator, an accepted and a wrong solution) that passes `judge verify` as made."""
     from judge.problem import scaffold
 
-    if interactive + functions > 1:
-        raise click.UsageError("--interactive and --functions are two kinds: choose one")
-    chosen = "interactive" if interactive else "functions" if functions or one_class else kind
+    if interactive + functions + unit > 1:
+        raise click.UsageError("--interactive, --functions and --unit are kinds of problem: choose one")
+    chosen = "interactive" if interactive else "functions" if functions or one_class else "unit" if unit else kind
     made = scaffold.create(ctx.obj["problems"], problem_id, language, title, chosen, "class" if one_class else "")
     out.print(f"created {made.directory}:")
     for path in made.files:

@@ -28,6 +28,7 @@ from pydantic import (
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     ValidationError,
+    field_validator,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
@@ -265,6 +266,53 @@ class Group(_Strict):
 SOURCES = ("cases", "generator", "generate", "files")
 
 
+class UnitTestLine(_Strict):
+    points: float | None = Field(default=None, ge=0, le=1000)
+    visibility: Literal["public", "secret"] | None = None
+
+
+class Unit(_Strict):
+    """A unit-test problem's tests: the teacher's own files."""
+
+    framework: Literal["pytest", "unittest"] = Field(
+        default="pytest", description="What the tests are written for (pytest runs unittest files too)"
+    )
+    student_files: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = Field(
+        min_length=1,
+        description="The files a submission must contain, e.g. [stack.py]; a submission of one file may have any"
+        " name when one is asked for",
+    )
+    tests: str = Field(
+        default="unit",
+        min_length=1,
+        description="The folder of the teacher's test files: public/ below it shown to students in full, the rest"
+        " secret (the problem's feedback level)",
+    )
+    per_test_time_s: float = Field(default=2.0, gt=0, le=60, description="CPU time of the student's code per test")
+    mode: Literal["apart"] = Field(
+        default="apart",
+        description="apart: the tests run in a process (and sandbox) of their own, which the student's code never"
+        " shares; what they do with the student's module is sent over to it",
+    )
+    isolate: Literal["file", "test"] = Field(
+        default="file", description="file: one process pair per test file; test: one per test"
+    )
+    default_points: float = Field(default=1.0, ge=0, le=1000, description="A test's points when nothing else says")
+    per_test: dict[str, UnitTestLine] = Field(
+        default_factory=dict,
+        description="Points and visibility of single tests by id (public/test_stack.py::test_push), over the"
+        " decorators (@weight, @points, @visibility) and the folder",
+    )
+
+    @field_validator("student_files")
+    @classmethod
+    def _plain_names(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        for name in names:
+            if "/" in name or not name.endswith(".py") or name in ("main.py", "_judge_unit.py"):
+                raise ValueError(f"{name!r}: a Python file name at the top of the submission (not main.py)")
+        return names
+
+
 class ProblemSpec(_Strict):
     """problem.yaml"""
 
@@ -295,11 +343,13 @@ class ProblemSpec(_Strict):
         " groups (each secret group's verdict and points, its figures as a quarter of the limit), cases (each"
         " secret case's verdict too). Never a secret case's input, output, message or exact figures",
     )
-    kind: Literal["stdio", "functions"] = Field(
+    kind: Literal["stdio", "functions", "unit"] = Field(
         default="stdio",
         description="stdio: a program reads each case on stdin and writes stdout; functions: a function of"
-        " `signature` is called once per case (an `interactor` makes a problem interactive instead)",
+        " `signature` is called once per case; unit: the teacher's test files, a case per test (an"
+        " `interactor` makes a problem interactive instead)",
     )
+    unit: Unit | None = Field(default=None, description="A unit-test problem's tests (kind: unit)")
     signature: str | None = Field(
         default=None,
         min_length=1,
@@ -327,7 +377,9 @@ class ProblemSpec(_Strict):
         default=(),
         description="Input validator programs (files or folders): input on stdin, exit 42 = valid (ICPC)",
     )
-    groups: Annotated[tuple[Group, ...], BeforeValidator(_tuple_from_list)] = Field(min_length=1)
+    groups: Annotated[tuple[Group, ...], BeforeValidator(_tuple_from_list)] = Field(
+        default=(), description="The test groups (a unit-test problem has none here: a group per test is made)"
+    )
     build_script: bool = Field(
         default=False,
         description="true: a submission of several files may bring a `build` script (run with sh under the"
@@ -523,6 +575,10 @@ def load_problem(directory: Path, judging_only: bool = False) -> Problem:
     ]
     if issues:
         raise SpecError(issues)
+    if spec.kind == "unit":
+        spec = _unit_groups(directory, spec, located)
+    elif not spec.groups:
+        raise SpecError([SpecIssue(spec_path, 1, "groups:", "a problem needs at least one group of tests")])
     return Problem(directory, spec)
 
 
@@ -564,7 +620,7 @@ def _semantic_issues(
                 " nor a program file or folder of the problem",
             )
         )
-    found += _kind_issues(spec)
+    found += _unit_issues(directory, spec) if spec.kind == "unit" else _kind_issues(spec)
     for i, program in enumerate(spec.validators):
         found += _program_issues(directory, ("validators", i), program)
     seen: set[str] = set()
@@ -605,6 +661,56 @@ def _semantic_issues(
             if key in generator.args and value < 0:
                 found.append((("groups", i, "args", key), "must be >= 0"))
     return found
+
+
+def _unit_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
+    """What a unit-test problem asks of its spec: its tests' folder, and no cases of its own
+    (each test is one); the tests' files themselves are read once the spec is whole."""
+    if spec.unit is None:
+        return [(("kind",), "a unit-test problem needs `unit:` (framework, student_files, tests)")]
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    if spec.groups:
+        found.append((("groups",), "a unit-test problem's groups are its tests: leave `groups` out"))
+    if spec.interactor is not None:
+        found.append((("interactor",), "a unit-test problem has no interactor"))
+    if spec.reference in refs.NAMES:
+        found.append((("reference",), "a unit-test problem's reference is the files a student would submit"))
+    if not _inside(directory, spec.unit.tests):
+        found.append((("unit", "tests"), f"{spec.unit.tests!r} points outside the problem folder"))
+    elif not (directory / spec.unit.tests).is_dir():
+        found.append((("unit", "tests"), f"folder not found: {spec.unit.tests}"))
+    return found
+
+
+def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> ProblemSpec:
+    """A unit-test problem's spec with a group per test, found in its test files; SpecError
+    naming the file and line of a test file that cannot be read."""
+    from judge.problem.kinds.unit import listing
+
+    assert spec.unit is not None
+    try:
+        tests = listing.tests_of(directory, spec.unit)
+    except listing.ListingError as err:
+        raise SpecError([SpecIssue(err.path, err.line, "", str(err))]) from None
+    if not tests:
+        line = located.line_of(("unit", "tests"))
+        raise SpecError([SpecIssue(directory / SPEC_FILE, line, "unit.tests:", "no tests found in its files")])
+    unknown = sorted(set(spec.unit.per_test) - {t.id for t in tests})
+    if unknown:
+        line = located.line_of(("unit", "per_test", unknown[0]))
+        message = f"no test {unknown[0]!r} in the test files"
+        raise SpecError([SpecIssue(directory / SPEC_FILE, line, "unit.per_test:", message)])
+    taken: set[str] = set()
+    groups = tuple(
+        Group(
+            name=listing.group_name(test.id, taken),
+            visibility="public" if test.public else "secret",
+            points=test.points,
+            cases=(Case(input=test.id + "\n"),),
+        )
+        for test in tests
+    )
+    return spec.model_copy(update={"groups": groups})
 
 
 def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:

@@ -8,11 +8,12 @@ from judge.problem.kinds.base import Kind
 from judge.problem.kinds.functions.kind import Functions
 from judge.problem.kinds.interactive.kind import Interactive
 from judge.problem.kinds.stdio import Stdio
+from judge.problem.kinds.unit.kind import UnitTests
 
 if TYPE_CHECKING:
     from judge.problem.spec import Problem
 
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (Stdio(), Interactive(), Functions())}
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (Stdio(), Interactive(), Functions(), UnitTests())}
 
 
 def of(problem: Problem) -> Kind:

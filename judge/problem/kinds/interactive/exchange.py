@@ -44,6 +44,7 @@ AFTER_SUBMISSION_S = 5.0  # how long an interactor may go on once the submission
 class Interaction:
     submission: sandbox.RunResult
     interactor: InteractorEnd
+    kept: tuple[tuple[str, bytes], ...] = ()  # the files the interactor left in its Task.keep
 
 
 @lru_cache(maxsize=8)
@@ -102,13 +103,13 @@ def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor:
     select.select([ready_r], [], [], _HELPER_START_S)
     os.close(ready_r)
     stop = threading.Event()
-    finished: list[InteractorEnd] = []
+    finished: list[tuple[InteractorEnd, tuple[tuple[str, bytes], ...]]] = []
 
     def follow() -> None:
         assert helper is not None
         _, errors = helper.communicate()
-        end = _read_end(work, helper.returncode, errors)
-        finished.append(end)
+        end, kept = _read_end(work, helper.returncode, errors)
+        finished.append((end, kept))
         if end.exit_code == 43 and end.limit_hit is None:
             stop.set()  # it has decided WA: the submission's run need not go on
 
@@ -124,8 +125,9 @@ def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor:
     # to decide, not its whole wall limit.
     _end_helper(helper, follower, AFTER_SUBMISSION_S)
     lifecycle.remove_dir(work)
-    end = finished[0] if finished else InteractorEnd(None, None, "stopped", 0.0, "the interactor did not end")
-    return Interaction(run, end)
+    if not finished:
+        return Interaction(run, InteractorEnd(None, None, "stopped", 0.0, "the interactor did not end"))
+    return Interaction(run, *finished[0])
 
 
 def _end_helper(helper: subprocess.Popen[bytes], follower: threading.Thread, wait_s: float) -> None:
@@ -139,19 +141,20 @@ def _end_helper(helper: subprocess.Popen[bytes], follower: threading.Thread, wai
         follower.join()
 
 
-def _read_end(work: Path, returncode: int, errors: bytes) -> InteractorEnd:
+def _read_end(work: Path, returncode: int, errors: bytes) -> tuple[InteractorEnd, tuple[tuple[str, bytes], ...]]:
     try:
         outcome: programs.Outcome = pickle.loads((work / RESULT_FILE).read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError):
         why = errors.decode("utf-8", errors="replace").strip().splitlines()
         detail = why[-1] if why else f"exit code {returncode}"
-        return InteractorEnd(None, None, None, 0.0, f"the interactor could not be run: {detail}")
+        return InteractorEnd(None, None, None, 0.0, f"the interactor could not be run: {detail}"), ()
     run = outcome.run
     feedback = dict(outcome.kept).get("judgemessage.txt", b"").decode("utf-8", errors="replace")
     lines = feedback.strip().splitlines()
     limit = str(run.limit_hit) if run.limit_hit is not None else None
     broke = wrote_to_a_closed_pipe(run.signal, run.stderr)
-    return InteractorEnd(run.exit_code, run.signal, limit, run.ended, lines[0][:200] if lines else "", broke)
+    end = InteractorEnd(run.exit_code, run.signal, limit, run.ended, lines[0][:200] if lines else "", broke)
+    return end, outcome.kept
 
 
 def _helper(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int) -> int:

@@ -1,0 +1,1 @@
+"""The unit-test kind: a teacher's pytest and unittest files judge a student's module."""

@@ -1,0 +1,539 @@
+"""The tests' side of a unit-test problem in `mode: apart`: pytest runs the teacher's test files
+in a sandbox of their own, where `import stack` gives a stand-in. Each thing a test does with it
+(a call, an attribute, `len`, `==`, iterating) is sent to the student's process
+(bridge_student.py) and its reply brought back: the returned value (plain data by value, any
+other object as a handle whose methods are sent on in turn), the exception raised (as a class of
+the same name and bases here, so `pytest.raises(stack.EmptyError)` works), the arguments the
+call changed in place, and what it printed (written to this stdout, so `capsys` sees it).
+
+The student's code never runs in this process: what it cannot reach here are the assertions,
+the outcome of each test and the file of results. Each test's record goes to that file as the
+test ends, in the order run, so a run cut short keeps every test it finished.
+
+Runs as `main.py FEEDBACK_DIR PER_TEST_S NODE_ID...` with the judge's stand-in modules beside
+it; copied into the box as it is (as _judge_unit.py).
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import select
+import sys
+import time
+import types
+from typing import Any
+
+RESULTS = "results.jsonl"
+STUDENT_MARK = "_judge_student"  # set on an exception that the student's code raised
+
+
+class StudentGone(Exception):
+    """The student's process ended (it exited, crashed or was stopped at a limit)."""
+
+
+class StudentStuck(Exception):
+    """The student's code used up the test's time."""
+
+
+class Garbled(StudentGone):
+    """A reply that is none of the bridge's: the student's code wrote on the channel."""
+
+
+class Unsupported(Exception):
+    """What a stand-in cannot do: the test needs `mode: together`."""
+
+
+class Channel:
+    """The pipes to the student's process, and the current test's time and output."""
+
+    def __init__(self, read_fd: int, write_fd: int, per_test_s: float) -> None:
+        self.read_fd, self.write_fd, self.per_test_s = read_fd, write_fd, per_test_s
+        self.buffer = b""
+        self.gone = False
+        self.begin()
+
+    def begin(self) -> None:
+        self.started = time.monotonic()
+        self.cpu = 0.0
+        self.printed: list[str] = []
+
+    def ask(self, request: dict[str, Any], originals: list[Any]) -> Any:
+        """The student's code does `request`: its value, or its exception raised here; the
+        `originals` (the test's own arguments) take the changes the call made to them."""
+        if self.gone:
+            raise StudentGone("the student's process has ended")
+        data = (json.dumps(request, separators=(",", ":")) + "\n").encode()
+        try:
+            while data:
+                data = data[os.write(self.write_fd, data) :]
+        except OSError:
+            self.gone = True
+            raise StudentGone("the student's process has ended") from None
+        reply = self._reply()
+        try:
+            cpu = reply.get("cpu", 0.0)
+            self.cpu += float(cpu) if isinstance(cpu, int | float) else 0.0
+            printed = str(reply.get("printed", ""))
+            if printed:
+                self.printed.append(printed)
+                sys.stdout.write(printed)
+            if self.cpu > self.per_test_s:
+                raise StudentStuck(f"the student's code used more than {self.per_test_s:g} s of CPU time")
+            if "raised" in reply:
+                raise _exception(reply["raised"])
+            if "after" in reply:
+                for original, after in zip(originals, reply["after"], strict=False):
+                    _changed_in_place(original, after)
+            return from_wire(reply.get("ok"))
+        except (StudentStuck, StudentGone):
+            raise
+        except Exception as err:
+            if hasattr(err, STUDENT_MARK):
+                raise
+            # A reply not of the bridge's making: the student's code wrote on the channel.
+            self.gone = True
+            raise Garbled("the student's code wrote on the tests' channel (a reply that is not one)") from None
+
+    def _reply(self) -> dict[str, Any]:
+        # Twice the CPU time and a second more, as the sandbox's wall limit is: a student's code
+        # that waits (sleeps, blocks) runs out of it too.
+        deadline = self.started + 2 * self.per_test_s + 1
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.read_fd], [], [], left)[0]:
+                raise StudentStuck(f"the student's code did not return within {2 * self.per_test_s + 1:g} s")
+            chunk = os.read(self.read_fd, 1 << 16)
+            if not chunk:
+                self.gone = True
+                raise StudentGone("the student's process ended during this test")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            reply = None
+        if not isinstance(reply, dict):
+            self.gone = True  # out of step: nothing after this can be trusted to match
+            raise Garbled("the student's code wrote on the tests' channel (a reply that is not one)")
+        return reply
+
+
+CHANNEL: Channel | None = None
+
+
+def _ask(request: dict[str, Any]) -> Any:
+    assert CHANNEL is not None, "the stand-in runs only under the judge's runner"
+    originals = request.get("args", [])
+    sent = dict(request)
+    if "args" in request:
+        sent["args"] = [to_wire(a) for a in originals]
+    if "kwargs" in request:
+        sent["kwargs"] = {k: to_wire(v) for k, v in request["kwargs"].items()}
+    return CHANNEL.ask(sent, originals)
+
+
+# --- values between the two sides ----------------------------------------------------------
+
+_remotes: dict[int, Any] = {}  # the student's objects by handle: the same handle, the same object
+_classes: dict[int, type] = {}
+_handles: dict[int, int] = {}  # id(mirror class) -> handle
+
+
+def to_wire(value: Any) -> Any:
+    kind = type(value)
+    if value is None or kind in (bool, int, str):
+        return value
+    if kind is float:
+        return value if value - value == 0 else {"$float": repr(value)}
+    if kind is list:
+        return [to_wire(v) for v in value]
+    if kind is tuple:
+        return {"$tuple": [to_wire(v) for v in value]}
+    if kind is dict:
+        return {"$dict": [[to_wire(k), to_wire(v)] for k, v in value.items()]}
+    if kind in (set, frozenset):
+        return {f"${kind.__name__}": [to_wire(v) for v in value]}
+    if kind is bytes:
+        return {"$bytes": value.decode("latin-1")}
+    if value is NotImplemented or value is Ellipsis:
+        return {"$const": repr(value)}
+    if isinstance(value, Remote):
+        return {"$ref": object.__getattribute__(value, "_handle")}
+    if isinstance(value, type) and id(value) in _handles:
+        return {"$ref": _handles[id(value)]}
+    if isinstance(value, type) and value.__module__ == "builtins":
+        return {"$builtin": value.__name__}
+    raise Unsupported(
+        f"a stand-in cannot hand a {kind.__name__} of the test's to the student's code "
+        "(only plain values and the student's own objects): this test needs `mode: together`"
+    )
+
+
+def from_wire(value: Any) -> Any:
+    if isinstance(value, list):
+        return [from_wire(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "$ref" in value:
+        return _mirror(value)
+    ((tag, inner),) = value.items()
+    if tag == "$builtin":
+        return getattr(builtins, inner)
+    if tag == "$float":
+        return float(inner)
+    if tag == "$const":
+        return {"NotImplemented": NotImplemented, "Ellipsis": Ellipsis}[inner]
+    if tag == "$bytes":
+        return inner.encode("latin-1")
+    if tag == "$dict":
+        return {from_wire(k): from_wire(v) for k, v in inner}
+    made = [from_wire(v) for v in inner]
+    return {"$tuple": tuple, "$set": set, "$frozenset": frozenset}[tag](made)
+
+
+def _mirror(ref: dict[str, Any]) -> Any:
+    handle = ref["$ref"]
+    if ref.get("kind") == "class":
+        return _mirror_class(ref)
+    known = _remotes.get(handle)
+    if known is not None:
+        return known
+    made: Any
+    if ref.get("kind") == "callable":
+        made = RemoteCallable(handle, str(ref.get("name", "function")))
+    else:
+        made = Remote(handle, str(ref.get("type", "object")))
+    _remotes[handle] = made
+    return made
+
+
+def _mirror_class(ref: dict[str, Any]) -> type:
+    """A class of the student's, here: an exception class of the same name and bases (so the
+    tests can catch it), else a class whose calls make objects over there."""
+    handle = ref["$ref"]
+    if handle in _classes:
+        return _classes[handle]
+    bases = tuple(b for b in (from_wire(b) for b in ref.get("bases", [])) if isinstance(b, type))
+    made: type
+    if ref.get("exception"):
+        bases = tuple(b for b in bases if issubclass(b, BaseException)) or (Exception,)
+        made = type(str(ref["name"]), bases, {"__module__": str(ref.get("module", ""))})
+    else:
+        made = RemoteClass(str(ref["name"]), (), {"__module__": str(ref.get("module", "")), "_handle": handle})
+    _classes[handle] = made
+    _handles[id(made)] = handle
+    return made
+
+
+def _exception(raised: dict[str, Any]) -> BaseException:
+    cls = from_wire(raised.get("class"))
+    message = str(raised.get("message", ""))
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        cls = Exception
+    err: BaseException
+    try:
+        err = cls(*from_wire(raised.get("args", [message])))
+    except Exception:
+        err = Exception(message)
+    setattr(err, STUDENT_MARK, [str(w) for w in raised.get("where", [])])
+    return err
+
+
+def _changed_in_place(original: Any, after: Any) -> None:
+    """Bring a list, dict or set the student's code changed over to the test's own object."""
+    if after is None:
+        return
+    _sync(original, from_wire(after))
+
+
+def _sync(original: Any, now: Any) -> None:
+    if type(original) is list and type(now) is list:
+        if len(original) == len(now):
+            for i, (old, new) in enumerate(zip(original, now, strict=True)):
+                if type(old) in (list, dict, set) and type(old) is type(new):
+                    _sync(old, new)
+                elif old is not new and not (type(old) is type(new) and not isinstance(old, Remote) and old == new):
+                    original[i] = new
+        else:
+            original[:] = now
+    elif type(original) is dict and type(now) is dict:
+        for key in [k for k in original if k not in now]:
+            del original[key]
+        for key, new in now.items():
+            old = original.get(key)
+            if type(old) in (list, dict, set) and type(old) is type(new):
+                _sync(old, new)
+            else:
+                original[key] = new
+    elif type(original) is set and type(now) is set and original != now:
+        original.clear()
+        original.update(now)
+
+
+# --- stand-ins ------------------------------------------------------------------------------
+
+
+def _apply(fn: str, *args: Any) -> Any:
+    return _ask({"op": "apply", "fn": fn, "args": list(args)})
+
+
+class Remote:
+    """An object of the student's: each use of it is done over there."""
+
+    __slots__ = ("_handle", "_type")
+
+    def __init__(self, handle: int, type_name: str) -> None:
+        object.__setattr__(self, "_handle", handle)
+        object.__setattr__(self, "_type", type_name)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return _ask({"op": "getattr", "ref": object.__getattribute__(self, "_handle"), "name": name})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _ask({"op": "setattr", "ref": object.__getattribute__(self, "_handle"), "name": name, "args": [value]})
+
+    def __delattr__(self, name: str) -> None:
+        _ask({"op": "delattr", "ref": object.__getattribute__(self, "_handle"), "name": name})
+
+    def __repr__(self) -> str:
+        return str(_apply("repr", self))
+
+    def __str__(self) -> str:
+        return str(_apply("str", self))
+
+    def __len__(self) -> int:
+        return int(_apply("len", self))
+
+    def __bool__(self) -> bool:
+        return bool(_apply("bool", self))
+
+    def __hash__(self) -> int:
+        return int(_apply("hash", self))
+
+    def __iter__(self) -> Any:
+        return _apply("iter", self)
+
+    def __next__(self) -> Any:
+        return _apply("next", self)
+
+    def __reversed__(self) -> Any:
+        return _apply("reversed", self)
+
+    def __contains__(self, item: Any) -> bool:
+        return bool(_apply("contains", self, item))
+
+    def __getitem__(self, key: Any) -> Any:
+        return _apply("getitem", self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        _apply("setitem", self, key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        _apply("delitem", self, key)
+
+    def __int__(self) -> int:
+        return int(_apply("int", self))
+
+    def __float__(self) -> float:
+        return float(_apply("float", self))
+
+    def __index__(self) -> int:
+        return int(_apply("index", self))
+
+    def __abs__(self) -> Any:
+        return _apply("abs", self)
+
+    def __neg__(self) -> Any:
+        return _apply("neg", self)
+
+
+def _binary(name: str, swapped: bool = False) -> Any:
+    def forward(self: Remote, other: Any) -> Any:
+        return _apply(name, other, self) if swapped else _apply(name, self, other)
+
+    return forward
+
+
+for _name in "eq ne lt le gt ge add sub mul truediv floordiv mod pow and_ or_ xor matmul".split():
+    _dunder = _name.rstrip("_")
+    setattr(Remote, f"__{_dunder}__", _binary(_name))
+    if _name not in ("eq", "ne", "lt", "le", "gt", "ge"):
+        setattr(Remote, f"__r{_dunder}__", _binary(_name, swapped=True))
+
+
+class RemoteCallable(Remote):
+    """A function (or bound method) of the student's."""
+
+    __slots__ = ()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        handle = object.__getattribute__(self, "_handle")
+        return _ask({"op": "call", "ref": handle, "args": list(args), "kwargs": kwargs})
+
+
+class RemoteClass(type):
+    """A class of the student's: calling it makes an object over there."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return _ask({"op": "call", "ref": cls.__dict__["_handle"], "args": list(args), "kwargs": kwargs})
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        if not isinstance(instance, Remote):
+            return False
+        return bool(_apply("isinstance", instance, cls))
+
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return _ask({"op": "getattr", "ref": cls.__dict__["_handle"], "name": name})
+
+
+IMPORT_FAILED: dict[str, str] = {}
+
+
+class StandIn(types.ModuleType):
+    """The student's module as the tests import it."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return _ask({"op": "getattr", "ref": self.__dict__["_handle"], "name": name})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("__") or name == "_handle":
+            super().__setattr__(name, value)
+            return
+        _ask({"op": "setattr", "ref": self.__dict__["_handle"], "name": name, "args": [value]})
+
+
+def stand_in(name: str) -> None:
+    """Make the module being imported (`name`) the student's, over there."""
+    module = sys.modules[name]
+    try:
+        found = _ask({"op": "import", "name": name})
+    except (StudentGone, StudentStuck) as err:
+        IMPORT_FAILED[name] = str(err)
+        raise ImportError(f"importing {name}: {err}") from None
+    except Exception as err:
+        shown = f"{type(err).__name__}: {err}"
+        IMPORT_FAILED[name] = shown
+        raise ImportError(f"importing {name} raised {shown}") from None
+    if not isinstance(found, Remote):
+        IMPORT_FAILED[name] = "the student's code wrote on the tests' channel"
+        raise ImportError(f"importing {name}: the student's code wrote on the tests' channel")
+    module.__class__ = StandIn
+    module.__dict__["_handle"] = object.__getattribute__(found, "_handle")
+    try:
+        names = _ask({"op": "names", "ref": module.__dict__["_handle"]})
+    except Exception:
+        names = []
+    module.__dict__["__all__"] = [n for n in names if isinstance(n, str)]
+
+
+# --- the runner -----------------------------------------------------------------------------
+
+
+def _kind(err: BaseException) -> str:
+    if isinstance(err, Garbled):
+        return "garbled"
+    if isinstance(err, StudentGone):
+        return "gone"
+    if isinstance(err, StudentStuck):
+        return "stuck"
+    if isinstance(err, Unsupported):
+        return "unsupported"
+    if hasattr(err, STUDENT_MARK):
+        return "student"
+    if isinstance(err, AssertionError):
+        return "assert"
+    return "error"
+
+
+class Recorder:
+    """A pytest plugin writing each test's record as it ends."""
+
+    def __init__(self, path: str) -> None:
+        self.out = open(path, "a", encoding="utf-8")
+        self.phases: list[dict[str, Any]] = []
+        self.ended = False
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.out.write(json.dumps(record) + "\n")
+        self.out.flush()
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        assert CHANNEL is not None
+        CHANNEL.begin()
+        self.phases = []
+        self.started = time.monotonic()
+
+    def pytest_runtest_makereport(self, item: Any, call: Any) -> None:
+        if call.excinfo is None:
+            return
+        err = call.excinfo.value
+        kind = "skipped" if call.excinfo.typename == "Skipped" else _kind(err)
+        message = call.excinfo.exconly()
+        if kind in ("assert", "error"):
+            # pytest's explanation of an assert runs over lines: its first says what failed.
+            message = message.strip().splitlines()[0] if message.strip() else message
+            message = message.removeprefix("AssertionError: ")
+        if kind == "student":
+            where = getattr(err, STUDENT_MARK, [])
+            message = f"the student's code raised {type(err).__name__}: {err}" + (
+                f" (at {', '.join(where)})" if where else ""
+            )
+        self.phases.append({"when": call.when, "kind": kind, "message": message[:2000]})
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
+        assert CHANNEL is not None
+        record = {
+            "id": nodeid,
+            "phases": self.phases,
+            "cpu": round(CHANNEL.cpu, 4),
+            "wall": round(time.monotonic() - self.started, 4),
+            "printed": "".join(CHANNEL.printed)[-4096:],
+        }
+        self.write(record)
+        if any(p["kind"] in ("gone", "stuck", "garbled") for p in self.phases):
+            self.out.close()
+            os._exit(43)  # the student's process is lost or stuck: the judge starts another
+
+    def pytest_collectreport(self, report: Any) -> None:
+        if report.failed:
+            failed = "; ".join(f"{k}: {v}" for k, v in IMPORT_FAILED.items())
+            text = str(report.longrepr).strip().splitlines()
+            self.write(
+                {
+                    "collect_error": report.nodeid,
+                    "student": bool(IMPORT_FAILED),
+                    "message": (failed or (text[-1] if text else "the file could not be collected"))[:2000],
+                }
+            )
+
+
+def main() -> int:
+    global CHANNEL
+    import site
+
+    site.main()  # pytest is the system's (python3 -S leaves site-packages out)
+    feedback, per_test_s, node_ids = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+    reads, writes = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(2, 1)
+    CHANNEL = Channel(reads, writes, per_test_s)
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    import pytest
+
+    recorder = Recorder(os.path.join(feedback, RESULTS))
+    pytest.main(
+        ["-q", "-p", "no:cacheprovider", "--import-mode=importlib", "--rootdir", here, "--no-header", *node_ids],
+        plugins=[recorder],
+    )
+    recorder.out.close()
+    return 42

@@ -1,0 +1,151 @@
+"""The tests of a unit-test problem, found statically in the teacher's files (pure: texts in,
+tests out). Each test function or method is a case with a name, points and visibility.
+
+Points and visibility come from the spec's per-test table, else from the decorators teachers
+already write for Gradescope (`@weight(2)`, `@visibility("hidden")`, `@number("1.2")`) and
+PrairieLearn (`@points(3)`, `@name("...")`), else from the folder (`public/`, else secret) and
+the spec's default points. They are read here, from the source, and never from what a run
+reports: a submission cannot award itself points.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+PUBLIC_FOLDER = "public"
+# Gradescope's visibilities: only `visible` shows a test as it runs; the others hide it until
+# a date or for good, which is what a secret case is here.
+_SHOWN = {"visible": True, "hidden": False, "after_due_date": False, "after_published": False}
+_TEST_FILE = re.compile(r"(^test.*|.*_test)\.py$")
+
+
+@dataclass(frozen=True)
+class Override:
+    """A test's line of the spec's per-test table."""
+
+    points: float | None = None
+    public: bool | None = None
+
+
+@dataclass(frozen=True)
+class UnitTest:
+    id: str  # public/test_stack.py::TestStack::test_push: the file, then pytest's node path
+    points: float
+    public: bool
+    title: str = ""  # a name the teacher gave it (@name, @number), shown beside the id
+
+    @property
+    def file(self) -> str:
+        return self.id.split("::", 1)[0]
+
+
+class FoundError(ValueError):
+    """A test file that cannot be read as one; .line is 1-based (0: the file as a whole)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def is_test_file(name: str) -> bool:
+    """Whether pytest collects the file by its name (test_*.py or *_test.py)."""
+    return bool(_TEST_FILE.match(name.rsplit("/", 1)[-1]))
+
+
+def tests_in(
+    path: str, text: str, default_points: float, table: Mapping[str, Override] | None = None
+) -> list[UnitTest]:
+    """The tests of one file (`path` relative to the tests folder, e.g. public/test_stack.py),
+    in the order of the source. FoundError when it is not Python."""
+    try:
+        tree = ast.parse(text, path)
+    except SyntaxError as err:
+        raise FoundError(err.lineno or 0, f"not Python: {err.msg}") from None
+    folder_public = path.split("/", 1)[0] == PUBLIC_FOLDER
+    found: list[UnitTest] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test"):
+            found.append(_test(f"{path}::{node.name}", [node], folder_public, default_points, table))
+        elif isinstance(node, ast.ClassDef) and _is_test_class(node):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name.startswith("test"):
+                    found.append(
+                        _test(f"{path}::{node.name}::{item.name}", [node, item], folder_public, default_points, table)
+                    )
+    return found
+
+
+def _is_test_class(node: ast.ClassDef) -> bool:
+    """A class pytest collects: Test* (without __init__), or a unittest.TestCase subclass."""
+    case = any(_last_name(base).endswith("TestCase") for base in node.bases)
+    has_init = any(isinstance(item, ast.FunctionDef) and item.name == "__init__" for item in node.body)
+    return case or (node.name.startswith("Test") and not has_init)
+
+
+def _last_name(node: ast.expr) -> str:
+    """`weight` of `weight`, `decorators.weight`, `weight(2)`."""
+    if isinstance(node, ast.Call):
+        return _last_name(node.func)
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def _decorations(nodes: Sequence[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, object]:
+    """The literal first argument of each known decorator, the function's own over its class's."""
+    said: dict[str, object] = {}
+    for node in nodes:
+        for decorator in node.decorator_list:
+            name = _last_name(decorator)
+            if name not in ("weight", "points", "visibility", "number", "name"):
+                continue
+            if not isinstance(decorator, ast.Call) or len(decorator.args) != 1:
+                raise FoundError(decorator.lineno, f"@{name} takes one value")
+            try:
+                said[name] = ast.literal_eval(decorator.args[0])
+            except ValueError:
+                raise FoundError(decorator.lineno, f"@{name}: its value must be written out (a literal)") from None
+    return said
+
+
+def _test(
+    test_id: str,
+    nodes: Sequence[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef],
+    folder_public: bool,
+    default_points: float,
+    table: Mapping[str, Override] | None,
+) -> UnitTest:
+    said = _decorations(nodes)
+    line = nodes[-1].lineno
+    points: object = said.get("weight", said.get("points", default_points))
+    if isinstance(points, bool) or not isinstance(points, int | float) or not 0 <= points <= 1000:
+        raise FoundError(line, f"{test_id}: points must be a number from 0 to 1000, not {points!r}")
+    public = folder_public
+    if "visibility" in said:
+        shown = said["visibility"]
+        if shown not in _SHOWN:
+            raise FoundError(line, f"{test_id}: @visibility {shown!r} (known: {', '.join(_SHOWN)})")
+        public = _SHOWN[str(shown)]
+    title = " ".join(str(said[k]) for k in ("number", "name") if k in said)
+    override = (table or {}).get(test_id)
+    if override is not None:
+        points = override.points if override.points is not None else points
+        public = override.public if override.public is not None else public
+    return UnitTest(test_id, float(points), public, title)
+
+
+def group_name(test_id: str, taken: set[str]) -> str:
+    """A group name (a slug) for a test: its file's stem and its node path, made unique."""
+    file, _, rest = test_id.partition("::")
+    stem = file.rsplit("/", 1)[-1].removesuffix(".py")
+    base = re.sub(r"[^a-z0-9_-]+", "-", f"{stem}-{rest.replace('::', '-')}".lower()).strip("-_") or "test"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}-{n}", n + 1
+    taken.add(name)
+    return name

@@ -1,0 +1,53 @@
+"""The tests of a unit-test problem, read from its folder of test files (found.py decides, from
+their text, which tests there are and what each is worth)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judge.problem.kinds.unit import found
+from judge.problem.kinds.unit.found import UnitTest, group_name
+
+if TYPE_CHECKING:
+    from judge.problem.spec import Unit
+
+__all__ = ["ListingError", "UnitTest", "group_name", "test_files", "tests_of"]
+
+MAX_FILE_BYTES = 1 << 20
+
+
+class ListingError(ValueError):
+    """A test file that cannot be read as one: where, and why."""
+
+    def __init__(self, path: Path, line: int, message: str) -> None:
+        super().__init__(message)
+        self.path, self.line = path, line
+
+
+def test_files(folder: Path) -> list[Path]:
+    """The test files of the folder and below, by name (pytest's rule: test_*.py, *_test.py)."""
+    return sorted(p for p in folder.rglob("*.py") if p.is_file() and found.is_test_file(p.name))
+
+
+def tests_of(directory: Path, unit: Unit) -> list[UnitTest]:
+    """Every test of the problem in `directory`, file after file, each in the order of its source."""
+    folder = directory / unit.tests
+    table = {
+        key: found.Override(line.points, None if line.visibility is None else line.visibility == "public")
+        for key, line in unit.per_test.items()
+    }
+    tests: list[UnitTest] = []
+    for path in test_files(folder):
+        relative = path.relative_to(folder).as_posix()
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise ListingError(path, 0, f"over {MAX_FILE_BYTES >> 20} MiB: not a test file")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ListingError(path, 0, "not UTF-8 text") from None
+        try:
+            tests += found.tests_in(relative, text, unit.default_points, table)
+        except found.FoundError as err:
+            raise ListingError(path, err.line, str(err)) from None
+    return tests

@@ -1,0 +1,101 @@
+"""The verdict of one test of a unit-test problem (pure): from the record the tests' side wrote
+for it and, where the student's process was lost during it, from how that process ended.
+
+| what happened in the test | verdict |
+| --- | --- |
+| it passed (or the teacher's test skipped itself) | AC |
+| an assertion failed, or the test's own code failed on what the student's code gave it | WA |
+| the student's code raised and the test did not expect it | RE |
+| the student's code used more than the test's CPU time, or did not return | TLE |
+| the student's process ended during the test | its end: MLE, OLE, RE (exit code or signal) |
+| the student's code wrote on the tests' channel | RE |
+| the test's setup failed on its own, or asked what a stand-in cannot do | IE (the teacher's) |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from judge.run.sandbox import Limit, RunResult
+from judge.run.verdicts import CaseVerdict, Verdict, judge_run
+
+GONE = "the student's process ended during this test"
+MEMORY_ERROR = "the student's code raised MemoryError"
+
+
+@dataclass(frozen=True)
+class Phase:
+    when: str  # setup, call, teardown
+    kind: str  # assert, error, student, gone, stuck, unsupported, skipped
+    message: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the tests' side wrote of one test."""
+
+    id: str
+    phases: tuple[Phase, ...]
+    cpu_s: float
+    wall_s: float
+    printed: str
+
+
+def record_of(raw: Mapping[str, object]) -> Record | None:
+    """A record from its JSON line, None when it is not one (garbage is not trusted)."""
+    phases = raw.get("phases")
+    if not isinstance(raw.get("id"), str) or not isinstance(phases, list):
+        return None
+    found = []
+    for phase in phases:
+        if not isinstance(phase, dict):
+            return None
+        found.append(Phase(str(phase.get("when", "")), str(phase.get("kind", "")), str(phase.get("message", ""))))
+    cpu, wall = raw.get("cpu", 0.0), raw.get("wall", 0.0)
+    return Record(
+        str(raw["id"]),
+        tuple(found),
+        float(cpu) if isinstance(cpu, int | float) else 0.0,
+        float(wall) if isinstance(wall, int | float) else 0.0,
+        str(raw.get("printed", "")),
+    )
+
+
+def decide(record: Record, per_test_s: float, student: RunResult, memory_limit_kib: int) -> CaseVerdict:
+    """The verdict of a test from its record; `student`: the run of the student's process it was in."""
+    kinds = {phase.kind: phase for phase in record.phases}
+    if "garbled" in kinds:
+        return CaseVerdict(Verdict.RE, kinds["garbled"].message)
+    if "gone" in kinds:
+        return ended(student, memory_limit_kib)
+    if "stuck" in kinds or record.cpu_s > per_test_s:
+        return CaseVerdict(Verdict.TLE, "")
+    if "unsupported" in kinds:
+        return CaseVerdict(Verdict.IE, kinds["unsupported"].message)
+    for phase in record.phases:
+        if phase.kind == "student":
+            # The student's code ran out of memory in a call: its heap was full, not a bug of its own.
+            out_of_memory = phase.message.startswith(MEMORY_ERROR)
+            return CaseVerdict(Verdict.MLE if out_of_memory else Verdict.RE, phase.message)
+        if phase.kind in ("assert", "error") and phase.when == "call":
+            return CaseVerdict(Verdict.WA, phase.message)
+        if phase.kind in ("assert", "error"):
+            return CaseVerdict(Verdict.IE, f"the test's {phase.when} failed: {phase.message}")
+    return CaseVerdict(Verdict.AC, "skipped by the test" if "skipped" in kinds else "")
+
+
+def ended(student: RunResult, memory_limit_kib: int, memory_marks: Sequence[bytes] = ()) -> CaseVerdict:
+    """The verdict of the test the student's process was in when it ended."""
+    found = judge_run(student, memory_limit_kib, None, tuple(memory_marks))
+    if found.verdict in (Verdict.MLE, Verdict.OLE, Verdict.TLE) or student.limit_hit is Limit.WALL:
+        return found
+    if student.signal is not None:
+        return CaseVerdict(Verdict.RE, f"{GONE} ({found.message or 'killed by a signal'})")
+    return CaseVerdict(Verdict.RE, f"{GONE} (exit code {student.exit_code})")
+
+
+def unreported(why: str, student_caused: bool) -> CaseVerdict:
+    """A test its file never ran: the student's module did not import (RE), else the teacher's
+    file could not be collected (IE)."""
+    return CaseVerdict(Verdict.RE if student_caused else Verdict.IE, why)

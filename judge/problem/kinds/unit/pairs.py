@@ -1,0 +1,221 @@
+"""Running the tests of a unit-test problem against a built submission, a process pair at a
+time: the student's process (bridge_student.py beside the student's modules, in the submission's
+box) and the tests' (pytest, the teacher's files and the stand-ins, in a sandbox of its own),
+talking over two pipes (interactive.exchange lays them).
+
+A pair runs every test of one file (`isolate: file`) or one test (`isolate: test`). When the
+student's process is lost during a test (it crashed, exited, hit a limit, or did not return in
+the test's time), that test has its verdict and the file's remaining tests run in a new pair:
+a test that fails so costs only itself. The first test of a file asked for runs the whole file;
+the others take their results from that run (kept per box and build, in this process).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judge.errors import SandboxFailure
+from judge.problem.kinds.interactive import exchange
+from judge.problem.kinds.unit import outcome
+from judge.problem.kinds.unit.bridge_tests import RESULTS
+from judge.run import lifecycle, programs, sandbox
+from judge.run.verdicts import CaseVerdict, Verdict
+
+if TYPE_CHECKING:
+    from judge.problem.spec import Problem, Unit
+    from judge.run.sources import Launch
+
+STUDENT_ENTRY = "bridge_student.py"
+TESTS_ENTRY = "bridge_tests.py"
+START_CPU_S = 2.0  # the student's process's own start (Python, the module's import) on top of its tests
+TESTS_CPU_S = 10.0  # the tests' process: pytest's start and the teacher's code, on top of a second a test
+
+# A stand-in module: importing it makes it the student's, over in the other sandbox.
+STAND_IN = "import _judge_unit\n\n_judge_unit.stand_in(__name__)\n"
+TESTS_MAIN = "import sys\n\nimport _judge_unit\n\nsys.exit(_judge_unit.main())\n"
+# gradescope-utils' decorators as tests import them: the judge reads them from the source
+# (found.py), so here they only need to exist.
+GRADESCOPE_DECORATORS = '''"""The judge's stand-in for gradescope_utils' decorators: points and visibility are read
+from the test files' source by the judge, so these leave each test as it is."""
+
+
+def _keep(*_args, **_kwargs):
+    def decorate(test):
+        return test
+
+    return decorate
+
+
+weight = visibility = number = tags = leaderboard = hide_errors = _keep
+'''
+PRAIRIELEARN_HELPERS = '''"""The judge's stand-in for PrairieLearn's pl_helpers decorators (read from the source)."""
+
+
+def _keep(*_args, **_kwargs):
+    def decorate(test):
+        return test
+
+    return decorate
+
+
+name = points = not_repeated = _keep
+'''
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One test judged: its verdict, and the figures and output to show with it."""
+
+    decided: CaseVerdict
+    run: sandbox.RunResult
+
+
+def bridge(name: str) -> str:
+    return resources.files("judge.problem.kinds.unit").joinpath(name).read_text(encoding="utf-8")
+
+
+def modules_of(unit: Unit) -> tuple[str, ...]:
+    return tuple(name.removesuffix(".py") for name in unit.student_files)
+
+
+@lru_cache(maxsize=16)
+def _tests_program(tests: Path, modules: tuple[str, ...], digest: str, memory_mib: int) -> programs.Built:
+    """The tests' side, built once per problem version (`digest`): the runner, the stand-ins
+    and the teacher's files (the folder's whole content, its helpers and conftest.py too)."""
+    work = lifecycle.make_temp_dir("unit-tests")
+    try:
+        folder = work / "tests"
+        shutil.copytree(tests, folder)
+        (folder / "main.py").write_text(TESTS_MAIN)
+        (folder / "_judge_unit.py").write_text(bridge(TESTS_ENTRY))
+        for module in modules:
+            (folder / f"{module}.py").write_text(STAND_IN)
+        decorators = folder / "gradescope_utils" / "autograder_utils"
+        decorators.mkdir(parents=True, exist_ok=True)
+        (folder / "gradescope_utils" / "__init__.py").write_text("")
+        (decorators / "__init__.py").write_text("")
+        (decorators / "decorators.py").write_text(GRADESCOPE_DECORATORS)
+        if not (folder / "pl_helpers.py").exists():
+            (folder / "pl_helpers.py").write_text(PRAIRIELEARN_HELPERS)
+        return programs.load_and_build(folder, memory_mib)
+    finally:
+        lifecycle.remove_dir(work)
+
+
+def test_ids(problem: Problem, file: str) -> list[str]:
+    """The tests of one file, in order (each a group of its own, its id the case's input)."""
+    ids = []
+    for group in problem.spec.groups:
+        for case in group.cases or ():
+            test = (case.input or "").strip()
+            if test.split("::", 1)[0] == file:
+                ids.append(test)
+    return ids
+
+
+_memo: dict[tuple[str, str, str], dict[str, TestResult]] = {}
+
+
+def _box_digest(where: Path) -> str:
+    """The build in the box, by content: another build in the same box is another key."""
+    digest = hashlib.sha256()
+    for path in sorted(where.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            digest.update(path.relative_to(where).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def result_of(problem: Problem, launch: Launch, where: Path, test_id: str, limits: sandbox.RunLimits) -> TestResult:
+    """The verdict of one test of the built submission in the box `where`."""
+    unit = problem.spec.unit
+    assert unit is not None
+    file = test_id.split("::", 1)[0]
+    if unit.isolate == "test":
+        return run_tests(problem, launch, where, [test_id], limits)[test_id]
+    key = (str(where), _box_digest(where), f"{problem.directory}\0{problem.digest}\0{file}")
+    found = _memo.get(key)
+    if found is None or test_id not in found:
+        _memo.clear()  # one file's results at a time: the next file, or the next build, starts anew
+        found = _memo[key] = run_tests(problem, launch, where, test_ids(problem, file) or [test_id], limits)
+    return found[test_id]
+
+
+def run_tests(
+    problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits
+) -> dict[str, TestResult]:
+    """Every test of `ids`, pair after pair until each has its verdict."""
+    unit = problem.spec.unit
+    assert unit is not None
+    memory_kib = limits.memory_mib * 1024
+    done: dict[str, TestResult] = {}
+    remaining = list(ids)
+    while remaining:
+        try:
+            student, records, broken = _pair(problem, launch, where, remaining, limits)
+        except (SandboxFailure, programs.ProgramError) as err:
+            failed = CaseVerdict(Verdict.IE, str(err))
+            empty = sandbox.RunResult(None, None, 0.0, 0.0, 0, 0, None, False, b"", b"")
+            return {**done, **{i: TestResult(failed, empty) for i in remaining}}
+        for record in records:
+            if record.id in remaining and record.id not in done:
+                decided = outcome.decide(record, unit.per_test_time_s, student, memory_kib)
+                shown = replace(student, cpu_s=record.cpu_s, wall_s=record.wall_s, stdout=record.printed.encode())
+                done[record.id] = TestResult(decided, shown)
+        left = [i for i in remaining if i not in done]
+        if left and (broken is not None or len(left) == len(remaining)):
+            # Nothing more of these will run: the file could not be collected, or the tests'
+            # side ended without a word on them.
+            why = broken or CaseVerdict(Verdict.IE, "the tests' process ended before this test")
+            return {**done, **{i: TestResult(why, student) for i in left}}
+        remaining = left
+    return done
+
+
+def _pair(
+    problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits
+) -> tuple[sandbox.RunResult, list[outcome.Record], CaseVerdict | None]:
+    """One pair run on `ids`: the student's run, the records written, and the verdict of every
+    test left when the file itself could not be collected (None when it could)."""
+    unit = problem.spec.unit
+    assert unit is not None
+    tool = problem.program_limits
+    built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
+    cpu = START_CPU_S + unit.per_test_time_s * len(ids)
+    student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu))
+    own = tool.sandbox_limits(built)
+    tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids))
+    tests_limits = exchange.interactor_limits(
+        replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits
+    )
+    task = programs.Task(
+        built, (exchange.FEEDBACK, f"{unit.per_test_time_s:g}", *ids), None, tests_limits, keep=exchange.FEEDBACK
+    )
+    argv = [*launch.argv, *modules_of(unit)]
+    done = exchange.interact(argv, where, student_limits, task)
+    text = dict(done.kept).get(RESULTS, b"").decode("utf-8", errors="replace")
+    records: list[outcome.Record] = []
+    broken: CaseVerdict | None = None
+    for line in text.splitlines():
+        try:
+            raw = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(raw, dict):
+            continue
+        if "collect_error" in raw:
+            broken = outcome.unreported(str(raw.get("message", "")), bool(raw.get("student")))
+            continue
+        record = outcome.record_of(raw)
+        if record is not None:
+            records.append(record)
+    if broken is None and not records and done.interactor.exit_code not in (42, 43):
+        why = done.interactor.message or f"exit code {done.interactor.exit_code}"
+        broken = CaseVerdict(Verdict.IE, f"the tests' process failed: {why}")
+    return done.submission, records, broken
