@@ -31,7 +31,9 @@ def test_the_bundled_problems_are_stdio_and_a_new_interactive_one_is_interactive
 
 
 def test_an_unknown_kind_is_one_line_naming_the_known_ones(tmp_path: Path) -> None:
-    with pytest.raises(JudgeError, match=r"^'quiz': not a kind of problem \(known: stdio, interactive, functions, unit\)$"):
+    with pytest.raises(
+        JudgeError, match=r"^'quiz': not a kind of problem \(known: stdio, interactive, functions, unit\)$"
+    ):
         scaffold.create(tmp_path, "q", "python3", kind="quiz")
     assert list(tmp_path.iterdir()) == []
 
