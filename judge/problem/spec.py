@@ -447,7 +447,8 @@ class Problem:
         return self.spec.reference in refs.NAMES
 
     def program_paths(self) -> list[Path]:
-        """Every program of the problem (reference, validators, generators, checker)."""
+        """Every program of the problem (reference, validators, generators, checker, a unit
+        problem's folder of tests)."""
         paths = [] if self.builtin else [self.directory / self.spec.reference]
         paths += [self.directory / v for v in self.spec.validators]
         for group in self.spec.groups:
@@ -457,6 +458,8 @@ class Problem:
             paths.append(self.directory / self.spec.checker.program)
         if self.spec.interactor is not None:
             paths.append(self.directory / self.spec.interactor.program)
+        if self.spec.unit is not None:  # the teacher's tests: programs that judge, shipped and hashed as such
+            paths.append(self.directory / self.spec.unit.tests)
         return list(dict.fromkeys(paths))
 
 
@@ -689,7 +692,7 @@ def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> Proble
 
     assert spec.unit is not None
     try:
-        tests = listing.tests_of(directory, spec.unit)
+        tests = listing.unit_tests(directory, spec.unit)
     except listing.ListingError as err:
         raise SpecError([SpecIssue(err.path, err.line, "", str(err))]) from None
     if not tests:

@@ -55,7 +55,7 @@ def is_test_file(name: str) -> bool:
     return bool(_TEST_FILE.match(name.rsplit("/", 1)[-1]))
 
 
-def tests_in(
+def read_tests(
     path: str, text: str, default_points: float, table: Mapping[str, Override] | None = None
 ) -> list[UnitTest]:
     """The tests of one file (`path` relative to the tests folder, e.g. public/test_stack.py),

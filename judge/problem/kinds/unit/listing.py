@@ -12,7 +12,7 @@ from judge.problem.kinds.unit.found import UnitTest, group_name
 if TYPE_CHECKING:
     from judge.problem.spec import Unit
 
-__all__ = ["ListingError", "UnitTest", "group_name", "test_files", "tests_of"]
+__all__ = ["ListingError", "UnitTest", "group_name", "files_with_tests", "unit_tests"]
 
 MAX_FILE_BYTES = 1 << 20
 
@@ -25,12 +25,12 @@ class ListingError(ValueError):
         self.path, self.line = path, line
 
 
-def test_files(folder: Path) -> list[Path]:
+def files_with_tests(folder: Path) -> list[Path]:
     """The test files of the folder and below, by name (pytest's rule: test_*.py, *_test.py)."""
     return sorted(p for p in folder.rglob("*.py") if p.is_file() and found.is_test_file(p.name))
 
 
-def tests_of(directory: Path, unit: Unit) -> list[UnitTest]:
+def unit_tests(directory: Path, unit: Unit) -> list[UnitTest]:
     """Every test of the problem in `directory`, file after file, each in the order of its source."""
     folder = directory / unit.tests
     table = {
@@ -38,7 +38,7 @@ def tests_of(directory: Path, unit: Unit) -> list[UnitTest]:
         for key, line in unit.per_test.items()
     }
     tests: list[UnitTest] = []
-    for path in test_files(folder):
+    for path in files_with_tests(folder):
         relative = path.relative_to(folder).as_posix()
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ListingError(path, 0, f"over {MAX_FILE_BYTES >> 20} MiB: not a test file")
@@ -47,7 +47,7 @@ def tests_of(directory: Path, unit: Unit) -> list[UnitTest]:
         except UnicodeDecodeError:
             raise ListingError(path, 0, "not UTF-8 text") from None
         try:
-            tests += found.tests_in(relative, text, unit.default_points, table)
+            tests += found.read_tests(relative, text, unit.default_points, table)
         except found.FoundError as err:
             raise ListingError(path, err.line, str(err)) from None
     return tests

@@ -10,6 +10,7 @@ for it and, where the student's process was lost during it, from how that proces
 | the student's process ended during the test | its end: MLE, OLE, RE (exit code or signal) |
 | the student's code wrote on the tests' channel | RE |
 | the test's setup failed on its own, or asked what a stand-in cannot do | IE (the teacher's) |
+| the student's module did not import (it raised, or wrote on the channel) | CE, with why |
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ def ended(student: RunResult, memory_limit_kib: int, memory_marks: Sequence[byte
 
 
 def unreported(why: str, student_caused: bool) -> CaseVerdict:
-    """A test its file never ran: the student's module did not import (RE), else the teacher's
-    file could not be collected (IE)."""
-    return CaseVerdict(Verdict.RE if student_caused else Verdict.IE, why)
+    """A test its file never ran: the student's module did not import (CE, as a module that
+    does not compile), else the teacher's file could not be collected (IE)."""
+    if student_caused:
+        return CaseVerdict(Verdict.CE, why)
+    return CaseVerdict(Verdict.IE, f"the test file could not be collected: {why}")

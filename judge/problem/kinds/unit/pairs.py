@@ -109,7 +109,7 @@ def _tests_program(tests: Path, modules: tuple[str, ...], digest: str, memory_mi
         lifecycle.remove_dir(work)
 
 
-def test_ids(problem: Problem, file: str) -> list[str]:
+def ids_in_file(problem: Problem, file: str) -> list[str]:
     """The tests of one file, in order (each a group of its own, its id the case's input)."""
     ids = []
     for group in problem.spec.groups:
@@ -138,16 +138,16 @@ def result_of(problem: Problem, launch: Launch, where: Path, test_id: str, limit
     assert unit is not None
     file = test_id.split("::", 1)[0]
     if unit.isolate == "test":
-        return run_tests(problem, launch, where, [test_id], limits)[test_id]
+        return run_pairs(problem, launch, where, [test_id], limits)[test_id]
     key = (str(where), _box_digest(where), f"{problem.directory}\0{problem.digest}\0{file}")
     found = _memo.get(key)
     if found is None or test_id not in found:
         _memo.clear()  # one file's results at a time: the next file, or the next build, starts anew
-        found = _memo[key] = run_tests(problem, launch, where, test_ids(problem, file) or [test_id], limits)
+        found = _memo[key] = run_pairs(problem, launch, where, ids_in_file(problem, file) or [test_id], limits)
     return found[test_id]
 
 
-def run_tests(
+def run_pairs(
     problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits
 ) -> dict[str, TestResult]:
     """Every test of `ids`, pair after pair until each has its verdict."""

@@ -1,0 +1,104 @@
+"""Finding a unit-test problem's tests in the teacher's files, statically: ids, points and
+visibility from the decorators teachers already write, the folder and the spec's table."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.problem.kinds.unit.found import FoundError, Override, group_name, is_test_file, read_tests
+
+GRADESCOPE = """
+import unittest
+from gradescope_utils.autograder_utils.decorators import number, visibility, weight
+
+
+class TestStack(unittest.TestCase):
+    @weight(2)
+    @number("1.1")
+    def test_push(self):
+        pass
+
+    @weight(0.5)
+    @visibility("visible")
+    def test_pop(self):
+        pass
+
+    @visibility("after_published")
+    def test_secret_until_published(self):
+        pass
+
+    def helper(self):
+        pass
+
+
+def test_module_level():
+    pass
+
+
+def not_a_test():
+    pass
+
+
+class Helper:
+    def test_not_collected(self):
+        pass
+
+    def __init__(self):
+        pass
+"""
+
+
+def test_tests_are_found_with_the_points_and_visibility_their_decorators_give() -> None:
+    found = read_tests("secret/test_stack.py", GRADESCOPE, default_points=1.0)
+    assert [(t.id, t.points, t.public, t.title) for t in found] == [
+        ("secret/test_stack.py::TestStack::test_push", 2.0, False, "1.1"),
+        ("secret/test_stack.py::TestStack::test_pop", 0.5, True, ""),
+        ("secret/test_stack.py::TestStack::test_secret_until_published", 1.0, False, ""),
+        ("secret/test_stack.py::test_module_level", 1.0, False, ""),
+    ]
+    assert found[0].file == "secret/test_stack.py"
+
+
+def test_the_public_folder_shows_a_test_unless_its_decorator_hides_it() -> None:
+    text = "from pl_helpers import points\n\n@points(3)\ndef test_a():\n    pass\n\n" + (
+        "@visibility('hidden')\ndef test_b():\n    pass\n"
+    )
+    a, b = read_tests("public/test_x.py", text, default_points=1.0)
+    assert (a.points, a.public) == (3.0, True)
+    assert (b.points, b.public) == (1.0, False)
+
+
+def test_the_spec_table_overrides_the_decorators() -> None:
+    table = {"public/test_x.py::test_a": Override(points=7.0, public=False)}
+    (a,) = read_tests("public/test_x.py", "@weight(2)\ndef test_a():\n    pass\n", 1.0, table)
+    assert (a.points, a.public) == (7.0, False)
+
+
+def test_a_class_decorator_applies_to_its_methods_under_their_own() -> None:
+    text = "@weight(4)\nclass TestA:\n    def test_one(self):\n        pass\n    @weight(1)\n    def test_two(self):\n        pass\n"
+    one, two = read_tests("t/test_a.py", text, 1.0)
+    assert (one.points, two.points) == (4.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("def test_a(:\n", 1, "not Python"),
+        ("@weight(x)\ndef test_a():\n    pass\n", 1, "must be written out"),
+        ("@weight(-1)\ndef test_a():\n    pass\n", 2, "points must be a number from 0 to 1000"),
+        ("@visibility('sometimes')\ndef test_a():\n    pass\n", 2, "@visibility 'sometimes'"),
+        ("@weight()\ndef test_a():\n    pass\n", 1, "@weight takes one value"),
+    ],
+)
+def test_a_bad_test_file_names_its_line(text: str, line: int, message: str) -> None:
+    with pytest.raises(FoundError, match=message) as caught:
+        read_tests("public/test_bad.py", text, 1.0)
+    assert caught.value.line == line
+
+
+def test_test_files_and_group_names() -> None:
+    assert is_test_file("public/test_stack.py") and is_test_file("stack_test.py")
+    assert not is_test_file("conftest.py") and not is_test_file("helpers.py")
+    taken: set[str] = set()
+    assert group_name("public/test_stack.py::TestStack::test_push", taken) == "test_stack-teststack-test_push"
+    assert group_name("secret/test_stack.py::TestStack::test_push", taken) == "test_stack-teststack-test_push-2"

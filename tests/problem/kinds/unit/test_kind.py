@@ -1,0 +1,281 @@
+"""Unit-test problems end to end: `judge new --unit` verifies as made; the teacher's tests,
+in their own sandbox, use the student's module as if it were theirs (objects, exceptions,
+generators, changes in place, prints); and nothing a student's module does in its own process
+earns a point its code did not."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from judge.grade import judging
+from judge.problem import scaffold
+from judge.problem.spec import Problem, SpecError, load_problem
+from judge.run import sandbox
+from tests.test_cli import judge
+
+needs_sandbox = pytest.mark.skipif(not sandbox.detect().isolated, reason="no isolation here")
+
+# A stack whose every method does nothing: no test passes by it. Each hostile module below is
+# that stack and an attack, so any point it earns is one the attack earned.
+NULL_STACK = (
+    "class EmptyStackError(IndexError):\n    pass\n\n\nclass Stack:\n"
+    "    def push(self, x):\n        pass\n\n    def pop(self):\n        pass\n\n"
+    "    def peek(self):\n        pass\n\n    def __len__(self):\n        return 0\n\n\n"
+    "def reverse_in_place(items):\n    pass\n"
+)
+HOSTILE = {
+    # Replies and results of its own on every descriptor, at import.
+    "forges.py": "import os\nfor fd in range(20):\n    try:\n"
+    '        os.write(fd, b\'{"ok": true, "cpu": 0}\\n{"id": "public/test_stack.py::test_push_then_pop",'
+    ' "phases": []}\\n1 passed\\n\')\n    except OSError:\n        pass\n',
+    # An early exit 0 in the middle of a test, and sys.exit(0).
+    "exits.py": "import os\n\n\ndef reverse_in_place(items):\n    os._exit(0)\n\n\n"
+    "class Stack:\n    def __init__(self):\n        raise SystemExit(0)\n",
+    # The assertion and pytest itself replaced: in its own process, not the tests'.
+    "patches.py": "import builtins, sys\nbuiltins.AssertionError = type('Never', (Exception,), {})\n"
+    "sys.modules['pytest'] = None\nsys.modules['_pytest'] = None\n",
+    # Looks for the tests' files and, where it finds one, becomes the reference: none is there.
+    "snoops.py": "import os\nFOUND = []\nfor root, dirs, files in os.walk('/'):\n"
+    "    dirs[:] = [d for d in dirs if os.path.join(root, d) not in ('/usr', '/proc', '/sys', '/dev')]\n"
+    "    FOUND += [f for f in files if f.startswith('test_stack')]\n",
+}
+
+
+@pytest.fixture(scope="module")
+def problem(tmp_path_factory: pytest.TempPathFactory) -> Problem:
+    problems = tmp_path_factory.mktemp("problems")
+    scaffold.create(problems, "stack", "python3", kind="unit")
+    made = judge("--problems", str(problems), "gen", "stack")
+    assert made.returncode == 0, made.stderr
+    return load_problem(problems / "stack")
+
+
+@needs_sandbox
+def test_the_new_unit_problem_verifies_as_made(problem: Problem) -> None:
+    verified = judge("--problems", str(problem.directory.parent), "verify", "stack")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "reference passes every test (6 cases)" in verified.stdout
+    # Points from @weight, the rest the default 1; public/ shown, secret/ not.
+    points = {g.name: (g.points, g.visibility) for g in problem.spec.groups}
+    assert points["test_stack-test_push_then_pop"] == (2.0, "public")
+    assert points["test_stack_more-test_many_elements_come_back_in_reverse"] == (3.0, "secret")
+    assert problem.max_score == 10
+
+
+@needs_sandbox
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_no_hostile_module_earns_a_point(problem: Problem, tmp_path: Path, name: str) -> None:
+    folder = tmp_path / name.removesuffix(".py")
+    folder.mkdir()
+    text = NULL_STACK + "\n\n" + HOSTILE[name]
+    if name == "snoops.py":
+        reference = (problem.directory / "solutions" / "accepted" / "stack.py").read_text()
+        text += "if FOUND:\n" + textwrap.indent(reference, "    ")
+    (folder / "stack.py").write_text(text)
+    record = judging.judge(judging.identify(problem, folder, "mallory"), full=True)
+    assert record.score == 0 and not any(c.verdict == "AC" for c in record.cases), (name, record.cases)
+
+
+@needs_sandbox
+def test_a_test_that_times_out_costs_only_itself(problem: Problem, tmp_path: Path) -> None:
+    reference = (problem.directory / "solutions" / "accepted" / "stack.py").read_text()
+    slow = reference.replace(
+        "        self._items.append(x)", "        while x == 999:\n            pass\n        self._items.append(x)"
+    )
+    (tmp_path / "stack.py").write_text(slow)
+    record = judging.judge(judging.identify(problem, tmp_path / "stack.py", "sam"), full=True)
+    verdicts = {c.group: c.verdict for c in record.cases}
+    assert verdicts.pop("test_stack_more-test_many_elements_come_back_in_reverse") == "TLE"
+    assert set(verdicts.values()) == {"AC"} and record.score == 7
+
+
+FEATURES_REF = """\
+class Counter:
+    def __init__(self, start=0):
+        self.n = start
+        self.history = []
+
+    def add(self, k=1):
+        self.n += k
+        self.history.append(k)
+        return self
+
+    def __eq__(self, other):
+        return isinstance(other, Counter) and other.n == self.n
+
+    __hash__ = None
+
+
+class NegativeError(ValueError):
+    pass
+
+
+class TooNegative(NegativeError):
+    pass
+
+
+def squares(n):
+    for i in range(n):
+        yield i * i
+
+
+def fill(grid, value):
+    for row in grid:
+        for i in range(len(row)):
+            row[i] = value
+
+
+def split(d):
+    return sorted(d), set(d.values())
+
+
+def check(x):
+    if x < -10:
+        raise TooNegative(x)
+    if x < 0:
+        raise NegativeError("negative")
+    print("ok", x)
+    return {"x": x, "pair": (x, -x)}
+"""
+FEATURES_TESTS = """\
+import pytest
+
+import lib
+from lib import Counter
+
+
+def test_objects_and_chained_methods():
+    c = Counter(2)
+    assert c.add().add(3).n == 6
+    assert c.history == [1, 3]
+    assert isinstance(c, Counter) and not isinstance(3, Counter)
+    assert c == Counter(6)
+    assert c is c.add(0)
+
+
+def test_generators_iterate():
+    assert list(lib.squares(4)) == [0, 1, 4, 9]
+
+
+def test_nested_lists_change_in_place():
+    grid = [[1, 2], [3, 4]]
+    row = grid[0]
+    lib.fill(grid, 0)
+    assert grid == [[0, 0], [0, 0]] and row is grid[0]
+
+
+def test_tuples_sets_and_dicts():
+    assert lib.split({"b": 1, "a": 2}) == (["a", "b"], {1, 2})
+    assert lib.check(3) == {"x": 3, "pair": (3, -3)}
+
+
+def test_exceptions_keep_their_names_and_bases():
+    with pytest.raises(lib.NegativeError, match="negative"):
+        lib.check(-1)
+    with pytest.raises(ValueError):
+        lib.check(-20)
+    with pytest.raises(lib.TooNegative):
+        lib.check(-20)
+
+
+def test_prints_reach_capsys(capsys):
+    lib.check(5)
+    assert capsys.readouterr().out == "ok 5\\n"
+
+
+def test_patching_the_module_needs_together(monkeypatch):
+    monkeypatch.setattr(lib, "squares", lambda n: [])
+"""
+
+
+def _problem(root: Path, files: dict[str, str]) -> Path:
+    directory = root / "lib"
+    for name, text in files.items():
+        (directory / name).parent.mkdir(parents=True, exist_ok=True)
+        (directory / name).write_text(textwrap.dedent(text))
+    return directory
+
+
+SPEC = """\
+id: lib
+title: Features
+source: the judge's tests
+kind: unit
+unit:
+  student_files: [lib.py]
+  per_test:
+    public/test_features.py::test_patching_the_module_needs_together: {points: 0}
+reference: solutions/accepted/lib.py
+limits: {time_s: 2, memory_mib: 256}
+"""
+
+
+@needs_sandbox
+def test_the_stand_in_carries_what_tests_do_with_a_module(tmp_path: Path) -> None:
+    directory = _problem(
+        tmp_path,
+        {
+            "problem.yaml": SPEC,
+            "statement.md": "# Features\n",
+            "unit/public/test_features.py": FEATURES_TESTS,
+            "solutions/accepted/lib.py": FEATURES_REF,
+        },
+    )
+    assert judge("--problems", str(tmp_path), "gen", "lib").returncode == 0
+    problem = load_problem(directory)
+    record = judging.judge(judging.identify(problem, directory / "solutions" / "accepted" / "lib.py", "t"), full=True)
+    verdicts = {c.group: (c.verdict, c.message) for c in record.cases}
+    needs = verdicts.pop("test_features-test_patching_the_module_needs_together")
+    assert needs[0] == "IE" and "mode: together" in needs[1]
+    assert all(v == "AC" for v, _ in verdicts.values()), verdicts
+
+
+@needs_sandbox
+def test_a_module_that_does_not_import_is_ce_and_a_broken_test_file_is_ie(problem: Problem, tmp_path: Path) -> None:
+    (tmp_path / "stack.py").write_text("import numpy_that_is_not_there\n")
+    record = judging.judge(judging.identify(problem, tmp_path / "stack.py", "ann"))
+    assert record.verdict == "CE" and "ModuleNotFoundError" in record.cases[0].message
+    broken = problem.directory / "unit" / "public" / "test_stack.py"
+    kept = broken.read_text()
+    try:
+        broken.write_text(kept.replace("import pytest", "import pytest\nundefined_name"))
+        solution = problem.directory / "solutions" / "accepted" / "stack.py"
+        record = judging.judge(judging.identify(load_problem(problem.directory), solution, "ref"))
+        first = record.cases[0]
+        assert first.verdict == "IE" and "NameError" in first.message, first
+    finally:
+        broken.write_text(kept)
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (("  student_files: [stack.py]", "  student_files: [main.py]"), "not main.py"),
+        (("kind: unit\nunit:", "kind: unit\ngroups: [{name: a, cases: [{input: x}]}]\nunit:"), "leave `groups` out"),
+        (("  tests: unit", "  tests: nowhere"), "folder not found: nowhere"),
+        (("  # per_test:", "  per_test: {public/test_stack.py::test_gone: {points: 1}}\n  # per_test:"), "no test"),
+    ],
+)
+def test_the_spec_of_a_unit_problem_is_checked(problem: Problem, change: tuple[str, str], said: str) -> None:
+    spec = problem.directory / "problem.yaml"
+    kept = spec.read_text()
+    assert change[0] in kept
+    try:
+        spec.write_text(kept.replace(change[0], change[1]))
+        with pytest.raises(SpecError, match=said):
+            load_problem(problem.directory)
+    finally:
+        spec.write_text(kept)
+
+
+def test_a_test_file_that_is_not_python_names_its_line(problem: Problem) -> None:
+    bad = problem.directory / "unit" / "secret" / "test_broken.py"
+    try:
+        bad.write_text("def test_a():\n    pass\n\ndef test_b(:\n")
+        with pytest.raises(SpecError, match=r"test_broken\.py:4: not Python"):
+            load_problem(problem.directory)
+    finally:
+        bad.unlink()

@@ -1,0 +1,58 @@
+"""The verdict of one test (pure): what the tests' side recorded, and how the student's process
+ended when it was lost during the test."""
+
+from __future__ import annotations
+
+import signal
+
+from judge.problem.kinds.unit.outcome import Phase, Record, decide, record_of, unreported
+from judge.run.sandbox import Limit, RunResult
+from judge.run.verdicts import Verdict
+
+CLEAN = RunResult(0, None, 0.1, 0.2, 9000, 0, None, False, b"", b"")
+LIMIT_KIB = 256 * 1024
+
+
+def _record(*phases: tuple[str, str, str], cpu: float = 0.01) -> Record:
+    return Record("public/test_a.py::test_x", tuple(Phase(*p) for p in phases), cpu, 0.05, "")
+
+
+def test_each_kind_of_failure_has_its_verdict() -> None:
+    assert decide(_record(), 2.0, CLEAN, LIMIT_KIB).verdict is Verdict.AC
+    wrong = decide(_record(("call", "assert", "assert 1 == 2")), 2.0, CLEAN, LIMIT_KIB)
+    assert (wrong.verdict, wrong.message) == (Verdict.WA, "assert 1 == 2")
+    raised = decide(_record(("call", "student", "the student's code raised KeyError: 'x'")), 2.0, CLEAN, LIMIT_KIB)
+    assert raised.verdict is Verdict.RE
+    full = decide(_record(("call", "student", "the student's code raised MemoryError: ")), 2.0, CLEAN, LIMIT_KIB)
+    assert full.verdict is Verdict.MLE
+    assert decide(_record(("call", "error", "TypeError: x")), 2.0, CLEAN, LIMIT_KIB).verdict is Verdict.WA
+    setup = decide(_record(("setup", "error", "fixture 'db' not found")), 2.0, CLEAN, LIMIT_KIB)
+    assert setup.verdict is Verdict.IE and "setup" in setup.message
+    assert decide(_record(("call", "unsupported", "needs together")), 2.0, CLEAN, LIMIT_KIB).verdict is Verdict.IE
+    assert decide(_record(("call", "skipped", "Skipped")), 2.0, CLEAN, LIMIT_KIB).verdict is Verdict.AC
+    garbled = decide(_record(("call", "garbled", "the student's code wrote on the tests' channel")), 2.0, CLEAN, 1)
+    assert garbled.verdict is Verdict.RE
+
+
+def test_time_is_the_student_codes_cpu_time_in_the_test() -> None:
+    assert decide(_record(cpu=2.5), 2.0, CLEAN, LIMIT_KIB).verdict is Verdict.TLE
+    assert decide(_record(("call", "stuck", "did not return")), 2.0, CLEAN, LIMIT_KIB).verdict is Verdict.TLE
+
+
+def test_a_lost_process_gives_the_test_its_end() -> None:
+    gone = _record(("call", "gone", "ended"))
+    exited = decide(gone, 2.0, CLEAN, LIMIT_KIB)
+    assert exited.verdict is Verdict.RE and "exit code 0" in exited.message
+    killed = RunResult(None, signal.SIGSEGV, 0.1, 0.2, 9000, 0, None, False, b"", b"")
+    assert decide(gone, 2.0, killed, LIMIT_KIB).verdict is Verdict.RE
+    full = RunResult(None, signal.SIGKILL, 0.1, 0.2, LIMIT_KIB, 0, Limit.MEMORY, True, b"", b"")
+    assert decide(gone, 2.0, full, LIMIT_KIB).verdict is Verdict.MLE
+
+
+def test_records_are_read_warily_and_unrun_tests_are_said() -> None:
+    assert record_of({"id": 3, "phases": []}) is None
+    assert record_of({"id": "a", "phases": ["x"]}) is None
+    found = record_of({"id": "a", "phases": [{"when": "call", "kind": "assert", "message": "m"}], "cpu": "lots"})
+    assert found is not None and found.cpu_s == 0.0 and found.phases[0].kind == "assert"
+    assert unreported("importing stack raised SyntaxError", True).verdict is Verdict.CE
+    assert unreported("NameError in the file", False).verdict is Verdict.IE
