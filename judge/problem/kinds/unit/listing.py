@@ -12,7 +12,7 @@ from judge.problem.kinds.unit.found import UnitTest, group_name
 if TYPE_CHECKING:
     from judge.problem.spec import Unit
 
-__all__ = ["ListingError", "UnitTest", "group_name", "files_with_tests", "unit_tests"]
+__all__ = ["ListingError", "UnitTest", "files_with_tests", "group_name", "unit_tests"]
 
 MAX_FILE_BYTES = 1 << 20
 
