@@ -95,6 +95,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_explain.py
 	$(BIN)/python bench/bench_functions.py
 	$(BIN)/python bench/bench_web_drain.py
+	$(BIN)/python bench/bench_unit.py
 
 schema: $(STAMP)
 	$(BIN)/judge schema

@@ -69,6 +69,23 @@ name = points = not_repeated = _keep
 '''
 
 
+def pytest_here() -> str:
+    """pytest's version as the tests' sandbox will find it (the machine's python3), or why not."""
+    import subprocess
+
+    from judge.run.sandbox.records import SANDBOX_PATH
+
+    python = shutil.which("python3", path=SANDBOX_PATH) or "python3"
+    probe = "import site; site.main(); import pytest; print(pytest.__version__)"
+    try:
+        done = subprocess.run([python, "-S", "-c", probe], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"missing: {err}"
+    if done.returncode != 0:
+        return "missing: apt-get install python3-pytest (unit-test problems run their tests with it)"
+    return f"pytest {done.stdout.strip()}"
+
+
 @dataclass(frozen=True)
 class TestResult:
     """One test judged: its verdict, and the figures and output to show with it."""

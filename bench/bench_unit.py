@@ -1,0 +1,102 @@
+"""`make bench`, unit-test problems: one pytest file of 20 trivial tests, judged (the tests in a
+sandbox of their own, the student's module in another, every call crossing the pipes), beside
+pytest alone running the same file on the same module in one process.
+
+The judge's figure is one submission judged in a process that has judged one before (the
+problem loaded, the tests' side built: as `judge grade` and `judge serve` judge a class);
+pytest's is `python3 -m pytest` started afresh, its usual use. Medians of 10 runs each.
+Target (issue 45): at most 1.5x pytest alone. Not a test: nothing here fails a build.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from judge.grade import judging  # noqa: E402
+from judge.problem.spec import load_problem  # noqa: E402
+
+RUNS = 10
+TESTS = 20
+SPEC = """\
+id: twenty
+title: Twenty trivial tests
+source: make bench
+kind: unit
+unit:
+  student_files: [mod.py]
+reference: solutions/accepted/mod.py
+limits: {time_s: 2, memory_mib: 256}
+"""
+MODULE = "def add(a, b):\n    return a + b\n"
+
+
+def make(root: Path) -> Path:
+    problem = root / "problems" / "twenty"
+    (problem / "unit" / "public").mkdir(parents=True)
+    (problem / "solutions" / "accepted").mkdir(parents=True)
+    (problem / "problem.yaml").write_text(SPEC)
+    (problem / "statement.md").write_text("# Twenty\n")
+    (problem / "solutions" / "accepted" / "mod.py").write_text(MODULE)
+    tests = "import mod\n" + "".join(
+        f"\n\ndef test_{i}():\n    assert mod.add({i}, 1) == {i + 1}\n" for i in range(TESTS)
+    )
+    (problem / "unit" / "public" / "test_twenty.py").write_text(tests)
+    subprocess.run(
+        [sys.executable, "-m", "judge", "--problems", str(root / "problems"), "gen", "twenty"],
+        check=True,
+        capture_output=True,
+    )
+    return problem
+
+
+def judged(problem_dir: Path) -> float:
+    problem = load_problem(problem_dir)
+    source = problem_dir / "solutions" / "accepted" / "mod.py"
+    record = judging.judge(judging.identify(problem, source, "warm-up"))
+    assert record.verdict == "AC" and len(record.cases) == TESTS, record
+    times = []
+    for i in range(RUNS):
+        start = time.perf_counter()
+        record = judging.judge(judging.identify(problem, source, f"s{i}"))
+        times.append(time.perf_counter() - start)
+        assert record.verdict == "AC"
+    return statistics.median(times)
+
+
+def pytest_alone(problem_dir: Path, root: Path) -> float:
+    alone = root / "alone"
+    alone.mkdir()
+    (alone / "mod.py").write_text(MODULE)
+    (alone / "test_twenty.py").write_text((problem_dir / "unit" / "public" / "test_twenty.py").read_text())
+    argv = ["/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_twenty.py"]
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        done = subprocess.run(argv, cwd=alone, capture_output=True, text=True)
+        times.append(time.perf_counter() - start)
+        assert done.returncode == 0, done.stdout
+    return statistics.median(times)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-unit-") as temp:
+        root = Path(temp)
+        problem = make(root)
+        mine = judged(problem)
+        theirs = pytest_alone(problem, root)
+    print(f"unit-test problem, {TESTS} trivial tests in one file (median of {RUNS}):")
+    print(f"  judged (two sandboxes, every call across): {mine:.3f} s")
+    print(f"  pytest alone, one process:                 {theirs:.3f} s")
+    print(f"  ratio {mine / theirs:.2f}x (target: at most 1.5x)")
+
+
+if __name__ == "__main__":
+    main()
