@@ -140,7 +140,7 @@ def judge_submission(
                 ends.add(earlier)
             ran = False
             # One sandbox for every case where the machine allows (sandbox.session).
-            with sandbox.cases(where) as runner:
+            with sandbox.cases(where, wanted=not kinds.of(problem).own_sandboxes) as runner:
                 for index, case in enumerate(cases[len(done) :], start=len(done)):
                     if case.group in ends.ended:
                         if ends_group is None:

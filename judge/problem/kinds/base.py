@@ -83,6 +83,8 @@ class Kind(ABC):
     solves: ClassVar[bool]
     # `judge explain` searches its problems for a smallest failing input (a kind that solves).
     explains: ClassVar[bool] = True
+    # Its cases run in sandboxes of their own (two at once), never in the submission's session.
+    own_sandboxes: ClassVar[bool] = False
     # The name of verify's check of a kind that does not solve: the reference judged on every case.
     reference_check: ClassVar[str] = "reference accepted on every case"
 

@@ -170,11 +170,16 @@ def own_children() -> list[int]:
         return [child.pid for child in psutil.Process().children()]
 
 
+# Children of the judge's own that outlive runs (an interaction's helper, kept for the next
+# one): no sweep or reaping after a run touches them; their owner waits for them.
+LONG_LIVED: set[int] = set()
+
+
 def _reap(keep: frozenset[int] = frozenset()) -> None:
     """Collect every child that has already exited, so no zombie stays behind; the children
     in `keep` (this process's own, from before a run) are left to whoever waits for them."""
     for pid in own_children():
-        if pid in keep:
+        if pid in keep or pid in LONG_LIVED:
             continue
         try:
             os.waitpid(pid, os.WNOHANG)
@@ -186,7 +191,7 @@ def reap_new(before: set[int], timeout: float = 1.0) -> None:
     """Wait for (and reap) the children that appeared since `before` was taken."""
     deadline = time.monotonic() + timeout
     while (
-        new := [pid for pid in cgroups.children_of(os.getpid()) if pid not in before]
+        new := [pid for pid in cgroups.children_of(os.getpid()) if pid not in before and pid not in LONG_LIVED]
     ) and time.monotonic() < deadline:
         for pid in new:
             try:
@@ -207,7 +212,7 @@ def sweep(keep: frozenset[int] = frozenset()) -> int:
     for _ in range(5):
         left: list[psutil.Process] = []
         for child in psutil.Process().children():
-            if child.pid in keep:
+            if child.pid in keep or child.pid in LONG_LIVED:
                 continue
             try:
                 left += [child, *child.children(recursive=True)]

@@ -42,7 +42,7 @@ from judge.run import lifecycle
 from judge.run.sandbox import filters, spawn, supervisor
 from judge.run.sandbox.argv import bwrap_prefix, rlimit_list
 from judge.run.sandbox.detect import detect
-from judge.run.sandbox.procs import become_subreaper, own_children, reap_new
+from judge.run.sandbox.procs import LONG_LIVED, become_subreaper, own_children, reap_new
 from judge.run.sandbox.records import (
     BOX_MOUNT,
     NOBODY,
@@ -289,7 +289,7 @@ class Session:
         # bubblewrap's pid 1 comes back to the judge (the subreaper) as it ends: reap it, and
         # whatever of the namespace outlived its monitor.
         reap_new(self.before)
-        for pid in set(own_children()) - self.before:
+        for pid in set(own_children()) - self.before - LONG_LIVED:
             with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         reap_new(self.before)
@@ -411,14 +411,15 @@ _failed = 0  # the process in which a session failed to start: it runs each case
 
 
 @contextmanager
-def cases(box: Path, layers: Layers | None = None) -> Iterator[CaseRunner]:
-    """A CaseRunner for the cases of one submission in `box`: a session where the machine has one."""
+def cases(box: Path, layers: Layers | None = None, wanted: bool = True) -> Iterator[CaseRunner]:
+    """A CaseRunner for the cases of one submission in `box`: a session where the machine has
+    one and it is `wanted` (a kind whose cases run in sandboxes of their own has no use for it)."""
     global _failed
     layers = layers or detect()
     session: Session | None = None
     # No probe first (support() has one, for judge doctor): a session that cannot start is
     # its own probe, and this process then stops trying.
-    if not _why_not(layers) and _failed != os.getpid():
+    if wanted and not _why_not(layers) and _failed != os.getpid():
         try:
             with spawn.RUN_LOCK:  # a run's sweep must not take the session's bubblewrap for its own
                 session = Session(box, layers, TMP_CAP_BYTES)

@@ -4,10 +4,10 @@ nothing of the judge sits between them).
 
 The interactor is run as an ICPC output validator is: `interactor input answer feedback_dir
 [args]`, deciding with exit 42 (accepted) or 43 (wrong answer). It runs in a helper process
-of the judge (`python -m judge.problem.kinds.interactive.exchange`), because a sandbox run owns its process: one run
-at a time, its own cgroup, and a final sweep of every process it left. The helper ends when
-its interactor ends, when the judge asks it to (SIGTERM: its run is stopped), or when the
-judge dies (the parent-death signal).
+of the judge (`python -m judge.problem.kinds.interactive.exchange serve`), because a sandbox
+run owns its process: one run at a time, its own cgroup, and a final sweep of every process it
+left. A helper is kept for the next interaction of the same judge process (Helper); it ends
+when the judge lets it go or dies (the parent-death signal).
 
 Who ended first matters to the verdict (rules.judge_interaction): each side's run records
 when its bubblewrap wrote its exit status, as the kernel stamped it (sandbox.spawn), on the
@@ -16,20 +16,24 @@ machine's monotonic clock, which both processes share.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import select
 import signal
+import socket
 import subprocess
 import sys
 import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 from judge.errors import JudgeError
 from judge.problem.kinds.interactive.rules import InteractorEnd, wrote_to_a_closed_pipe
 from judge.run import lifecycle, programs, sandbox
+from judge.run.sandbox import procs
 from judge.run.sandbox.procs import PR_SET_PDEATHSIG, libc_prctl
 from judge.run.sandbox.watch import BUSY_WALL_FACTOR
 
@@ -79,27 +83,24 @@ def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor:
     to_submission_r, to_submission_w = os.pipe()
     to_interactor_r, to_interactor_w = os.pipe()
     ready_r, ready_w = os.pipe()
-    helper: subprocess.Popen[bytes] | None = None
+    ends = (to_interactor_r, to_submission_w, ready_w)
+    helper: Helper | None = None
     try:
         (work / TASK_FILE).write_bytes(pickle.dumps(interactor))
-        ends = (to_interactor_r, to_submission_w, ready_w)
-        helper = subprocess.Popen(
-            [sys.executable, "-m", "judge.problem.kinds.interactive.exchange", str(work), *map(str, ends)],
-            pass_fds=ends,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        helper = Helper.take()
+        helper.start(work, ends)
     except BaseException:
+        if helper is not None:
+            helper.discard()
         for fd in (to_submission_r, to_submission_w, to_interactor_r, to_interactor_w, ready_r, ready_w):
             os.close(fd)
         lifecycle.remove_dir(work)
         raise
     # The helper holds its ends now: ours are closed, so each side sees the other's end.
-    for fd in (to_interactor_r, to_submission_w, ready_w):
+    for fd in ends:
         os.close(fd)
     # The submission starts once the helper is about to start the interactor: the helper's
-    # own start (Python, on a busy machine) is not the submission's wall time.
+    # own work (on a busy machine) is not the submission's wall time.
     select.select([ready_r], [], [], _HELPER_START_S)
     os.close(ready_r)
     stop = threading.Event()
@@ -107,8 +108,8 @@ def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor:
 
     def follow() -> None:
         assert helper is not None
-        _, errors = helper.communicate()
-        end, kept = _read_end(work, helper.returncode, errors)
+        errors = helper.wait()
+        end, kept = _read_end(work, 0 if errors is None else 1, errors or b"")
         finished.append((end, kept))
         if end.exit_code == 43 and end.limit_hit is None:
             stop.set()  # it has decided WA: the submission's run need not go on
@@ -130,15 +131,107 @@ def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor:
     return Interaction(run, *finished[0])
 
 
-def _end_helper(helper: subprocess.Popen[bytes], follower: threading.Thread, wait_s: float) -> None:
-    """Give the helper `wait_s` to end by itself, then stop its run, then kill it."""
+def _end_helper(helper: Helper, follower: threading.Thread, wait_s: float) -> None:
+    """Give the helper's task `wait_s` to end by itself, then stop its run, then kill the
+    helper; a helper whose task ended by itself goes back for the next interaction."""
     follower.join(timeout=wait_s)
     if follower.is_alive():
-        helper.send_signal(signal.SIGTERM)
+        helper.stop_task()
         follower.join(timeout=10.0)
     if follower.is_alive():
-        helper.kill()
+        helper.discard()
         follower.join()
+    elif helper.healthy:
+        helper.give_back()
+    else:
+        helper.discard()
+
+
+class Helper:
+    """A helper process of the judge's that runs interactors, one task at a time, started once
+    and kept for the next (a Python start and the judge's imports cost about 0.2 s, per case
+    otherwise). It gets each task as a folder and the three pipe ends over a Unix socket
+    (SCM_RIGHTS), and says on it when the task is done; SIGUSR1 stops the task's run. It ends
+    when its socket closes (the judge's process ended or let it go) or the judge dies."""
+
+    _idle: ClassVar[list[Helper]] = []
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+    _registered: ClassVar[int] = 0  # the process whose exit lets its helpers go
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "judge.problem.kinds.interactive.exchange", "serve", str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self.socket = ours
+        self.owner = os.getpid()
+        self.healthy = True
+        procs.LONG_LIVED.add(self.process.pid)  # not a run's leftover: no sweep kills it
+
+    @classmethod
+    def take(cls) -> Helper:
+        """An idle helper of this process, else a new one."""
+        with cls._lock:
+            while cls._idle:
+                helper = cls._idle.pop()
+                if helper.owner == os.getpid() and helper.process.poll() is None:
+                    return helper
+                if helper.owner == os.getpid():
+                    helper.discard()
+            if cls._registered != os.getpid():
+                lifecycle.at_exit(cls.let_go)
+                cls._registered = os.getpid()
+        return cls()
+
+    @classmethod
+    def let_go(cls) -> None:
+        """At the judge's exit: its idle helpers end (their sockets close)."""
+        with cls._lock:
+            helpers, cls._idle = cls._idle, []
+        for helper in helpers:
+            if helper.owner == os.getpid():
+                helper.discard()
+
+    def start(self, work: Path, ends: tuple[int, int, int]) -> None:
+        """Hand it a task: its folder and the interactor's stdin, stdout and ready ends."""
+        socket.send_fds(self.socket, [str(work).encode()], list(ends))
+
+    def wait(self) -> bytes | None:
+        """Until its task is done: None, else why it failed (its error, or its end)."""
+        try:
+            said = self.socket.recv(65536)
+        except OSError as err:
+            said = b"error " + str(err).encode()
+        if said == b"done":
+            return None
+        self.healthy = False
+        return said.removeprefix(b"error ") if said else b"the helper ended"
+
+    def stop_task(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.process.send_signal(signal.SIGUSR1)
+
+    def give_back(self) -> None:
+        with self._lock:
+            self._idle.append(self)
+
+    def discard(self) -> None:
+        self.healthy = False
+        self.socket.close()
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+        self.process.wait()
+        procs.LONG_LIVED.discard(self.process.pid)
 
 
 def _read_end(work: Path, returncode: int, errors: bytes) -> tuple[InteractorEnd, tuple[tuple[str, bytes], ...]]:
@@ -157,11 +250,8 @@ def _read_end(work: Path, returncode: int, errors: bytes) -> tuple[InteractorEnd
     return end, outcome.kept
 
 
-def _helper(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int) -> int:
-    """The helper process: run the interactor's task on the two pipe ends, keep the outcome."""
-    libc_prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the judge gone: the run is stopped
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+def _run_task(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int, stop: threading.Event) -> None:
+    """Run the interactor's task of `work` on the two pipe ends and keep its outcome there."""
     task: programs.Task = pickle.loads((work / TASK_FILE).read_bytes())
     os.write(ready_fd, b"1")
     os.close(ready_fd)
@@ -169,8 +259,47 @@ def _helper(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int) -> int:
     partial = work / (RESULT_FILE + ".part")
     partial.write_bytes(pickle.dumps(outcome))
     partial.rename(work / RESULT_FILE)  # whole or absent
+
+
+def _serve(channel_fd: int) -> int:
+    """The helper process: a task after another, until its socket closes."""
+    libc_prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the judge gone: the run is stopped, and it ends
+    stop = threading.Event()
+    leaving = threading.Event()
+
+    def on_term(*_: object) -> None:
+        leaving.set()
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGUSR1, lambda *_: stop.set())
+    channel = socket.socket(fileno=channel_fd)
+    while not leaving.is_set():
+        try:
+            message, fds, _, _ = socket.recv_fds(channel, 4096, 3)
+        except OSError:
+            return 0
+        if not message or len(fds) != 3:
+            for fd in fds:
+                os.close(fd)
+            return 0
+        stop.clear()
+        try:
+            _run_task(Path(message.decode()), fds[0], fds[1], fds[2], stop)
+        except Exception as err:
+            reply = f"error {type(err).__name__}: {err}".encode()[:4000]
+        else:
+            reply = b"done"
+        finally:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        try:
+            channel.send(reply)
+        except OSError:
+            return 0
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(_helper(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+    sys.exit(_serve(int(sys.argv[2])))

@@ -24,6 +24,7 @@ class Interactive(Kind):
     name = "interactive"
     solves = False
     explains = False  # an interaction has no expected output to show beside an input
+    own_sandboxes = True
     reference_check = "reference accepted by the interactor"
 
     def judge_case(

@@ -34,6 +34,7 @@ class UnitTests(Kind):
     name = "unit"
     solves = False  # a test's answer is its passing: the reference must pass every one
     explains = False  # no input to make smaller
+    own_sandboxes = True
     reference_check = "reference passes every test"
 
     def program(self, problem: Problem, sources: Sources) -> Sources:
