@@ -92,19 +92,31 @@ def starter(ctx: click.Context, problem: str, language: str, output: Path | None
     help="Problems folder to write into [default: --problems].",
 )
 @click.option("--id", "problem_id", default=None, help="The new problem's id [default: the package's name].")
+@click.option(
+    "--reference",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="A Gradescope autograder's solution (a file or folder as a student submits it): it holds none.",
+)
 @jobs_option
 @click.pass_context
 def import_command(
-    ctx: click.Context, package: Path, problems_dir: Path | None, problem_id: str | None, jobs: int | None
+    ctx: click.Context,
+    package: Path,
+    problems_dir: Path | None,
+    problem_id: str | None,
+    reference: Path | None,
+    jobs: int | None,
 ) -> None:
     """Import an ICPC/Kattis problem package (a folder or a .zip; legacy, 2023-07-draft or
-    2025-09 format) as a problem of the judge. Its programs run only in the sandbox."""
+    2025-09 format), or a Gradescope autograder of Python tests (with --reference), as a
+    problem of the judge. Its programs run only in the sandbox."""
     from judge.grade import grading
     from judge.interop import importer
 
     with status(f"importing {package}"):
         imported = importer.import_package(
-            package, problems_dir or ctx.obj["problems"], problem_id, jobs or grading.default_jobs(), say
+            package, problems_dir or ctx.obj["problems"], problem_id, jobs or grading.default_jobs(), say, reference
         )
     out.print(
         f"imported {package} ({imported.format} format) as {imported.directory}: "

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Required, TypedDict, cast
 import yaml
 
 from judge.errors import JudgeError
+from judge.interop.gradescope import autograder_in
 from judge.interop.package import (
     DEFAULT_MEMORY_MIB,
     JUDGE_FOLDER,
@@ -429,7 +430,10 @@ def import_package(
     problem_id: str | None = None,
     jobs: int = 1,
     notify: Notify | None = None,
+    reference: Path | None = None,
 ) -> Imported:
+    """A problem made of an ICPC/Kattis package, or of a Gradescope autograder (`reference`:
+    the solution a student would submit, which an autograder does not hold)."""
     if not package.exists():
         raise PackageError(f"{package}: no such package (a folder or a .zip)")
     problem_id = problem_id or problem_id_for(package)
@@ -453,16 +457,74 @@ def import_package(
             extract_zip(package, unpacked)
         else:
             raise PackageError(f"{package}: a package is a folder or a .zip file")
-        root = package_root(unpacked)
         out = staging / problem_id
         out.mkdir()
-        imported = _map(root, out, package, problem_id, jobs, notify)
+        grader = autograder_in.autograder_root(unpacked)
+        if grader is not None:
+            imported = _map_autograder(grader, out, package, problem_id, reference, jobs, notify)
+        elif reference is not None:
+            raise PackageError("--reference is for a Gradescope autograder (a package has its own solutions)")
+        else:
+            imported = _map(package_root(unpacked), out, package, problem_id, jobs, notify)
         out.rename(final)
         return replace(imported, directory=final)
     except PackageError as err:
         raise PackageError(f"{package}: {err}" if not str(err).startswith(str(package)) else str(err)) from None
     finally:
         lifecycle.remove_dir(staging)
+
+
+AUTOGRADER_TIME_S = 5.0  # a test's CPU time: an autograder states none of its own
+
+
+def _map_autograder(
+    root: Path, out: Path, package: Path, problem_id: str, reference: Path | None, jobs: int, notify: Notify | None
+) -> Imported:
+    """A Gradescope autograder as a unit-test problem: its tests, the files students submit,
+    and the solution given beside it."""
+    notes: list[str] = []
+    files = autograder_in.student_files(root)
+    if reference is None:
+        raise PackageError("a Gradescope autograder holds no solution: pass --reference FILE (what a student submits)")
+    if not reference.exists():
+        raise PackageError(f"--reference {reference}: no such file or folder")
+    if not autograder_in.copy_tests(root, out, notes):
+        raise PackageError(f"no test files (test*.py) in {autograder_in.tests_folder(root).name}/")
+    autograder_in.left_out(root, notes)
+    accepted = out / "solutions" / "accepted"
+    accepted.mkdir(parents=True)
+    if reference.is_dir():
+        shutil.copytree(reference, accepted / reference.name)
+        target = accepted / reference.name
+    else:
+        target = accepted / (files[0] if len(files) == 1 else reference.name)
+        shutil.copyfile(reference, target)
+    (out / "statement.md").write_text(
+        f"# {problem_id}\n\nImported from a Gradescope autograder: write {', '.join(files)}.\n", encoding="utf-8"
+    )
+    spec = {
+        "id": problem_id,
+        "title": problem_id,
+        "source": f"imported from the Gradescope autograder {package.name}",
+        "kind": "unit",
+        "unit": {
+            "framework": "unittest",
+            "student_files": files,
+            "tests": "unit",
+            "per_test_time_s": AUTOGRADER_TIME_S,
+        },
+        "reference": target.relative_to(out).as_posix(),
+        "limits": {"time_s": AUTOGRADER_TIME_S, "memory_mib": 512},
+    }
+    header = (
+        "# yaml-language-server: $schema=../problem.schema.json\n"
+        f"# Imported by `judge import` from the Gradescope autograder {package.name}.\n"
+    )
+    body = yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=120)
+    (out / "problem.yaml").write_text(header + body, encoding="utf-8")
+    cases = _make_tests(out, jobs, notify)
+    said = "the judge's default for an autograder, which states none"
+    return Imported(out, problem_id, "Gradescope", len(cases), len(cases), 1, AUTOGRADER_TIME_S, said, tuple(notes))
 
 
 def _map(root: Path, out: Path, package: Path, problem_id: str, jobs: int, notify: Notify | None) -> Imported:

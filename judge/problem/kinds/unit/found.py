@@ -102,7 +102,10 @@ def _decorations(nodes: Sequence[ast.ClassDef | ast.FunctionDef | ast.AsyncFunct
     for node in nodes:
         for decorator in node.decorator_list:
             name = _last_name(decorator)
-            if name not in ("weight", "points", "visibility", "number", "name"):
+            if name == "leaderboard":
+                said.setdefault("leaderboard", True)
+                continue
+            if name not in ("weight", "points", "partial_credit", "visibility", "number", "name"):
                 continue
             if not isinstance(decorator, ast.Call) or len(decorator.args) != 1:
                 raise FoundError(decorator.lineno, f"@{name} takes one value")
@@ -122,7 +125,9 @@ def _test(
 ) -> UnitTest:
     said = _decorations(nodes)
     line = nodes[-1].lineno
-    points: object = said.get("weight", said.get("points", default_points))
+    # A leaderboard test is worth nothing unless it says otherwise (Gradescope's default).
+    fallback = 0.0 if "leaderboard" in said else default_points
+    points: object = said.get("weight", said.get("partial_credit", said.get("points", fallback)))
     if isinstance(points, bool) or not isinstance(points, int | float) or not 0 <= points <= 1000:
         raise FoundError(line, f"{test_id}: points must be a number from 0 to 1000, not {points!r}")
     public = folder_public

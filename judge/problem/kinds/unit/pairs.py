@@ -43,7 +43,9 @@ TESTS_MAIN = "import sys\n\nimport _judge_unit\n\nsys.exit(_judge_unit.main())\n
 # gradescope-utils' decorators as tests import them: the judge reads them from the source
 # (found.py), so here they only need to exist.
 GRADESCOPE_DECORATORS = '''"""The judge's stand-in for gradescope_utils' decorators: points and visibility are read
-from the test files' source by the judge, so these leave each test as it is."""
+from the test files' source by the judge, so most leave each test as it is."""
+
+import functools
 
 
 def _keep(*_args, **_kwargs):
@@ -53,7 +55,44 @@ def _keep(*_args, **_kwargs):
     return decorate
 
 
-weight = visibility = number = tags = leaderboard = hide_errors = _keep
+weight = visibility = number = tags = hide_errors = _keep
+
+
+def partial_credit(points):
+    """The test sets its score; the judge gives a test its points whole: full marks or none."""
+
+    def decorate(test):
+        @functools.wraps(test)
+        def run(*args, **kwargs):
+            given = []
+            kwargs["set_score"] = given.append
+            test(*args, **kwargs)
+            score = given[-1] if given else 0
+            if score < points:
+                raise AssertionError(f"partial credit {score:g} of {points:g} (the judge gives a test its points whole)")
+
+        return run
+
+    return decorate
+
+
+def leaderboard(*_args, **_kwargs):
+    def decorate(test):
+        @functools.wraps(test)
+        def run(*args, **kwargs):
+            kwargs["set_leaderboard_value"] = lambda value: None
+            return test(*args, **kwargs)
+
+        return run
+
+    return decorate
+'''
+GRADESCOPE_FILES = '''"""The judge's stand-in for gradescope_utils' file check: the judge refuses a submission
+without the problem's student_files before any test runs (a CE), so none is missing here."""
+
+
+def check_submitted_files(paths, base=None):
+    return []
 '''
 PRAIRIELEARN_HELPERS = '''"""The judge's stand-in for PrairieLearn's pl_helpers decorators (read from the source)."""
 
@@ -119,6 +158,7 @@ def _tests_program(tests: Path, modules: tuple[str, ...], digest: str, memory_mi
         (folder / "gradescope_utils" / "__init__.py").write_text("")
         (decorators / "__init__.py").write_text("")
         (decorators / "decorators.py").write_text(GRADESCOPE_DECORATORS)
+        (decorators / "files.py").write_text(GRADESCOPE_FILES)
         if not (folder / "pl_helpers.py").exists():
             (folder / "pl_helpers.py").write_text(PRAIRIELEARN_HELPERS)
         return programs.load_and_build(folder, memory_mib)
