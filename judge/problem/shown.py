@@ -18,9 +18,10 @@ STATEMENT_BYTES = 256 << 10
 
 @dataclass(frozen=True)
 class Sample:
-    name: str  # the case's id, "samples/01"
-    input: str
+    name: str  # the case's id, "samples/01"; a file's path
+    input: str  # a file's text
     answer: str
+    file: bool = False  # a file students are shown whole (a unit problem's public tests), not a case
 
 
 @lru_cache(maxsize=64)
@@ -30,7 +31,11 @@ def _latex_as_markdown(text: str) -> str:
 
 
 def samples(problem: Problem) -> list[Sample]:
-    """The spec's public cases, as made in tests/ (none before `judge gen`)."""
+    """The spec's public cases, as made in tests/ (none before `judge gen`); or the files a
+    kind shows in their place (a unit problem's public tests)."""
+    files = kinds.of(problem).public_files(problem)
+    if files:
+        return [Sample(name, text, "", file=True) for name, text in files]
     try:
         cases = testdata.load_cases(problem)
     except JudgeError:

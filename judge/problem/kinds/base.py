@@ -113,6 +113,11 @@ class Kind(ABC):
         found before any compiler runs."""
         return ""
 
+    def public_files(self, problem: Problem) -> list[tuple[str, str]]:
+        """(name, text) of files students are shown whole in place of the public cases (a unit
+        problem's public tests); none where the cases speak for themselves."""
+        return []
+
     def input_issues(self, problem: Problem, text: str) -> list[str]:
         """What the kind itself requires of every test input (checked before any validator)."""
         return []

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.problem.kinds.base import CaseRun, Kind, Starter
-from judge.problem.kinds.unit import pairs
+from judge.problem.kinds.unit import found, listing, pairs
 from judge.run import sandbox
 from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -63,6 +63,14 @@ class UnitTests(Kind):
         if missing:
             return f"missing {', '.join(missing)} (this problem asks for {', '.join(wanted)})"
         return ""
+
+    def public_files(self, problem: Problem) -> list[tuple[str, str]]:
+        """The test files under public/: students read them whole."""
+        folder = problem.directory / _unit(problem).tests
+        return [
+            (path.relative_to(folder).as_posix(), path.read_text(encoding="utf-8", errors="replace"))
+            for path in listing.files_with_tests(folder / found.PUBLIC_FOLDER)
+        ]
 
     def input_issues(self, problem: Problem, text: str) -> list[str]:
         test = text.strip()

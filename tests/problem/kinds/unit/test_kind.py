@@ -279,3 +279,12 @@ def test_a_test_file_that_is_not_python_names_its_line(problem: Problem) -> None
             load_problem(problem.directory)
     finally:
         bad.unlink()
+
+
+def test_students_read_the_public_tests_whole_and_never_the_secret_ones(problem: Problem) -> None:
+    from judge.problem import shown
+
+    statement, samples = shown.page_parts(problem)
+    assert [(s.name, s.file) for s in samples] == [("public/test_stack.py", True)]
+    assert "def test_push_then_pop" in samples[0].input
+    assert "test_many_elements" not in statement + "".join(s.input for s in samples)
