@@ -289,10 +289,12 @@ class Unit(_Strict):
         " secret (the problem's feedback level)",
     )
     per_test_time_s: float = Field(default=2.0, gt=0, le=60, description="CPU time of the student's code per test")
-    mode: Literal["apart"] = Field(
+    mode: Literal["apart", "together"] = Field(
         default="apart",
         description="apart: the tests run in a process (and sandbox) of their own, which the student's code never"
-        " shares; what they do with the student's module is sent over to it",
+        " shares; what they do with the student's module is sent over to it. together: the tests run in the"
+        " student's process (tests that patch its module or start its file), their results over a channel the"
+        " judge checks; a determined student can read the tests and forge results there",
     )
     isolate: Literal["file", "test"] = Field(
         default="file", description="file: one process pair per test file; test: one per test"
@@ -688,11 +690,15 @@ def _unit_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str | i
 def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> ProblemSpec:
     """A unit-test problem's spec with a group per test, found in its test files; SpecError
     naming the file and line of a test file that cannot be read."""
-    from judge.problem.kinds.unit import listing
+    from judge.problem.kinds.unit import found, listing
 
     assert spec.unit is not None
+    table = {
+        key: found.PerTest(line.points, None if line.visibility is None else line.visibility == "public")
+        for key, line in spec.unit.per_test.items()
+    }
     try:
-        tests = listing.unit_tests(directory, spec.unit)
+        tests = listing.unit_tests(directory / spec.unit.tests, spec.unit.default_points, table)
     except listing.ListingError as err:
         raise SpecError([SpecIssue(err.path, err.line, "", str(err))]) from None
     if not tests:

@@ -41,7 +41,7 @@ def test_new_refuses_what_it_cannot_make(tmp_path: Path) -> None:
     with pytest.raises(JudgeError, match="--class is not a shape of a stdio problem"):
         scaffold.create(tmp_path, "fresh", shape="class")
     both = judge("--problems", str(tmp_path), "new", "fresh", "--interactive", "--functions")
-    assert both.returncode == 2 and "two kinds: choose one" in both.stderr
+    assert both.returncode == 2 and "are kinds of problem: choose one" in both.stderr
 
 
 @pytest.mark.slow  # half a minute of judge verify on an interactive problem: the end-to-end tier

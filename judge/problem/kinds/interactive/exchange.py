@@ -50,6 +50,11 @@ class Interaction:
     interactor: InteractorEnd
     kept: tuple[tuple[str, bytes], ...] = ()  # the files the interactor left in its Task.keep
 
+    @property
+    def partner(self) -> InteractorEnd:
+        """How the other side ended, for a kind that pipes two programs of its own together."""
+        return self.interactor
+
 
 @lru_cache(maxsize=8)
 def built_interactor(program: Path, memory_mib: int) -> programs.Built:
@@ -60,7 +65,7 @@ def built_interactor(program: Path, memory_mib: int) -> programs.Built:
         raise programs.ProgramError(f"the interactor: {err}") from None
 
 
-def interactor_limits(tool: sandbox.RunLimits, submission: sandbox.RunLimits) -> sandbox.RunLimits:
+def partner_limits(tool: sandbox.RunLimits, submission: sandbox.RunLimits) -> sandbox.RunLimits:
     """The interactor's own CPU and memory limits; its wall clock outlasts the submission's,
     stretched as far as a busy machine may stretch it, since it mostly waits for it."""
     return replace(tool, wall_s=max(tool.wall_s, submission.wall_s * BUSY_WALL_FACTOR + 2.0))

@@ -49,7 +49,7 @@ class Interactive(Kind):
                 built,
                 ("input", "answer", f"{exchange.FEEDBACK}/", *spec.args),
                 None,
-                exchange.interactor_limits(tool.sandbox_limits(built), limits),
+                exchange.partner_limits(tool.sandbox_limits(built), limits),
                 files=(("input", given), ("answer", answer)),
                 keep=exchange.FEEDBACK,
             )

@@ -23,7 +23,7 @@ _TEST_FILE = re.compile(r"(^test.*|.*_test)\.py$")
 
 
 @dataclass(frozen=True)
-class Override:
+class PerTest:
     """A test's line of the spec's per-test table."""
 
     points: float | None = None
@@ -56,7 +56,7 @@ def is_test_file(name: str) -> bool:
 
 
 def read_tests(
-    path: str, text: str, default_points: float, table: Mapping[str, Override] | None = None
+    path: str, text: str, default_points: float, table: Mapping[str, PerTest] | None = None
 ) -> list[UnitTest]:
     """The tests of one file (`path` relative to the tests folder, e.g. public/test_stack.py),
     in the order of the source. FoundError when it is not Python."""
@@ -121,7 +121,7 @@ def _test(
     nodes: Sequence[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef],
     folder_public: bool,
     default_points: float,
-    table: Mapping[str, Override] | None,
+    table: Mapping[str, PerTest] | None,
 ) -> UnitTest:
     said = _decorations(nodes)
     line = nodes[-1].lineno

@@ -39,9 +39,21 @@ class UnitTests(Kind):
 
     def program(self, problem: Problem, sources: Sources) -> Sources:
         """The student's side: the judge's bridge as the entry, beside the student's files
-        under the names the problem asks for."""
+        under the names the problem asks for; together, the tests and their runner too."""
         files = dict(self._student_files(problem, sources) or sources.files)
-        files["main.py"] = pairs.bridge(pairs.STUDENT_ENTRY).encode()
+        unit = _unit(problem)
+        if unit.mode == "together":
+            folder = problem.directory / unit.tests
+            shared = {
+                path.relative_to(folder).as_posix(): path.read_bytes()
+                for path in sorted(folder.rglob("*"))
+                if path.is_file() and "__pycache__" not in path.parts
+            }
+            shared.update({name: text.encode() for name, text in pairs.support_files().items()})
+            # The student's files keep their names; the tests' may not replace them.
+            files = {**shared, **files, "main.py": pairs.bridge(pairs.TOGETHER_ENTRY).encode()}
+        else:
+            files["main.py"] = pairs.bridge(pairs.STUDENT_ENTRY).encode()
         return Sources(sources.path, sources.language, tuple(sorted(files.items())), "main.py", "Main", single=False)
 
     @staticmethod

@@ -3,14 +3,11 @@ their text, which tests there are and what each is worth)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from judge.problem.kinds.unit import found
 from judge.problem.kinds.unit.found import UnitTest, group_name
-
-if TYPE_CHECKING:
-    from judge.problem.spec import Unit
 
 __all__ = ["ListingError", "UnitTest", "files_with_tests", "group_name", "unit_tests"]
 
@@ -30,13 +27,9 @@ def files_with_tests(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.py") if p.is_file() and found.is_test_file(p.name))
 
 
-def unit_tests(directory: Path, unit: Unit) -> list[UnitTest]:
-    """Every test of the problem in `directory`, file after file, each in the order of its source."""
-    folder = directory / unit.tests
-    table = {
-        key: found.Override(line.points, None if line.visibility is None else line.visibility == "public")
-        for key, line in unit.per_test.items()
-    }
+def unit_tests(folder: Path, default_points: float, table: Mapping[str, found.PerTest]) -> list[UnitTest]:
+    """Every test in the tests' `folder`, file after file, each in the order of its source;
+    `table`: the spec's per-test lines."""
     tests: list[UnitTest] = []
     for path in files_with_tests(folder):
         relative = path.relative_to(folder).as_posix()
@@ -47,7 +40,7 @@ def unit_tests(directory: Path, unit: Unit) -> list[UnitTest]:
         except UnicodeDecodeError:
             raise ListingError(path, 0, "not UTF-8 text") from None
         try:
-            tests += found.read_tests(relative, text, unit.default_points, table)
+            tests += found.read_tests(relative, text, default_points, table)
         except found.FoundError as err:
             raise ListingError(path, err.line, str(err)) from None
     return tests

@@ -26,7 +26,7 @@ MEMORY_ERROR = "the student's code raised MemoryError"
 
 
 @dataclass(frozen=True)
-class Phase:
+class TestPhase:
     when: str  # setup, call, teardown
     kind: str  # assert, error, student, gone, stuck, unsupported, skipped
     message: str
@@ -37,7 +37,7 @@ class Record:
     """What the tests' side wrote of one test."""
 
     id: str
-    phases: tuple[Phase, ...]
+    phases: tuple[TestPhase, ...]
     cpu_s: float
     wall_s: float
     printed: str
@@ -52,7 +52,7 @@ def record_of(raw: Mapping[str, object]) -> Record | None:
     for phase in phases:
         if not isinstance(phase, dict):
             return None
-        found.append(Phase(str(phase.get("when", "")), str(phase.get("kind", "")), str(phase.get("message", ""))))
+        found.append(TestPhase(str(phase.get("when", "")), str(phase.get("kind", "")), str(phase.get("message", ""))))
     cpu, wall = raw.get("cpu", 0.0), raw.get("wall", 0.0)
     return Record(
         str(raw["id"]),
@@ -102,3 +102,55 @@ def unreported(why: str, student_caused: bool) -> CaseVerdict:
     if student_caused:
         return CaseVerdict(Verdict.CE, why)
     return CaseVerdict(Verdict.IE, f"the test file could not be collected: {why}")
+
+
+NOT_A_RESULT = "the results channel carried something other than this test's result"
+
+
+@dataclass(frozen=True)
+class Collected:
+    """What one pair's run said of its tests, checked."""
+
+    records: tuple[Record, ...]  # accepted: each test listed, once, in turn
+    failed: tuple[tuple[str, CaseVerdict], ...]  # tests the channel's rules fail
+    current: str | None  # started and not reported when the run ended
+    broken: CaseVerdict | None  # the file could not be collected
+
+
+def collected(lines: Sequence[object], expected: Sequence[str]) -> Collected:
+    """`mode: together`'s records checked against the tests the judge listed (`expected`): a
+    test started and then reported, each once, then the end line. A line that is none of
+    these, a test reported twice or out of turn, and any test unreported at the end fail."""
+    wanted, seen = set(expected), set()
+    records: list[Record] = []
+    failed: dict[str, CaseVerdict] = {}
+    current: str | None = None
+    ended = False
+    broken: CaseVerdict | None = None
+    for raw in lines:
+        start = raw.get("start") if isinstance(raw, dict) else None
+        record = record_of(raw) if isinstance(raw, dict) and "id" in raw else None
+        if not ended and isinstance(start, str) and start in wanted and start not in seen and current is None:
+            current = start
+        elif not ended and record is not None and record.id == current:
+            records.append(record)
+            seen.add(record.id)
+            current = None
+        elif not ended and isinstance(raw, dict) and "collect_error" in raw and not records:
+            broken = unreported(str(raw.get("message", "")), bool(raw.get("student")))
+        elif not ended and isinstance(raw, dict) and raw.get("end") is True and current is None:
+            ended = True
+        else:
+            # Out of turn: the test in progress fails, and so does one reported twice.
+            victims = {current} if current is not None else set()
+            if record is not None and record.id in seen:
+                victims.add(record.id)
+            for victim in victims:
+                failed[victim] = CaseVerdict(Verdict.RE, NOT_A_RESULT)
+            current = None if current in victims else current
+    if ended:
+        for test in expected:
+            if test not in seen and test not in failed:
+                failed[test] = CaseVerdict(Verdict.RE, "the run ended without this test's result")
+    kept = tuple(r for r in records if r.id not in failed)
+    return Collected(kept, tuple(failed.items()), current, broken)

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 STUDENT_ENTRY = "bridge_student.py"
 TESTS_ENTRY = "bridge_tests.py"
+TOGETHER_ENTRY = "bridge_together.py"
+COLLECT_ENTRY = "bridge_collect.py"
 START_CPU_S = 2.0  # the student's process's own start (Python, the module's import) on top of its tests
 TESTS_CPU_S = 10.0  # the tests' process: pytest's start and the teacher's code, on top of a second a test
 
@@ -153,17 +155,38 @@ def _tests_program(tests: Path, modules: tuple[str, ...], digest: str, memory_mi
         (folder / "_judge_unit.py").write_text(bridge(TESTS_ENTRY))
         for module in modules:
             (folder / f"{module}.py").write_text(STAND_IN)
-        decorators = folder / "gradescope_utils" / "autograder_utils"
-        decorators.mkdir(parents=True, exist_ok=True)
-        (folder / "gradescope_utils" / "__init__.py").write_text("")
-        (decorators / "__init__.py").write_text("")
-        (decorators / "decorators.py").write_text(GRADESCOPE_DECORATORS)
-        (decorators / "files.py").write_text(GRADESCOPE_FILES)
-        if not (folder / "pl_helpers.py").exists():
-            (folder / "pl_helpers.py").write_text(PRAIRIELEARN_HELPERS)
+        for name, text in support_files().items():
+            if not (folder / name).exists():
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                (folder / name).write_text(text)
         return programs.load_and_build(folder, memory_mib)
     finally:
         lifecycle.remove_dir(work)
+
+
+@lru_cache(maxsize=4)
+def _collector_program(memory_mib: int) -> programs.Built:
+    """The judge's end of a together-mode channel (bridge_collect.py), built once."""
+    work = lifecycle.make_temp_dir("unit-collect")
+    try:
+        folder = work / "collect"
+        folder.mkdir()
+        (folder / "main.py").write_text(bridge(COLLECT_ENTRY))
+        return programs.load_and_build(folder, memory_mib)
+    finally:
+        lifecycle.remove_dir(work)
+
+
+def support_files() -> dict[str, str]:
+    """What tests import beside the student's module: stand-ins for gradescope-utils and
+    PrairieLearn's helpers (their decorators are read from the source by the judge)."""
+    return {
+        "gradescope_utils/__init__.py": "",
+        "gradescope_utils/autograder_utils/__init__.py": "",
+        "gradescope_utils/autograder_utils/decorators.py": GRADESCOPE_DECORATORS,
+        "gradescope_utils/autograder_utils/files.py": GRADESCOPE_FILES,
+        "pl_helpers.py": PRAIRIELEARN_HELPERS,
+    }
 
 
 def ids_in_file(problem: Problem, file: str) -> list[str]:
@@ -215,55 +238,84 @@ def run_pairs(
     remaining = list(ids)
     while remaining:
         try:
-            student, records, broken = _pair(problem, launch, where, remaining, limits)
+            student, said = _pair(problem, launch, where, remaining, limits)
         except (SandboxFailure, programs.ProgramError) as err:
             failed = CaseVerdict(Verdict.IE, str(err))
             empty = sandbox.RunResult(None, None, 0.0, 0.0, 0, 0, None, False, b"", b"")
             return {**done, **{i: TestResult(failed, empty) for i in remaining}}
-        for record in records:
+        for record in said.records:
             if record.id in remaining and record.id not in done:
                 decided = outcome.decide(record, unit.per_test_time_s, student, memory_kib)
                 shown = replace(student, cpu_s=record.cpu_s, wall_s=record.wall_s, stdout=record.printed.encode())
                 done[record.id] = TestResult(decided, shown)
+        for test, decided in said.failed:
+            done.setdefault(test, TestResult(decided, student))
+        if said.current is not None and said.current not in done:
+            # The test the student's process was in when it ended (mode together).
+            done[said.current] = TestResult(outcome.ended(student, memory_kib), student)
         left = [i for i in remaining if i not in done]
-        if left and (broken is not None or len(left) == len(remaining)):
-            # Nothing more of these will run: the file could not be collected, or the tests'
-            # side ended without a word on them.
-            why = broken or CaseVerdict(Verdict.IE, "the tests' process ended before this test")
+        if left and (said.broken is not None or len(left) == len(remaining)):
+            # Nothing more of these will run: the file could not be collected, or the pair
+            # ended without a word on them.
+            why = said.broken or CaseVerdict(Verdict.IE, "the tests' process ended before this test")
             return {**done, **{i: TestResult(why, student) for i in left}}
         remaining = left
     return done
 
 
+def _lines(kept: tuple[tuple[str, bytes], ...]) -> list[object]:
+    """The JSON lines of the results file, a line that is not JSON as None."""
+    found: list[object] = []
+    for line in dict(kept).get(RESULTS, b"").decode("utf-8", errors="replace").splitlines():
+        try:
+            found.append(json.loads(line))
+        except ValueError:
+            found.append(None)
+    return found
+
+
 def _pair(
     problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits
-) -> tuple[sandbox.RunResult, list[outcome.Record], CaseVerdict | None]:
-    """One pair run on `ids`: the student's run, the records written, and the verdict of every
-    test left when the file itself could not be collected (None when it could)."""
+) -> tuple[sandbox.RunResult, outcome.Collected]:
+    """One pair run on `ids`: the student's run, and what the pair said of its tests."""
     unit = problem.spec.unit
     assert unit is not None
     tool = problem.program_limits
-    built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
-    cpu = START_CPU_S + unit.per_test_time_s * len(ids)
+    together = unit.mode == "together"
+    if together:
+        built = _collector_program(tool.memory_mib)
+        argv = [*launch.argv, ",".join(unit.student_files), *ids]
+    else:
+        built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
+        argv = [*launch.argv, *modules_of(unit)]
+    # Together, the student's process runs pytest itself: its start is counted in too.
+    cpu = START_CPU_S * (3 if together else 1) + unit.per_test_time_s * len(ids)
     student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu))
     own = tool.sandbox_limits(built)
     tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids))
-    tests_limits = exchange.interactor_limits(
+    tests_limits = exchange.partner_limits(
         replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits
     )
     task = programs.Task(
         built, (exchange.FEEDBACK, f"{unit.per_test_time_s:g}", *ids), None, tests_limits, keep=exchange.FEEDBACK
     )
-    argv = [*launch.argv, *modules_of(unit)]
     done = exchange.interact(argv, where, student_limits, task)
-    text = dict(done.kept).get(RESULTS, b"").decode("utf-8", errors="replace")
+    lines = _lines(done.kept)
+    if together:
+        said = outcome.collected(lines, ids)
+    else:
+        said = _apart(lines)
+    if said.broken is None and not said.records and not said.failed and done.partner.exit_code not in (42, 43):
+        why = done.partner.message or f"exit code {done.partner.exit_code}"
+        said = replace(said, broken=CaseVerdict(Verdict.IE, f"the tests' process failed: {why}"))
+    return done.submission, said
+
+
+def _apart(lines: list[object]) -> outcome.Collected:
+    """The records the tests' side wrote (mode apart: its own, none of the student's)."""
     records: list[outcome.Record] = []
     broken: CaseVerdict | None = None
-    for line in text.splitlines():
-        try:
-            raw = json.loads(line)
-        except ValueError:
-            continue
+    for raw in lines:
         if not isinstance(raw, dict):
             continue
         if "collect_error" in raw:
@@ -272,7 +324,4 @@ def _pair(
         record = outcome.record_of(raw)
         if record is not None:
             records.append(record)
-    if broken is None and not records and done.interactor.exit_code not in (42, 43):
-        why = done.interactor.message or f"exit code {done.interactor.exit_code}"
-        broken = CaseVerdict(Verdict.IE, f"the tests' process failed: {why}")
-    return done.submission, records, broken
+    return outcome.Collected(tuple(records), (), None, broken)

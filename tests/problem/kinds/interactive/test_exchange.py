@@ -111,7 +111,7 @@ def test_a_wrong_answer_stops_a_program_that_would_wait_forever(problems: Path, 
         tool,
         ("input", "answer", "feedback/"),
         None,
-        interact.interactor_limits(problem.program_limits.sandbox_limits(tool), limits),
+        interact.partner_limits(problem.program_limits.sandbox_limits(tool), limits),
         files=(("input", case.input), ("answer", case.answer)),
         keep=interact.FEEDBACK,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.problem.kinds.unit.found import FoundError, Override, group_name, is_test_file, read_tests
+from judge.problem.kinds.unit.found import FoundError, PerTest, group_name, is_test_file, read_tests
 
 GRADESCOPE = """
 import unittest
@@ -69,7 +69,7 @@ def test_the_public_folder_shows_a_test_unless_its_decorator_hides_it() -> None:
 
 
 def test_the_spec_table_overrides_the_decorators() -> None:
-    table = {"public/test_x.py::test_a": Override(points=7.0, public=False)}
+    table = {"public/test_x.py::test_a": PerTest(points=7.0, public=False)}
     (a,) = read_tests("public/test_x.py", "@weight(2)\ndef test_a():\n    pass\n", 1.0, table)
     assert (a.points, a.public) == (7.0, False)
 

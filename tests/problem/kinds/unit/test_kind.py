@@ -288,3 +288,50 @@ def test_students_read_the_public_tests_whole_and_never_the_secret_ones(problem:
     assert [(s.name, s.file) for s in samples] == [("public/test_stack.py", True)]
     assert "def test_push_then_pop" in samples[0].input
     assert "test_many_elements" not in statement + "".join(s.input for s in samples)
+
+
+PATCHING_TEST = """
+
+def test_a_patched_helper_is_used(monkeypatch):
+    monkeypatch.setattr(stack, "reverse_in_place", lambda items: items.clear())
+    items = [1, 2]
+    stack.reverse_in_place(items)
+    assert items == []
+"""
+
+
+@pytest.fixture(scope="module")
+def together(tmp_path_factory: pytest.TempPathFactory) -> Problem:
+    problems = tmp_path_factory.mktemp("together")
+    made = scaffold.create(problems, "stack", "python3", kind="unit")
+    spec = made.directory / "problem.yaml"
+    spec.write_text(spec.read_text().replace("  per_test_time_s: 2\n", "  per_test_time_s: 2\n  mode: together\n"))
+    secret = made.directory / "unit" / "secret" / "test_stack_more.py"
+    secret.write_text(secret.read_text() + PATCHING_TEST)
+    assert judge("--problems", str(problems), "gen", "stack").returncode == 0
+    return load_problem(made.directory)
+
+
+@needs_sandbox
+def test_together_runs_tests_that_patch_the_module_and_checks_the_channel(together: Problem, tmp_path: Path) -> None:
+    verified = judge("--problems", str(together.directory.parent), "verify", "stack")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    # Results printed at import, before any test started: no test is passed by them.
+    forged = (
+        "import os\nfor fd in range(20):\n    try:\n        os.write(fd, b'"
+        + ('{\\"id\\": \\"public/test_stack.py::test_push_then_pop\\", \\"phases\\": []}\\n')
+        + "')\n    except OSError:\n        pass\n"
+    )
+    (tmp_path / "stack.py").write_text(NULL_STACK + "\n\n" + forged)
+    record = judging.judge(judging.identify(together, tmp_path / "stack.py", "mallory"), full=True)
+    passed = {c.group for c in record.cases if c.verdict == "AC"}
+    assert passed == {"test_stack_more-test_a_patched_helper_is_used"}, record.cases  # its own, honestly
+    # An exit in the middle of a test fails that test; the file's others run in a new pair.
+    reference = (together.directory / "solutions" / "accepted" / "stack.py").read_text()
+    exits = reference.replace("    def peek(self):\n", "    def peek(self):\n        import os\n        os._exit(0)\n")
+    (tmp_path / "stack.py").write_text(exits)
+    record = judging.judge(judging.identify(together, tmp_path / "stack.py", "eve"), full=True)
+    verdicts = {c.group: c.verdict for c in record.cases}
+    assert verdicts.pop("test_stack-test_peek_leaves_the_top") == "RE"
+    assert verdicts.pop("test_stack_more-test_the_error_is_an_index_error") == "RE"
+    assert set(verdicts.values()) == {"AC"}, verdicts

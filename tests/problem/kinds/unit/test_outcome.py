@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import signal
 
-from judge.problem.kinds.unit.outcome import Phase, Record, decide, record_of, unreported
+from judge.problem.kinds.unit.outcome import Record, TestPhase, decide, record_of, unreported
 from judge.run.sandbox import Limit, RunResult
 from judge.run.verdicts import Verdict
 
@@ -14,7 +14,7 @@ LIMIT_KIB = 256 * 1024
 
 
 def _record(*phases: tuple[str, str, str], cpu: float = 0.01) -> Record:
-    return Record("public/test_a.py::test_x", tuple(Phase(*p) for p in phases), cpu, 0.05, "")
+    return Record("public/test_a.py::test_x", tuple(TestPhase(*p) for p in phases), cpu, 0.05, "")
 
 
 def test_each_kind_of_failure_has_its_verdict() -> None:
@@ -56,3 +56,27 @@ def test_records_are_read_warily_and_unrun_tests_are_said() -> None:
     assert found is not None and found.cpu_s == 0.0 and found.phases[0].kind == "assert"
     assert unreported("importing stack raised SyntaxError", True).verdict is Verdict.CE
     assert unreported("NameError in the file", False).verdict is Verdict.IE
+
+
+def _result(test: str) -> dict[str, object]:
+    return {"id": test, "phases": [], "cpu": 0.0, "wall": 0.0, "printed": ""}
+
+
+def test_together_results_must_be_each_listed_test_once_in_turn_then_the_end() -> None:
+    from judge.problem.kinds.unit.outcome import collected
+
+    a, b, c = "t.py::test_a", "t.py::test_b", "t.py::test_c"
+    clean = collected([{"start": a}, _result(a), {"start": b}, _result(b), {"end": True}], [a, b])
+    assert [r.id for r in clean.records] == [a, b] and not clean.failed and clean.current is None
+    # A forged line while b runs fails b; a result for a test not started, or twice, is no result.
+    forged = collected([{"start": a}, _result(a), {"start": b}, "1 passed", _result(b), {"end": True}], [a, b])
+    assert [r.id for r in forged.records] == [a] and dict(forged.failed)[b].verdict is Verdict.RE
+    twice = collected([{"start": a}, _result(a), _result(a), {"end": True}], [a, b])
+    assert not twice.records and set(dict(twice.failed)) == {a, b}
+    # An end with tests unreported fails them; a run cut short leaves its test in progress.
+    early = collected([{"start": a}, _result(a), {"end": True}], [a, b, c])
+    assert {t for t, _ in early.failed} == {b, c}
+    cut = collected([{"start": a}, _result(a), {"start": b}], [a, b, c])
+    assert cut.current == b and not cut.failed
+    unknown = collected([{"start": "t.py::test_x"}, {"start": a}, _result(a)], [a])
+    assert [r.id for r in unknown.records] == [a]

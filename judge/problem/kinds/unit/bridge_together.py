@@ -1,0 +1,115 @@
+"""The runner of a unit-test problem in `mode: together`: pytest runs the teacher's tests in the
+student's process (for tests that patch names inside the student's module, or start its file
+as a program). Each test's record goes out on a channel the judge laid for the run (a pipe that
+was this process's stdout; stdout itself now goes to stderr), framed by a start line and, once
+every test has run, an end line. The judge accepts exactly the tests it listed from the files,
+each once, and the end (pairs.py, outcome.together).
+
+In this mode the student's code shares the process with the tests: a determined student can
+read them and write records of its own on the channel. `mode: apart` is where that cannot be.
+
+Runs as `main.py STUDENT_FILES NODE_ID...` (the student's file names, comma-separated: an
+exception raised in one of them is the student's); copied into the box as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from typing import Any
+
+
+class ChannelRecorder:
+    """A pytest plugin writing each test's record to the channel as it ends."""
+
+    def __init__(self, channel: int, student_files: frozenset[str]) -> None:
+        self.channel = channel
+        self.student_files = student_files
+        self.phases: list[dict[str, Any]] = []
+        self.cpu = self.wall = 0.0
+
+    def write(self, record: dict[str, Any]) -> None:
+        data = (json.dumps(record) + "\n").encode()
+        while data:
+            data = data[os.write(self.channel, data) :]
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        self.phases = []
+        self.write({"start": nodeid})
+        self.cpu, self.wall = time.process_time(), time.monotonic()
+
+    def _kind(self, err: BaseException) -> str:
+        """Where the exception came from: the student's file (RE) or the test's (a failure)."""
+        if isinstance(err, AssertionError):
+            return "assert"
+        frames = traceback.extract_tb(err.__traceback__)
+        if frames and os.path.basename(frames[-1].filename) in self.student_files:
+            return "student"
+        return "error"
+
+    def pytest_runtest_makereport(self, item: Any, call: Any) -> None:
+        if call.excinfo is None:
+            return
+        err = call.excinfo.value
+        kind = "skipped" if call.excinfo.typename == "Skipped" else self._kind(err)
+        message = call.excinfo.exconly().strip()
+        if kind in ("assert", "error"):
+            message = (message.splitlines() or [""])[0].removeprefix("AssertionError: ")
+        elif kind == "student":
+            message = f"the student's code raised {message}"
+        self.phases.append({"when": call.when, "kind": kind, "message": message[:2000]})
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.when == "call":
+            self.printed = report.capstdout[-4096:]
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
+        self.write(
+            {
+                "id": nodeid,
+                "phases": self.phases,
+                "cpu": round(time.process_time() - self.cpu, 4),
+                "wall": round(time.monotonic() - self.wall, 4),
+                "printed": getattr(self, "printed", ""),
+            }
+        )
+        self.printed = ""
+
+    def pytest_collectreport(self, report: Any) -> None:
+        if report.failed:
+            text = str(report.longrepr).strip().splitlines()
+            student = any(name in str(report.longrepr) for name in self.student_files)
+            message = text[-1] if text else "the file could not be collected"
+            self.write({"collect_error": report.nodeid, "student": student, "message": message[:2000]})
+
+
+def main() -> int:
+    import site
+
+    site.main()  # pytest is the system's (python3 -S leaves site-packages out)
+    channel = os.dup(1)
+    os.dup2(2, 1)
+    students, node_ids = frozenset(sys.argv[1].split(",")), sys.argv[2:]
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    recorder = ChannelRecorder(channel, students)
+    try:
+        import pytest
+    except ImportError:
+        why = "pytest is not installed for the machine's python3 (apt-get install python3-pytest)"
+        recorder.write({"collect_error": "", "student": False, "message": why})
+        return 0
+    os.environ.pop("PYTEST_ADDOPTS", None)
+    pytest.main(
+        ["-q", "-p", "no:cacheprovider", "--import-mode=importlib", "--rootdir", here, "--no-header", *node_ids],
+        plugins=[recorder],
+    )
+    recorder.write({"end": True})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
