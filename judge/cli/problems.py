@@ -15,10 +15,11 @@ from judge.cli.common import jobs_option, out, say, status
 @click.option(
     "--lang",
     "language",
-    type=click.Choice(["cpp", "python3"]),
+    type=click.Choice(["cpp", "python3", "java"]),
     default="cpp",
     show_default=True,
-    help="Language of the reference solution (a function problem's: a function in that language).",
+    help="Language of the reference solution (a function problem's: a function in that language; java: a unit"
+    " problem's JUnit 5 tests).",
 )
 @click.option("--title", default="", help="The problem's title [default: the example's].")
 @click.option(

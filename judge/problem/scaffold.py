@@ -23,7 +23,8 @@ from judge.problem.spec import json_schema
 
 TEMPLATES = Path(paths.TEMPLATES) / "new"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-EXTENSIONS = {"cpp": "cpp", "python3": "py"}
+EXTENSIONS = {"cpp": "cpp", "python3": "py", "java": "java"}
+JAVA_KINDS = ("unit",)  # the kinds whose example is written in Java too
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,9 @@ def create(
             f"{problem_id!r}: not a problem id (lower-case letters, digits, '-' and '_', starting with a letter or digit)"
         )
     if reference_language not in EXTENSIONS:
-        raise JudgeError(f"{reference_language!r}: the reference of a new problem is in cpp or python3")
+        raise JudgeError(f"{reference_language!r}: the reference of a new problem is in cpp or python3 (java: --unit)")
+    if reference_language == "java" and kind not in JAVA_KINDS:
+        raise JudgeError("--lang java makes a unit-test problem (--unit) only; the others take cpp or python3")
     if kind not in kinds.KINDS:
         raise JudgeError(f"{kind!r}: not a kind of problem (known: {', '.join(kinds.KINDS)})")
     if shape and shape not in kinds.KINDS[kind].shapes:

@@ -28,7 +28,6 @@ from pydantic import (
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     ValidationError,
-    field_validator,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
@@ -274,8 +273,10 @@ class UnitTestLine(_Strict):
 class Unit(_Strict):
     """A unit-test problem's tests: the teacher's own files."""
 
-    framework: Literal["pytest", "unittest"] = Field(
-        default="pytest", description="What the tests are written for (pytest runs unittest files too)"
+    framework: Literal["pytest", "unittest", "junit5"] = Field(
+        default="pytest",
+        description="What the tests are written for: pytest or unittest files (pytest runs both), or JUnit 5"
+        ' classes (Test*.java, *Test.java, *Tests.java; points from @Tag("points=N"))',
     )
     student_files: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = Field(
         min_length=1,
@@ -289,12 +290,13 @@ class Unit(_Strict):
         " secret (the problem's feedback level)",
     )
     per_test_time_s: float = Field(default=2.0, gt=0, le=60, description="CPU time of the student's code per test")
-    mode: Literal["apart", "together"] = Field(
-        default="apart",
+    mode: Literal["apart", "together"] | None = Field(
+        default=None,
         description="apart: the tests run in a process (and sandbox) of their own, which the student's code never"
         " shares; what they do with the student's module is sent over to it. together: the tests run in the"
         " student's process (tests that patch its module or start its file), their results over a channel the"
-        " judge checks; a determined student can read the tests and forge results there",
+        " judge checks; a determined student can read the tests and forge results there. Default: apart for"
+        " pytest and unittest, together for JUnit 5 (a JVM's objects do not cross)",
     )
     isolate: Literal["file", "test"] = Field(
         default="file", description="file: one process pair per test file; test: one per test"
@@ -306,13 +308,26 @@ class Unit(_Strict):
         " decorators (@weight, @points, @visibility) and the folder",
     )
 
-    @field_validator("student_files")
-    @classmethod
-    def _plain_names(cls, names: tuple[str, ...]) -> tuple[str, ...]:
-        for name in names:
-            if "/" in name or not name.endswith(".py") or name in ("main.py", "_judge_unit.py"):
-                raise ValueError(f"{name!r}: a Python file name at the top of the submission (not main.py)")
-        return names
+    @property
+    def runs(self) -> Literal["apart", "together"]:
+        """The mode the tests run in: the spec's, else the framework's own."""
+        return self.mode or ("together" if self.framework == "junit5" else "apart")
+
+    @model_validator(mode="after")
+    def _plain_names(self) -> Unit:
+        java = self.framework == "junit5"
+        for name in self.student_files:
+            if java and ("/" in name or not name.endswith(".java") or name == "JudgeRunner.java"):
+                raise ValueError(f"student_files: {name!r}: a Java file name at the top of the submission")
+            if not java and ("/" in name or not name.endswith(".py") or name in ("main.py", "_judge_unit.py")):
+                raise ValueError(
+                    f"student_files: {name!r}: a Python file name at the top of the submission (not main.py)"
+                )
+        if java and self.mode == "apart":
+            raise ValueError(
+                "mode: JUnit 5 tests run together with the student's classes (a JVM's objects do not cross)"
+            )
+        return self
 
 
 class ProblemSpec(_Strict):
@@ -698,7 +713,7 @@ def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> Proble
         for key, line in spec.unit.per_test.items()
     }
     try:
-        tests = listing.unit_tests(directory / spec.unit.tests, spec.unit.default_points, table)
+        tests = listing.unit_tests(directory / spec.unit.tests, spec.unit.default_points, table, spec.unit.framework)
     except listing.ListingError as err:
         raise SpecError([SpecIssue(err.path, err.line, "", str(err))]) from None
     if not tests:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 PUBLIC_FOLDER = "public"
@@ -147,10 +147,83 @@ def _test(
 def group_name(test_id: str, taken: set[str]) -> str:
     """A group name (a slug) for a test: its file's stem and its node path, made unique."""
     file, _, rest = test_id.partition("::")
-    stem = file.rsplit("/", 1)[-1].removesuffix(".py")
+    stem = file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     base = re.sub(r"[^a-z0-9_-]+", "-", f"{stem}-{rest.replace('::', '-')}".lower()).strip("-_") or "test"
     name, n = base, 2
     while name in taken:
         name, n = f"{base}-{n}", n + 1
     taken.add(name)
     return name
+
+
+# --- JUnit 5 -----------------------------------------------------------------------------
+
+_JAVA_TEST_FILE = re.compile(r"^(Test.*|.*Tests?)\.java$")
+_JAVA_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+_JAVA_CLASS = re.compile(r"\bclass\s+([A-Za-z_$][\w$]*)")
+_JAVA_TEST_ANNOTATIONS = ("Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate")
+# A method and the annotations before it: @Name or @Name(...) (one level of parentheses).
+_JAVA_METHOD = re.compile(
+    r"((?:@[\w.]+(?:\s*\((?:[^()]|\([^()]*\))*\))?\s*)+)"
+    r"(?:(?:public|protected|private|static|final|synchronized)\s+)*"
+    r"[\w<>\[\],.? ]+?\s+([A-Za-z_$][\w$]*)\s*\("
+)
+_JAVA_ANNOTATION = re.compile(r"@([\w.]+)(?:\s*\(((?:[^()]|\([^()]*\))*)\))?")
+_POINTS_TAG = re.compile(r'^\s*"points\s*=\s*([0-9]+(?:\.[0-9]+)?)"\s*$')
+
+
+def is_java_test_file(name: str) -> bool:
+    """Whether JUnit's console launcher takes the file's class by its name (Test*, *Test, *Tests)."""
+    return bool(_JAVA_TEST_FILE.match(name.rsplit("/", 1)[-1]))
+
+
+def read_java_tests(
+    path: str, text: str, default_points: float, table: Mapping[str, PerTest] | None = None
+) -> list[UnitTest]:
+    """The JUnit 5 tests of one Java file: its methods annotated @Test (or @ParameterizedTest,
+    @RepeatedTest, ...: one case each), `FILE::CLASS::METHOD` with the class by its package;
+    points from @Tag("points=N"), a title from @DisplayName."""
+    code = _JAVA_COMMENTS.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    declared = _JAVA_CLASS.search(code)
+    if declared is None:
+        raise FoundError(0, "no class in the file")
+    package = _JAVA_PACKAGE.search(code)
+    owner = f"{package.group(1)}.{declared.group(1)}" if package else declared.group(1)
+    folder_public = path.split("/", 1)[0] == PUBLIC_FOLDER
+    found: list[UnitTest] = []
+    for method in _JAVA_METHOD.finditer(code):
+        annotations = {
+            m.group(1).rsplit(".", 1)[-1]: m.group(2) or "" for m in _JAVA_ANNOTATION.finditer(method.group(1))
+        }
+        tags = [m.group(2) or "" for m in _JAVA_ANNOTATION.finditer(method.group(1)) if m.group(1).endswith("Tag")]
+        if not any(name in annotations for name in _JAVA_TEST_ANNOTATIONS):
+            continue
+        line = code.count("\n", 0, method.start(2)) + 1
+        test_id = f"{path}::{owner}::{method.group(2)}"
+        points: float = default_points
+        for tag in tags:
+            said = _POINTS_TAG.match(tag)
+            if said:
+                points = float(said.group(1))
+            elif tag.strip().startswith('"points'):
+                raise FoundError(line, f'{test_id}: @Tag({tag.strip()}): points are written @Tag("points=N")')
+        if not 0 <= points <= 1000:
+            raise FoundError(line, f"{test_id}: points must be a number from 0 to 1000, not {points:g}")
+        title = annotations.get("DisplayName", "").strip().strip('"')
+        override = (table or {}).get(test_id)
+        public = folder_public
+        if override is not None:
+            points = override.points if override.points is not None else points
+            public = override.public if override.public is not None else public
+        found.append(UnitTest(test_id, float(points), public, title))
+    return found
+
+
+Reader = Callable[[str, str, float, "Mapping[str, PerTest] | None"], list[UnitTest]]
+# Per framework: which files hold tests, and how their tests are read.
+FRAMEWORKS: dict[str, tuple[Callable[[str], bool], Reader]] = {
+    "pytest": (is_test_file, read_tests),
+    "unittest": (is_test_file, read_tests),
+    "junit5": (is_java_test_file, read_java_tests),
+}

@@ -42,18 +42,28 @@ class UnitTests(Kind):
         under the names the problem asks for; together, the tests and their runner too."""
         files = dict(self._student_files(problem, sources) or sources.files)
         unit = _unit(problem)
-        if unit.mode == "together":
-            folder = problem.directory / unit.tests
-            shared = {
-                path.relative_to(folder).as_posix(): path.read_bytes()
-                for path in sorted(folder.rglob("*"))
-                if path.is_file() and "__pycache__" not in path.parts
-            }
-            shared.update({name: text.encode() for name, text in pairs.support_files().items()})
-            # The student's files keep their names; the tests' may not replace them.
-            files = {**shared, **files, "main.py": pairs.bridge(pairs.TOGETHER_ENTRY).encode()}
-        else:
+        if unit.runs == "apart":
             files["main.py"] = pairs.bridge(pairs.STUDENT_ENTRY).encode()
+            return Sources(
+                sources.path, sources.language, tuple(sorted(files.items())), "main.py", "Main", single=False
+            )
+        folder = problem.directory / unit.tests
+        shared = {
+            path.relative_to(folder).as_posix(): path.read_bytes()
+            for path in sorted(folder.rglob("*"))
+            if path.is_file() and "__pycache__" not in path.parts
+        }
+        if unit.framework == "junit5":
+            # The student's classes, the tests and the judge's runner compiled together against
+            # JUnit's jar (build), run by the runner (run): scripts of the judge's own.
+            scripts = pairs.junit_scripts(problem.spec.limits.memory_mib)
+            files = {**shared, **files, **scripts, pairs.JUNIT_RUNNER: pairs.bridge(pairs.JUNIT_ENTRY).encode()}
+            return Sources(
+                sources.path, sources.language, tuple(sorted(files.items())), "", "JudgeRunner", True, True, False
+            )
+        shared.update({name: text.encode() for name, text in pairs.support_files().items()})
+        # The student's files keep their names; the tests' may not replace them.
+        files = {**shared, **files, "main.py": pairs.bridge(pairs.TOGETHER_ENTRY).encode()}
         return Sources(sources.path, sources.language, tuple(sorted(files.items())), "main.py", "Main", single=False)
 
     @staticmethod
@@ -65,9 +75,12 @@ class UnitTests(Kind):
         return None if not sources.single else []
 
     def compile_check(self, problem: Problem, sources: Sources) -> str:
-        wanted = _unit(problem).student_files
-        if sources.language.id not in LANGUAGES:
-            return f"this problem's tests are Python's: submit {', '.join(wanted)} (not {sources.language.name})"
+        unit = _unit(problem)
+        wanted = unit.student_files
+        offered = ("java",) if unit.framework == "junit5" else LANGUAGES
+        if sources.language.id not in offered:
+            what = "Java's" if unit.framework == "junit5" else "Python's"
+            return f"this problem's tests are {what}: submit {', '.join(wanted)} (not {sources.language.name})"
         if sources.single and len(wanted) > 1:
             return f"this problem asks for {len(wanted)} files ({', '.join(wanted)}): submit a folder or a zip of them"
         names = {name for name, _ in self._student_files(problem, sources) or sources.files}
@@ -81,7 +94,7 @@ class UnitTests(Kind):
         folder = problem.directory / _unit(problem).tests
         return [
             (path.relative_to(folder).as_posix(), path.read_text(encoding="utf-8", errors="replace"))
-            for path in listing.files_with_tests(folder / found.PUBLIC_FOLDER)
+            for path in listing.files_with_tests(folder / found.PUBLIC_FOLDER, _unit(problem).framework)
         ]
 
     def input_issues(self, problem: Problem, text: str) -> list[str]:
@@ -114,6 +127,19 @@ class UnitTests(Kind):
         return CaseRun(found.run, decided, None, own_output=False)
 
     def starter(self, own: str, other: str, shape: str = "") -> Starter:
+        if own == "java":
+            return Starter(
+                "A Stack, Tested",
+                (
+                    ("unit/java/problem.yaml.j2", "problem.yaml"),
+                    ("unit/java/statement.md.j2", "statement.md"),
+                    ("unit/java/StackTest.java.j2", "unit/public/StackTest.java"),
+                    ("unit/java/StackMoreTest.java.j2", "unit/secret/StackMoreTest.java"),
+                    ("unit/java/ref.java.j2", "solutions/accepted/Stack.java"),
+                    ("unit/java/wrong.java.j2", "solutions/wrong_answer/Stack.java"),
+                    ("unit/java/raises.java.j2", "solutions/run_time_error/Stack.java"),
+                ),
+            )
         return Starter(
             "A Stack, Tested",
             (

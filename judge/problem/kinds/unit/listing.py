@@ -22,16 +22,21 @@ class ListingError(ValueError):
         self.path, self.line = path, line
 
 
-def files_with_tests(folder: Path) -> list[Path]:
-    """The test files of the folder and below, by name (pytest's rule: test_*.py, *_test.py)."""
-    return sorted(p for p in folder.rglob("*.py") if p.is_file() and found.is_test_file(p.name))
+def files_with_tests(folder: Path, framework: str = "pytest") -> list[Path]:
+    """The test files of the folder and below, by name (pytest's rule: test_*.py, *_test.py;
+    JUnit's: Test*.java, *Test.java, *Tests.java)."""
+    wanted, _ = found.FRAMEWORKS[framework]
+    return sorted(p for p in folder.rglob("*") if p.is_file() and wanted(p.name))
 
 
-def unit_tests(folder: Path, default_points: float, table: Mapping[str, found.PerTest]) -> list[UnitTest]:
+def unit_tests(
+    folder: Path, default_points: float, table: Mapping[str, found.PerTest], framework: str = "pytest"
+) -> list[UnitTest]:
     """Every test in the tests' `folder`, file after file, each in the order of its source;
     `table`: the spec's per-test lines."""
+    _, read = found.FRAMEWORKS[framework]
     tests: list[UnitTest] = []
-    for path in files_with_tests(folder):
+    for path in files_with_tests(folder, framework):
         relative = path.relative_to(folder).as_posix()
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ListingError(path, 0, f"over {MAX_FILE_BYTES >> 20} MiB: not a test file")
@@ -40,7 +45,7 @@ def unit_tests(folder: Path, default_points: float, table: Mapping[str, found.Pe
         except UnicodeDecodeError:
             raise ListingError(path, 0, "not UTF-8 text") from None
         try:
-            tests += found.read_tests(relative, text, default_points, table)
+            tests += read(relative, text, default_points, table)
         except found.FoundError as err:
             raise ListingError(path, err.line, str(err)) from None
     return tests

@@ -26,7 +26,7 @@ MEMORY_ERROR = "the student's code raised MemoryError"
 
 
 @dataclass(frozen=True)
-class TestPhase:
+class RunPhase:
     when: str  # setup, call, teardown
     kind: str  # assert, error, student, gone, stuck, unsupported, skipped
     message: str
@@ -37,7 +37,7 @@ class Record:
     """What the tests' side wrote of one test."""
 
     id: str
-    phases: tuple[TestPhase, ...]
+    phases: tuple[RunPhase, ...]
     cpu_s: float
     wall_s: float
     printed: str
@@ -52,7 +52,7 @@ def record_of(raw: Mapping[str, object]) -> Record | None:
     for phase in phases:
         if not isinstance(phase, dict):
             return None
-        found.append(TestPhase(str(phase.get("when", "")), str(phase.get("kind", "")), str(phase.get("message", ""))))
+        found.append(RunPhase(str(phase.get("when", "")), str(phase.get("kind", "")), str(phase.get("message", ""))))
     cpu, wall = raw.get("cpu", 0.0), raw.get("wall", 0.0)
     return Record(
         str(raw["id"]),

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 STUDENT_ENTRY = "bridge_student.py"
 TESTS_ENTRY = "bridge_tests.py"
 TOGETHER_ENTRY = "bridge_together.py"
+JUNIT_ENTRY = "bridge_junit.java"
+JUNIT_RUNNER = "JudgeRunner.java"
+JUNIT_JAR = "/usr/share/java/junit-platform-console-standalone.jar"  # Debian's junit5
 COLLECT_ENTRY = "bridge_collect.py"
 START_CPU_S = 2.0  # the student's process's own start (Python, the module's import) on top of its tests
 TESTS_CPU_S = 10.0  # the tests' process: pytest's start and the teacher's code, on top of a second a test
@@ -128,7 +131,7 @@ def pytest_here() -> str:
 
 
 @dataclass(frozen=True)
-class TestResult:
+class UnitResult:
     """One test judged: its verdict, and the figures and output to show with it."""
 
     decided: CaseVerdict
@@ -177,6 +180,20 @@ def _collector_program(memory_mib: int) -> programs.Built:
         lifecycle.remove_dir(work)
 
 
+def junit_scripts(memory_mib: int) -> dict[str, bytes]:
+    """The build and run scripts of a JUnit 5 problem's program: javac and java with JUnit's jar,
+    the JVM flags of the java language (judge/run/languages.yaml)."""
+    build = (
+        f"exec javac -encoding UTF-8 -J-Xss64m -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -cp {JUNIT_JAR} -d ."
+        " $(find . -name '*.java' | sort)\n"
+    )
+    run = (
+        f"exec java -Xmx{memory_mib}m -Xss64m -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:TieredStopAtLevel=1"
+        f' -cp .:{JUNIT_JAR} JudgeRunner "$@"\n'
+    )
+    return {"build": build.encode(), "run": run.encode()}
+
+
 def support_files() -> dict[str, str]:
     """What tests import beside the student's module: stand-ins for gradescope-utils and
     PrairieLearn's helpers (their decorators are read from the source by the judge)."""
@@ -200,7 +217,7 @@ def ids_in_file(problem: Problem, file: str) -> list[str]:
     return ids
 
 
-_memo: dict[tuple[str, str, str], dict[str, TestResult]] = {}
+_memo: dict[tuple[str, str, str], dict[str, UnitResult]] = {}
 
 
 def _box_digest(where: Path) -> str:
@@ -212,7 +229,7 @@ def _box_digest(where: Path) -> str:
     return digest.hexdigest()
 
 
-def result_of(problem: Problem, launch: Launch, where: Path, test_id: str, limits: sandbox.RunLimits) -> TestResult:
+def result_of(problem: Problem, launch: Launch, where: Path, test_id: str, limits: sandbox.RunLimits) -> UnitResult:
     """The verdict of one test of the built submission in the box `where`."""
     unit = problem.spec.unit
     assert unit is not None
@@ -229,12 +246,12 @@ def result_of(problem: Problem, launch: Launch, where: Path, test_id: str, limit
 
 def run_pairs(
     problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits
-) -> dict[str, TestResult]:
+) -> dict[str, UnitResult]:
     """Every test of `ids`, pair after pair until each has its verdict."""
     unit = problem.spec.unit
     assert unit is not None
     memory_kib = limits.memory_mib * 1024
-    done: dict[str, TestResult] = {}
+    done: dict[str, UnitResult] = {}
     remaining = list(ids)
     while remaining:
         try:
@@ -242,23 +259,23 @@ def run_pairs(
         except (SandboxFailure, programs.ProgramError) as err:
             failed = CaseVerdict(Verdict.IE, str(err))
             empty = sandbox.RunResult(None, None, 0.0, 0.0, 0, 0, None, False, b"", b"")
-            return {**done, **{i: TestResult(failed, empty) for i in remaining}}
+            return {**done, **{i: UnitResult(failed, empty) for i in remaining}}
         for record in said.records:
             if record.id in remaining and record.id not in done:
                 decided = outcome.decide(record, unit.per_test_time_s, student, memory_kib)
                 shown = replace(student, cpu_s=record.cpu_s, wall_s=record.wall_s, stdout=record.printed.encode())
-                done[record.id] = TestResult(decided, shown)
+                done[record.id] = UnitResult(decided, shown)
         for test, decided in said.failed:
-            done.setdefault(test, TestResult(decided, student))
+            done.setdefault(test, UnitResult(decided, student))
         if said.current is not None and said.current not in done:
             # The test the student's process was in when it ended (mode together).
-            done[said.current] = TestResult(outcome.ended(student, memory_kib), student)
+            done[said.current] = UnitResult(outcome.ended(student, memory_kib), student)
         left = [i for i in remaining if i not in done]
         if left and (said.broken is not None or len(left) == len(remaining)):
             # Nothing more of these will run: the file could not be collected, or the pair
             # ended without a word on them.
             why = said.broken or CaseVerdict(Verdict.IE, "the tests' process ended before this test")
-            return {**done, **{i: TestResult(why, student) for i in left}}
+            return {**done, **{i: UnitResult(why, student) for i in left}}
         remaining = left
     return done
 
@@ -281,10 +298,12 @@ def _pair(
     unit = problem.spec.unit
     assert unit is not None
     tool = problem.program_limits
-    together = unit.mode == "together"
+    together = unit.runs == "together"
     if together:
         built = _collector_program(tool.memory_mib)
-        argv = [*launch.argv, ",".join(unit.student_files), *ids]
+        # The runner tells the student's exceptions by file (Python) or class (Java).
+        names = [n.removesuffix(".java") for n in unit.student_files]
+        argv = [*launch.argv, ",".join(names if unit.framework == "junit5" else unit.student_files), *ids]
     else:
         built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
         argv = [*launch.argv, *modules_of(unit)]

@@ -102,3 +102,44 @@ def test_test_files_and_group_names() -> None:
     taken: set[str] = set()
     assert group_name("public/test_stack.py::TestStack::test_push", taken) == "test_stack-teststack-test_push"
     assert group_name("secret/test_stack.py::TestStack::test_push", taken) == "test_stack-teststack-test_push-2"
+
+
+JUNIT = """
+package shapes.tests;
+
+import org.junit.jupiter.api.*;
+
+/* @Test void notInAComment() {} */
+class CircleTest {
+    @Test
+    @Tag("points=2.5")
+    @DisplayName("area of a unit circle")
+    void area() {}
+
+    // @Test void commentedOut() {}
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
+    public void radius(int r) {}
+
+    void helper() {}
+
+    @Test @Tag("fast") @Tag("points=0")
+    void free() {}
+}
+"""
+
+
+def test_junit_tests_are_found_with_their_points_tags() -> None:
+    from judge.problem.kinds.unit.found import is_java_test_file, read_java_tests
+
+    found = read_java_tests("secret/CircleTest.java", JUNIT, 1.0)
+    assert [(t.id, t.points, t.public, t.title) for t in found] == [
+        ("secret/CircleTest.java::shapes.tests.CircleTest::area", 2.5, False, "area of a unit circle"),
+        ("secret/CircleTest.java::shapes.tests.CircleTest::radius", 1.0, False, ""),
+        ("secret/CircleTest.java::shapes.tests.CircleTest::free", 0.0, False, ""),
+    ]
+    assert is_java_test_file("CircleTest.java") and is_java_test_file("TestCircle.java")
+    assert not is_java_test_file("Circle.java")
+    with pytest.raises(FoundError, match=r'points are written @Tag\("points=N"\)'):
+        read_java_tests("public/ATest.java", 'class ATest {\n  @Test @Tag("points=lots")\n  void a() {}\n}\n', 1.0)

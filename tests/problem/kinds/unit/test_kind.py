@@ -335,3 +335,53 @@ def test_together_runs_tests_that_patch_the_module_and_checks_the_channel(togeth
     assert verdicts.pop("test_stack-test_peek_leaves_the_top") == "RE"
     assert verdicts.pop("test_stack_more-test_the_error_is_an_index_error") == "RE"
     assert set(verdicts.values()) == {"AC"}, verdicts
+
+
+JAVA_HOSTILE = {
+    # Exits in the middle of a test: that test fails, the others run in a new JVM.
+    "exits": ("        return items.get(items.size() - 1);", "        System.exit(0);\n        return 0;"),
+    # Prints results of its own, and writes one straight to the channel out of turn.
+    "forges": (
+        "    public int size() {",
+        '    static {\n        System.out.println("{\\"end\\": true}");\n'
+        "        try {\n            new java.io.FileOutputStream(java.io.FileDescriptor.out).write(\n"
+        '                "{\\"id\\": \\"public/StackTest.java::StackTest::pushThenPop\\", \\"phases\\": []}\\n".getBytes());\n'
+        "        } catch (java.io.IOException e) {\n        }\n    }\n\n    public int size() {",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def junit(tmp_path_factory: pytest.TempPathFactory) -> Problem:
+    problems = tmp_path_factory.mktemp("junit")
+    scaffold.create(problems, "jstack", "java", kind="unit")
+    assert judge("--problems", str(problems), "gen", "jstack").returncode == 0
+    return load_problem(problems / "jstack")
+
+
+@needs_sandbox
+def test_a_junit_problem_verifies_as_made_with_its_points(junit: Problem) -> None:
+    verified = judge("--problems", str(junit.directory.parent), "verify", "jstack")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    points = {g.name: (g.points, g.visibility) for g in junit.spec.groups}
+    assert points["stacktest-stacktest-pushthenpop"] == (2.0, "public")
+    assert points["stackmoretest-stackmoretest-manyelementscomebackinreverse"] == (3.0, "secret")
+    assert junit.max_score == 8
+
+
+@needs_sandbox
+def test_a_java_student_exiting_or_forging_gets_nothing_it_did_not_earn(junit: Problem, tmp_path: Path) -> None:
+    reference = (junit.directory / "solutions" / "accepted" / "Stack.java").read_text()
+    old, new = JAVA_HOSTILE["exits"]
+    (tmp_path / "Stack.java").write_text(reference.replace(old, new))
+    record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "eve"), full=True)
+    verdicts = {c.group: c.verdict for c in record.cases}
+    assert verdicts.pop("stacktest-stacktest-peekleavesthetop") == "RE"
+    assert set(verdicts.values()) == {"AC"}, verdicts
+    # A queue (wrong) that forges: the forged lines fail what they touch, pass nothing.
+    wrong = (junit.directory / "solutions" / "wrong_answer" / "Stack.java").read_text()
+    old, new = JAVA_HOSTILE["forges"]
+    (tmp_path / "Stack.java").write_text(wrong.replace(old, new))
+    record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "mallory"), full=True)
+    verdicts = {c.group: c.verdict for c in record.cases}
+    assert verdicts["stacktest-stacktest-pushthenpop"] != "AC", record.cases

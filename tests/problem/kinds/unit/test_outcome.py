@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import signal
 
-from judge.problem.kinds.unit.outcome import Record, TestPhase, decide, record_of, unreported
+from judge.problem.kinds.unit.outcome import Record, RunPhase, decide, record_of, unreported
 from judge.run.sandbox import Limit, RunResult
 from judge.run.verdicts import Verdict
 
@@ -14,7 +14,7 @@ LIMIT_KIB = 256 * 1024
 
 
 def _record(*phases: tuple[str, str, str], cpu: float = 0.01) -> Record:
-    return Record("public/test_a.py::test_x", tuple(TestPhase(*p) for p in phases), cpu, 0.05, "")
+    return Record("public/test_a.py::test_x", tuple(RunPhase(*p) for p in phases), cpu, 0.05, "")
 
 
 def test_each_kind_of_failure_has_its_verdict() -> None:

@@ -1,0 +1,142 @@
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * The judge's runner of a unit-test problem's JUnit 5 tests in mode together: each test's
+ * start and result go out on the channel that was this process's stdout (System.out now
+ * writes to stderr), then an end line. Runs as JudgeRunner STUDENT_CLASSES ID... where an id is
+ * FILE::CLASS::METHOD and the student's classes are comma-separated.
+ */
+public final class JudgeRunner {
+    private static OutputStream channel;
+
+    private static synchronized void write(String line) {
+        try {
+            channel.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            channel.flush();
+        } catch (java.io.IOException e) {
+            Runtime.getRuntime().halt(3);
+        }
+    }
+
+    static String quote(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"': out.append("\\\""); break;
+                case '\\': out.append("\\\\"); break;
+                case '\n': out.append("\\n"); break;
+                case '\r': out.append("\\r"); break;
+                case '\t': out.append("\\t"); break;
+                default:
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    public static void main(String[] args) {
+        channel = new FileOutputStream(FileDescriptor.out);
+        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+        Set<String> students = new HashSet<>(List.of(args[0].split(",")));
+        List<String> ids = new ArrayList<>();
+        LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
+        for (int i = 1; i < args.length; i++) {
+            String[] parts = args[i].split("::");
+            ids.add(args[i]);
+            request.selectors(DiscoverySelectors.selectMethod(parts[1], parts[2]));
+        }
+        LauncherDiscoveryRequest built = request.build();
+        Launcher launcher = LauncherFactory.create();
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        launcher.execute(built, new TestExecutionListener() {
+            private long started;
+            private long wall;
+            private String current;
+
+            private String idOf(TestIdentifier test) {
+                if (!(test.getSource().orElse(null) instanceof MethodSource)) {
+                    return null;
+                }
+                MethodSource source = (MethodSource) test.getSource().get();
+                String suffix = "::" + source.getClassName() + "::" + source.getMethodName();
+                for (String id : ids) {
+                    if (id.endsWith(suffix)) {
+                        return id;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public void executionStarted(TestIdentifier test) {
+                String id = idOf(test);
+                if (id == null || !test.isTest()) {
+                    return;
+                }
+                current = id;
+                write("{\"start\": " + quote(id) + "}");
+                started = cpu.getCurrentThreadCpuTime();
+                wall = System.nanoTime();
+            }
+
+            @Override
+            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+                String id = idOf(test);
+                if (id == null || !test.isTest()) {
+                    return;
+                }
+                String phases = "[]";
+                if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+                    Throwable error = result.getThrowable().orElse(null);
+                    String kind = "error";
+                    String message = error == null ? "aborted" : error.toString();
+                    if (result.getStatus() == TestExecutionResult.Status.ABORTED) {
+                        kind = "skipped";
+                    } else if (error instanceof AssertionError) {
+                        kind = "assert";
+                        message = String.valueOf(error.getMessage());
+                    } else if (error != null && error.getStackTrace().length > 0
+                            && students.contains(error.getStackTrace()[0].getClassName().split("\\$")[0])) {
+                        kind = "student";
+                        message = "the student's code raised " + error;
+                    }
+                    if (message.length() > 2000) {
+                        message = message.substring(0, 2000);
+                    }
+                    phases = "[{\"when\": \"call\", \"kind\": \"" + kind + "\", \"message\": " + quote(message) + "}]";
+                }
+                double seconds = (cpu.getCurrentThreadCpuTime() - started) / 1e9;
+                double elapsed = (System.nanoTime() - wall) / 1e9;
+                write("{\"id\": " + quote(id) + ", \"phases\": " + phases + ", \"cpu\": " + seconds
+                        + ", \"wall\": " + elapsed + ", \"printed\": \"\"}");
+                current = null;
+            }
+        });
+        write("{\"end\": true}");
+        System.exit(0);
+    }
+}
