@@ -81,7 +81,7 @@ def copy_tests(root: Path, out: Path, notes: list[str]) -> int:
         if _RUNS_A_FILE.search(text):
             notes.append(
                 f"{shown}: starts a program of its own; the student's files are not in the tests' sandbox"
-                " (mode: apart), so such a test fails there"
+                " (mode: apart), so such a test fails there: `mode: together` runs it (docs/unit.md says at what cost)"
             )
     return count
 

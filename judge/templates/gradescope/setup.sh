@@ -16,6 +16,7 @@ command -v setpriv >/dev/null || need+=(util-linux)
 command -v python3 >/dev/null || need+=(python3)
 # Unit-test problems run the teacher's pytest files on the system's python3, in their sandbox.
 python3 -c 'import pytest' 2>/dev/null || need+=(python3-pytest)
+[ -f /usr/share/java/junit-platform-console-standalone.jar ] || need+=(junit5)  # JUnit 5 unit problems
 command -v "$PYTHON" >/dev/null || need+=("python@PYTHON_VERSION@" "python@PYTHON_VERSION@-venv")
 if [ ${#need[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
