@@ -5,7 +5,13 @@ pytest alone running the same file on the same module in one process.
 The judge's figure is one submission judged in a process that has judged one before (the
 problem loaded, the tests' side built: as `judge grade` and `judge serve` judge a class);
 pytest's is `python3 -m pytest` started afresh, its usual use. Medians of 10 runs each.
-Target (issue 45): at most 1.5x pytest alone. Not a test: nothing here fails a build.
+Target (issue 45): at most 1.5x pytest alone.
+
+Then a JUnit 5 class (`judge new --unit --lang java`'s five tests, its accepted Stack.java):
+judged (javac of the student's class, the tests and the runner, then one JVM), beside JUnit's
+console launcher on the same classes compiled beforehand, and beside javac and the launcher
+together. Target (issue 45): at most 1.5x the launcher's own time. Not a test: nothing here
+fails a build.
 """
 
 from __future__ import annotations
@@ -57,11 +63,11 @@ def make(root: Path) -> Path:
     return problem
 
 
-def judged(problem_dir: Path) -> float:
+def judged(problem_dir: Path, name: str = "mod.py", tests: int = TESTS) -> float:
     problem = load_problem(problem_dir)
-    source = problem_dir / "solutions" / "accepted" / "mod.py"
+    source = problem_dir / "solutions" / "accepted" / name
     record = judging.judge(judging.identify(problem, source, "warm-up"))
-    assert record.verdict == "AC" and len(record.cases) == TESTS, record
+    assert record.verdict == "AC" and len(record.cases) == tests, record
     times = []
     for i in range(RUNS):
         start = time.perf_counter()
@@ -86,16 +92,47 @@ def pytest_alone(problem_dir: Path, root: Path) -> float:
     return statistics.median(times)
 
 
+def junit(root: Path) -> tuple[float, float, float]:
+    """(judged, console launcher alone, javac and the launcher), medians."""
+    from judge.problem import scaffold
+
+    problems = root / "java"
+    problems.mkdir()
+    made = scaffold.create(problems, "jstack", "java", kind="unit")
+    subprocess.run([sys.executable, "-m", "judge", "--problems", str(problems), "gen", "jstack"], check=True)
+    mine = judged(made.directory, "Stack.java", 5)
+    jar = "/usr/share/java/junit-platform-console-standalone.jar"
+    classes = root / "classes"
+    sources = [made.directory / "solutions" / "accepted" / "Stack.java", *(made.directory / "unit").rglob("*.java")]
+    javac = ["javac", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-cp", jar, "-d", str(classes)]
+    launcher = ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar, "-cp", str(classes)]
+    launcher += ["--scan-classpath", "--disable-banner", "--details=none"]
+    compiled, alone = [], []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        subprocess.run([*javac, *map(str, sources)], check=True)
+        middle = time.perf_counter()
+        subprocess.run(launcher, check=True, capture_output=True)
+        alone.append(time.perf_counter() - middle)
+        compiled.append(time.perf_counter() - start)
+    return mine, statistics.median(alone), statistics.median(compiled)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-unit-") as temp:
         root = Path(temp)
         problem = make(root)
         mine = judged(problem)
         theirs = pytest_alone(problem, root)
+        java, launcher, with_javac = junit(root)
     print(f"unit-test problem, {TESTS} trivial tests in one file (median of {RUNS}):")
     print(f"  judged (two sandboxes, every call across): {mine:.3f} s")
     print(f"  pytest alone, one process:                 {theirs:.3f} s")
     print(f"  ratio {mine / theirs:.2f}x (target: at most 1.5x)")
+    print(f"JUnit 5 class of 5 tests (median of {RUNS}):")
+    print(f"  judged (javac, then one JVM; its channel):  {java:.3f} s")
+    print(f"  console launcher alone, compiled classes:  {launcher:.3f} s  ratio {java / launcher:.2f}x (target 1.5x)")
+    print(f"  javac and the console launcher:            {with_javac:.3f} s  ratio {java / with_javac:.2f}x")
 
 
 if __name__ == "__main__":
