@@ -191,3 +191,26 @@ def test_a_function_problem_is_graded_by_its_harness_from_the_wheel(installed: P
         cpp = "#include <vector>\nlong long max_sum(std::vector<int> xs) { return 0; }\n"
         results = autograde(root, {"answer.cpp": cpp})
         assert results["score"] < 100 and "WA" in str(results["output"]), results["output"]
+
+
+def test_a_unit_problem_is_graded_by_its_tests_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    """The teacher's test files travel with the problem and the bridges in the judge's wheel:
+    a stack graded on Gradescope as at home, apart (Python) and together (JUnit)."""
+    from judge.problem import scaffold
+
+    made = scaffold.create(tmp_path, "stack", "python3", kind="unit")
+    assert judge("--problems", str(tmp_path), "gen", "stack").returncode == 0
+    root = grading_only(installed, made.directory, tmp_path / "root")
+    accepted = (made.directory / "solutions" / "accepted" / "stack.py").read_text()
+    results = autograde(root, {"mine.py": accepted})
+    assert results["score"] == 10, results["output"]
+    wrong = (made.directory / "solutions" / "wrong_answer" / "stack.py").read_text()
+    results = autograde(root, {"mine.py": wrong})
+    assert 0 < float(str(results["score"])) < 10 and "WA" in str(results["output"]), results["output"]
+    if shutil.which("javac") is not None:
+        java = scaffold.create(tmp_path, "jstack", "java", kind="unit")
+        assert judge("--problems", str(tmp_path), "gen", "jstack").returncode == 0
+        root = grading_only(installed, java.directory, tmp_path / "jroot")
+        stack = (java.directory / "solutions" / "accepted" / "Stack.java").read_text()
+        results = autograde(root, {"Stack.java": stack})
+        assert results["score"] == 8, results["output"]
