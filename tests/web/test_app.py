@@ -595,6 +595,40 @@ def test_an_interactive_problem_is_judged_on_the_web(tmp_path: Path) -> None:
     assert verdicts == {"bisect.py": "AC", "count_up.py": "WA"}
 
 
+def test_a_unit_problem_is_judged_on_the_web_and_shows_its_public_tests(tmp_path: Path) -> None:
+    from judge.problem import scaffold
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    made = scaffold.create(problems, "stack", "python3", kind="unit")
+    subprocess.run(
+        [sys.executable, "-m", "judge", "--problems", str(problems), "gen"], cwd=REPO, check=True, capture_output=True
+    )
+    web = Server(problems, tmp_path / "data")
+    tokens = web.roster("eve")
+    web.start()
+    try:
+        client = web.client()
+        client.login("eve", tokens["eve"])
+        page = client.get("/problems/stack").body
+        assert "The public tests" in page and "def test_push_then_pop" in page
+        assert "test_many_elements_come_back_in_reverse" not in page  # a secret test's source
+        results = {}
+        for folder in ("accepted", "wrong_answer"):
+            source = (made.directory / "solutions" / folder / "stack.py").read_bytes()
+            reply = client.submit("stack", "stack.py", source)
+            assert reply.status == 303, reply.body
+            results[folder] = client.wait_done(submitted_id(reply.headers["location"]))
+    finally:
+        web.stop()
+    assert results["accepted"]["verdict"] == "AC" and results["wrong_answer"]["verdict"] == "WA"
+    shown = json.dumps(results["wrong_answer"])
+    assert "assert 1 == 2" in shown  # a public test's assertion, shown
+    # A secret test is what the feedback level says (its name and verdict at `groups`), never
+    # its assertion: the wrong stack's failure there reads "assert [0, 1, ...] == [999, 998, ...]".
+    assert "test_stack_more-test_many_elements_come_back_in_reverse" in shown and "999, 998" not in shown
+
+
 def test_nothing_one_students_program_leaves_reaches_the_next_students(tmp_path: Path) -> None:
     """`judge serve --workers 1`: one worker (and its session) judges both students in turn;
     each program looks for SysV queues, shared memory, semaphores, POSIX queues, keys and
