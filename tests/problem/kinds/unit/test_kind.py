@@ -385,3 +385,36 @@ def test_a_java_student_exiting_or_forging_gets_nothing_it_did_not_earn(junit: P
     record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "mallory"), full=True)
     verdicts = {c.group: c.verdict for c in record.cases}
     assert verdicts["stacktest-stacktest-pushthenpop"] != "AC", record.cases
+
+
+@needs_sandbox
+def test_isolate_test_gives_each_test_a_pair_of_its_own(problem: Problem, tmp_path: Path) -> None:
+    """A module that keeps state across calls (a count of the stacks made) passes a test that
+    wants a fresh process only when each test has one."""
+    spec = problem.directory / "problem.yaml"
+    kept = spec.read_text()
+    reference = (problem.directory / "solutions" / "accepted" / "stack.py").read_text()
+    counting = reference.replace(
+        "        self._items = []", "        global MADE\n        MADE += 1\n        self._items = []"
+    )
+    counting = "MADE = 0\n\n\n" + counting.replace(
+        "    def __len__(self):", "    def made(self):\n        return MADE\n\n    def __len__(self):"
+    )
+    (tmp_path / "stack.py").write_text(counting)
+    fresh = "\n\ndef test_a_fresh_process():\n    assert stack.Stack().made() == 1\n"
+    secret = problem.directory / "unit" / "secret" / "test_stack_more.py"
+    kept_tests = secret.read_text()
+    try:
+        secret.write_text(kept_tests + fresh)
+        results = {}
+        for isolate in ("file", "test"):
+            spec.write_text(kept.replace("  per_test_time_s: 2\n", f"  per_test_time_s: 2\n  isolate: {isolate}\n"))
+            assert judge("--problems", str(problem.directory.parent), "gen", "stack").returncode == 0
+            loaded = load_problem(problem.directory)
+            record = judging.judge(judging.identify(loaded, tmp_path / "stack.py", "ida"), full=True)
+            results[isolate] = {c.group: c.verdict for c in record.cases}["test_stack_more-test_a_fresh_process"]
+    finally:
+        spec.write_text(kept)
+        secret.write_text(kept_tests)
+        judge("--problems", str(problem.directory.parent), "gen", "stack")
+    assert results == {"file": "WA", "test": "AC"}
