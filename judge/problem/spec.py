@@ -289,7 +289,13 @@ class Unit(_Strict):
         description="The folder of the teacher's test files: public/ below it shown to students in full, the rest"
         " secret (the problem's feedback level)",
     )
-    per_test_time_s: float = Field(default=2.0, gt=0, le=60, description="CPU time of the student's code per test")
+    per_test_time_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=60,
+        description="CPU time of the student's code in one test: the problem's time limit (limits.time_s), which"
+        " this replaces when given",
+    )
     mode: Literal["apart", "together"] | None = Field(
         default=None,
         description="apart: the tests run in a process (and sandbox) of their own, which the student's code never"
@@ -734,7 +740,10 @@ def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> Proble
         )
         for test in tests
     )
-    return spec.model_copy(update={"groups": groups})
+    update: dict[str, object] = {"groups": groups}
+    if spec.unit.per_test_time_s is not None:  # a test's time is the problem's time limit, per case
+        update["limits"] = spec.limits.model_copy(update={"time_s": spec.unit.per_test_time_s})
+    return spec.model_copy(update=update)
 
 
 def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:

@@ -236,7 +236,9 @@ def _exception(raised: dict[str, Any]) -> BaseException:
     try:
         err = cls(*from_wire(raised.get("args", [message])))
     except Exception:
-        err = Exception(message)
+        # Its own __init__ takes other arguments: the same class, made without it.
+        err = cls.__new__(cls)
+        err.args = (message,)
     setattr(err, STUDENT_MARK, [str(w) for w in raised.get("where", [])])
     return err
 

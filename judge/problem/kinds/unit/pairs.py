@@ -243,7 +243,7 @@ def result_of(problem: Problem, launch: Launch, where: Path, test_id: str, limit
     file = test_id.split("::", 1)[0]
     if unit.isolate == "test":
         return run_pairs(problem, launch, where, [test_id], limits)[test_id]
-    key = (str(where), _box_digest(where), f"{problem.directory}\0{problem.digest}\0{file}")
+    key = (str(where), _box_digest(where), f"{problem.directory}\0{problem.digest}\0{file}\0{limits}")
     found = _memo.get(key)
     if found is None or test_id not in found:
         _memo.clear()  # one file's results at a time: the next file, or the next build, starts anew
@@ -269,7 +269,7 @@ def run_pairs(
             return {**done, **{i: UnitResult(failed, empty) for i in remaining}}
         for record in said.records:
             if record.id in remaining and record.id not in done:
-                decided = outcome.decide(record, unit.per_test_time_s, student, memory_kib)
+                decided = outcome.decide(record, limits.cpu_s, student, memory_kib)
                 shown = replace(student, cpu_s=record.cpu_s, wall_s=record.wall_s, stdout=record.printed.encode())
                 done[record.id] = UnitResult(decided, shown)
         for test, decided in said.failed:
@@ -315,7 +315,7 @@ def _pair(
         built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
         argv = [*launch.argv, *modules_of(unit)]
     # Together, the student's process runs pytest itself: its start is counted in too.
-    cpu = START_CPU_S * (3 if together else 1) + unit.per_test_time_s * len(ids)
+    cpu = START_CPU_S * (3 if together else 1) + limits.cpu_s * len(ids)
     student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu))
     own = tool.sandbox_limits(built)
     tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids))
@@ -323,7 +323,7 @@ def _pair(
         replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits
     )
     task = programs.Task(
-        built, (exchange.FEEDBACK, f"{unit.per_test_time_s:g}", *ids), None, tests_limits, keep=exchange.FEEDBACK
+        built, (exchange.FEEDBACK, f"{limits.cpu_s:g}", *ids), None, tests_limits, keep=exchange.FEEDBACK
     )
     done = exchange.interact(argv, where, student_limits, task)
     lines = _lines(done.kept)
