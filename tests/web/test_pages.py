@@ -56,8 +56,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dic
     root = tmp_path_factory.mktemp("pages")
     problems = small_problems(root / "problems")
     scaffold.create(problems, "maxsum", "python3")
-    made = judge("--problems", str(problems), "gen", "maxsum")
-    assert made.returncode == 0, made.stderr
+    scaffold.create(problems, "stack", "python3", kind="unit")  # its page shows test files
+    for problem in ("maxsum", "stack"):
+        made = judge("--problems", str(problems), "gen", problem)
+        assert made.returncode == 0, made.stderr
     every = sorted(p.name for p in problems.iterdir() if (p / "problem.yaml").is_file())
     (root / "course.yaml").write_text(
         "title: Algorithms 2026\ntimezone: Europe/Berlin\nassignments:\n"
@@ -150,6 +152,7 @@ def test_every_page_fits_a_phone_and_passes_axe(
                 "/",
                 "/problems/maxsum",
                 "/problems/lanqiao",
+                "/problems/stack",
                 "/submissions",
                 f"/submissions/{number}",
                 "/assignments/week1/scoreboard",
