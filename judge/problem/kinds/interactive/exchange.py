@@ -266,6 +266,15 @@ def _run_task(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int, stop: th
     partial.rename(work / RESULT_FILE)  # whole or absent
 
 
+def _identity(fd: int) -> tuple[int, int] | None:
+    """The open file a descriptor number stands for (a pipe's inode), None when it is closed."""
+    try:
+        found = os.fstat(fd)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino)
+
+
 def _serve(channel_fd: int) -> int:
     """The helper process: a task after another, until its socket closes."""
     libc_prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the judge gone: the run is stopped, and it ends
@@ -289,16 +298,20 @@ def _serve(channel_fd: int) -> int:
                 os.close(fd)
             return 0
         stop.clear()
+        # The task owns the ends: the ready end is closed once written, and the sandbox takes
+        # over the other two (closing them when the interactor holds them). Closing a number
+        # again later could close another descriptor that has taken it meanwhile in this
+        # long-lived process; a task that failed early closes only the pipes still there.
+        received = [_identity(fd) for fd in fds]
         try:
             _run_task(Path(message.decode()), fds[0], fds[1], fds[2], stop)
         except Exception as err:
             reply = f"error {type(err).__name__}: {err}".encode()[:4000]
+            for fd, was in zip(fds, received, strict=True):
+                if was is not None and _identity(fd) == was:
+                    os.close(fd)
         else:
             reply = b"done"
-        finally:
-            for fd in fds:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
         try:
             channel.send(reply)
         except OSError:

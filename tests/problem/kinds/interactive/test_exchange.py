@@ -171,3 +171,26 @@ def test_a_class_is_graded_on_an_interactive_problem(problems: Path, tmp_path: P
     assert graded.returncode == 0, graded.stderr
     assert "AC 1, WA 1" in graded.stdout
     assert (out / "grades.csv").read_text().splitlines()[1:] == ["ada,100,100", "bo,0,0"]
+
+
+def test_the_kept_helper_ends_each_task_holding_what_it_held_before(problems: Path, tmp_path: Path) -> None:
+    """The helper process that runs interactors is kept for the next interaction: a task must
+    leave its descriptors as it found them (none of the task's pipes left open, none of its own
+    closed), or a later interaction reads from or writes to the wrong file."""
+    from judge.problem.kinds.interactive.exchange import Helper
+
+    judged(problems, tmp_path, BISECT, "samples/01")
+    [helper] = [h for h in Helper._idle if h.owner == os.getpid()]
+
+    def held() -> dict[str, str]:
+        """Its descriptors, but the cgroup files the sandbox keeps open for its next run."""
+        folder = Path(f"/proc/{helper.process.pid}/fd")
+        found = {fd.name: os.readlink(fd) for fd in folder.iterdir()}
+        return {fd: target for fd, target in found.items() if not target.startswith("/sys/fs/cgroup/")}
+
+    before = held()
+    for _ in range(3):
+        found = judged(problems, tmp_path, BISECT, "samples/01", "edges/02")
+        assert [r.verdict for r in found] == [Verdict.AC, Verdict.AC]
+    assert [h.process.pid for h in Helper._idle if h.owner == os.getpid()] == [helper.process.pid]  # the same one
+    assert held() == before
