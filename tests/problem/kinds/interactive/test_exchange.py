@@ -174,9 +174,10 @@ def test_a_class_is_graded_on_an_interactive_problem(problems: Path, tmp_path: P
 
 
 def test_the_kept_helper_ends_each_task_holding_what_it_held_before(problems: Path, tmp_path: Path) -> None:
-    """The helper process that runs interactors is kept for the next interaction: a task must
-    leave its descriptors as it found them (none of the task's pipes left open, none of its own
-    closed), or a later interaction reads from or writes to the wrong file."""
+    """The helper process that runs interactors is kept for the next interaction: the same one
+    serves each, and after a task it holds no pipe of the task's and every descriptor it held
+    before (the cgroup files its sandbox pools between runs aside, which come and go). It does
+    not catch a number closed twice that nothing had reused yet: that rule is in _serve."""
     from judge.problem.kinds.interactive.exchange import Helper
 
     judged(problems, tmp_path, BISECT, "samples/01")
