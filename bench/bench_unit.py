@@ -7,11 +7,12 @@ problem loaded, the tests' side built: as `judge grade` and `judge serve` judge 
 pytest's is `python3 -m pytest` started afresh, its usual use. Medians of 10 runs each.
 Target (issue 45): at most 1.5x pytest alone.
 
-Then a JUnit 5 class (`judge new --unit --lang java`'s five tests, its accepted Stack.java):
-judged (javac of the student's class, the tests and the runner, then one JVM), beside JUnit's
-console launcher on the same classes compiled beforehand, and beside javac and the launcher
-together. Target (issue 45): at most 1.5x the launcher's own time. Not a test: nothing here
-fails a build.
+Then a JUnit 5 class (the public class of `judge new --unit --lang java`, three tests, on its
+accepted Stack.java): judged (one JVM that compiles the student's class and the tests, then runs
+them), beside JUnit's console launcher on the same classes compiled beforehand, and beside javac
+and the launcher together. Target (issue 45): at most 1.5x the launcher's own time. Then the
+starter's two classes (public and secret), which the judge runs in a JVM each (one process per
+test file) and the launcher in one. Not a test: nothing here fails a build.
 """
 
 from __future__ import annotations
@@ -92,17 +93,22 @@ def pytest_alone(problem_dir: Path, root: Path) -> float:
     return statistics.median(times)
 
 
-def junit(root: Path) -> tuple[float, float, float]:
-    """(judged, console launcher alone, javac and the launcher), medians."""
+def junit(root: Path, both: bool) -> tuple[float, float, float]:
+    """(judged, console launcher alone, javac and the launcher), medians. `both`: the starter's
+    two test classes (public and secret: a JVM each, one process per test file), else the
+    public one alone."""
     from judge.problem import scaffold
 
-    problems = root / "java"
+    problems = root / f"java-{both}"
     problems.mkdir()
     made = scaffold.create(problems, "jstack", "java", kind="unit")
+    if not both:
+        for extra in (made.directory / "unit" / "secret").glob("*.java"):
+            extra.unlink()
     subprocess.run([sys.executable, "-m", "judge", "--problems", str(problems), "gen", "jstack"], check=True)
-    mine = judged(made.directory, "Stack.java", 5)
+    mine = judged(made.directory, "Stack.java", 5 if both else 3)
     jar = "/usr/share/java/junit-platform-console-standalone.jar"
-    classes = root / "classes"
+    classes = root / f"classes-{both}"
     sources = [made.directory / "solutions" / "accepted" / "Stack.java", *(made.directory / "unit").rglob("*.java")]
     javac = ["javac", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-cp", jar, "-d", str(classes)]
     launcher = ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar, "-cp", str(classes)]
@@ -124,15 +130,19 @@ def main() -> None:
         problem = make(root)
         mine = judged(problem)
         theirs = pytest_alone(problem, root)
-        java, launcher, with_javac = junit(root)
+        java = {both: junit(root, both) for both in (False, True)}
     print(f"unit-test problem, {TESTS} trivial tests in one file (median of {RUNS}):")
     print(f"  judged (two sandboxes, every call across): {mine:.3f} s")
     print(f"  pytest alone, one process:                 {theirs:.3f} s")
     print(f"  ratio {mine / theirs:.2f}x (target: at most 1.5x)")
-    print(f"JUnit 5 class of 5 tests (median of {RUNS}):")
-    print(f"  judged (javac, then one JVM; its channel):  {java:.3f} s")
-    print(f"  console launcher alone, compiled classes:  {launcher:.3f} s  ratio {java / launcher:.2f}x (target 1.5x)")
-    print(f"  javac and the console launcher:            {with_javac:.3f} s  ratio {java / with_javac:.2f}x")
+    for both, (judged_s, launcher, with_javac) in java.items():
+        what = "two JUnit 5 classes, 5 tests (a JVM each)" if both else "a JUnit 5 class of 3 tests"
+        print(f"{what} (median of {RUNS}):")
+        print(f"  judged (compiled and run in the runner's JVM): {judged_s:.3f} s")
+        ratio = judged_s / launcher
+        target = "" if both else " (target: at most 1.5x)"
+        print(f"  console launcher alone, compiled classes:     {launcher:.3f} s  ratio {ratio:.2f}x{target}")
+        print(f"  javac and the console launcher:               {with_javac:.3f} s  ratio {judged_s / with_javac:.2f}x")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,13 @@ def bwrap_prefix(
     ]
     for bind in layers.binds:
         argv += bind
+    # /tmp and /dev/shm are memory: each is capped, and what is in them counts in the run's
+    # cgroup. Every other place bubblewrap makes (its root, /dev) is then read-only: as an
+    # ordinary user the program owns them, and could fill them beyond any cap.
+    size = str(tmp_bytes)
+    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
+    argv += ["--remount-ro", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
+    # After /tmp's tmpfs, so that a folder below /tmp (a cache in a test's temporary folder) is seen.
     for folder in read_only:
         # The folders bubblewrap makes on the way are root's, 0700 unless told: the program's
         # user (nobody) must be able to pass through them.
@@ -59,12 +66,6 @@ def bwrap_prefix(
         for parent in parents:
             argv += ["--perms", "0755", "--dir", parent]
         argv += ["--ro-bind-try", folder, folder]
-    # /tmp and /dev/shm are memory: each is capped, and what is in them counts in the run's
-    # cgroup. Every other place bubblewrap makes (its root, /dev) is then read-only: as an
-    # ordinary user the program owns them, and could fill them beyond any cap.
-    size = str(tmp_bytes)
-    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
-    argv += ["--remount-ro", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
     argv += ["--bind", box, BOX_MOUNT, "--chdir", BOX_MOUNT, "--remount-ro", "/"]
     return argv + ["--"]
 

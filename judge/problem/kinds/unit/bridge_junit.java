@@ -1,14 +1,31 @@
+import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
 
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
@@ -21,10 +38,13 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * The judge's runner of a unit-test problem's JUnit 5 tests in mode together: each test's
- * start and result go out on the channel that was this process's stdout (System.out now
- * writes to stderr), then an end line. Runs as JudgeRunner STUDENT_CLASSES ID... where an id is
- * FILE::CLASS::METHOD and the student's classes are comma-separated.
+ * The judge's runner of a unit-test problem's JUnit 5 tests in mode together. It compiles the
+ * box's sources (the student's classes and the teacher's tests) in its own JVM, as one JVM start
+ * instead of javac's and then the tests'; then each test's start and result go out on the
+ * channel that was this process's stdout (System.out now writes to stderr), then an end line.
+ * Runs as JudgeRunner STUDENT_CLASSES ID... where an id is FILE::CLASS::METHOD and the
+ * student's classes are comma-separated. It comes from the judge's kit (a jar of its own, not
+ * in the box), so the box holds only what is compiled here.
  */
 public final class JudgeRunner {
     private static OutputStream channel;
@@ -58,9 +78,63 @@ public final class JudgeRunner {
         return out.append('"').toString();
     }
 
-    public static void main(String[] args) {
+    /** Where a test file is secret (unit/secret/): its lines are not shown in a compile error. */
+    static final String SECRET = "secret/";
+    static final int SHOWN = 4000;
+
+    /** The compile errors as javac words them; a secret file's by its name and first line only. */
+    static String errors(List<Diagnostic<? extends JavaFileObject>> found, Path box) {
+        StringBuilder out = new StringBuilder();
+        for (Diagnostic<? extends JavaFileObject> d : found) {
+            if (d.getKind() != Diagnostic.Kind.ERROR) {
+                continue;
+            }
+            String name = d.getSource() == null ? "" : box.relativize(Paths.get(d.getSource().toUri())).toString();
+            String message = d.getMessage(Locale.ROOT);
+            if (name.startsWith(SECRET)) {
+                out.append(name).append(": error: ").append(message.split("\n", 2)[0]).append('\n');
+            } else {
+                out.append(name).append(':').append(d.getLineNumber()).append(": error: ").append(message).append('\n');
+            }
+        }
+        String text = out.toString().strip();
+        return text.length() > SHOWN ? text.substring(0, SHOWN) + "..." : text;
+    }
+
+    /** The box's classes compiled into a private folder, loaded from there; null when they do
+     * not compile (the reason written on the channel, as the student's: a CE). */
+    static ClassLoader compiled() throws IOException {
+        Path box = Paths.get("").toAbsolutePath();
+        List<File> sources;
+        try (Stream<Path> walk = Files.walk(box)) {
+            sources = walk.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))
+                    .sorted().map(Path::toFile).collect(Collectors.toList());
+        }
+        Path classes = Files.createTempDirectory("judge-classes");
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        DiagnosticCollector<JavaFileObject> found = new DiagnosticCollector<>();
+        StandardJavaFileManager files = javac.getStandardFileManager(found, Locale.ROOT, StandardCharsets.UTF_8);
+        // No annotation processing: nothing of the student's runs while compiling.
+        List<String> options = List.of("-encoding", "UTF-8", "-proc:none", "-nowarn", "-Xlint:none",
+                "-cp", System.getProperty("java.class.path"), "-d", classes.toString());
+        boolean ok = javac.getTask(null, files, found, options, null, files.getJavaFileObjectsFromFiles(sources)).call();
+        files.close();
+        if (!ok) {
+            write("{\"collect_error\": \"\", \"student\": true, \"message\": " + quote(errors(found.getDiagnostics(), box)) + "}");
+            return null;
+        }
+        return new URLClassLoader(new URL[] {classes.toUri().toURL()}, JudgeRunner.class.getClassLoader());
+    }
+
+    public static void main(String[] args) throws IOException {
         channel = new FileOutputStream(FileDescriptor.out);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+        ClassLoader loader = compiled();
+        if (loader == null) {
+            System.exit(0);
+        }
+        // JUnit finds the tests' classes by name through the thread's loader.
+        Thread.currentThread().setContextClassLoader(loader);
         Set<String> students = new HashSet<>(List.of(args[0].split(",")));
         List<String> ids = new ArrayList<>();
         LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -78,11 +79,22 @@ class ChannelRecorder:
         )
         self.printed = ""
 
+    def where(self, lines: list[str]) -> str:
+        """The student's line the import failed at, as pytest's report names it."""
+        for line in reversed(lines):
+            found = re.search(r'File "(?:[^"]*/)?([^"/]+)", line (\d+)', line) or re.match(
+                r"\s*(?:\S*/)?([^\s/:]+):(\d+): in ", line
+            )
+            if found and found.group(1) in self.student_files:
+                return f" ({found.group(1)}, line {found.group(2)})"
+        return ""
+
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
             text = str(report.longrepr).strip().splitlines()
             student = any(name in str(report.longrepr) for name in self.student_files)
-            message = text[-1] if text else "the file could not be collected"
+            message = text[-1].removeprefix("E").strip() if text else "the file could not be collected"
+            message += self.where(text) if student else ""
             self.write({"collect_error": report.nodeid, "student": student, "message": message[:2000]})
 
 

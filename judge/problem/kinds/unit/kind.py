@@ -42,11 +42,13 @@ class UnitTests(Kind):
         under the names the problem asks for; together, the tests and their runner too."""
         files = dict(self._student_files(problem, sources) or sources.files)
         unit = _unit(problem)
+        # Nothing is compiled at build: the student's module is imported (Python) or compiled
+        # (Java, by the judge's runner) by the process that runs the tests, which reports an
+        # error there as a CE with its line. A syntax check at build was a sandbox of its own.
+        language = sources.language.model_copy(update={"compile": None})
         if unit.runs == "apart":
             files["main.py"] = pairs.bridge(pairs.STUDENT_ENTRY).encode()
-            return Sources(
-                sources.path, sources.language, tuple(sorted(files.items())), "main.py", "Main", single=False
-            )
+            return Sources(sources.path, language, tuple(sorted(files.items())), "main.py", "Main", single=False)
         folder = problem.directory / unit.tests
         shared = {
             path.relative_to(folder).as_posix(): path.read_bytes()
@@ -54,17 +56,14 @@ class UnitTests(Kind):
             if path.is_file() and "__pycache__" not in path.parts
         }
         if unit.framework == "junit5":
-            # The student's classes, the tests and the judge's runner compiled together against
-            # JUnit's jar (build), run by the runner (run): scripts of the judge's own.
-            scripts = pairs.junit_scripts(problem.spec.limits.memory_mib)
-            files = {**shared, **files, **scripts, pairs.JUNIT_RUNNER: pairs.bridge(pairs.JUNIT_ENTRY).encode()}
-            return Sources(
-                sources.path, sources.language, tuple(sorted(files.items())), "", "JudgeRunner", True, True, False
-            )
+            # The student's classes and the tests, compiled by the judge's runner in the JVM that
+            # then runs them (pairs.py, kit.py): nothing is compiled at build.
+            files = {**shared, **files}
+            return Sources(sources.path, language, tuple(sorted(files.items())), "", "JudgeRunner", single=False)
         shared.update({name: text.encode() for name, text in pairs.support_files().items()})
         # The student's files keep their names; the tests' may not replace them.
         files = {**shared, **files, "main.py": pairs.bridge(pairs.TOGETHER_ENTRY).encode()}
-        return Sources(sources.path, sources.language, tuple(sorted(files.items())), "main.py", "Main", single=False)
+        return Sources(sources.path, language, tuple(sorted(files.items())), "main.py", "Main", single=False)
 
     @staticmethod
     def _student_files(problem: Problem, sources: Sources) -> list[tuple[str, bytes]] | None:

@@ -148,7 +148,7 @@ def collected(lines: Sequence[object], expected: Sequence[str]) -> Collected:
             for victim in victims:
                 failed[victim] = CaseVerdict(Verdict.RE, NOT_A_RESULT)
             current = None if current in victims else current
-    if ended:
+    if ended and broken is None:  # a file that did not collect: its tests take that verdict
         for test in expected:
             if test not in seen and test not in failed:
                 failed[test] = CaseVerdict(Verdict.RE, "the run ended without this test's result")

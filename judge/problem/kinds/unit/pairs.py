@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from judge.errors import SandboxFailure
 from judge.problem.kinds.interactive import exchange
-from judge.problem.kinds.unit import outcome
+from judge.problem.kinds.unit import kit, outcome
 from judge.problem.kinds.unit.bridge_tests import RESULTS
 from judge.run import lifecycle, programs, sandbox
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -35,9 +35,6 @@ if TYPE_CHECKING:
 STUDENT_ENTRY = "bridge_student.py"
 TESTS_ENTRY = "bridge_tests.py"
 TOGETHER_ENTRY = "bridge_together.py"
-JUNIT_ENTRY = "bridge_junit.java"
-JUNIT_RUNNER = "JudgeRunner.java"
-JUNIT_JAR = "/usr/share/java/junit-platform-console-standalone.jar"  # Debian's junit5
 COLLECT_ENTRY = "bridge_collect.py"
 START_CPU_S = 2.0  # the student's process's own start (Python, the module's import) on top of its tests
 TESTS_CPU_S = 10.0  # the tests' process: pytest's start and the teacher's code, on top of a second a test
@@ -130,13 +127,6 @@ def pytest_here() -> str:
     return f"pytest {done.stdout.strip()}"
 
 
-def junit_here() -> str:
-    """JUnit 5's jar as the student's sandbox will find it, or what brings it."""
-    if Path(JUNIT_JAR).is_file():
-        return JUNIT_JAR
-    return "missing: apt-get install junit5 (JUnit 5 problems compile and run against its jar)"
-
-
 @dataclass(frozen=True)
 class UnitResult:
     """One test judged: its verdict, and the figures and output to show with it."""
@@ -185,20 +175,6 @@ def _collector_program(memory_mib: int) -> programs.Built:
         return programs.load_and_build(folder, memory_mib)
     finally:
         lifecycle.remove_dir(work)
-
-
-def junit_scripts(memory_mib: int) -> dict[str, bytes]:
-    """The build and run scripts of a JUnit 5 problem's program: javac and java with JUnit's jar,
-    the JVM flags of the java language (judge/run/languages.yaml)."""
-    build = (
-        f"exec javac -encoding UTF-8 -J-Xss64m -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -cp {JUNIT_JAR} -d ."
-        " $(find . -name '*.java' | sort)\n"
-    )
-    run = (
-        f"exec java -Xmx{memory_mib}m -Xss64m -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:TieredStopAtLevel=1"
-        f' -cp .:{JUNIT_JAR} JudgeRunner "$@"\n'
-    )
-    return {"build": build.encode(), "run": run.encode()}
 
 
 def support_files() -> dict[str, str]:
@@ -306,17 +282,23 @@ def _pair(
     assert unit is not None
     tool = problem.program_limits
     together = unit.runs == "together"
+    start, reads = launch.argv, limits.read_only
     if together:
         built = _collector_program(tool.memory_mib)
         # The runner tells the student's exceptions by file (Python) or class (Java).
-        names = [n.removesuffix(".java") for n in unit.student_files]
-        argv = [*launch.argv, ",".join(names if unit.framework == "junit5" else unit.student_files), *ids]
+        names = unit.student_files
+        if unit.framework == "junit5":
+            # The judge's runner, from its kit (bound read-only): it compiles the box's sources.
+            made = kit.kit()
+            start, reads = tuple(made.argv(problem.spec.limits.memory_mib)), (*reads, str(made.folder))
+            names = tuple(n.removesuffix(".java") for n in names)
+        argv = [*start, ",".join(names), *ids]
     else:
         built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
-        argv = [*launch.argv, *modules_of(unit)]
-    # Together, the student's process runs pytest itself: its start is counted in too.
+        argv = [*start, *modules_of(unit)]
+    # Together, the student's process runs pytest (or compiles and runs JUnit) itself: its start counts.
     cpu = START_CPU_S * (3 if together else 1) + limits.cpu_s * len(ids)
-    student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu))
+    student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu), read_only=reads)
     own = tool.sandbox_limits(built)
     tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids))
     tests_limits = exchange.partner_limits(

@@ -5,6 +5,8 @@ earns a point its code did not."""
 
 from __future__ import annotations
 
+import re
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -418,3 +420,46 @@ def test_isolate_test_gives_each_test_a_pair_of_its_own(problem: Problem, tmp_pa
         secret.write_text(kept_tests)
         judge("--problems", str(problem.directory.parent), "gen", "stack")
     assert results == {"file": "WA", "test": "AC"}
+
+
+@needs_sandbox
+def test_a_java_student_whose_classes_do_not_compile_gets_ce_without_a_secret_line(
+    junit: Problem, tmp_path: Path
+) -> None:
+    """The runner compiles the box in its own JVM: a class the tests cannot compile against is
+    a CE on every test, with javac's words for the student's file and the public test, and only
+    the name and the error of a secret one (its source lines are the secret)."""
+    reference = (junit.directory / "solutions" / "accepted" / "Stack.java").read_text()
+    without_size = reference.replace("    public int size() {\n        return items.size();\n    }\n", "")
+    assert without_size != reference
+    (tmp_path / "Stack.java").write_text(without_size)
+    record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "dora"), full=True)
+    assert {c.verdict for c in record.cases} == {"CE"}
+    said = record.cases[0].message
+    assert "public/StackTest.java:24: error: cannot find symbol" in said
+    assert "secret/StackMoreTest.java: error: cannot find symbol" in said
+    assert re.search(r"secret/StackMoreTest\.java:\d", said) is None
+    assert "symbol:" not in said.split("secret/", 1)[1], said  # javac's detail lines: the public file's only
+    (tmp_path / "Stack.java").write_text(reference.replace("items.add(x);", "items.add(x)"))
+    record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "dora"), full=True)
+    assert {c.verdict for c in record.cases} == {"CE"}
+    assert "Stack.java:8: error: ';' expected" in record.cases[0].message
+
+
+@needs_sandbox
+def test_a_syntax_error_is_ce_with_its_line_in_either_mode(problem: Problem, tmp_path: Path) -> None:
+    """Nothing is compiled at build: the process that imports the module finds the error, and
+    says where, apart (the student's bridge) and together (pytest's collection)."""
+    copy = tmp_path / "problems" / "stack"
+    shutil.copytree(problem.directory, copy)
+    spec = copy / "problem.yaml"
+    (tmp_path / "stack.py").write_text("class Stack:\n    def push(self, x)\n        pass\n")
+    for mode in ("apart", "together"):
+        spec.write_text(
+            re.sub(r"(?m)^unit:\n", f"unit:\n  mode: {mode}\n", spec.read_text().replace("  mode: apart\n", ""))
+        )
+        copied = load_problem(copy)
+        assert copied.spec.unit is not None and copied.spec.unit.runs == mode
+        record = judging.judge(judging.identify(copied, tmp_path / "stack.py", "syd"), full=True)
+        assert {c.verdict for c in record.cases} == {"CE"}, (mode, record.cases)
+        assert "SyntaxError" in record.cases[0].message and "(stack.py, line 2)" in record.cases[0].message, mode

@@ -80,3 +80,18 @@ def test_together_results_must_be_each_listed_test_once_in_turn_then_the_end() -
     assert cut.current == b and not cut.failed
     unknown = collected([{"start": "t.py::test_x"}, {"start": a}, _result(a)], [a])
     assert [r.id for r in unknown.records] == [a]
+
+
+def test_together_a_file_that_did_not_collect_is_that_verdict_with_or_without_an_end() -> None:
+    """A module that does not import (pytest then ends its run as usual) is a CE on the file's
+    tests, not tests that went unreported; the teacher's file that does not collect is an IE."""
+    from judge.problem.kinds.unit.outcome import collected
+
+    a, b = "t.py::test_a", "t.py::test_b"
+    student = {"collect_error": "t.py", "student": True, "message": "SyntaxError: expected ':' (stack.py, line 2)"}
+    for lines in ([student, {"end": True}], [student]):
+        said = collected(lines, [a, b])
+        assert not said.failed and said.broken is not None
+        assert said.broken.verdict is Verdict.CE and "line 2" in said.broken.message
+    teacher = collected([{**student, "student": False}, {"end": True}], [a, b])
+    assert teacher.broken is not None and teacher.broken.verdict is Verdict.IE
