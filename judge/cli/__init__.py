@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from judge import __version__
-from judge.cli import cluster, data, explain, gradescope, grading, problems, run, similar, web
+from judge.cli import cluster, data, explain, gradescope, grading, lti, problems, run, similar, web
 from judge.cli.common import err, report_errors
 from judge.errors import EXIT_INTERRUPTED, EXIT_USAGE, JudgeError
 from judge.paths import PROBLEMS_ENV
@@ -51,6 +51,7 @@ for command in (
     grading.verify,
     web.serve,
     web.roster,
+    lti.lti,
     web.gradebook,
     problems.new,
     problems.starter,

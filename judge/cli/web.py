@@ -95,6 +95,13 @@ DATA_DIR = Path("judge-data")
     help="Seconds a worker judges one submission before it lets a classmate's waiting submission in"
     " (between two cases; the first resumes after).",
 )
+@click.option(
+    "--lms-retry",
+    type=click.FloatRange(min=0.1, max=3600),
+    default=15.0,
+    show_default=True,
+    help="Seconds before a grade the LMS did not take is sent again (doubled each time, at most an hour).",
+)
 @cluster_options
 @unsafe_option
 @click.pass_context
@@ -116,6 +123,7 @@ def serve(
     course_file: Path | None,
     per_minute: int,
     turn: float,
+    lms_retry: float,
     scheduler: str | None,
     certs_dir: Path | None,
     insecure_loopback: bool,
@@ -144,6 +152,7 @@ def serve(
         course_file=course_file,
         per_minute=per_minute,
         turn_s=turn,
+        lms_retry_s=lms_retry,
     )
     # Say so plainly if the address is taken, before any worker starts.
     try:
@@ -219,7 +228,7 @@ def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layo
     problems_dir: Path = ctx.obj["problems"]
     problems = {p.id: p for p in (load_problem(Path(d)) for d in problem_dirs(problems_dir))}
     course = course_for(problems_dir, course_file, sorted(problems))
-    text = FORMATS[layout](class_book(course, _store(data_dir), problems))
+    text = FORMATS[layout](class_book(course, open_store(data_dir), problems))
     if output is None:
         click.echo(text, nl=False)
         return
@@ -245,7 +254,7 @@ _data_option = click.option(
 )
 
 
-def _store(data_dir: Path) -> Store:
+def open_store(data_dir: Path) -> Store:
     """The web judge's store, saying what it fixed on the way in (loose permissions)."""
     from judge.web.store import Store
 
@@ -261,7 +270,7 @@ def _store(data_dir: Path) -> Store:
 @_data_option
 def roster_add(user_ids: tuple[str, ...], teacher: bool, data_dir: Path) -> None:
     """Add ids (or give them new tokens); prints `id,token` once: hand each token out."""
-    store = _store(data_dir)
+    store = open_store(data_dir)
     for user_id in user_ids:
         click.echo(f"{user_id},{store.add_user(user_id, 'teacher' if teacher else 'student')}")
 
@@ -275,7 +284,7 @@ def roster_import(csv_file: Path, data_dir: Path) -> None:
     from judge.web.roster import read_ids
 
     ids = read_ids(csv_file)
-    store = _store(data_dir)
+    store = open_store(data_dir)
     for user_id in ids:
         click.echo(f"{user_id},{store.add_user(user_id)}")
     err.print(f"judge: {len(ids)} id(s) added to {data_dir}")
@@ -286,7 +295,7 @@ def roster_import(csv_file: Path, data_dir: Path) -> None:
 @_data_option
 def roster_logout(user_ids: tuple[str, ...], data_dir: Path) -> None:
     """End every session of these ids now (a cookie that may have been copied); their tokens stay."""
-    store = _store(data_dir)
+    store = open_store(data_dir)
     for user_id in user_ids:
         if store.user(user_id) is None:
             raise JudgeError(f"{user_id!r} is not on the roster of {data_dir}")
@@ -298,6 +307,6 @@ def roster_logout(user_ids: tuple[str, ...], data_dir: Path) -> None:
 def roster_list(data_dir: Path) -> None:
     """Every id on the roster, its role and its number of submissions."""
     table = Table("id", "role", "submissions", box=None, pad_edge=False)
-    for user, count in _store(data_dir).users():
+    for user, count in open_store(data_dir).users():
         table.add_row(user.id, user.role, str(count))
     out.print(table)

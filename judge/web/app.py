@@ -24,6 +24,8 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from judge.web import api, auth, board, guard, student, teacher
+from judge.web.lti import passback
+from judge.web.lti import routes as lti_routes
 from judge.web.site import FORM_FIELDS, Settings, Site, log
 from judge.web.worker import Workers
 
@@ -31,6 +33,7 @@ __all__ = ["Settings", "create_app"]
 # The pages' own scripts, and the code editor (Ace, from the npm registry: `make` puts it in
 # static/ace; without it the submit form is a plain textarea).
 STATIC = Path(__file__).parent / "static"
+LTI_STEP_S = 3.0  # how often scores are queued and sent to the LMS (LTI)
 
 
 async def _watch(workers: Workers) -> None:
@@ -39,6 +42,29 @@ async def _watch(workers: Workers) -> None:
         await asyncio.sleep(1.0)
         for pid in workers.revive():
             log.warning("judge worker %d died; replaced, its submission is queued again", pid)
+
+
+def _lti_step(site: Site, last: tuple[int, float] | None) -> tuple[int, float] | None:
+    """One round of the LMS's work: scores queued where a judging changed them, class lists
+    fetched where asked, queued scores sent where due."""
+    if not site.store.platforms():
+        return last
+    mark = site.store.done_mark()
+    if mark != last:
+        passback.queue(site.store, site.book(), {row.id: row.created for row in site.store.all()})
+    passback.sync_due(site.store)
+    passback.send_due(site.store, site.course, "/submissions/{id}", site.settings.lms_retry_s)
+    return mark
+
+
+async def _lti_pump(site: Site) -> None:
+    last: tuple[int, float] | None = None
+    while True:
+        await asyncio.sleep(LTI_STEP_S)
+        try:
+            last = await asyncio.to_thread(_lti_step, site, last)
+        except Exception:  # the next round tries again: the queue is in the store
+            log.exception("the LMS's grade passback failed this round")
 
 
 def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[], float] = time.time) -> FastAPI:
@@ -65,9 +91,11 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
         if workers is not None:
             workers.start()
             watch = asyncio.create_task(_watch(workers))
+        pump = asyncio.create_task(_lti_pump(site))
         try:
             yield
         finally:
+            pump.cancel()
             if watch is not None:
                 watch.cancel()
             if workers is not None:
@@ -83,6 +111,13 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
     app.state.site = site
     guard.install(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for router in (auth.routes(), student.routes(site), api.routes(), teacher.routes(), board.routes()):
+    for router in (
+        auth.routes(),
+        student.routes(site),
+        api.routes(),
+        teacher.routes(),
+        board.routes(),
+        lti_routes.routes(),
+    ):
         app.include_router(router)
     return app

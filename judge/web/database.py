@@ -128,7 +128,106 @@ def _statements(script: str) -> tuple[str, ...]:
 _VERSION_2 = """
 ALTER TABLE submissions ADD COLUMN live TEXT;
 """
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_statements(_VERSION_1), _statements(_VERSION_2))
+# Version 3: LTI 1.3 (judge.web.lti): the tool's keys, the platforms, the launches' one-use
+# state, the people and LMS courses that launched, and the grades queued for the LMS.
+_VERSION_3 = """
+CREATE TABLE lti_keys (
+    kid TEXT PRIMARY KEY,
+    private_pem TEXT NOT NULL,
+    created REAL NOT NULL,
+    retired REAL                    -- signs no more; still published for a while (keys.py)
+);
+CREATE TABLE lti_platforms (
+    issuer TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    login_url TEXT NOT NULL,        -- the platform's OIDC authorization endpoint
+    token_url TEXT NOT NULL,        -- where the services' access tokens come from
+    keys_url TEXT NOT NULL,         -- the platform's JWKS
+    audience TEXT NOT NULL DEFAULT '',  -- the token endpoint's audience, when not its URL
+    created REAL NOT NULL,
+    PRIMARY KEY (issuer, client_id)
+);
+CREATE TABLE lti_deployments (
+    issuer TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    deployment_id TEXT NOT NULL,
+    PRIMARY KEY (issuer, client_id, deployment_id)
+);
+-- A launch's short-lived values (the nonce of a login, its state's parameters), each used once.
+CREATE TABLE lti_values (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    expires REAL NOT NULL
+);
+-- Who an LMS user is here: the platform's `sub` names them; the roster id is the judge's.
+CREATE TABLE lti_people (
+    issuer TEXT NOT NULL,
+    sub TEXT NOT NULL,
+    user TEXT NOT NULL UNIQUE REFERENCES users(id),
+    name TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (issuer, sub)
+);
+-- An LMS course (a context) linked to this judge's course by a teacher's launch, and the
+-- service URLs its launches carry.
+CREATE TABLE lti_courses (
+    issuer TEXT NOT NULL,
+    context_id TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    deployment_id TEXT NOT NULL,
+    title TEXT NOT NULL DEFAULT '',
+    lineitems_url TEXT NOT NULL DEFAULT '',
+    memberships_url TEXT NOT NULL DEFAULT '',
+    tool_url TEXT NOT NULL DEFAULT '',  -- this judge's address as the LMS reaches it
+    linked REAL NOT NULL,
+    linked_by TEXT NOT NULL,
+    PRIMARY KEY (issuer, context_id)
+);
+-- Who the LMS says is in a linked course; `dropped`: since when it no longer does.
+CREATE TABLE lti_members (
+    issuer TEXT NOT NULL,
+    context_id TEXT NOT NULL,
+    user TEXT NOT NULL,
+    role TEXT NOT NULL,
+    seen REAL NOT NULL,
+    dropped REAL,
+    PRIMARY KEY (issuer, context_id, user)
+);
+-- The line item of each assignment in each LMS course: found or made once, then reused.
+CREATE TABLE lti_lineitems (
+    issuer TEXT NOT NULL,
+    context_id TEXT NOT NULL,
+    assignment TEXT NOT NULL,
+    url TEXT NOT NULL,
+    PRIMARY KEY (issuer, context_id, assignment)
+);
+-- Grade passback: each student's counted score of an assignment for one LMS course, the
+-- newest only; `sent_score` is what the LMS has. Pending rows are retried with a backoff.
+CREATE TABLE lti_sends (
+    issuer TEXT NOT NULL,
+    context_id TEXT NOT NULL,
+    assignment TEXT NOT NULL,
+    user TEXT NOT NULL,
+    score REAL NOT NULL,
+    max_score REAL NOT NULL,
+    submission INTEGER,
+    at REAL NOT NULL,               -- the counted submission's time
+    status TEXT NOT NULL CHECK (status IN ('pending', 'sent')),
+    tries INTEGER NOT NULL DEFAULT 0,
+    next_try REAL NOT NULL,
+    error TEXT NOT NULL DEFAULT '',
+    sent REAL,
+    sent_score REAL,
+    PRIMARY KEY (issuer, context_id, assignment, user)
+);
+CREATE INDEX lti_sends_due ON lti_sends (status, next_try);
+"""
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    _statements(_VERSION_1),
+    _statements(_VERSION_2),
+    _statements(_VERSION_3),
+)
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")
 

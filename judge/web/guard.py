@@ -20,6 +20,24 @@ CSP = (
     "form-action 'self'; "
     "frame-ancestors 'none'; base-uri 'none'"
 )
+# Posted to by an LMS, not by the judge's own pages: what makes them genuine is the platform's
+# signed id token (the launch) or nothing worth forging (the login that asks for one).
+FOREIGN_POSTS = ("/lti/login", "/lti/launch")
+LAUNCH_BYTES = 64 * 1024  # an id token with its claims (Canvas sends several KiB)
+
+
+def policy(framed_by: tuple[str, ...] = (), forms_to: tuple[str, ...] = ()) -> str:
+    """The Content-Security-Policy: `framed_by`, the LMS origins whose pages may frame the judge
+    (none unless LTI is set up); `forms_to`, origins a form may post to beside the judge's own
+    (an LMS's deep-linking return)."""
+    found = CSP
+    if forms_to:
+        found = found.replace("form-action 'self'", "form-action 'self' " + " ".join(forms_to))
+    if framed_by:
+        found = found.replace("frame-ancestors 'none'", "frame-ancestors 'self' " + " ".join(framed_by))
+    return found
+
+
 _TITLES = {
     400: "Bad request",
     401: "Not logged in",
@@ -34,12 +52,15 @@ _TITLES = {
 }
 
 
-def harden(response: Response) -> Response:
-    """The headers of every response, errors included: no script but the judge's own files, no framing, no sniffing,
-    no referrer to other sites, and nothing kept in a cache (pages show sources and results)."""
-    response.headers["Content-Security-Policy"] = CSP
+def harden(response: Response, framed_by: tuple[str, ...] = ()) -> Response:
+    """The headers of every response, errors included: no script but the judge's own files, no
+    framing but by the LMSs the judge is a tool of, no sniffing, no referrer to other sites, and
+    nothing kept in a cache (pages show sources and results). A route that set its own policy
+    (policy() with more allowed) keeps it."""
+    response.headers.setdefault("Content-Security-Policy", policy(framed_by))
     response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["X-Frame-Options"] = "DENY"
+    if not framed_by:
+        response.headers["X-Frame-Options"] = "DENY"  # for browsers before frame-ancestors
     response.headers["Referrer-Policy"] = "same-origin"
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -105,7 +126,12 @@ async def _checked(request: Request, call_next: Callable[[Request], Awaitable[Re
     # A browser names the page a form came from: a post from another site (CSRF) is
     # refused, on top of the SameSite cookie. Clients that send no Origin are not browsers.
     origin = request.headers.get("origin")
-    if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host")):
+    foreign = request.url.path in FOREIGN_POSTS
+    if (
+        not foreign
+        and origin is not None
+        and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host"))
+    ):
         return await http_error(
             request, WebError(403, "This form was sent from another site; open the judge's own page and try again.")
         )
@@ -114,14 +140,14 @@ async def _checked(request: Request, call_next: Callable[[Request], Awaitable[Re
     # An honest length over the limit is refused before reading; a false one is cut at
     # the limit by the body's own count (max_body_size).
     site = site_of(request)
-    limit = site.submit_bytes if request.url.path.endswith("/submit") else FORM_BYTES
+    limit = site.submit_bytes if request.url.path.endswith("/submit") else LAUNCH_BYTES if foreign else FORM_BYTES
     if int(length) > limit:
         return await http_error(request, WebError(413, site.too_large(limit)))
     return await call_next(request)
 
 
 async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-    return harden(await _checked(request, call_next))
+    return harden(await _checked(request, call_next), site_of(request).framed_by())
 
 
 def install(app: FastAPI) -> None:

@@ -32,6 +32,7 @@ from judge.web.store import Store, SubmissionRow
 
 FORM_BYTES = 4096  # the body of every form but the submission's: a few short fields
 FORM_FIELDS = 4  # no form of the judge has more fields (nor more than one file)
+FRAMED_S = 10.0  # how long the LMS origins that may frame the judge are kept before reading again
 log = logging.getLogger("judge.web")
 
 
@@ -49,6 +50,7 @@ class Settings:
     course_file: Path | None = None  # None: course.yaml beside the problems folder, if there is one
     per_minute: int = 10  # submissions a student may make in a minute (0: no cap)
     turn_s: float = 10.0  # judging one submission this long, a worker lets a waiting classmate in
+    lms_retry_s: float = 15.0  # a grade the LMS did not take is sent again after this, doubled each time
 
 
 class WebError(HTTPException):
@@ -88,6 +90,14 @@ class Site:
         # Every body is counted as it arrives (not by what Content-Length claims) and cut at
         # the route's limit: a form's few fields, or a submission.
         self.submit_bytes = 2 * settings.max_source_bytes + 16 * 1024
+        self._framed: tuple[float, tuple[str, ...]] = (-FRAMED_S, ())
+
+    def framed_by(self) -> tuple[str, ...]:
+        """The LMS origins whose pages may frame the judge's (LTI), read again every FRAMED_S."""
+        now = time.monotonic()
+        if now - self._framed[0] >= FRAMED_S:
+            self._framed = (now, self.store.frame_origins())
+        return self._framed[1]
 
     def public_cases(self, problem: Problem) -> int:
         """How many public cases a problem has (counted once per loaded problem: a live page asks
@@ -175,8 +185,8 @@ class Site:
         return HTMLResponse(html, status_code=http_status)
 
     def too_large(self, limit: int) -> str:
-        if limit == FORM_BYTES:
-            return f"This form is over its {FORM_BYTES // 1024} KiB limit."
+        if limit != self.submit_bytes:
+            return f"This form is over its {limit // 1024} KiB limit."
         return f"The upload is over the {self.settings.max_source_bytes // 1024} KiB limit for a source file."
 
     def problem_or_404(self, problem_id: str) -> Problem:

@@ -16,6 +16,7 @@ from judge.course import gradebook
 from judge.grade import results
 from judge.grade.results import GradeRecord
 from judge.web.accounts import Accounts
+from judge.web.lti.records import LtiRecords
 from judge.web.queueing import PENDING, SubmissionQueue
 
 # What a listing needs: never the source or the result, which pages refreshing every
@@ -93,7 +94,7 @@ class SubmissionRow:
         return self.status
 
 
-class Store(Accounts, SubmissionQueue):
+class Store(Accounts, SubmissionQueue, LtiRecords):
     """Everything the web judge keeps; each part's methods live in its own module."""
 
     def get(self, submission_id: int) -> SubmissionRow | None:

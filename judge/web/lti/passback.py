@@ -1,0 +1,139 @@
+"""Grade passback: the counted score of each LMS student in each assignment, by the gradebook's
+one rule (best or last, the late penalty), queued in the store whenever it changes and sent to
+the assignment's line item in every linked LMS course. The queue survives a restart; a send
+that fails (the LMS down, a token refused) is tried again later, waiting longer each time.
+
+`wanted` is pure; `step` is what `judge serve` runs every few seconds, in a thread."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from judge.course.gradebook import Gradebook
+from judge.course.spec import Course
+from judge.web.lti import classlist, services
+from judge.web.lti.records import LmsCourse, LtiRecords, Send
+
+FIRST_WAIT_S = 15.0
+LONGEST_WAIT_S = 3600.0
+SYNC_KEY = "sync:"  # a class list to fetch from the LMS (after a launch, or asked for)
+SYNC_S = 24 * 3600
+log = logging.getLogger("judge.web")
+
+
+def backoff_s(tries: int, first_s: float = FIRST_WAIT_S) -> float:
+    """How long a send that failed `tries` times before waits: `first_s`, doubled each time,
+    at most an hour."""
+    return float(min(LONGEST_WAIT_S, first_s * 2 ** max(0, tries)))
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A student of a linked LMS course, as the passback needs them."""
+
+    course: LmsCourse
+    user: str
+
+
+def wanted(book: Gradebook, seats: Sequence[Seat], received: Mapping[int, float], now: float) -> list[Send]:
+    """Each seat's score of each assignment it has a counted submission in: the assignment's
+    total out of its maximum, at the newest counted submission's time."""
+    found = []
+    for seat in seats:
+        row = book.row(seat.user)
+        if row is None:
+            continue
+        for index, assignment in enumerate(book.assignments):
+            counted = [
+                cell
+                for column, cell in zip(book.columns, row.cells, strict=True)
+                if column.assignment == assignment.id and not cell.blank
+            ]
+            if not counted:
+                continue  # nothing counted yet: the LMS shows no grade, not a zero
+            ids = [c.submission for c in counted if c.submission is not None]
+            latest = max(ids, key=lambda i: received.get(i, 0.0)) if ids else None
+            at = received.get(latest, now) if latest is not None else now
+            found.append(
+                Send(
+                    seat.course.issuer,
+                    seat.course.context_id,
+                    assignment.id,
+                    seat.user,
+                    row.totals[index],
+                    book.max_of(assignment.id),
+                    latest,
+                    at,
+                    "pending",
+                    0,
+                    now,
+                    "",
+                    None,
+                    None,
+                )
+            )
+    return found
+
+
+def queue(store: LtiRecords, book: Gradebook, received: Mapping[int, float]) -> int:
+    """Queue every score that changed: how many."""
+    seats = []
+    for course in store.lms_courses():
+        if not course.lineitems_url:
+            continue  # the LMS gave this course no grade service
+        for member in store.members(course.issuer, course.context_id):
+            if member.role == "student" and member.dropped is None:
+                seats.append(Seat(course, member.user))
+    return sum(store.want_score(send) for send in wanted(book, seats, received, time.time()))
+
+
+def send_due(store: LtiRecords, course_of: Course, link: str, first_s: float = FIRST_WAIT_S) -> tuple[int, int]:
+    """Send every queued score whose time has come: (sent, failed). `link`: the path of a
+    submission's page, with `{id}`; `first_s`: the wait after a first failure."""
+    sent = failed = 0
+    courses = {(c.issuer, c.context_id): c for c in store.lms_courses()}
+    for send in store.sends("pending", due_by=time.time()):
+        course = courses.get((send.issuer, send.context_id))
+        platforms = [p for p in store.platforms(send.issuer) if course and p.client_id == course.client_id]
+        sub = store.sub_of(send.issuer, send.user)
+        try:
+            if course is None or not platforms or sub is None:
+                raise LookupError("the LMS course, its platform or the student is no longer linked")
+            assignment = next(a for a in course_of.assignments if a.id == send.assignment)
+            due = assignment.due.isoformat() if assignment.due is not None else ""
+            url = services.lineitem(store, platforms[0], course, assignment.id, assignment.title, send.max_score, due)
+            where = f"{course.tool_url}{link.format(id=send.submission)}" if send.submission is not None else ""
+            comment = f"Judged by the judge: {where}" if where else "Judged by the judge"
+            services.put_score(store, platforms[0], course, url, sub, send, comment)
+        except Exception as err:  # the LMS down, a refusal, a bad answer: tried again later
+            store.send_failed(send, f"{type(err).__name__}: {err}", time.time() + backoff_s(send.tries, first_s))
+            failed += 1
+            continue
+        store.send_done(send)
+        sent += 1
+    return sent, failed
+
+
+def sync_due(store: LtiRecords) -> int:
+    """Fetch the class lists asked for (classlist.sync): how many were."""
+    done = 0
+    for course in store.lms_courses():
+        key = f"{SYNC_KEY}{course.issuer}\0{course.context_id}"
+        if not course.memberships_url or store.take_lti_value(key) is None:
+            continue
+        platforms = [p for p in store.platforms(course.issuer) if p.client_id == course.client_id]
+        if platforms:
+            try:
+                classlist.sync(store, platforms[0], course)
+                done += 1
+            except Exception as err:  # the next launch or the teacher's button asks again
+                log.warning("the class list of %s could not be fetched from the LMS: %s", course.title, err)
+                continue
+    return done
+
+
+def ask_sync(store: LtiRecords, course: LmsCourse) -> None:
+    store.put_lti_value(f"{SYNC_KEY}{course.issuer}\0{course.context_id}", "1", SYNC_S)

@@ -1,0 +1,304 @@
+"""The LTI 1.3 routes of `judge serve`: the platform's login request and the launch it posts
+(tool.py checks them), the tool's public keys, the teacher's pick of an assignment for the
+LMS (deep linking), the link of an LMS course to this judge's course, and the teacher's page of
+what LTI did (courses, their members, grades sent and pending).
+
+A launch signs its user in (no token): the LMS's `sub` is their roster id here (classlist.py),
+Instructors and TeachingAssistants get the teacher's pages, Learners the student's. A launch
+from an LMS course no teacher has linked yet is refused to a student with one sentence their
+teacher can act on; a teacher is offered the link."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any, cast
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pylti1p3.deep_link_resource import DeepLinkResource
+from pylti1p3.exception import LtiException, OIDCException
+from pylti1p3.lineitem import LineItem
+
+from judge.web.accounts import User
+from judge.web.auth import require_teacher, sign_in
+from judge.web.guard import policy
+from judge.web.lti import claims, classlist, keys, passback
+from judge.web.lti.records import LmsCourse
+from judge.web.lti.tool import Asked, LaunchState, ToolConfig, ToolLaunch, ToolLogin, check_claims
+from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
+
+LOGIN_PARAMS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "client_id", "lti_deployment_id")
+OFFER = "offer:"  # a teacher's offer to link an LMS course: its launch's claims, by a random key
+OFFER_S = 3600
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def _secure(request: Request) -> bool:
+    """Whether cookies may be Secure (and so SameSite=None, for the LMS's frame): served over
+    HTTPS, or on this machine (where browsers treat plain HTTP as secure)."""
+    return request.url.scheme == "https" or (request.url.hostname or "") in LOCAL_HOSTS
+
+
+def tool_url(request: Request) -> str:
+    """This judge's address as the LMS and the browser reach it (behind a proxy too)."""
+    return str(request.base_url).rstrip("/")
+
+
+async def _params(request: Request) -> dict[str, str]:
+    if request.method == "GET":
+        return dict(request.query_params)
+    form = await request.form()
+    return {key: value for key, value in form.items() if isinstance(value, str)}
+
+
+def _refused(what: str, err: Exception) -> WebError:
+    reason = str(err).rstrip(".") or type(err).__name__
+    return WebError(403, f"The LMS's {what} was refused: {reason}. Open the judge again from the LMS.")
+
+
+async def login(request: Request, site: Site = Depends(site_of)) -> Response:
+    """The platform's third-party initiated login (GET or POST): a redirect to its
+    authorization endpoint with a state (a cookie) and a nonce (kept in the store)."""
+    params = await _params(request)
+    asked = Asked(params, request.cookies, _secure(request))
+    started = ToolLogin(asked, site.store)
+    # Kept by the state: a launch that finds no state cookie (a browser that refuses cookies
+    # in frames) offers the same login in a new window.
+    started.pass_params_to_launch({key: params[key] for key in LOGIN_PARAMS if params.get(key)})
+    try:
+        url = started.get_redirect_object(f"{tool_url(request)}/lti/launch").get_redirect_url()
+    except (LtiException, OIDCException) as err:
+        raise _refused("login request", err) from None
+    return started.cookies.apply(RedirectResponse(url, status_code=302))
+
+
+def _validated(request: Request, site: Site, params: dict[str, str]) -> tuple[ToolLaunch, claims.Launched]:
+    asked = Asked(params, request.cookies, _secure(request))
+    launch = ToolLaunch(asked, site.store)
+    try:
+        launch.validate()
+        person = claims.launched(launch.get_launch_data())
+        platform = ToolConfig(site.store).platform(person.issuer, person.client_id)
+        if platform is None:
+            raise LtiException("no LMS is registered here with this issuer and client id")
+        check_claims(launch, params.get("id_token", ""), platform)
+    except (LtiException, OIDCException) as err:
+        state = params.get("state", "")
+        if state and "State not found" in str(err) and asked.get_cookie(f"lti1p3-{state}") is None:
+            raise _NoCookie(LaunchState(site.store).get_state_params(state)) from None
+        raise _refused("launch", err) from None
+    return launch, person
+
+
+class _NoCookie(Exception):
+    """The launch came back without the login's cookie: the browser keeps none in the frame."""
+
+    def __init__(self, login_params: dict[str, object]) -> None:
+        super().__init__("no state cookie")
+        self.login_params = login_params
+
+
+async def launch(request: Request, site: Site = Depends(site_of)) -> Response:
+    params = await _params(request)
+    try:
+        started, person = _validated(request, site, params)
+    except _NoCookie as missing:
+        again = {k: str(v) for k, v in missing.login_params.items()} | {"lti1p3_new_window": "1"}
+        return site.page(request, "web/lti_window.html.j2", 200, again=f"{base(request)}/lti/login?{urlencode(again)}")
+    origin = request.headers.get("origin", "")
+    for seen in (person.return_origin, claims.origin_of(origin)):
+        site.store.note_frame_origin(seen)
+    if person.role is None:
+        raise WebError(
+            403, "Your role in this LMS course has no page in the judge, which is for its teachers and students."
+        )
+    course = site.store.lms_course(person.issuer, person.context_id)
+    if course is None and person.role != "teacher":
+        raise WebError(
+            403,
+            f"This LMS course ({person.context_title or person.context_id}) is not linked to the judge yet: "
+            "your teacher links it by opening the judge from it once.",
+        )
+    user = User(classlist.enrol(site.store, person), person.role)
+    framed = _secure(request)
+    if person.message == claims.DEEP_LINK_LAUNCH:
+        if person.role != "teacher":
+            raise WebError(403, "Only a teacher of the LMS course adds the judge's assignments to it.")
+        response: Response = _pick_page(request, site, user, started.get_launch_id(), person, course)
+    elif course is None:
+        key = secrets.token_urlsafe(16)
+        offer = {"person": person.__dict__, "user": user.id, "tool": tool_url(request)}
+        site.store.put_lti_value(OFFER + key, json.dumps(offer), OFFER_S)
+        response = _offer_page(request, site, user, key, person)
+    else:
+        course = replace(
+            course,
+            title=person.context_title or course.title,
+            deployment_id=person.deployment_id,
+            lineitems_url=person.lineitems_url,
+            memberships_url=person.memberships_url,
+            tool_url=tool_url(request),
+        )
+        site.store.link_course(course)
+        passback.ask_sync(site.store, course)
+        response = RedirectResponse(f"{base(request)}{_target(site, person.target)}", status_code=303)
+    sign_in(response, site, user.id, framed)
+    return response
+
+
+def _target(site: Site, target: str) -> str:
+    """The page a launch asked for (its link's custom `assignment` or `problem`)."""
+    kind, _, name = target.partition(":")
+    if kind == "problem" and name in site.problems:
+        return f"/problems/{name}"
+    if kind == "assignment":
+        found = next((a for a in site.course.assignments if a.id == name), None)
+        if found is not None and len(found.problems) == 1:
+            return f"/problems/{found.problems[0]}"
+    return "/"
+
+
+def _offer_page(request: Request, site: Site, user: User, key: str, person: claims.Launched) -> Response:
+    linked = site.store.lms_courses()
+    return site.page(request, "web/lti_link.html.j2", 200, user, key=key, lms_title=person.context_title, linked=linked)
+
+
+def _course_of(person: claims.Launched, tool: str, by: str) -> LmsCourse:
+    return LmsCourse(
+        person.issuer,
+        person.context_id,
+        person.client_id,
+        person.deployment_id,
+        person.context_title,
+        person.lineitems_url,
+        person.memberships_url,
+        tool,
+        by,
+    )
+
+
+def link(request: Request, key: str = Form(""), user: User = Depends(require_teacher)) -> Response:
+    """The teacher links the LMS course they launched from to this judge's course."""
+    site = site_of(request)
+    held = site.store.take_lti_value(OFFER + key)
+    offer = json.loads(held) if held is not None else None
+    if not isinstance(offer, dict) or offer.get("user") != user.id:
+        raise WebError(400, "This offer to link an LMS course has expired: open the judge from the LMS again.")
+    person = claims.Launched(**offer["person"])
+    course = _course_of(person, str(offer["tool"]), user.id)
+    site.store.link_course(course)
+    passback.ask_sync(site.store, course)
+    return RedirectResponse(f"{base(request)}{_target(site, person.target)}", status_code=303)
+
+
+def _pick_page(
+    request: Request, site: Site, user: User, launch_id: str, person: claims.Launched, course: LmsCourse | None
+) -> Response:
+    return site.page(
+        request,
+        "web/lti_pick.html.j2",
+        200,
+        user,
+        launch_id=launch_id,
+        assignments=site.course.assignments,
+        problems=sorted(site.problems.values(), key=lambda p: p.id),
+        lms_title=person.context_title,
+        linked=course is not None,
+    )
+
+
+def deep_link(
+    request: Request, launch_id: str = Form(""), choice: str = Form(""), user: User = Depends(require_teacher)
+) -> Response:
+    """The teacher's pick, signed and posted back to the LMS: a link that launches the
+    assignment (or problem), with its line item (its maximum score, its due date)."""
+    site = site_of(request)
+    asked = Asked({}, request.cookies, _secure(request))
+    body = LaunchState(site.store).get_launch_data(launch_id) if launch_id.startswith("lti1p3-launch-") else {}
+    if not body:
+        raise WebError(400, "This choice came too late: add the judge's assignment from the LMS again.")
+    person = claims.launched(body)
+    if site.store.lti_person(person.issuer, person.sub) != user.id:
+        raise WebError(403, "This choice belongs to another teacher's launch.")
+    restored = ToolLaunch(asked, site.store)
+    restored.set_launch_id(launch_id).set_auto_validation(enable=False).set_jwt(cast(Any, {"body": body}))
+    restored.set_restored().validate_registration()
+    if site.store.lms_course(person.issuer, person.context_id) is None:
+        site.store.link_course(_course_of(person, tool_url(request), user.id))
+    resource = _resource(site, tool_url(request), choice)
+    token = restored.get_deep_link().get_response_jwt([resource])
+    settings = body.get(claims.DEEP_LINKING, {})
+    back = str(settings.get("deep_link_return_url", "")) if isinstance(settings, dict) else ""
+    if not claims.origin_of(back):
+        raise WebError(400, "The LMS gave no address to return the choice to.")
+    response = site.page(request, "web/lti_return.html.j2", 200, user, action=back, token=token)
+    response.headers["Content-Security-Policy"] = policy(site.framed_by(), (claims.origin_of(back),))
+    return response
+
+
+def _resource(site: Site, tool: str, choice: str) -> DeepLinkResource:
+    kind, _, name = choice.partition(":")
+    assignment = next((a for a in site.course.assignments if a.id == name), None) if kind == "assignment" else None
+    if assignment is not None:
+        title = assignment.title or assignment.id
+        maximum = sum(site.problems[p].max_score for p in assignment.problems if p in site.problems)
+        item = LineItem().set_label(title).set_score_maximum(maximum).set_resource_id(assignment.id)
+        item.set_tag("judge")
+        if assignment.due is not None:
+            item.set_end_date_time(assignment.due.isoformat())
+        resource = DeepLinkResource().set_lineitem(item)
+    elif kind == "problem" and name in site.problems:
+        title = site.problems[name].spec.title or name
+        resource = DeepLinkResource()
+    else:
+        raise WebError(400, "Pick one of the course's assignments or problems.")
+    return resource.set_url(f"{tool}/lti/launch").set_title(title).set_custom_params({kind: name})
+
+
+def jwks(site: Site = Depends(site_of)) -> JSONResponse:
+    return JSONResponse(keys.published(site.store))
+
+
+def lti_page(request: Request, user: User = Depends(require_teacher)) -> HTMLResponse:
+    site = site_of(request)
+    courses = site.store.lms_courses()
+    return site.page(
+        request,
+        "web/lti.html.j2",
+        200,
+        user,
+        platforms=site.store.platforms(),
+        courses=[(c, site.store.members(c.issuer, c.context_id)) for c in courses],
+        sends=site.store.sends(),
+        tool=tool_url(request),
+        when=lambda moment: site.when(datetime.fromtimestamp(moment, UTC)),
+    )
+
+
+def sync(request: Request, user: User = Depends(require_teacher)) -> Response:
+    site = site_of(request)
+    for course in site.store.lms_courses():
+        passback.ask_sync(site.store, course)
+    return RedirectResponse(f"{base(request)}/teacher/lti", status_code=303)
+
+
+def resend(request: Request, user: User = Depends(require_teacher)) -> Response:
+    site_of(request).store.resend()
+    return RedirectResponse(f"{base(request)}/teacher/lti", status_code=303)
+
+
+def routes() -> APIRouter:
+    router = APIRouter()
+    router.add_api_route("/lti/login", login, methods=["GET", "POST"])
+    router.add_api_route("/lti/launch", launch, methods=["POST"])
+    router.add_api_route("/lti/jwks", jwks, methods=["GET"])
+    router.add_api_route("/lti/link", link, methods=["POST"], max_body_size=FORM_BYTES)
+    router.add_api_route("/lti/deep-link", deep_link, methods=["POST"], max_body_size=FORM_BYTES)
+    router.add_api_route("/teacher/lti", lti_page, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/teacher/lti/sync", sync, methods=["POST"], max_body_size=FORM_BYTES)
+    router.add_api_route("/teacher/lti/resend", resend, methods=["POST"], max_body_size=FORM_BYTES)
+    return router
