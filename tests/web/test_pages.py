@@ -89,17 +89,17 @@ def _login(browser: Any, server: Server, user: str, token: str, width: int = 128
     return page
 
 
-def _shot(page: Any, name: str, tmp_path: Path) -> None:
+def shot(page: Any, name: str, tmp_path: Path) -> None:
     folder = Path(os.environ.get("JUDGE_SHOTS", tmp_path))
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
-def _check(page: Any, name: str, width: int, tmp_path: Path, axe: bool = True) -> None:
+def check_page(page: Any, name: str, width: int, tmp_path: Path, axe: bool = True) -> None:
     """No horizontal overflow; with `axe`, no serious or critical axe-core violation."""
     from axe_playwright_python.sync_playwright import Axe
 
-    _shot(page, f"{name}-{width}", tmp_path)
+    shot(page, f"{name}-{width}", tmp_path)
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= width, f"{name} at {width} px is {wide} px wide"
     if not axe:
@@ -129,7 +129,7 @@ def test_every_page_fits_a_phone_and_passes_axe(
     anonymous.goto(server.base + "/")
     assert anonymous.locator("form[action='/login']").count() == 1  # the root is the login form
     assert anonymous.inner_text("h1") == "Algorithms 2026: log in"  # under the course's title
-    _check(anonymous, "login", 390, tmp_path)
+    check_page(anonymous, "login", 390, tmp_path)
     student = _login(browser, server, "ana", tokens["ana"])
     student.goto(server.base + "/problems/maxsum")
     first = _submit(student, SLOW_RIGHT, "python3")
@@ -137,7 +137,7 @@ def test_every_page_fits_a_phone_and_passes_axe(
     # ones nothing but a note until the result (their 20 cases take 5 s: the page holds still).
     student.wait_for_selector("#count:has-text('case 2 of 2 judged')", timeout=60_000)
     assert "secret cases" in student.inner_text("#secret-note") and student.locator("#live li").count() == 2
-    _check(student, "pending", 1280, tmp_path)
+    check_page(student, "pending", 1280, tmp_path)
     student.wait_for_selector("h1 .v.AC", timeout=120_000)
     # The result as the groups level shows it: each sample whole, each secret group as passed or not.
     assert student.locator("#cases tr").count() == 3  # a header and the two samples
@@ -166,6 +166,7 @@ def test_every_page_fits_a_phone_and_passes_axe(
                 "/teacher/assignments/week1",
                 "/teacher/submissions",
                 "/teacher/students/ana",
+                "/teacher/lti",
                 f"/submissions/{number}",
                 f"/teacher/submissions/{number}/io",
             ],
@@ -178,7 +179,7 @@ def test_every_page_fits_a_phone_and_passes_axe(
                 reply = page.goto(server.base + path)
                 assert reply.status == 200, path
                 # axe-core once a page (at the phone's width, where reflow matters); overflow at both.
-                _check(page, f"{who}{path.replace('/', '-')}", width, tmp_path, axe=width < 1000)
+                check_page(page, f"{who}{path.replace('/', '-')}", width, tmp_path, axe=width < 1000)
     # The teacher's pages are titled and linked as the teacher's; a student's page shows no sandbox mode.
     teacher.goto(server.base + "/teacher/submissions")
     assert teacher.title().startswith("Every submission") and "My submissions" not in teacher.inner_text("nav")
@@ -264,7 +265,7 @@ def test_results_arrive_case_by_case_without_a_reload(
         for text in teacher.locator("#count").all_inner_texts():
             seen.add(text)
             if len(seen) == 3:
-                _shot(teacher, "live-1280", tmp_path)
+                shot(teacher, "live-1280", tmp_path)
         teacher.wait_for_timeout(100)
     assert teacher.evaluate("window.stayed === true")
     # Several counts were seen on the way ("case 3 of 22 judged", ...), each case ticked off.
@@ -291,4 +292,4 @@ def test_the_explain_note_becomes_the_example_without_a_reload(
     page.evaluate("window.stayed = true")
     page.wait_for_selector("#explanation", timeout=120_000)
     assert page.evaluate("window.stayed === true") and page.locator("#explain-note").count() == 0
-    _check(page, "explained", 390, tmp_path)
+    check_page(page, "explained", 390, tmp_path)

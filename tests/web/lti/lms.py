@@ -15,7 +15,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import jwt
 import uvicorn
@@ -102,9 +102,9 @@ class Course:
 class Lms:
     """The platform: `start()` serves it; `launch_form()` is the form a browser would post."""
 
-    def __init__(self, tool: str) -> None:
+    def __init__(self, tool: str, host: str = "127.0.0.1") -> None:
         self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"http://{host}:{self.port}"
         self.issuer = self.base
         self.tool = tool
         self.private, self.public = _pem_pair()
@@ -203,6 +203,7 @@ class Lms:
         app.add_api_route("/courses/{course}/lineitems", self._lineitems, methods=["GET", "POST"])
         app.add_api_route("/courses/{course}/lineitems/{item}/scores", self._score, methods=["POST"])
         app.add_api_route("/courses/{course}/deep-link-return", self._returned, methods=["POST"])
+        app.add_api_route("/courses/{course}/play", self._play, methods=["GET"])
         app.add_api_route("/courses/{course}", self._course_page, methods=["GET"])
         return app
 
@@ -289,6 +290,13 @@ class Lms:
                 made = {**line, "id": f"{self.base}/courses/{course}/lineitems/{len(held.lineitems) + 1}"}
                 held.lineitems[made["id"]] = made
         return HTMLResponse(f"<p id='added'>{html.escape(json.dumps(items))}</p>")
+
+    def _play(self, course: str, sub: str, custom: str = "", message: str = "resource") -> HTMLResponse:
+        """The LMS's page of a link to the tool: the tool in a frame, its login started there."""
+        login = f"{self.tool}/lti/login?{urlencode(self.login_params(sub, course, message, custom))}"
+        title = html.escape(self.courses[course].title)
+        frame = f'<iframe id="tool" title="the judge" src="{html.escape(login)}" width="100%" height="700"></iframe>'
+        return HTMLResponse(f"<!doctype html><title>{title}</title><h1>{title}</h1>{frame}")
 
     def _course_page(self, course: str) -> HTMLResponse:
         return HTMLResponse(f"<h1>{html.escape(self.courses[course].title)}</h1>")

@@ -1,0 +1,43 @@
+"""Grade passback's plan (pure): a score per seat and assignment with a counted submission, out
+of the assignment's maximum, at the newest counted submission's time; the retry waits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.course import gradebook
+from judge.course.spec import load_course
+from judge.web.lti import passback
+from judge.web.lti.records import LmsCourse
+
+COURSE = """\
+title: T
+assignments:
+  - id: a1
+    problems: [p, q]
+  - id: a2
+    problems: [r]
+"""
+
+
+def test_each_counted_assignment_is_one_score_out_of_its_maximum(tmp_path: Path) -> None:
+    (tmp_path / "course.yaml").write_text(COURSE)
+    course = load_course(tmp_path / "course.yaml", {"p", "q", "r"})
+    attempts = [
+        gradebook.Attempt(1, "ann", "p", 100.0, "WA", 40.0),
+        gradebook.Attempt(2, "ann", "p", 200.0, "AC", 100.0),
+        gradebook.Attempt(3, "ann", "q", 150.0, "WA", 10.0),
+        gradebook.Attempt(4, "bob", "q", 300.0, None, None),  # not judged yet: nothing counted
+    ]
+    book = gradebook.build(course, ["ann", "bob"], attempts, {"p": 100.0, "q": 50.0, "r": 100.0})
+    lms = LmsCourse("https://lms", "c", "tool", "d", "C", "https://lms/items", "", "https://judge", "t")
+    seats = [passback.Seat(lms, "ann"), passback.Seat(lms, "bob"), passback.Seat(lms, "nobody")]
+    sends = passback.wanted(book, seats, {1: 100.0, 2: 200.0, 3: 150.0}, now=999.0)
+    assert [(s.user, s.assignment, s.score, s.max_score, s.submission, s.at) for s in sends] == [
+        ("ann", "a1", 110.0, 150.0, 2, 200.0)
+    ]
+
+
+def test_a_failed_send_waits_longer_each_time_up_to_an_hour() -> None:
+    assert [passback.backoff_s(t, 15.0) for t in range(4)] == [15.0, 30.0, 60.0, 120.0]
+    assert passback.backoff_s(20, 15.0) == 3600.0

@@ -1,0 +1,73 @@
+"""LTI's rows in the store: a value taken once, the roster id of an LMS user, members dropped,
+a score queued only when it changed, and the keys rotated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.web.lti import keys
+from judge.web.lti.records import Send
+from judge.web.store import Store
+
+
+def _send(score: float, next_try: float = 0.0) -> Send:
+    return Send("https://lms", "c", "a1", "ann", score, 10.0, 7, 100.0, "pending", 0, next_try, "", None, None)
+
+
+def test_a_value_is_taken_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    store.put_lti_value("nonce:n1", "1", 60)
+    assert store.take_lti_value("nonce:n1") == "1"
+    assert store.take_lti_value("nonce:n1") is None
+    store.put_lti_value("old", "1", -1)  # expired
+    assert store.lti_value("old") is None
+
+
+def test_an_lms_user_takes_a_free_roster_id_or_a_roster_students(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    store.add_user("s1001")  # imported from the registrar: the LMS user with that id is them
+    store.add_user("boss", "teacher")
+    assert store.person_user("https://lms", "u1", ["s1001"], "Ann", "ann@x") == "s1001"
+    assert store.person_user("https://lms", "u1", ["other"], "Ann B", "ann@x") == "s1001"  # linked before
+    # Taken by another LMS user, or a teacher's: a fresh id then.
+    second = store.person_user("https://lms", "u2", ["s1001", "boss"], "Bob", "bob@x")
+    assert second.startswith("lms-") and store.user(second) is not None
+    assert store.sub_of("https://lms", second) == "u2"
+
+
+def test_the_lms_list_marks_who_it_no_longer_has(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    store.member_seen("https://lms", "c", [("ann", "student"), ("bob", "student")], whole=True)
+    store.member_seen("https://lms", "c", [("ann", "student")], whole=True)
+    dropped = {m.user: m.dropped is not None for m in store.members("https://lms", "c")}
+    assert dropped == {"ann": False, "bob": True}
+    store.member_seen("https://lms", "c", [("bob", "student")], whole=False)  # launched again
+    assert all(m.dropped is None for m in store.members("https://lms", "c"))
+
+
+def test_a_score_is_queued_once_and_again_only_when_it_changes(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    assert store.want_score(_send(5.0))
+    assert not store.want_score(_send(5.0))  # queued already
+    (queued,) = store.sends("pending", due_by=1.0)
+    store.send_done(queued)
+    assert not store.want_score(_send(5.0))  # the LMS has it
+    assert store.want_score(_send(8.0))
+    store.send_failed(store.sends("pending")[0], "503", next_try=50.0)
+    assert store.sends("pending", due_by=10.0) == []  # waits
+    (waiting,) = store.sends("pending", due_by=60.0)
+    assert waiting.tries == 1 and waiting.error == "503" and waiting.sent_score == 5.0
+    assert store.resend() == 1
+
+
+def test_a_rotated_key_stays_published_a_while(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    first = keys.signing_key(store)
+    assert keys.signing_key(store) == first  # made once
+    second = keys.rotate(store)
+    assert keys.signing_key(store) == second
+    published = [k["kid"] for k in keys.published(store)["keys"]]
+    assert published == [second.kid, first.kid]
+    assert all("d" not in k for k in keys.published(store)["keys"])  # never the private part
+    keys.rotate(store, now=second.created + keys.KEEP_PUBLISHED_S + 10)
+    assert first.kid not in [k["kid"] for k in keys.published(store)["keys"]]
