@@ -48,7 +48,7 @@ def _url(name: str, value: str) -> str:
     parts = urlsplit(value)
     local = parts.hostname in ("localhost", "127.0.0.1", "::1")
     if (parts.scheme != "https" and not (parts.scheme == "http" and local)) or not parts.netloc:
-        raise JudgeError(f"--{name} {value!r}: an LMS's address is an https:// URL")
+        raise JudgeError(f"--{name} {value!r}: an https:// URL is needed (http only on this machine)")
     return value.rstrip("/") if name == "issuer" else value
 
 
@@ -148,6 +148,18 @@ def rotate_key(data_dir: Path) -> None:
 
     made = keys.rotate(open_store(data_dir))
     out.print(f"signing key {made.kid}: made; the previous one signs no more")
+
+
+@lti.command("registration-url")
+@click.option(
+    "--url", "tool", required=True, help="The judge's address as the LMS reaches it (https://judge.school.edu)."
+)
+@_data_option
+def registration_url(tool: str, data_dir: Path) -> None:
+    """A Dynamic Registration URL for an LMS's administrator (it works once, for a week)."""
+    from judge.web.lti import registering
+
+    click.echo(registering.new_url(open_store(data_dir), _url("url", tool).rstrip("/")))
 
 
 @lti.command("resend")

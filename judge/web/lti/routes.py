@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 from urllib.parse import urlencode
 
+import requests
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pylti1p3.deep_link_resource import DeepLinkResource
@@ -26,7 +27,7 @@ from pylti1p3.lineitem import LineItem
 from judge.web.accounts import User
 from judge.web.auth import require_teacher, sign_in
 from judge.web.guard import policy
-from judge.web.lti import claims, classlist, keys, passback
+from judge.web.lti import claims, classlist, keys, passback, registering
 from judge.web.lti.records import LmsCourse
 from judge.web.lti.tool import Asked, LaunchState, ToolConfig, ToolLaunch, ToolLogin, check_claims
 from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
@@ -263,7 +264,39 @@ def jwks(site: Site = Depends(site_of)) -> JSONResponse:
     return JSONResponse(keys.published(site.store))
 
 
-def lti_page(request: Request, user: User = Depends(require_teacher)) -> HTMLResponse:
+def register(request: Request, key: str = "", openid_configuration: str = "", registration_token: str = "") -> Response:
+    """Dynamic Registration: the LMS opens the URL the teacher gave its administrator (with
+    its configuration's address and a token); the judge and the LMS register each other."""
+    site = site_of(request)
+    if not key or site.store.take_lti_value(registering.KEY + key) is None:
+        raise WebError(
+            403,
+            "This registration URL is unknown, used or expired: make a new one on the judge's LMS page "
+            "(or with judge lti registration-url).",
+        )
+    if not claims.origin_of(openid_configuration):
+        raise WebError(400, "The LMS did not say where its configuration is (openid_configuration).")
+    title = site.course.title or ""
+    made = registering.Registering(site.store, tool_url(request), openid_configuration, registration_token, title)
+    try:
+        made.register()
+    except (LtiException, requests.RequestException, AssertionError, ValueError, KeyError) as err:
+        site.store.put_lti_value(registering.KEY + key, "1", registering.KEY_S)  # the administrator may try again
+        raise WebError(502, f"The LMS's registration failed: {str(err).rstrip('.') or type(err).__name__}.") from None
+    platform = made.registered
+    assert platform is not None
+    response = site.page(request, "web/lti_registered.html.j2", 200, platform=platform)
+    framing = (*site.framed_by(), claims.origin_of(platform.issuer), claims.origin_of(openid_configuration))
+    response.headers["Content-Security-Policy"] = policy(tuple(dict.fromkeys(framing)))
+    return response
+
+
+def registration_url(request: Request, user: User = Depends(require_teacher)) -> HTMLResponse:
+    """A new Dynamic Registration URL, shown once on the teacher's LTI page."""
+    return lti_page(request, user, registering.new_url(site_of(request).store, tool_url(request)))
+
+
+def lti_page(request: Request, user: User = Depends(require_teacher), made_url: str = "") -> HTMLResponse:
     site = site_of(request)
     courses = site.store.lms_courses()
     return site.page(
@@ -275,6 +308,7 @@ def lti_page(request: Request, user: User = Depends(require_teacher)) -> HTMLRes
         courses=[(c, site.store.members(c.issuer, c.context_id)) for c in courses],
         sends=site.store.sends(),
         tool=tool_url(request),
+        made_url=made_url,
         when=lambda moment: site.when(datetime.fromtimestamp(moment, UTC)),
     )
 
@@ -296,9 +330,11 @@ def routes() -> APIRouter:
     router.add_api_route("/lti/login", login, methods=["GET", "POST"])
     router.add_api_route("/lti/launch", launch, methods=["POST"])
     router.add_api_route("/lti/jwks", jwks, methods=["GET"])
+    router.add_api_route("/lti/register", register, methods=["GET"])
     router.add_api_route("/lti/link", link, methods=["POST"], max_body_size=FORM_BYTES)
     router.add_api_route("/lti/deep-link", deep_link, methods=["POST"], max_body_size=FORM_BYTES)
     router.add_api_route("/teacher/lti", lti_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/teacher/lti/sync", sync, methods=["POST"], max_body_size=FORM_BYTES)
+    router.add_api_route("/teacher/lti/registration", registration_url, methods=["POST"], max_body_size=FORM_BYTES)
     router.add_api_route("/teacher/lti/resend", resend, methods=["POST"], max_body_size=FORM_BYTES)
     return router

@@ -109,6 +109,9 @@ class Lms:
         self.tool = tool
         self.private, self.public = _pem_pair()
         self.down = False
+        self.registration_token = "reg-token-1"
+        self.registered: list[dict[str, Any]] = []  # what tools posted to Dynamic Registration
+        self.claimed_issuer = ""  # an issuer its configuration names instead of its own (a forgery)
         self.courses: dict[str, Course] = {}
         self.token_requests = 0
         registration = _Named()
@@ -198,6 +201,8 @@ class Lms:
         app = FastAPI()
         app.add_api_route("/jwks", lambda: {"keys": self.registration.get_jwks()}, methods=["GET"])
         app.add_api_route("/auth", self._authorize, methods=["GET"])
+        app.add_api_route("/.well-known/openid-configuration", self._configuration, methods=["GET"])
+        app.add_api_route("/register", self._register, methods=["POST"])
         app.add_api_route("/token", self._token, methods=["POST"])
         app.add_api_route("/courses/{course}/memberships", self._members, methods=["GET"])
         app.add_api_route("/courses/{course}/lineitems", self._lineitems, methods=["GET", "POST"])
@@ -206,6 +211,29 @@ class Lms:
         app.add_api_route("/courses/{course}/play", self._play, methods=["GET"])
         app.add_api_route("/courses/{course}", self._course_page, methods=["GET"])
         return app
+
+    def _configuration(self) -> dict[str, Any]:
+        return {
+            "issuer": self.claimed_issuer or self.issuer,
+            "authorization_endpoint": f"{self.base}/auth",
+            "token_endpoint": f"{self.base}/token",
+            "jwks_uri": f"{self.base}/jwks",
+            "registration_endpoint": f"{self.base}/register",
+            "https://purl.imsglobal.org/spec/lti-platform-configuration": {
+                "product_family_code": "test-lms",
+                "messages_supported": [{"type": "LtiResourceLinkRequest"}, {"type": "LtiDeepLinkingRequest"}],
+            },
+        }
+
+    async def _register(self, request: Request) -> Response:
+        if request.headers.get("authorization") != f"Bearer {self.registration_token}":
+            return Response(status_code=401)
+        posted = json.loads(await request.body())
+        self.registered.append(posted)
+        tool = posted["https://purl.imsglobal.org/spec/lti-tool-configuration"]
+        answer = {**posted, "client_id": CLIENT_ID}
+        answer["https://purl.imsglobal.org/spec/lti-tool-configuration"] = {**tool, "deployment_id": DEPLOYMENT}
+        return JSONResponse(answer)
 
     def _authorize(self, request: Request) -> HTMLResponse:
         fields = self._launch(dict(request.query_params), {})

@@ -278,3 +278,50 @@ def test_the_tool_publishes_its_keys_and_rotates_them(setup: tuple[Server, Lms],
     judge_cli("lti", "rotate-key", "--data", str(server.data))
     second = Client(server.base).get("/lti/jwks").json()["keys"]
     assert len(second) == len(first) + 1  # type: ignore[arg-type]
+
+
+def test_dynamic_registration_from_one_url_that_works_once(setup: tuple[Server, Lms]) -> None:
+    """An LMS with Dynamic Registration: its administrator is given the URL, the LMS opens it
+    with its configuration's address; the judge registers there and keeps what it answers.
+    The URL works once; a configuration that names another issuer is refused."""
+    server, _ = setup
+    other = Lms(server.base, host="localhost")
+    other.courses["k1"] = Course("k1", "Moodle course", [Person("mt", "Mo Teacher", "mo@school.edu", INSTRUCTOR)])
+    other.start()
+    try:
+        url = judge_cli("lti", "registration-url", "--url", server.base, "--data", str(server.data)).strip()
+        path = url.removeprefix(server.base)
+        asked = urllib.parse.urlencode(
+            {
+                "openid_configuration": f"{other.base}/.well-known/openid-configuration",
+                "registration_token": "reg-token-1",
+            }
+        )
+        other.claimed_issuer = "https://canvas.instructure.com"
+        forged = Client(server.base).get(f"{path}&{asked}")
+        assert forged.status == 502 and "not its own address" in forged.body
+        other.claimed_issuer = ""
+        done = Client(server.base).get(f"{path}&{asked}")  # the key survived the failed attempt
+        assert done.status == 200 and "Registered" in done.body, done.body
+        assert "lti_close.js" in done.body and "frame-ancestors 'self'" in done.headers["content-security-policy"]
+        (posted,) = other.registered
+        assert posted["initiate_login_uri"] == f"{server.base}/lti/login"
+        assert posted["jwks_uri"] == f"{server.base}/lti/jwks" and posted["redirect_uris"] == [
+            f"{server.base}/lti/launch"
+        ]
+        assert "https://purl.imsglobal.org/spec/lti-ags/scope/score" in posted["scope"]
+        again = Client(server.base).get(f"{path}&{asked}")
+        assert again.status == 403 and "unknown, used or expired" in again.body
+        # The LMS registered so launches: its teacher is offered the link of their course.
+        offered = launch(_client(server), other, "mt", course="k1")
+        assert offered.status == 200 and "Link it to this judge" in offered.body
+    finally:
+        other.stop()
+
+
+def test_the_teacher_makes_a_registration_url_on_the_lti_page(linked: tuple[Server, Lms, LtiClient]) -> None:
+    server, _, teacher = linked
+    page = teacher.post("/teacher/lti/registration", {})
+    found = re.search(r'id="registration-url">[^<]*<code>([^<]+)</code>', page.body)
+    assert page.status == 200 and found is not None and found.group(1).startswith(f"{server.base}/lti/register?key=")
+    assert _client(server).post("/teacher/lti/registration", {}).status == 401  # not for anyone else
