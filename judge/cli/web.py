@@ -171,7 +171,12 @@ def serve(
         + (f" on the judge hosts of {settings.cluster.address}" if settings.cluster else "")
         + f"; data in {data_dir}"
     )
-    if not app.state.site.store.students():
+    store = app.state.site.store
+    if store.platforms():
+        err.print(
+            f"judge: an LTI tool of {len(store.platforms())} LMS(s): students sign in by the LMS's links", markup=False
+        )
+    elif not store.students():
         err.print(
             f"judge: warning: no student on the roster of {data_dir}, so no one can log in to submit: "
             f"add them with `judge roster add ID... --data {data_dir}` (or `judge roster import FILE --data {data_dir}`)",

@@ -194,6 +194,10 @@ class LtiRecords(Database):
             db.execute("DELETE FROM lti_values WHERE key = ?", (key,))
         return str(row["value"]) if row is not None else None
 
+    def lti_values_count(self) -> int:
+        with self.connect() as db:
+            return int(db.execute("SELECT COUNT(*) FROM lti_values WHERE expires >= ?", (time.time(),)).fetchone()[0])
+
     def lti_values_under(self, prefix: str) -> list[str]:
         """The keys (after `prefix`) of the live values under it."""
         with self.connect() as db:

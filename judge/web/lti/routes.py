@@ -36,6 +36,7 @@ LOGIN_PARAMS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "cli
 OFFER = "offer:"  # a teacher's offer to link an LMS course: its launch's claims, by a random key
 OFFER_S = 3600
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+PENDING_MAX = 50_000  # live values of launches (nonces, states): about 250 logins a second for ten minutes
 
 
 def _secure(request: Request) -> bool:
@@ -65,6 +66,10 @@ async def login(request: Request, site: Site = Depends(site_of)) -> Response:
     """The platform's third-party initiated login (GET or POST): a redirect to its
     authorization endpoint with a state (a cookie) and a nonce (kept in the store)."""
     params = await _params(request)
+    if site.store.lti_values_count() >= PENDING_MAX:
+        # Each login keeps a nonce and a state for ten minutes: a flood of them is refused
+        # before it fills the store.
+        raise WebError(429, "Too many launches are in progress; open the judge from the LMS again in a minute.")
     asked = Asked(params, request.cookies, _secure(request))
     started = ToolLogin(asked, site.store)
     # Kept by the state: a launch that finds no state cookie (a browser that refuses cookies

@@ -5,6 +5,7 @@ grades reach the LMS's line item once, updated and never lost while the LMS is d
 
 from __future__ import annotations
 
+import html
 import http.cookiejar
 import re
 import time
@@ -325,3 +326,25 @@ def test_the_teacher_makes_a_registration_url_on_the_lti_page(linked: tuple[Serv
     found = re.search(r'id="registration-url">[^<]*<code>([^<]+)</code>', page.body)
     assert page.status == 200 and found is not None and found.group(1).startswith(f"{server.base}/lti/register?key=")
     assert _client(server).post("/teacher/lti/registration", {}).status == 401  # not for anyone else
+
+
+def test_a_browser_that_keeps_no_cookie_in_the_frame_is_offered_a_new_window(
+    linked: tuple[Server, Lms, LtiClient],
+) -> None:
+    server, lms, _ = linked
+    client = _client(server)
+    fields = lms.answer(login_redirect(client, lms, "s1", "c1", custom="problem:lanqiao"))
+    bare = _client(server)  # the launch arrives without the login's state cookie
+    offered = bare.post_from("/lti/launch", fields, lms.base)
+    assert offered.status == 200 and "Open the judge in a new window" in offered.body
+    link = re.search(r'id="new-window" href="([^"]+)" target="_blank"', offered.body)
+    assert link is not None
+    again = urllib.parse.parse_qs(urllib.parse.urlsplit(html.unescape(link.group(1))).query)
+    assert again["lti1p3_new_window"] == ["1"] and again["login_hint"] == ["s1"] and again["iss"] == [lms.issuer]
+    assert bare.get("/submissions").status == 401
+    # In the new window the same login goes through, and the student lands signed in.
+    window = _client(server)
+    redirect = window.get(html.unescape(link.group(1)))
+    assert redirect.status == 302
+    landed = window.post_from("/lti/launch", lms.answer(redirect.headers["location"]), lms.base)
+    assert landed.status == 303 and landed.headers["location"].endswith("/problems/lanqiao")
