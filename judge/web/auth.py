@@ -33,7 +33,7 @@ def require_teacher(user: User = Depends(require_user)) -> User:
     return user
 
 
-def _throttled(user: str, request: Request) -> dict[str, Throttle]:
+def throttled(user: str, request: Request) -> dict[str, Throttle]:
     keys = {f"user:{user}": ACCOUNT_THROTTLE}
     if request.client is not None:
         keys[f"addr:{request.client.host}"] = ADDRESS_THROTTLE
@@ -62,7 +62,7 @@ def login(
     site: Site = Depends(site_of),
 ) -> Response:
     user = user.strip()
-    keys = _throttled(user, request)
+    keys = throttled(user, request)
     wait = site.store.login_wait(keys)
     if wait > 0:
         # Refused without looking at the token: a guess during the lock tells nothing.

@@ -223,10 +223,27 @@ CREATE TABLE lti_sends (
 );
 CREATE INDEX lti_sends_due ON lti_sends (status, next_try);
 """
+# Version 4: one judge user may be a user of several LMSs (a teacher on Moodle and on Canvas):
+# an LMS user is unique per platform, not across them.
+_VERSION_4 = """
+CREATE TABLE lti_people_4 (
+    issuer TEXT NOT NULL,
+    sub TEXT NOT NULL,
+    user TEXT NOT NULL REFERENCES users(id),
+    name TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (issuer, sub),
+    UNIQUE (issuer, user)
+);
+INSERT INTO lti_people_4 SELECT issuer, sub, user, name, email FROM lti_people;
+DROP TABLE lti_people;
+ALTER TABLE lti_people_4 RENAME TO lti_people;
+"""
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_1),
     _statements(_VERSION_2),
     _statements(_VERSION_3),
+    _statements(_VERSION_4),
 )
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")

@@ -237,7 +237,9 @@ class LtiRecords(Database):
             chosen = None
             for user_id in [*wanted, f"lms-{secrets.token_hex(5)}"]:
                 held = db.execute("SELECT role FROM users WHERE id = ?", (user_id,)).fetchone()
-                taken = db.execute("SELECT 1 FROM lti_people WHERE user = ?", (user_id,)).fetchone()
+                taken = db.execute(
+                    "SELECT 1 FROM lti_people WHERE issuer = ? AND user = ?", (issuer, user_id)
+                ).fetchone()
                 if held is None:
                     db.execute(
                         "INSERT INTO users (id, role, token_hash, created) VALUES (?, 'student', ?, ?)",
@@ -252,6 +254,16 @@ class LtiRecords(Database):
                 (issuer, sub, chosen, name, email),
             )
             return chosen
+
+    def link_person(self, issuer: str, sub: str, user_id: str, name: str, email: str) -> None:
+        """The LMS user `sub` is `user_id` here from now on (a teacher who proved it with their
+        token); whoever of that LMS was `user_id` before is no longer."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM lti_people WHERE issuer = ? AND (sub = ? OR user = ?)", (issuer, sub, user_id))
+            db.execute(
+                "INSERT INTO lti_people (issuer, sub, user, name, email) VALUES (?, ?, ?, ?, ?)",
+                (issuer, sub, user_id, name, email),
+            )
 
     def sub_of(self, issuer: str, user_id: str) -> str | None:
         """The LMS's id of a roster user (`sub`), for the grades sent to that LMS."""
@@ -274,8 +286,10 @@ class LtiRecords(Database):
             return {str(r["user"]) for r in db.execute("SELECT user FROM lti_people")}
 
     def set_role(self, user_id: str, role: str) -> None:
+        """The role a linked LMS course gives: a student may become a teacher (an Instructor, a
+        TeachingAssistant); a teacher stays one (`judge roster add ID` makes them a student)."""
         with self.transaction() as db:
-            db.execute("UPDATE users SET role = ? WHERE id = ?", (role, user_id))
+            db.execute("UPDATE users SET role = ? WHERE id = ? AND role = 'student'", (role, user_id))
 
     # --- LMS courses and their members -------------------------------------------------------
 

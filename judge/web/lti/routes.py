@@ -25,7 +25,7 @@ from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.lineitem import LineItem
 
 from judge.web.accounts import User
-from judge.web.auth import require_teacher, sign_in
+from judge.web.auth import require_teacher, sign_in, throttled
 from judge.web.guard import policy
 from judge.web.lti import claims, classlist, keys, passback, registering
 from judge.web.lti.records import LmsCourse
@@ -122,26 +122,21 @@ async def launch(request: Request, site: Site = Depends(site_of)) -> Response:
         raise WebError(
             403, "Your role in this LMS course has no page in the judge, which is for its teachers and students."
         )
+    deep = person.message == claims.DEEP_LINK_LAUNCH
+    if deep and person.role != "teacher":
+        raise WebError(403, "Only a teacher of the LMS course adds the judge's assignments to it.")
     course = site.store.lms_course(person.issuer, person.context_id)
-    if course is None and person.role != "teacher":
-        raise WebError(
-            403,
-            f"This LMS course ({person.context_title or person.context_id}) is not linked to the judge yet: "
-            "your teacher links it by opening the judge from it once.",
-        )
-    user = User(classlist.enrol(site.store, person), person.role)
-    framed = _secure(request)
-    if person.message == claims.DEEP_LINK_LAUNCH:
+    if course is None:
         if person.role != "teacher":
-            raise WebError(403, "Only a teacher of the LMS course adds the judge's assignments to it.")
-        response: Response = _pick_page(request, site, user, started.get_launch_id(), person, course)
-    elif course is None:
-        key = secrets.token_urlsafe(16)
-        offer = {"person": person.__dict__, "user": user.id, "tool": tool_url(request)}
-        site.store.put_lti_value(OFFER + key, json.dumps(offer), OFFER_S)
-        response = _offer_page(request, site, user, key, person)
-    else:
-        course = replace(
+            raise WebError(
+                403,
+                f"This LMS course ({person.context_title or person.context_id}) is not linked to the judge yet: "
+                "your teacher links it by opening the judge from it once.",
+            )
+        # An Instructor of any course of the LMS may launch; only a teacher of this judge links.
+        return _offer(request, site, person, started.get_launch_id() if deep else "")
+    site.store.link_course(
+        replace(
             course,
             title=person.context_title or course.title,
             deployment_id=person.deployment_id,
@@ -149,10 +144,39 @@ async def launch(request: Request, site: Site = Depends(site_of)) -> Response:
             memberships_url=person.memberships_url,
             tool_url=tool_url(request),
         )
-        site.store.link_course(course)
-        passback.ask_sync(site.store, course)
+    )
+    passback.ask_sync(site.store, course)
+    user = User(classlist.enrol(site.store, person), person.role)
+    response: Response
+    if deep:
+        response = _pick_page(request, site, user, started.get_launch_id(), person, True)
+    else:
         response = RedirectResponse(f"{base(request)}{_target(site, person.target)}", status_code=303)
-    sign_in(response, site, user.id, framed)
+    sign_in(response, site, user.id, _secure(request))
+    return response
+
+
+def _offer(request: Request, site: Site, person: claims.Launched, launch_id: str) -> Response:
+    """The page that links an LMS course: a teacher of this judge confirms it, by their session
+    (an LMS user known here as a teacher is signed in for it) or by their id and token."""
+    key = secrets.token_urlsafe(16)
+    offer = {"person": person.__dict__, "tool": tool_url(request), "launch_id": launch_id}
+    site.store.put_lti_value(OFFER + key, json.dumps(offer), OFFER_S)
+    known = site.store.lti_person(person.issuer, person.sub)
+    found = site.store.user(known) if known is not None else None
+    teacher = found if found is not None and found.role == "teacher" else None
+    response = site.page(
+        request,
+        "web/lti_link.html.j2",
+        200,
+        teacher,
+        key=key,
+        lms_title=person.context_title,
+        linked=site.store.lms_courses(),
+        needs_token=teacher is None,
+    )
+    if teacher is not None:
+        sign_in(response, site, teacher.id, _secure(request))
     return response
 
 
@@ -166,11 +190,6 @@ def _target(site: Site, target: str) -> str:
         if found is not None and len(found.problems) == 1:
             return f"/problems/{found.problems[0]}"
     return "/"
-
-
-def _offer_page(request: Request, site: Site, user: User, key: str, person: claims.Launched) -> Response:
-    linked = site.store.lms_courses()
-    return site.page(request, "web/lti_link.html.j2", 200, user, key=key, lms_title=person.context_title, linked=linked)
 
 
 def _course_of(person: claims.Launched, tool: str, by: str) -> LmsCourse:
@@ -187,22 +206,64 @@ def _course_of(person: claims.Launched, tool: str, by: str) -> LmsCourse:
     )
 
 
-def link(request: Request, key: str = Form(""), user: User = Depends(require_teacher)) -> Response:
-    """The teacher links the LMS course they launched from to this judge's course."""
+def link(request: Request, key: str = Form(""), user: str = Form(""), token: str = Form("")) -> Response:
+    """A teacher of this judge links the LMS course they launched from to this judge's course,
+    and their LMS user becomes them here."""
     site = site_of(request)
     held = site.store.take_lti_value(OFFER + key)
     offer = json.loads(held) if held is not None else None
-    if not isinstance(offer, dict) or offer.get("user") != user.id:
+    if not isinstance(offer, dict):
         raise WebError(400, "This offer to link an LMS course has expired: open the judge from the LMS again.")
     person = claims.Launched(**offer["person"])
-    course = _course_of(person, str(offer["tool"]), user.id)
+    teacher = _teacher_for(request, site, person, user.strip(), token.strip())
+    if teacher is None:
+        site.store.put_lti_value(OFFER + key, held or "", OFFER_S)  # a mistyped token may be tried again
+        refused = site.page(
+            request,
+            "web/lti_link.html.j2",
+            401,
+            None,
+            key=key,
+            lms_title=person.context_title,
+            linked=site.store.lms_courses(),
+            needs_token=True,
+            message="Unknown id or wrong token, or not a teacher's.",
+        )
+        return refused
+    site.store.link_person(person.issuer, person.sub, teacher.id, person.name, person.email)
+    course = _course_of(person, str(offer["tool"]), teacher.id)
     site.store.link_course(course)
+    site.store.member_seen(person.issuer, person.context_id, [(teacher.id, "teacher")], whole=False)
     passback.ask_sync(site.store, course)
-    return RedirectResponse(f"{base(request)}{_target(site, person.target)}", status_code=303)
+    launch_id = str(offer.get("launch_id") or "")
+    if launch_id:
+        response: Response = _pick_page(request, site, teacher, launch_id, person, True)
+    else:
+        response = RedirectResponse(f"{base(request)}{_target(site, person.target)}", status_code=303)
+    sign_in(response, site, teacher.id, _secure(request))
+    return response
+
+
+def _teacher_for(request: Request, site: Site, person: claims.Launched, user: str, token: str) -> User | None:
+    """The judge's teacher who confirms the link: the LMS user's own account here when it is a
+    teacher's, else the id and token given (failures throttled as a login's)."""
+    known = site.store.lti_person(person.issuer, person.sub)
+    found = site.store.user(known) if known is not None else None
+    if found is not None and found.role == "teacher":
+        return found
+    keys = throttled(user, request)
+    if site.store.login_wait(keys) > 0:
+        return None
+    given = site.store.authenticate(user, token)
+    if given is None or given.role != "teacher":
+        site.store.login_failed(keys)
+        return None
+    site.store.login_succeeded([f"user:{given.id}"])
+    return given
 
 
 def _pick_page(
-    request: Request, site: Site, user: User, launch_id: str, person: claims.Launched, course: LmsCourse | None
+    request: Request, site: Site, user: User, launch_id: str, person: claims.Launched, linked: bool
 ) -> Response:
     return site.page(
         request,
@@ -213,7 +274,7 @@ def _pick_page(
         assignments=site.course.assignments,
         problems=sorted(site.problems.values(), key=lambda p: p.id),
         lms_title=person.context_title,
-        linked=course is not None,
+        linked=linked,
     )
 
 
@@ -234,7 +295,7 @@ def deep_link(
     restored.set_launch_id(launch_id).set_auto_validation(enable=False).set_jwt(cast(Any, {"body": body}))
     restored.set_restored().validate_registration()
     if site.store.lms_course(person.issuer, person.context_id) is None:
-        site.store.link_course(_course_of(person, tool_url(request), user.id))
+        raise WebError(403, "This LMS course is not linked to the judge: open the judge from it once to link it.")
     resource = _resource(site, tool_url(request), choice)
     token = restored.get_deep_link().get_response_jwt([resource])
     settings = body.get(claims.DEEP_LINKING, {})

@@ -20,7 +20,7 @@ from tests.web.test_pages import WIDTHS, check_page, shot
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def _teacher_adds_the_judge(browser: Any, server: Server, lms: Lms, tmp_path: Path) -> None:
+def _teacher_adds_the_judge(browser: Any, server: Server, lms: Lms, token: str, tmp_path: Path) -> None:
     """The teacher's pages of LTI, each at both widths through the overflow and axe checks: the
     offer to link the LMS course, the pick of an assignment (posted back to the LMS by
     lti.js), and the teacher's page of what LTI did."""
@@ -30,6 +30,8 @@ def _teacher_adds_the_judge(browser: Any, server: Server, lms: Lms, tmp_path: Pa
         if width == WIDTHS[0][0]:
             page.wait_for_selector("#link")
             check_page(page, "lti-link", width, tmp_path)
+            page.fill("#user", "prof")
+            page.fill("#token", token)
             page.click("#link")
             page.wait_for_selector("nav.top form.who")
         page.goto(f"{server.base}/lti/login?{urlencode(lms.login_params('t1', 'c1', 'deeplink'))}")
@@ -67,7 +69,8 @@ def test_a_student_opens_the_judge_inside_the_lms_page(tmp_path: Path) -> None:
         with sync_api.sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             try:
-                _teacher_adds_the_judge(browser, server, lms, tmp_path)
+                token = server.roster("prof", teacher=True)["prof"]
+                _teacher_adds_the_judge(browser, server, lms, token, tmp_path)
                 for width, height in WIDTHS:
                     page = browser.new_page(viewport={"width": width, "height": height})
                     page.goto(f"{lms.base}/courses/c1/play?sub=s1&custom=problem:sicily-rotations")

@@ -3,8 +3,10 @@ a score queued only when it changed, and the keys rotated."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
+from judge.web import database
 from judge.web.lti import keys
 from judge.web.lti.records import Send
 from judge.web.store import Store
@@ -71,3 +73,20 @@ def test_a_rotated_key_stays_published_a_while(tmp_path: Path) -> None:
     assert all("d" not in k for k in keys.published(store)["keys"])  # never the private part
     keys.rotate(store, now=second.created + keys.KEEP_PUBLISHED_S + 10)
     assert first.kid not in [k["kid"] for k in keys.published(store)["keys"]]
+
+
+def test_a_version_3_store_keeps_its_lms_people_and_lets_one_user_be_in_two_lmss(tmp_path: Path) -> None:
+    """Version 4 rebuilt lti_people (unique per platform, not across them) with its rows."""
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o700)
+    with sqlite3.connect(folder / database.DB_FILE) as db:
+        for step in database.MIGRATIONS[:3]:
+            for statement in step:
+                db.execute(statement)
+        db.execute("PRAGMA user_version = 3")
+        db.execute("INSERT INTO users (id, role, token_hash, created) VALUES ('prof', 'teacher', 'x$y', 0)")
+        db.execute("INSERT INTO lti_people (issuer, sub, user) VALUES ('https://moodle', 'm1', 'prof')")
+    store = Store(folder)
+    assert store.lti_person("https://moodle", "m1") == "prof"
+    store.link_person("https://canvas", "c9", "prof", "Prof", "p@x")
+    assert store.sub_of("https://moodle", "prof") == "m1" and store.sub_of("https://canvas", "prof") == "c9"

@@ -122,16 +122,39 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Lm
 
 @pytest.fixture(scope="module")
 def linked(setup: tuple[Server, Lms]) -> tuple[Server, Lms, LtiClient]:
-    """The teacher's first launch offers the link; they take it."""
+    """The teacher's first launch offers the link; they confirm it with their judge token once."""
     server, lms = setup
+    token = server.roster("prof", teacher=True)["prof"]
     teacher = _client(server)
     offered = launch(teacher, lms, "t1")
     assert offered.status == 200 and "Link it to this judge" in offered.body, offered.body
+    assert teacher.get("/teacher").status == 401  # an Instructor of an LMS course is no one here yet
     key = re.search(r'name="key" value="([^"]+)"', offered.body)
     assert key is not None
-    done = teacher.post("/lti/link", {"key": key.group(1)})
+    done = teacher.post("/lti/link", {"key": key.group(1), "user": "prof", "token": token})
     assert done.status == 303, done.body
+    assert teacher.get("/teacher").status == 200
     return server, lms, teacher
+
+
+def test_an_instructor_elsewhere_cannot_link_or_become_a_teacher(linked: tuple[Server, Lms, LtiClient]) -> None:
+    """Any Instructor of any course of the LMS may launch (a student in a sandbox course of their
+    own, say): without a teacher's token of this judge they link nothing and are no one here."""
+    server, lms, _ = linked
+    lms.courses["own"] = Course("own", "My sandbox", [Person("s2", "Kim Student", "kim@school.edu", INSTRUCTOR)])
+    intruder = _client(server)
+    offered = launch(intruder, lms, "s2", course="own")
+    assert offered.status == 200 and 'name="token"' in offered.body
+    key = re.search(r'name="key" value="([^"]+)"', offered.body)
+    assert key is not None
+    refused = intruder.post("/lti/link", {"key": key.group(1), "user": "prof", "token": "guess"})
+    assert refused.status == 401 and "wrong token" in refused.body
+    assert intruder.get("/teacher").status == 401 and intruder.get("/submissions").status == 401
+    again = launch(_client(server), lms, "s2", course="own")
+    assert again.status == 200 and "Link it to this judge" in again.body  # still not linked
+    # Their deep-linking dialog gets the same page: no assignment is added from an unlinked course.
+    picked = launch(_client(server), lms, "s2", course="own", message="deeplink")
+    assert picked.status == 200 and 'name="token"' in picked.body and "launch_id" not in picked.body
 
 
 def test_a_student_launch_signs_in_without_a_token(linked: tuple[Server, Lms, LtiClient]) -> None:
