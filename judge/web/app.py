@@ -44,25 +44,12 @@ async def _watch(workers: Workers) -> None:
             log.warning("judge worker %d died; replaced, its submission is queued again", pid)
 
 
-def _lti_step(site: Site, last: tuple[int, float] | None) -> tuple[int, float] | None:
-    """One round of the LMS's work: scores queued where a judging changed them, class lists
-    fetched where asked, queued scores sent where due."""
-    if not site.store.platforms():
-        return last
-    mark = site.store.done_mark()
-    if mark != last:
-        passback.queue(site.store, site.book(), {row.id: row.created for row in site.store.all()})
-    passback.sync_due(site.store)
-    passback.send_due(site.store, site.course, "/submissions/{id}", site.settings.lms_retry_s)
-    return mark
-
-
 async def _lti_pump(site: Site) -> None:
     last: tuple[int, float] | None = None
     while True:
         await asyncio.sleep(LTI_STEP_S)
         try:
-            last = await asyncio.to_thread(_lti_step, site, last)
+            last = await asyncio.to_thread(passback.step, site, last)
         except Exception:  # the next round tries again: the queue is in the store
             log.exception("the LMS's grade passback failed this round")
 

@@ -12,10 +12,12 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from judge.course import gradebook
 from judge.course.gradebook import Gradebook
 from judge.course.spec import Course
 from judge.web.lti import classlist, services
 from judge.web.lti.records import LmsCourse, LtiRecords, Send
+from judge.web.site import Site
 
 FIRST_WAIT_S = 15.0
 LONGEST_WAIT_S = 3600.0
@@ -102,7 +104,9 @@ def send_due(store: LtiRecords, course_of: Course, link: str, first_s: float = F
         try:
             if course is None or not platforms or sub is None:
                 raise LookupError("the LMS course, its platform or the student is no longer linked")
-            assignment = next(a for a in course_of.assignments if a.id == send.assignment)
+            assignment = next((a for a in course_of.assignments if a.id == send.assignment), None)
+            if assignment is None:
+                raise LookupError(f"the assignment {send.assignment!r} is no longer in the course file")
             due = assignment.due.isoformat() if assignment.due is not None else ""
             url = services.lineitem(store, platforms[0], course, assignment.id, assignment.title, send.max_score, due)
             where = f"{course.tool_url}{link.format(id=send.submission)}" if send.submission is not None else ""
@@ -137,3 +141,25 @@ def sync_due(store: LtiRecords) -> int:
 
 def ask_sync(store: LtiRecords, course: LmsCourse) -> None:
     store.put_lti_value(f"{SYNC_KEY}{course.issuer}\0{course.context_id}", "1", SYNC_S)
+
+
+def step(site: Site, last: tuple[int, float] | None) -> tuple[int, float] | None:
+    """One round of the LMS's work: scores queued where a judging changed them, class lists
+    fetched where asked, queued scores sent where due. The scores are those of results released
+    to the students (Settings.result_step_s): the LMS's gradebook must not tell a student when a
+    judging ended any finer than the judge's pages do. Returns what to compare next round
+    (None while a result waits for its release, so the round plans again)."""
+    if not site.store.platforms():
+        return last
+    mark = site.store.done_mark()
+    waiting = False
+    if mark != last:
+        step, now = site.settings.result_step_s, site.clock()
+        rows = site.store.all()
+        shown = [row.attempt_record for row in rows if row.released(step, now) or row.status != "done"]
+        waiting = len(shown) < len(rows)
+        book = gradebook.of_problems(site.course, site.store.students(), shown, site.problems)
+        queue(site.store, book, {row.id: row.created for row in rows})
+    sync_due(site.store)
+    send_due(site.store, site.course, "/submissions/{id}", site.settings.lms_retry_s)
+    return None if waiting else mark
