@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 
 from judge.cli.common import err, out
-from judge.cli.web import DATA_DIR, open_store
+from judge.cli.web import data_option, open_store
 from judge.errors import JudgeError
 
 # Where the well-known LMSs keep their LTI 1.3 endpoints. Canvas Cloud's are the same for every
@@ -28,14 +28,6 @@ PRESETS = {
         "keys": "{issuer}/mod/lti/certs.php",
     },
 }
-_data_option = click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=DATA_DIR,
-    show_default=True,
-    help="The web judge's data folder.",
-)
 
 
 @click.group()
@@ -68,7 +60,7 @@ def _url(name: str, value: str) -> str:
     multiple=True,
     help="An address whose pages frame the judge (Canvas: your school's).",
 )
-@_data_option
+@data_option
 def add_platform(
     lms: str | None,
     issuer: str | None,
@@ -117,7 +109,7 @@ def add_platform(
 
 
 @lti.command("platforms")
-@_data_option
+@data_option
 def platforms(data_dir: Path) -> None:
     """The LMSs registered, and the LMS courses linked."""
     store = open_store(data_dir)
@@ -132,7 +124,7 @@ def platforms(data_dir: Path) -> None:
 @lti.command("remove-platform")
 @click.option("--issuer", required=True)
 @click.option("--client-id", required=True)
-@_data_option
+@data_option
 def remove_platform(issuer: str, client_id: str, data_dir: Path) -> None:
     """Forget an LMS: its launches are refused from now on (its people and grades stay)."""
     if not open_store(data_dir).remove_platform(issuer.rstrip("/"), client_id):
@@ -141,7 +133,7 @@ def remove_platform(issuer: str, client_id: str, data_dir: Path) -> None:
 
 
 @lti.command("rotate-key")
-@_data_option
+@data_option
 def rotate_key(data_dir: Path) -> None:
     """A new signing key; the old one stays published for a week, for LMSs that cached it."""
     from judge.web.lti import keys
@@ -154,7 +146,7 @@ def rotate_key(data_dir: Path) -> None:
 @click.option(
     "--url", "tool", required=True, help="The judge's address as the LMS reaches it (https://judge.school.edu)."
 )
-@_data_option
+@data_option
 def registration_url(tool: str, data_dir: Path) -> None:
     """A Dynamic Registration URL for an LMS's administrator (it works once, for a week)."""
     from judge.web.lti import registering
@@ -163,7 +155,7 @@ def registration_url(tool: str, data_dir: Path) -> None:
 
 
 @lti.command("resend")
-@_data_option
+@data_option
 def resend(data_dir: Path) -> None:
     """Queue every grade sent to an LMS again (`judge serve` sends them)."""
     count = open_store(data_dir).resend()

@@ -249,7 +249,7 @@ def roster() -> None:
     """The class list of the web judge: ids and their login tokens (only hashes are stored)."""
 
 
-_data_option = click.option(
+data_option = click.option(
     "--data",
     "data_dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -272,7 +272,7 @@ def open_store(data_dir: Path) -> Store:
 @roster.command("add")
 @click.argument("user_ids", metavar="ID...", nargs=-1, required=True)
 @click.option("--teacher", is_flag=True, help="Give these ids the teacher's dashboard.")
-@_data_option
+@data_option
 def roster_add(user_ids: tuple[str, ...], teacher: bool, data_dir: Path) -> None:
     """Add ids (or give them new tokens); prints `id,token` once: hand each token out."""
     store = open_store(data_dir)
@@ -282,7 +282,7 @@ def roster_add(user_ids: tuple[str, ...], teacher: bool, data_dir: Path) -> None
 
 @roster.command("import")
 @click.argument("csv_file", type=click.Path(dir_okay=False, path_type=Path))
-@_data_option
+@data_option
 def roster_import(csv_file: Path, data_dir: Path) -> None:
     """Add every id in the first column of CSV_FILE (a header row `id` or `student` is skipped);
     prints `id,token` for each, to hand out or mail-merge."""
@@ -297,7 +297,7 @@ def roster_import(csv_file: Path, data_dir: Path) -> None:
 
 @roster.command("logout")
 @click.argument("user_ids", metavar="ID...", nargs=-1, required=True)
-@_data_option
+@data_option
 def roster_logout(user_ids: tuple[str, ...], data_dir: Path) -> None:
     """End every session of these ids now (a cookie that may have been copied); their tokens stay."""
     store = open_store(data_dir)
@@ -308,7 +308,7 @@ def roster_logout(user_ids: tuple[str, ...], data_dir: Path) -> None:
 
 
 @roster.command("list")
-@_data_option
+@data_option
 def roster_list(data_dir: Path) -> None:
     """Every id on the roster, its role and its number of submissions."""
     table = Table("id", "role", "submissions", box=None, pad_edge=False)

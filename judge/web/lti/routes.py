@@ -165,16 +165,7 @@ def _offer(request: Request, site: Site, person: claims.Launched, launch_id: str
     known = site.store.lti_person(person.issuer, person.sub)
     found = site.store.user(known) if known is not None else None
     teacher = found if found is not None and found.role == "teacher" else None
-    response = site.page(
-        request,
-        "web/lti_link.html.j2",
-        200,
-        teacher,
-        key=key,
-        lms_title=person.context_title,
-        linked=site.store.lms_courses(),
-        needs_token=teacher is None,
-    )
+    response = _link_page(request, site, key, person, teacher)
     if teacher is not None:
         sign_in(response, site, teacher.id, _secure(request))
     return response
@@ -206,6 +197,24 @@ def _course_of(person: claims.Launched, tool: str, by: str) -> LmsCourse:
     )
 
 
+def _link_page(
+    request: Request, site: Site, key: str, person: claims.Launched, teacher: User | None, refused: str = ""
+) -> HTMLResponse:
+    """The offer to link: `teacher`, the LMS user known here as one (no token asked); `refused`,
+    why the last try was (a 401)."""
+    return site.page(
+        request,
+        "web/lti_link.html.j2",
+        401 if refused else 200,
+        teacher,
+        key=key,
+        lms_title=person.context_title,
+        linked=site.store.lms_courses(),
+        needs_token=teacher is None,
+        message=refused,
+    )
+
+
 def link(request: Request, key: str = Form(""), user: str = Form(""), token: str = Form("")) -> Response:
     """A teacher of this judge links the LMS course they launched from to this judge's course,
     and their LMS user becomes them here."""
@@ -218,18 +227,7 @@ def link(request: Request, key: str = Form(""), user: str = Form(""), token: str
     teacher = _teacher_for(request, site, person, user.strip(), token.strip())
     if teacher is None:
         site.store.put_lti_value(OFFER + key, held or "", OFFER_S)  # a mistyped token may be tried again
-        refused = site.page(
-            request,
-            "web/lti_link.html.j2",
-            401,
-            None,
-            key=key,
-            lms_title=person.context_title,
-            linked=site.store.lms_courses(),
-            needs_token=True,
-            message="Unknown id or wrong token, or not a teacher's.",
-        )
-        return refused
+        return _link_page(request, site, key, person, None, "Unknown id or wrong token, or not a teacher's.")
     site.store.link_person(person.issuer, person.sub, teacher.id, person.name, person.email)
     course = _course_of(person, str(offer["tool"]), teacher.id)
     site.store.link_course(course)
