@@ -92,7 +92,8 @@ def _validated(request: Request, site: Site, params: dict[str, str]) -> tuple[To
         if platform is None:
             raise LtiException("no LMS is registered here with this issuer and client id")
         check_claims(launch, params.get("id_token", ""), platform)
-    except (LtiException, OIDCException) as err:
+    except (LtiException, OIDCException, ValueError, KeyError, TypeError, AttributeError) as err:
+        # The library's own refusals, and what a malformed token or key set makes it raise.
         state = params.get("state", "")
         if state and "State not found" in str(err) and asked.get_cookie(f"lti1p3-{state}") is None:
             raise _NoCookie(LaunchState(site.store).get_state_params(state)) from None

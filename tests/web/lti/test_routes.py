@@ -373,3 +373,18 @@ def test_a_browser_that_keeps_no_cookie_in_the_frame_is_offered_a_new_window(
     assert redirect.status == 302
     landed = window.post_from("/lti/launch", lms.answer(redirect.headers["location"]), lms.base)
     assert landed.status == 303 and landed.headers["location"].endswith("/problems/lanqiao")
+
+
+def test_malformed_logins_and_launches_get_a_sentence_not_a_trace(linked: tuple[Server, Lms, LtiClient]) -> None:
+    server, lms, _ = linked
+    client = _client(server)
+    assert "Could not find issuer" in client.get("/lti/login").body
+    unknown = client.get("/lti/login?" + urllib.parse.urlencode({"iss": "https://nowhere.example", "login_hint": "x"}))
+    assert unknown.status == 403 and "no LMS is registered here" in unknown.body
+    state = login_redirect(client, lms, "s1", "c1")
+    fields = lms.answer(state)
+    for token in ("garbage", "a.b.c", fields["id_token"].split(".", 1)[1], "e30.e30.e30"):
+        reply = client.post_from("/lti/launch", {"id_token": token, "state": fields["state"]}, lms.base)
+        assert reply.status == 403 and "refused" in reply.body, (token, reply.status)
+        assert "Traceback" not in reply.body
+    assert client.post_from("/lti/launch", {}, lms.base).status == 403
