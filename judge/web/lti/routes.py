@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.lineitem import LineItem
+from starlette.concurrency import run_in_threadpool
 
 from judge.web.accounts import User
 from judge.web.auth import require_teacher, sign_in, throttled
@@ -66,6 +67,10 @@ async def login(request: Request, site: Site = Depends(site_of)) -> Response:
     """The platform's third-party initiated login (GET or POST): a redirect to its
     authorization endpoint with a state (a cookie) and a nonce (kept in the store)."""
     params = await _params(request)
+    return await run_in_threadpool(_login, request, site, params)
+
+
+def _login(request: Request, site: Site, params: dict[str, str]) -> Response:
     if site.store.lti_values_count() >= PENDING_MAX:
         # Each login keeps a nonce and a state for ten minutes: a flood of them is refused
         # before it fills the store.
@@ -110,7 +115,13 @@ class _NoCookie(Exception):
 
 
 async def launch(request: Request, site: Site = Depends(site_of)) -> Response:
+    """The launch the platform posts: checked (which may fetch the platform's keys: off the
+    event loop, as every store write here), then its user signed in where they may be."""
     params = await _params(request)
+    return await run_in_threadpool(_launch, request, site, params)
+
+
+def _launch(request: Request, site: Site, params: dict[str, str]) -> Response:
     try:
         started, person = _validated(request, site, params)
     except _NoCookie as missing:
@@ -358,10 +369,15 @@ def register(request: Request, key: str = "", openid_configuration: str = "", re
 
 def registration_url(request: Request, user: User = Depends(require_teacher)) -> HTMLResponse:
     """A new Dynamic Registration URL, shown once on the teacher's LTI page."""
-    return lti_page(request, user, registering.new_url(site_of(request).store, tool_url(request)))
+    return _lti_page(request, user, registering.new_url(site_of(request).store, tool_url(request)))
 
 
-def lti_page(request: Request, user: User = Depends(require_teacher), made_url: str = "") -> HTMLResponse:
+def lti_page(request: Request, user: User = Depends(require_teacher)) -> HTMLResponse:
+    return _lti_page(request, user, "")
+
+
+def _lti_page(request: Request, user: User, made_url: str) -> HTMLResponse:
+    """The teacher's page of LTI; `made_url`, a registration URL just made (shown once)."""
     site = site_of(request)
     courses = site.store.lms_courses()
     return site.page(
