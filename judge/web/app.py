@@ -33,7 +33,7 @@ __all__ = ["Settings", "create_app"]
 # The pages' own scripts, and the code editor (Ace, from the npm registry: `make` puts it in
 # static/ace; without it the submit form is a plain textarea).
 STATIC = Path(__file__).parent / "static"
-LTI_STEP_S = 3.0  # how often scores are queued and sent to the LMS (LTI)
+LTI_STEP_S = 1.0  # how often scores are queued and sent to the LMS (LTI): two cheap queries when idle
 
 
 async def _watch(workers: Workers) -> None:
