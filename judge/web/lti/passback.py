@@ -89,7 +89,7 @@ def queue(store: LtiRecords, book: Gradebook, received: Mapping[int, float]) -> 
         for member in store.members(course.issuer, course.context_id):
             if member.role == "student" and member.dropped is None:
                 seats.append(Seat(course, member.user))
-    return sum(store.want_score(send) for send in wanted(book, seats, received, time.time()))
+    return store.want_scores(wanted(book, seats, received, time.time()))
 
 
 def send_due(store: LtiRecords, course_of: Course, link: str, first_s: float = FIRST_WAIT_S) -> tuple[int, int]:

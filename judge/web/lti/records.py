@@ -374,26 +374,30 @@ class LtiRecords(Database):
                 (issuer, context_id, assignment, url),
             )
 
-    def want_score(self, send: Send) -> bool:
-        """Queue a score unless the LMS has it already or it is queued: True if queued now."""
+    def want_scores(self, sends: list[Send]) -> int:
+        """Queue each score unless the LMS has it already or it is queued; how many were queued.
+        One transaction for them all: a judging that changes one score reads every seat's."""
+        queued = 0
         with self.transaction() as db:
-            row = db.execute(
-                "SELECT score, max_score, status, sent_score FROM lti_sends"
-                " WHERE issuer = ? AND context_id = ? AND assignment = ? AND user = ?",
-                send.key,
-            ).fetchone()
-            if row is not None:
-                held = row["score"] if row["status"] == "pending" else row["sent_score"]
-                if held == send.score and row["max_score"] == send.max_score:
-                    return False
-            db.execute(
-                f"INSERT INTO lti_sends ({SEND_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, '', NULL, NULL)"
-                " ON CONFLICT (issuer, context_id, assignment, user) DO UPDATE SET score = excluded.score,"
-                " max_score = excluded.max_score, submission = excluded.submission, at = excluded.at,"
-                " status = 'pending', tries = 0, next_try = excluded.next_try, error = ''",
-                (*send.key, send.score, send.max_score, send.submission, send.at, send.next_try),
-            )
-        return True
+            for send in sends:
+                row = db.execute(
+                    "SELECT score, max_score, status, sent_score FROM lti_sends"
+                    " WHERE issuer = ? AND context_id = ? AND assignment = ? AND user = ?",
+                    send.key,
+                ).fetchone()
+                if row is not None:
+                    held = row["score"] if row["status"] == "pending" else row["sent_score"]
+                    if held == send.score and row["max_score"] == send.max_score:
+                        continue
+                db.execute(
+                    f"INSERT INTO lti_sends ({SEND_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, '', NULL, NULL)"
+                    " ON CONFLICT (issuer, context_id, assignment, user) DO UPDATE SET score = excluded.score,"
+                    " max_score = excluded.max_score, submission = excluded.submission, at = excluded.at,"
+                    " status = 'pending', tries = 0, next_try = excluded.next_try, error = ''",
+                    (*send.key, send.score, send.max_score, send.submission, send.at, send.next_try),
+                )
+                queued += 1
+        return queued
 
     def sends(self, status: str | None = None, due_by: float | None = None) -> list[Send]:
         clauses: list[str] = []

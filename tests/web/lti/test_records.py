@@ -49,12 +49,12 @@ def test_the_lms_list_marks_who_it_no_longer_has(tmp_path: Path) -> None:
 
 def test_a_score_is_queued_once_and_again_only_when_it_changes(tmp_path: Path) -> None:
     store = Store(tmp_path / "data")
-    assert store.want_score(_send(5.0))
-    assert not store.want_score(_send(5.0))  # queued already
+    assert store.want_scores([_send(5.0)]) == 1
+    assert store.want_scores([_send(5.0)]) == 0  # queued already
     (queued,) = store.sends("pending", due_by=1.0)
     store.send_done(queued)
-    assert not store.want_score(_send(5.0))  # the LMS has it
-    assert store.want_score(_send(8.0))
+    assert store.want_scores([_send(5.0)]) == 0  # the LMS has it
+    assert store.want_scores([_send(8.0)]) == 1
     store.send_failed(store.sends("pending")[0], "503", next_try=50.0)
     assert store.sends("pending", due_by=10.0) == []  # waits
     (waiting,) = store.sends("pending", due_by=60.0)
