@@ -12,6 +12,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import requests
+
 from judge.course import gradebook
 from judge.course.gradebook import Gradebook
 from judge.course.spec import Course
@@ -92,12 +94,24 @@ def queue(store: LtiRecords, book: Gradebook, received: Mapping[int, float]) -> 
     return store.want_scores(wanted(book, seats, received, time.time()))
 
 
+def lms_away(err: Exception) -> bool:
+    """Whether a failed call says the LMS is away (no answer, an error of its own, too busy),
+    not that it refused this one score."""
+    if isinstance(err, requests.RequestException):
+        return True
+    status = getattr(getattr(err, "response", None), "status_code", None)
+    return isinstance(status, int) and (status >= 500 or status == 429)
+
+
 def send_due(store: LtiRecords, course_of: Course, link: str, first_s: float = FIRST_WAIT_S) -> tuple[int, int]:
     """Send every queued score whose time has come: (sent, failed). `link`: the path of a
     submission's page, with `{id}`; `first_s`: the wait after a first failure."""
     sent = failed = 0
     courses = {(c.issuer, c.context_id): c for c in store.lms_courses()}
+    away: set[str] = set()
     for send in store.sends("pending", due_by=time.time()):
+        if send.issuer in away:
+            continue  # deferred with the send that found its LMS away
         course = courses.get((send.issuer, send.context_id))
         platforms = [p for p in store.platforms(send.issuer) if course and p.client_id == course.client_id]
         sub = store.sub_of(send.issuer, send.user)
@@ -113,7 +127,13 @@ def send_due(store: LtiRecords, course_of: Course, link: str, first_s: float = F
             comment = f"Judged by the judge: {where}" if where else "Judged by the judge"
             services.put_score(store, platforms[0], course, url, sub, send, comment)
         except Exception as err:  # the LMS down, a refusal, a bad answer: tried again later
-            store.send_failed(send, f"{type(err).__name__}: {err}", time.time() + backoff_s(send.tries, first_s))
+            later = time.time() + backoff_s(send.tries, first_s)
+            store.send_failed(send, f"{type(err).__name__}: {err}", later)
+            if lms_away(err):
+                # One probe at a time: the LMS's other scores wait with this one, rather than
+                # each spending a timeout on it now.
+                away.add(send.issuer)
+                store.defer_sends(send.issuer, later)
             failed += 1
             continue
         store.send_done(send)

@@ -433,6 +433,14 @@ class LtiRecords(Database):
                 (next_try, error[:500], *send.key),
             )
 
+    def defer_sends(self, issuer: str, until: float) -> None:
+        """Every pending score for the LMS `issuer` waits until `until` at least."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE lti_sends SET next_try = MAX(next_try, ?) WHERE issuer = ? AND status = 'pending'",
+                (until, issuer),
+            )
+
     def resend(self, issuer: str | None = None) -> int:
         """Queue every score again (of one platform), as sent or not: how many."""
         where, args = ("WHERE issuer = ?", (issuer,)) if issuer is not None else ("", ())

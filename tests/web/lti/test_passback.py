@@ -74,3 +74,19 @@ def test_a_score_reaches_the_lms_only_once_its_result_is_released(tmp_path: Path
     passback.step(site, mark)
     (queued,) = store.sends()
     assert (queued.user, queued.assignment, queued.score) == ("ann", "w1", 100.0)
+
+
+def test_an_lms_away_is_told_from_a_refusal_of_one_score() -> None:
+    import requests
+    from pylti1p3.exception import LtiServiceException
+
+    def refused(status: int) -> LtiServiceException:
+        answer = requests.Response()
+        answer.status_code, answer.url = status, "https://lms/scores"
+        return LtiServiceException("refused", answer)
+
+    assert passback.lms_away(requests.ConnectionError("no route"))
+    assert passback.lms_away(requests.Timeout("15 s"))
+    assert passback.lms_away(refused(503)) and passback.lms_away(refused(429))
+    assert not passback.lms_away(refused(404)) and not passback.lms_away(refused(400))
+    assert not passback.lms_away(LookupError("the student is no longer linked"))

@@ -59,7 +59,12 @@ def test_a_score_is_queued_once_and_again_only_when_it_changes(tmp_path: Path) -
     assert store.sends("pending", due_by=10.0) == []  # waits
     (waiting,) = store.sends("pending", due_by=60.0)
     assert waiting.tries == 1 and waiting.error == "503" and waiting.sent_score == 5.0
-    assert store.resend() == 1
+    # An LMS away: its other pending scores wait with the one that found it so.
+    other = Send("https://lms", "c", "a1", "bob", 3.0, 10.0, 8, 100.0, "pending", 0, 0.0, "", None, None)
+    assert store.want_scores([other]) == 1
+    store.defer_sends("https://lms", 70.0)
+    assert {s.user: s.next_try for s in store.sends("pending")} == {"ann": 70.0, "bob": 70.0}
+    assert store.resend() == 2
 
 
 def test_a_rotated_key_stays_published_a_while(tmp_path: Path) -> None:
