@@ -37,7 +37,7 @@ INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 OBSERVER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor"
 
 
-def _pem_pair() -> tuple[str, str]:
+def pem_pair() -> tuple[str, str]:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     private = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
@@ -107,7 +107,7 @@ class Lms:
         self.base = f"http://{host}:{self.port}"
         self.issuer = self.base
         self.tool = tool
-        self.private, self.public = _pem_pair()
+        self.private, self.public = pem_pair()
         self.down = False
         self.registration_token = "reg-token-1"
         self.registered: list[dict[str, Any]] = []  # what tools posted to Dynamic Registration

@@ -172,9 +172,9 @@ def test_a_student_launch_signs_in_without_a_token(linked: tuple[Server, Lms, Lt
 
 def test_forged_launches_are_refused_and_sign_no_one_in(linked: tuple[Server, Lms, LtiClient]) -> None:
     server, lms, _ = linked
-    from tests.web.lti.lms import _pem_pair
+    from tests.web.lti.lms import pem_pair
 
-    other_key, _ = _pem_pair()
+    other_key, _ = pem_pair()
     now = int(time.time())
     forged = {
         "a bad signature": {"key": other_key},
