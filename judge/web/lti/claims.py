@@ -105,8 +105,8 @@ def launched(claims: Mapping[str, Any]) -> Launched:
     )
 
 
-def wanted_ids(person: Launched) -> list[str]:
+def wanted_ids(sourced_id: str, email: str) -> list[str]:
     """The roster ids an LMS user may take here, in order: the institution's id of them
     (what a roster imported from the registrar holds), then the login part of their email."""
-    found = [person.sourced_id, person.email.split("@", 1)[0] if "@" in person.email else ""]
+    found = [sourced_id, email.split("@", 1)[0] if "@" in email else ""]
     return [name for name in dict.fromkeys(found) if name and valid_user_id(name)]

@@ -20,7 +20,9 @@ def enrol(store: LtiRecords, person: claims.Launched) -> str:
     """The roster id of a launching user, their role as the LMS gives it, and their seat in the
     LMS course (the LMS is the authority on who teaches it)."""
     assert person.role is not None
-    user = store.person_user(person.issuer, person.sub, claims.wanted_ids(person), person.name, person.email)
+    user = store.person_user(
+        person.issuer, person.sub, claims.wanted_ids(person.sourced_id, person.email), person.name, person.email
+    )
     store.set_role(user, person.role)
     store.member_seen(person.issuer, person.context_id, [(user, person.role)], whole=False)
     return user
@@ -33,24 +35,8 @@ def sync(store: LtiRecords, platform: Platform, course: LmsCourse) -> Synced:
     for member in services.members(store, platform, course):
         if member.role is None or not member.active:
             continue
-        person = claims.Launched(
-            course.issuer,
-            course.client_id,
-            course.deployment_id,
-            member.sub,
-            member.name,
-            member.email,
-            member.sourced_id,
-            member.role,
-            course.context_id,
-            course.title,
-            "",
-            "",
-            "",
-            "",
-            "",
-        )
-        user = store.person_user(person.issuer, member.sub, claims.wanted_ids(person), member.name, member.email)
+        wanted = claims.wanted_ids(member.sourced_id, member.email)
+        user = store.person_user(course.issuer, member.sub, wanted, member.name, member.email)
         store.set_role(user, member.role)
         seated.append((user, member.role))
     before = {m.user for m in store.members(course.issuer, course.context_id) if m.dropped is None}

@@ -68,6 +68,6 @@ def test_a_launch_is_read_warily() -> None:
 
 def test_the_roster_id_comes_from_the_institution_then_the_email() -> None:
     base = claims.launched({"sub": "u", claims.LIS: {"person_sourcedid": "s1001"}, "email": "ada.l@example.org"})
-    assert claims.wanted_ids(base) == ["s1001", "ada.l"]
+    assert claims.wanted_ids(base.sourced_id, base.email) == ["s1001", "ada.l"]
     odd = claims.launched({"sub": "u", claims.LIS: {"person_sourcedid": "not an id!"}, "email": "no-at-sign"})
-    assert claims.wanted_ids(odd) == []
+    assert claims.wanted_ids(odd.sourced_id, odd.email) == []

@@ -84,6 +84,7 @@ def junit_here() -> str:
     return "missing: apt-get install junit5 (JUnit 5 problems compile and run against its jar)"
 
 
+@lru_cache(maxsize=1)
 def _runner_source() -> bytes:
     return resources.files("judge.problem.kinds.unit").joinpath(RUNNER_SOURCE).read_bytes()
 
