@@ -94,13 +94,13 @@ def main() -> int:
                         "--",
                     ]
                 )
-                prefix = argv._bwrap_prefix(layers, str(where)) + setpriv
+                prefix = argv.bwrap_prefix(layers, str(where)) + setpriv
                 if layers.prlimit_path:
-                    rlimits = argv._rlimits(limits, limits.memory_mib << 20, not layers.cgroup.active)
+                    rlimits = argv.rlimit_list(limits, limits.memory_mib << 20, not layers.cgroup.active)
                     chain = [
-                        *argv._bwrap_prefix(layers, str(where)),
+                        *argv.bwrap_prefix(layers, str(where)),
                         layers.prlimit_path,
-                        *argv._prlimit_options(rlimits),
+                        *argv.prlimit_options(rlimits),
                         "--",
                         *setpriv,
                     ]
