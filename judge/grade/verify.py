@@ -358,6 +358,7 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs
     solutions, folder_problems, skipped = discover(problem_dir, problem.spec.verdict_folders == "icpc")
     checks.append(Check("solutions folder", tuple(folder_problems), f"{len(solutions)} solutions"))
     notes: list[str] = validation.duplicate_inputs(problem) + validation.statement_samples(problem)
+    notes += kinds.of(problem).verify_notes(problem)
     if not any(s.folder == "accepted" for s in solutions):
         notes.append(
             f"{problem_dir / SOLUTIONS_DIR / 'accepted'}: no accepted solution, so nothing shows the tests can be passed"

@@ -118,6 +118,11 @@ class Kind(ABC):
         problem's public tests); none where the cases speak for themselves."""
         return []
 
+    def verify_notes(self, problem: Problem) -> list[str]:
+        """What `judge verify` says of the problem's own files beyond its checks (a unit
+        problem's tests that the teacher skipped, which are no case)."""
+        return []
+
     def input_issues(self, problem: Problem, text: str) -> list[str]:
         """What the kind itself requires of every test input (checked before any validator)."""
         return []

@@ -27,6 +27,11 @@ from typing import Any
 
 RESULTS = "results.jsonl"
 STUDENT_MARK = "_judge_student"  # set on an exception that the student's code raised
+# A reply is the student's data: bounded before it is parsed (json recurses, and a line held
+# whole costs this process's memory), and so is what the student's code prints into a test.
+MAX_REPLY_BYTES = 16 << 20
+MAX_DEPTH = 200
+MAX_PRINTED_CHARS = 1 << 16
 
 
 class StudentGone(Exception):
@@ -45,11 +50,20 @@ class Unsupported(Exception):
     """What a stand-in cannot do: the test needs `mode: together`."""
 
 
+class StudentClock:
+    """The student's process's CPU time, as the kernel counts it; never a figure the student's
+    process reports (its replies carry none that is read)."""
+
+    def cpu_s(self) -> float:
+        return 0.0
+
+
 class Channel:
     """The pipes to the student's process, and the current test's time and output."""
 
-    def __init__(self, read_fd: int, write_fd: int, per_test_s: float) -> None:
+    def __init__(self, read_fd: int, write_fd: int, per_test_s: float, clock: StudentClock) -> None:
         self.read_fd, self.write_fd, self.per_test_s = read_fd, write_fd, per_test_s
+        self.clock = clock
         self.buffer = b""
         self.gone = False
         self.begin()
@@ -57,7 +71,9 @@ class Channel:
     def begin(self) -> None:
         self.started = time.monotonic()
         self.cpu = 0.0
+        self.cpu_at_start = self.clock.cpu_s()
         self.printed: list[str] = []
+        self.printed_chars = 0
 
     def ask(self, request: dict[str, Any], originals: list[Any]) -> Any:
         """The student's code does `request`: its value, or its exception raised here; the
@@ -73,12 +89,13 @@ class Channel:
             raise StudentGone("the student's process has ended") from None
         reply = self._reply()
         try:
-            cpu = reply.get("cpu", 0.0)
-            self.cpu += float(cpu) if isinstance(cpu, int | float) else 0.0
-            printed = str(reply.get("printed", ""))
-            if printed:
-                self.printed.append(printed)
-                sys.stdout.write(printed)
+            self.cpu = self.clock.cpu_s() - self.cpu_at_start
+            printed = reply.get("printed", "")
+            room = MAX_PRINTED_CHARS - self.printed_chars
+            if isinstance(printed, str) and printed and room > 0:
+                self.printed.append(printed[:room])
+                self.printed_chars += len(printed[:room])
+                sys.stdout.write(printed[:room])
             if self.cpu > self.per_test_s:
                 raise StudentStuck(f"the student's code used more than {self.per_test_s:g} s of CPU time")
             if "raised" in reply:
@@ -109,16 +126,34 @@ class Channel:
                 self.gone = True
                 raise StudentGone("the student's process ended during this test")
             self.buffer += chunk
+            if len(self.buffer) > MAX_REPLY_BYTES and b"\n" not in self.buffer:
+                self.gone = True
+                raise Garbled(f"the student's code sent a reply of over {MAX_REPLY_BYTES >> 20} MiB")
         line, self.buffer = self.buffer.split(b"\n", 1)
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            reply = None
+        reply = None
+        if len(line) <= MAX_REPLY_BYTES and _depth_within(line, MAX_DEPTH):
+            try:
+                reply = json.loads(line)
+            except (ValueError, RecursionError):
+                reply = None
         if not isinstance(reply, dict):
             self.gone = True  # out of step: nothing after this can be trusted to match
             raise Garbled("the student's code wrote on the tests' channel (a reply that is not one)")
         return reply
 
+
+def _depth_within(line: bytes, limit: int) -> bool:
+    """Whether no bracket of the JSON line nests deeper than `limit` (strings' brackets count
+    too, which only errs towards refusing): checked before json.loads, which recurses."""
+    depth = 0
+    for byte in line.translate(None, _NOT_BRACKETS):
+        depth += 1 if byte in b"[{" else -1
+        if depth > limit:
+            return False
+    return True
+
+
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 CHANNEL: Channel | None = None
 
@@ -180,7 +215,11 @@ def from_wire(value: Any) -> Any:
         return _mirror(value)
     ((tag, inner),) = value.items()
     if tag == "$builtin":
-        return getattr(builtins, inner)
+        # Only a built-in type (int, ValueError, ...): a reply naming `eval` or `exit` is none.
+        found = getattr(builtins, str(inner))
+        if not isinstance(found, type):
+            raise ValueError(f"not a built-in type: {inner!r}")
+        return found
     if tag == "$float":
         return float(inner)
     if tag == "$const":
@@ -218,7 +257,9 @@ def _mirror_class(ref: dict[str, Any]) -> type:
     bases = tuple(b for b in (from_wire(b) for b in ref.get("bases", [])) if isinstance(b, type))
     made: type
     if ref.get("exception"):
-        bases = tuple(b for b in bases if issubclass(b, BaseException)) or (Exception,)
+        # Only below Exception: a student's class on KeyboardInterrupt, SystemExit or
+        # GeneratorExit would stop pytest itself here, which is the judge's process.
+        bases = tuple(b for b in bases if issubclass(b, Exception)) or (Exception,)
         made = type(str(ref["name"]), bases, {"__module__": str(ref.get("module", ""))})
     else:
         made = RemoteClass(str(ref["name"]), (), {"__module__": str(ref.get("module", "")), "_handle": handle})
@@ -232,6 +273,9 @@ def _exception(raised: dict[str, Any]) -> BaseException:
     message = str(raised.get("message", ""))
     if not (isinstance(cls, type) and issubclass(cls, BaseException)):
         cls = Exception
+    elif not issubclass(cls, Exception):
+        # SystemExit, KeyboardInterrupt...: the same name, raised as an Exception here.
+        cls = type(cls.__name__, (Exception,), {"__module__": cls.__module__})
     err: BaseException
     try:
         err = cls(*from_wire(raised.get("args", [message])))
@@ -353,8 +397,17 @@ class Remote:
         return _apply("neg", self)
 
 
+_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
 def _binary(name: str, swapped: bool = False) -> Any:
     def forward(self: Remote, other: Any) -> Any:
+        if name in _COMPARISONS and not isinstance(other, Remote):
+            # A comparison with a value of the test's (an expected value above all) is decided
+            # here and sends nothing: a student's object equals no plain value, and orders
+            # with none (Python's rule for unrelated types). Two of the student's objects
+            # compare over there, by the student's own methods.
+            return NotImplemented
         return _apply(name, other, self) if swapped else _apply(name, self, other)
 
     return forward
@@ -363,7 +416,7 @@ def _binary(name: str, swapped: bool = False) -> Any:
 for _name in "eq ne lt le gt ge add sub mul truediv floordiv mod pow and_ or_ xor matmul".split():
     _dunder = _name.rstrip("_")
     setattr(Remote, f"__{_dunder}__", _binary(_name))
-    if _name not in ("eq", "ne", "lt", "le", "gt", "ge"):
+    if _name not in _COMPARISONS:
         setattr(Remote, f"__r{_dunder}__", _binary(_name, swapped=True))
 
 
@@ -455,6 +508,28 @@ def _kind(err: BaseException) -> str:
     return "error"
 
 
+def _phase(call: Any) -> dict[str, Any]:
+    """One phase's failure: the student's (an exception its code raised, whatever its class is
+    named), a skip (pytest's own outcome, raised by the test: earns nothing), else the test's."""
+    import pytest
+
+    err = call.excinfo.value
+    kind = _kind(err)
+    if kind == "error" and isinstance(err, pytest.skip.Exception):
+        kind = "skipped"
+    message = call.excinfo.exconly()
+    if kind in ("assert", "error", "skipped"):
+        # pytest's explanation of an assert runs over lines: its first says what failed.
+        message = message.strip().splitlines()[0] if message.strip() else message
+        message = message.removeprefix("AssertionError: ")
+    if kind == "student":
+        where = getattr(err, STUDENT_MARK, [])
+        message = f"the student's code raised {type(err).__name__}: {err}" + (
+            f" (at {', '.join(where)})" if where else ""
+        )
+    return {"when": call.when, "kind": kind, "message": message[:2000]}
+
+
 class Recorder:
     """A pytest plugin writing each test's record as it ends."""
 
@@ -476,19 +551,12 @@ class Recorder:
     def pytest_runtest_makereport(self, item: Any, call: Any) -> None:
         if call.excinfo is None:
             return
-        err = call.excinfo.value
-        kind = "skipped" if call.excinfo.typename == "Skipped" else _kind(err)
-        message = call.excinfo.exconly()
-        if kind in ("assert", "error"):
-            # pytest's explanation of an assert runs over lines: its first says what failed.
-            message = message.strip().splitlines()[0] if message.strip() else message
-            message = message.removeprefix("AssertionError: ")
-        if kind == "student":
-            where = getattr(err, STUDENT_MARK, [])
-            message = f"the student's code raised {type(err).__name__}: {err}" + (
-                f" (at {', '.join(where)})" if where else ""
+        try:
+            self.phases.append(_phase(call))
+        except Exception:  # a message that cannot be made still fails the test
+            self.phases.append(
+                {"when": call.when, "kind": "error", "message": "(the failure's message could not be made)"}
             )
-        self.phases.append({"when": call.when, "kind": kind, "message": message[:2000]})
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         assert CHANNEL is not None
@@ -527,7 +595,7 @@ def main() -> int:
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(2, 1)
-    CHANNEL = Channel(reads, writes, per_test_s)
+    CHANNEL = Channel(reads, writes, per_test_s, StudentClock())
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
     recorder = Recorder(os.path.join(feedback, RESULTS))

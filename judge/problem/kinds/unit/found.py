@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 PUBLIC_FOLDER = "public"
 # Gradescope's visibilities: only `visible` shows a test as it runs; the others hide it until
@@ -36,6 +36,9 @@ class UnitTest:
     points: float
     public: bool
     title: str = ""  # a name the teacher gave it (@name, @number), shown beside the id
+    # Skipped by the teacher in the source (@pytest.mark.skip, @unittest.skip, @Disabled): not
+    # a case at all, since a skip earns nothing; `judge verify` lists it.
+    skipped: bool = False
 
     @property
     def file(self) -> str:
@@ -66,6 +69,7 @@ def read_tests(
         raise FoundError(err.lineno or 0, f"not Python: {err.msg}") from None
     folder_public = path.split("/", 1)[0] == PUBLIC_FOLDER
     found: list[UnitTest] = []
+    whole_file = _module_skipped(tree)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test"):
             found.append(_test(f"{path}::{node.name}", [node], folder_public, default_points, table))
@@ -75,7 +79,17 @@ def read_tests(
                     found.append(
                         _test(f"{path}::{node.name}::{item.name}", [node, item], folder_public, default_points, table)
                     )
-    return found
+    return [replace(test, skipped=True) for test in found] if whole_file else found
+
+
+def _module_skipped(tree: ast.Module) -> bool:
+    """`pytestmark = pytest.mark.skip` (or a list holding it): every test of the file skipped."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            marks = node.value.elts if isinstance(node.value, ast.List | ast.Tuple) else [node.value]
+            if any(_last_name(mark) == "skip" for mark in marks):
+                return True
+    return False
 
 
 def _is_test_class(node: ast.ClassDef) -> bool:
@@ -104,6 +118,9 @@ def _decorations(nodes: Sequence[ast.ClassDef | ast.FunctionDef | ast.AsyncFunct
             name = _last_name(decorator)
             if name == "leaderboard":
                 said.setdefault("leaderboard", True)
+                continue
+            if name == "skip":  # @pytest.mark.skip, @unittest.skip(...): unconditional
+                said["skip"] = True
                 continue
             if name not in ("weight", "points", "partial_credit", "visibility", "number", "name"):
                 continue
@@ -141,7 +158,7 @@ def _test(
     if override is not None:
         points = override.points if override.points is not None else points
         public = override.public if override.public is not None else public
-    return UnitTest(test_id, float(points), public, title)
+    return UnitTest(test_id, float(points), public, title, skipped="skip" in said)
 
 
 def group_name(test_id: str, taken: set[str]) -> str:
@@ -191,6 +208,9 @@ def read_java_tests(
     package = _JAVA_PACKAGE.search(code)
     owner = f"{package.group(1)}.{declared.group(1)}" if package else declared.group(1)
     folder_public = path.split("/", 1)[0] == PUBLIC_FOLDER
+    # @Disabled on the class (among the annotations just before its declaration) skips every test.
+    before_class = code[: declared.start()].rsplit(";", 1)[-1].rsplit("}", 1)[-1]
+    class_disabled = any(m.group(1).rsplit(".", 1)[-1] == "Disabled" for m in _JAVA_ANNOTATION.finditer(before_class))
     found: list[UnitTest] = []
     for method in _JAVA_METHOD.finditer(code):
         annotations = {
@@ -216,7 +236,8 @@ def read_java_tests(
         if override is not None:
             points = override.points if override.points is not None else points
             public = override.public if override.public is not None else public
-        found.append(UnitTest(test_id, float(points), public, title))
+        skipped = class_disabled or "Disabled" in annotations
+        found.append(UnitTest(test_id, float(points), public, title, skipped=skipped))
     return found
 
 

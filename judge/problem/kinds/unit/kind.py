@@ -30,6 +30,14 @@ def _unit(problem: Problem) -> Unit:
     return problem.spec.unit
 
 
+def _table(unit: Unit) -> dict[str, found.PerTest]:
+    """The spec's per-test lines as found.py reads them."""
+    return {
+        key: found.PerTest(line.points, None if line.visibility is None else line.visibility == "public")
+        for key, line in unit.per_test.items()
+    }
+
+
 class UnitTests(Kind):
     name = "unit"
     solves = False  # a test's answer is its passing: the reference must pass every one
@@ -89,11 +97,32 @@ class UnitTests(Kind):
         return ""
 
     def public_files(self, problem: Problem) -> list[tuple[str, str]]:
-        """The test files under public/: students read them whole."""
-        folder = problem.directory / _unit(problem).tests
+        """The test files under public/ whose every test is public: students read them whole.
+        A test its decorator (or the spec) hides keeps its file unshown, the decorator winning
+        over the folder; a file that cannot be read is not shown."""
+        unit = _unit(problem)
+        folder = problem.directory / unit.tests
+        try:
+            tests = listing.unit_tests(folder, unit.default_points, _table(unit), unit.framework)
+        except listing.ListingError:
+            return []
+        hidden = {test.file for test in tests if not test.public}
         return [
-            (path.relative_to(folder).as_posix(), path.read_text(encoding="utf-8", errors="replace"))
-            for path in listing.files_with_tests(folder / found.PUBLIC_FOLDER, _unit(problem).framework)
+            (name, path.read_text(encoding="utf-8", errors="replace"))
+            for path in listing.files_with_tests(folder / found.PUBLIC_FOLDER, unit.framework)
+            if (name := path.relative_to(folder).as_posix()) not in hidden
+        ]
+
+    def verify_notes(self, problem: Problem) -> list[str]:
+        unit = _unit(problem)
+        try:
+            tests = listing.unit_tests(
+                problem.directory / unit.tests, unit.default_points, _table(unit), unit.framework
+            )
+        except listing.ListingError:
+            return []  # the spec's loader said why
+        return [
+            f"{test.id}: skipped in its source, so not a case (a skip earns nothing)" for test in tests if test.skipped
         ]
 
     def input_issues(self, problem: Problem, text: str) -> list[str]:

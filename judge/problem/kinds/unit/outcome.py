@@ -3,7 +3,8 @@ for it and, where the student's process was lost during it, from how that proces
 
 | what happened in the test | verdict |
 | --- | --- |
-| it passed (or the teacher's test skipped itself) | AC |
+| it passed | AC |
+| it was skipped at run time (pytest.skip, a skipif, an assumption, an abort) | WA: a skip earns nothing |
 | an assertion failed, or the test's own code failed on what the student's code gave it | WA |
 | the student's code raised and the test did not expect it | RE |
 | the student's code used more than the test's CPU time, or did not return | TLE |
@@ -22,6 +23,7 @@ from judge.run.sandbox import Limit, RunResult
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 
 GONE = "the student's process ended during this test"
+SKIPPED = "skipped at run time (a skip earns nothing)"
 MEMORY_ERROR = "the student's code raised MemoryError"
 
 
@@ -79,11 +81,14 @@ def decide(record: Record, per_test_s: float, student: RunResult, memory_limit_k
             # The student's code ran out of memory in a call: its heap was full, not a bug of its own.
             out_of_memory = phase.message.startswith(MEMORY_ERROR)
             return CaseVerdict(Verdict.MLE if out_of_memory else Verdict.RE, phase.message)
+        if phase.kind == "skipped":
+            # Only a test's own pass earns its points: whoever skipped it, it did not pass.
+            return CaseVerdict(Verdict.WA, f"{SKIPPED}: {phase.message}" if phase.message else SKIPPED)
         if phase.kind in ("assert", "error") and phase.when == "call":
             return CaseVerdict(Verdict.WA, phase.message)
         if phase.kind in ("assert", "error"):
             return CaseVerdict(Verdict.IE, f"the test's {phase.when} failed: {phase.message}")
-    return CaseVerdict(Verdict.AC, "skipped by the test" if "skipped" in kinds else "")
+    return CaseVerdict(Verdict.AC, "")
 
 
 def ended(student: RunResult, memory_limit_kib: int, memory_marks: Sequence[bytes] = ()) -> CaseVerdict:

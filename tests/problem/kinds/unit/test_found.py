@@ -143,3 +143,33 @@ def test_junit_tests_are_found_with_their_points_tags() -> None:
     assert not is_java_test_file("Circle.java")
     with pytest.raises(FoundError, match=r'points are written @Tag\("points=N"\)'):
         read_java_tests("public/ATest.java", 'class ATest {\n  @Test @Tag("points=lots")\n  void a() {}\n}\n', 1.0)
+
+
+def test_a_test_the_teacher_skips_in_its_source_is_marked_and_no_other() -> None:
+    text = (
+        "import pytest, unittest\n\n\n@pytest.mark.skip(reason='later')\ndef test_a():\n    pass\n\n\n"
+        "@pytest.mark.skipif(True, reason='a condition: decided at run time')\ndef test_b():\n    pass\n\n\n"
+        "@unittest.skip('later')\nclass TestC(unittest.TestCase):\n    def test_c(self):\n        pass\n\n\n"
+        "def test_d():\n    pytest.skip('at run time: a case, which earns nothing')\n"
+    )
+    skipped = {t.id.split("::", 1)[1]: t.skipped for t in read_tests("public/test_x.py", text, 1)}
+    assert skipped == {"test_a": True, "test_b": False, "TestC::test_c": True, "test_d": False}
+    whole = read_tests(
+        "public/test_y.py", "import pytest\npytestmark = [pytest.mark.skip]\n\n\ndef test_e():\n    pass\n", 1
+    )
+    assert [t.skipped for t in whole] == [True]
+
+
+def test_a_disabled_junit_test_or_class_is_marked() -> None:
+    from judge.problem.kinds.unit.found import read_java_tests
+
+    text = (
+        'import org.junit.jupiter.api.*;\n\nclass ATest {\n    @Test\n    @Disabled("later")\n    void off() {}\n\n'
+        "    @Test\n    void on() {}\n}\n"
+    )
+    assert [(t.id.rsplit("::", 1)[1], t.skipped) for t in read_java_tests("public/ATest.java", text, 1)] == [
+        ("off", True),
+        ("on", False),
+    ]
+    whole = "import org.junit.jupiter.api.*;\n\n@Disabled\nclass BTest {\n    @Test\n    void on() {}\n}\n"
+    assert [t.skipped for t in read_java_tests("public/BTest.java", whole, 1)] == [True]

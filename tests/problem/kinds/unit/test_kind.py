@@ -40,6 +40,29 @@ HOSTILE = {
     "patches.py": "import builtins, sys\nbuiltins.AssertionError = type('Never', (Exception,), {})\n"
     "sys.modules['pytest'] = None\nsys.modules['_pytest'] = None\n",
     # Looks for the tests' files and, where it finds one, becomes the reference: none is there.
+    # Skips by a name of its own choosing: a class named Skipped, and one shaped as pytest's
+    # (an OutcomeException on BaseException), raised from every method.
+    "skips.py": "class OutcomeException(BaseException):\n    pass\n\n\nclass Skipped(OutcomeException):\n    pass\n\n\n"
+    "class Stack:\n    def __init__(self):\n        raise Skipped('skipped')\n\n\n"
+    "def reverse_in_place(items):\n    raise Skipped('skipped')\n",
+    # pytest's own skip, from the system's pytest where the student's python has it.
+    "skips_pytest.py": "import site\nsite.main()\ntry:\n    import pytest\nexcept ImportError:\n    pytest = None\n\n\n"
+    "class Stack:\n    def __init__(self):\n        if pytest:\n            pytest.skip('no')\n        raise ValueError\n\n\n"
+    "def reverse_in_place(items):\n    if pytest:\n        pytest.skip('no')\n",
+    # An object equal to everything, from every method that returns: no `==` is its to answer.
+    "equals_all.py": "class Always:\n    def __eq__(self, other):\n        return True\n\n    __hash__ = None\n\n\n"
+    "class Stack:\n    def __init__(self):\n        self.n = 0\n\n    def push(self, x):\n        self.n += 1\n\n"
+    "    def pop(self):\n        self.n -= 1\n        return Always()\n\n    def peek(self):\n        return Always()\n\n"
+    "    def __len__(self):\n        return self.n\n\n    def __eq__(self, other):\n        return True\n",
+    # Its side of the bridge patched: every exception goes over as KeyboardInterrupt (which
+    # would stop pytest, on the tests' side), and every reply after the import is a deep one.
+    "patches_bridge.py": "import __main__\n_raised = __main__._raised\n\n\n"
+    "def forged(err, objects):\n    found = _raised(err, objects)\n"
+    "    found['class'] = {'$builtin': 'KeyboardInterrupt'}\n    return found\n\n\n"
+    "__main__._raised = forged\n_encode = __main__.encode\n\n\n"
+    "def deep(value, objects):\n    if getattr(value, '__name__', '') == 'reverse_in_place':\n"
+    "        return {'$tuple': [[[[[[[[[[[[]]]]]]]]]]]]}\n    return _encode(value, objects)\n\n\n"
+    "__main__.encode = deep\n\n\nclass Stack:\n    def __init__(self):\n        raise ValueError('no')\n",
     "snoops.py": "import os\nFOUND = []\nfor root, dirs, files in os.walk('/'):\n"
     "    dirs[:] = [d for d in dirs if os.path.join(root, d) not in ('/usr', '/proc', '/sys', '/dev')]\n"
     "    FOUND += [f for f in files if f.startswith('test_stack')]\n",
@@ -79,6 +102,8 @@ def test_no_hostile_module_earns_a_point(problem: Problem, tmp_path: Path, name:
     (folder / "stack.py").write_text(text)
     record = judging.judge(judging.identify(problem, folder, "mallory"), full=True)
     assert record.score == 0 and not any(c.verdict == "AC" for c in record.cases), (name, record.cases)
+    # And none is the judge's failure: whatever the module does is its own verdict.
+    assert not any(c.verdict == "IE" for c in record.cases), (name, record.cases)
 
 
 @needs_sandbox
@@ -292,6 +317,28 @@ def test_students_read_the_public_tests_whole_and_never_the_secret_ones(problem:
     assert "test_many_elements" not in statement + "".join(s.input for s in samples)
 
 
+def test_a_public_file_with_a_hidden_test_is_not_shown_and_a_skipped_test_is_listed(
+    problem: Problem, tmp_path: Path
+) -> None:
+    from judge.grade import verify
+    from judge.problem.kinds import table
+
+    copy = tmp_path / "stack"
+    shutil.copytree(problem.directory, copy)
+    public = copy / "unit" / "public" / "test_stack.py"
+    public.write_text(
+        public.read_text()
+        + '\n\n@visibility("hidden")\ndef test_hidden_here():\n    assert Stack() is not None\n'
+        + '\n\n@pytest.mark.skip(reason="next year")\ndef test_not_yet():\n    assert False\n'
+    )
+    public.write_text(public.read_text().replace("import weight", "import visibility, weight"))
+    moved = load_problem(copy)
+    assert table.of(moved).public_files(moved) == []  # the decorator wins over the folder
+    assert "test_not_yet" not in {(c.input or "").split("::")[-1].strip() for g in moved.spec.groups for c in g.cases}
+    notes = verify.prepare(copy).notes
+    assert any("public/test_stack.py::test_not_yet: skipped in its source" in n for n in notes), notes
+
+
 PATCHING_TEST = """
 
 def test_a_patched_helper_is_used(monkeypatch):
@@ -340,6 +387,12 @@ def test_together_runs_tests_that_patch_the_module_and_checks_the_channel(togeth
 
 
 JAVA_HOSTILE = {
+    # Aborts every test as JUnit's assumptions do: a skip earns nothing.
+    "aborts": (
+        "    public int size() {",
+        '    public Stack() {\n        throw new org.opentest4j.TestAbortedException("skipped");\n'
+        "    }\n\n    public int size() {",
+    ),
     # Exits in the middle of a test: that test fails, the others run in a new JVM.
     "exits": ("        return items.get(items.size() - 1);", "        System.exit(0);\n        return 0;"),
     # Prints results of its own, and writes one straight to the channel out of turn.
@@ -387,6 +440,11 @@ def test_a_java_student_exiting_or_forging_gets_nothing_it_did_not_earn(junit: P
     record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "mallory"), full=True)
     verdicts = {c.group: c.verdict for c in record.cases}
     assert verdicts["stacktest-stacktest-pushthenpop"] != "AC", record.cases
+    # The reference, aborting every test from its class's start: nothing is earned.
+    old, new = JAVA_HOSTILE["aborts"]
+    (tmp_path / "Stack.java").write_text(reference.replace(old, new))
+    record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "mallory"), full=True)
+    assert record.score == 0 and not any(c.verdict in ("AC", "IE") for c in record.cases), record.cases
 
 
 @needs_sandbox

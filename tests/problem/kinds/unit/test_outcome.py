@@ -29,7 +29,7 @@ def test_each_kind_of_failure_has_its_verdict() -> None:
     setup = decide(_record(("setup", "error", "fixture 'db' not found")), 2.0, CLEAN, LIMIT_KIB)
     assert setup.verdict is Verdict.IE and "setup" in setup.message
     assert decide(_record(("call", "unsupported", "needs together")), 2.0, CLEAN, LIMIT_KIB).verdict is Verdict.IE
-    assert decide(_record(("call", "skipped", "Skipped")), 2.0, CLEAN, LIMIT_KIB).verdict is Verdict.AC
+    assert decide(_record(("call", "skipped", "Skipped")), 2.0, CLEAN, LIMIT_KIB).verdict is Verdict.WA
     garbled = decide(_record(("call", "garbled", "the student's code wrote on the tests' channel")), 2.0, CLEAN, 1)
     assert garbled.verdict is Verdict.RE
 
