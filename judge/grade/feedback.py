@@ -31,6 +31,10 @@ from judge.run.verdicts import Verdict
 LEVELS: tuple[FeedbackLevel, ...] = get_args(FeedbackLevel)
 TEACHER = "teacher"  # the teacher's own views: everything the record holds
 BANDS = 4  # a secret group's figures are shown as the quarter of the limit they reach
+FAILED = (
+    "The judge failed on this submission (IE): it does not count, and nothing of its secret cases is shown;"
+    " the score is its public cases' points."
+)
 SECRET_TOTAL = "secret"  # the one group the `verdict` level shows for all secret groups
 
 
@@ -88,6 +92,8 @@ class Shown:
     @property
     def withheld(self) -> str:
         """One sentence on what this view leaves out of the secret cases ("" for the teacher)."""
+        if self.for_students and self.verdict == "IE":
+            return FAILED
         return describe(self.level) if self.for_students else ""  # type: ignore[arg-type]
 
 
@@ -244,6 +250,17 @@ def for_teacher(record: GradeRecord) -> Shown:
     )
 
 
+def _failed_for_student(record: GradeRecord, cases: dict[str, list[CaseRecord]], public: set[str]) -> Shown:
+    """A submission the judge failed on (IE), as a student sees it: its public cases whole, and
+    nothing of the secret ones at any level, not even their points in the score. It does not
+    count (course.gradebook) and costs no quota, so were anything of the secret cases shown,
+    a failure the judge could be driven to would be a free look at them."""
+    shown = [_full_case(c) for c in record.cases if c.public and c.group in public]
+    groups = tuple(_exact_group(g, cases[g.name], True) for g in record.groups if g.name in public)
+    header = _header(record, "verdict") | {"score": sum(g.earned for g in record.groups if g.name in public)}
+    return Shown(**header, cases=tuple(shown), groups=groups)  # type: ignore[arg-type]
+
+
 def for_student(record: GradeRecord, problem: Problem | None, level: FeedbackLevel | None = None) -> Shown:
     """What the student may see at `level` (default: the problem's own). Public cases are
     shown whole; a secret case at most by its verdict; secret figures only as bands."""
@@ -254,6 +271,8 @@ def for_student(record: GradeRecord, problem: Problem | None, level: FeedbackLev
         if problem is not None
         else _public_groups(record)
     )
+    if record.verdict == "IE":
+        return _failed_for_student(record, cases, public)
     factor = languages.time_factor_of(record.language)
     cpu_limit = problem.spec.limits.cpu_s_for(record.language, factor) if problem is not None else 0.0
     memory_limit_kib = problem.spec.limits.memory_mib * 1024 if problem is not None else 0

@@ -7,7 +7,8 @@ the moment a case ends is a clock the program controls, and each reading of it i
 for the secret inputs. Public cases are shown with their verdicts; secret cases only at the
 `cases` feedback level (where their verdicts are shown in the end anyway); at any other level
 the student learns of the secret cases nothing before the result, not even how many ended, since
-a group that stops at its first failure would tell where that was.
+a group that stops at its first failure would tell where that was. Once a case is an IE (the
+judge's failure), the secret cases are shown at no level.
 """
 
 from __future__ import annotations
@@ -64,7 +65,10 @@ def for_teacher(entries: Sequence[JudgedCase], total: int) -> LiveView:
 def for_student(entries: Sequence[JudgedCase], public_total: int, total: int, level: str, seen_at: float) -> LiveView:
     """The cases a student may see at feedback `level`, as judged by the moment `seen_at`."""
     seen = [e for e in entries if e.at <= seen_at]
-    if level == "cases":
+    # A judging that has failed (an IE) will show nothing of its secret cases (grade.feedback):
+    # from then on its live view shows none either.
+    failed = any(e.verdict == "IE" for e in entries)
+    if level == "cases" and not failed:
         return LiveView(tuple((e.name, e.verdict) for e in seen), len(seen), total, "")
     public = [e for e in seen if e.public]
     note = "The secret cases' results come with the result of the whole submission." if total > public_total else ""

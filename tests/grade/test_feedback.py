@@ -317,3 +317,14 @@ def test_bits_count_what_each_level_can_show() -> None:
     assert feedback.bits(free, "groups", counts) == pytest.approx(headline + 3)
     # 0, 30 or 60, and at 60 whether bulk passed too
     assert feedback.bits(free, "verdict", counts) == pytest.approx(headline + math.log2(4))
+
+
+def test_a_submission_the_judge_failed_on_shows_nothing_of_its_secret_cases_at_any_level() -> None:
+    failed = replace(named_row(BASE, "random/01", verdict="IE", message="the judge's own failure"), verdict="IE")
+    for level in ("verdict", "groups", "cases"):
+        shown = feedback.for_student(failed, with_level(level))  # type: ignore[arg-type]
+        assert [c.name for c in shown.cases] == ["samples/01"]
+        assert [g.name for g in shown.groups] == ["samples"]
+        assert shown.score == 0 and shown.verdict == "IE" and "does not count" in shown.withheld
+    # The teacher still sees every case, the failed one with its message.
+    assert "the judge's own failure" in [c.message for c in feedback.for_teacher(failed).cases]

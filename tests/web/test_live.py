@@ -37,3 +37,10 @@ def test_below_the_cases_level_nothing_of_the_secret_cases_shows_before_the_resu
 def test_stored_entries_read_back_and_damage_reads_as_none() -> None:
     assert live.loads(live.dumps(ENTRIES)) == ENTRIES
     assert live.loads(None) == () and live.loads("not json") == () and live.loads('[["a"]]') == ()
+
+
+def test_a_live_view_shows_no_secret_case_once_one_is_an_ie() -> None:
+    entries = [live.JudgedCase("samples/01", "AC", True, 1.0), live.JudgedCase("edge/01", "WA", False, 2.0)]
+    assert len(live.for_student(entries, 1, 3, "cases", 10.0).cases) == 2
+    failed = [*entries, live.JudgedCase("edge/02", "IE", False, 3.0)]
+    assert live.for_student(failed, 1, 3, "cases", 10.0).cases == (("samples/01", "AC"),)
