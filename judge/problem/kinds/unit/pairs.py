@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from judge.errors import SandboxFailure
 from judge.problem.kinds.interactive import exchange
+from judge.problem.kinds.interactive.rules import InteractorEnd
 from judge.problem.kinds.unit import kit, outcome
 from judge.problem.kinds.unit.bridge_tests import RESULTS
 from judge.run import lifecycle, programs, sandbox
@@ -300,7 +301,9 @@ def _pair(
     cpu = START_CPU_S * (3 if together else 1) + limits.cpu_s * len(ids)
     student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu), read_only=reads)
     own = tool.sandbox_limits(built)
-    tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids))
+    # The tests' process may spend each test's whole deadline on the student's replies (twice
+    # its CPU time and a second): a student's code that keeps it busy costs a test, not the run.
+    tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids) * (2 * limits.cpu_s + 1))
     tests_limits = exchange.partner_limits(
         replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits
     )
@@ -312,24 +315,35 @@ def _pair(
     if together:
         said = outcome.collected(lines, ids)
     else:
-        said = _apart(lines)
+        said = _apart(lines, done.partner)
     if said.broken is None and not said.records and not said.failed and done.partner.exit_code not in (42, 43):
         why = done.partner.message or f"exit code {done.partner.exit_code}"
         said = replace(said, broken=CaseVerdict(Verdict.IE, f"the tests' process failed: {why}"))
     return done.submission, said
 
 
-def _apart(lines: list[object]) -> outcome.Collected:
-    """The records the tests' side wrote (mode apart: its own, none of the student's)."""
+def _apart(lines: list[object], tests: InteractorEnd) -> outcome.Collected:
+    """The records the tests' side wrote (mode apart: its own, none of the student's). A test
+    it started and never recorded is the one it ended in: that test fails with how it ended,
+    and the file's remaining tests run in a new pair."""
     records: list[outcome.Record] = []
     broken: CaseVerdict | None = None
+    current: str | None = None
     for raw in lines:
         if not isinstance(raw, dict):
             continue
         if "collect_error" in raw:
             broken = outcome.unreported(str(raw.get("message", "")), bool(raw.get("student")))
             continue
+        if isinstance(raw.get("start"), str):
+            current = raw["start"]
+            continue
         record = outcome.record_of(raw)
         if record is not None:
             records.append(record)
-    return outcome.Collected(tuple(records), (), None, broken)
+            current = None if record.id == current else current
+    if current is None or tests.exit_code in (42, 43):
+        return outcome.Collected(tuple(records), (), None, broken)
+    how = tests.limit_hit or (f"signal {tests.signal}" if tests.signal else f"exit code {tests.exit_code}")
+    failed = CaseVerdict(Verdict.RE, f"the tests' process ended during this test ({how})")
+    return outcome.Collected(tuple(records), ((current, failed),), None, broken)
