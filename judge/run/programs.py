@@ -189,12 +189,23 @@ def run_keeping(
         sandbox.prepare_box(box)
         for item in box.rglob("*"):
             os.chmod(item, 0o777 if item.is_dir() else 0o755)
+        # The case's files (a checker's input and answer) are private copies, and read-only:
+        # by their mode to uid 65534, by a read-only mount in the sandbox to any uid.
+        fixed = tuple(name for name, _ in task.files)
+        for name in fixed:
+            os.chmod(box / name, 0o444)
         stdin: Path | int | None = stdin_fd
         if task.stdin is not None:
             stdin = work / "stdin"
             stdin.write_bytes(task.stdin)
         result = sandbox.run(
-            [*task.built.argv, *task.args], box=box, limits=task.limits, stdin=stdin, stdout=stdout_fd, stop=stop
+            [*task.built.argv, *task.args],
+            box=box,
+            limits=task.limits,
+            stdin=stdin,
+            stdout=stdout_fd,
+            stop=stop,
+            fixed=fixed,
         )
         kept: list[tuple[str, bytes]] = []
         if task.keep:

@@ -20,10 +20,10 @@ Layers, each detected once and reported by `judge doctor`:
   kills every process the run left.
 
 The package: records (limits, results, layers), detect (which layers work here), argv (the
-command lines of a run), procs (the processes: subreaper, tree, figures, kill and reap),
-spawn (a run started in its cgroup), watch (a run followed to its end), and session with
-supervisor (the cases of one submission in one sandbox, a fresh process each). What the rest of
-the judge uses is named here.
+command lines of a run), inputs (a run's stdin: a sealed copy, never the judge's file), procs
+(the processes: subreaper, tree, figures, kill and reap), spawn (a run started in its cgroup),
+watch (a run followed to its end), and session with supervisor (the cases of one submission in
+one sandbox, a fresh process each). What the rest of the judge uses is named here.
 """
 
 from judge.run.sandbox.detect import box_support, detect, find_bwrap, isolation_problem

@@ -28,7 +28,10 @@ def bwrap_prefix(
     read_only: tuple[str, ...] = (),
     status_fd: int | None = None,
     seccomp_fd: int | None = None,
+    fixed: tuple[str, ...] = (),
 ) -> list[str]:
+    """bubblewrap's arguments, up to its "--". `fixed`: names of files in the box that the
+    program may read but not change (bound read-only over themselves)."""
     assert layers.bwrap_path is not None
     argv = [
         layers.bwrap_path,
@@ -66,7 +69,13 @@ def bwrap_prefix(
         for parent in parents:
             argv += ["--perms", "0755", "--dir", parent]
         argv += ["--ro-bind-try", folder, folder]
-    argv += ["--bind", box, BOX_MOUNT, "--chdir", BOX_MOUNT, "--remount-ro", "/"]
+    argv += ["--bind", box, BOX_MOUNT]
+    for name in fixed:
+        # A read-only mount, not a mode: rootless, the program's uid owns the box's files and
+        # may chmod them; on a read-only mount opening to write, truncate and chmod fail (EROFS).
+        assert name and "/" not in name and name not in (".", ".."), name
+        argv += ["--ro-bind", os.path.join(box, name), f"{BOX_MOUNT}/{name}"]
+    argv += ["--chdir", BOX_MOUNT, "--remount-ro", "/"]
     return argv + ["--"]
 
 

@@ -42,6 +42,7 @@ from judge.run import lifecycle
 from judge.run.sandbox import filters, spawn, supervisor
 from judge.run.sandbox.argv import bwrap_prefix, rlimit_list
 from judge.run.sandbox.detect import detect
+from judge.run.sandbox.inputs import sealed_copy
 from judge.run.sandbox.procs import LONG_LIVED, become_subreaper, own_children, reap_new
 from judge.run.sandbox.records import (
     BOX_MOUNT,
@@ -221,7 +222,7 @@ class Session:
         handed: list[int] = []
         out_r = err_r = -1
         try:
-            handed.append(os.open(stdin or os.devnull, os.O_RDONLY | os.O_CLOEXEC))
+            handed.append(sealed_copy(stdin))  # never the judge's file: rootless, the program's uid owns it
             out_r, out_w = os.pipe()
             handed.append(out_w)
             err_r, err_w = os.pipe()

@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO
 
 from judge.errors import SandboxFailure
 from judge.run import cgroups, lifecycle
 from judge.run.sandbox import filters
 from judge.run.sandbox.argv import Rlimit, bwrap_prefix, prlimit_options, rlimit_list
 from judge.run.sandbox.detect import detect
+from judge.run.sandbox.inputs import sealed_copy
 from judge.run.sandbox.procs import (
     PR_SET_PDEATHSIG,
     become_subreaper,
@@ -33,7 +33,7 @@ from judge.run.sandbox.procs import (
     sweep,
 )
 from judge.run.sandbox.records import BOX_MOUNT, NOBODY, SANDBOX_PATH, Layers, RunLimits, RunResult, Stop
-from judge.run.sandbox.watch import watch_run
+from judge.run.sandbox.watch import CpuClock, watch_run
 
 # One run at a time per process: the final sweep kills every child the run left.
 RUN_LOCK = threading.Lock()
@@ -49,13 +49,16 @@ def run(
     layers: Layers | None = None,
     stdout: int | None = None,
     stop: Stop | None = None,
+    fixed: tuple[str, ...] = (),
+    clock: CpuClock | None = None,  # where its CPU time is published as it runs (watch.CpuClock)
 ) -> RunResult:
-    """Run `argv` in `box` (its working directory) under `limits`; stdin from a file.
+    """Run `argv` in `box` (its working directory) under `limits`; stdin a sealed copy of a file.
     SandboxFailure when the run's own files fail it (its box or cgroup removed meanwhile).
 
     An interaction: `stdin` and `stdout` may be pipe ends (file descriptors), which the run
     takes over (they are closed here once it has started, so the other side sees the end when
-    the program ends); its stdout is then not read here. `stop` set ends the run (STOPPED)."""
+    the program ends); its stdout is then not read here. `stop` set ends the run (STOPPED).
+    `fixed`: names of files in the box the program may read but not change (a checker's input)."""
     owned = [fd for fd in (stdin, stdout) if isinstance(fd, int)]
     with RUN_LOCK:
         if not box.is_dir():
@@ -63,7 +66,7 @@ def run(
                 os.close(fd)
             raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {box} is gone")
         try:
-            result = _run_locked(argv, box, limits, stdin, env, layers or detect(), stdout, stop)
+            result = _run_locked(argv, box, limits, stdin, env, layers or detect(), stdout, stop, fixed, clock)
         except OSError as err:
             where = f" ({err.filename})" if err.filename else ""
             raise SandboxFailure(
@@ -96,13 +99,14 @@ def _command(
     argv: Sequence[str],
     inside: list[Rlimit] | None,
     fds: tuple[int | None, int | None, int | None],
+    fixed: tuple[str, ...] = (),
 ) -> list[str]:
     """The command line: bubblewrap's (with the block, status and seccomp fds), then prlimit
     with the rlimits `inside` (None: set from outside), then setpriv to nobody, then argv."""
     if not layers.bwrap.active:
         return list(argv)
     block_r, status_fd, rules = fds
-    full = bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules)
+    full = bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules, fixed)
     if inside is not None:
         assert layers.prlimit_path is not None
         full += [layers.prlimit_path, *prlimit_options(inside), "--"]
@@ -158,7 +162,8 @@ def _start(
     stdin, stdout = stdio
     closing = [fd for fd in passed if fd is not None]
     try:
-        stdin_file: int | BinaryIO = stdin if isinstance(stdin, int) else open(stdin or os.devnull, "rb")
+        # A file is handed as a sealed copy (inputs.py): rootless, the program's uid owns it.
+        stdin_fd = stdin if isinstance(stdin, int) else sealed_copy(stdin)
     except OSError:
         for fd in [fd for fd in (stdout,) if fd is not None] + closing:
             os.close(fd)
@@ -171,7 +176,7 @@ def _start(
     try:
         spawn_args: dict[str, object] = dict(
             args=full,
-            stdin=stdin_file,
+            stdin=stdin_fd,
             stdout=out_w,
             stderr=err_w,
             cwd=box,
@@ -197,11 +202,7 @@ def _start(
     finally:
         # The program holds its ends now (or never will): the other side of a pipe handed to
         # it sees its end when it ends. bubblewrap has read the filter or holds its own copy.
-        if isinstance(stdin_file, int):
-            os.close(stdin_file)
-        else:
-            stdin_file.close()
-        for fd in (out_w, err_w, *closing):
+        for fd in (stdin_fd, out_w, err_w, *closing):
             os.close(fd)
     return _Started(proc, out_r, err_r, start, cpu_base)
 
@@ -215,6 +216,8 @@ def _run_locked(
     layers: Layers,
     stdout: int | None = None,
     stop: Stop | None = None,
+    fixed: tuple[str, ...] = (),
+    clock: CpuClock | None = None,
 ) -> RunResult:
     become_subreaper()
     mine = frozenset(own_children())  # what is not the run's: never swept
@@ -236,7 +239,7 @@ def _run_locked(
     # they raced with bwrap's fork: a child forked meanwhile kept the judge's 8 MiB stack.)
     inside = under_bwrap and layers.prlimit_path is not None
     rules = filters.program_fd() if under_bwrap else None
-    full = _command(layers, box, limits, argv, rlimits if inside else None, (block_r, status_fd, rules))
+    full = _command(layers, box, limits, argv, rlimits if inside else None, (block_r, status_fd, rules), fixed)
     run_env = run_environment(env, BOX_MOUNT if under_bwrap else str(box))
     drop_user = layers.user.active and not under_bwrap
     in_child = None if under_bwrap else _child_setup(group.join_files() if group else [], rlimits, drop_user)
@@ -278,6 +281,7 @@ def _run_locked(
             started.cpu_base,
             stop,
             stamp,
+            clock,
         )
     finally:
         if started.out_r is not None:
