@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from judge.errors import SandboxFailure
 from judge.problem.kinds.interactive import exchange
 from judge.problem.kinds.interactive.rules import InteractorEnd
-from judge.problem.kinds.unit import kit, outcome
+from judge.problem.kinds.unit import kit, listing, outcome
 from judge.problem.kinds.unit.bridge_tests import RESULTS
 from judge.run import lifecycle, programs, sandbox
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -310,7 +310,11 @@ def _pair(
     task = programs.Task(
         built, (exchange.FEEDBACK, f"{limits.cpu_s:g}", *ids), None, tests_limits, keep=exchange.FEEDBACK
     )
-    done = exchange.interact(argv, where, student_limits, task)
+    box = _fresh_box(where, _other_test_files(problem, ids) if together else frozenset())
+    try:
+        done = exchange.interact(argv, box, student_limits, task)
+    finally:
+        lifecycle.remove_dir(box)
     lines = _lines(done.kept)
     if together:
         said = outcome.collected(lines, ids)
@@ -320,6 +324,40 @@ def _pair(
         why = done.partner.message or f"exit code {done.partner.exit_code}"
         said = replace(said, broken=CaseVerdict(Verdict.IE, f"the tests' process failed: {why}"))
     return done.submission, said
+
+
+def _other_test_files(problem: Problem, ids: list[str]) -> frozenset[str]:
+    """The test files (relative to the tests folder, as the box holds them together) other than
+    the ones of `ids`: a pair does not see them, so no public test's message can carry a secret
+    test's text, which the student's code could otherwise read in the box and raise."""
+    unit = problem.spec.unit
+    assert unit is not None
+    folder = problem.directory / unit.tests
+    own = {test.split("::", 1)[0] for test in ids}
+    return frozenset(
+        name
+        for path in listing.files_with_tests(folder, unit.framework)
+        if (name := path.relative_to(folder).as_posix()) not in own
+    )
+
+
+def _fresh_box(where: Path, leave_out: frozenset[str]) -> Path:
+    """A copy of the built box for one pair, without the files `leave_out`: nothing a pair's
+    run writes there (what a secret test handed the student's code, say) reaches the next."""
+    box = lifecycle.make_temp_dir("unit-box", cap=lifecycle.BOX_CAP_BYTES)
+    try:
+        sandbox.prepare_box(box)
+        kept = shutil.ignore_patterns("__pycache__")
+
+        def ignore(folder: str, names: list[str]) -> set[str]:
+            inside = Path(folder).relative_to(where)
+            return set(kept(folder, names)) | {n for n in names if (inside / n).as_posix() in leave_out}
+
+        shutil.copytree(where, box, symlinks=True, ignore=ignore, dirs_exist_ok=True)
+    except BaseException:
+        lifecycle.remove_dir(box)
+        raise
+    return box
 
 
 def _apart(lines: list[object], tests: InteractorEnd) -> outcome.Collected:

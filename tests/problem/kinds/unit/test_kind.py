@@ -390,7 +390,51 @@ def test_together_runs_tests_that_patch_the_module_and_checks_the_channel(togeth
     assert set(verdicts.values()) == {"AC"}, verdicts
 
 
+# Reads every test file it can find in its box (and what an earlier run left there), and raises
+# their text from every test, public ones included, whose messages a student reads.
+READS_THE_BOX = """
+import os
+FOUND = ""
+for root, dirs, files in os.walk("."):
+    for name in files:
+        if "more" in name.lower() or name == "leak.txt":
+            try:
+                FOUND += open(os.path.join(root, name)).read()
+            except OSError:
+                pass
+try:
+    open("leak.txt", "a").write(FOUND)
+except OSError:
+    pass
+
+
+class Stack:
+    def __init__(self):
+        raise ValueError(FOUND[-3000:] or "nothing found")
+"""
+
+
+@needs_sandbox
+def test_together_no_public_test_can_carry_a_secret_tests_text(together: Problem, tmp_path: Path) -> None:
+    (tmp_path / "stack.py").write_text(NULL_STACK + READS_THE_BOX)
+    record = judging.judge(judging.identify(together, tmp_path / "stack.py", "mallory"), full=True)
+    public = [c.message for c in record.cases if c.public]
+    assert public and all("nothing found" in m for m in public if "ValueError" in m), public
+    assert not any("test_many_elements" in m for m in public), public
+
+
 JAVA_HOSTILE = {
+    # Reads the secret test class in its box and throws its text from every test.
+    "reads": (
+        "    public int size() {",
+        "    public Stack() {\n        StringBuilder found = new StringBuilder();\n"
+        '        try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(java.nio.file.Paths.get("."))) {\n'
+        "            for (java.nio.file.Path p : (Iterable<java.nio.file.Path>) walk::iterator) {\n"
+        '                if (p.toString().contains("More") && java.nio.file.Files.isRegularFile(p)) {\n'
+        "                    found.append(new String(java.nio.file.Files.readAllBytes(p)));\n"
+        "                }\n            }\n        } catch (Exception e) {\n        }\n"
+        '        throw new IllegalStateException("found: " + found);\n    }\n\n    public int size() {',
+    ),
     # Aborts every test as JUnit's assumptions do: a skip earns nothing.
     "aborts": (
         "    public int size() {",
@@ -449,6 +493,12 @@ def test_a_java_student_exiting_or_forging_gets_nothing_it_did_not_earn(junit: P
     (tmp_path / "Stack.java").write_text(reference.replace(old, new))
     record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "mallory"), full=True)
     assert record.score == 0 and not any(c.verdict in ("AC", "IE") for c in record.cases), record.cases
+    # The secret test class is not in the box while a public one runs.
+    old, new = JAVA_HOSTILE["reads"]
+    (tmp_path / "Stack.java").write_text(reference.replace(old, new))
+    record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "mallory"), full=True)
+    public = [c.message for c in record.cases if c.public]
+    assert public and not any("manyElements" in m for m in public), public
 
 
 @needs_sandbox
