@@ -48,6 +48,7 @@ from judge.run.sandbox.records import (
 from judge.run.sandbox.session import SESSION_ENV, CaseRunner, cases
 from judge.run.sandbox.session import support as session_support
 from judge.run.sandbox.spawn import run
+from judge.run.sandbox.watch import CpuClock
 
 __all__ = [
     "BOX_MOUNT",
@@ -59,6 +60,7 @@ __all__ = [
     "TMP_CAP_BYTES",
     "UNSAFE_ENV",
     "CaseRunner",
+    "CpuClock",
     "Layer",
     "Layers",
     "Limit",

@@ -10,7 +10,7 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from judge.run import cgroups
+from judge.run import cgroups, lifecycle
 from judge.run.sandbox.procs import decode_status, kill_tree, process_tree, runnable, sample_tree
 from judge.run.sandbox.records import STDERR_CAP, Limit, RunLimits, RunResult, Stop
 
@@ -27,6 +27,45 @@ BUSY_SHARE = 0.1  # CPU seconds per wall second that count as running (a sleeper
 
 
 BUSY_WALL_FACTOR = 3.0
+
+
+CLOCK_STEP_S = 0.01  # how often a watch looks while it publishes the run's CPU time (CpuClock)
+
+
+class CpuClock:
+    """A run's CPU time as its watch reads it (the cgroup's figure, else its process tree's,
+    sampled), published while it runs for a program in another sandbox to read: the tests of
+    a unit-test problem time each test of the student's process by it, never by a figure that
+    process reports. The figure is the target of a symbolic link, `cpu` -> "1.234567", in a
+    folder of its own, replaced whole by a rename: one readlink never sees half a figure (a
+    file renamed over another costs 0.2 ms on ext4, which flushes it; a link, 10 us). The
+    folder is bound read-only into the reader's sandbox (RunLimits.read_only). The figure is 0
+    until the run starts, never goes back, and is at most one look of the watch behind."""
+
+    def __init__(self) -> None:
+        self.folder = lifecycle.make_temp_dir("clock")
+        self.folder.chmod(0o755)  # the reader may be uid 65534
+        self.path = self.folder / "cpu"
+        self.figure = -1.0
+        self.publish(0.0)
+
+    def publish(self, cpu_s: float) -> None:
+        if cpu_s <= self.figure:
+            return
+        self.figure = cpu_s
+        fresh = self.folder / "cpu.new"
+        fresh.unlink(missing_ok=True)
+        os.symlink(f"{cpu_s:.6f}", fresh)
+        os.replace(fresh, self.path)
+
+    def close(self) -> None:
+        lifecycle.remove_dir(self.folder)
+
+    def __enter__(self) -> CpuClock:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
 
 class Watch:
@@ -51,6 +90,7 @@ class Watch:
         self.stop = stop
         self.killed_at = self.last_kill = 0.0
         self.exit_stamp: Callable[[], float | None] | None = None  # see watch_run
+        self.clock: CpuClock | None = None  # see watch_run
         # How to kill every process of the run; a descriptor readable once it has ended; the
         # pid of its first process, to sample its tree where there is no cgroup.
         self.kill_run, self.root = kill, root
@@ -98,6 +138,8 @@ class Watch:
             # Far from the limit the judge looks less often (its polls take CPU from the
             # other worker); the tree cannot use more than `cores` CPU-seconds per second.
             timeout = min(max((self.limits.cpu_s - self.cpu) / self.cores / 2, _POLL_S), _POLL_MAX_S)
+            if self.clock is not None:
+                timeout = min(timeout, CLOCK_STEP_S)
         else:
             timeout = _POLL_S / 5  # the tree is sampled: look often enough to see a short peak
         for key, _ in self.selector.select(timeout=timeout):
@@ -128,6 +170,8 @@ class Watch:
             self.cpu, rss = sample_tree(tree)
             self.sampled_cpu = max(self.sampled_cpu, self.cpu)
             self.sampled_peak = max(self.sampled_peak, rss)
+        if self.clock is not None:
+            self.clock.publish(self.cpu if self.group else self.sampled_cpu)
         if self.limit_hit is not None:
             # Killed, yet not ended: the kill came before the program had joined its cgroup
             # (a session's case stopped as it starts). Again, until it ends.
@@ -189,6 +233,8 @@ class Watch:
             own_peak = usage.ru_maxrss * 1024
             peak = max(self.sampled_peak, own_peak) if own_peak > judge_rss + (1 << 20) else self.sampled_peak
             refused = False
+        if self.clock is not None:
+            self.clock.publish(cpu_s)  # the kernel's own total, for a reader still at work
         if self.output_bytes > limits.output_bytes and limit_hit is None:
             limit_hit = Limit.OUTPUT
         if limit_hit is None and sig == signal.SIGXFSZ:
@@ -228,9 +274,11 @@ def watch_run(
     cpu_base: float = 0.0,
     stop: Stop | None = None,
     exit_stamp: Callable[[], float | None] | None = None,
+    clock: CpuClock | None = None,
 ) -> RunResult:
     """A run the judge started itself (its child): reaped with wait4. `exit_stamp`: when it
-    ended by the kernel's clock, where there is such a record (an interaction's)."""
+    ended by the kernel's clock, where there is such a record (an interaction's). `clock`:
+    where its CPU time is published as it runs."""
     # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
     pidfd: int | None = None
     try:
@@ -242,7 +290,7 @@ def watch_run(
         kill_tree(proc.pid, group, timeout)
 
     watch = Watch(kill, pidfd, proc.pid, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
-    watch.exit_stamp = exit_stamp
+    watch.exit_stamp, watch.clock = exit_stamp, clock
     try:
         while True:
             watch.read()

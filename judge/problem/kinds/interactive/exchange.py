@@ -76,14 +76,18 @@ def interact(
     box: Path,
     limits: sandbox.RunLimits,
     interactor: programs.Task,
+    clock: sandbox.CpuClock | None = None,
 ) -> Interaction:
     """Run the submission (`argv` in `box`) against the interactor's task (its files, args and
-    limits; its stdin and stdout are the pipes). SandboxFailure when a side cannot be run."""
+    limits; its stdin and stdout are the pipes). SandboxFailure when a side cannot be run.
+    `clock`: where the submission's CPU time is published as it runs, for the other side."""
     with lifecycle.spread_out():  # both sides at once, not on one CPU (lifecycle.spread_out)
-        return _interact(argv, box, limits, interactor)
+        return _interact(argv, box, limits, interactor, clock)
 
 
-def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor: programs.Task) -> Interaction:
+def _interact(
+    argv: list[str], box: Path, limits: sandbox.RunLimits, interactor: programs.Task, clock: sandbox.CpuClock | None
+) -> Interaction:
     work = lifecycle.make_temp_dir("interact", cap=lifecycle.BOX_CAP_BYTES)
     to_submission_r, to_submission_w = os.pipe()
     to_interactor_r, to_interactor_w = os.pipe()
@@ -122,7 +126,9 @@ def _interact(argv: list[str], box: Path, limits: sandbox.RunLimits, interactor:
     follower = threading.Thread(target=follow, name="judge-interactor", daemon=True)
     follower.start()
     try:
-        run = sandbox.run(argv, box=box, limits=limits, stdin=to_submission_r, stdout=to_interactor_w, stop=stop)
+        run = sandbox.run(
+            argv, box=box, limits=limits, stdin=to_submission_r, stdout=to_interactor_w, stop=stop, clock=clock
+        )
     except BaseException:
         _end_helper(helper, follower, 0.0)
         lifecycle.remove_dir(work)
