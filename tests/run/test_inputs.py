@@ -17,7 +17,7 @@ import pytest
 from judge.grade import runner
 from judge.problem import testdata
 from judge.problem.spec import load_problem
-from judge.run import sandbox
+from judge.run import build, sandbox
 from judge.run.sandbox import inputs
 from judge.run.verdicts import Verdict
 from tests.run.conftest import needs_bwrap
@@ -277,3 +277,24 @@ def test_a_sealed_copy_reads_seeks_and_maps_but_never_changes(tmp_path: Path) ->
     empty = inputs.sealed_copy(None)
     assert os.read(empty, 1) == b""
     os.close(empty)
+
+
+def _copies_held() -> list[str]:
+    held = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            held.append(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            continue  # the listing's own descriptor, closed by now
+    return [target for target in held if "judge-input" in target]
+
+
+@needs_bwrap
+def test_the_judge_lets_go_of_each_copy_once_its_case_is_over(tmp_path: Path, case_path: str) -> None:
+    given = tmp_path / "01.in"
+    given.write_text("5\n")
+    limits = sandbox.RunLimits(cpu_s=1, wall_s=3, memory_mib=64, output_bytes=1 << 20)
+    with build.box() as where, sandbox.cases(where) as runner:
+        for argv in (["/bin/cat"], ["/bin/true"], ["/no/such/program"]):
+            runner.run(argv, limits=limits, stdin=given)
+            assert _copies_held() == []

@@ -220,9 +220,11 @@ class Session:
             "box_bytes": lifecycle.BOX_CAP_BYTES if self.isolated else 0,
         }
         handed: list[int] = []
-        out_r = err_r = -1
+        out_r = err_r = held = -1
         try:
-            handed.append(sealed_copy(stdin))  # never the judge's file: rootless, the program's uid owns it
+            # Never the judge's file: rootless, the program's uid owns it. The judge keeps the copy
+            # open till the case is over: its last close frees its pages, not in the case's time.
+            held = sealed_copy(stdin)
             out_r, out_w = os.pipe()
             handed.append(out_w)
             err_r, err_w = os.pipe()
@@ -230,14 +232,14 @@ class Session:
             cpu_base = group.cpu_seconds()
             start = time.monotonic()
             # The cgroup's files go along as the group keeps them (not closed here).
-            socket.send_fds(self.control, [json.dumps(request).encode()], [*handed, *group.join_fds()])
+            socket.send_fds(self.control, [json.dumps(request).encode()], [held, *handed, *group.join_fds()])
             for fd in handed:  # the supervisor has its own copies from here
                 os.close(fd)
             handed = []
         except BaseException:
             for fd in handed:
                 os.close(fd)
-            for fd in (out_r, err_r):
+            for fd in (out_r, err_r, held):
                 if fd >= 0:
                     os.close(fd)
             spawn.release_group(group)
@@ -275,6 +277,7 @@ class Session:
             os.close(err_r)
             if not group.kill_all():
                 self.broken = "the sandbox could not end a case's processes"
+            os.close(held)
             spawn.release_group(group)
 
     def close(self) -> None:

@@ -146,6 +146,7 @@ class _Started:
     err_r: int
     start: float
     cpu_base: float
+    held: int | None  # the judge's descriptor of the input's copy, closed once the run is over
 
 
 def _start(
@@ -170,6 +171,9 @@ def _start(
         if group:
             release_group(group)
         raise
+    # The input's copy stays open here until the run is over: its last close frees its pages
+    # (6 ms for 100 MB), in the judge's time then, not in the program's exit.
+    held = None if isinstance(stdin, int) else stdin_fd
     out_r, out_w = os.pipe() if stdout is None else (None, stdout)
     err_r, err_w = os.pipe()
     start = time.monotonic()
@@ -193,7 +197,7 @@ def _start(
         # program's time. The program has not started yet (bwrap waits on the block fd).
         cpu_base = group.cpu_seconds() if group else 0.0
     except BaseException:
-        for maybe in (out_r, err_r):
+        for maybe in (out_r, err_r, held):
             if maybe is not None:
                 os.close(maybe)
         if group:
@@ -202,9 +206,9 @@ def _start(
     finally:
         # The program holds its ends now (or never will): the other side of a pipe handed to
         # it sees its end when it ends. bubblewrap has read the filter or holds its own copy.
-        for fd in (stdin_fd, out_w, err_w, *closing):
+        for fd in (out_w, err_w, *closing, *([] if held is not None else [stdin_fd])):
             os.close(fd)
-    return _Started(proc, out_r, err_r, start, cpu_base)
+    return _Started(proc, out_r, err_r, start, cpu_base, held)
 
 
 def _run_locked(
@@ -291,6 +295,8 @@ def _run_locked(
             status[0].close()
         kill_tree(proc.pid, group)
         sweep(mine)
+        if started.held is not None:
+            os.close(started.held)
         if group:
             release_group(group)
 
