@@ -67,14 +67,16 @@ def report(text: str) -> NoReturn:
         sys.stdout.flush()
     except BaseException:
         pass
-    _write(1, ("\n" + MARK + text + "\n").encode("utf-8", "surrogatepass"))
+    # A lone surrogate can only be in a string: written as its JSON escape (\ud800), which the
+    # judge reads and refuses as no Unicode text, saying so (raw, it would be no UTF-8).
+    _write(1, ("\n" + MARK + text + "\n").encode("utf-8", "backslashreplace"))
     _exit(0)
 
 
 def outcome(error: BaseException) -> str:
     message = ""
     try:
-        message = str(error)[:500]
+        message = str(error)[:500].encode("utf-8", "replace").decode("utf-8")  # no lone surrogate
     except BaseException:
         pass
     return '{"raised":' + encode(type(error).__name__) + ',"message":' + encode(message) + "}"

@@ -52,7 +52,7 @@ def rule_of(problem: Problem) -> values.Tolerance:
 def _json(path: Path, what: str) -> object:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as err:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
         raise JudgeError(f"{path}: not a JSON {what} ({err})") from None
 
 
@@ -140,7 +140,7 @@ class Functions(Kind):
     def input_issues(self, problem: Problem, text: str) -> list[str]:
         try:
             call = json.loads(text)
-        except ValueError as err:
+        except (ValueError, RecursionError) as err:
             return [f"not a JSON array of arguments ({err})"]
         found = types.call_issue(_api(problem), call)
         return [found] if found else []
@@ -192,7 +192,7 @@ class Functions(Kind):
         language's: ValueError in the statement, std::invalid_argument from a C++ reference)."""
         try:
             return values.agree(json.loads(stated), json.loads(made))
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
 
     def decoys(self, problem: Problem, languages: tuple[str, ...]) -> tuple[Decoy, ...]:

@@ -4,18 +4,29 @@ signature and compared with the answer, all outside the sandbox.
 A function's result is one outcome ({"returned": v}, {"raised": T, "message": m} or
 {"unserializable": T}); a class's is {"steps": [outcome, ...]}, one per step of the scenario.
 Either may instead say the module failed ({"import": ...}) or has no such name ({"missing": n}).
+
+The line is the student's process's output, read with bounds (judge.run.bounded): a returned
+value nested deeper than MAX_DEPTH levels, over MAX_RESULT_BYTES as JSON, not Unicode text or
+not JSON (NaN, 1e999 included) is Unreadable, a WA saying which, never an exception; what the
+line names (an exception's type and message) is quoted in a verdict cut to NAME_CAP and
+MESSAGE_CAP characters.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from judge.problem.kinds.functions import types, values
+from judge.run import bounded
 from judge.run.checkers import CheckResult
 from judge.run.verdicts import CaseVerdict, Verdict
 
 MARK = b"\x1ejudge-result\x1e "  # harness_python.MARK: what starts the result line
+MAX_DEPTH = bounded.MAX_DEPTH  # levels of lists and dicts in a returned value
+MAX_RESULT_BYTES = bounded.MAX_BYTES  # the result line, the returned value's JSON in it
+_AROUND = 3  # levels around a returned value on the line: {"steps": [{"returned": v}]}
+NAME_CAP, MESSAGE_CAP = 100, 500  # characters of an exception's type name and message in a verdict
 _ACCEPTED = (CaseVerdict(Verdict.AC, ""), CheckResult(True, ""))
 Decided = tuple[CaseVerdict, CheckResult | None]
 # A problem's own checker, on what a call (or a whole scenario) returned, against the case's
@@ -27,16 +38,42 @@ def _any(_value: object) -> CheckResult:
     return CheckResult(True, "")
 
 
-def result_of(output: bytes) -> dict[str, object] | None:
-    """The harness's result (the last marked line), or None when the program wrote none."""
+@dataclass(frozen=True)
+class Unreadable:
+    """A result line that cannot be read within the bounds: the student's WA, saying why."""
+
+    said: str
+
+
+Result = dict[str, object] | Unreadable | None
+
+
+def result_of(output: bytes) -> Result:
+    """The harness's result (the last marked line), Unreadable when it breaks a bound, or None
+    when the program wrote none (or a JSON value that is no object)."""
     at = output.rfind(MARK)
     if at < 0:
         return None
+    line = output[at + len(MARK) :]
     try:
-        found = json.loads(output[at + len(MARK) :].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        found = bounded.loads(line, MAX_RESULT_BYTES, MAX_DEPTH + _AROUND)
+    except bounded.OutOfBounds as err:
+        if err.bound == "depth":
+            return Unreadable(f"the returned value is nested deeper than {MAX_DEPTH} levels")
+        if err.bound == "size":
+            return Unreadable(f"the returned value is over {MAX_RESULT_BYTES >> 20} MiB as JSON")
+        return Unreadable(f"the result line is {err}")  # not UTF-8, not Unicode, not JSON: said as it is
+    if type(found) is not dict:
         return None
-    return found if type(found) is dict else None
+    if "steps" not in found and bounded.nested_deeper(line, MAX_DEPTH + 1):  # {"returned": v}: one level around
+        return Unreadable(f"the returned value is nested deeper than {MAX_DEPTH} levels")
+    return found
+
+
+def _cut(value: object, cap: int) -> str:
+    """What the result line says (a type's name, a message) as text for a verdict, at most `cap` characters."""
+    text = value if type(value) is str else values.quote(value)
+    return text if len(text) <= cap else text[: cap - 3] + "..."
 
 
 def step_text(step: list[object]) -> str:
@@ -48,7 +85,7 @@ def step_text(step: list[object]) -> str:
 def decide(
     api: types.Api,
     rule: values.Tolerance,
-    result: dict[str, object] | None,
+    result: Result,
     call: object,
     answer: object,
     required: str | None = None,
@@ -61,11 +98,13 @@ def decide(
     what = "class" if isinstance(api, types.ClassSignature) else "function"
     if result is None:
         return CaseVerdict(Verdict.WA, f"{api.name} returned nothing (the program ended before it returned)"), None
+    if isinstance(result, Unreadable):
+        return CaseVerdict(Verdict.WA, result.said), None
     if "missing" in result:
         return CaseVerdict(Verdict.RE, f"no {what} {api.name} in the module"), None
     if "import" in result:
         said = result["import"]
-        kind = said.get("raised", "") if isinstance(said, dict) else ""
+        kind = _cut(said.get("raised", ""), NAME_CAP) if isinstance(said, dict) else ""
         return CaseVerdict(Verdict.RE, f"the module raised {kind} when imported"), None
     if isinstance(api, types.Signature):
         return _one(api.returns, rule, result, answer, "", required, custom)
@@ -82,7 +121,8 @@ def decide(
         if decided[0].verdict is not Verdict.AC:
             return decided
     if custom is not None:
-        check = custom(answer_of(result))
+        assert isinstance(steps, list)  # each step compared was one of its dicts
+        check = custom(answer_of({"steps": steps[: min(len(call), len(answer))]}))
         return CaseVerdict(Verdict.AC if check.accepted else Verdict.WA, "" if check.accepted else check.message), check
     return _ACCEPTED
 
@@ -99,16 +139,16 @@ def _one(
     """One call's outcome against its answer; `where` names the step of a scenario."""
     expected_raise = values.raised(answer)
     if "unserializable" in got:
-        return CaseVerdict(
-            Verdict.WA, f"{where}returned a value of type {got['unserializable']}, expected {returns}"
-        ), None
+        kind = _cut(got["unserializable"], NAME_CAP)
+        return CaseVerdict(Verdict.WA, f"{where}returned a value of type {kind}, expected {returns}"), None
     if "raised" in got:
+        name = _cut(got["raised"], NAME_CAP)
         if expected_raise is not None and required and got["raised"] != required:
-            return CaseVerdict(Verdict.WA, f"{where}raised {got['raised']}, expected {required}"), None
+            return CaseVerdict(Verdict.WA, f"{where}raised {name}, expected {required}"), None
         if expected_raise is not None:
             return _ACCEPTED
-        message = str(got.get("message", ""))
-        return CaseVerdict(Verdict.RE, f"{where}raised {got['raised']}" + (f": {message}" if message else "")), None
+        message = _cut(got.get("message", ""), MESSAGE_CAP)
+        return CaseVerdict(Verdict.RE, f"{where}raised {name}" + (f": {message}" if message else "")), None
     if "returned" not in got:
         return CaseVerdict(Verdict.WA, f"{where}returned nothing"), None
     returned = got["returned"]
@@ -125,9 +165,11 @@ def _one(
     return CaseVerdict(Verdict.WA, said), CheckResult(False, said)
 
 
-def answer_of(result: dict[str, object] | None) -> object:
+def answer_of(result: Result) -> object:
     """The answer a reference's result makes (its value, or {"$raised": T} per call or step);
     ValueError saying what it gave instead when it gave none."""
+    if isinstance(result, Unreadable):
+        raise ValueError(result.said)
     steps = result.get("steps") if result is not None else None
     if isinstance(steps, list):
         return [_step_answer(step) for step in steps]

@@ -21,7 +21,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from judge.problem.kinds.functions.values import raised
+from judge.problem.kinds.functions.values import QUOTE_CAP, quote, raised
 
 SCALARS = ("int", "long", "float", "bool", "str")
 _BOUNDS = {"int": 2**31, "long": 2**63}
@@ -250,7 +250,7 @@ def issue(value: object, expected: Type, where: str = "") -> str:
         if type(value) is not int:
             return f"{at}expected {name}, got {kind_of(value)}"
         bound = _BOUNDS[name]
-        return "" if -bound <= value < bound else f"{at}{value} is out of range for {name}"
+        return "" if -bound <= value < bound else f"{at}{quote(value)} is out of range for {name}"
     if name == "float":
         if type(value) not in (int, float):
             return f"{at}expected float, got {kind_of(value)}"
@@ -264,7 +264,12 @@ def issue(value: object, expected: Type, where: str = "") -> str:
         return next((found for i, v in enumerate(value) if (found := issue(v, expected.of, f"{where}[{i}]"))), "")
     if type(value) is not dict:
         return f"{at}expected {expected}, got {kind_of(value)}"
-    return next((found for k, v in value.items() if (found := issue(v, expected.of, f"{where}[{k!r}]"))), "")
+    return next((found for k, v in value.items() if (found := issue(v, expected.of, f"{where}[{_key(k)}]"))), "")
+
+
+def _key(key: str) -> str:
+    """A dict's key as a message names it: its repr, cut (a key may be the whole value)."""
+    return repr(key if len(key) <= QUOTE_CAP else key[: QUOTE_CAP - 3] + "...")
 
 
 def arguments_issue(signature: Signature, value: object) -> str:

@@ -651,3 +651,95 @@ def test_a_custom_checker_gets_the_call_the_answer_and_the_returned_value(tmp_pa
         (tmp_path / name).write_text(f"def split(total):\n    {body}\n")
         first = judging.judge(judging.identify(problem, tmp_path / name, "fay")).cases[0]
         assert (first.verdict, first.message) == (verdict, said), name
+
+
+# A result line of its own nested 200,000 deep, then an exit before the harness writes: read
+# with bounds outside the box, a WA saying so; never a traceback (`judge run`) nor an IE (the
+# web judge's runner, which takes the upload's bytes).
+DEEP_LINES = {
+    "deep.py": (
+        None,
+        "import os\n\n\ndef max_sum(xs):\n"
+        "    os.write(1, b'\\n\\x1ejudge-result\\x1e {\"returned\": ' + b'[' * 200000 + b']' * 200000 + b'}\\n')\n"
+        "    os._exit(0)\n",
+    ),
+    "deep.c": (
+        "gcc",
+        "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n"
+        "long long max_sum(const int *xs, int xs_len) {\n"
+        '    const char *head = "\\n\\x1ejudge-result\\x1e {\\"returned\\": ";\n'
+        "    size_t depth = 200000, n = strlen(head), total = n + 2 * depth + 2, done = 0;\n"
+        "    char *line = malloc(total);\n    memcpy(line, head, n);\n    memset(line + n, '[', depth);\n"
+        "    memset(line + n + depth, ']', depth);\n    memcpy(line + n + 2 * depth, \"}\\n\", 2);\n"
+        "    while (done < total) { ssize_t w = write(1, line + done, total - done); if (w <= 0) break; done += w; }\n"
+        "    _exit(0);\n}\n",
+    ),
+    "Deep.java": (
+        "javac",
+        "import java.io.*;\nclass Solution {\n    static long max_sum(int[] xs) throws Exception {\n"
+        '        String line = "\\n\\u001ejudge-result\\u001e {\\"returned\\": " + "[".repeat(200000)'
+        ' + "]".repeat(200000) + "}\\n";\n'
+        "        FileOutputStream out = new FileOutputStream(FileDescriptor.out);\n"
+        "        out.write(line.getBytes());\n        out.flush();\n        Runtime.getRuntime().halt(0);\n"
+        "        return 0;\n    }\n}\n",
+    ),
+}
+
+
+@needs_sandbox
+@pytest.mark.parametrize("name", sorted(DEEP_LINES))
+def test_a_result_line_nested_200000_deep_is_a_wa_in_one_line(problem: Problem, tmp_path: Path, name: str) -> None:
+    tool, text = DEEP_LINES[name]
+    if tool is not None and shutil.which(tool) is None:
+        pytest.skip(f"no {tool} here")
+    (tmp_path / name).write_text(text)
+    said = "the returned value is nested deeper than 100 levels"
+    ran = judge("--problems", str(problem.directory.parent), "run", str(tmp_path / name), "-p", "maxf")
+    assert ran.returncode == 1 and "Traceback" not in ran.stdout + ran.stderr, ran.stdout + ran.stderr
+    assert "samples/01  WA" in ran.stdout and said in ran.stdout, ran.stdout
+    record = judging.judge(judging.identify(problem, (name, text.encode()), "mallory"))
+    assert record.verdict == "WA" and not any(c.verdict == "IE" for c in record.cases), record.cases[:2]
+    assert record.cases[0].message == said
+
+
+# A result line of 100 MB where the problem's output limit lets it through (the first sample's
+# call only: every other call returns 0, a WA of its own).
+HUGE_LINES = {
+    "huge.py": (
+        None,
+        "import os\n\n\ndef max_sum(xs):\n    if xs != [-2, 1, -3, 4, -1]:\n        return 0\n"
+        "    os.write(1, b'\\n\\x1ejudge-result\\x1e {\"returned\": [')\n"
+        "    chunk = b'1,' * (1 << 19)\n    for _ in range(100):\n        os.write(1, chunk)\n"
+        "    os.write(1, b'1]}\\n')\n    os._exit(0)\n",
+    ),
+    "huge.c": (
+        "gcc",
+        "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n"
+        "static void put(const char *s, size_t n) {\n"
+        "    while (n > 0) { ssize_t w = write(1, s, n); if (w <= 0) _exit(1); s += w; n -= w; }\n}\n"
+        "long long max_sum(const int *xs, int xs_len) {\n    if (xs_len != 5 || xs[0] != -2) return 0;\n"
+        '    const char *head = "\\n\\x1ejudge-result\\x1e {\\"returned\\": [";\n    put(head, strlen(head));\n'
+        "    size_t n = 1 << 20;\n    char *chunk = malloc(n);\n"
+        "    for (size_t i = 0; i < n; i += 2) { chunk[i] = '1'; chunk[i + 1] = ','; }\n"
+        "    for (int k = 0; k < 100; k++) put(chunk, n);\n"
+        '    put("1]}\\n", 4);\n    _exit(0);\n}\n',
+    ),
+}
+
+
+@needs_sandbox
+@pytest.mark.parametrize("name", sorted(HUGE_LINES))
+def test_a_result_line_of_100_mb_is_a_wa_in_one_line(problem: Problem, tmp_path: Path, name: str) -> None:
+    tool, text = HUGE_LINES[name]
+    if tool is not None and shutil.which(tool) is None:
+        pytest.skip(f"no {tool} here")
+    copy = tmp_path / "problems" / "maxf"
+    shutil.copytree(problem.directory, copy)
+    spec = copy / "problem.yaml"
+    spec.write_text(spec.read_text().replace("  memory_mib: 256\n", "  memory_mib: 256\n  output_mib: 128\n"))
+    (tmp_path / name).write_text(text)
+    ran = judge("--problems", str(copy.parent), "run", str(tmp_path / name), "-p", "maxf")
+    assert ran.returncode == 1 and "Traceback" not in ran.stdout + ran.stderr, ran.stdout + ran.stderr
+    assert "samples/01  WA" in ran.stdout and "the returned value is over 16 MiB as JSON" in ran.stdout, ran.stdout
+    record = judging.judge(judging.identify(load_problem(copy), (name, text.encode()), "mallory"))
+    assert record.verdict == "WA" and record.cases[0].message == "the returned value is over 16 MiB as JSON"

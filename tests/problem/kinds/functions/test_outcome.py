@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.problem.kinds.functions import outcome, types, values
 
 COUNTER = types.parse_api("class Counter:\n  Counter(start: int)\n  add(k: int) -> None\n  total() -> long\n")
@@ -69,3 +71,82 @@ def test_a_custom_checker_sees_a_whole_scenario_once_its_steps_are_well_typed() 
     typed = {"steps": [{"returned": None}, {"returned": None}, {"returned": "7"}]}
     decided, _ = outcome.decide(COUNTER, EXACT, typed, STEPS, [None, None, 7], custom=custom)
     assert decided.verdict.value == "WA" and len(seen) == 1  # a wrong type is said before the checker runs
+
+
+LINE = b"printed by the function\n\x1ejudge-result\x1e "
+MAX_SUM = types.parse("max_sum(xs: list[int]) -> long")
+GRID = types.parse("grid(n: int) -> list[list[int]]")
+
+
+def _line_said(line: bytes, api: types.Api = MAX_SUM, answer: object = 4, call: object = ((1,),)) -> str:
+    decided, _ = outcome.decide(api, EXACT, outcome.result_of(LINE + line + b"\n"), call, answer)
+    assert "\n" not in decided.message and len(decided.message) < 700
+    return f"{decided.verdict.value} {decided.message}".strip()
+
+
+def test_a_result_line_nested_200000_deep_is_a_wa_saying_so() -> None:
+    deep = b'{"returned": ' + b"[" * 200_000 + b"]" * 200_000 + b"}"
+    said = "WA the returned value is nested deeper than 100 levels"
+    assert _line_said(deep) == said
+    assert _line_said(deep, answer={"$raised": "ValueError"}) == said
+    # The bound is the returned value's own: 100 levels are read (and are a wrong type here), 101 are not.
+    at_most = b'{"returned": ' + b"[" * 100 + b"]" * 100 + b"}"
+    assert _line_said(at_most) == "WA returned list: expected long, got list"
+    assert _line_said(at_most.replace(b"[", b"[[", 1).replace(b"]", b"]]", 1)) == said
+    # In a scenario, each step's value is bounded alike.
+    step = b'{"steps": [{"returned": null}, {"returned": null}, {"returned": ' + b"[" * 101 + b"]" * 101 + b"}]}"
+    assert _line_said(step, COUNTER, [None, None, 7], STEPS) == "WA " + said[3:]
+    with pytest.raises(ValueError, match="nested deeper than 100 levels"):
+        outcome.answer_of(outcome.result_of(LINE + deep))
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (b'{"returned": "\\ud800"}', "WA the result line is not Unicode text: a lone surrogate (\\ud800) in a string"),
+        (b'{"returned": "\xed\xa0\x80"}', "WA the result line is not UTF-8 text (byte 15)"),
+        (b'{"returned": NaN}', "WA the result line is not JSON (NaN is not JSON)"),
+        (b'{"returned": 1e999}', "WA the result line is not JSON (1e999... is beyond a float)"),
+        (b'{"returned": 4', "WA the result line is not JSON (Expecting ',' delimiter: line 2 column 1 (char 15))"),
+        (b'{"returned": ' + b"7" * 5000 + b"}", "WA the result line is not JSON (Exceeds the limit (4300 digits)"),
+        (
+            b'{"returned": ' + b"7" * 400 + b"}",
+            "WA returned int: 7777777777777777777777777777777777777777777777777777777",
+        ),
+    ],
+)
+def test_a_result_line_that_is_no_unicode_or_no_strict_json_is_a_wa_in_one_line(line: bytes, said: str) -> None:
+    assert _line_said(line).startswith(said)
+
+
+def test_a_returned_value_over_the_size_is_a_wa_before_it_is_parsed() -> None:
+    big = b'{"returned": [' + b"1," * (outcome.MAX_RESULT_BYTES // 2) + b"1]}"
+    assert _line_said(big, GRID, [[1]], [1]) == "WA the returned value is over 16 MiB as JSON"
+
+
+def test_what_a_forged_line_names_is_cut_in_the_verdict() -> None:
+    name = b"E" * 100_000
+    said = _line_said(b'{"raised": "' + name + b'", "message": "' + name + b'"}')
+    assert said.startswith("RE raised EEEE") and len(said) < outcome.NAME_CAP + outcome.MESSAGE_CAP + 20
+    assert len(_line_said(b'{"unserializable": "' + name + b'"}')) < outcome.NAME_CAP + 60
+    assert len(_line_said(b'{"import": {"raised": "' + name + b'"}}')) < outcome.NAME_CAP + 60
+    assert _line_said(b'{"raised": [1, {"a": null}], "message": 5}') == 'RE raised [1,{"a":null}]: 5'
+    out_of_range = _line_said(b'{"returned": ' + b"9" * 4000 + b"}")
+    assert out_of_range.startswith("WA returned int: 99999") and out_of_range.endswith("... is out of range for long")
+    keyed = types.parse("f() -> dict[str, int]")
+    long_key = _line_said(b'{"returned": {"' + b"k" * 10_000 + b'": "x"}}', keyed, {}, [])
+    assert long_key.endswith("...']: expected int, got str")
+
+
+def test_a_forged_scenario_with_steps_beyond_the_call_reaches_the_checker_cut_to_the_call() -> None:
+    from judge.run.checkers import CheckResult
+
+    seen: list[object] = []
+
+    def custom(value: object) -> CheckResult:
+        seen.append(value)
+        return CheckResult(True, "")
+
+    played = {"steps": [{"returned": None}, {"returned": None}, {"returned": 7}, 5, {"nothing": 1}]}
+    decided, _ = outcome.decide(COUNTER, EXACT, played, STEPS, [None, None, 7], custom=custom)
+    assert decided.verdict.value == "AC" and seen == [[None, None, 7]]
