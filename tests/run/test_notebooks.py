@@ -3,12 +3,16 @@ cell and line, a broken notebook one line naming its file."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from judge.grade import judging
+from judge.problem.spec import load_problem
 from judge.run import notebooks, sources
+from tests.conftest import PROBLEMS
 
 
 def notebook(*cells: tuple[str, str]) -> bytes:
@@ -60,3 +64,51 @@ def test_a_notebook_is_read_as_a_python_program_from_disk_and_upload(tmp_path: P
             ("sums.py", b"# cell 1\n" + b"print(sum(map(int, input().split())))\n"),
         )
         assert found.main == "sums.py" and found.path.name == "sums.ipynb"
+
+
+def _with_code(source: str) -> bytes:
+    """A notebook whose one code cell is `source` as JSON text (an escape such as \\ud800 kept as written)."""
+    made = json.loads(notebook(("code", "PLACE")))
+    return json.dumps(made).replace("PLACE", source).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        # Valid JSON, no Unicode text: nbformat would read it, and no file or database could hold it.
+        (_with_code("x = '\\ud800'"), "not Unicode text: a lone surrogate (\\ud800) in a string"),
+        (_with_code("x = 1").replace(b'"metadata": {}', b'"metadata": {"\\udfff": 1}', 1), "not Unicode text"),
+        (_with_code("x = 'caf\xe9'").replace("caf\xe9".encode(), b"caf\xe9"), "not UTF-8 text (byte"),
+        (b"[" * 200_000 + b"]" * 200_000, "not a readable notebook (nested deeper than 100 levels)"),
+        (b'{"cells": ' + b"[" * 150 + b"]" * 150 + b"}", "not a readable notebook (nested deeper than 100 levels)"),
+        (b"[]", "not a readable notebook (a JSON list at the top, not an object)"),
+        (b'"cells"', "not a readable notebook (a JSON string at the top, not an object)"),
+        (b"null", "not a readable notebook (a JSON null at the top, not an object)"),
+        (b"3", "not a readable notebook (a JSON number at the top, not an object)"),
+        (b'{"cells": [], "nbformat": NaN}', "not a readable notebook (not JSON (NaN is not JSON))"),
+    ],
+)
+def test_a_notebook_out_of_bounds_is_one_line_naming_its_file(tmp_path: Path, data: bytes, said: str) -> None:
+    (tmp_path / "mine.ipynb").write_bytes(data)
+    for read, named in (
+        (lambda: sources.read(tmp_path / "mine.ipynb"), tmp_path / "mine.ipynb"),
+        (lambda: sources.from_upload("mine.ipynb", data), Path("mine.ipynb")),
+    ):
+        with pytest.raises(sources.SourceError) as raised:
+            read()
+        assert str(raised.value).startswith(f"{named}: {said}"), str(raised.value)
+        assert "\n" not in str(raised.value)
+
+
+def test_a_huge_notebook_is_refused_without_reading_it_as_json() -> None:
+    with pytest.raises(notebooks.NotebookError, match=r"not a readable notebook \(over 16 MiB of JSON\)"):
+        notebooks.module_of(b'{"cells": [], "pad": "' + b"x" * (16 << 20) + b'"}')
+
+
+def test_an_unreadable_notebook_is_the_students_ng_not_an_error_of_the_judge() -> None:
+    problem = load_problem(PROBLEMS / "lanqiao")
+    for data in (_with_code("x = '\\ud800'"), b"[1, 2]"):
+        submitted = judging.identify(problem, ("answer.ipynb", data), "nb")
+        assert submitted.sources is None and submitted.error.startswith("answer.ipynb: not "), submitted.error
+        record = judging.judge(submitted)
+        assert record.verdict == "NG" and record.error == submitted.error
