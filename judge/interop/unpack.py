@@ -42,7 +42,7 @@ def extract_zip(archive: Path, target: Path) -> None:
     """Extract into `target` (an empty folder), refusing unsafe entries before writing."""
     try:
         zf = zipfile.ZipFile(archive)
-    except (OSError, zipfile.BadZipFile) as err:
+    except (OSError, zipfile.BadZipFile, ValueError) as err:  # ValueError: a name flagged UTF-8 that is not
         raise PackageError(f"{archive}: not a readable zip file ({err})") from None
     with zf:
         entries = zf.infolist()

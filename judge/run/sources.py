@@ -51,15 +51,32 @@ class Caps:
 
 
 SUBMISSION_CAPS = Caps(bytes=1 << 20, files=100)
+MAX_ENTRY_DEPTH = 32  # folders an entry of an untrusted archive may lie under
+MAX_PART_BYTES = 255  # one part of an entry's name (the file systems' NAME_MAX)
+MAX_NAME_BYTES = 1024  # an entry's whole name
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # a newline in a name would break every one-line message naming it
 
 
 def safe_name(name: str, where: str) -> PurePosixPath:
-    """An archive entry's name as a relative path, or PackageError-style refusal when it would
-    be written outside the folder it is unpacked into (the rule of every untrusted archive)."""
+    """An archive entry's name as a relative path, or SourceError (one line) when it would be
+    written outside the folder it is unpacked into, or is no name a file system and a report
+    can hold: not UTF-8 (a lone surrogate), a control character, over MAX_ENTRY_DEPTH folders deep, a part over
+    MAX_PART_BYTES or the whole over MAX_NAME_BYTES (the rule of every untrusted archive)."""
+    shown = repr(name if len(name) <= 80 else name[:77] + "...")
+    try:
+        size = len(name.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise SourceError(f"{where}: entry {shown}: its name is not UTF-8 text; refused") from None
     path = PurePosixPath(name)
     drive = bool(path.parts) and ":" in path.parts[0]
     if name.startswith("/") or "\\" in name or path.is_absolute() or ".." in path.parts or drive:
-        raise SourceError(f"{where}: entry {name!r} would be written outside its folder; refused")
+        raise SourceError(f"{where}: entry {shown} would be written outside its folder; refused")
+    if _CONTROL.search(name):
+        raise SourceError(f"{where}: entry {shown}: a control character in its name; refused")
+    if len(path.parts) > MAX_ENTRY_DEPTH + 1:
+        raise SourceError(f"{where}: entry {shown} is more than {MAX_ENTRY_DEPTH} folders deep; refused")
+    if size > MAX_NAME_BYTES or any(len(part.encode("utf-8")) > MAX_PART_BYTES for part in path.parts):
+        raise SourceError(f"{where}: entry {shown}: its name is too long for a file system; refused")
     return path
 
 
@@ -164,7 +181,7 @@ def _folder_files(folder: Path, caps: Caps) -> list[tuple[str, bytes]]:
         if item.is_symlink():
             raise SourceError(f"{item}: a symbolic link (copy the file instead)")
         if item.is_file():
-            entries.append((relative.as_posix(), item))
+            entries.append((str(safe_name(relative.as_posix(), str(folder))), item))
         elif not item.is_dir():
             raise SourceError(f"{item}: not a regular file")
     if len(entries) > caps.files:

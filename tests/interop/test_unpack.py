@@ -131,3 +131,42 @@ def test_not_a_zip(tmp_path: Path) -> None:
     fake.write_text("hello")
     with pytest.raises(PackageError, match="not a readable zip file"):
         unpack.extract_zip(fake, tmp_path)
+
+
+def zip_named(path: Path, name: bytes, utf8_flag: bool = True) -> Path:
+    """A zip whose one entry's name is these bytes, flagged as UTF-8 (as zipfile never writes them)."""
+    stand_in = "n" * len(name)
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("problem.yaml", "name: X\n")
+        zf.writestr(stand_in, "1\n")
+    raw = bytearray(path.read_bytes().replace(stand_in.encode(), name))
+    if utf8_flag:
+        for signature, at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # each header's flags
+            start = raw.find(signature)
+            while start >= 0:
+                raw[start + at + 1] |= 0x08  # bit 11 (little-endian): the name is UTF-8
+                start = raw.find(signature, start + 4)
+    path.write_bytes(bytes(raw))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        (b"data/bad\xff\xfe.in", "not a readable zip file"),  # flagged UTF-8, and it is not
+        (b"data/\xed\xa0\x80.in", "not a readable zip file"),  # a surrogate's bytes
+        (b"a/" * 2000 + b"1.in", "is more than 32 folders deep; refused"),
+        (b"data/" + b"x" * 300 + b".in", "its name is too long for a file system; refused"),
+        (b"data/a\nb.in", "a control character in its name; refused"),
+    ],
+)
+def test_an_entry_whose_name_no_file_system_or_report_holds_is_refused_in_one_line(
+    tmp_path: Path, name: bytes, said: str
+) -> None:
+    archive = zip_named(tmp_path / "p.zip", name)
+    target = tmp_path / "out"
+    target.mkdir()
+    with pytest.raises(PackageError) as raised:
+        unpack.extract_zip(archive, target)
+    assert said in str(raised.value) and "\n" not in str(raised.value) and len(str(raised.value)) < 300
+    assert written(target) == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
+import re
 import stat
 import tarfile
 import zipfile
@@ -263,3 +265,44 @@ def test_an_archive_whose_file_is_another_entrys_folder_is_refused_in_one_line(t
     archive = (_zip if suffix == "zip" else _tar)(tmp_path / f"s.{suffix}", entries)
     with pytest.raises(SourceError, match=r"entries 'a' and 'a/b.txt' collide \('a' is a file and a folder\)"):
         sources.read(archive)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        # tarfile reads a name that is not UTF-8 with its bad bytes as lone surrogates
+        (b"bad\xff.py", "entry 'bad\\udcff.py': its name is not UTF-8 text; refused"),
+        (b"a/" * 40 + b"main.py", "is more than 32 folders deep; refused"),
+        (b"x" * 256 + b".py", "its name is too long for a file system; refused"),
+        (b"main\r.py", "entry 'main\\r.py': a control character in its name; refused"),
+    ],
+)
+def test_an_entry_whose_name_no_box_or_report_holds_is_refused_in_one_line(
+    tmp_path: Path, name: bytes, said: str
+) -> None:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.GNU_FORMAT, errors="surrogateescape") as tar:
+        info = tarfile.TarInfo(name.decode("utf-8", "surrogateescape"))
+        info.size = 2
+        tar.addfile(info, io.BytesIO(b"1\n"))
+    (tmp_path / "s.tar.gz").write_bytes(buffer.getvalue())
+    for read in (
+        lambda: sources.read(tmp_path / "s.tar.gz"),
+        lambda: sources.from_upload("s.tar.gz", buffer.getvalue()),
+    ):
+        with pytest.raises(SourceError) as raised:
+            read()
+        assert said in str(raised.value) and "\n" not in str(raised.value), str(raised.value)
+    if name.isascii():  # a zip's names are Unicode (or cp437): the same rules
+        with pytest.raises(SourceError, match=re.escape(said)):
+            sources.read(_zip(tmp_path / "s.zip", {name.decode(): b"1\n"}))
+
+
+def test_a_folder_whose_file_name_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    (folder / "main.py").write_text("print(1)\n")
+    with open(os.path.join(os.fsencode(folder), b"caf\xe9.py"), "wb") as stream:
+        stream.write(b"x = 1\n")
+    with pytest.raises(SourceError, match=r"entry 'caf\\udce9.py': its name is not UTF-8 text; refused"):
+        sources.read(folder)
