@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.problem.kinds.functions import values
-from judge.run import checkers
+from judge.run import bounded, checkers
 from judge.run.checkers import CheckResult
 
 # The default output validator's flags (ICPC problem format) that the rows read and write.
@@ -114,10 +114,11 @@ class UnorderedChecker(_Options):
 
 
 def _compare_values(output: bytes, answer: bytes, rule: values.Tolerance) -> CheckResult:
+    """The program's output (untrusted: read with bounds) as one JSON value against the answer's."""
     try:
-        got = _json(output)
-    except ValueError:
-        return CheckResult(False, "the output is not one JSON value")
+        got = bounded.loads(output)
+    except bounded.OutOfBounds as err:
+        return CheckResult(False, f"the output is not one JSON value: {err}")
     return values.compare(got, _json(answer), rule)
 
 

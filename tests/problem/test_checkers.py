@@ -8,6 +8,7 @@ from pydantic import TypeAdapter
 
 from judge.problem import checkers
 from judge.problem.spec import Checker
+from judge.run.checkers import CheckResult
 
 
 def test_every_row_is_named_by_its_own_type_and_the_spec_accepts_it() -> None:
@@ -59,3 +60,18 @@ def test_unknown_and_broken_flags_are_noted_not_raised() -> None:
         "validator flag float_tolerance wide: not a number, ignored",
         "default validator flag 'shout': not known, ignored",
     ]
+
+
+@pytest.mark.parametrize(
+    ("output", "said"),
+    [
+        (b"[" * 200_000 + b"]" * 200_000, "the output is not one JSON value: nested deeper than 100 levels"),
+        (b'["\\ud800"]', "the output is not one JSON value: not Unicode text: a lone surrogate (\\ud800) in a string"),
+        (b"[NaN]", "the output is not one JSON value: not JSON (NaN is not JSON)"),
+    ],
+)
+def test_a_programs_json_output_is_read_with_bounds(output: bytes, said: str) -> None:
+    """`judge run --checker value`: the program's output is untrusted JSON, a WA in one line."""
+    for name in ("value", "unordered"):
+        assert checkers.named(name).compare(output, b"[1]\n") == CheckResult(False, said)
+    assert checkers.named("value").compare(b"[1, 2]\n", b"[1,2]\n").accepted
