@@ -235,7 +235,10 @@ def run_case(
 ) -> CaseResult:
     """Run the built program in the box `where` on one case and decide, as its problem's kind
     does. `runner`: the submission's sandbox session (else the case gets a sandbox of its own).
-    `stop`, once set, ends the run: its group has ended meanwhile (NJ)."""
+    `stop`, once set, ends the run: its group has ended meanwhile (NJ). A secret case's run
+    has what it brought into the page cache evicted as it ends (RunLimits.forget_reads): a
+    later run cannot time it (docs/sandbox.md, "The page cache")."""
+    limits = replace(limits, forget_reads=not case.public)
     done = kinds.of(problem).judge_case(problem, launch, where, (case.input, case.answer), limits, runner, stop)
     run = done.run
     if run is None:

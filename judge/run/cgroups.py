@@ -220,6 +220,7 @@ class RunGroup:
         self.exempt: int | None = None
         self.oom_guarded = False  # the kernel's OOM killer is off: the judge watches under_oom
         self._oom_event: int | None = None  # an eventfd on memory.oom_control: see oom_event_fd
+        self.forgets = False  # this run's reads are evicted from the page cache as it ends: see forget
         # The group's files, each opened once: a run reads and writes a dozen of them, and
         # opening one costs 15 times what a read at offset 0 of an open one does.
         self._kept: dict[tuple[str, int], int] = {}
@@ -269,6 +270,10 @@ class RunGroup:
     def under_oom(self) -> bool:
         """Whether the run waits at its memory limit (only with the OOM killer off: v1)."""
         return False
+
+    def _reclaim(self) -> None:
+        """Reclaim all the group holds that can be reclaimed without swapping."""
+        raise NotImplementedError
 
     def oom_event_fd(self) -> int | None:
         """A descriptor readable once the run waits at its memory limit (v1, OOM killer
@@ -350,6 +355,23 @@ class RunGroup:
     def oom_killed(self) -> bool:
         """True when the kernel killed a process of the group for its memory limit (this run)."""
         return self._oom_kills() > self._oom_base
+
+    def forget(self) -> bool:
+        """Evict what the group's runs were the first to bring into the machine's page cache,
+        once their processes are gone; whether that could be done here.
+
+        The kernel charges a page of the page cache to the cgroup of the process that read it
+        in, and only that one: the pages a run found cached stay charged to whoever read them
+        first. So reclaiming the group evicts exactly what the run added (clean pages of the
+        files it read, and the dentries and inodes of the names it looked up, which are charged
+        too), and a later run finds the page cache as it was before this one: a read it times
+        tells it nothing of what this run read. What is memory rather than cache (its files in
+        the box, in /tmp) cannot be reclaimed without swap and is left, as is swap itself."""
+        try:
+            self._reclaim()
+        except OSError:
+            return False
+        return True
 
     def enter_thread(self, tid: int) -> None:
         """Move one thread of the judge into the group (v1 is thread-granular); see sandbox.spawn._Launcher."""
@@ -470,6 +492,23 @@ class GroupV1(RunGroup):
     def _usage(self) -> int:
         return int(self._get(self._file("memory", "memory.usage_in_bytes")))
 
+    def _reclaim(self) -> None:
+        """memory.force_empty: the kernel reclaims until nothing more can be (a few tries of
+        every page charged here). Swappiness 0 for the time of it, where the kernel has the
+        file: with swap, the box's files would otherwise be written out to it (a run's own
+        reclaim does not swap where its memory+swap limit is set: it is the memory limit)."""
+        swappiness = self._file("memory", "memory.swappiness")
+        try:
+            before = self._get(swappiness).strip()
+            self._put(swappiness, "0")
+        except OSError:
+            before = ""
+        try:
+            self._put(self._file("memory", "memory.force_empty"), "0")
+        finally:
+            if before:
+                self._put(swappiness, before)
+
     def cpu_seconds(self) -> float:
         try:
             return int(self._get(self._file("cpuacct", "cpuacct.usage"))) / 1e9
@@ -555,6 +594,25 @@ class GroupV2(RunGroup):
 
     def _oom_kills(self) -> int:
         return self._read_count("memory", "memory.events", "oom_kill")
+
+    def _reclaim(self) -> None:
+        """memory.reclaim (Linux 5.19) of all the group holds; it answers EAGAIN once what is
+        left cannot be reclaimed (the group has no swap: memory.swap.max is 0). Before 5.19, a
+        memory.max of 0 reclaims the same (the group is empty, so there is no one to kill) and
+        the limit is put back."""
+        usage = int(self._get(self._file("memory", "memory.current")))
+        try:
+            self._put(self._file("memory", "memory.reclaim"), str(max(usage, 1 << 12)))
+        except OSError as err:
+            if err.errno == errno.EAGAIN:
+                return  # reclaimed all that can be
+            if err.errno not in (errno.ENOENT, errno.EACCES, errno.EPERM, errno.EINVAL):
+                raise
+        else:
+            return
+        limit = self._file("memory", "memory.max")
+        self._put(limit, "0")
+        self._put(limit, str(self.memory_bytes))
 
     def hit_memory_limit(self) -> bool:
         """v2: memory.events' max (the times the usage reached the limit)."""

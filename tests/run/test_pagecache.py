@@ -1,21 +1,193 @@
-"""The page cache is one cache for the whole machine: what a run reads, a later run can time
-(docs/sandbox.md, "The page cache"). The calls that would evict a page, or tell whether one is
-cached without a clock, are refused in every sandbox (sandbox.filters)."""
+"""The page cache is one cache for the whole machine: what a secret case reads, a later run can
+time (docs/sandbox.md, "The page cache"). tests/programs/pagecache/prober.c plays both sides:
+a secret case that reads one page of a file under /usr per bit of its input, and a sample case
+of a later submission that times a read of each page and prints the bits, which its student
+sees. Where a run has a cgroup of its own, a secret case's reads are evicted as it ends and the
+reader finds every page as it was before (none cached); elsewhere the bits cross, as the docs
+say. The calls that would evict a page, or tell whether one is cached without a clock, are
+refused in every sandbox (sandbox.filters)."""
 
 from __future__ import annotations
 
+import os
 import platform
+import shutil
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from judge.run import build, sandbox
+from judge.problem import testdata
+from judge.problem.spec import load_problem
+from judge.run import build, cgroups, sandbox
 from judge.run.sandbox import filters
 from tests.conftest import REPO
 from tests.run.conftest import needs_bwrap
+from tests.run.test_cgroups import resident_bytes
+from tests.test_cli import judge
 
 PROGRAMS = REPO / "tests" / "programs" / "pagecache"
+BITS = 128
+SECRETS = ("ffff0000ffff0000aaaaaaaa55555555", "0000ffff0000ffff55555555aaaaaaaa")
+LAYERS = sandbox.detect()
+FORGETS = LAYERS.cgroup.active  # a secret case's reads are evicted through its cgroup
 LIMITS = sandbox.RunLimits(cpu_s=2, wall_s=5, memory_mib=64, output_bytes=1 << 20)
 pytestmark = needs_bwrap
+
+
+def _evicted(path: Path) -> bool:
+    """Evict `path` from the page cache (the test runs outside any sandbox); whether it is out."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+    return resident_bytes(path) == 0
+
+
+@pytest.fixture
+def probed() -> Path:
+    """A file under /usr of BITS pages or more that nothing maps (so it can be evicted), out of
+    the page cache: the first such file in name order under /usr/share, then /usr/lib."""
+    for top in ("/usr/share", "/usr/lib"):
+        for folder, subfolders, names in os.walk(top):
+            subfolders.sort()
+            for name in sorted(names):
+                path = Path(folder, name)
+                if ".so" in name or path.is_symlink() or not path.is_file():
+                    continue
+                if path.stat().st_size >= BITS * os.sysconf("SC_PAGE_SIZE") and _evicted(path):
+                    return path
+    pytest.skip("no file under /usr/share or /usr/lib of 128 pages that can be evicted")
+
+
+@pytest.fixture(scope="module")
+def prober(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """prober.c built once (in the sandbox, as any submission)."""
+    built = tmp_path_factory.mktemp("prober")
+    with build.box() as where:
+        compiled = build.compile_submission(build.load_submission(PROGRAMS / "prober.c"), where)
+        assert compiled.ok, compiled.message
+        shutil.copy2(where / "main", built / "main")
+    return built / "main"
+
+
+def _submission(prober: Path, stdin: Path, forget_reads: bool) -> str:
+    """One submission's sandbox (a session where the machine has one, else one per case) with
+    the prober in its box, run once on `stdin`; what it printed."""
+    with build.box() as where:
+        shutil.copy2(prober, where / "main")
+        sandbox.seal_build(where)
+        with sandbox.cases(where) as runner:
+            run = runner.run(["./main"], limits=replace(LIMITS, forget_reads=forget_reads), stdin=stdin)
+    assert run.ok, run
+    return run.stdout.decode()
+
+
+def _read_back(said: str) -> tuple[str, int]:
+    """The bits a reader printed (hex) and how many pages it found cached."""
+    bits, counts = said.splitlines()[:2]
+    return bits, int(counts.split()[1])
+
+
+def _across(prober: Path, probed: Path, tmp_path: Path, secret: str, forget_reads: bool) -> tuple[str, int]:
+    """A secret case writes `secret` into the page cache; then another submission reads it."""
+    assert _evicted(probed)
+    (tmp_path / "secret.in").write_text(f"w {probed} {secret}\n")
+    (tmp_path / "sample.in").write_text(f"r {probed} {BITS}\n")
+    assert _submission(prober, tmp_path / "secret.in", forget_reads) == "written\n"
+    return _read_back(_submission(prober, tmp_path / "sample.in", False))
+
+
+def _agree(one: str, other: str) -> int:
+    return BITS - bin(int(one, 16) ^ int(other, 16)).count("1")
+
+
+def test_a_secret_case_s_reads_reach_no_later_submission(
+    prober: Path, probed: Path, tmp_path: Path, case_path: str
+) -> None:
+    for secret in SECRETS:
+        # As it was: the reader reads the secret back (nearly) whole.
+        bits, cached = _across(prober, probed, tmp_path, secret, forget_reads=False)
+        assert _agree(bits, secret) >= BITS - 8, (bits, secret)
+        # The defence: the secret case's reads are evicted as it ends, and the reader finds
+        # no page cached, whatever the secret was; without a cgroup the bits still cross.
+        bits, cached = _across(prober, probed, tmp_path, secret, forget_reads=True)
+        if FORGETS:
+            assert cached <= 2, (bits, secret)
+        else:
+            assert _agree(bits, secret) >= BITS - 8, (bits, secret)
+
+
+@pytest.mark.skipif(not FORGETS, reason=f"no cgroup: {LAYERS.cgroup.detail}")
+def test_a_group_forgets_what_its_run_brought_in_and_nothing_else(probed: Path, tmp_path: Path) -> None:
+    """A run reads a file that was out of the page cache and one that was in it (read by the
+    test, so charged to the test's cgroup). Forgetting its group evicts the first and leaves
+    the second: the page cache is as it was before the run."""
+    kept = tmp_path / "kept"
+    kept.write_bytes(os.urandom(64 << 10))
+    kept.read_bytes()
+    group = cgroups.run_group(LAYERS.cgroup_version, 64 << 20, 16)
+    try:
+        reader = os.fork()
+        if reader == 0:  # the run: joins the group, then reads both
+            for join in group.join_files():
+                with open(join, "w") as stream:
+                    stream.write("0")
+            probed.read_bytes()
+            kept.read_bytes()
+            os._exit(0)
+        os.waitpid(reader, 0)
+        assert resident_bytes(probed) > 0 and resident_bytes(kept) == 64 << 10
+        assert group.forget()
+        assert resident_bytes(probed) == 0, "what the run brought in is evicted"
+        assert resident_bytes(kept) == 64 << 10, "what was cached before stays"
+    finally:
+        group.remove()
+
+
+def _problem(problems: Path, name: str, cases: str) -> None:
+    problem = problems / name
+    (problem / "solutions").mkdir(parents=True)
+    (problem / "statement.md").write_text("Print nothing.\n")
+    (problem / "solutions" / "reference.py").write_text("print('nothing')\n")
+    (problem / "problem.yaml").write_text(
+        f"id: {name}\ntitle: {name}\nsource: the judge's tests\nreference: solutions/reference.py\n"
+        f"limits: {{time_s: 2.0, memory_mib: 64}}\ngroups:\n{cases}"
+    )
+
+
+def test_grading_forgets_what_a_secret_case_read(probed: Path, tmp_path: Path) -> None:
+    """Through the grading of two submissions: the first's secret case writes, the second's
+    sample case (whose output its student sees) reads."""
+    from judge.grade import runner
+
+    problems = tmp_path / "problems"
+    _problem(
+        problems,
+        "writes",
+        '  - {name: sample, visibility: public, points: 1, cases: [{input: "nothing\\n"}]}\n'
+        f'  - {{name: hidden, visibility: secret, points: 1, cases: [{{input: "w {probed} {SECRETS[0]}\\n"}}]}}\n',
+    )
+    _problem(
+        problems,
+        "reads",
+        f'  - {{name: sample, visibility: public, points: 1, cases: [{{input: "r {probed} {BITS}\\n"}}]}}\n',
+    )
+    made = judge("--problems", str(problems), "gen")
+    assert made.returncode == 0, made.stdout + made.stderr
+    submission = build.load_submission(PROGRAMS / "prober.c")
+    assert _evicted(probed)
+    for name in ("writes", "reads"):
+        problem = load_problem(problems / name)
+        judged = runner.judge_submission(problem, submission, testdata.load_cases(problem), full=True)
+    [sample] = judged.cases
+    assert sample.output is not None  # a public case's output: its student sees it
+    bits, cached = _read_back(sample.output.decode())
+    if FORGETS:
+        assert cached <= 2, bits
+    else:
+        assert _agree(bits, SECRETS[0]) >= BITS - 8, bits
 
 
 def test_calls_that_evict_or_probe_the_page_cache_are_refused(case_path: str) -> None:

@@ -59,6 +59,10 @@ class RunLimits:
     # Host folders outside /usr and /etc a compiler reads (ghc's package database in /var/lib),
     # bound read-only for that compile only: a submission's runs never get them.
     read_only: tuple[str, ...] = ()
+    # A run that may have read a secret (a secret case's program): what it was first to bring
+    # into the machine's page cache is evicted as it ends (cgroups.RunGroup.forget), so that no
+    # later run can time it (docs/sandbox.md, "The page cache"). Needs the run's own cgroup.
+    forget_reads: bool = False
 
 
 def wall_for(cpu_s: float) -> float:

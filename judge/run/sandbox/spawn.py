@@ -80,7 +80,9 @@ def run(
 def measured_group(version: int, limits: RunLimits) -> cgroups.RunGroup:
     """The run's cgroup, its memory a little above the limit: a program that uses exactly the
     limit is measured at it (peak >= limit means MLE) instead of killed a page short of it."""
-    return run_group(version, limits.memory_mib * 1024 * 1024 + 4 * 1024 * 1024, limits.pids)
+    group = run_group(version, limits.memory_mib * 1024 * 1024 + 4 * 1024 * 1024, limits.pids)
+    group.forgets = limits.forget_reads  # see release_group
+    return group
 
 
 def run_environment(env: Mapping[str, str] | None, home: str) -> dict[str, str]:
@@ -437,9 +439,15 @@ def _launcher_for(group: cgroups.RunGroup | None) -> _Launcher | None:
 
 
 def release_group(group: cgroups.RunGroup) -> None:
-    """After a run: keep the reusable group if it is empty again, else remove the group."""
+    """After a run: keep the reusable group if it is empty again, else remove the group. A run
+    that may have read a secret (RunLimits.forget_reads) first has what it brought into the
+    page cache evicted (RunGroup.forget): kept or removed, the group would leave it cached."""
     reusable = _reusable is not None and _reusable[1] is group
-    if reusable and group.kill_all():
+    emptied = (reusable or group.forgets) and group.kill_all()
+    if group.forgets:
+        group.forget()
+        group.forgets = False
+    if reusable and emptied:
         return
     if reusable:
         _drop_reusable()
