@@ -286,7 +286,7 @@ def _copies_held() -> list[str]:
             held.append(os.readlink(f"/proc/self/fd/{fd}"))
         except OSError:
             continue  # the listing's own descriptor, closed by now
-    return [target for target in held if "judge-input" in target]
+    return [target for target in held if target.startswith("/memfd:judge-input")]  # inputs.sealed_copy's name
 
 
 @needs_bwrap
