@@ -1,11 +1,12 @@
 """The page cache is one cache for the whole machine: what a secret case reads, a later run can
 time (docs/sandbox.md, "The page cache"). tests/programs/pagecache/prober.c plays both sides:
-a secret case that reads one page of a file under /usr per bit of its input, and a sample case
-of a later submission that times a read of each page and prints the bits, which its student
-sees. Where a run has a cgroup of its own, a secret case's reads are evicted as it ends and the
-reader finds every page as it was before (none cached); elsewhere the bits cross, as the docs
-say. The calls that would evict a page, or tell whether one is cached without a clock, are
-refused in every sandbox (sandbox.filters)."""
+a secret case that reads one page of a file under /usr per bit of its input (from one thread,
+or from a thread on each CPU), or looks up missing names (the dentry cache), and a sample case
+of a later submission that times a read of each page, or the look-ups, and prints the bits,
+which its student sees. Where a run has a cgroup of its own, a secret case's reads are evicted
+as it ends and the reader finds every page and name as it was before; elsewhere the bits cross,
+as the docs say. The calls that would evict a page, or tell whether one is cached without a
+clock, are refused in every sandbox (sandbox.filters)."""
 
 from __future__ import annotations
 
@@ -90,33 +91,56 @@ def _read_back(said: str) -> tuple[str, int]:
     return bits, int(counts.split()[1])
 
 
-def _across(prober: Path, probed: Path, tmp_path: Path, secret: str, forget_reads: bool) -> tuple[str, int]:
-    """A secret case writes `secret` into the page cache; then another submission reads it."""
-    assert _evicted(probed)
-    (tmp_path / "secret.in").write_text(f"w {probed} {secret}\n")
-    (tmp_path / "sample.in").write_text(f"r {probed} {BITS}\n")
+def _across(prober: Path, tmp_path: Path, sides: tuple[str, str], forget_reads: bool) -> str:
+    """A secret case plays `sides[0]` (its input), then another submission `sides[1]`; what the
+    second printed."""
+    (tmp_path / "secret.in").write_text(sides[0] + "\n")
+    (tmp_path / "sample.in").write_text(sides[1] + "\n")
     assert _submission(prober, tmp_path / "secret.in", forget_reads) == "written\n"
-    return _read_back(_submission(prober, tmp_path / "sample.in", False))
+    return _submission(prober, tmp_path / "sample.in", False)
 
 
 def _agree(one: str, other: str) -> int:
     return BITS - bin(int(one, 16) ^ int(other, 16)).count("1")
 
 
+@pytest.mark.parametrize("writer", ["w", "t"])
 def test_a_secret_case_s_reads_reach_no_later_submission(
-    prober: Path, probed: Path, tmp_path: Path, case_path: str
+    prober: Path, probed: Path, tmp_path: Path, case_path: str, writer: str
 ) -> None:
+    """The pages a secret case reads ("t": from a thread on each CPU, so that some wait in
+    a CPU's batch on their way to the lists the kernel reclaims from as the case ends)."""
     for secret in SECRETS:
+        sides = (f"{writer} {probed} {secret}", f"r {probed} {BITS}")
         # As it was: the reader reads the secret back (nearly) whole.
-        bits, cached = _across(prober, probed, tmp_path, secret, forget_reads=False)
+        assert _evicted(probed)
+        bits, cached = _read_back(_across(prober, tmp_path, sides, forget_reads=False))
         assert _agree(bits, secret) >= BITS - 8, (bits, secret)
         # The defence: the secret case's reads are evicted as it ends, and the reader finds
         # no page cached, whatever the secret was; without a cgroup the bits still cross.
-        bits, cached = _across(prober, probed, tmp_path, secret, forget_reads=True)
+        assert _evicted(probed)
+        bits, cached = _read_back(_across(prober, tmp_path, sides, forget_reads=True))
         if FORGETS:
             assert cached <= 2, (bits, secret)
         else:
             assert _agree(bits, secret) >= BITS - 8, (bits, secret)
+
+
+def test_the_names_a_secret_case_looked_up_reach_no_later_submission(
+    prober: Path, tmp_path: Path, case_path: str
+) -> None:
+    """The dentry cache: a secret case looks up 64 missing names per bit that is set, and a
+    later run times the look-ups of each bit's names. The kernel charges those dentries to the
+    case's cgroup too, and forgetting it drops them: the reader tells the bits at chance."""
+    secret = SECRETS[0]
+    for forget_reads in (False, True):
+        prefix = f"/usr/lib/judge-probe-{os.urandom(6).hex()}"  # names no one has looked up
+        said = _across(prober, tmp_path, (f"d {prefix} {secret}", f"l {prefix} {BITS}"), forget_reads)
+        agree = _agree(said.split()[0], secret)
+        if forget_reads and FORGETS:
+            assert agree < BITS - 28, said  # chance is 64 of 128 (5.7 either way)
+        else:
+            assert agree >= BITS - 28, said
 
 
 @pytest.mark.skipif(not FORGETS, reason=f"no cgroup: {LAYERS.cgroup.detail}")
