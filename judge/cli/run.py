@@ -302,7 +302,8 @@ def doctor() -> None:
     layers = sandbox.detect()
     # Folded, never cut: the details name paths and fixes that must be read whole.
     table = Table("sandbox layer", "state", Column("detail", overflow="fold"), box=None, pad_edge=False)
-    for layer in (*layers.all(), sandbox.filter_support(), sandbox.box_support(), sandbox.session_support(layers)):
+    chosen = (sandbox.filter_support(), sandbox.box_support(), sandbox.page_cache_support(layers))
+    for layer in (*layers.all(), *chosen, sandbox.session_support(layers)):
         state = styled("[green]active[/green]" if layer.active else "[yellow]missing[/yellow]")
         table.add_row(layer.name, state, layer.detail)
     out.print(table)

@@ -241,3 +241,9 @@ def test_calls_that_evict_or_probe_the_page_cache_are_refused(case_path: str) ->
     assert {call: said[call] for call in allowed} == dict.fromkeys(allowed, "0")
     if platform.machine() == "x86_64":  # the i386 ABI's fadvise64_64, through int 0x80
         assert said["i386_fadvise64_64"] == eperm
+
+
+def test_doctor_says_whether_a_secret_case_s_reads_are_forgotten() -> None:
+    shown = sandbox.page_cache_support(LAYERS)
+    assert shown.name == "page cache" and shown.active == FORGETS
+    assert ("is evicted as it ends" if FORGETS else "a later run can time it") in shown.detail

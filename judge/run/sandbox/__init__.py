@@ -26,7 +26,7 @@ watch (a run followed to its end), and session with supervisor (the cases of one
 one sandbox, a fresh process each). What the rest of the judge uses is named here.
 """
 
-from judge.run.sandbox.detect import box_support, detect, find_bwrap, isolation_problem
+from judge.run.sandbox.detect import box_support, detect, find_bwrap, isolation_problem, page_cache_support
 from judge.run.sandbox.filters import support as filter_support
 from judge.run.sandbox.procs import prepare_box, seal_build, sweep
 from judge.run.sandbox.records import (
@@ -73,6 +73,7 @@ __all__ = [
     "filter_support",
     "find_bwrap",
     "isolation_problem",
+    "page_cache_support",
     "prepare_box",
     "run",
     "seal_build",

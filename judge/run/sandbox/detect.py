@@ -150,3 +150,21 @@ def box_support() -> Layer:
         f"(a tmpfs of {size} above the build), but a compile or a sandbox per case writes the folder, bounded "
         f"by its time only (as root every box is a tmpfs of {size})",
     )
+
+
+def page_cache_support(layers: Layers) -> Layer:
+    """Whether what a secret case reads into the machine's page cache is evicted as it ends
+    (cgroups.RunGroup.forget), as `judge doctor` shows it (docs/sandbox.md, "The page cache")."""
+    if layers.cgroup.active:
+        return Layer(
+            "page cache",
+            True,
+            "what a secret case was first to read (pages of files, names looked up) is evicted as it ends, "
+            "through its cgroup: no later run can time it (a run at the same time, on another worker, still can)",
+        )
+    return Layer(
+        "page cache",
+        False,
+        "no cgroup of a run's own: what a secret case reads stays cached, and a later run can time it "
+        "(a sample case's output can carry it; see docs/sandbox.md, The page cache)",
+    )
