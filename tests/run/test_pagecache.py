@@ -37,13 +37,16 @@ pytestmark = needs_bwrap
 
 
 def _evicted(path: Path) -> bool:
-    """Evict `path` from the page cache (the test runs outside any sandbox); whether it is out."""
+    """Evict `path` from the page cache (the test runs outside any sandbox); whether it is out.
+    mincore tells the page cache only to whoever may write the file (to anyone else it says
+    every page is there): without root, each test's reading of the bits before the defence
+    shows the eviction worked."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     finally:
         os.close(fd)
-    return resident_bytes(path) == 0
+    return resident_bytes(path) == 0 if os.access(path, os.W_OK) else True
 
 
 @pytest.fixture
@@ -144,6 +147,7 @@ def test_the_names_a_secret_case_looked_up_reach_no_later_submission(
 
 
 @pytest.mark.skipif(not FORGETS, reason=f"no cgroup: {LAYERS.cgroup.detail}")
+@pytest.mark.skipif(os.geteuid() != 0, reason="mincore tells the page cache of /usr's files to root only")
 def test_a_group_forgets_what_its_run_brought_in_and_nothing_else(probed: Path, tmp_path: Path) -> None:
     """A run reads a file that was out of the page cache and one that was in it (read by the
     test, so charged to the test's cgroup). Forgetting its group evicts the first and leaves
