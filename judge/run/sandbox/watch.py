@@ -59,7 +59,16 @@ class CpuClock:
         os.replace(fresh, self.path)
 
     def close(self) -> None:
-        lifecycle.remove_dir(self.folder)
+        # Only the judge writes here (the reader's bind is read-only): no walk of rm's, which
+        # costs a process start (a few ms a pair).
+        try:
+            for name in ("cpu.new", "cpu"):
+                (self.folder / name).unlink(missing_ok=True)
+            self.folder.rmdir()
+        except OSError:
+            lifecycle.remove_dir(self.folder)
+        else:
+            lifecycle.release(self.folder.name)
 
     def __enter__(self) -> CpuClock:
         return self
