@@ -1,10 +1,14 @@
 """The judge's end of the channel of a unit-test problem in `mode: together`: it keeps what the
 student's process sends (each line as it came, for the judge to check against the tests it
-listed) and watches the time. A test started and not reported within twice its CPU time and
-a second is recorded as stuck, and this ends (exit 43): the judge then stops the student's
-process and runs the file's remaining tests in a new pair.
+listed) and keeps the time. A test's CPU time is the kernel's figure for the student's process,
+which the judge's watch of its run publishes (the target of the symbolic link CLOCK, bound
+read-only here), from the test's start line to its result; its wall time is this process's
+clock. Whatever figures the student's process writes in its result are replaced by these. A
+test that uses more than its CPU time, or does not report within twice that and a second, is
+recorded as stuck, and this ends (exit 43): the judge then stops the student's process and runs
+the file's remaining tests in a new pair.
 
-Runs as `main.py FEEDBACK_DIR PER_TEST_S`, the channel on its stdin; copied into its box.
+Runs as `main.py FEEDBACK_DIR PER_TEST_S CLOCK`, the channel on its stdin; copied into its box.
 """
 
 from __future__ import annotations
@@ -17,20 +21,30 @@ import time
 
 RESULTS = "results.jsonl"
 MAX_BYTES = 8 << 20  # a channel flooded past this is not results
+CPU_LOOK_S = 0.05  # how often a test's CPU time is looked at while it runs
+
+
+def cpu_s(clock: str) -> float:
+    """The student's process's CPU time so far, as the judge's watch last read it."""
+    return float(os.readlink(clock))
 
 
 def main() -> int:
-    feedback, per_test_s = sys.argv[1], float(sys.argv[2])
+    feedback, per_test_s, clock = sys.argv[1], float(sys.argv[2]), sys.argv[3]
     budget = 2 * per_test_s + 1
     out = open(os.path.join(feedback, RESULTS), "w", encoding="utf-8")
     buffer, total = b"", 0
     current: str | None = None
-    deadline: float | None = None
+    started = cpu_at_start = 0.0
     while True:
-        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        wait = None if current is None else max(0.0, min(started + budget - time.monotonic(), CPU_LOOK_S))
         if not select.select([0], [], [], wait)[0]:
-            stuck = {"when": "call", "kind": "stuck", "message": f"no result within {budget:g} s"}
-            out.write(json.dumps({"id": current, "phases": [stuck], "cpu": 0, "wall": budget, "printed": ""}) + "\n")
+            cpu, wall = cpu_s(clock) - cpu_at_start, time.monotonic() - started
+            if cpu <= per_test_s and wall < budget:
+                continue
+            why = f"more than {per_test_s:g} s of CPU time" if cpu > per_test_s else f"no result within {budget:g} s"
+            stuck = {"id": current, "phases": [{"when": "call", "kind": "stuck", "message": why}], "printed": ""}
+            out.write(json.dumps({**stuck, "cpu": round(cpu, 4), "wall": round(wall, 4)}) + "\n")
             out.close()
             return 43
         chunk = os.read(0, 1 << 16)
@@ -40,15 +54,19 @@ def main() -> int:
         buffer += chunk
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
-            out.write(line.decode("utf-8", errors="replace") + "\n")
             try:
                 record = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(record, dict) and isinstance(record.get("start"), str):
-                current, deadline = record["start"], time.monotonic() + budget
-            elif isinstance(record, dict) and record.get("id") == current:
-                current, deadline = None, None
+            except (ValueError, RecursionError):
+                record = None
+            if isinstance(record, dict) and current is not None and record.get("id") == current:
+                # The test's figures are the kernel's and this clock's, not what the line says.
+                record["cpu"] = round(cpu_s(clock) - cpu_at_start, 4)
+                record["wall"] = round(time.monotonic() - started, 4)
+                line = json.dumps(record).encode()
+                current = None
+            elif isinstance(record, dict) and isinstance(record.get("start"), str):
+                current, started, cpu_at_start = record["start"], time.monotonic(), cpu_s(clock)
+            out.write(line.decode("utf-8", errors="replace") + "\n")
         out.flush()
     out.close()
     return 42

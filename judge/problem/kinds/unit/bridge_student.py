@@ -5,9 +5,9 @@ attribute, call, compare... one request a line, one reply a line (JSON), on the 
 laid between the two sandboxes.
 
 Nothing here decides anything: a reply is only what the student's code did (a value, or the
-exception it raised, what it printed, the CPU time it took). A student who writes a reply of
-their own on the pipe says no more than their function could have returned; the assertions and
-the points are in the other sandbox.
+exception it raised, and what it printed). A student who writes a reply of their own on the pipe
+says no more than their function could have returned; the assertions, the points and the time
+(the kernel's figure for this process, which the judge publishes) are in the other sandbox.
 
 Standard library only; written into the box as it is (a copy of this file), as main.py.
 """
@@ -21,7 +21,6 @@ import json
 import operator
 import os
 import sys
-import time
 import traceback
 from typing import Any
 
@@ -193,7 +192,6 @@ def serve(requests: Any, reply_fd: int, modules: frozenset[str]) -> None:
             return
         printed = io.StringIO()
         sys.stdout = printed
-        started = time.process_time()
         reply: dict[str, Any]
         try:
             value = perform(request, objects, modules)
@@ -205,10 +203,8 @@ def serve(requests: Any, reply_fd: int, modules: frozenset[str]) -> None:
                 raise
             reply = {"raised": _raised(err, objects)}
         finally:
-            cpu = time.process_time() - started
             sys.stdout = real_stdout
         reply["printed"] = printed.getvalue()[-65536:]
-        reply["cpu"] = cpu
         data = (json.dumps(reply, separators=(",", ":")) + "\n").encode("utf-8", errors="replace")
         while data:
             data = data[os.write(reply_fd, data) :]

@@ -8,10 +8,11 @@ call changed in place, and what it printed (written to this stdout, so `capsys` 
 
 The student's code never runs in this process: what it cannot reach here are the assertions,
 the outcome of each test and the file of results. Each test's record goes to that file as the
-test ends, in the order run, so a run cut short keeps every test it finished.
+test ends, in the order run, so a run cut short keeps every test it finished. A test's CPU time
+is the kernel's figure for the student's process, read on the judge's clock (StudentClock).
 
-Runs as `main.py FEEDBACK_DIR PER_TEST_S NODE_ID...` with the judge's stand-in modules beside
-it; copied into the box as it is (as _judge_unit.py).
+Runs as `main.py FEEDBACK_DIR PER_TEST_S CLOCK NODE_ID...` with the judge's stand-in modules
+beside it; copied into the box as it is (as _judge_unit.py).
 """
 
 from __future__ import annotations
@@ -51,11 +52,24 @@ class Unsupported(Exception):
 
 
 class StudentClock:
-    """The student's process's CPU time, as the kernel counts it; never a figure the student's
-    process reports (its replies carry none that is read)."""
+    """The student's process's CPU time as the kernel counts it, never a figure that process
+    reports: the judge's watch of its run publishes the cgroup's figure (else its process
+    tree's, sampled) as the target of a symbolic link, bound read-only into this sandbox and
+    replaced whole at each new figure, at most one look of the watch (10 ms) behind."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.last = float(os.readlink(path))  # none there: the judge laid no clock (an IE)
 
     def cpu_s(self) -> float:
-        return 0.0
+        try:
+            self.last = max(self.last, float(os.readlink(self.path)))
+        except (OSError, ValueError):
+            pass  # never absent (a rename replaces it); the last figure holds
+        return self.last
+
+
+CPU_LOOK_S = 0.05  # how often a call that has not returned has its test's CPU time looked at
 
 
 class Channel:
@@ -89,15 +103,13 @@ class Channel:
             raise StudentGone("the student's process has ended") from None
         reply = self._reply()
         try:
-            self.cpu = self.clock.cpu_s() - self.cpu_at_start
             printed = reply.get("printed", "")
             room = MAX_PRINTED_CHARS - self.printed_chars
             if isinstance(printed, str) and printed and room > 0:
                 self.printed.append(printed[:room])
                 self.printed_chars += len(printed[:room])
                 sys.stdout.write(printed[:room])
-            if self.cpu > self.per_test_s:
-                raise StudentStuck(f"the student's code used more than {self.per_test_s:g} s of CPU time")
+            self.used()
             if "raised" in reply:
                 raise _exception(reply["raised"])
             if "after" in reply:
@@ -113,14 +125,25 @@ class Channel:
             self.gone = True
             raise Garbled("the student's code wrote on the tests' channel (a reply that is not one)") from None
 
+    def used(self) -> float:
+        """The student's process's CPU time in this test so far; StudentStuck once it is over."""
+        self.cpu = self.clock.cpu_s() - self.cpu_at_start
+        if self.cpu > self.per_test_s:
+            raise StudentStuck(f"the student's code used more than {self.per_test_s:g} s of CPU time")
+        return self.cpu
+
     def _reply(self) -> dict[str, Any]:
         # Twice the CPU time and a second more, as the sandbox's wall limit is: a student's code
-        # that waits (sleeps, blocks) runs out of it too.
+        # that waits (sleeps, blocks) runs out of it too. One that computes is stopped once its
+        # CPU time is over, as the kernel counts it.
         deadline = self.started + 2 * self.per_test_s + 1
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.read_fd], [], [], left)[0]:
+            if left <= 0:
                 raise StudentStuck(f"the student's code did not return within {2 * self.per_test_s + 1:g} s")
+            if not select.select([self.read_fd], [], [], min(left, CPU_LOOK_S))[0]:
+                self.used()
+                continue
             chunk = os.read(self.read_fd, 1 << 16)
             if not chunk:
                 self.gone = True
@@ -563,6 +586,10 @@ class Recorder:
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         assert CHANNEL is not None
+        try:
+            CHANNEL.used()  # to its end: what the student's process did after its last reply
+        except StudentStuck:
+            pass  # the figure says it: TLE
         record = {
             "id": nodeid,
             "phases": self.phases,
@@ -593,15 +620,19 @@ def main() -> int:
     import site
 
     site.main()  # pytest is the system's (python3 -S leaves site-packages out)
-    feedback, per_test_s, node_ids = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+    feedback, per_test_s, clock, node_ids = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4:]
     reads, writes = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(2, 1)
-    CHANNEL = Channel(reads, writes, per_test_s, StudentClock())
+    recorder = Recorder(os.path.join(feedback, RESULTS))
+    try:
+        CHANNEL = Channel(reads, writes, per_test_s, StudentClock(clock))
+    except (OSError, ValueError) as err:
+        recorder.write({"collect_error": "", "student": False, "message": f"no clock of the student's CPU time: {err}"})
+        return 42
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
-    recorder = Recorder(os.path.join(feedback, RESULTS))
     try:
         import pytest
     except ImportError:

@@ -307,12 +307,15 @@ def _pair(
     tests_limits = exchange.partner_limits(
         replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits
     )
-    task = programs.Task(
-        built, (exchange.FEEDBACK, f"{limits.cpu_s:g}", *ids), None, tests_limits, keep=exchange.FEEDBACK
-    )
     box = _fresh_box(where, _other_test_files(problem, ids) if together else frozenset())
+    # Each test's CPU time is the kernel's figure for the student's process, which the judge's
+    # watch of its run publishes as it runs: the tests' side (or the collector) reads it there.
     try:
-        done = exchange.interact(argv, box, student_limits, task)
+        with sandbox.CpuClock() as clock:
+            tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, str(clock.folder)))
+            args = (exchange.FEEDBACK, f"{limits.cpu_s:g}", str(clock.path), *ids)
+            task = programs.Task(built, args, None, tests_limits, keep=exchange.FEEDBACK)
+            done = exchange.interact(argv, box, student_limits, task, clock)
     finally:
         lifecycle.remove_dir(box)
     lines = _lines(done.kept)

@@ -123,6 +123,40 @@ def test_a_test_that_times_out_costs_only_itself(problem: Problem, tmp_path: Pat
     assert set(verdicts.values()) == {"AC"} and record.score == 7
 
 
+# Its own clocks stopped (process_time, thread_time and os.times say 0 in its process: its
+# replies or its runner's results would carry that), it burns CPU time by the real one, saved
+# first, when 999 is pushed: the test that pushes it is timed by the kernel's figure all the same.
+STOPS_ITS_CLOCKS = (
+    "import os\nimport time\n\n_cpu = time.process_time\n"
+    "time.process_time = time.thread_time = lambda: 0.0\n"
+    "time.process_time_ns = time.thread_time_ns = lambda: 0\n"
+    "os.times = lambda: os.times_result((0.0, 0.0, 0.0, 0.0, 0.0))\n\n\n"
+    "def _burn(seconds):\n    end = _cpu() + seconds\n    while _cpu() < end:\n        pass\n\n\n"
+)
+
+
+@needs_sandbox
+@pytest.mark.parametrize("mode", ["apart", "together"])
+def test_a_tests_cpu_time_is_the_kernels_whatever_the_students_clocks_say(
+    mode: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    judged: Problem = request.getfixturevalue("problem" if mode == "apart" else "together")
+    reference = (judged.directory / "solutions" / "accepted" / "stack.py").read_text()
+    push = "        self._items.append(x)"
+    heavy = "test_stack_more-test_many_elements_come_back_in_reverse"
+    for seconds in (3.5, 0.5):  # per_test_time_s: 2
+        burning = f"        if x == 999:\n            _burn({seconds})\n{push}"
+        (tmp_path / "stack.py").write_text(STOPS_ITS_CLOCKS + reference.replace(push, burning))
+        record = judging.judge(judging.identify(judged, tmp_path / "stack.py", "sam"), full=True)
+        cases = {c.group: c for c in record.cases}
+        burnt = cases.pop(heavy)
+        # CPU against CPU, whatever the machine's load: the figure is the kernel's, at most a
+        # look of the judge's watch late at either end of the test.
+        assert burnt.verdict == ("TLE" if seconds > 2 else "AC") and burnt.cpu_s > 0.4, burnt
+        assert {c.verdict for c in cases.values()} == {"AC"}, cases
+        assert all(c.cpu_s < 0.4 for c in cases.values()), cases
+
+
 FEATURES_REF = """\
 class Counter:
     def __init__(self, start=0):
@@ -499,6 +533,33 @@ def test_a_java_student_exiting_or_forging_gets_nothing_it_did_not_earn(junit: P
     record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "mallory"), full=True)
     public = [c.message for c in record.cases if c.public]
     assert public and not any("manyElements" in m for m in public), public
+
+
+# 3.5 s of CPU time in a thread of its own when 999 is pushed (the runner once timed only the
+# test's thread): the kernel counts every thread of the JVM.
+JAVA_BURNS_IN_A_THREAD = """        if (x == 999) {
+            Thread burner = new Thread(() -> {
+                java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+                while (cpu.getCurrentThreadCpuTime() < 3_500_000_000L) {
+                }
+            });
+            burner.start();
+            try {
+                burner.join();
+            } catch (InterruptedException e) {
+            }
+        }
+        items.add(x);"""
+
+
+@needs_sandbox
+def test_a_java_tests_cpu_time_is_every_threads(junit: Problem, tmp_path: Path) -> None:
+    reference = (junit.directory / "solutions" / "accepted" / "Stack.java").read_text()
+    (tmp_path / "Stack.java").write_text(reference.replace("        items.add(x);", JAVA_BURNS_IN_A_THREAD))
+    record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "sam"), full=True)
+    verdicts = {c.group: c.verdict for c in record.cases}
+    assert verdicts.pop("stackmoretest-stackmoretest-manyelementscomebackinreverse") == "TLE", record.cases
+    assert set(verdicts.values()) == {"AC"}, record.cases
 
 
 @needs_sandbox
