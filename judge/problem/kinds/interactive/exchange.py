@@ -56,6 +56,11 @@ class Interaction:
         return self.interactor
 
 
+# How the other side of a piping ended, by the name a kind that pipes two programs of its own
+# together (not a submission and an interactor) knows it.
+PartnerEnd = InteractorEnd
+
+
 @lru_cache(maxsize=8)
 def built_interactor(program: Path, memory_mib: int) -> programs.Built:
     """The interactor, compiled once (the program cache keeps it across processes)."""

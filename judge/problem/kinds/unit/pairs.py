@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 
 from judge.errors import SandboxFailure
 from judge.problem.kinds.interactive import exchange
-from judge.problem.kinds.interactive.rules import InteractorEnd
 from judge.problem.kinds.unit import kit, listing, outcome
 from judge.problem.kinds.unit.bridge_tests import RESULTS
 from judge.run import lifecycle, programs, sandbox
@@ -363,7 +362,7 @@ def _fresh_box(where: Path, leave_out: frozenset[str]) -> Path:
     return box
 
 
-def _apart(lines: list[object], tests: InteractorEnd) -> outcome.Collected:
+def _apart(lines: list[object], tests: exchange.PartnerEnd) -> outcome.Collected:
     """The records the tests' side wrote (mode apart: its own, none of the student's). A test
     it started and never recorded is the one it ended in: that test fails with how it ended,
     and the file's remaining tests run in a new pair."""
