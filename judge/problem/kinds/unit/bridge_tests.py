@@ -20,6 +20,7 @@ from __future__ import annotations
 import builtins
 import json
 import os
+import re
 import select
 import sys
 import time
@@ -154,7 +155,7 @@ class Channel:
                 raise Garbled(f"the student's code sent a reply of over {MAX_REPLY_BYTES >> 20} MiB")
         line, self.buffer = self.buffer.split(b"\n", 1)
         reply = None
-        if len(line) <= MAX_REPLY_BYTES and _depth_within(line, MAX_DEPTH):
+        if len(line) <= MAX_REPLY_BYTES and depth_within(line, MAX_DEPTH):
             try:
                 reply = json.loads(line)
             except (ValueError, RecursionError):
@@ -165,11 +166,11 @@ class Channel:
         return reply
 
 
-def _depth_within(line: bytes, limit: int) -> bool:
-    """Whether no bracket of the JSON line nests deeper than `limit` (strings' brackets count
-    too, which only errs towards refusing): checked before json.loads, which recurses."""
+def depth_within(line: bytes, limit: int) -> bool:
+    """Whether no list or object of the JSON line nests deeper than `limit` (brackets inside
+    its strings do not count): checked before json.loads, which recurses."""
     depth = 0
-    for byte in line.translate(None, _NOT_BRACKETS):
+    for byte in _STRINGS.sub(b'""', line).translate(None, _NOT_BRACKETS):
         depth += 1 if byte in b"[{" else -1
         if depth > limit:
             return False
@@ -177,6 +178,7 @@ def _depth_within(line: bytes, limit: int) -> bool:
 
 
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
 
 CHANNEL: Channel | None = None
 
