@@ -734,6 +734,20 @@ def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> Proble
         line = located.line_of(("unit", "per_test", unknown[0]))
         message = f"no test {unknown[0]!r} in the test files"
         raise SpecError([SpecIssue(directory / SPEC_FILE, line, "unit.per_test:", message)])
+    if spec.unit.runs == "together":
+        # The student's code shares the process with the file it runs: a secret test in a
+        # file with public ones could be read and raised from a public test, whose message
+        # students see. The file's public tests need it, so such a file is refused.
+        visibilities: dict[str, set[bool]] = {}
+        for test in tests:
+            visibilities.setdefault(test.file, set()).add(test.public)
+        mixed = sorted(file for file, seen in visibilities.items() if len(seen) > 1)
+        if mixed:
+            why = (
+                "holds public and secret tests, which mode together cannot keep apart"
+                " (the student's code could read a secret one during a public one): move the secret ones to a file of their own"
+            )
+            raise SpecError([SpecIssue(directory / spec.unit.tests / mixed[0], 0, "", why)])
     taken: set[str] = set()
     groups = tuple(
         Group(

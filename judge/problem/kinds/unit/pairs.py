@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -189,15 +190,25 @@ def support_files() -> dict[str, str]:
     }
 
 
-def ids_in_file(problem: Problem, file: str) -> list[str]:
-    """The tests of one file, in order (each a group of its own, its id the case's input)."""
+def ids_in_file(problem: Problem, file: str, public: bool) -> list[str]:
+    """The tests of one file of one visibility, in order (each a group of its own, its id the
+    case's input). A pair never holds a public test and a secret one: what a secret test hands
+    the student's process (its values) could come back in a public test's message."""
     ids = []
     for group in problem.spec.groups:
         for case in group.cases or ():
             test = (case.input or "").strip()
-            if test.split("::", 1)[0] == file:
+            if test.split("::", 1)[0] == file and (group.visibility == "public") == public:
                 ids.append(test)
     return ids
+
+
+def _is_public(problem: Problem, test_id: str) -> bool:
+    return any(
+        group.visibility == "public" and (case.input or "").strip() == test_id
+        for group in problem.spec.groups
+        for case in group.cases or ()
+    )
 
 
 _memo: dict[tuple[str, str, str], dict[str, UnitResult]] = {}
@@ -219,11 +230,13 @@ def result_of(problem: Problem, launch: Launch, where: Path, test_id: str, limit
     file = test_id.split("::", 1)[0]
     if unit.isolate == "test":
         return run_pairs(problem, launch, where, [test_id], limits)[test_id]
-    key = (str(where), _box_digest(where), f"{problem.directory}\0{problem.digest}\0{file}\0{limits}")
+    public = _is_public(problem, test_id)
+    key = (str(where), _box_digest(where), f"{problem.directory}\0{problem.digest}\0{file}\0{public}\0{limits}")
     found = _memo.get(key)
     if found is None or test_id not in found:
         _memo.clear()  # one file's results at a time: the next file, or the next build, starts anew
-        found = _memo[key] = run_pairs(problem, launch, where, ids_in_file(problem, file) or [test_id], limits)
+        ids = ids_in_file(problem, file, public) or [test_id]
+        found = _memo[key] = run_pairs(problem, launch, where, ids, limits)
     return found[test_id]
 
 
@@ -264,14 +277,31 @@ def run_pairs(
 
 
 def _lines(kept: tuple[tuple[str, bytes], ...]) -> list[object]:
-    """The JSON lines of the results file, a line that is not JSON as None."""
+    """The JSON lines of the results file, a line that is not JSON as None. Its text is the
+    student's in part (messages, what their code printed): a lone surrogate, which JSON can
+    escape and no file or page can hold, becomes U+FFFD."""
     found: list[object] = []
     for line in dict(kept).get(RESULTS, b"").decode("utf-8", errors="replace").splitlines():
         try:
-            found.append(json.loads(line))
-        except ValueError:
+            found.append(_scrubbed(json.loads(line), 0))
+        except (ValueError, RecursionError):
             found.append(None)
     return found
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads has joined every pair: these are lone
+
+
+def _scrubbed(value: object, depth: int) -> object:
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if depth > 8:  # a record is three levels deep: deeper is no record
+        return None
+    if isinstance(value, list):
+        return [_scrubbed(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {str(_scrubbed(k, depth + 1)): _scrubbed(v, depth + 1) for k, v in value.items()}
+    return value
 
 
 def _pair(

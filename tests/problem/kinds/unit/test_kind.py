@@ -377,6 +377,33 @@ def test_a_public_file_with_a_hidden_test_is_not_shown_and_a_skipped_test_is_lis
     assert any("public/test_stack.py::test_not_yet: skipped in its source" in n for n in notes), notes
 
 
+@needs_sandbox
+def test_a_secret_test_in_a_public_file_hands_nothing_to_a_public_tests_message(
+    problem: Problem, tmp_path: Path
+) -> None:
+    copy = tmp_path / "problems" / "stack"
+    shutil.copytree(problem.directory, copy)
+    public = copy / "unit" / "public" / "test_stack.py"
+    hidden = '@visibility("hidden")\ndef test_hidden_first():\n    Stack().push("hidden-input-7F3A")\n\n\n'
+    text = public.read_text().replace("import weight", "import visibility, weight")
+    public.write_text(text.replace("@weight(2)\ndef test_push_then_pop", hidden + "@weight(2)\ndef test_push_then_pop"))
+    moved = load_problem(copy)
+    # What the student's code is handed, it raises from then on: in a public test, its message.
+    (tmp_path / "stack.py").write_text(
+        "SEEN = []\n\n\nclass EmptyStackError(IndexError):\n    pass\n\n\nclass Stack:\n    def push(self, x):\n        SEEN.append(repr(x))\n\n"
+        "    def pop(self):\n        raise ValueError('seen: ' + ','.join(SEEN))\n"
+    )
+    record = judging.judge(judging.identify(moved, tmp_path / "stack.py", "mallory"), full=True)
+    public_said = [c.message for c in record.cases if c.public]
+    assert any("seen: 1" in m for m in public_said), public_said  # the channel works for public values
+    assert not any("7F3A" in m for m in public_said), public_said
+    # Together, such a file cannot be kept apart: it is refused with its name.
+    spec = copy / "problem.yaml"
+    spec.write_text(spec.read_text().replace("  per_test_time_s: 2\n", "  per_test_time_s: 2\n  mode: together\n"))
+    with pytest.raises(SpecError, match=r"public/test_stack\.py:0: holds public and secret tests"):
+        load_problem(copy)
+
+
 PATCHING_TEST = """
 
 def test_a_patched_helper_is_used(monkeypatch):
