@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -47,10 +48,23 @@ def verdict_style(verdict: str) -> str:
 Cell = tuple[str, str]  # its text (never read as markup) and its rich style ("" for none)
 
 
+# Control characters but tab and newline: in text from data (a program's message or output)
+# they would drive the reader's terminal (erase lines, set the title, write the clipboard).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def inert(text: str) -> str:
+    """Text from data as it is, its control characters written out (`\\x1b`) so that none
+    reaches the terminal as one."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def columns(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> Text:
     """Rows in aligned columns under a bold header, as one Text: what a rich Table without
     borders shows, at a fraction of its cost (a Table measures every cell: 0.5-0.7 ms a row,
-    most of what `judge run` spent on a trivial case beyond the run itself)."""
+    most of what `judge run` spent on a trivial case beyond the run itself). Cells are data:
+    their control characters are written out (inert)."""
+    rows = [[(inert(text), style) for text, style in row] for row in rows]
     widths = [max([cell_len(name), *(cell_len(row[i][0]) for row in rows)]) for i, name in enumerate(header)]
     shown = Text(no_wrap=False)
     for row in [[(name, "bold") for name in header], *rows]:

@@ -17,7 +17,7 @@ from judge.cli.common import (
     styled,
     unsafe_option,
 )
-from judge.cli.render import Cell, columns, figures, first_difference, verdict_markup, verdict_style
+from judge.cli.render import Cell, columns, figures, first_difference, inert, verdict_markup, verdict_style
 from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
 from judge.grade.adhoc import AdHocLimits
 from judge.problem import checkers
@@ -162,7 +162,9 @@ def _print_record(record: GradeRecord, submission: Sources, problem: Problem, an
 
     if record.verdict == "CE":
         out.print(f"{verdict_markup('CE')} compilation error ({escape(submission.path.name)}):", markup=True)
-        out.print(record.compile_output, markup=False, highlight=False)
+        # A unit problem compiles nothing at build: its CE is each test's, said there.
+        said = record.compile_output or "\n".join(dict.fromkeys(c.message for c in record.cases if c.message))
+        out.print(inert(said), markup=False, highlight=False)
         return EXIT_FAILED
     if record.error and not record.cases:  # the judge could not run it here (IE)
         out.print(f"{verdict_markup(record.verdict)} {escape(record.error)}", highlight=False, markup=True)
@@ -188,7 +190,7 @@ def _print_record(record: GradeRecord, submission: Sources, problem: Problem, an
             ]
     out.print(columns(("case", "verdict", "CPU s", "wall s", "MiB", "message"), rows))
     for line in details:
-        out.print(line, markup=False, highlight=False)
+        out.print(inert(line), markup=False, highlight=False)
     limits = runner.run_limits(problem, submission.language)
     memory = f"{problem.spec.limits.memory_mib} MiB"
     if submission.language.jvm_allowance_mib:

@@ -81,6 +81,8 @@ class Channel:
         self.clock = clock
         self.buffer = b""
         self.gone = False
+        self.in_test = False
+        self.fault: str | None = None  # what the student's module did wrong outside any test
         self.begin()
 
     def begin(self) -> None:
@@ -191,7 +193,15 @@ def _ask(request: dict[str, Any]) -> Any:
         sent["args"] = [to_wire(a) for a in originals]
     if "kwargs" in request:
         sent["kwargs"] = {k: to_wire(v) for k, v in request["kwargs"].items()}
-    return CHANNEL.ask(sent, originals)
+    try:
+        return CHANNEL.ask(sent, originals)
+    except Exception as err:
+        theirs = hasattr(err, STUDENT_MARK) or isinstance(err, StudentGone | StudentStuck)
+        if theirs and not CHANNEL.in_test and CHANNEL.fault is None:
+            # Outside any test (while pytest collects the files): a file that then fails to
+            # collect failed on the student's module, which is a CE, not the teacher's IE.
+            CHANNEL.fault = f"the student's module: {type(err).__name__}: {err}"[:2000]
+        raise
 
 
 # --- values between the two sides ----------------------------------------------------------
@@ -395,7 +405,12 @@ class Remote:
         return _apply("reversed", self)
 
     def __contains__(self, item: Any) -> bool:
-        return bool(_apply("contains", self, item))
+        if isinstance(item, Remote):
+            return bool(_apply("contains", self, item))
+        # A value of the test's is never sent to be looked for: the student's object hands its
+        # elements over (iterating it) and each is compared here, as Python does for an object
+        # without __contains__. One that cannot be iterated fails the test (TypeError).
+        return any(element is item or element == item for element in self)
 
     def __getitem__(self, key: Any) -> Any:
         return _apply("getitem", self, key)
@@ -433,6 +448,13 @@ def _binary(name: str, swapped: bool = False) -> Any:
             # with none (Python's rule for unrelated types). Two of the student's objects
             # compare over there, by the student's own methods.
             return NotImplemented
+        if not isinstance(other, Remote):
+            # Arithmetic with a value of the test's would hand it to the student's method, whose
+            # answer (`mean - 2.5` giving 0) would then decide `abs(...) < eps`: refused.
+            raise TypeError(
+                f"a student's object and a value of the test's in {name.rstrip('_')!r}: in mode apart only plain"
+                " values the student's code returns meet the test's values (docs/unit.md)"
+            )
         return _apply(name, other, self) if swapped else _apply(name, self, other)
 
     return forward
@@ -479,12 +501,22 @@ class StandIn(types.ModuleType):
     """The student's module as the tests import it."""
 
     def __getattr__(self, name: str) -> Any:
+        if name == "__all__":
+            return self._star_names(sys._getframe(1).f_globals)
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
         return _ask({"op": "getattr", "ref": self.__dict__["_handle"], "name": name})
 
+    def _star_names(self, importer: dict[str, Any]) -> list[str]:
+        """What `from module import *` binds: the names the student's module offers, less any
+        the importing test file has already bound (`pytest`, `weight`, a helper), a built-in's
+        (`len`, `range`) or a module's: a star import adds the student's names and never
+        replaces the test's own."""
+        taken = set(importer) | set(dir(builtins)) | {m.split(".", 1)[0] for m in sys.modules}
+        return [n for n in self.__dict__["_offered"] if n not in taken]
+
     def __setattr__(self, name: str, value: Any) -> None:
-        if name.startswith("__") or name == "_handle":
+        if name.startswith("__") or name in ("_handle", "_offered"):
             super().__setattr__(name, value)
             return
         _ask({"op": "setattr", "ref": self.__dict__["_handle"], "name": name, "args": [value]})
@@ -511,7 +543,7 @@ def stand_in(name: str) -> None:
         names = _ask({"op": "names", "ref": module.__dict__["_handle"]})
     except Exception:
         names = []
-    module.__dict__["__all__"] = [n for n in names if isinstance(n, str)]
+    module.__dict__["_offered"] = [n for n in names if isinstance(n, str) and n.isidentifier()]
 
 
 # --- the runner -----------------------------------------------------------------------------
@@ -573,6 +605,7 @@ class Recorder:
         # drove it to): the judge gives that test its verdict and runs the rest anew.
         self.write({"start": nodeid})
         CHANNEL.begin()
+        CHANNEL.in_test = True
         self.phases = []
         self.started = time.monotonic()
 
@@ -588,6 +621,7 @@ class Recorder:
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         assert CHANNEL is not None
+        CHANNEL.in_test = False
         try:
             CHANNEL.used()  # to its end: what the student's process did after its last reply
         except StudentStuck:
@@ -606,12 +640,13 @@ class Recorder:
 
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
-            failed = "; ".join(f"{k}: {v}" for k, v in IMPORT_FAILED.items())
+            assert CHANNEL is not None
+            failed = "; ".join(f"{k}: {v}" for k, v in IMPORT_FAILED.items()) or CHANNEL.fault or ""
             text = str(report.longrepr).strip().splitlines()
             self.write(
                 {
                     "collect_error": report.nodeid,
-                    "student": bool(IMPORT_FAILED),
+                    "student": bool(failed),
                     "message": (failed or (text[-1] if text else "the file could not be collected"))[:2000],
                 }
             )

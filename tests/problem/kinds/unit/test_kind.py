@@ -404,6 +404,102 @@ def test_a_secret_test_in_a_public_file_hands_nothing_to_a_public_tests_message(
         load_problem(copy)
 
 
+# Tests written as teachers write them, each of which a value of the student's object could
+# answer for the student were it sent over: a float checked within eps, `in`, a star import.
+OPERATORS_TESTS = """\
+import pytest
+from lib import *
+
+
+def test_a_mean_within_eps():
+    assert abs(mean([1, 2, 3, 4]) - 2.5) < 1e-9
+
+
+def test_a_name_is_in():
+    assert "alice" in names()
+
+
+def test_len_and_pytest_are_the_tests_own():
+    assert len(list(names())) == 2 and pytest.approx(2.5) == mean([1, 2, 3, 4])
+"""
+OPERATORS_REF = """\
+def mean(xs):
+    return sum(xs) / len(xs)
+
+
+def names():
+    return {"alice": 1, "bob": 2}.keys()
+"""
+# Nothing computed: objects answering the test's operators, and the test's own names shadowed.
+OPERATORS_HOSTILE = """\
+class Zero:
+    def __sub__(self, other):
+        return 0
+
+
+class Everyone:
+    def __contains__(self, item):
+        return True
+
+    def __iter__(self):
+        return iter(())
+
+
+def mean(xs):
+    return Zero()
+
+
+def names():
+    return Everyone()
+
+
+def len(x):
+    return 2
+
+
+def range(n):
+    return None
+
+
+class pytest:
+    @staticmethod
+    def approx(x):
+        return Zero()
+"""
+
+
+@needs_sandbox
+def test_no_operator_or_star_import_lets_a_students_object_answer_for_the_test(tmp_path: Path) -> None:
+    spec = SPEC.replace(
+        "  per_test:\n    public/test_features.py::test_patching_the_module_needs_together: {points: 0}\n", ""
+    )
+    directory = _problem(
+        tmp_path,
+        {
+            "problem.yaml": spec,
+            "statement.md": "# Operators\n",
+            "unit/secret/test_operators.py": OPERATORS_TESTS,
+            "solutions/accepted/lib.py": OPERATORS_REF,
+        },
+    )
+    assert judge("--problems", str(tmp_path), "gen", "lib").returncode == 0
+    problem = load_problem(directory)
+    honest = judging.judge(judging.identify(problem, directory / "solutions" / "accepted" / "lib.py", "t"), full=True)
+    assert honest.score == 3, honest.cases
+    (tmp_path / "lib.py").write_text(OPERATORS_HOSTILE)
+    record = judging.judge(judging.identify(problem, tmp_path / "lib.py", "mallory"), full=True)
+    assert record.score == 0 and not any(c.verdict in ("AC", "IE") for c in record.cases), record.cases
+
+
+@needs_sandbox
+def test_a_module_missing_a_name_the_tests_import_is_ce_naming_it(problem: Problem, tmp_path: Path) -> None:
+    (tmp_path / "stack.py").write_text("class Stack:\n    pass\n")  # no EmptyStackError
+    record = judging.judge(judging.identify(problem, tmp_path / "stack.py", "sam"), full=True)
+    public = [c for c in record.cases if c.public]
+    assert {c.verdict for c in public} == {"CE"}, record.cases
+    assert "no attribute 'EmptyStackError'" in public[0].message
+
+
 PATCHING_TEST = """
 
 def test_a_patched_helper_is_used(monkeypatch):
