@@ -11,6 +11,7 @@ for it and, where the student's process was lost during it, from how that proces
 | the student's process ended during the test | its end: MLE, OLE, RE (exit code or signal) |
 | the student's code wrote on the tests' channel | RE |
 | the test's setup failed on its own, or asked what a stand-in cannot do | IE (the teacher's) |
+| mode together: the test's setup failed in the process the student's code shares | RE |
 | the student's module did not import (it raised, or wrote on the channel) | CE, with why |
 """
 
@@ -65,8 +66,12 @@ def record_of(raw: Mapping[str, object]) -> Record | None:
     )
 
 
-def decide(record: Record, per_test_s: float, student: RunResult, memory_limit_kib: int) -> CaseVerdict:
-    """The verdict of a test from its record; `student`: the run of the student's process it was in."""
+def decide(
+    record: Record, per_test_s: float, student: RunResult, memory_limit_kib: int, shared: bool = False
+) -> CaseVerdict:
+    """The verdict of a test from its record; `student`: the run of the student's process it
+    was in; `shared`: the tests ran in that process (mode together), where a setup that fails
+    may be the student's code's doing (the reference's run shows the teacher's own)."""
     kinds = {phase.kind: phase for phase in record.phases}
     if "garbled" in kinds:
         return CaseVerdict(Verdict.RE, kinds["garbled"].message)
@@ -87,7 +92,8 @@ def decide(record: Record, per_test_s: float, student: RunResult, memory_limit_k
         if phase.kind in ("assert", "error") and phase.when == "call":
             return CaseVerdict(Verdict.WA, phase.message)
         if phase.kind in ("assert", "error"):
-            return CaseVerdict(Verdict.IE, f"the test's {phase.when} failed: {phase.message}")
+            failed = f"the test's {phase.when} failed: {phase.message}"
+            return CaseVerdict(Verdict.RE if shared else Verdict.IE, failed)
     return CaseVerdict(Verdict.AC, "")
 
 

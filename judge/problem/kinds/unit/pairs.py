@@ -247,6 +247,7 @@ def run_pairs(
     unit = problem.spec.unit
     assert unit is not None
     memory_kib = limits.memory_mib * 1024
+    together = unit.runs == "together"
     done: dict[str, UnitResult] = {}
     remaining = list(ids)
     while remaining:
@@ -258,7 +259,7 @@ def run_pairs(
             return {**done, **{i: UnitResult(failed, empty) for i in remaining}}
         for record in said.records:
             if record.id in remaining and record.id not in done:
-                decided = outcome.decide(record, limits.cpu_s, student, memory_kib)
+                decided = outcome.decide(record, limits.cpu_s, student, memory_kib, shared=together)
                 shown = replace(student, cpu_s=record.cpu_s, wall_s=record.wall_s, stdout=record.printed.encode())
                 done[record.id] = UnitResult(decided, shown)
         for test, decided in said.failed:
@@ -270,7 +271,9 @@ def run_pairs(
         if left and (said.broken is not None or len(left) == len(remaining)):
             # Nothing more of these will run: the file could not be collected, or the pair
             # ended without a word on them.
-            why = said.broken or CaseVerdict(Verdict.IE, "the tests' process ended before this test")
+            # Together, the tests' process is the student's: its end before a word is theirs.
+            ended = outcome.ended(student, memory_kib) if together else None
+            why = said.broken or ended or CaseVerdict(Verdict.IE, "the tests' process ended before this test")
             return {**done, **{i: UnitResult(why, student) for i in left}}
         remaining = left
     return done

@@ -547,6 +547,16 @@ def test_together_runs_tests_that_patch_the_module_and_checks_the_channel(togeth
     assert set(verdicts.values()) == {"AC"}, verdicts
 
 
+@needs_sandbox
+def test_together_a_module_that_ends_its_process_at_import_is_its_own_verdict(
+    together: Problem, tmp_path: Path
+) -> None:
+    for ending in ("import os\nos._exit(0)\n", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"):
+        (tmp_path / "stack.py").write_text(NULL_STACK + "\n" + ending)
+        record = judging.judge(judging.identify(together, tmp_path / "stack.py", "mallory"), full=True)
+        assert {c.verdict for c in record.cases} == {"RE"}, record.cases  # was IE on every test
+
+
 # Reads every test file it can find in its box (and what an earlier run left there), and raises
 # their text from every test, public ones included, whose messages a student reads.
 READS_THE_BOX = """
