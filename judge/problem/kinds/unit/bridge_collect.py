@@ -2,8 +2,9 @@
 student's process sends (each line as it came, for the judge to check against the tests it
 listed) and keeps the time. A test's CPU time is the kernel's figure for the student's process,
 which the judge's watch of its run publishes (the target of the symbolic link CLOCK, bound
-read-only here), from the test's start line to its result; its wall time is this process's
-clock. Whatever figures the student's process writes in its result are replaced by these. A
+read-only here), from the previous test's result (the first test: its start line) to its own
+result, so that nothing the student's code computes between tests is charged to none; its wall
+time is this process's clock, likewise. Whatever figures the student's process writes in its result are replaced by these. A
 test that uses more than its CPU time, or does not report within twice that and a second, is
 recorded as stuck, and this ends (exit 43): the judge then stops the student's process and runs
 the file's remaining tests in a new pair.
@@ -36,6 +37,9 @@ def main() -> int:
     buffer, total = b"", 0
     current: str | None = None
     started = cpu_at_start = 0.0
+    # Where the last result ended: the next test is charged from there, not from its own start
+    # line, which the student's code (in the same process) could hold back while it computes.
+    ended: tuple[float, float] | None = None
     while True:
         wait = None if current is None else max(0.0, min(started + budget - time.monotonic(), CPU_LOOK_S))
         if not select.select([0], [], [], wait)[0]:
@@ -60,12 +64,14 @@ def main() -> int:
                 record = None
             if isinstance(record, dict) and current is not None and record.get("id") == current:
                 # The test's figures are the kernel's and this clock's, not what the line says.
-                record["cpu"] = round(cpu_s(clock) - cpu_at_start, 4)
-                record["wall"] = round(time.monotonic() - started, 4)
+                ended = (time.monotonic(), cpu_s(clock))
+                record["cpu"] = round(ended[1] - cpu_at_start, 4)
+                record["wall"] = round(ended[0] - started, 4)
                 line = json.dumps(record).encode()
                 current = None
             elif isinstance(record, dict) and isinstance(record.get("start"), str):
-                current, started, cpu_at_start = record["start"], time.monotonic(), cpu_s(clock)
+                current = record["start"]
+                started, cpu_at_start = ended or (time.monotonic(), cpu_s(clock))
             out.write(line.decode("utf-8", errors="replace") + "\n")
         out.flush()
     out.close()
