@@ -74,3 +74,13 @@ def test_verify_in_80_columns_cuts_no_name_or_figure(monkeypatch: pytest.MonkeyP
         for whole in ("wrong_answer/off_by_one_in_the_last_row.py", "0.03s / 1s", "accepted/ref.c"):
             assert whole in text, (width, whole)
         assert text.count("WA 0.03s") == 5 and text.count("AC 0.03s") == 5, text
+
+
+def test_control_characters_of_data_reach_no_terminal_as_such() -> None:
+    from judge.cli.render import inert
+
+    fake = "\x1b[2K\r\x1b[32mAC\x1b[0m \x1b]0;title\x07 \x1b]52;c;ZWNobw==\x1b\\ \x9b2J\ttab"
+    shown = columns(("case", "message"), [[("01", ""), (fake, "")]])
+    assert "\x1b" not in shown.plain and "\x07" not in shown.plain and "\x9b" not in shown.plain
+    assert "\\x1b[32mAC" in shown.plain and "\ttab" in shown.plain  # written out, tab kept
+    assert inert("line one\nline two [x]") == "line one\nline two [x]"
