@@ -714,21 +714,18 @@ def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> Proble
     from judge.problem.kinds.unit import found, listing
 
     assert spec.unit is not None
-    table = {
-        key: found.PerTest(line.points, None if line.visibility is None else line.visibility == "public")
-        for key, line in spec.unit.per_test.items()
-    }
+    table = found.per_test_table(spec.unit.per_test)
     try:
         tests = listing.unit_tests(directory / spec.unit.tests, spec.unit.default_points, table, spec.unit.framework)
     except listing.ListingError as err:
         raise SpecError([SpecIssue(err.path, err.line, "", str(err))]) from None
     unknown = sorted(set(spec.unit.per_test) - {t.id for t in tests})
     # A test the teacher skipped in the source is no case: a skip earns nothing (verify lists it).
-    skipped = len(tests)
+    any_found = bool(tests)
     tests = [test for test in tests if not test.skipped]
     if not tests:
         line = located.line_of(("unit", "tests"))
-        why = "every test in its files is skipped" if skipped else "no tests found in its files"
+        why = "every test in its files is skipped" if any_found else "no tests found in its files"
         raise SpecError([SpecIssue(directory / SPEC_FILE, line, "unit.tests:", why)])
     if unknown:
         line = located.line_of(("unit", "per_test", unknown[0]))

@@ -14,6 +14,7 @@ import ast
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 PUBLIC_FOLDER = "public"
 # Gradescope's visibilities: only `visible` shows a test as it runs; the others hide it until
@@ -28,6 +29,24 @@ class PerTest:
 
     points: float | None = None
     public: bool | None = None
+
+
+class _Line(Protocol):
+    """A line of the spec's per-test table as the spec's model holds it."""
+
+    @property
+    def points(self) -> float | None: ...
+
+    @property
+    def visibility(self) -> str | None: ...
+
+
+def per_test_table(lines: Mapping[str, _Line]) -> dict[str, PerTest]:
+    """The spec's per-test lines as the readers below take them."""
+    return {
+        key: PerTest(line.points, None if line.visibility is None else line.visibility == "public")
+        for key, line in lines.items()
+    }
 
 
 @dataclass(frozen=True)

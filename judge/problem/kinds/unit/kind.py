@@ -30,14 +30,6 @@ def _unit(problem: Problem) -> Unit:
     return problem.spec.unit
 
 
-def _table(unit: Unit) -> dict[str, found.PerTest]:
-    """The spec's per-test lines as found.py reads them."""
-    return {
-        key: found.PerTest(line.points, None if line.visibility is None else line.visibility == "public")
-        for key, line in unit.per_test.items()
-    }
-
-
 class UnitTests(Kind):
     name = "unit"
     solves = False  # a test's answer is its passing: the reference must pass every one
@@ -103,7 +95,7 @@ class UnitTests(Kind):
         unit = _unit(problem)
         folder = problem.directory / unit.tests
         try:
-            tests = listing.unit_tests(folder, unit.default_points, _table(unit), unit.framework)
+            tests = listing.unit_tests(folder, unit.default_points, found.per_test_table(unit.per_test), unit.framework)
         except listing.ListingError:
             return []
         hidden = {test.file for test in tests if not test.public}
@@ -117,7 +109,7 @@ class UnitTests(Kind):
         unit = _unit(problem)
         try:
             tests = listing.unit_tests(
-                problem.directory / unit.tests, unit.default_points, _table(unit), unit.framework
+                problem.directory / unit.tests, unit.default_points, found.per_test_table(unit.per_test), unit.framework
             )
         except listing.ListingError:
             return []  # the spec's loader said why
