@@ -67,7 +67,7 @@ def for_student(entries: Sequence[JudgedCase], public_total: int, total: int, le
     seen = [e for e in entries if e.at <= seen_at]
     # A judging that has failed (an IE) will show nothing of its secret cases (grade.feedback):
     # from then on its live view shows none either.
-    failed = any(e.verdict == "IE" for e in entries)
+    failed = any(e.verdict == "IE" for e in seen)  # as of the step, as the rest of the view
     if level == "cases" and not failed:
         return LiveView(tuple((e.name, e.verdict) for e in seen), len(seen), total, "")
     public = [e for e in seen if e.public]
