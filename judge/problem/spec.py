@@ -270,6 +270,10 @@ class UnitTestLine(_Strict):
     visibility: Literal["public", "secret"] | None = None
 
 
+# The judge's own JUnit classes (kinds/unit/kit.py): a student's file may not take their names.
+JUDGE_JAVA_CLASSES = ("JudgeRunner", "JudgeTests", "JudgeStudent", "JudgeStandIns", "JudgeWire")
+
+
 class Unit(_Strict):
     """A unit-test problem's tests: the teacher's own files."""
 
@@ -300,9 +304,9 @@ class Unit(_Strict):
         default=None,
         description="apart: the tests run in a process (and sandbox) of their own, which the student's code never"
         " shares; what they do with the student's module is sent over to it. together: the tests run in the"
-        " student's process (tests that patch its module or start its file), their results over a channel the"
-        " judge checks; a determined student can read the tests and forge results there. Default: apart for"
-        " pytest and unittest, together for JUnit 5 (a JVM's objects do not cross)",
+        " student's process (tests that patch its module or start its file, or hand it lambdas), their results"
+        " over a channel the judge checks; a determined student can read the tests and forge results there."
+        " Default: apart",
     )
     isolate: Literal["file", "test"] = Field(
         default="file", description="file: one process pair per test file; test: one per test"
@@ -316,23 +320,21 @@ class Unit(_Strict):
 
     @property
     def runs(self) -> Literal["apart", "together"]:
-        """The mode the tests run in: the spec's, else the framework's own."""
-        return self.mode or ("together" if self.framework == "junit5" else "apart")
+        """The mode the tests run in: the spec's, else apart (the one a student cannot forge)."""
+        return self.mode or "apart"
 
     @model_validator(mode="after")
     def _plain_names(self) -> Unit:
         java = self.framework == "junit5"
         for name in self.student_files:
-            if java and ("/" in name or not name.endswith(".java") or name == "JudgeRunner.java"):
-                raise ValueError(f"student_files: {name!r}: a Java file name at the top of the submission")
+            if java and ("/" in name or not name.endswith(".java") or name.removesuffix(".java") in JUDGE_JAVA_CLASSES):
+                raise ValueError(
+                    f"student_files: {name!r}: a Java file name at the top of the submission (not the judge's)"
+                )
             if not java and ("/" in name or not name.endswith(".py") or name in ("main.py", "_judge_unit.py")):
                 raise ValueError(
                     f"student_files: {name!r}: a Python file name at the top of the submission (not main.py)"
                 )
-        if java and self.mode == "apart":
-            raise ValueError(
-                "mode: JUnit 5 tests run together with the student's classes (a JVM's objects do not cross)"
-            )
         return self
 
 

@@ -124,6 +124,21 @@ public final class JudgeRunner {
         return new URLClassLoader(new URL[] {classes.toUri().toURL()}, JudgeRunner.class.getClassLoader());
     }
 
+    /** The id (of `ids`) of a test JUnit ran, null when it is none of them. */
+    static String idOf(TestIdentifier test, List<String> ids) {
+        if (!(test.getSource().orElse(null) instanceof MethodSource)) {
+            return null;
+        }
+        MethodSource source = (MethodSource) test.getSource().get();
+        String suffix = "::" + source.getClassName() + "::" + source.getMethodName();
+        for (String id : ids) {
+            if (id.endsWith(suffix)) {
+                return id;
+            }
+        }
+        return null;
+    }
+
     public static void main(String[] args) throws IOException {
         channel = new FileOutputStream(FileDescriptor.out);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
@@ -146,23 +161,9 @@ public final class JudgeRunner {
         launcher.execute(built, new TestExecutionListener() {
             private String current;
 
-            private String idOf(TestIdentifier test) {
-                if (!(test.getSource().orElse(null) instanceof MethodSource)) {
-                    return null;
-                }
-                MethodSource source = (MethodSource) test.getSource().get();
-                String suffix = "::" + source.getClassName() + "::" + source.getMethodName();
-                for (String id : ids) {
-                    if (id.endsWith(suffix)) {
-                        return id;
-                    }
-                }
-                return null;
-            }
-
             @Override
             public void executionStarted(TestIdentifier test) {
-                String id = idOf(test);
+                String id = idOf(test, ids);
                 if (id == null || !test.isTest()) {
                     return;
                 }
@@ -172,7 +173,7 @@ public final class JudgeRunner {
 
             @Override
             public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-                String id = idOf(test);
+                String id = idOf(test, ids);
                 if (id == null || !test.isTest()) {
                     return;
                 }

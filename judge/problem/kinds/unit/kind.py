@@ -46,6 +46,9 @@ class UnitTests(Kind):
         # (Java, by the judge's runner) by the process that runs the tests, which reports an
         # error there as a CE with its line. A syntax check at build was a sandbox of its own.
         language = sources.language.model_copy(update={"compile": None})
+        if unit.runs == "apart" and unit.framework == "junit5":
+            # The student's classes alone: the judge's JudgeStudent (kit.py) compiles and serves them.
+            return Sources(sources.path, language, tuple(sorted(files.items())), "", "JudgeStudent", single=False)
         if unit.runs == "apart":
             files["main.py"] = pairs.bridge(pairs.STUDENT_ENTRY).encode()
             return Sources(sources.path, language, tuple(sorted(files.items())), "main.py", "Main", single=False)

@@ -1,5 +1,5 @@
 """The kit a JUnit 5 problem's runs share, made once per machine in the judge's cache: the
-judge's runner (bridge_junit.java) compiled into a jar, and a class-data-sharing archive of
+judge's runners (bridge_junit*.java: together's, and apart's two JVMs) compiled into a jar, and a class-data-sharing archive of
 what one judging loads (javac's classes, JUnit's, the runner's).
 
 A JUnit submission then costs one JVM start: the runner compiles the box's sources in its own
@@ -27,8 +27,19 @@ from judge.run import lifecycle, sandbox
 from judge.run.programs import ProgramError
 
 JUNIT_JAR = "/usr/share/java/junit-platform-console-standalone.jar"  # Debian's junit5
-RUNNER_SOURCE = "bridge_junit.java"
-RUNNER_CLASS = "JudgeRunner"
+RUNNER_CLASS = "JudgeRunner"  # mode together: the tests in the student's JVM
+TESTS_CLASS = "JudgeTests"  # mode apart: the tests' JVM
+STUDENT_CLASS = "JudgeStudent"  # mode apart: the student's JVM
+# The kit's sources (the package's files) under the names javac wants.
+SOURCES = {
+    "bridge_junit.java": "JudgeRunner.java",
+    "bridge_junit_tests.java": "JudgeTests.java",
+    "bridge_junit_student.java": "JudgeStudent.java",
+    "bridge_junit_standins.java": "JudgeStandIns.java",
+    "bridge_junit_wire.java": "JudgeWire.java",
+}
+# The kit's classes: no class of a submission may take one of these names.
+KIT_CLASSES = frozenset(name.removesuffix(".java") for name in SOURCES.values())
 JAR = "runner.jar"
 ARCHIVE = "runner.jsa"
 KITS = "unit-junit"
@@ -66,15 +77,16 @@ class Kit:
     folder: Path  # bound read-only into the runs' sandboxes, at the same path
     archive: bool  # runner.jsa is there: the runs map it
 
-    def argv(self, memory_mib: int, dump: str = "") -> list[str]:
-        """The runner's command (its arguments follow): from the kit, with JUnit; `dump`: write
-        the class-data archive there as the JVM ends, instead of mapping one."""
+    def argv(self, memory_mib: int, dump: str = "", main: str = RUNNER_CLASS) -> list[str]:
+        """The command of one of the kit's programs, `main` (its arguments follow): from the
+        kit, with JUnit; `dump`: write the class-data archive there as the JVM ends, instead
+        of mapping one."""
         if dump:
             shared = [f"-XX:ArchiveClassesAtExit={dump}"]
         else:
             shared = [f"-XX:SharedArchiveFile={self.folder / ARCHIVE}"] if self.archive else []
         classes = f"{self.folder / JAR}:{JUNIT_JAR}"
-        return ["java", f"-Xmx{memory_mib}m", *JVM_FLAGS, *shared, "-cp", classes, RUNNER_CLASS]
+        return ["java", f"-Xmx{memory_mib}m", *JVM_FLAGS, *shared, "-cp", classes, main]
 
 
 def junit_here() -> str:
@@ -85,13 +97,16 @@ def junit_here() -> str:
 
 
 @lru_cache(maxsize=1)
-def _runner_source() -> bytes:
-    return resources.files("judge.problem.kinds.unit").joinpath(RUNNER_SOURCE).read_bytes()
+def _runner_sources() -> tuple[tuple[str, bytes], ...]:
+    folder = resources.files("judge.problem.kinds.unit")
+    return tuple((name, folder.joinpath(source).read_bytes()) for source, name in SOURCES.items())
 
 
 def _key() -> str:
     """What the kit is made from: the runner's source, JUnit's jar and the JDK (by path and time)."""
-    digest = hashlib.sha256(_runner_source())
+    digest = hashlib.sha256()
+    for name, text in _runner_sources():
+        digest.update(f"{name}\0{len(text)}\0".encode() + text)
     java = shutil.which("java", path=sandbox.SANDBOX_PATH)
     if java is None or not Path(JUNIT_JAR).is_file():
         raise ProgramError(f"JUnit 5 problems need java and JUnit's jar: {junit_here()}")
@@ -128,7 +143,8 @@ def _make_jar(root: Path, folder: Path) -> None:
         box = work / "box"
         box.mkdir()
         sandbox.prepare_box(box)
-        (box / f"{RUNNER_CLASS}.java").write_bytes(_runner_source())
+        for name, text in _runner_sources():
+            (box / name).write_bytes(text)
         argv = [
             "javac",
             "-encoding",
@@ -138,7 +154,7 @@ def _make_jar(root: Path, folder: Path) -> None:
             JUNIT_JAR,
             "-d",
             ".",
-            f"{RUNNER_CLASS}.java",
+            *(name for name, _ in _runner_sources()),
         ]
         try:
             result = sandbox.run(argv, box=box, limits=MAKE_LIMITS)

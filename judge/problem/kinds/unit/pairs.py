@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import SandboxFailure
+from judge.paths import cache_dir
 from judge.problem.kinds.interactive import exchange
 from judge.problem.kinds.unit import kit, listing, outcome
 from judge.problem.kinds.unit.bridge_tests import RESULTS
-from judge.run import lifecycle, programs, sandbox
+from judge.run import languages, lifecycle, programs, sandbox
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
@@ -37,6 +38,10 @@ STUDENT_ENTRY = "bridge_student.py"
 TESTS_ENTRY = "bridge_tests.py"
 TOGETHER_ENTRY = "bridge_together.py"
 COLLECT_ENTRY = "bridge_collect.py"
+# In a JUnit tests' box, the student's sources: Stack.java as Stack.java.student, moved into
+# the folder student/ by the tests' JVM (JudgeTests.STUDENT), which reads their signatures there.
+JUNIT_STUDENT_FOLDER = "student"
+JUNIT_STUDENT_SUFFIX = ".student"
 START_CPU_S = 2.0  # the student's process's own start (Python, the module's import) on top of its tests
 TESTS_CPU_S = 10.0  # the tests' process: pytest's start and the teacher's code, on top of a second a test
 
@@ -163,6 +168,47 @@ def _tests_program(tests: Path, modules: tuple[str, ...], digest: str, memory_mi
         return programs.load_and_build(folder, memory_mib)
     finally:
         lifecycle.remove_dir(work)
+
+
+@lru_cache(maxsize=16)
+def _junit_tests_program(tests: Path, digest: str, made: kit.Kit, memory_mib: int) -> programs.Built:
+    """The tests' side of a JUnit problem in mode apart, once per problem version (`digest`):
+    the teacher's files, and a folder student/ that each run fills with the student's sources
+    (the tests' JVM reads their signatures there, and runs none of them)."""
+    folder = Path(cache_dir()) / "unit-junit-tests" / hashlib.sha256(f"{tests}\0{digest}".encode()).hexdigest()[:24]
+    if not (folder / JUNIT_STUDENT_FOLDER).is_dir():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        work = lifecycle.make_temp_dir("unit-junit-tests", where=folder.parent)
+        try:
+            shutil.copytree(tests, work / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+            (work / "tests" / JUNIT_STUDENT_FOLDER).mkdir()
+            try:
+                (work / "tests").rename(folder)
+            except OSError:
+                if not (folder / JUNIT_STUDENT_FOLDER).is_dir():  # another judge may have won the race
+                    raise
+        finally:
+            lifecycle.remove_dir(work)
+    java = languages.load().by_id("java")
+    return programs.Built(
+        f"{tests} (JUnit, mode apart)",
+        folder,
+        tuple(made.argv(memory_mib, main=kit.TESTS_CLASS)),
+        "java",
+        java.address_space_limit,
+        java.jvm_allowance_mib,
+    )
+
+
+def _student_sources(built: programs.Built, where: Path) -> tuple[tuple[str, Path], ...]:
+    """The student's top-level .java files, copied into a JUnit tests' box (mode apart)."""
+    if built.language != "java":
+        return ()
+    return tuple(
+        (f"{path.name}{JUNIT_STUDENT_SUFFIX}", path)
+        for path in sorted(where.glob("*.java"))
+        if path.is_file() and not path.is_symlink()
+    )
 
 
 @lru_cache(maxsize=4)
@@ -326,13 +372,25 @@ def _pair(
             start, reads = tuple(made.argv(problem.spec.limits.memory_mib)), (*reads, str(made.folder))
             names = tuple(n.removesuffix(".java") for n in names)
         argv = [*start, ",".join(names), *ids]
+    elif unit.framework == "junit5":
+        # Two JVMs from the judge's kit: the student's (JudgeStudent, in the box) and the tests'.
+        made = kit.kit()
+        start, reads = (
+            tuple(made.argv(problem.spec.limits.memory_mib, main=kit.STUDENT_CLASS)),
+            (*reads, str(made.folder)),
+        )
+        built = _junit_tests_program(problem.directory / unit.tests, problem.digest, made, tool.memory_mib)
+        argv = list(start)
     else:
         built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
         argv = [*start, *modules_of(unit)]
-    # Together, the student's process runs pytest (or compiles and runs JUnit) itself: its start counts.
-    cpu = START_CPU_S * (3 if together else 1) + limits.cpu_s * len(ids)
+    # Together, the student's process runs pytest (or compiles and runs JUnit) itself, and a JVM
+    # compiles the student's classes before serving them: its start counts.
+    cpu = START_CPU_S * (3 if together or unit.framework == "junit5" else 1) + limits.cpu_s * len(ids)
     student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu), read_only=reads)
     own = tool.sandbox_limits(built)
+    if built.language == "java" and not together:
+        own = replace(own, read_only=(*own.read_only, str(kit.kit().folder)))
     # The tests' process may spend each test's whole deadline on the student's replies (twice
     # its CPU time and a second): a student's code that keeps it busy costs a test, not the run.
     tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids) * (2 * limits.cpu_s + 1))
@@ -346,7 +404,9 @@ def _pair(
         with sandbox.CpuClock() as clock:
             tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, str(clock.folder)))
             args = (exchange.FEEDBACK, f"{limits.cpu_s:g}", str(clock.path), *ids)
-            task = programs.Task(built, args, None, tests_limits, keep=exchange.FEEDBACK)
+            task = programs.Task(
+                built, args, None, tests_limits, keep=exchange.FEEDBACK, files=_student_sources(built, where)
+            )
             done = exchange.interact(argv, box, student_limits, task, clock)
     finally:
         lifecycle.remove_dir(box)

@@ -1,0 +1,375 @@
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The stand-ins of a JUnit problem in mode apart: for each class of the student's (loaded in
+ * the tests' JVM, never initialized, so none of its code runs there), Java source of a class of
+ * the same name and signatures whose every constructor and method sends the call to the
+ * student's JVM (JudgeTests.make, JudgeTests.call). The tests compile against the stand-ins.
+ * What is stood in for: classes, records, interfaces and enums of the default package, and
+ * their static nested ones; their non-private constructors and methods. Not: fields, inner
+ * (non-static) classes, and members whose types name a class of the student's that is not
+ * stood in (those the tests cannot use: a compile error names them).
+ */
+public final class JudgeStandIns {
+    private final ClassLoader student;
+    private final Set<Class<?>> stood = new LinkedHashSet<>();
+
+    JudgeStandIns(ClassLoader student, List<Class<?>> classes) {
+        this.student = student;
+        for (Class<?> c : classes) {
+            if (standable(c)) {
+                stood.add(c);
+            }
+        }
+    }
+
+    private static boolean standable(Class<?> c) {
+        if (c.isAnnotation() || c.isSynthetic() || c.isAnonymousClass() || c.isLocalClass() || c.isArray()
+                || Modifier.isPrivate(c.getModifiers()) || !c.getPackageName().isEmpty()
+                || c.getSimpleName().contains("$") || c.getSimpleName().startsWith("Judge")) {
+            return false;
+        }
+        Class<?> outer = c.getEnclosingClass();
+        return outer == null || (Modifier.isStatic(c.getModifiers()) && standable(outer));
+    }
+
+    /** Source files by name: one a top-level class, its nested ones inside it. */
+    Map<String, String> sources() {
+        Map<String, String> files = new LinkedHashMap<>();
+        for (Class<?> c : stood) {
+            if (c.getEnclosingClass() == null) {
+                files.put(c.getSimpleName() + ".java", standIn(c, ""));
+            }
+        }
+        return files;
+    }
+
+    /** True when the type names a class of the student's that has no stand-in. */
+    private boolean unstood(Type t) {
+        if (t instanceof Class) {
+            Class<?> c = (Class<?>) t;
+            while (c.isArray()) {
+                c = c.getComponentType();
+            }
+            return c.getClassLoader() == student && !stood.contains(c);
+        }
+        if (t instanceof ParameterizedType) {
+            ParameterizedType p = (ParameterizedType) t;
+            if (unstood(p.getRawType())) {
+                return true;
+            }
+            for (Type a : p.getActualTypeArguments()) {
+                if (unstood(a)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (t instanceof WildcardType) {
+            WildcardType w = (WildcardType) t;
+            for (Type b : w.getUpperBounds()) {
+                if (unstood(b)) {
+                    return true;
+                }
+            }
+            for (Type b : w.getLowerBounds()) {
+                if (unstood(b)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (t instanceof GenericArrayType) {
+            return unstood(((GenericArrayType) t).getGenericComponentType());
+        }
+        if (t instanceof TypeVariable) {
+            for (Type b : ((TypeVariable<?>) t).getBounds()) {
+                if (b instanceof Class && unstood(b)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    static String type(Type t) {
+        if (t instanceof Class) {
+            Class<?> c = (Class<?>) t;
+            if (c.isArray()) {
+                return type(c.getComponentType()) + "[]";
+            }
+            String name = c.getCanonicalName();
+            return name == null ? "Object" : name;
+        }
+        if (t instanceof ParameterizedType) {
+            ParameterizedType p = (ParameterizedType) t;
+            List<String> args = new ArrayList<>();
+            for (Type a : p.getActualTypeArguments()) {
+                args.add(type(a));
+            }
+            return type(p.getRawType()) + "<" + String.join(", ", args) + ">";
+        }
+        if (t instanceof WildcardType) {
+            WildcardType w = (WildcardType) t;
+            if (w.getLowerBounds().length > 0) {
+                return "? super " + type(w.getLowerBounds()[0]);
+            }
+            Type upper = w.getUpperBounds()[0];
+            return upper == Object.class ? "?" : "? extends " + type(upper);
+        }
+        if (t instanceof GenericArrayType) {
+            return type(((GenericArrayType) t).getGenericComponentType()) + "[]";
+        }
+        return ((TypeVariable<?>) t).getName();
+    }
+
+    private static String typeParameters(TypeVariable<?>[] variables) {
+        if (variables.length == 0) {
+            return "";
+        }
+        List<String> rendered = new ArrayList<>();
+        for (TypeVariable<?> v : variables) {
+            List<String> bounds = new ArrayList<>();
+            for (Type b : v.getBounds()) {
+                if (b != Object.class) {
+                    bounds.add(type(b));
+                }
+            }
+            rendered.add(v.getName() + (bounds.isEmpty() ? "" : " extends " + String.join(" & ", bounds)));
+        }
+        return "<" + String.join(", ", rendered) + ">";
+    }
+
+    private static String visibility(int modifiers) {
+        if (Modifier.isPublic(modifiers)) {
+            return "public ";
+        }
+        return Modifier.isProtected(modifiers) ? "protected " : "";
+    }
+
+    private boolean usable(Executable e) {
+        if (e.isSynthetic() || Modifier.isPrivate(e.getModifiers())) {
+            return false;
+        }
+        for (Type t : e.getGenericParameterTypes()) {
+            if (unstood(t)) {
+                return false;
+            }
+        }
+        for (Type t : e.getGenericExceptionTypes()) {
+            if (unstood(t)) {
+                return false;
+            }
+        }
+        for (TypeVariable<?> v : e.getTypeParameters()) {
+            if (unstood(v)) {
+                return false;
+            }
+        }
+        return !(e instanceof Method) || !unstood(((Method) e).getGenericReturnType());
+    }
+
+    /** `(T0 a0, T1 a1) throws X`, and the call's descriptors and arguments. */
+    private static String[] parameters(Executable e) {
+        Type[] generic = e.getGenericParameterTypes();
+        Class<?>[] erased = e.getParameterTypes();
+        Type[] shown = generic.length == erased.length ? generic : erased;
+        List<String> params = new ArrayList<>();
+        List<String> descs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < erased.length; i++) {
+            String rendered = type(shown[i]);
+            if (e.isVarArgs() && i == erased.length - 1 && rendered.endsWith("[]")) {
+                rendered = rendered.substring(0, rendered.length() - 2) + "...";
+            }
+            params.add(rendered + " a" + i);
+            descs.add(JudgeRunner.quote(erased[i].getName()));
+            names.add("a" + i);
+        }
+        List<String> thrown = new ArrayList<>();
+        for (Type t : e.getGenericExceptionTypes()) {
+            thrown.add(type(t));
+        }
+        String signature = "(" + String.join(", ", params) + ")" + (thrown.isEmpty() ? "" : " throws " + String.join(", ", thrown));
+        String call = "new String[] {" + String.join(", ", descs) + "}, new Object[] {" + String.join(", ", names) + "}";
+        return new String[] {signature, call};
+    }
+
+    private String forwarded(Method m, String self, String declaring, String prefix) {
+        String[] parts = parameters(m);
+        String returned = type(m.getGenericReturnType());
+        String call = "JudgeTests.call(" + self + ", " + JudgeRunner.quote(declaring) + ", " + JudgeRunner.quote(m.getName())
+                + ", " + parts[1] + ")";
+        String body = m.getReturnType() == void.class ? call + ";" : "return (" + returned + ") " + call + ";";
+        String generic = typeParameters(m.getTypeParameters());
+        return prefix + (generic.isEmpty() ? "" : generic + " ") + returned + " " + m.getName() + parts[0] + " {\n        "
+                + body + "\n    }\n";
+    }
+
+    private static boolean ours(Method m, boolean throwable) {
+        String name = m.getName();
+        int count = m.getParameterCount();
+        if (name.equals("judge$handle") || (name.equals("equals") && count == 1)
+                || ((name.equals("hashCode") || name.equals("toString")) && count == 0)) {
+            return true;
+        }
+        return throwable && count == 0 && (name.equals("getMessage") || name.equals("getLocalizedMessage"));
+    }
+
+    /** True when the student's class (or a class of the student's above it) declares each
+     * abstract method of the interface: the stand-in then can implement it too. */
+    private boolean covers(Class<?> c, Class<?> face) {
+        for (Method m : face.getMethods()) {
+            if (!Modifier.isAbstract(m.getModifiers()) || ours(m, false)) {
+                continue;
+            }
+            boolean found = false;
+            for (Class<?> k = c; k != null && stood.contains(k) && !found; k = k.getSuperclass()) {
+                try {
+                    k.getDeclaredMethod(m.getName(), m.getParameterTypes());
+                    found = true;
+                } catch (NoSuchMethodException e) {
+                    // on up
+                }
+            }
+            if (!found) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private List<String> interfacesOf(Class<?> c) {
+        List<String> faces = new ArrayList<>();
+        Type[] generic = c.getGenericInterfaces();
+        Class<?>[] raw = c.getInterfaces();
+        for (int i = 0; i < raw.length; i++) {
+            Class<?> face = raw[i];
+            boolean mine = stood.contains(face);
+            boolean jdk = face.getClassLoader() != student && Modifier.isPublic(face.getModifiers()) && !face.isSealed();
+            if (generic.length == raw.length && !unstood(generic[i]) && (mine || (jdk && !c.isInterface() && covers(c, face)))) {
+                faces.add(type(generic[i]));
+            }
+        }
+        return faces;
+    }
+
+    private String standIn(Class<?> c, String indent) {
+        StringBuilder out = new StringBuilder();
+        String head = visibility(c.getModifiers()) + (c.getEnclosingClass() != null ? "static " : "");
+        String name = c.getSimpleName();
+        String binary = c.getName();
+        boolean throwable = Throwable.class.isAssignableFrom(c);
+        List<String> faces = interfacesOf(c);
+        if (c.isInterface()) {
+            out.append(head).append("interface ").append(name).append(typeParameters(c.getTypeParameters()));
+            out.append(faces.isEmpty() ? "" : " extends " + String.join(", ", faces)).append(" {\n");
+        } else if (c.isEnum()) {
+            out.append(head).append("enum ").append(name).append(" {\n    ");
+            List<String> constants = new ArrayList<>();
+            for (Field f : c.getDeclaredFields()) {
+                if (f.isEnumConstant()) {
+                    constants.add(f.getName());
+                }
+            }
+            out.append(String.join(", ", constants)).append(";\n");
+        } else {
+            Type above = c.getGenericSuperclass();
+            Class<?> parent = c.getSuperclass();
+            boolean root = !stood.contains(parent);
+            String extend = "";
+            if (!root && !unstood(above)) {
+                extend = " extends " + type(above);
+            } else if (throwable && parent.getClassLoader() != student) {
+                extend = " extends " + type(parent);
+            }
+            root = extend.isEmpty() || !stood.contains(parent);
+            if (root) {
+                faces.add("JudgeWire.Remote");
+            }
+            out.append(head).append("class ").append(name).append(typeParameters(c.getTypeParameters())).append(extend);
+            out.append(faces.isEmpty() ? "" : " implements " + String.join(", ", faces)).append(" {\n");
+            out.append(members(c, name, binary, root, throwable));
+        }
+        for (Method m : c.getDeclaredMethods()) {
+            if (!usable(m) || m.isBridge() || ours(m, throwable)) {
+                continue;
+            }
+            boolean isStatic = Modifier.isStatic(m.getModifiers());
+            if (c.isEnum() && isStatic && (m.getName().equals("values") || m.getName().equals("valueOf"))) {
+                continue;
+            }
+            String prefix = "    " + visibility(m.getModifiers()) + (isStatic ? "static " : "");
+            if (c.isInterface() && !isStatic) {
+                if (Modifier.isAbstract(m.getModifiers())) {
+                    String[] parts = parameters(m);
+                    String generic = typeParameters(m.getTypeParameters());
+                    out.append("    ").append(generic.isEmpty() ? "" : generic + " ").append(type(m.getGenericReturnType()))
+                            .append(' ').append(m.getName()).append(parts[0]).append(";\n");
+                    continue;
+                }
+                prefix = "    default ";
+            }
+            out.append(forwarded(m, isStatic ? "null" : "this", binary, prefix));
+        }
+        for (Class<?> inner : c.getDeclaredClasses()) {
+            if (stood.contains(inner)) {
+                out.append(standIn(inner, "    "));
+            }
+        }
+        out.append("}\n");
+        return out.toString().replace("\n", "\n" + indent).replaceAll("(?m)^" + indent + "$", "");
+    }
+
+    /** A class's handle, its own equals, hashCode and toString, and its constructors. */
+    private String members(Class<?> c, String name, String binary, boolean root, boolean throwable) {
+        StringBuilder out = new StringBuilder();
+        if (root) {
+            out.append("    private final JudgeWire.Handle judge$handle;\n\n");
+            out.append("    protected ").append(name).append("(JudgeWire.Handle judge$h) {\n");
+            out.append("        this.judge$handle = judge$h;\n        JudgeTests.hold(judge$h, this);\n    }\n\n");
+            out.append("    public final JudgeWire.Handle judge$handle() {\n        return judge$handle;\n    }\n\n");
+            out.append("    @Override\n    public boolean equals(Object other) {\n");
+            out.append("        return JudgeTests.same(this, other);\n    }\n\n");
+            out.append("    @Override\n    public int hashCode() {\n        return (int) JudgeTests.call(this, \"java.lang.Object\",");
+            out.append(" \"hashCode\", new String[] {}, new Object[] {});\n    }\n\n");
+            out.append("    @Override\n    public String toString() {\n        return (String) JudgeTests.call(this,");
+            out.append(" \"java.lang.Object\", \"toString\", new String[] {}, new Object[] {});\n    }\n\n");
+            if (throwable) {
+                for (String getter : new String[] {"getMessage", "getLocalizedMessage"}) {
+                    out.append("    @Override\n    public String ").append(getter).append("() {\n");
+                    out.append("        return (String) JudgeTests.call(this, \"java.lang.Throwable\", \"").append(getter);
+                    out.append("\", new String[] {}, new Object[] {});\n    }\n\n");
+                }
+            }
+        } else {
+            out.append("    protected ").append(name).append("(JudgeWire.Handle judge$h) {\n        super(judge$h);\n    }\n\n");
+        }
+        for (Constructor<?> k : c.getDeclaredConstructors()) {
+            if (!usable(k)) {
+                continue;
+            }
+            String[] parts = parameters(k);
+            String generic = typeParameters(k.getTypeParameters());
+            out.append("    ").append(visibility(k.getModifiers())).append(generic.isEmpty() ? "" : generic + " ");
+            out.append(name).append(parts[0]).append(" {\n        this(JudgeTests.make(").append(JudgeRunner.quote(binary));
+            out.append(", ").append(parts[1]).append("));\n    }\n\n");
+        }
+        return out.toString();
+    }
+}

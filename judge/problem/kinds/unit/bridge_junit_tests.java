@@ -1,0 +1,792 @@
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * The tests' side of a JUnit problem in mode apart. In a sandbox of its own, it compiles the
+ * student's classes only to read their signatures (loaded, never initialized: none of their
+ * code runs here), writes stand-ins of the same names (JudgeStandIns), compiles the teacher's
+ * tests against them, and runs the tests; each thing a test does with a stand-in is sent to the
+ * student's JVM (JudgeStudent) and its reply brought back. The assertions, each test's outcome
+ * and the file of results stay here, where the student's code never runs: all it can send is
+ * what its methods return or raise. A test's CPU time is the kernel's figure for the student's
+ * process, read on the judge's clock (a symbolic link the judge replaces as it watches).
+ * Runs as JudgeTests FEEDBACK_DIR PER_TEST_S CLOCK ID...; stdin and stdout are the pipes to
+ * the student's JVM, and the student's sources are in student/.
+ */
+public final class JudgeTests {
+    static final String RESULTS = "results.jsonl";
+    static final String STUDENT = "student";
+    static final String STUDENT_SUFFIX = ".student";
+    static final String STAND_INS = "judge-standins";
+    static final int PRINTED_CHARS = 4096;
+    static final String MEMORY_ERROR = "the student's code raised MemoryError";
+    static final Object ENDED = new Object();
+    static final Object GARBLED = new Object();
+
+    private static final Map<Integer, Object> held = new HashMap<>();
+    private static final Set<Throwable> raised = Collections.newSetFromMap(new IdentityHashMap<>());
+    private static final BlockingQueue<Object> replies = new ArrayBlockingQueue<>(4);
+    private static OutputStream toStudent;
+    private static ClassLoader standIns;
+    private static Path clock;
+    private static double perTest;
+    private static double cpuAtStart;
+    private static double lastCpu;
+    private static long started;
+    private static StringBuilder printed = new StringBuilder();
+    static String faultKind;
+    static String faultMessage;
+
+    private JudgeTests() {
+    }
+
+    /** What the student's side did to the channel (or a stand-in could not do): an Error, so a
+     * test's `catch (Exception e)` does not take it; the test's record says it whatever the
+     * test does with it. */
+    static final class Fault extends Error {
+        Fault(String message) {
+            super(message);
+        }
+    }
+
+    /** A value of the test's that does not cross to the student's JVM (a lambda, a stream). */
+    static final class Unsupported extends IOException {
+        Unsupported(String message) {
+            super(message);
+        }
+    }
+
+    static Fault fault(String kind, String message) {
+        if (faultKind == null) {
+            faultKind = kind;
+            faultMessage = message;
+        }
+        return new Fault(faultMessage);
+    }
+
+    // ---------------------------------------------------------------- the bridge, for stand-ins
+
+    static final JudgeWire.Side SIDE = new JudgeWire.Side() {
+        @Override
+        public boolean byReference(Object value) {
+            return value instanceof JudgeWire.Remote || forwarder(value) != null;
+        }
+
+        @Override
+        public void writeOther(DataOutputStream out, Object value) throws IOException {
+            if (value instanceof Enum && ((Enum<?>) value).getDeclaringClass().getClassLoader() == standIns) {
+                out.writeByte('U');
+                JudgeWire.writeString(out, ((Enum<?>) value).getDeclaringClass().getName());
+                JudgeWire.writeString(out, ((Enum<?>) value).name());
+                return;
+            }
+            JudgeWire.Handle handle = value instanceof JudgeWire.Remote ? ((JudgeWire.Remote) value).judge$handle() : null;
+            Forwarder proxy = forwarder(value);
+            if (handle == null && proxy == null) {
+                throw new Unsupported("mode apart hands the student's code plain values and its own objects, not a "
+                        + value.getClass().getName() + " (use mode: together for this test)");
+            }
+            out.writeByte('H');
+            out.writeInt(handle != null ? handle.id : proxy.id);
+            out.writeInt(0);
+        }
+
+        @Override
+        public Object readHandle(int id, String[] names) throws IOException {
+            Object known = held.get(id);
+            return known != null ? known : remote(id, names);
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public Object readEnum(String type, String name) throws IOException {
+            Class<?> c = named(type);
+            if (!c.isEnum() || c.getClassLoader() != standIns) {
+                throw new IOException("no enum of the student's is named " + type);
+            }
+            try {
+                return Enum.valueOf((Class) c, name);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("no constant " + name + " in " + type);
+            }
+        }
+
+        @Override
+        public Class<?> named(String name) {
+            return local(name);
+        }
+    };
+
+    /** A class by its name here: a stand-in, the JDK's or JUnit's; Object when there is none. */
+    static Class<?> local(String name) {
+        Class<?> primitive = JudgeWire.primitive(name);
+        if (primitive != null) {
+            return primitive;
+        }
+        try {
+            return Class.forName(name, false, standIns);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return Object.class;
+        }
+    }
+
+    /** A stand-in made for a student's object: registered, so the same object is the same here. */
+    public static void hold(JudgeWire.Handle handle, Object standIn) {
+        held.putIfAbsent(handle.id, standIn);
+    }
+
+    /** `a.equals(b)` for a stand-in `a`: the student's equals when `b` is the student's object
+     * too, else false (a plain value equals no object of the student's: decided here). */
+    public static boolean same(Object self, Object other) {
+        if (!(other instanceof JudgeWire.Remote) && forwarder(other) == null) {
+            return false;
+        }
+        return (Boolean) call(self, "java.lang.Object", "equals", new String[] {"java.lang.Object"}, new Object[] {other});
+    }
+
+    static Forwarder forwarder(Object value) {
+        if (value != null && Proxy.isProxyClass(value.getClass())) {
+            InvocationHandler handler = Proxy.getInvocationHandler(value);
+            return handler instanceof Forwarder ? (Forwarder) handler : null;
+        }
+        return null;
+    }
+
+    /** A student's object with no stand-in of its class (a lambda, a JDK object, an anonymous
+     * class): a proxy of its public interfaces, each call sent on. */
+    static final class Forwarder implements InvocationHandler {
+        final int id;
+
+        Forwarder(int id) {
+            this.id = id;
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) {
+            Object[] given = args == null ? new Object[0] : args;
+            if (method.getName().equals("judge$handle") && given.length == 0) {
+                return new JudgeWire.Handle(id);
+            }
+            if (method.getName().equals("equals") && given.length == 1 && method.getParameterTypes()[0] == Object.class) {
+                return same(proxy, given[0]);
+            }
+            String declaring = method.getDeclaringClass() == Object.class ? "java.lang.Object" : method.getDeclaringClass().getName();
+            Class<?>[] types = method.getParameterTypes();
+            String[] descs = new String[types.length];
+            for (int i = 0; i < types.length; i++) {
+                descs[i] = types[i].getName();
+            }
+            return call(proxy, declaring, method.getName(), descs, given);
+        }
+    }
+
+    static Object remote(int id, String[] names) {
+        for (String name : names) {
+            Class<?> c = local(name);
+            if (c.getClassLoader() == standIns && !c.isInterface() && !c.isEnum()) {
+                try {
+                    java.lang.reflect.Constructor<?> made = c.getDeclaredConstructor(JudgeWire.Handle.class);
+                    made.setAccessible(true);
+                    return made.newInstance(new JudgeWire.Handle(id));
+                } catch (ReflectiveOperationException e) {
+                    // an abstract class's: a proxy of its interfaces below
+                }
+            }
+        }
+        Set<Class<?>> faces = new LinkedHashSet<>();
+        for (String name : names) {
+            Class<?> c = local(name);
+            if (c.isInterface() && Modifier.isPublic(c.getModifiers()) && !c.isSealed()) {
+                faces.add(c);
+            }
+        }
+        faces.add(JudgeWire.Remote.class);
+        Object proxy = Proxy.newProxyInstance(standIns, faces.toArray(new Class<?>[0]), new Forwarder(id));
+        held.putIfAbsent(id, proxy);
+        return proxy;
+    }
+
+    /** A stand-in's constructor: the student's object made over there; its handle. */
+    public static JudgeWire.Handle make(String type, String[] descs, Object[] args) {
+        byte[] request = request(out -> {
+            out.writeByte('N');
+            JudgeWire.writeString(out, type);
+            strings(out, descs);
+            values(out, args);
+        });
+        Object made = answer(exchange(request), args);
+        if (!(made instanceof Integer)) {
+            throw fault("garbled", "the student's JVM made an object and sent no handle for it");
+        }
+        return new JudgeWire.Handle((Integer) made);
+    }
+
+    /** A stand-in's method: the student's method called over there; what it returned. */
+    public static Object call(Object self, String declaring, String name, String[] descs, Object[] args) {
+        byte[] request = request(out -> {
+            out.writeByte('C');
+            JudgeWire.write(out, self, SIDE, 0);
+            JudgeWire.writeString(out, declaring);
+            JudgeWire.writeString(out, name);
+            strings(out, descs);
+            values(out, args);
+        });
+        return answer(exchange(request), args);
+    }
+
+    private static void strings(DataOutputStream out, String[] items) throws IOException {
+        out.writeInt(items.length);
+        for (String item : items) {
+            JudgeWire.writeString(out, item);
+        }
+    }
+
+    private static void values(DataOutputStream out, Object[] items) throws IOException {
+        out.writeInt(items.length);
+        for (Object item : items) {
+            JudgeWire.write(out, item, SIDE, 0);
+        }
+    }
+
+    private static byte[] request(JudgeWire.Filler fill) {
+        try {
+            return JudgeWire.frame(fill);
+        } catch (Unsupported e) {
+            throw fault("unsupported", e.getMessage());
+        } catch (IOException e) {
+            throw fault("unsupported", "a value the test hands the student's code: " + e.getMessage());
+        }
+    }
+
+    static double cpuNow() {
+        try {
+            lastCpu = Math.max(lastCpu, Double.parseDouble(Files.readSymbolicLink(clock).toString()));
+        } catch (IOException | NumberFormatException e) {
+            // a rename replaces it whole: the last figure holds
+        }
+        return lastCpu;
+    }
+
+    static double used() {
+        return cpuNow() - cpuAtStart;
+    }
+
+    /** The request sent, its reply frame; a Fault when the student's JVM is lost, stuck or garbled. */
+    private static byte[] exchange(byte[] request) {
+        if (faultKind != null && !faultKind.equals("unsupported")) {
+            throw new Fault(faultMessage);
+        }
+        try {
+            JudgeWire.writeFrame(toStudent, request);
+        } catch (IOException e) {
+            throw fault("gone", "the student's process has ended");
+        }
+        long deadline = started + (long) ((2 * perTest + 1) * 1e9);
+        while (true) {
+            if (used() > perTest) {
+                throw fault("stuck", String.format(Locale.ROOT, "the student's code used more than %g s of CPU time", perTest));
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw fault("stuck", String.format(Locale.ROOT, "the student's code did not return within %g s", 2 * perTest + 1));
+            }
+            Object got;
+            try {
+                got = replies.poll(Math.min(left, 50_000_000L), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                throw fault("stuck", "interrupted");
+            }
+            if (got == ENDED) {
+                throw fault("gone", "the student's process ended during this test");
+            }
+            if (got == GARBLED) {
+                throw fault("garbled", "the student's code wrote on the tests' channel (a reply that is not one)");
+            }
+            if (got != null) {
+                return (byte[]) got;
+            }
+        }
+    }
+
+    /** The reply read: its value, or the student's exception thrown here. */
+    private static Object answer(byte[] reply, Object[] args) {
+        Throwable thrown;
+        try {
+            DataInputStream in = JudgeWire.reading(reply);
+            int kind = in.readUnsignedByte();
+            String said = JudgeWire.readString(in);
+            if (printed.length() < PRINTED_CHARS) {
+                printed.append(said, 0, Math.min(said.length(), PRINTED_CHARS - printed.length()));
+            }
+            System.out.print(said);
+            if (kind == 'R') {
+                Object value = JudgeWire.read(in, SIDE, 0);
+                int count = JudgeWire.readCount(in);
+                for (int i = 0; i < count; i++) {
+                    if (in.readBoolean()) {
+                        Object after = JudgeWire.read(in, SIDE, 0);
+                        if (i < args.length) {
+                            changed(args[i], after, 0);
+                        }
+                    }
+                }
+                if (used() > perTest) {
+                    throw fault("stuck", String.format(Locale.ROOT, "the student's code used more than %g s of CPU time", perTest));
+                }
+                return value;
+            }
+            if (kind != 'X') {
+                throw new IOException("no reply has the kind " + kind);
+            }
+            String[] names = new String[JudgeWire.readCount(in)];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = JudgeWire.readString(in);
+            }
+            Object message = JudgeWire.read(in, SIDE, 0);
+            if (message != null && !(message instanceof String)) {
+                throw new IOException("an exception's message that is not text");
+            }
+            thrown = remade(names, (String) message, in.readInt());
+        } catch (Fault e) {
+            throw e;
+        } catch (IOException | RuntimeException | LinkageError e) {
+            throw fault("garbled", "the student's code wrote on the tests' channel (a reply that is not one)");
+        }
+        raised.add(thrown);
+        throw JudgeTests.<RuntimeException>sneaky(thrown);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable error) throws E {
+        throw (E) error;
+    }
+
+    /** The student's exception here: its stand-in (the student's class), else the JDK's class
+     * nearest to it made anew with its message, else a RuntimeException naming it. */
+    private static Throwable remade(String[] names, String message, int id) {
+        Object known = held.get(id);
+        if (known instanceof Throwable) {
+            return (Throwable) known;
+        }
+        for (String name : names) {
+            Class<?> c = local(name);
+            if (!Throwable.class.isAssignableFrom(c)) {
+                continue;
+            }
+            try {
+                if (c.getClassLoader() == standIns) {
+                    java.lang.reflect.Constructor<?> made = c.getDeclaredConstructor(JudgeWire.Handle.class);
+                    made.setAccessible(true);
+                    return (Throwable) made.newInstance(new JudgeWire.Handle(id));
+                }
+                ClassLoader from = c.getClassLoader();
+                if ((from == null || from == ClassLoader.getPlatformClassLoader()) && Modifier.isPublic(c.getModifiers())) {
+                    String text = c == OutOfMemoryError.class ? MEMORY_ERROR + ": " + message : message;
+                    return (Throwable) c.getConstructor(String.class).newInstance(text);
+                }
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // the next class up
+            }
+        }
+        return new RuntimeException((names.length > 0 ? names[0] : "an exception") + ": " + message);
+    }
+
+    /** A test's array or collection takes the changes the student's call made to it. */
+    @SuppressWarnings("unchecked")
+    static void changed(Object original, Object after, int depth) {
+        if (original == null || after == null || depth > JudgeWire.MAX_DEPTH) {
+            return;
+        }
+        try {
+            if (original.getClass().isArray() && after.getClass().isArray()) {
+                int length = Array.getLength(original);
+                if (length != Array.getLength(after)) {
+                    return;
+                }
+                for (int i = 0; i < length; i++) {
+                    Object was = Array.get(original, i);
+                    Object now = Array.get(after, i);
+                    if (was != null && now != null && was.getClass().isArray()) {
+                        changed(was, now, depth + 1);
+                    } else {
+                        Array.set(original, i, now);
+                    }
+                }
+            } else if (original instanceof Collection && after instanceof Collection) {
+                Collection<Object> kept = (Collection<Object>) original;
+                kept.clear();
+                kept.addAll((Collection<Object>) after);
+            } else if (original instanceof Map && after instanceof Map) {
+                Map<Object, Object> kept = (Map<Object, Object>) original;
+                kept.clear();
+                kept.putAll((Map<Object, Object>) after);
+            }
+        } catch (RuntimeException e) {
+            // an unchangeable collection (List.of) stays as it was, as it would have
+        }
+    }
+
+    // ---------------------------------------------------------------- compiling
+
+    /** The student's classes (the top-level .java files of `folder`) compiled into a private
+     * folder and loaded from there, apart from the judge's classes; null when they do not
+     * compile, the errors in `errors`. */
+    static ClassLoader compileStudent(Path folder, StringBuilder errors) throws IOException {
+        List<File> sources;
+        try (Stream<Path> listed = Files.list(folder)) {
+            sources = listed.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))
+                    .sorted().map(Path::toFile).collect(Collectors.toList());
+        }
+        Path classes = Files.createTempDirectory("judge-student");
+        String failed = compile(sources, classes, classes.toString(), folder);
+        if (failed != null) {
+            if (errors != null) {
+                errors.append(failed);
+            }
+            return null;
+        }
+        return new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+    }
+
+    /** javac on `sources` into `classes`: null, or its errors as the student is shown them. */
+    static String compile(List<File> sources, Path classes, String classPath, Path base) throws IOException {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        DiagnosticCollector<JavaFileObject> found = new DiagnosticCollector<>();
+        StandardJavaFileManager files = javac.getStandardFileManager(found, Locale.ROOT, StandardCharsets.UTF_8);
+        // No annotation processing: nothing of the student's runs while compiling.
+        List<String> options = List.of("-encoding", "UTF-8", "-proc:none", "-nowarn", "-Xlint:none",
+                "-cp", classPath, "-d", classes.toString());
+        boolean ok = javac.getTask(null, files, found, options, null, files.getJavaFileObjectsFromFiles(sources)).call();
+        files.close();
+        return ok ? null : JudgeRunner.errors(found.getDiagnostics(), base);
+    }
+
+    /** The student's classes as compiled, loaded and never initialized. */
+    static List<Class<?>> classesOf(ClassLoader loader) throws IOException {
+        Path folder = Paths.get(((URLClassLoader) loader).getURLs()[0].getPath());
+        List<Class<?>> found = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(folder)) {
+            for (Path p : walk.sorted().collect(Collectors.toList())) {
+                String name = folder.relativize(p).toString();
+                if (!name.endsWith(".class")) {
+                    continue;
+                }
+                try {
+                    found.add(Class.forName(name.substring(0, name.length() - 6).replace('/', '.'), false, loader));
+                } catch (ClassNotFoundException | LinkageError e) {
+                    // a class that does not load is not stood in: the tests' compile names it
+                }
+            }
+        }
+        return found;
+    }
+
+    static final java.util.regex.Pattern TEST_FILE = java.util.regex.Pattern.compile("(Test.*|.*Tests?)\\.java");
+
+    /** The tests and stand-ins compiled and loaded; null when they do not compile (written). */
+    static ClassLoader compileTests(Path box, List<String> ids, ClassLoader student) throws IOException {
+        Map<String, String> made = new JudgeStandIns(student, classesOf(student)).sources();
+        Path folder = box.resolve(STAND_INS);
+        Files.createDirectories(folder);
+        List<File> sources = new ArrayList<>();
+        for (Map.Entry<String, String> file : made.entrySet()) {
+            Files.writeString(folder.resolve(file.getKey()), file.getValue());
+            sources.add(folder.resolve(file.getKey()).toFile());
+        }
+        Set<String> own = new LinkedHashSet<>();
+        for (String id : ids) {
+            own.add(id.split("::", 2)[0]);
+        }
+        try (Stream<Path> walk = Files.walk(box)) {
+            for (Path p : walk.sorted().collect(Collectors.toList())) {
+                String name = box.relativize(p).toString();
+                boolean helper = !TEST_FILE.matcher(p.getFileName().toString()).matches();
+                if (name.endsWith(".java") && Files.isRegularFile(p) && !name.startsWith(STUDENT + "/")
+                        && !name.startsWith(STAND_INS + "/") && (own.contains(name) || helper)) {
+                    sources.add(p.toFile());
+                }
+            }
+        }
+        Path classes = Files.createTempDirectory("judge-tests");
+        String failed = compile(sources, classes, System.getProperty("java.class.path"), box);
+        if (failed != null) {
+            boolean ours = failed.contains(STAND_INS + "/");
+            String why = ours ? "the judge could not stand in for your classes in mode apart (use mode: together): " : "";
+            collectError(why + failed, true);
+            return null;
+        }
+        return new URLClassLoader(new URL[] {classes.toUri().toURL()}, JudgeTests.class.getClassLoader());
+    }
+
+    // ---------------------------------------------------------------- results
+
+    private static PrintStream results;
+
+    static synchronized void write(String line) {
+        results.println(line);
+        results.flush();
+    }
+
+    static void collectError(String message, boolean student) {
+        String text = message.length() > 2000 ? message.substring(0, 2000) : message;
+        write("{\"collect_error\": \"\", \"student\": " + student + ", \"message\": " + JudgeRunner.quote(text) + "}");
+    }
+
+    static void begin() {
+        faultKind = "unsupported".equals(faultKind) ? null : faultKind;
+        printed = new StringBuilder();
+        cpuAtStart = cpuNow();
+        started = System.nanoTime();
+    }
+
+    /** A test's one failing phase: its fault, the student's exception, a skip or the test's own. */
+    static String phase(TestExecutionResult result, String when) {
+        String kind = "error";
+        String message;
+        Throwable error = result.getThrowable().orElse(null);
+        if (faultKind == null && result.getStatus() == TestExecutionResult.Status.SUCCESSFUL) {
+            return null;
+        }
+        if (result.getStatus() == TestExecutionResult.Status.ABORTED) {
+            kind = "skipped";
+            message = error == null ? "aborted" : error.toString();
+        } else if (error != null && raised.contains(error)) {
+            kind = "student";
+            message = error.getClass() == OutOfMemoryError.class ? error.getMessage()
+                    : "the student's code raised " + error.getClass().getName() + ": " + safeMessage(error);
+        } else if (error instanceof AssertionError) {
+            kind = "assert";
+            message = safeMessage(error);
+        } else {
+            message = error == null ? "failed" : error.getClass().getName() + ": " + safeMessage(error);
+        }
+        if (faultKind != null) {
+            // Last: a fault while the message was made (a stand-in's getMessage) counts too.
+            kind = faultKind;
+            message = faultMessage;
+        }
+        if (message.length() > 2000) {
+            message = message.substring(0, 2000);
+        }
+        return "{\"when\": \"" + when + "\", \"kind\": \"" + kind + "\", \"message\": " + JudgeRunner.quote(message) + "}";
+    }
+
+    /** An exception's message; a stand-in's asks the student's JVM, which may fail (a fault). */
+    static String safeMessage(Throwable error) {
+        try {
+            return String.valueOf(error.getMessage());
+        } catch (Throwable e) {
+            return "(no message)";
+        }
+    }
+
+    static void record(String id, String phase) {
+        double cpu = used();
+        double wall = (System.nanoTime() - started) / 1e9;
+        String text = printed.toString();
+        write(String.format(Locale.ROOT, "{\"id\": %s, \"phases\": [%s], \"cpu\": %.4f, \"wall\": %.4f, \"printed\": %s}",
+                JudgeRunner.quote(id), phase == null ? "" : phase, cpu, wall, JudgeRunner.quote(text)));
+    }
+
+    static boolean lost() {
+        return faultKind != null && !faultKind.equals("unsupported");
+    }
+
+    // ---------------------------------------------------------------- running
+
+    /** The student's JVM's first word: ready, or its compile failed; null when it is fine. */
+    static String ready() {
+        Object first;
+        try {
+            first = replies.poll(120, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            first = null;
+        }
+        if (first instanceof byte[] && ((byte[]) first).length == 1 && ((byte[]) first)[0] == 'K') {
+            return null;
+        }
+        if (first instanceof byte[] && ((byte[]) first).length == 1 && ((byte[]) first)[0] == 'E') {
+            return "your classes do not compile";
+        }
+        return "the student's process ended before its first test";
+    }
+
+    static void listen(InputStream from) {
+        Thread reader = new Thread(() -> {
+            try {
+                while (true) {
+                    byte[] frame = JudgeWire.readFrame(from);
+                    replies.put(frame == null ? ENDED : frame);
+                    if (frame == null) {
+                        return;
+                    }
+                }
+            } catch (IOException | OutOfMemoryError e) {
+                try {
+                    replies.put(GARBLED);
+                } catch (InterruptedException stop) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+        }, "judge-replies");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path box = Paths.get("").toAbsolutePath();
+        results = new PrintStream(new FileOutputStream(box.resolve(args[0]).resolve(RESULTS).toFile(), true), true,
+                StandardCharsets.UTF_8);
+        toStudent = new FileOutputStream(FileDescriptor.out);
+        InputStream fromStudent = new BufferedInputStream(new FileInputStream(FileDescriptor.in));
+        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
+        System.setIn(InputStream.nullInputStream());
+        perTest = Double.parseDouble(args[1]);
+        clock = Paths.get(args[2]);
+        try {
+            lastCpu = Double.parseDouble(Files.readSymbolicLink(clock).toString());
+        } catch (IOException | NumberFormatException e) {
+            collectError("no clock of the student's CPU time: " + e, false);
+            System.exit(42);
+        }
+        List<String> ids = new ArrayList<>(List.of(args).subList(3, args.length));
+        listen(fromStudent);
+        StringBuilder errors = new StringBuilder();
+        // The judge lays the student's sources beside the tests as NAME.java.student (read-only).
+        try (Stream<Path> listed = Files.list(box)) {
+            for (Path p : listed.collect(Collectors.toList())) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(".java" + STUDENT_SUFFIX)) {
+                    Files.copy(p, box.resolve(STUDENT).resolve(name.substring(0, name.length() - STUDENT_SUFFIX.length())));
+                }
+            }
+        }
+        ClassLoader student = compileStudent(box.resolve(STUDENT), errors);
+        if (student == null) {
+            collectError(errors.toString(), true);
+            System.exit(42);
+        }
+        standIns = compileTests(box, ids, student);
+        if (standIns == null) {
+            System.exit(42);
+        }
+        String late = ready();
+        if (late != null) {
+            collectError(late, true);
+            System.exit(42);
+        }
+        run(ids);
+        System.exit(42);
+    }
+
+    static void run(List<String> ids) {
+        Thread.currentThread().setContextClassLoader(standIns);
+        LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
+        for (String id : ids) {
+            String[] parts = id.split("::");
+            request.selectors(DiscoverySelectors.selectMethod(parts[1], parts[2]));
+        }
+        Set<String> reported = new LinkedHashSet<>();
+        Map<String, String> failedClasses = new LinkedHashMap<>();
+        Launcher launcher = LauncherFactory.create();
+        try {
+            execute(launcher, request, ids, reported, failedClasses);
+        } catch (RuntimeException e) {
+            // JUnit could not find or start the tests (the teacher's file): each is unreported below.
+            failedClasses.put("", "{\"when\": \"setup\", \"kind\": \"error\", \"message\": "
+                    + JudgeRunner.quote(String.valueOf(e.getMessage())) + "}");
+        }
+        String why = failedClasses.isEmpty() ? null : failedClasses.values().iterator().next();
+        for (String id : ids) {
+            if (!reported.contains(id)) {
+                write("{\"start\": " + JudgeRunner.quote(id) + "}");
+                begin();
+                record(id, why != null ? why
+                        : "{\"when\": \"setup\", \"kind\": \"error\", \"message\": \"JUnit did not run this test\"}");
+            }
+        }
+    }
+
+    static void execute(Launcher launcher, LauncherDiscoveryRequestBuilder request, List<String> ids, Set<String> reported,
+            Map<String, String> failedClasses) {
+        launcher.execute(request.build(), new TestExecutionListener() {
+            @Override
+            public void executionStarted(TestIdentifier test) {
+                String id = JudgeRunner.idOf(test, ids);
+                if (id != null && test.isTest()) {
+                    write("{\"start\": " + JudgeRunner.quote(id) + "}");
+                    begin();
+                }
+            }
+
+            @Override
+            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+                String id = JudgeRunner.idOf(test, ids);
+                if (id == null || !test.isTest()) {
+                    if (test.isContainer() && result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+                        failedClasses.put(test.getDisplayName(), phase(result, "setup"));
+                    }
+                    return;
+                }
+                record(id, phase(result, "call"));
+                reported.add(id);
+                if (lost()) {
+                    results.flush();
+                    Runtime.getRuntime().halt(43); // the student's JVM is lost or stuck: the judge starts another
+                }
+            }
+        });
+    }
+}
