@@ -608,6 +608,14 @@ JAVA_HOSTILE = {
         '    public Stack() {\n        throw new org.opentest4j.TestAbortedException("skipped");\n'
         "    }\n\n    public int size() {",
     ),
+    # pop returns an object whose equals says yes to everything (apart: its stand-in equals no
+    # plain value; together: assertEquals(2, it) asks Integer.equals, which says no).
+    "equals_everything": (
+        "    public int pop() {",
+        "    public Object pop() {\n        return new Object() {\n            @Override\n"
+        "            public boolean equals(Object other) {\n                return true;\n            }\n"
+        "        };\n    }\n\n    public int popItem() {",
+    ),
     # Exits in the middle of a test: that test fails, the others run in a new JVM.
     "exits": ("        return items.get(items.size() - 1);", "        System.exit(0);\n        return 0;"),
     # Prints results of its own, and writes one straight to the channel out of turn.
@@ -621,12 +629,17 @@ JAVA_HOSTILE = {
 }
 
 
-@pytest.fixture(scope="module")
-def junit(tmp_path_factory: pytest.TempPathFactory) -> Problem:
+@pytest.fixture(scope="module", params=["apart", "together"])
+def junit(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Problem:
     problems = tmp_path_factory.mktemp("junit")
     scaffold.create(problems, "jstack", "java", kind="unit")
+    if request.param == "together":
+        spec = problems / "jstack" / "problem.yaml"
+        spec.write_text(spec.read_text().replace("  per_test_time_s: 2\n", "  per_test_time_s: 2\n  mode: together\n"))
     assert judge("--problems", str(problems), "gen", "jstack").returncode == 0
-    return load_problem(problems / "jstack")
+    made = load_problem(problems / "jstack")
+    assert made.spec.unit is not None and made.spec.unit.runs == request.param
+    return made
 
 
 @needs_sandbox
@@ -660,6 +673,13 @@ def test_a_java_student_exiting_or_forging_gets_nothing_it_did_not_earn(junit: P
     (tmp_path / "Stack.java").write_text(reference.replace(old, new))
     record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "mallory"), full=True)
     assert record.score == 0 and not any(c.verdict in ("AC", "IE") for c in record.cases), record.cases
+    # A queue whose pop returns an object equal to everything: no assertion takes its word.
+    old, new = JAVA_HOSTILE["equals_everything"]
+    (tmp_path / "Stack.java").write_text(wrong.replace(old, new))
+    record = judging.judge(judging.identify(junit, tmp_path / "Stack.java", "mallory"), full=True)
+    verdicts = {c.group: c.verdict for c in record.cases}
+    assert verdicts["stacktest-stacktest-pushthenpop"] != "AC", record.cases
+    assert verdicts["stackmoretest-stackmoretest-manyelementscomebackinreverse"] != "AC", record.cases
     # The secret test class is not in the box while a public one runs.
     old, new = JAVA_HOSTILE["reads"]
     (tmp_path / "Stack.java").write_text(reference.replace(old, new))

@@ -1,0 +1,202 @@
+"""JUnit's mode apart (bridge_junit_*.java): what crosses between the tests' JVM and the
+student's, judged through the judge as a problem, on a class of each shape the stand-ins cover."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from judge.grade import judging
+from judge.problem import scaffold
+from judge.problem.kinds.unit import kit
+from judge.problem.spec import JUDGE_JAVA_CLASSES, Problem, SpecError, load_problem
+from judge.run import sandbox
+from tests.test_cli import judge
+
+needs_java = pytest.mark.skipif(
+    not sandbox.detect().isolated or not Path(kit.JUNIT_JAR).is_file() or not shutil.which("javac"),
+    reason="no isolation, javac or JUnit here (apt-get install default-jdk-headless junit5)",
+)
+
+SHAPES = """import java.util.*;
+
+public class Shapes {
+    public static int[] sorted(int[] a) { int[] b = a.clone(); Arrays.sort(b); return b; }
+    public static void sortInPlace(int[] a) { Arrays.sort(a); }
+    public static void reverse(List<Integer> xs) { Collections.reverse(xs); }
+    public static List<String> words(String s) { return new ArrayList<>(Arrays.asList(s.split(" "))); }
+    public static Map<String, Integer> counts(String... ws) {
+        Map<String, Integer> m = new TreeMap<>();
+        for (String w : ws) m.merge(w, 1, Integer::sum);
+        return m;
+    }
+    public static double total(List<Shape> shapes) { double t = 0; for (Shape s : shapes) t += s.area(); return t; }
+    public static <T extends Comparable<T>> T max(List<T> xs) { return Collections.max(xs); }
+    public static void hello(String name) { System.out.println("Hello, " + name + "!"); }
+    public static Color next(Color c) { return Color.values()[(c.ordinal() + 1) % 3]; }
+    public static Iterator<Integer> upTo(int n) {
+        return new Iterator<Integer>() {
+            int i = 0;
+            public boolean hasNext() { return i < n; }
+            public Integer next() { return i++; }
+        };
+    }
+}
+
+interface Shape { double area(); default String describe() { return "shape of area " + area(); } }
+
+class Circle implements Shape, Comparable<Circle> {
+    private final double r;
+    Circle(double r) { if (r < 0) throw new BadShape("negative radius " + r); this.r = r; }
+    public double area() { return Math.PI * r * r; }
+    public int compareTo(Circle o) { return Double.compare(r, o.r); }
+    @Override public boolean equals(Object o) { return o instanceof Circle && ((Circle) o).r == r; }
+    @Override public int hashCode() { return Double.hashCode(r); }
+    @Override public String toString() { return "Circle(" + r + ")"; }
+}
+
+class BadShape extends RuntimeException { BadShape(String m) { super(m); } }
+
+enum Color { RED, GREEN, BLUE; Color twice() { return Shapes.next(Shapes.next(this)); } }
+
+record Point(int x, int y) { Point plus(Point o) { return new Point(x + o.x, y + o.y); } }
+
+class Box<T> implements Iterable<T> {
+    private final List<T> items = new ArrayList<>();
+    public void add(T x) { items.add(x); }
+    public T get(int i) { return items.get(i); }
+    public Iterator<T> iterator() { return items.iterator(); }
+    public static class Counter { private int n; public int tick() { return ++n; } }
+}
+"""
+
+TESTS = """import static org.junit.jupiter.api.Assertions.*;
+import java.io.*;
+import java.util.*;
+import org.junit.jupiter.api.Test;
+
+class ShapesTest {
+    @Test void arrays() { assertArrayEquals(new int[] {1, 2, 3}, Shapes.sorted(new int[] {3, 1, 2})); }
+    @Test void inPlace() { int[] a = {3, 1, 2}; Shapes.sortInPlace(a); assertArrayEquals(new int[] {1, 2, 3}, a); }
+    @Test void listInPlace() {
+        List<Integer> xs = new ArrayList<>(List.of(1, 2, 3));
+        Shapes.reverse(xs);
+        assertEquals(List.of(3, 2, 1), xs);
+    }
+    @Test void lists() { assertEquals(List.of("a", "b"), Shapes.words("a b")); }
+    @Test void maps() { assertEquals(Map.of("a", 2, "b", 1), Shapes.counts("a", "b", "a")); }
+    @Test void interfaces() {
+        Shape s = new Circle(1);
+        assertEquals(Math.PI, s.area(), 1e-9);
+        assertTrue(s.describe().startsWith("shape of area 3.14"));
+    }
+    @Test void objectsInLists() { assertEquals(2 * Math.PI, Shapes.total(List.of(new Circle(1), new Circle(1))), 1e-9); }
+    @Test void ownException() {
+        BadShape e = assertThrows(BadShape.class, () -> new Circle(-1));
+        assertEquals("negative radius -1.0", e.getMessage());
+    }
+    @Test void equality() {
+        assertEquals(new Circle(2), new Circle(2));
+        assertNotEquals(new Circle(2), new Circle(3));
+        assertNotEquals(new Circle(2), 2.0);
+        assertEquals("Circle(2.0)", new Circle(2).toString());
+    }
+    @Test void comparable() {
+        List<Circle> cs = new ArrayList<>(List.of(new Circle(3), new Circle(1)));
+        Collections.sort(cs);
+        assertEquals(new Circle(1), cs.get(0));
+    }
+    @Test void generics() { assertEquals(7, Shapes.max(List.of(3, 7, 5))); }
+    @Test void printing() {
+        PrintStream old = System.out;
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(b));
+        try { Shapes.hello("Ann"); } finally { System.setOut(old); }
+        assertEquals("Hello, Ann!\\n", b.toString());
+    }
+    @Test void enums() { assertEquals(Color.GREEN, Shapes.next(Color.RED)); assertEquals(Color.BLUE, Color.RED.twice()); }
+    @Test void records() { Point p = new Point(1, 2).plus(new Point(3, 4)); assertEquals(new Point(4, 6), p); assertEquals(4, p.x()); }
+    @Test void iterable() {
+        Box<String> b = new Box<>();
+        b.add("x");
+        b.add("y");
+        List<String> seen = new ArrayList<>();
+        for (String s : b) seen.add(s);
+        assertEquals(List.of("x", "y"), seen);
+        assertEquals("y", b.get(1));
+    }
+    @Test void nested() { Box.Counter c = new Box.Counter(); c.tick(); assertEquals(2, c.tick()); }
+    @Test void iterators() {
+        Iterator<Integer> it = Shapes.upTo(2);
+        assertEquals(0, it.next());
+        assertEquals(1, it.next());
+        assertFalse(it.hasNext());
+    }
+    @Test void unexpected() { Shapes.sorted(null); }
+    @Test void lambdas() { Comparator<Integer> c = (a, b) -> a - b; new Box<Comparator<Integer>>().add(c); }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def shapes(tmp_path_factory: pytest.TempPathFactory) -> Problem:
+    problems = tmp_path_factory.mktemp("shapes")
+    scaffold.create(problems, "shapes", "java", kind="unit")
+    folder = problems / "shapes"
+    spec = folder / "problem.yaml"
+    spec.write_text(spec.read_text().replace("Stack.java", "Shapes.java"))
+    shutil.rmtree(folder / "unit")
+    shutil.rmtree(folder / "solutions")
+    (folder / "unit" / "public").mkdir(parents=True)
+    (folder / "unit" / "public" / "ShapesTest.java").write_text(TESTS)
+    (folder / "solutions" / "accepted").mkdir(parents=True)
+    (folder / "solutions" / "accepted" / "Shapes.java").write_text(SHAPES)
+    assert judge("--problems", str(problems), "gen", "shapes").returncode == 0
+    return load_problem(folder)
+
+
+@needs_java
+def test_every_shape_of_value_crosses_as_the_docs_say(shapes: Problem, tmp_path: Path) -> None:
+    (tmp_path / "Shapes.java").write_text(SHAPES)
+    record = judging.judge(judging.identify(shapes, tmp_path / "Shapes.java", "ann"), full=True)
+    verdicts = {c.group.removeprefix("shapestest-shapestest-"): (c.verdict, c.message) for c in record.cases}
+    # The student's NPE is theirs; a lambda handed over is what a stand-in cannot do (the teacher's).
+    assert verdicts.pop("unexpected")[0] == "RE"
+    verdict, message = verdicts.pop("lambdas")
+    assert verdict == "IE" and "mode apart hands the student's code plain values" in message
+    assert {v for v, _ in verdicts.values()} == {"AC"}, verdicts
+    assert len(verdicts) == 17
+
+
+@needs_java
+def test_a_class_that_does_not_fit_the_tests_is_a_ce_naming_the_line(shapes: Problem, tmp_path: Path) -> None:
+    (tmp_path / "Shapes.java").write_text(SHAPES.replace("public static int[] sorted(", "public static int[] sortedd("))
+    record = judging.judge(judging.identify(shapes, tmp_path / "Shapes.java", "bob"), full=True)
+    assert {c.verdict for c in record.cases} == {"CE"}
+    assert any("public/ShapesTest.java:" in c.message and "cannot find symbol" in c.message for c in record.cases)
+
+
+@needs_java
+def test_the_students_code_never_runs_in_the_tests_jvm(shapes: Problem, tmp_path: Path) -> None:
+    """A static initializer that would end the tests' JVM runs only in the student's: each test
+    touching the class fails there (RE) and no test's record is lost or an IE."""
+    hostile = SHAPES.replace(
+        "public class Shapes {", "public class Shapes {\n    static { Runtime.getRuntime().halt(0); }\n"
+    )
+    (tmp_path / "Shapes.java").write_text(hostile)
+    record = judging.judge(judging.identify(shapes, tmp_path / "Shapes.java", "eve"), full=True)
+    verdicts = {c.group.removeprefix("shapestest-shapestest-"): c.verdict for c in record.cases}
+    assert verdicts["arrays"] == "RE" and verdicts["lambdas"] == "IE"
+    assert "IE" not in {v for k, v in verdicts.items() if k != "lambdas"}, verdicts
+    assert verdicts["interfaces"] == "AC"  # Circle's own tests never load Shapes
+
+
+def test_no_submitted_class_takes_a_name_of_the_judges(tmp_path: Path) -> None:
+    assert set(JUDGE_JAVA_CLASSES) == kit.KIT_CLASSES
+    scaffold.create(tmp_path, "jstack", "java", kind="unit")
+    spec = tmp_path / "jstack" / "problem.yaml"
+    spec.write_text(spec.read_text().replace("student_files: [Stack.java]", "student_files: [JudgeWire.java]"))
+    with pytest.raises(SpecError, match=r"JudgeWire\.java"):
+        load_problem(tmp_path / "jstack")
