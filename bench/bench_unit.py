@@ -8,8 +8,9 @@ pytest's is `python3 -m pytest` started afresh, its usual use. Medians of 10 run
 Target (issue 45): at most 1.5x pytest alone.
 
 Then a JUnit 5 class (the public class of `judge new --unit --lang java`, three tests, on its
-accepted Stack.java): judged (one JVM that compiles the student's class and the tests, then runs
-them), beside JUnit's console launcher on the same classes compiled beforehand, and beside javac
+accepted Stack.java): judged in mode apart (the tests' JVM, which compiles the tests against
+stand-ins, and the student's, which compiles the class, side by side) and in mode together (one
+JVM that compiles the student's class and the tests, then runs them), beside JUnit's console launcher on the same classes compiled beforehand, and beside javac
 and the launcher together. Target (issue 45): at most 1.5x the launcher's own time. Then the
 starter's two classes (public and secret), which the judge runs in a JVM each (one process per
 test file) and the launcher in one. Not a test: nothing here fails a build.
@@ -93,22 +94,24 @@ def pytest_alone(problem_dir: Path, root: Path) -> float:
     return statistics.median(times)
 
 
-def junit(root: Path, both: bool) -> tuple[float, float, float]:
+def junit(root: Path, both: bool, mode: str) -> tuple[float, float, float]:
     """(judged, console launcher alone, javac and the launcher), medians. `both`: the starter's
-    two test classes (public and secret: a JVM each, one process per test file), else the
-    public one alone."""
+    two test classes (public and secret: a pair of processes each, one per test file), else the
+    public one alone; `mode`: apart (the tests' JVM and the student's) or together (one JVM)."""
     from judge.problem import scaffold
 
-    problems = root / f"java-{both}"
+    problems = root / f"java-{both}-{mode}"
     problems.mkdir()
     made = scaffold.create(problems, "jstack", "java", kind="unit")
+    spec = made.directory / "problem.yaml"
+    spec.write_text(spec.read_text().replace("  per_test_time_s: 2\n", f"  per_test_time_s: 2\n  mode: {mode}\n"))
     if not both:
         for extra in (made.directory / "unit" / "secret").glob("*.java"):
             extra.unlink()
     subprocess.run([sys.executable, "-m", "judge", "--problems", str(problems), "gen", "jstack"], check=True)
     mine = judged(made.directory, "Stack.java", 5 if both else 3)
     jar = "/usr/share/java/junit-platform-console-standalone.jar"
-    classes = root / f"classes-{both}"
+    classes = root / f"classes-{both}-{mode}"
     sources = [made.directory / "solutions" / "accepted" / "Stack.java", *(made.directory / "unit").rglob("*.java")]
     javac = ["javac", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-cp", jar, "-d", str(classes)]
     launcher = ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar, "-cp", str(classes)]
@@ -130,15 +133,19 @@ def main() -> None:
         problem = make(root)
         mine = judged(problem)
         theirs = pytest_alone(problem, root)
-        java = {both: junit(root, both) for both in (False, True)}
+        java = {
+            (both, mode): junit(root, both, mode)
+            for both, mode in ((False, "apart"), (False, "together"), (True, "apart"))
+        }
     print(f"unit-test problem, {TESTS} trivial tests in one file (median of {RUNS}):")
     print(f"  judged (two sandboxes, every call across): {mine:.3f} s")
     print(f"  pytest alone, one process:                 {theirs:.3f} s")
     print(f"  ratio {mine / theirs:.2f}x (target: at most 1.5x)")
-    for both, (judged_s, launcher, with_javac) in java.items():
-        what = "two JUnit 5 classes, 5 tests (a JVM each)" if both else "a JUnit 5 class of 3 tests"
-        print(f"{what} (median of {RUNS}):")
-        print(f"  judged (compiled and run in the runner's JVM): {judged_s:.3f} s")
+    for (both, mode), (judged_s, launcher, with_javac) in java.items():
+        what = "two JUnit 5 classes, 5 tests (a pair each)" if both else "a JUnit 5 class of 3 tests"
+        print(f"{what}, mode {mode} (median of {RUNS}):")
+        how = "the tests' JVM and the student's, side by side" if mode == "apart" else "compiled and run in one JVM"
+        print(f"  judged ({how}): {judged_s:.3f} s")
         ratio = judged_s / launcher
         target = "" if both else " (target: at most 1.5x)"
         print(f"  console launcher alone, compiled classes:     {launcher:.3f} s  ratio {ratio:.2f}x{target}")
