@@ -86,6 +86,7 @@ public final class JudgeTests {
     private static StringBuilder printed = new StringBuilder();
     static String faultKind;
     static String faultMessage;
+    private static volatile String garbled = "";
 
     private JudgeTests() {
     }
@@ -246,7 +247,10 @@ public final class JudgeTests {
         Set<Class<?>> faces = new LinkedHashSet<>();
         for (String name : names) {
             Class<?> c = local(name);
-            if (c.isInterface() && Modifier.isPublic(c.getModifiers()) && !c.isSealed()) {
+            ClassLoader from = c.getClassLoader();
+            boolean known = from == null || from == ClassLoader.getPlatformClassLoader() || from == standIns;
+            // The JDK's interfaces and the stand-ins', never JUnit's or the judge's own.
+            if (known && c.isInterface() && Modifier.isPublic(c.getModifiers()) && !c.isSealed()) {
                 faces.add(c);
             }
         }
@@ -350,7 +354,7 @@ public final class JudgeTests {
                 throw fault("gone", "the student's process ended during this test");
             }
             if (got == GARBLED) {
-                throw fault("garbled", "the student's code wrote on the tests' channel (a reply that is not one)");
+                throw fault("garbled", garbled);
             }
             if (got != null) {
                 return (byte[]) got;
@@ -672,6 +676,9 @@ public final class JudgeTests {
                     }
                 }
             } catch (IOException | OutOfMemoryError e) {
+                garbled = e instanceof OutOfMemoryError || String.valueOf(e.getMessage()).startsWith("a frame of")
+                        ? "the student's code sent a reply of over " + (JudgeWire.MAX_FRAME >> 20) + " MiB"
+                        : "the student's code wrote on the tests' channel (a reply that is not one)";
                 try {
                     replies.put(GARBLED);
                 } catch (InterruptedException stop) {
@@ -727,6 +734,7 @@ public final class JudgeTests {
             collectError(late, true);
             System.exit(42);
         }
+        begin(); // a test class's own setup (@BeforeAll, a static field) may call the student's code
         run(ids);
         System.exit(42);
     }

@@ -35,6 +35,7 @@ public class Shapes {
     public static double total(List<Shape> shapes) { double t = 0; for (Shape s : shapes) t += s.area(); return t; }
     public static <T extends Comparable<T>> T max(List<T> xs) { return Collections.max(xs); }
     public static void hello(String name) { System.out.println("Hello, " + name + "!"); }
+    public static List<Integer> huge() { return new ArrayList<>(Collections.nCopies(3_000_000, 7)); }
     public static Color next(Color c) { return Color.values()[(c.ordinal() + 1) % 3]; }
     public static Iterator<Integer> upTo(int n) {
         return new Iterator<Integer>() {
@@ -78,6 +79,7 @@ import java.util.*;
 import org.junit.jupiter.api.Test;
 
 class ShapesTest {
+    static final Circle ONE = new Circle(1);  // made before any test starts
     @Test void arrays() { assertArrayEquals(new int[] {1, 2, 3}, Shapes.sorted(new int[] {3, 1, 2})); }
     @Test void inPlace() { int[] a = {3, 1, 2}; Shapes.sortInPlace(a); assertArrayEquals(new int[] {1, 2, 3}, a); }
     @Test void listInPlace() {
@@ -104,7 +106,7 @@ class ShapesTest {
         assertEquals("Circle(2.0)", new Circle(2).toString());
     }
     @Test void comparable() {
-        List<Circle> cs = new ArrayList<>(List.of(new Circle(3), new Circle(1)));
+        List<Circle> cs = new ArrayList<>(List.of(new Circle(3), ONE));
         Collections.sort(cs);
         assertEquals(new Circle(1), cs.get(0));
     }
@@ -134,6 +136,7 @@ class ShapesTest {
         assertEquals(1, it.next());
         assertFalse(it.hasNext());
     }
+    @Test void tooBig() { assertEquals(3_000_000, Shapes.huge().size()); }
     @Test void unexpected() { Shapes.sorted(null); }
     @Test void lambdas() { Comparator<Integer> c = (a, b) -> a - b; new Box<Comparator<Integer>>().add(c); }
 }
@@ -164,6 +167,9 @@ def test_every_shape_of_value_crosses_as_the_docs_say(shapes: Problem, tmp_path:
     verdicts = {c.group.removeprefix("shapestest-shapestest-"): (c.verdict, c.message) for c in record.cases}
     # The student's NPE is theirs; a lambda handed over is what a stand-in cannot do (the teacher's).
     assert verdicts.pop("unexpected")[0] == "RE"
+    # A reply over the wire's bound fails its test; the file's other tests run in a new pair.
+    verdict, message = verdicts.pop("toobig")
+    assert verdict == "RE" and "a reply of over 8 MiB" in message, message
     verdict, message = verdicts.pop("lambdas")
     assert verdict == "IE" and "mode apart hands the student's code plain values" in message
     assert {v for v, _ in verdicts.values()} == {"AC"}, verdicts
