@@ -29,10 +29,17 @@ public final class JudgeStandIns {
     private final ClassLoader student;
     private final Set<Class<?>> stood = new LinkedHashSet<>();
 
-    JudgeStandIns(ClassLoader student, List<Class<?>> classes) {
+    /** `seen`: the simple names the tests already see (java.lang's, their on-demand imports'):
+     * a class of the student's by one of those names has no stand-in, else it would shadow the
+     * JDK's or JUnit's class in the tests (a `Math` whose `abs` the student answers). */
+    JudgeStandIns(ClassLoader student, List<Class<?>> classes, Set<String> seen) {
         this.student = student;
         for (Class<?> c : classes) {
-            if (standable(c)) {
+            Class<?> top = c;
+            while (top.getEnclosingClass() != null) {
+                top = top.getEnclosingClass();
+            }
+            if (standable(c) && !seen.contains(top.getSimpleName())) {
                 stood.add(c);
             }
         }

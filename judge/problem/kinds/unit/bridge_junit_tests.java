@@ -538,28 +538,57 @@ public final class JudgeTests {
     static final java.util.regex.Pattern TEST_FILE = java.util.regex.Pattern.compile("(Test.*|.*Tests?)\\.java");
 
     /** The tests and stand-ins compiled and loaded; null when they do not compile (written). */
-    static ClassLoader compileTests(Path box, List<String> ids, ClassLoader student) throws IOException {
-        Map<String, String> made = new JudgeStandIns(student, classesOf(student)).sources();
-        Path folder = box.resolve(STAND_INS);
-        Files.createDirectories(folder);
-        List<File> sources = new ArrayList<>();
-        for (Map.Entry<String, String> file : made.entrySet()) {
-            Files.writeString(folder.resolve(file.getKey()), file.getValue());
-            sources.add(folder.resolve(file.getKey()).toFile());
+    static final java.util.regex.Pattern ON_DEMAND = java.util.regex.Pattern.compile(
+            "^\\s*import\\s+([\\w.]+)\\s*\\.\\s*\\*\\s*;", java.util.regex.Pattern.MULTILINE);
+
+    /** Which of `names` the tests see as a class of the JDK's or JUnit's: java.lang's, or one of
+     * a package a test file imports on demand (`import java.util.*;`). */
+    static Set<String> seen(List<File> tests, List<Class<?>> classes) throws IOException {
+        Set<String> packages = new LinkedHashSet<>(List.of("java.lang"));
+        for (File test : tests) {
+            java.util.regex.Matcher found = ON_DEMAND.matcher(Files.readString(test.toPath(), StandardCharsets.UTF_8));
+            while (found.find()) {
+                packages.add(found.group(1));
+            }
         }
+        Set<String> taken = new LinkedHashSet<>();
+        for (Class<?> c : classes) {
+            for (String where : packages) {
+                try {
+                    Class.forName(where + "." + c.getSimpleName(), false, JudgeTests.class.getClassLoader());
+                    taken.add(c.getSimpleName());
+                } catch (ClassNotFoundException | LinkageError e) {
+                    // not a class there
+                }
+            }
+        }
+        return taken;
+    }
+
+    static ClassLoader compileTests(Path box, List<String> ids, ClassLoader student) throws IOException {
         Set<String> own = new LinkedHashSet<>();
         for (String id : ids) {
             own.add(id.split("::", 2)[0]);
         }
+        List<File> tests = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(box)) {
             for (Path p : walk.sorted().collect(Collectors.toList())) {
                 String name = box.relativize(p).toString();
                 boolean helper = !TEST_FILE.matcher(p.getFileName().toString()).matches();
                 if (name.endsWith(".java") && Files.isRegularFile(p) && !name.startsWith(STUDENT + "/")
                         && !name.startsWith(STAND_INS + "/") && (own.contains(name) || helper)) {
-                    sources.add(p.toFile());
+                    tests.add(p.toFile());
                 }
             }
+        }
+        List<Class<?>> theirs = classesOf(student);
+        Map<String, String> made = new JudgeStandIns(student, theirs, seen(tests, theirs)).sources();
+        Path folder = box.resolve(STAND_INS);
+        Files.createDirectories(folder);
+        List<File> sources = new ArrayList<>(tests);
+        for (Map.Entry<String, String> file : made.entrySet()) {
+            Files.writeString(folder.resolve(file.getKey()), file.getValue());
+            sources.add(folder.resolve(file.getKey()).toFile());
         }
         Path classes = Files.createTempDirectory("judge-tests");
         String failed = compile(sources, classes, System.getProperty("java.class.path"), box);

@@ -136,6 +136,8 @@ class ShapesTest {
         assertEquals(1, it.next());
         assertFalse(it.hasNext());
     }
+    @Test void close() { assertTrue(Math.abs(new Circle(1).area() - Math.PI) < 1e-9); }
+    @Test void sameArrays() { assertTrue(Arrays.equals(new int[] {1, 2, 3}, Shapes.sorted(new int[] {2, 3, 1}))); }
     @Test void tooBig() { assertEquals(3_000_000, Shapes.huge().size()); }
     @Test void unexpected() { Shapes.sorted(null); }
     @Test void lambdas() { Comparator<Integer> c = (a, b) -> a - b; new Box<Comparator<Integer>>().add(c); }
@@ -173,7 +175,7 @@ def test_every_shape_of_value_crosses_as_the_docs_say(shapes: Problem, tmp_path:
     verdict, message = verdicts.pop("lambdas")
     assert verdict == "IE" and "mode apart hands the student's code plain values" in message
     assert {v for v, _ in verdicts.values()} == {"AC"}, verdicts
-    assert len(verdicts) == 17
+    assert len(verdicts) == 19
 
 
 @needs_java
@@ -206,3 +208,25 @@ def test_no_submitted_class_takes_a_name_of_the_judges(tmp_path: Path) -> None:
     spec.write_text(spec.read_text().replace("student_files: [Stack.java]", "student_files: [JudgeWire.java]"))
     with pytest.raises(SpecError, match=r"JudgeWire\.java"):
         load_problem(tmp_path / "jstack")
+
+
+# Wrong (sorted returns its input, a circle's area is 0), with classes of its own named as the
+# JDK's that the tests use unqualified: Math (java.lang) and Arrays (java.util.*, imported on
+# demand), whose abs and equals would answer for the tests if they were stood in.
+SHADOWS = (
+    SHAPES.replace("Math.PI * r * r", "0")
+    .replace("int[] b = a.clone(); Arrays.sort(b); return b;", "return a;")
+    .replace("Arrays.sort(a);", "")
+    .replace("Arrays.asList", "java.util.Arrays.asList")
+    + "class Math { static double abs(double x) { return 0; } }\n"
+    + "class Arrays { static boolean equals(int[] a, int[] b) { return true; } }\n"
+)
+
+
+@needs_java
+def test_a_class_named_as_the_jdks_never_answers_for_the_tests(shapes: Problem, tmp_path: Path) -> None:
+    (tmp_path / "Shapes.java").write_text(SHADOWS)
+    record = judging.judge(judging.identify(shapes, tmp_path / "Shapes.java", "mallory"), full=True)
+    verdicts = {c.group.removeprefix("shapestest-shapestest-"): c.verdict for c in record.cases}
+    assert verdicts["close"] == "WA" and verdicts["samearrays"] == "WA", record.cases
+    assert verdicts["arrays"] == "WA" and verdicts["lists"] == "AC", record.cases
