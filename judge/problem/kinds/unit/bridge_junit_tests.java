@@ -492,7 +492,10 @@ public final class JudgeTests {
                     .sorted().map(Path::toFile).collect(Collectors.toList());
         }
         Path classes = Files.createTempDirectory("judge-student");
-        String failed = compile(sources, classes, classes.toString(), folder);
+        // The student's JVM compiles its own classes as it likes (its limits are its own); this
+        // JVM, the tests', within a budget.
+        String failed = errors == null ? compile(sources, classes, classes.toString(), folder)
+                : compileWatched(sources, classes, classes.toString(), folder);
         if (failed != null) {
             if (errors != null) {
                 errors.append(failed);
@@ -500,6 +503,44 @@ public final class JudgeTests {
             return null;
         }
         return new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+    }
+
+    /** CPU time javac may take on the student's sources, or on the tests and stand-ins, in this
+     * JVM: a source made to keep javac busy would end this process at its limit, the judge's IE. */
+    static final double COMPILE_CPU_S = Double.parseDouble(System.getProperty("judge.compileCpuS", "5"));
+
+    /** `compile`, in a thread of its own whose CPU time is watched: over COMPILE_CPU_S (or six
+     * times that of wall time) the student's sources are to blame, a CE, and this JVM ends. */
+    static String compileWatched(List<File> sources, Path classes, String classPath, Path base) throws IOException {
+        String[] result = new String[1];
+        IOException[] failed = new IOException[1];
+        Thread javac = new Thread(() -> {
+            try {
+                result[0] = compile(sources, classes, classPath, base);
+            } catch (IOException e) {
+                failed[0] = e;
+            }
+        }, "judge-javac");
+        javac.setDaemon(true);
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        long until = System.nanoTime() + (long) (6 * COMPILE_CPU_S * 1e9);
+        javac.start();
+        try {
+            while (javac.isAlive()) {
+                javac.join(50);
+                if (cpu.getThreadCpuTime(javac.getId()) > COMPILE_CPU_S * 1e9 || System.nanoTime() > until) {
+                    collectError(String.format(Locale.ROOT, "your classes took javac over %g s to compile", COMPILE_CPU_S), true);
+                    results.flush();
+                    Runtime.getRuntime().halt(42);
+                }
+            }
+        } catch (InterruptedException e) {
+            Runtime.getRuntime().halt(42);
+        }
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+        return result[0];
     }
 
     /** javac on `sources` into `classes`: null, or its errors as the student is shown them. */
@@ -591,7 +632,7 @@ public final class JudgeTests {
             sources.add(folder.resolve(file.getKey()).toFile());
         }
         Path classes = Files.createTempDirectory("judge-tests");
-        String failed = compile(sources, classes, System.getProperty("java.class.path"), box);
+        String failed = compileWatched(sources, classes, System.getProperty("java.class.path"), box);
         if (failed != null) {
             boolean ours = failed.contains(STAND_INS + "/");
             String why = ours ? "the judge could not stand in for your classes in mode apart (use mode: together): " : "";

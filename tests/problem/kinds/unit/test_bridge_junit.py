@@ -4,6 +4,7 @@ student's, judged through the judge as a problem, on a class of each shape the s
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -230,3 +231,28 @@ def test_a_class_named_as_the_jdks_never_answers_for_the_tests(shapes: Problem, 
     verdicts = {c.group.removeprefix("shapestest-shapestest-"): c.verdict for c in record.cases}
     assert verdicts["close"] == "WA" and verdicts["samearrays"] == "WA", record.cases
     assert verdicts["arrays"] == "WA" and verdicts["lists"] == "AC", record.cases
+
+
+@needs_java
+def test_javac_kept_busy_by_a_students_source_is_their_ce_not_the_judges_ie(tmp_path: Path) -> None:
+    """The tests' JVM compiles the student's sources (for their signatures) within a CPU budget:
+    over it, a CE and this JVM's end, never its limit (an IE). Here the budget is made tiny
+    (the kit's JudgeTests run directly, on the judge's own class: nothing hostile runs)."""
+    made = kit.kit()
+    box = tmp_path / "box"
+    (box / "student").mkdir(parents=True)
+    (box / "feedback").mkdir()
+    (box / "Shapes.java.student").write_text(SHAPES)
+    (tmp_path / "clock").symlink_to("0.0")
+    argv = made.argv(256, main=kit.TESTS_CLASS)
+    argv.insert(1, "-Djudge.compileCpuS=0.000001")
+    done = subprocess.run(
+        [*argv, "feedback", "2", str(tmp_path / "clock"), "ShapesTest.java::ShapesTest::arrays"],
+        cwd=box,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 42, done.stderr
+    lines = (box / "feedback" / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 1 and '"student": true' in lines[0] and "took javac over" in lines[0], lines
