@@ -66,7 +66,9 @@ public final class JudgeRunner {
                 case '\r': out.append("\\r"); break;
                 case '\t': out.append("\\t"); break;
                 default:
-                    if (c < 0x20) {
+                    // Control characters and the other line ends (U+0085, U+2028, U+2029): a
+                    // reader that splits lines on them would break the record.
+                    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);

@@ -343,12 +343,43 @@ public final class JudgeStandIns {
         return out.toString().replace("\n", "\n" + indent).replaceAll("(?m)^" + indent + "$", "");
     }
 
+    /** The call of a JDK superclass's constructor (an exception's) from a stand-in's: the one
+     * without arguments when there is one, else the first the stand-in may call, given nulls
+     * and zeros (its state is the student's object's, over there). */
+    static String superCall(Class<?> parent) {
+        if (parent == null || parent == Object.class) {
+            return "";
+        }
+        Constructor<?> chosen = null;
+        for (Constructor<?> k : parent.getDeclaredConstructors()) {
+            int modifiers = k.getModifiers();
+            if (!Modifier.isPublic(modifiers) && !Modifier.isProtected(modifiers)) {
+                continue;
+            }
+            if (k.getParameterCount() == 0) {
+                return "";
+            }
+            if (chosen == null) {
+                chosen = k;
+            }
+        }
+        if (chosen == null) {
+            return "";
+        }
+        List<String> given = new ArrayList<>();
+        for (Class<?> t : chosen.getParameterTypes()) {
+            given.add(t == boolean.class ? "false" : t.isPrimitive() ? "(" + t.getName() + ") 0" : "(" + type(t) + ") null");
+        }
+        return "        super(" + String.join(", ", given) + ");\n";
+    }
+
     /** A class's handle, its own equals, hashCode and toString, and its constructors. */
     private String members(Class<?> c, String name, String binary, boolean root, boolean throwable) {
         StringBuilder out = new StringBuilder();
         if (root) {
             out.append("    private final JudgeWire.Handle judge$handle;\n\n");
             out.append("    protected ").append(name).append("(JudgeWire.Handle judge$h) {\n");
+            out.append(superCall(c.getSuperclass()));
             out.append("        this.judge$handle = judge$h;\n        JudgeTests.hold(judge$h, this);\n    }\n\n");
             out.append("    public final JudgeWire.Handle judge$handle() {\n        return judge$handle;\n    }\n\n");
             out.append("    @Override\n    public boolean equals(Object other) {\n");

@@ -87,6 +87,9 @@ public final class JudgeTests {
     static String faultKind;
     static String faultMessage;
     private static volatile String garbled = "";
+    static final double GRACE_S = 2.0;
+    static volatile String current; // the test running, for the watch
+    static final java.util.concurrent.atomic.AtomicBoolean recorded = new java.util.concurrent.atomic.AtomicBoolean(true);
 
     private JudgeTests() {
     }
@@ -568,8 +571,9 @@ public final class JudgeTests {
                 }
                 try {
                     found.add(Class.forName(name.substring(0, name.length() - 6).replace('/', '.'), false, loader));
-                } catch (ClassNotFoundException | LinkageError e) {
-                    // a class that does not load is not stood in: the tests' compile names it
+                } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
+                    // a class that does not load here (a java.* package: a SecurityException)
+                    // is not stood in: the tests' compile names it
                 }
             }
         }
@@ -780,6 +784,31 @@ public final class JudgeTests {
         }
         List<String> ids = new ArrayList<>(List.of(args).subList(3, args.length));
         listen(fromStudent);
+        try {
+            standIns = prepared(box, ids);
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // The student's sources are all that differ between one run and the next (the
+            // reference's `judge verify` passes here): what they make fail is theirs, a CE.
+            collectError("the judge could not read your classes: " + e, true);
+            System.exit(42);
+        }
+        if (standIns == null) {
+            System.exit(42);
+        }
+        String late = ready();
+        if (late != null) {
+            collectError(late, true);
+            System.exit(42);
+        }
+        begin(); // a test class's own setup (@BeforeAll, a static field) may call the student's code
+        watch();
+        run(ids);
+        System.exit(42);
+    }
+
+    /** The student's classes read and the tests compiled against their stand-ins, loaded; null
+     * when either does not compile (written as a CE). */
+    static ClassLoader prepared(Path box, List<String> ids) throws IOException {
         StringBuilder errors = new StringBuilder();
         // The judge lays the student's sources beside the tests as NAME.java.student (read-only).
         try (Stream<Path> listed = Files.list(box)) {
@@ -793,20 +822,35 @@ public final class JudgeTests {
         ClassLoader student = compileStudent(box.resolve(STUDENT), errors);
         if (student == null) {
             collectError(errors.toString(), true);
-            System.exit(42);
+            return null;
         }
-        standIns = compileTests(box, ids, student);
-        if (standIns == null) {
-            System.exit(42);
-        }
-        String late = ready();
-        if (late != null) {
-            collectError(late, true);
-            System.exit(42);
-        }
-        begin(); // a test class's own setup (@BeforeAll, a static field) may call the student's code
-        run(ids);
-        System.exit(42);
+        return compileTests(box, ids, student);
+    }
+
+    /** Each test ends by its deadline (twice its CPU time and a second) and a grace of GRACE_S,
+     * whatever holds it: a reply made to be slow to read (keys that all collide in a hash map),
+     * a test's own work on what the student's code gave it. Past that, the test is TLE and this
+     * JVM ends, so that the judge runs the file's other tests in a new pair. */
+    static void watch() {
+        Thread watcher = new Thread(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long over = started + (long) ((2 * perTest + 1 + GRACE_S) * 1e9);
+                String id = current;
+                if (id != null && System.nanoTime() > over && recorded.compareAndSet(false, true)) {
+                    String why = String.format(Locale.ROOT, "the test did not end within %g s", 2 * perTest + 1);
+                    record(id, "{\"when\": \"call\", \"kind\": \"stuck\", \"message\": " + JudgeRunner.quote(why) + "}");
+                    results.flush();
+                    Runtime.getRuntime().halt(43);
+                }
+            }
+        }, "judge-watch");
+        watcher.setDaemon(true);
+        watcher.start();
     }
 
     static void run(List<String> ids) {
@@ -846,6 +890,8 @@ public final class JudgeTests {
                 if (id != null && test.isTest()) {
                     write("{\"start\": " + JudgeRunner.quote(id) + "}");
                     begin();
+                    current = id;
+                    recorded.set(false);
                 }
             }
 
@@ -858,7 +904,12 @@ public final class JudgeTests {
                     }
                     return;
                 }
-                record(id, phase(result, "call"));
+                String phase = phase(result, "call");
+                if (!recorded.compareAndSet(false, true)) {
+                    return; // the watch recorded it, and ends this JVM
+                }
+                current = null;
+                record(id, phase);
                 reported.add(id);
                 if (lost()) {
                     results.flush();

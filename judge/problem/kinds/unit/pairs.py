@@ -330,7 +330,11 @@ def _lines(kept: tuple[tuple[str, bytes], ...]) -> list[object]:
     student's in part (messages, what their code printed): a lone surrogate, which JSON can
     escape and no file or page can hold, becomes U+FFFD."""
     found: list[object] = []
-    for line in dict(kept).get(RESULTS, b"").decode("utf-8", errors="replace").splitlines():
+    # Lines end at "\n" alone: str.splitlines would also end one at U+2028 or U+0085, which a
+    # student's message may hold (the tests' side writes them as they are), breaking its record.
+    for line in dict(kept).get(RESULTS, b"").decode("utf-8", errors="replace").split("\n"):
+        if not line.strip():
+            continue
         try:
             found.append(_scrubbed(json.loads(line), 0))
         except (ValueError, RecursionError):

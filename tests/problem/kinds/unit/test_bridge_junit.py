@@ -36,6 +36,11 @@ public class Shapes {
     public static double total(List<Shape> shapes) { double t = 0; for (Shape s : shapes) t += s.area(); return t; }
     public static <T extends Comparable<T>> T max(List<T> xs) { return Collections.max(xs); }
     public static void hello(String name) { System.out.println("Hello, " + name + "!"); }
+    public static Map<List<Integer>, Integer> collide(int n) {
+        Map<List<Integer>, Integer> m = new TreeMap<>((a, b) -> Integer.compare(a.get(0), b.get(0)));
+        for (int k = 0; k < n; k++) m.put(List.of(k, 7 - 31 * k), k);  // every key's hashCode is 968
+        return m;
+    }
     public static List<Integer> huge() { return new ArrayList<>(Collections.nCopies(3_000_000, 7)); }
     public static Color next(Color c) { return Color.values()[(c.ordinal() + 1) % 3]; }
     public static Iterator<Integer> upTo(int n) {
@@ -139,6 +144,7 @@ class ShapesTest {
     }
     @Test void close() { assertTrue(Math.abs(new Circle(1).area() - Math.PI) < 1e-9); }
     @Test void sameArrays() { assertTrue(Arrays.equals(new int[] {1, 2, 3}, Shapes.sorted(new int[] {2, 3, 1}))); }
+    @Test void collide() { assertEquals(3, Shapes.collide(3).size()); }
     @Test void tooBig() { assertEquals(3_000_000, Shapes.huge().size()); }
     @Test void unexpected() { Shapes.sorted(null); }
     @Test void lambdas() { Comparator<Integer> c = (a, b) -> a - b; new Box<Comparator<Integer>>().add(c); }
@@ -176,7 +182,7 @@ def test_every_shape_of_value_crosses_as_the_docs_say(shapes: Problem, tmp_path:
     verdict, message = verdicts.pop("lambdas")
     assert verdict == "IE" and "mode apart hands the student's code plain values" in message
     assert {v for v, _ in verdicts.values()} == {"AC"}, verdicts
-    assert len(verdicts) == 19
+    assert len(verdicts) == 20
 
 
 @needs_java
@@ -245,7 +251,7 @@ def test_javac_kept_busy_by_a_students_source_is_their_ce_not_the_judges_ie(tmp_
     (box / "Shapes.java.student").write_text(SHAPES)
     (tmp_path / "clock").symlink_to("0.0")
     argv = made.argv(256, main=kit.TESTS_CLASS)
-    argv.insert(1, "-Djudge.compileCpuS=0.000001")
+    argv[1:1] = ["-Djudge.compileCpuS=0.000001", f"-Djava.io.tmpdir={tmp_path}"]
     done = subprocess.run(
         [*argv, "feedback", "2", str(tmp_path / "clock"), "ShapesTest.java::ShapesTest::arrays"],
         cwd=box,
@@ -256,3 +262,41 @@ def test_javac_kept_busy_by_a_students_source_is_their_ce_not_the_judges_ie(tmp_
     assert done.returncode == 42, done.stderr
     lines = (box / "feedback" / "results.jsonl").read_text().splitlines()
     assert len(lines) == 1 and '"student": true' in lines[0] and "took javac over" in lines[0], lines
+
+
+def _verdicts(shapes: Problem, source: str, where: Path) -> dict[str, tuple[str, str]]:
+    (where / "Shapes.java").write_text(source)
+    record = judging.judge(judging.identify(shapes, where / "Shapes.java", "mallory"), full=True)
+    return {c.group.removeprefix("shapestest-shapestest-"): (c.verdict, c.message) for c in record.cases}
+
+
+@needs_java
+def test_a_class_in_a_java_package_is_a_ce_not_an_ie(shapes: Problem, tmp_path: Path) -> None:
+    # The tests' JVM may not load a java.* class (a SecurityException): once, that ended it.
+    verdicts = _verdicts(shapes, "package java.hostile;\n\n" + SHAPES, tmp_path)
+    assert {v for v, _ in verdicts.values()} == {"CE"}, verdicts
+
+
+@needs_java
+def test_a_line_separator_in_a_students_message_breaks_no_record(shapes: Problem, tmp_path: Path) -> None:
+    # U+2028 and U+0085 end a line for str.splitlines: once, they cut a record in two (an IE).
+    odd = SHAPES.replace('"negative radius " + r', '"negative\\u2028radius\\u0085" + r')
+    odd = odd.replace('System.out.println("Hello, " + name + "!");', 'System.out.print("\\u2028\\u2029");')
+    verdicts = _verdicts(shapes, odd, tmp_path)
+    assert verdicts["ownexception"][0] == "WA"
+    assert verdicts["printing"][0] == "WA" and verdicts["arrays"][0] == "AC", verdicts
+    assert [k for k, (v, _) in verdicts.items() if v == "IE"] == ["lambdas"], verdicts
+
+
+@needs_java
+def test_a_reply_made_slow_to_read_is_the_tests_tle_by_its_deadline(shapes: Problem, tmp_path: Path) -> None:
+    """A map whose 200,000 keys all share a hashCode takes the tests' JVM minutes to put in a
+    HashMap: the test is TLE by its deadline and a grace, and the file's others run after."""
+    slow = SHAPES.replace(
+        "m.put(List.of(k, 7 - 31 * k), k);",
+        "m.put(List.of(k, 7 - 31 * k), k);\n        if (n == 3) return collide(200_000);",
+    )
+    verdicts = _verdicts(shapes, slow, tmp_path)
+    verdict, message = verdicts["collide"]
+    assert verdict == "TLE", message
+    assert verdicts["arrays"][0] == "AC" and verdicts["records"][0] == "AC", verdicts
