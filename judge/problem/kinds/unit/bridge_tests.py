@@ -262,9 +262,30 @@ def from_wire(value: Any) -> Any:
     if tag == "$bytes":
         return inner.encode("latin-1")
     if tag == "$dict":
-        return {from_wire(k): from_wire(v) for k, v in inner}
+        mapping = {}
+        for k, v in inner:
+            _in_time()
+            mapping[from_wire(k)] = from_wire(v)
+        return mapping
     made = [from_wire(v) for v in inner]
-    return {"$tuple": tuple, "$set": set, "$frozenset": frozenset}[tag](made)
+    if tag == "$tuple":
+        return tuple(made)
+    if tag not in ("$set", "$frozenset"):
+        raise ValueError(f"no value has the tag {tag!r}")  # garbled
+    kept: set[Any] = set()
+    for item in made:
+        _in_time()
+        kept.add(item)
+    return kept if tag == "$set" else frozenset(kept)
+
+
+def _in_time() -> None:
+    """StudentStuck once the test is past its deadline. A reply's keys made to share one hash
+    (ints are not salted: k * (2**61 - 1) all hash to 0) take a set or dict quadratic time,
+    in C, where no other check runs: so one is made an item at a time, each in time."""
+    channel = CHANNEL
+    if channel is not None and time.monotonic() > channel.started + 2 * channel.per_test_s + 1:
+        raise StudentStuck(f"the student's code did not return within {2 * channel.per_test_s + 1:g} s")
 
 
 def _mirror(ref: dict[str, Any]) -> Any:
