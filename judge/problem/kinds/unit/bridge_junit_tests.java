@@ -87,6 +87,7 @@ public final class JudgeTests {
     static String faultKind;
     static String faultMessage;
     private static volatile String garbled = "";
+    private static Thread reader;
     static final double GRACE_S = 2.0;
     static volatile String current; // the test running, for the watch
     static final java.util.concurrent.atomic.AtomicBoolean recorded = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -740,7 +741,7 @@ public final class JudgeTests {
     }
 
     static void listen(InputStream from) {
-        Thread reader = new Thread(() -> {
+        reader = new Thread(() -> {
             try {
                 while (true) {
                     byte[] frame = JudgeWire.readFrame(from);
@@ -803,7 +804,16 @@ public final class JudgeTests {
         begin(); // a test class's own setup (@BeforeAll, a static field) may call the student's code
         watch();
         run(ids);
-        System.exit(42);
+        results.flush();
+        // The JVM's exit waits up to 0.3 s for a thread blocked in a read (the replies' reader):
+        // the student's JVM is told to end, so that the read ends first.
+        try {
+            JudgeWire.writeFrame(toStudent, new byte[] {'Q'});
+            reader.join(100);
+        } catch (IOException | InterruptedException e) {
+            // it has ended already
+        }
+        Runtime.getRuntime().halt(42);
     }
 
     /** The student's classes read and the tests compiled against their stand-ins, loaded; null
