@@ -14,11 +14,16 @@ import pytest
 
 from judge.grade import judging
 from judge.problem import scaffold
+from judge.problem.kinds.unit import kit
 from judge.problem.spec import Problem, SpecError, load_problem
 from judge.run import sandbox
 from tests.test_cli import judge
 
 needs_sandbox = pytest.mark.skipif(not sandbox.detect().isolated, reason="no isolation here")
+needs_junit = pytest.mark.skipif(
+    not sandbox.detect().isolated or not Path(kit.JUNIT_JAR).is_file() or not shutil.which("javac"),
+    reason="no isolation, javac or JUnit here (apt-get install default-jdk-headless junit5)",
+)
 
 # A stack whose every method does nothing: no test passes by it. Each hostile module below is
 # that stack and an attack, so any point it earns is one the attack earned.
@@ -642,7 +647,7 @@ def junit(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     return made
 
 
-@needs_sandbox
+@needs_junit
 def test_a_junit_problem_verifies_as_made_with_its_points(junit: Problem) -> None:
     verified = judge("--problems", str(junit.directory.parent), "verify", "jstack")
     assert verified.returncode == 0, verified.stdout + verified.stderr
@@ -652,7 +657,7 @@ def test_a_junit_problem_verifies_as_made_with_its_points(junit: Problem) -> Non
     assert junit.max_score == 8
 
 
-@needs_sandbox
+@needs_junit
 def test_a_java_student_exiting_or_forging_gets_nothing_it_did_not_earn(junit: Problem, tmp_path: Path) -> None:
     reference = (junit.directory / "solutions" / "accepted" / "Stack.java").read_text()
     old, new = JAVA_HOSTILE["exits"]
@@ -705,7 +710,7 @@ JAVA_BURNS_IN_A_THREAD = """        if (x == 999) {
         items.add(x);"""
 
 
-@needs_sandbox
+@needs_junit
 def test_a_java_tests_cpu_time_is_every_threads(junit: Problem, tmp_path: Path) -> None:
     reference = (junit.directory / "solutions" / "accepted" / "Stack.java").read_text()
     (tmp_path / "Stack.java").write_text(reference.replace("        items.add(x);", JAVA_BURNS_IN_A_THREAD))
@@ -748,7 +753,7 @@ def test_isolate_test_gives_each_test_a_pair_of_its_own(problem: Problem, tmp_pa
     assert results == {"file": "WA", "test": "AC"}
 
 
-@needs_sandbox
+@needs_junit
 def test_a_java_student_whose_classes_do_not_compile_gets_ce_without_a_secret_line(
     junit: Problem, tmp_path: Path
 ) -> None:
