@@ -223,6 +223,9 @@ public final class JudgeStandIns {
         String call = "JudgeTests.call(" + self + ", " + JudgeRunner.quote(declaring) + ", " + JudgeRunner.quote(m.getName())
                 + ", " + parts[1] + ")";
         String body = m.getReturnType() == void.class ? call + ";" : "return (" + returned + ") " + call + ";";
+        if (m.getName().equals("compareTo") && m.getParameterCount() == 1 && !Modifier.isStatic(m.getModifiers())) {
+            body = "JudgeTests.ordered(a0);\n        " + body; // no plain value is ordered by the student
+        }
         String generic = typeParameters(m.getTypeParameters());
         return prefix + (generic.isEmpty() ? "" : generic + " ") + returned + " " + m.getName() + parts[0] + " {\n        "
                 + body + "\n    }\n";
@@ -245,20 +248,29 @@ public final class JudgeStandIns {
             if (!Modifier.isAbstract(m.getModifiers()) || ours(m, false)) {
                 continue;
             }
+            String key = m.getName() + java.util.Arrays.toString(m.getParameterTypes());
             boolean found = false;
             for (Class<?> k = c; k != null && stood.contains(k) && !found; k = k.getSuperclass()) {
-                try {
-                    k.getDeclaredMethod(m.getName(), m.getParameterTypes());
-                    found = true;
-                } catch (NoSuchMethodException e) {
-                    // on up
-                }
+                found = declared(k).contains(key);
             }
             if (!found) {
                 return false;
             }
         }
         return true;
+    }
+
+    private final Map<Class<?>, Set<String>> declaredKeys = new java.util.HashMap<>();
+
+    /** The methods a class declares, by name and parameter types: made once a class. */
+    private Set<String> declared(Class<?> k) {
+        return declaredKeys.computeIfAbsent(k, c -> {
+            Set<String> keys = new java.util.HashSet<>();
+            for (Method m : c.getDeclaredMethods()) {
+                keys.add(m.getName() + java.util.Arrays.toString(m.getParameterTypes()));
+            }
+            return keys;
+        });
     }
 
     private List<String> interfacesOf(Class<?> c) {

@@ -197,6 +197,9 @@ public final class JudgeStudent implements JudgeWire.Side {
                 args = values(in);
                 method.trySetAccessible();
                 result = method.invoke(self, args);
+            } else if (kind == 'V') {
+                args = new Object[0];
+                result = copy(readHandle(in.readInt(), new String[0]));
             } else {
                 throw new IOException("no request has the kind " + kind);
             }
@@ -225,6 +228,17 @@ public final class JudgeStudent implements JudgeWire.Side {
         } catch (Throwable e) {
             return raised(e, printed);
         }
+    }
+
+    /** A collection or map of the student's as the JDK's own (its elements as they cross). */
+    static Object copy(Object value) {
+        if (value instanceof Map) {
+            return new java.util.LinkedHashMap<>((Map<?, ?>) value);
+        }
+        if (value instanceof Set) {
+            return new LinkedHashSet<>((Set<?>) value);
+        }
+        return new ArrayList<>((java.util.Collection<?>) value);
     }
 
     /** The reply for an exception of the student's code: its classes, message and handle. */

@@ -199,6 +199,16 @@ public final class JudgeTests {
         return (Boolean) call(self, "java.lang.Object", "equals", new String[] {"java.lang.Object"}, new Object[] {other});
     }
 
+    /** A student's object orders with no plain value: that is refused here, as `equals` is
+     * decided here, so no expected value goes over to be compared (an expected TreeSet asks
+     * each element's compareTo about its own values). */
+    public static void ordered(Object other) {
+        if (!(other instanceof JudgeWire.Remote) && forwarder(other) == null) {
+            throw new ClassCastException("a student's object is not ordered against a "
+                    + (other == null ? "null" : other.getClass().getName()) + " (decided by the judge)");
+        }
+    }
+
     static Forwarder forwarder(Object value) {
         if (value != null && Proxy.isProxyClass(value.getClass())) {
             InvocationHandler handler = Proxy.getInvocationHandler(value);
@@ -225,6 +235,9 @@ public final class JudgeTests {
             if (method.getName().equals("equals") && given.length == 1 && method.getParameterTypes()[0] == Object.class) {
                 return same(proxy, given[0]);
             }
+            if (method.getName().equals("compareTo") && given.length == 1) {
+                ordered(given[0]);
+            }
             String declaring = method.getDeclaringClass() == Object.class ? "java.lang.Object" : method.getDeclaringClass().getName();
             Class<?>[] types = method.getParameterTypes();
             String[] descs = new String[types.length];
@@ -236,9 +249,11 @@ public final class JudgeTests {
     }
 
     static Object remote(int id, String[] names) {
+        boolean collection = List.of(names).contains("java.util.Collection") || List.of(names).contains("java.util.Map");
         for (String name : names) {
             Class<?> c = local(name);
-            if (c.getClassLoader() == standIns && !c.isInterface() && !c.isEnum()) {
+            boolean fits = !collection || Collection.class.isAssignableFrom(c) || Map.class.isAssignableFrom(c);
+            if (c.getClassLoader() == standIns && !c.isInterface() && !c.isEnum() && fits) {
                 try {
                     java.lang.reflect.Constructor<?> made = c.getDeclaredConstructor(JudgeWire.Handle.class);
                     made.setAccessible(true);
@@ -247,6 +262,12 @@ public final class JudgeTests {
                     // an abstract class's: a proxy of its interfaces below
                 }
             }
+        }
+        if (collection) {
+            // A collection or map of the student's with no stand-in that is one (an anonymous AbstractSet):
+            // its contents, copied over there. As a proxy, the JDK's equals of an expected set
+            // or map would ask it about the expected values (contains, get, compareTo).
+            return copied(id);
         }
         Set<Class<?>> faces = new LinkedHashSet<>();
         for (String name : names) {
@@ -262,6 +283,15 @@ public final class JudgeTests {
         Object proxy = Proxy.newProxyInstance(standIns, faces.toArray(new Class<?>[0]), new Forwarder(id));
         held.putIfAbsent(id, proxy);
         return proxy;
+    }
+
+    /** The contents of the student's collection or map `id`, as plain data. */
+    static Object copied(int id) {
+        byte[] request = request(out -> {
+            out.writeByte('V');
+            out.writeInt(id);
+        });
+        return answer(exchange(request), new Object[0]);
     }
 
     /** A stand-in's constructor: the student's object made over there; its handle. */
@@ -496,10 +526,7 @@ public final class JudgeTests {
                     .sorted().map(Path::toFile).collect(Collectors.toList());
         }
         Path classes = Files.createTempDirectory("judge-student");
-        // The student's JVM compiles its own classes as it likes (its limits are its own); this
-        // JVM, the tests', within a budget.
-        String failed = errors == null ? compile(sources, classes, classes.toString(), folder)
-                : compileWatched(sources, classes, classes.toString(), folder);
+        String failed = compile(sources, classes, classes.toString(), folder);
         if (failed != null) {
             if (errors != null) {
                 errors.append(failed);
@@ -509,31 +536,35 @@ public final class JudgeTests {
         return new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
     }
 
-    /** CPU time javac may take on the student's sources, or on the tests and stand-ins, in this
-     * JVM: a source made to keep javac busy would end this process at its limit, the judge's IE. */
-    static final double COMPILE_CPU_S = Double.parseDouble(System.getProperty("judge.compileCpuS", "5"));
+    /** CPU time the tests' JVM may spend reading the student's classes and compiling the tests
+     * against their stand-ins, in all: sources made to keep javac (or the stand-ins) busy would
+     * end this process at its limit (the judge's IE) or slow every pair. A few small classes
+     * take 0.4 s. */
+    static final double PREPARE_CPU_S = Double.parseDouble(System.getProperty("judge.compileCpuS", "3"));
 
-    /** `compile`, in a thread of its own whose CPU time is watched: over COMPILE_CPU_S (or six
-     * times that of wall time) the student's sources are to blame, a CE, and this JVM ends. */
-    static String compileWatched(List<File> sources, Path classes, String classPath, Path base) throws IOException {
-        String[] result = new String[1];
-        IOException[] failed = new IOException[1];
-        Thread javac = new Thread(() -> {
+    /** The work of `prepared`, in a thread of its own whose CPU time is watched: over
+     * PREPARE_CPU_S (or six times that of wall time) the student's sources are to blame, a CE,
+     * and this JVM ends. */
+    static ClassLoader watched(Path box, List<String> ids) throws IOException {
+        ClassLoader[] result = new ClassLoader[1];
+        Throwable[] failed = new Throwable[1];
+        Thread work = new Thread(() -> {
             try {
-                result[0] = compile(sources, classes, classPath, base);
-            } catch (IOException e) {
+                result[0] = prepared(box, ids);
+            } catch (Throwable e) {
                 failed[0] = e;
             }
-        }, "judge-javac");
-        javac.setDaemon(true);
+        }, "judge-prepare");
+        work.setDaemon(true);
         java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
-        long until = System.nanoTime() + (long) (6 * COMPILE_CPU_S * 1e9);
-        javac.start();
+        long until = System.nanoTime() + (long) (6 * PREPARE_CPU_S * 1e9);
+        work.start();
         try {
-            while (javac.isAlive()) {
-                javac.join(50);
-                if (cpu.getThreadCpuTime(javac.getId()) > COMPILE_CPU_S * 1e9 || System.nanoTime() > until) {
-                    collectError(String.format(Locale.ROOT, "your classes took javac over %g s to compile", COMPILE_CPU_S), true);
+            while (work.isAlive()) {
+                work.join(50);
+                if (cpu.getThreadCpuTime(work.getId()) > PREPARE_CPU_S * 1e9 || System.nanoTime() > until) {
+                    collectError(String.format(Locale.ROOT, "your classes took the judge over %g s to read and stand in for",
+                            PREPARE_CPU_S), true);
                     results.flush();
                     Runtime.getRuntime().halt(42);
                 }
@@ -541,8 +572,17 @@ public final class JudgeTests {
         } catch (InterruptedException e) {
             Runtime.getRuntime().halt(42);
         }
+        if (failed[0] instanceof IOException) {
+            throw (IOException) failed[0];
+        }
+        if (failed[0] instanceof RuntimeException) {
+            throw (RuntimeException) failed[0];
+        }
+        if (failed[0] instanceof LinkageError) {
+            throw (LinkageError) failed[0];
+        }
         if (failed[0] != null) {
-            throw failed[0];
+            throw new IOException(failed[0]);
         }
         return result[0];
     }
@@ -597,7 +637,7 @@ public final class JudgeTests {
                 packages.add(found.group(1));
             }
         }
-        Set<String> taken = new LinkedHashSet<>();
+        Set<String> taken = new LinkedHashSet<>(roots());
         for (Class<?> c : classes) {
             for (String where : packages) {
                 try {
@@ -609,6 +649,32 @@ public final class JudgeTests {
             }
         }
         return taken;
+    }
+
+    /** The first names of every package the tests can name (java, javax, jdk, org, com, ...): a
+     * class of the student's by one of them would hide the package in a qualified name
+     * (`org.junit.jupiter.api.Assertions.assertEquals` would be the student's). */
+    static Set<String> roots() throws IOException {
+        Set<String> found = new LinkedHashSet<>();
+        for (Module module : ModuleLayer.boot().modules()) {
+            for (String name : module.getPackages()) {
+                found.add(name.split("\\.", 2)[0]);
+            }
+        }
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.endsWith(".jar") || !Files.isRegularFile(Paths.get(entry))) {
+                continue;
+            }
+            try (java.util.jar.JarFile jar = new java.util.jar.JarFile(entry)) {
+                jar.stream().forEach(item -> {
+                    String name = item.getName();
+                    if (name.endsWith(".class") && name.contains("/")) {
+                        found.add(name.substring(0, name.indexOf('/')));
+                    }
+                });
+            }
+        }
+        return found;
     }
 
     static ClassLoader compileTests(Path box, List<String> ids, ClassLoader student) throws IOException {
@@ -637,7 +703,7 @@ public final class JudgeTests {
             sources.add(folder.resolve(file.getKey()).toFile());
         }
         Path classes = Files.createTempDirectory("judge-tests");
-        String failed = compileWatched(sources, classes, System.getProperty("java.class.path"), box);
+        String failed = compile(sources, classes, System.getProperty("java.class.path"), box);
         if (failed != null) {
             boolean ours = failed.contains(STAND_INS + "/");
             String why = ours ? "the judge could not stand in for your classes in mode apart (use mode: together): " : "";
@@ -786,7 +852,7 @@ public final class JudgeTests {
         List<String> ids = new ArrayList<>(List.of(args).subList(3, args.length));
         listen(fromStudent);
         try {
-            standIns = prepared(box, ids);
+            standIns = watched(box, ids);
         } catch (IOException | RuntimeException | LinkageError e) {
             // The student's sources are all that differ between one run and the next (the
             // reference's `judge verify` passes here): what they make fail is theirs, a CE.

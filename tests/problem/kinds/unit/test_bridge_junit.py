@@ -41,6 +41,21 @@ public class Shapes {
         for (int k = 0; k < n; k++) m.put(List.of(k, 7 - 31 * k), k);  // every key's hashCode is 968
         return m;
     }
+    public static Set<Integer> evens(int n) {
+        return new AbstractSet<Integer>() {
+            public Iterator<Integer> iterator() {
+                List<Integer> all = new ArrayList<>();
+                for (int i = 0; i < n; i++) all.add(2 * i);
+                return all.iterator();
+            }
+            public int size() { return n; }
+        };
+    }
+    public static Map<String, Integer> sizes() {
+        return new AbstractMap<String, Integer>() {
+            public Set<Map.Entry<String, Integer>> entrySet() { return Set.of(Map.entry("a", 1)); }
+        };
+    }
     public static List<Integer> huge() { return new ArrayList<>(Collections.nCopies(3_000_000, 7)); }
     public static Color next(Color c) { return Color.values()[(c.ordinal() + 1) % 3]; }
     public static Iterator<Integer> upTo(int n) {
@@ -144,6 +159,11 @@ class ShapesTest {
     }
     @Test void close() { assertTrue(Math.abs(new Circle(1).area() - Math.PI) < 1e-9); }
     @Test void sameArrays() { assertTrue(Arrays.equals(new int[] {1, 2, 3}, Shapes.sorted(new int[] {2, 3, 1}))); }
+    @Test void ownCollections() {
+        assertEquals(new TreeSet<>(List.of(0, 2, 4)), Shapes.evens(3));
+        assertEquals(Map.of("a", 1), Shapes.sizes());
+    }
+    @Test void qualified() { org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {1, 2, 3}, Shapes.sorted(new int[] {3, 1, 2})); }
     @Test void collide() { assertEquals(3, Shapes.collide(3).size()); }
     @Test void tooBig() { assertEquals(3_000_000, Shapes.huge().size()); }
     @Test void unexpected() { Shapes.sorted(null); }
@@ -182,7 +202,7 @@ def test_every_shape_of_value_crosses_as_the_docs_say(shapes: Problem, tmp_path:
     verdict, message = verdicts.pop("lambdas")
     assert verdict == "IE" and "mode apart hands the student's code plain values" in message
     assert {v for v, _ in verdicts.values()} == {"AC"}, verdicts
-    assert len(verdicts) == 20
+    assert len(verdicts) == 22
 
 
 @needs_java
@@ -227,6 +247,8 @@ SHADOWS = (
     .replace("Arrays.asList", "java.util.Arrays.asList")
     + "class Math { static double abs(double x) { return 0; } }\n"
     + "class Arrays { static boolean equals(int[] a, int[] b) { return true; } }\n"
+    + "class org { static class junit { static class jupiter { static class api { static class Assertions {\n"
+    + "    static void assertArrayEquals(int[] a, int[] b) {}\n} } } } }\n"
 )
 
 
@@ -236,6 +258,8 @@ def test_a_class_named_as_the_jdks_never_answers_for_the_tests(shapes: Problem, 
     record = judging.judge(judging.identify(shapes, tmp_path / "Shapes.java", "mallory"), full=True)
     verdicts = {c.group.removeprefix("shapestest-shapestest-"): c.verdict for c in record.cases}
     assert verdicts["close"] == "WA" and verdicts["samearrays"] == "WA", record.cases
+    # A class named org hides the package in org.junit.jupiter.api.Assertions: not stood in.
+    assert verdicts["qualified"] == "WA", record.cases
     assert verdicts["arrays"] == "WA" and verdicts["lists"] == "AC", record.cases
 
 
@@ -261,7 +285,7 @@ def test_javac_kept_busy_by_a_students_source_is_their_ce_not_the_judges_ie(tmp_
     )
     assert done.returncode == 42, done.stderr
     lines = (box / "feedback" / "results.jsonl").read_text().splitlines()
-    assert len(lines) == 1 and '"student": true' in lines[0] and "took javac over" in lines[0], lines
+    assert len(lines) == 1 and '"student": true' in lines[0] and "took the judge over" in lines[0], lines
 
 
 def _verdicts(shapes: Problem, source: str, where: Path) -> dict[str, tuple[str, str]]:
@@ -300,3 +324,29 @@ def test_a_reply_made_slow_to_read_is_the_tests_tle_by_its_deadline(shapes: Prob
     verdict, message = verdicts["collide"]
     assert verdict == "TLE", message
     assert verdicts["arrays"][0] == "AC" and verdicts["records"][0] == "AC", verdicts
+
+
+# Its set (an anonymous AbstractSet) holds elements ordered level with everything: an expected
+# TreeSet would ask their compareTo about its own values, and hear 0 (equal) each time.
+JOKERS = SHAPES.replace(
+    "        return new AbstractSet<Integer>() {\n            public Iterator<Integer> iterator() {\n"
+    "                List<Integer> all = new ArrayList<>();\n"
+    "                for (int i = 0; i < n; i++) all.add(2 * i);",
+    "        return (Set) new AbstractSet<Object>() {\n            public Iterator<Object> iterator() {\n"
+    "                List<Object> all = new ArrayList<>();\n"
+    "                for (int i = 0; i < n; i++) all.add(new Joker());",
+) + (
+    "class Joker implements Comparable {\n"
+    '    public int compareTo(Object o) { System.out.println("LEAK " + o); return 0; }\n'
+    "}\n"
+)
+
+
+@needs_java
+def test_an_expected_set_never_asks_the_students_elements_about_its_values(shapes: Problem, tmp_path: Path) -> None:
+    (tmp_path / "Shapes.java").write_text(JOKERS)
+    assert "new Joker()" in JOKERS
+    record = judging.judge(judging.identify(shapes, tmp_path / "Shapes.java", "mallory"), full=True)
+    cases = {c.group.removeprefix("shapestest-shapestest-"): c for c in record.cases}
+    assert cases["owncollections"].verdict == "WA", cases["owncollections"]
+    assert "LEAK" not in (cases["owncollections"].output or ""), cases["owncollections"]
