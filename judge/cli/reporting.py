@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from rich.text import Text
 
-from judge.cli.common import chosen_problems
+from judge.cli.common import chosen_problems, err
 
 if TYPE_CHECKING:
     from judge.grade.grading import ClassFolder
@@ -19,9 +20,25 @@ if TYPE_CHECKING:
 
 
 def load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Problem]:
+    """The problems asked for. Named ones must load; of a whole folder, one that does not
+    (a spec with an error) is left out with a line naming it, and the others are graded."""
+    from judge.errors import JudgeError
     from judge.problem.spec import load_problem
 
-    return {p.id: p for p in (load_problem(d) for d in chosen_problems(ctx, names))}
+    loaded: dict[str, Problem] = {}
+    for folder in chosen_problems(ctx, names):
+        try:
+            problem = load_problem(folder)
+        except JudgeError as error:
+            if names:
+                raise
+            first = str(error).splitlines()[0] if str(error) else type(error).__name__
+            err.print(Text.assemble(("judge: warning:", "yellow"), f" {folder}: left out: {first}"))
+            continue
+        loaded[problem.id] = problem
+    if not loaded:
+        raise JudgeError(f"{ctx.obj['problems']}: no problem loads (each says why above)")
+    return loaded
 
 
 def write_reports(folder: ClassFolder, out_dir: Path, for_students: bool = False) -> tuple[Written, list[GradeRecord]]:

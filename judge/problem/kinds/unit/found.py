@@ -11,6 +11,7 @@ reports: a submission cannot award itself points.
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -180,11 +181,18 @@ def _test(
     return UnitTest(test_id, float(points), public, title, skipped="skip" in said)
 
 
+GROUP_NAME_BASE = 55  # a slug is at most 64 characters: room for a "-NNN" that makes it unique
+
+
 def group_name(test_id: str, taken: set[str]) -> str:
-    """A group name (a slug) for a test: its file's stem and its node path, made unique."""
+    """A group name (a slug) for a test: its file's stem and its node path, made unique. A long
+    one keeps its start and ends in a digest of the test's id, the same on every run."""
     file, _, rest = test_id.partition("::")
     stem = file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     base = re.sub(r"[^a-z0-9_-]+", "-", f"{stem}-{rest.replace('::', '-')}".lower()).strip("-_") or "test"
+    if len(base) > GROUP_NAME_BASE:
+        digest = hashlib.sha256(test_id.encode("utf-8", errors="replace")).hexdigest()[:8]
+        base = f"{base[: GROUP_NAME_BASE - 9].rstrip('-_')}-{digest}"
     name, n = base, 2
     while name in taken:
         name, n = f"{base}-{n}", n + 1

@@ -3,7 +3,11 @@ visibility from the decorators teachers already write, the folder and the spec's
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judge.problem.kinds.unit.found import FoundError, PerTest, group_name, is_test_file, read_tests
 
@@ -173,3 +177,25 @@ def test_a_disabled_junit_test_or_class_is_marked() -> None:
     ]
     whole = "import org.junit.jupiter.api.*;\n\n@Disabled\nclass BTest {\n    @Test\n    void on() {}\n}\n"
     assert [t.skipped for t in read_java_tests("public/BTest.java", whole, 1)] == [True]
+
+
+@given(st.lists(st.text(min_size=1, max_size=300), min_size=1, max_size=20))
+def test_every_group_name_is_a_slug_of_at_most_64_characters_unique_and_stable(ids: list[str]) -> None:
+    """A test's id of any length (pytest's TestTransfer::test_transfer_too_much_changes_nothing
+    passes 64 with its file) makes a valid group name: the Slug's pattern and length, unique in
+    the problem, and the same name on every run."""
+    taken: set[str] = set()
+    names = [group_name(f"public/test_bank.py::{i}", taken) for i in ids]
+    again: set[str] = set()
+    assert names == [group_name(f"public/test_bank.py::{i}", again) for i in ids]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert len(name) <= 64 and re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name), name
+
+
+def test_a_long_group_name_keeps_its_start_and_ends_in_a_digest() -> None:
+    long_id = "public/test_bank.py::TestTransfer::test_transfer_too_much_changes_nothing"
+    other = long_id.replace("nothing", "neither")
+    first, second = group_name(long_id, set()), group_name(other, set())
+    assert first.startswith("test_bank-testtransfer-test_transfer_too") and first != second
+    assert len(first) <= 64 and re.fullmatch(r".*-[0-9a-f]{8}", first)
