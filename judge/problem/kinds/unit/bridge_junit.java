@@ -126,6 +126,104 @@ public final class JudgeRunner {
         return new URLClassLoader(new URL[] {classes.toUri().toURL()}, JudgeRunner.class.getClassLoader());
     }
 
+    /**
+     * JUnit's events gathered into one a listed test: a test method's own, or the invocations
+     * of a parameterized, repeated or factory method (and anything else that runs inside it),
+     * which pass when all do: the first that does not is the test's result. A test JUnit skips
+     * at run time (a condition) is an aborted one: a skip earns nothing.
+     */
+    abstract static class Gathering implements TestExecutionListener {
+        private final List<String> ids;
+        private String open;
+        private int depth;
+        private TestExecutionResult failed;
+
+        Gathering(List<String> ids) {
+            this.ids = ids;
+        }
+
+        /** A listed test starts. */
+        abstract void opened(String id);
+
+        /** A listed test ends: successful, or the first result of it that was not. */
+        abstract void closed(String id, TestExecutionResult result);
+
+        /** A container outside any listed test failed (a class's @BeforeAll). */
+        void containerFailed(TestIdentifier test, TestExecutionResult result) {
+        }
+
+        @Override
+        public void executionStarted(TestIdentifier test) {
+            if (open != null) {
+                depth++;
+                return;
+            }
+            String id = idOf(test, ids);
+            if (id != null) {
+                open = id;
+                depth = 1;
+                failed = null;
+                opened(id);
+            }
+        }
+
+        @Override
+        public void executionSkipped(TestIdentifier test, String reason) {
+            TestExecutionResult skipped = TestExecutionResult.aborted(
+                    new org.opentest4j.TestAbortedException("skipped at run time: " + reason));
+            if (open != null) {
+                failed = failed == null ? skipped : failed;
+                return;
+            }
+            String id = idOf(test, ids);
+            if (id != null) {
+                opened(id);
+                closed(id, skipped);
+            }
+        }
+
+        @Override
+        public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+            if (open == null) {
+                if (test.isContainer() && result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+                    containerFailed(test, result);
+                }
+                return;
+            }
+            if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL && failed == null) {
+                failed = result;
+            }
+            if (--depth == 0) {
+                String id = open;
+                open = null;
+                closed(id, failed == null ? TestExecutionResult.successful() : failed);
+            }
+        }
+    }
+
+    /** The test `id` (FILE::CLASS::METHOD) selected: each method of that name of the class, by
+     * its Method (JUnit's selection by name alone finds only a method without parameters, so a
+     * parameterized test was never found). */
+    static void select(LauncherDiscoveryRequestBuilder request, ClassLoader loader, String id) {
+        String[] parts = id.split("::");
+        try {
+            Class<?> test = Class.forName(parts[1], false, loader);
+            boolean found = false;
+            for (java.lang.reflect.Method method : test.getDeclaredMethods()) {
+                if (method.getName().equals(parts[2])) {
+                    request.selectors(DiscoverySelectors.selectMethod(test, method));
+                    found = true;
+                }
+            }
+            if (found) {
+                return;
+            }
+        } catch (ClassNotFoundException | LinkageError e) {
+            // JUnit says why below
+        }
+        request.selectors(DiscoverySelectors.selectMethod(parts[1], parts[2]));
+    }
+
     /** The id (of `ids`) of a test JUnit ran, null when it is none of them. */
     static String idOf(TestIdentifier test, List<String> ids) {
         if (!(test.getSource().orElse(null) instanceof MethodSource)) {
@@ -154,31 +252,19 @@ public final class JudgeRunner {
         List<String> ids = new ArrayList<>();
         LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
         for (int i = 1; i < args.length; i++) {
-            String[] parts = args[i].split("::");
             ids.add(args[i]);
-            request.selectors(DiscoverySelectors.selectMethod(parts[1], parts[2]));
+            select(request, loader, args[i]);
         }
         LauncherDiscoveryRequest built = request.build();
         Launcher launcher = LauncherFactory.create();
-        launcher.execute(built, new TestExecutionListener() {
-            private String current;
-
+        launcher.execute(built, new Gathering(ids) {
             @Override
-            public void executionStarted(TestIdentifier test) {
-                String id = idOf(test, ids);
-                if (id == null || !test.isTest()) {
-                    return;
-                }
-                current = id;
+            void opened(String id) {
                 write("{\"start\": " + quote(id) + "}");
             }
 
             @Override
-            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-                String id = idOf(test, ids);
-                if (id == null || !test.isTest()) {
-                    return;
-                }
+            void closed(String id, TestExecutionResult result) {
                 String phases = "[]";
                 if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
                     Throwable error = result.getThrowable().orElse(null);
@@ -201,7 +287,6 @@ public final class JudgeRunner {
                 }
                 // No times: the judge's end of the channel takes the kernel's, from the start line on.
                 write("{\"id\": " + quote(id) + ", \"phases\": " + phases + ", \"printed\": \"\"}");
-                current = null;
             }
         });
         write("{\"end\": true}");

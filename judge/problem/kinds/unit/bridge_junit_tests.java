@@ -933,8 +933,7 @@ public final class JudgeTests {
         Thread.currentThread().setContextClassLoader(standIns);
         LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
         for (String id : ids) {
-            String[] parts = id.split("::");
-            request.selectors(DiscoverySelectors.selectMethod(parts[1], parts[2]));
+            JudgeRunner.select(request, standIns, id);
         }
         Set<String> reported = new LinkedHashSet<>();
         Map<String, String> failedClasses = new LinkedHashMap<>();
@@ -959,27 +958,22 @@ public final class JudgeTests {
 
     static void execute(Launcher launcher, LauncherDiscoveryRequestBuilder request, List<String> ids, Set<String> reported,
             Map<String, String> failedClasses) {
-        launcher.execute(request.build(), new TestExecutionListener() {
+        launcher.execute(request.build(), new JudgeRunner.Gathering(ids) {
             @Override
-            public void executionStarted(TestIdentifier test) {
-                String id = JudgeRunner.idOf(test, ids);
-                if (id != null && test.isTest()) {
-                    write("{\"start\": " + JudgeRunner.quote(id) + "}");
-                    begin();
-                    current = id;
-                    recorded.set(false);
-                }
+            void opened(String id) {
+                write("{\"start\": " + JudgeRunner.quote(id) + "}");
+                begin();
+                current = id;
+                recorded.set(false);
             }
 
             @Override
-            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-                String id = JudgeRunner.idOf(test, ids);
-                if (id == null || !test.isTest()) {
-                    if (test.isContainer() && result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
-                        failedClasses.put(test.getDisplayName(), phase(result, "setup"));
-                    }
-                    return;
-                }
+            void containerFailed(TestIdentifier test, TestExecutionResult result) {
+                failedClasses.put(test.getDisplayName(), phase(result, "setup"));
+            }
+
+            @Override
+            void closed(String id, TestExecutionResult result) {
                 String phase = phase(result, "call");
                 if (!recorded.compareAndSet(false, true)) {
                     return; // the watch recorded it, and ends this JVM

@@ -181,23 +181,31 @@ def _test(
     return UnitTest(test_id, float(points), public, title, skipped="skip" in said)
 
 
-GROUP_NAME_BASE = 55  # a slug is at most 64 characters: room for a "-NNN" that makes it unique
+GROUP_NAME_LIMIT = 64  # a Slug's length
+GROUP_NAME_BASE = 55  # a shortened one: room for a "-NNN" that makes it unique
 
 
 def group_name(test_id: str, taken: set[str]) -> str:
-    """A group name (a slug) for a test: its file's stem and its node path, made unique. A long
-    one keeps its start and ends in a digest of the test's id, the same on every run."""
+    """A group name (a slug) for a test: its file's stem and its node path, made unique. One
+    over 64 characters keeps its start and ends in a digest of the test's id, the same on every
+    run (a name that fits is never changed: a course's records are kept by it)."""
     file, _, rest = test_id.partition("::")
     stem = file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     base = re.sub(r"[^a-z0-9_-]+", "-", f"{stem}-{rest.replace('::', '-')}".lower()).strip("-_") or "test"
-    if len(base) > GROUP_NAME_BASE:
-        digest = hashlib.sha256(test_id.encode("utf-8", errors="replace")).hexdigest()[:8]
-        base = f"{base[: GROUP_NAME_BASE - 9].rstrip('-_')}-{digest}"
+    if len(base) > GROUP_NAME_LIMIT:
+        base = _shortened(base, test_id)
     name, n = base, 2
     while name in taken:
-        name, n = f"{base}-{n}", n + 1
+        suffix = f"-{n}"
+        fits = len(base) + len(suffix) <= GROUP_NAME_LIMIT
+        name, n = (base if fits else _shortened(base, test_id)) + suffix, n + 1
     taken.add(name)
     return name
+
+
+def _shortened(base: str, test_id: str) -> str:
+    digest = hashlib.sha256(test_id.encode("utf-8", errors="replace")).hexdigest()[:8]
+    return f"{base[: GROUP_NAME_BASE - 9].rstrip('-_')}-{digest}"
 
 
 # --- JUnit 5 -----------------------------------------------------------------------------

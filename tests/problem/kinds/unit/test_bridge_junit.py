@@ -350,3 +350,86 @@ def test_an_expected_set_never_asks_the_students_elements_about_its_values(shape
     cases = {c.group.removeprefix("shapestest-shapestest-"): c for c in record.cases}
     assert cases["owncollections"].verdict == "WA", cases["owncollections"]
     assert "LEAK" not in (cases["owncollections"].output or ""), cases["owncollections"]
+
+
+KINDS_TESTS = """import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.*;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class KindsTest {
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
+    void doubles(int x) { assertEquals(x * 2, Counter.twice(x)); }
+
+    @RepeatedTest(3)
+    void repeats() { assertEquals(4, Counter.twice(2)); }
+
+    @TestFactory
+    Stream<DynamicTest> dynamic() {
+        return IntStream.of(0, 5).mapToObj(x -> DynamicTest.dynamicTest("x=" + x, () -> assertEquals(2 * x, Counter.twice(x))));
+    }
+
+    @Test
+    void plain() { assertEquals(0, Counter.twice(0)); }
+}
+"""
+COUNTER = "public class Counter {\n    public static int twice(int x) { return 2 * x; }\n}\n"
+
+
+@pytest.fixture(scope="module", params=["apart", "together"])
+def kinds(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Problem:
+    problems = tmp_path_factory.mktemp("kinds")
+    scaffold.create(problems, "kinds", "java", kind="unit")
+    folder = problems / "kinds"
+    spec = folder / "problem.yaml"
+    text = spec.read_text().replace("Stack.java", "Counter.java")
+    spec.write_text(text.replace("  per_test_time_s: 2\n", f"  per_test_time_s: 2\n  mode: {request.param}\n"))
+    shutil.rmtree(folder / "unit")
+    shutil.rmtree(folder / "solutions")
+    (folder / "unit" / "public").mkdir(parents=True)
+    (folder / "unit" / "public" / "KindsTest.java").write_text(KINDS_TESTS)
+    (folder / "solutions" / "accepted").mkdir(parents=True)
+    (folder / "solutions" / "accepted" / "Counter.java").write_text(COUNTER)
+    assert judge("--problems", str(problems), "gen", "kinds").returncode == 0
+    return load_problem(folder)
+
+
+@needs_java
+def test_parameterized_repeated_and_factory_tests_are_a_case_each_passing_when_all_do(
+    kinds: Problem, tmp_path: Path
+) -> None:
+    def verdicts(source: str) -> dict[str, str]:
+        (tmp_path / "Counter.java").write_text(source)
+        record = judging.judge(judging.identify(kinds, tmp_path / "Counter.java", "ann"), full=True)
+        return {c.group.removeprefix("kindstest-kindstest-"): c.verdict for c in record.cases}
+
+    assert verdicts(COUNTER) == {"doubles": "AC", "repeats": "AC", "dynamic": "AC", "plain": "AC"}
+    # Right for 2 alone: one parameter of three passes, one repetition's input, one dynamic test of two.
+    assert verdicts(COUNTER.replace("2 * x", "x + 2")) == {
+        "doubles": "WA",
+        "repeats": "AC",
+        "dynamic": "WA",
+        "plain": "WA",
+    }
+    assert verdicts(COUNTER.replace("2 * x", "x == 3 ? 7 : 2 * x"))["doubles"] == "WA"
+
+
+@needs_java
+def test_what_the_jvm_writes_after_the_end_changes_no_verdict(kinds: Problem, tmp_path: Path) -> None:
+    """A shutdown hook of the student's class writes after the runner's end line, on stdout
+    and on the descriptor itself: every test keeps its verdict (together: the end line closes
+    the channel; apart: the student's JVM ends without its hooks)."""
+    hook = (
+        "public class Counter {\n    static {\n        Runtime.getRuntime().addShutdownHook(new Thread(() -> {\n"
+        '            System.out.println("bye");\n'
+        "            try {\n                new java.io.FileOutputStream(java.io.FileDescriptor.out).write(\n"
+        '                    "bye\\n{\\"end\\": true}\\n".getBytes());\n'
+        "            } catch (java.io.IOException e) {\n            }\n        }));\n    }\n"
+    )
+    (tmp_path / "Counter.java").write_text(COUNTER.replace("public class Counter {\n", hook))
+    record = judging.judge(judging.identify(kinds, tmp_path / "Counter.java", "ann"), full=True)
+    assert {c.verdict for c in record.cases} == {"AC"}, record.cases
