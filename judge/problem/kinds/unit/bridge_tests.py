@@ -608,13 +608,22 @@ def _phase(call: Any) -> dict[str, Any]:
     return {"when": call.when, "kind": kind, "message": message[:2000]}
 
 
+PARAMETERS = re.compile(r"\[.*\]$")  # test_x[1-a]: one run of the parametrized test_x
+
+
 class Recorder:
-    """A pytest plugin writing each test's record as it ends."""
+    """A pytest plugin writing each listed test's record as it ends. A parametrized test is one
+    listed test: its runs (test_x[1], test_x[2]) are gathered into one record, which fails with
+    the first of them that fails; an xfail is counted as pytest counts it."""
 
     def __init__(self, path: str) -> None:
         self.out = open(path, "a", encoding="utf-8")
+        self.open: str | None = None  # the listed test whose runs are being gathered
         self.phases: list[dict[str, Any]] = []
-        self.ended = False
+        self.run_phases: list[dict[str, Any]] = []
+        self.cpu = 0.0
+        self.printed: list[str] = []
+        self.started = time.monotonic()
 
     def write(self, record: dict[str, Any]) -> None:
         self.out.write(json.dumps(record) + "\n")
@@ -622,23 +631,36 @@ class Recorder:
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         assert CHANNEL is not None
-        # Which test was running, should this process end in it (a limit the student's replies
-        # drove it to): the judge gives that test its verdict and runs the rest anew.
-        self.write({"start": nodeid})
+        listed = PARAMETERS.sub("", nodeid)
+        if listed != self.open:
+            self.flush()
+            # Which test was running, should this process end in it (a limit the student's
+            # replies drove it to): the judge gives that test its verdict and runs the rest anew.
+            self.write({"start": listed})
+            self.open, self.phases, self.cpu, self.printed = listed, [], 0.0, []
+            self.started = time.monotonic()
         CHANNEL.begin()
         CHANNEL.in_test = True
-        self.phases = []
-        self.started = time.monotonic()
+        self.run_phases = []
 
     def pytest_runtest_makereport(self, item: Any, call: Any) -> None:
         if call.excinfo is None:
             return
         try:
-            self.phases.append(_phase(call))
+            self.run_phases.append(_phase(call))
         except Exception:  # a message that cannot be made still fails the test
-            self.phases.append(
+            self.run_phases.append(
                 {"when": call.when, "kind": "error", "message": "(the failure's message could not be made)"}
             )
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.skipped and getattr(report, "wasxfail", None) is not None:
+            # An expected failure, as pytest counts it: not a failure.
+            self.run_phases = [p for p in self.run_phases if p["when"] != report.when]
+        elif report.failed and not any(p["when"] == report.when for p in self.run_phases):
+            # A failure pytest made of a pass (a strict xfail that passed).
+            said = str(report.longrepr).strip().splitlines()
+            self.run_phases.append({"when": report.when, "kind": "assert", "message": (said or ["failed"])[0][:2000]})
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         assert CHANNEL is not None
@@ -647,17 +669,27 @@ class Recorder:
             CHANNEL.used()  # to its end: what the student's process did after its last reply
         except StudentStuck:
             pass  # the figure says it: TLE
-        record = {
-            "id": nodeid,
-            "phases": self.phases,
-            "cpu": round(CHANNEL.cpu, 4),
-            "wall": round(time.monotonic() - self.started, 4),
-            "printed": "".join(CHANNEL.printed)[-4096:],
-        }
-        self.write(record)
-        if any(p["kind"] in ("gone", "stuck", "garbled") for p in self.phases):
+        self.cpu = max(self.cpu, CHANNEL.cpu)  # each run has the test's time
+        self.printed.append("".join(CHANNEL.printed))
+        self.phases.extend(self.run_phases)
+        if any(p["kind"] in ("gone", "stuck", "garbled") for p in self.run_phases):
+            self.flush()
             self.out.close()
             os._exit(43)  # the student's process is lost or stuck: the judge starts another
+
+    def flush(self) -> None:
+        """The gathered record of the listed test, once its runs are over."""
+        if self.open is None:
+            return
+        record = {
+            "id": self.open,
+            "phases": self.phases,
+            "cpu": round(self.cpu, 4),
+            "wall": round(time.monotonic() - self.started, 4),
+            "printed": "".join(self.printed)[-4096:],
+        }
+        self.open = None
+        self.write(record)
 
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
@@ -701,5 +733,6 @@ def main() -> int:
         ["-q", "-p", "no:cacheprovider", "--import-mode=importlib", "--rootdir", here, "--no-header", *node_ids],
         plugins=[recorder],
     )
+    recorder.flush()
     recorder.out.close()
     return 42

@@ -21,14 +21,21 @@ import sys
 import traceback
 from typing import Any
 
+PARAMETERS = re.compile(r"\[.*\]$")  # test_x[1-a]: one run of the parametrized test_x
+
 
 class ChannelRecorder:
-    """A pytest plugin writing each test's record to the channel as it ends."""
+    """A pytest plugin writing each listed test's record to the channel as it ends: a
+    parametrized test's runs gathered into one, failing with the first of them that fails; an
+    xfail counted as pytest counts it."""
 
     def __init__(self, channel: int, student_files: frozenset[str]) -> None:
         self.channel = channel
         self.student_files = student_files
+        self.open: str | None = None
         self.phases: list[dict[str, Any]] = []
+        self.run_phases: list[dict[str, Any]] = []
+        self.printed = ""
 
     def write(self, record: dict[str, Any]) -> None:
         data = (json.dumps(record) + "\n").encode()
@@ -36,8 +43,12 @@ class ChannelRecorder:
             data = data[os.write(self.channel, data) :]
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
-        self.phases = []
-        self.write({"start": nodeid})
+        listed = PARAMETERS.sub("", nodeid)
+        if listed != self.open:
+            self.flush()
+            self.open, self.phases, self.printed = listed, [], ""
+            self.write({"start": listed})
+        self.run_phases = []
 
     def _kind(self, err: BaseException) -> str:
         """Where the exception came from: the student's file (RE) or the test's (a failure)."""
@@ -58,16 +69,27 @@ class ChannelRecorder:
             message = (message.splitlines() or [""])[0].removeprefix("AssertionError: ")
         elif kind == "student":
             message = f"the student's code raised {message}"
-        self.phases.append({"when": call.when, "kind": kind, "message": message[:2000]})
+        self.run_phases.append({"when": call.when, "kind": kind, "message": message[:2000]})
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         if report.when == "call":
-            self.printed = report.capstdout[-4096:]
+            self.printed = (self.printed + report.capstdout)[-4096:]
+        if report.skipped and getattr(report, "wasxfail", None) is not None:
+            # An expected failure, as pytest counts it: not a failure.
+            self.run_phases = [p for p in self.run_phases if p["when"] != report.when]
+        elif report.failed and not any(p["when"] == report.when for p in self.run_phases):
+            said = str(report.longrepr).strip().splitlines()
+            self.run_phases.append({"when": report.when, "kind": "assert", "message": (said or ["failed"])[0][:2000]})
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
-        # No times: the judge's end of the channel takes the kernel's, from the start line on.
-        self.write({"id": nodeid, "phases": self.phases, "printed": getattr(self, "printed", "")})
-        self.printed = ""
+        self.phases.extend(self.run_phases)
+
+    def flush(self) -> None:
+        """The listed test's record, once its runs are over. No times: the judge's end of the
+        channel takes the kernel's, from the start line on."""
+        if self.open is not None:
+            self.write({"id": self.open, "phases": self.phases, "printed": self.printed})
+            self.open = None
 
     def where(self, lines: list[str]) -> str:
         """The student's line the import failed at, as pytest's report names it."""
@@ -109,6 +131,7 @@ def main() -> int:
         ["-q", "-p", "no:cacheprovider", "--import-mode=importlib", "--rootdir", here, "--no-header", *node_ids],
         plugins=[recorder],
     )
+    recorder.flush()
     recorder.write({"end": True})
     return 0
 

@@ -796,3 +796,62 @@ def test_a_syntax_error_is_ce_with_its_line_in_either_mode(problem: Problem, tmp
         record = judging.judge(judging.identify(copied, tmp_path / "stack.py", "syd"), full=True)
         assert {c.verdict for c in record.cases} == {"CE"}, (mode, record.cases)
         assert "SyntaxError" in record.cases[0].message and "(stack.py, line 2)" in record.cases[0].message, mode
+
+
+PYTEST_SHAPES = """import pytest
+
+import stack
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_pushes(n):
+    s = stack.Stack()
+    for i in range(n):
+        s.push(i)
+    assert len(s) == n
+
+
+@pytest.mark.xfail(reason="peek on an empty stack is not asked for")
+def test_expected_to_fail():
+    assert stack.Stack().peek() == 0
+
+
+@pytest.mark.xfail(strict=True)
+def test_strict_xfail_that_passes():
+    assert len(stack.Stack()) == 0
+"""
+
+
+@pytest.fixture(scope="module", params=["apart", "together"])
+def shapes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Problem:
+    problems = tmp_path_factory.mktemp("shapes")
+    made = scaffold.create(problems, "stack", "python3", kind="unit")
+    spec = made.directory / "problem.yaml"
+    mode = f"  per_test_time_s: 2\n  mode: {request.param}\n"
+    spec.write_text(spec.read_text().replace("  per_test_time_s: 2\n", mode))
+    (made.directory / "unit" / "public" / "test_shapes.py").write_text(PYTEST_SHAPES)
+    assert judge("--problems", str(problems), "gen", "stack").returncode == 0
+    return load_problem(made.directory)
+
+
+@needs_sandbox
+def test_a_parametrized_test_is_one_case_and_an_xfail_counts_as_pytest_counts_it(
+    shapes: Problem, tmp_path: Path
+) -> None:
+    def verdicts(source: str) -> dict[str, str]:
+        (tmp_path / "stack.py").write_text(source)
+        record = judging.judge(judging.identify(shapes, tmp_path / "stack.py", "ann"), full=True)
+        return {
+            c.group.removeprefix("test_shapes-"): c.verdict for c in record.cases if c.group.startswith("test_shapes")
+        }
+
+    reference = (shapes.directory / "solutions" / "accepted" / "stack.py").read_text()
+    assert verdicts(reference) == {
+        "test_pushes": "AC",
+        "test_expected_to_fail": "AC",
+        "test_strict_xfail_that_passes": "WA",
+    }
+    # Wrong for 3 pushes alone: one run of three fails, and so does the test.
+    capped = reference.replace("        return len(self._items)", "        return min(len(self._items), 2)")
+    assert capped != reference
+    assert verdicts(capped)["test_pushes"] == "WA"
