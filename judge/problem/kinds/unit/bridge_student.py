@@ -146,7 +146,21 @@ def _raised(err: BaseException, objects: Objects) -> dict[str, Any]:
         json.dumps(args)
     except Exception:
         args = [message]
-    return {"class": encode(type(err), objects), "message": message[:2000], "args": args, "where": shown[-5:]}
+    attributes: dict[str, Any] = {}
+    for name, value in list(getattr(err, "__dict__", {}).items())[:50]:
+        try:
+            encoded = encode(value, objects)
+            json.dumps(encoded)
+        except Exception:
+            continue
+        attributes[str(name)] = encoded
+    return {
+        "class": encode(type(err), objects),
+        "message": message[:2000],
+        "args": args,
+        "attributes": attributes,
+        "where": shown[-5:],
+    }
 
 
 def perform(request: dict[str, Any], objects: Objects, modules: frozenset[str]) -> Any:

@@ -316,12 +316,22 @@ def _mirror_class(ref: dict[str, Any]) -> type:
         # Only below Exception: a student's class on KeyboardInterrupt, SystemExit or
         # GeneratorExit would stop pytest itself here, which is the judge's process.
         bases = tuple(b for b in bases if issubclass(b, Exception)) or (Exception,)
-        made = type(str(ref["name"]), bases, {"__module__": str(ref.get("module", ""))})
+        made = type(str(ref["name"]), bases, {"__module__": str(ref.get("module", "")), "__str__": _said})
     else:
         made = RemoteClass(str(ref["name"]), (), {"__module__": str(ref.get("module", "")), "_handle": handle})
     _classes[handle] = made
     _handles[id(made)] = handle
     return made
+
+
+SAID = "_judge_said"  # on an exception of the student's class: str() of it over there
+
+
+def _said(err: BaseException) -> str:
+    """str() of an exception of a student's class: its own __str__'s text, as the student's
+    process made it (pytest.raises(match=...) reads it), else its arguments'."""
+    said = getattr(err, SAID, None)
+    return said if isinstance(said, str) else Exception.__str__(err)
 
 
 def _exception(raised: dict[str, Any]) -> BaseException:
@@ -340,6 +350,12 @@ def _exception(raised: dict[str, Any]) -> BaseException:
         err = cls.__new__(cls)
         err.args = (message,)
     setattr(err, STUDENT_MARK, [str(w) for w in raised.get("where", [])])
+    setattr(err, SAID, message)
+    attributes = raised.get("attributes")
+    for name, value in (attributes if isinstance(attributes, dict) else {}).items():
+        # Its own attributes (excinfo.value.balance), plain values; no name of Python's own.
+        if isinstance(name, str) and name.isidentifier() and not name.startswith("_") and name != "args":
+            setattr(err, name, from_wire(value))
     return err
 
 
@@ -723,6 +739,10 @@ def main() -> int:
         return 42
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
+    # A helper module beside the test files (public/helpers.py): importable as pytest's own
+    # rootdir-relative run would make it, after the box's own modules.
+    for folder in sorted({os.path.dirname(node.split("::", 1)[0]) for node in node_ids} - {""}):
+        sys.path.append(os.path.join(here, folder))
     try:
         import pytest
     except ImportError:

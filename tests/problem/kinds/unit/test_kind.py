@@ -819,7 +819,31 @@ def test_expected_to_fail():
 @pytest.mark.xfail(strict=True)
 def test_strict_xfail_that_passes():
     assert len(stack.Stack()) == 0
+
+
+def test_a_helper_beside_the_tests():
+    from helpers import filled
+
+    assert len(filled(3)) == 3
+
+
+def test_an_exception_of_its_own():
+    with pytest.raises(stack.EmptyStackError, match="nothing to pop") as caught:
+        stack.Stack().pop()
+    assert caught.value.size == 0
 """
+HELPERS = (
+    "import stack\n\n\ndef filled(n):\n    s = stack.Stack()\n    for i in range(n):\n        s.push(i)\n    return s\n"
+)
+# An exception class with a __str__ and an attribute of its own, as an honest student writes one.
+OWN_ERROR = (
+    "class EmptyStackError(IndexError):\n"
+    "    def __init__(self, message, size=0):\n"
+    "        super().__init__(message)\n"
+    "        self.size = size\n\n"
+    "    def __str__(self):\n"
+    '        return "nothing to pop: " + self.args[0]\n'
+)
 
 
 @pytest.fixture(scope="module", params=["apart", "together"])
@@ -830,12 +854,13 @@ def shapes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     mode = f"  per_test_time_s: 2\n  mode: {request.param}\n"
     spec.write_text(spec.read_text().replace("  per_test_time_s: 2\n", mode))
     (made.directory / "unit" / "public" / "test_shapes.py").write_text(PYTEST_SHAPES)
+    (made.directory / "unit" / "public" / "helpers.py").write_text(HELPERS)
     assert judge("--problems", str(problems), "gen", "stack").returncode == 0
     return load_problem(made.directory)
 
 
 @needs_sandbox
-def test_a_parametrized_test_is_one_case_and_an_xfail_counts_as_pytest_counts_it(
+def test_pytest_shapes_parametrize_xfail_helpers_and_own_exceptions_run_as_pytest_runs_them(
     shapes: Problem, tmp_path: Path
 ) -> None:
     def verdicts(source: str) -> dict[str, str]:
@@ -846,11 +871,16 @@ def test_a_parametrized_test_is_one_case_and_an_xfail_counts_as_pytest_counts_it
         }
 
     reference = (shapes.directory / "solutions" / "accepted" / "stack.py").read_text()
-    assert verdicts(reference) == {
+    own = reference.replace("class EmptyStackError(IndexError):\n    pass\n", OWN_ERROR)
+    assert own != reference
+    assert verdicts(own) == {
         "test_pushes": "AC",
         "test_expected_to_fail": "AC",
         "test_strict_xfail_that_passes": "WA",
+        "test_a_helper_beside_the_tests": "AC",
+        "test_an_exception_of_its_own": "AC",
     }
+    assert verdicts(reference)["test_an_exception_of_its_own"] == "WA"  # its message is not that
     # Wrong for 3 pushes alone: one run of three fails, and so does the test.
     capped = reference.replace("        return len(self._items)", "        return min(len(self._items), 2)")
     assert capped != reference
