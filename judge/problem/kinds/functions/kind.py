@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
 from judge.problem.kinds.base import CaseRun, Decoy, Kind, Starter, run_on_stdin
-from judge.problem.kinds.functions import outcome, programs, starters, types, values
+from judge.problem.kinds.functions import code_text, outcome, programs, starters, types, values
 from judge.run import custom_checker, languages, sandbox
 from judge.run.checkers import CheckResult
 from judge.run.sources import Launch, Sources
@@ -118,6 +118,8 @@ class Functions(Kind):
             return f"function problems take {offered} for now; {sources.language.name} is not offered yet"
         module = dict(sources.files).get(sources.main or sources.files[0][0], b"")
         what = f"class {api.name}" if isinstance(api, types.ClassSignature) else f"function {api.name}"
+        if language in ("java", "csharp", "kotlin", "javascript"):
+            module = code_text.code_only(module)  # a name in a comment or a string is no method
         if language in ("java", "csharp"):
             return _class_issue(api, module, sources.path.name)
         if language == "c":

@@ -231,6 +231,19 @@ def test_a_cpp_file_without_the_function_is_a_ce_naming_it(problem: Problem, tmp
     )
 
 
+@needs_sandbox
+@pytest.mark.skipif(shutil.which("javac") is None, reason="no javac here")
+def test_a_java_class_naming_the_method_only_in_a_comment_or_string_is_a_ce(problem: Problem, tmp_path: Path) -> None:
+    """The pre-check reads code: `max_sum(` in a comment or a string is no method (it was RE
+    on every case, the harness finding nothing by reflection)."""
+    (tmp_path / "Solution.java").write_text(
+        "/** Solves it: see max_sum(xs) below. */\npublic class Solution {\n"
+        '    String help = "call max_sum(xs)";\n    // long max_sum(int[] xs) { return 0; }\n}\n'
+    )
+    record = judging.judge(judging.identify(problem, tmp_path / "Solution.java", "bo"))
+    assert record.verdict == "CE" and record.compile_output == "no method max_sum in class Solution (Solution.java)"
+
+
 JAVA = {
     "Solution.java": (
         "public class Solution {\n    public long max_sum(int[] xs) {\n"
