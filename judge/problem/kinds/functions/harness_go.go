@@ -158,10 +158,22 @@ func judgeCall(call func() string) (got string) {
 	return call()
 }
 
-// judgeReport: the result line on descriptor 1 itself (whatever os.Stdout now is), then the end.
+// judgeOut: a copy of descriptor 1, taken before the student's code runs (a package's
+// variables are set before any init(), this file's first). A student's init() that sets
+// os.Stdout = os.Stderr leaves the old *os.File to Go's finalizer, which closes descriptor 1.
+var judgeOut = func() int {
+	fd, err := syscall.Dup(1)
+	if err != nil {
+		return 1
+	}
+	return fd
+}()
+
+// judgeReport: the result line on the harness's own copy of descriptor 1 (whatever os.Stdout
+// now is, and whether or not descriptor 1 is still open), then the end.
 func judgeReport(text string) {
 	os.Stdout.Sync()
 	line := []byte("\n\x1ejudge-result\x1e " + text + "\n")
-	syscall.Write(1, line)
+	syscall.Write(judgeOut, line)
 	syscall.Exit(0)
 }

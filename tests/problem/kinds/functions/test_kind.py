@@ -323,6 +323,17 @@ GO = {
         "\t\tif here > best {\n\t\t\tbest = here\n\t\t}\n\t}\n\treturn best\n}\n",
         "AC",
     ),
+    # Honest: its own prints go to stderr from init() on. The old os.Stdout is left to Go's
+    # finalizer, which closes descriptor 1 (forced here): the harness writes on its own copy.
+    "stdout_to_stderr.go": (
+        'package main\n\nimport (\n\t"os"\n\t"runtime"\n)\n\nfunc init() {\n\tos.Stdout = os.Stderr\n'
+        "\truntime.GC()\n\truntime.GC()\n}\n\n"
+        'func max_sum(xs []int) int64 {\n\tif len(xs) == 0 {\n\t\tpanic("empty")\n\t}\n'
+        "\tbest, here := int64(xs[0]), int64(xs[0])\n\tfor _, x := range xs[1:] {\n"
+        "\t\there += int64(x)\n\t\tif int64(x) > here {\n\t\t\there = int64(x)\n\t\t}\n"
+        "\t\tif here > best {\n\t\t\tbest = here\n\t\t}\n\t}\n\treturn best\n}\n",
+        "AC",
+    ),
     # Another type than the signature's: what it returned is checked outside (WA: a list, not a long).
     "wrong_type.go": ("package main\n\nfunc max_sum(xs []int) []int {\n\treturn nil\n}\n", "WA"),
     # A result line of its own on descriptor 1, then an exit before the harness writes.
