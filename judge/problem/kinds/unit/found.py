@@ -225,6 +225,50 @@ _JAVA_ANNOTATION = re.compile(r"@([\w.]+)(?:\s*\(((?:[^()]|\([^()]*\))*)\))?")
 _POINTS_TAG = re.compile(r'^\s*"points\s*=\s*([0-9]+(?:\.[0-9]+)?)"\s*$')
 
 
+_JAVA_LITERALS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+_JAVA_CLASS_OR_BRACE = re.compile(r"\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)|[{}]")
+
+
+@dataclass(frozen=True)
+class JavaClass:
+    """A class's body in a Java file: where it opens and closes, its binary name (Outer$Inner,
+    as JUnit names a @Nested class), and whether it or a class around it is @Disabled."""
+
+    start: int
+    end: int
+    binary: str
+    disabled: bool
+
+
+def _java_classes(code: str) -> list[JavaClass]:
+    """Every class body of `code` (comments already blanked; its literals are blanked here, so
+    a brace in a string is no brace)."""
+    code = _JAVA_LITERALS.sub(lambda m: " " * len(m.group(0)), code)
+    found: list[JavaClass] = []
+    stack: list[tuple[int, str, bool] | None] = []  # a class's (start, binary, disabled), or a block
+    pending: str | None = None
+    pending_disabled = False
+    for token in _JAVA_CLASS_OR_BRACE.finditer(code):
+        if token.group(1):
+            pending = token.group(1)
+            before = code[: token.start()].rsplit(";", 1)[-1].rsplit("}", 1)[-1].rsplit("{", 1)[-1]
+            pending_disabled = any(m.group(1).rsplit(".", 1)[-1] == "Disabled" for m in _JAVA_ANNOTATION.finditer(before))
+        elif token.group(0) == "{":
+            if pending is None:
+                stack.append(None)
+            else:
+                around = [entry for entry in stack if entry is not None]
+                binary = "$".join([entry[1] for entry in around][-1:] + [pending]) if around else pending
+                disabled = pending_disabled or any(entry[2] for entry in around)
+                stack.append((token.start(), binary, disabled))
+            pending = None
+        elif stack:
+            entry = stack.pop()
+            if entry is not None:
+                found.append(JavaClass(entry[0], token.start(), entry[1], entry[2]))
+    return found
+
+
 def is_java_test_file(name: str) -> bool:
     """Whether JUnit's console launcher takes the file's class by its name (Test*, *Test, *Tests)."""
     return bool(_JAVA_TEST_FILE.match(name.rsplit("/", 1)[-1]))
@@ -246,6 +290,7 @@ def read_java_tests(
     # @Disabled on the class (among the annotations just before its declaration) skips every test.
     before_class = code[: declared.start()].rsplit(";", 1)[-1].rsplit("}", 1)[-1]
     class_disabled = any(m.group(1).rsplit(".", 1)[-1] == "Disabled" for m in _JAVA_ANNOTATION.finditer(before_class))
+    classes = _java_classes(code)
     found: list[UnitTest] = []
     for method in _JAVA_METHOD.finditer(code):
         annotations = {
@@ -255,7 +300,10 @@ def read_java_tests(
         if not any(name in annotations for name in _JAVA_TEST_ANNOTATIONS):
             continue
         line = code.count("\n", 0, method.start(2)) + 1
-        test_id = f"{path}::{owner}::{method.group(2)}"
+        inside = [c for c in classes if c.start < method.start() < c.end]
+        nested = max(inside, key=lambda c: c.start) if inside else None
+        name = f"{package.group(1)}.{nested.binary}" if package and nested else nested.binary if nested else owner
+        test_id = f"{path}::{name}::{method.group(2)}"
         points: float = default_points
         for tag in tags:
             said = _POINTS_TAG.match(tag)
@@ -271,7 +319,7 @@ def read_java_tests(
         if override is not None:
             points = override.points if override.points is not None else points
             public = override.public if override.public is not None else public
-        skipped = class_disabled or "Disabled" in annotations
+        skipped = class_disabled or "Disabled" in annotations or any(c.disabled for c in inside)
         found.append(UnitTest(test_id, float(points), public, title, skipped=skipped))
     return found
 

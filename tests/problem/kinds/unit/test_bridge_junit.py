@@ -375,6 +375,12 @@ class KindsTest {
 
     @Test
     void plain() { assertEquals(0, Counter.twice(0)); }
+
+    @Nested
+    class Negative {
+        @Test
+        void minusOne() { assertEquals(-2, Counter.twice(-1)); }
+    }
 }
 """
 COUNTER = "public class Counter {\n    public static int twice(int x) { return 2 * x; }\n}\n"
@@ -399,7 +405,7 @@ def kinds(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 
 
 @needs_java
-def test_parameterized_repeated_and_factory_tests_are_a_case_each_passing_when_all_do(
+def test_parameterized_repeated_factory_and_nested_tests_are_a_case_each_passing_when_all_do(
     kinds: Problem, tmp_path: Path
 ) -> None:
     def verdicts(source: str) -> dict[str, str]:
@@ -407,13 +413,20 @@ def test_parameterized_repeated_and_factory_tests_are_a_case_each_passing_when_a
         record = judging.judge(judging.identify(kinds, tmp_path / "Counter.java", "ann"), full=True)
         return {c.group.removeprefix("kindstest-kindstest-"): c.verdict for c in record.cases}
 
-    assert verdicts(COUNTER) == {"doubles": "AC", "repeats": "AC", "dynamic": "AC", "plain": "AC"}
+    assert verdicts(COUNTER) == {
+        "doubles": "AC",
+        "repeats": "AC",
+        "dynamic": "AC",
+        "plain": "AC",
+        "negative-minusone": "AC",
+    }
     # Right for 2 alone: one parameter of three passes, one repetition's input, one dynamic test of two.
     assert verdicts(COUNTER.replace("2 * x", "x + 2")) == {
         "doubles": "WA",
         "repeats": "AC",
         "dynamic": "WA",
         "plain": "WA",
+        "negative-minusone": "WA",
     }
     assert verdicts(COUNTER.replace("2 * x", "x == 3 ? 7 : 2 * x"))["doubles"] == "WA"
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.problem.kinds.unit.found import FoundError, PerTest, group_name, is_test_file, read_tests
+from judge.problem.kinds.unit.found import FoundError, PerTest, group_name, is_test_file, read_java_tests, read_tests
 
 GRADESCOPE = """
 import unittest
@@ -204,3 +204,40 @@ def test_a_long_group_name_keeps_its_start_and_ends_in_a_digest() -> None:
     taken: set[str] = set()
     assert group_name(fits, taken) == "test_stack-" + "t" * 53  # 64 characters
     assert len(group_name(fits.replace("public", "secret"), taken)) <= 64
+
+
+NESTED = """import org.junit.jupiter.api.*;
+
+class BankTest {
+    @Test
+    void opens() {}
+
+    @Nested
+    class Transfers {
+        String brace = "}{";
+
+        @Test
+        void moves() {}
+
+        @Nested
+        @Disabled
+        class Later {
+            @Test
+            void waits() {}
+        }
+    }
+
+    @Test
+    void closes() {}
+}
+"""
+
+
+def test_a_nested_junit_class_names_its_tests_as_junit_does() -> None:
+    found = {t.id.split("::", 1)[1]: t.skipped for t in read_java_tests("public/BankTest.java", NESTED, 1.0)}
+    assert found == {
+        "BankTest::opens": False,
+        "BankTest$Transfers::moves": False,
+        "BankTest$Transfers$Later::waits": True,
+        "BankTest::closes": False,
+    }
