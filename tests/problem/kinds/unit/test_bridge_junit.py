@@ -446,3 +446,38 @@ def test_what_the_jvm_writes_after_the_end_changes_no_verdict(kinds: Problem, tm
     (tmp_path / "Counter.java").write_text(COUNTER.replace("public class Counter {\n", hook))
     record = judging.judge(judging.identify(kinds, tmp_path / "Counter.java", "ann"), full=True)
     assert {c.verdict for c in record.cases} == {"AC"}, record.cases
+
+
+def _launcher_outcomes(tests: Path, student: str, where: Path) -> dict[str, bool]:
+    """JUnit's console launcher run directly on the public tests and `student` (the judge's
+    own honest files, not a hostile's): each test method, passing when all its runs pass."""
+    import xml.etree.ElementTree as ElementTree
+
+    shutil.copytree(tests / "public", where)
+    (where / "Counter.java").write_text(student)
+    classes, reports = where / "classes", where / "reports"
+    sources = [str(p) for p in where.glob("*.java")]
+    subprocess.run(["javac", "-cp", kit.JUNIT_JAR, "-d", str(classes), *sources], check=True, timeout=120)
+    launcher = ["java", "-jar", kit.JUNIT_JAR, "-cp", str(classes), "--scan-classpath", "--disable-banner"]
+    subprocess.run([*launcher, "--details=none", f"--reports-dir={reports}"], capture_output=True, timeout=120)
+    outcomes: dict[str, bool] = {}
+    for report in reports.glob("*.xml"):
+        for case in ElementTree.parse(report).iter("testcase"):
+            key = f"{case.get('classname', '')}-{case.get('name', '').split('(')[0]}".lower().replace("$", "-")
+            bad = any(case.find(tag) is not None for tag in ("failure", "error", "skipped"))
+            outcomes[key] = outcomes.get(key, True) and not bad
+    return outcomes
+
+
+@needs_java
+def test_every_verdict_agrees_with_junits_own_launcher(kinds: Problem, tmp_path: Path) -> None:
+    """The judge's verdicts are the console launcher's outcomes on the same files, method by
+    method (parameterized, repeated, factory, nested), for a right and two wrong classes."""
+    for n, student in enumerate(
+        (COUNTER, COUNTER.replace("2 * x", "x + 2"), COUNTER.replace("2 * x", "x == 3 ? 7 : 2 * x"))
+    ):
+        (tmp_path / "Counter.java").write_text(student)
+        record = judging.judge(judging.identify(kinds, tmp_path / "Counter.java", "ann"), full=True)
+        judged = {c.group.removeprefix("kindstest-"): c.verdict == "AC" for c in record.cases}
+        theirs = _launcher_outcomes(kinds.directory / "unit", student, tmp_path / f"run{n}")
+        assert len(judged) == 5 and judged == theirs, (n, judged, theirs)

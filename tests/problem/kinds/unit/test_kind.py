@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 import textwrap
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 
 from judge.grade import judging
 from judge.problem import scaffold
-from judge.problem.kinds.unit import kit
+from judge.problem.kinds.unit import kit, pairs
 from judge.problem.spec import Problem, SpecError, load_problem
 from judge.run import sandbox
 from tests.test_cli import judge
@@ -827,11 +828,19 @@ def test_a_helper_beside_the_tests():
     assert len(filled(3)) == 3
 
 
+def test_with_a_fixture_of_conftest(filled_stack):
+    assert filled_stack.pop() == 2
+
+
 def test_an_exception_of_its_own():
     with pytest.raises(stack.EmptyStackError, match="nothing to pop") as caught:
         stack.Stack().pop()
     assert caught.value.size == 0
 """
+CONFTEST = (
+    "import pytest\n\nimport stack\n\n\n@pytest.fixture\ndef filled_stack():\n"
+    "    s = stack.Stack()\n    s.push(1)\n    s.push(2)\n    return s\n"
+)
 HELPERS = (
     "import stack\n\n\ndef filled(n):\n    s = stack.Stack()\n    for i in range(n):\n        s.push(i)\n    return s\n"
 )
@@ -855,6 +864,7 @@ def shapes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     spec.write_text(spec.read_text().replace("  per_test_time_s: 2\n", mode))
     (made.directory / "unit" / "public" / "test_shapes.py").write_text(PYTEST_SHAPES)
     (made.directory / "unit" / "public" / "helpers.py").write_text(HELPERS)
+    (made.directory / "unit" / "public" / "conftest.py").write_text(CONFTEST)
     assert judge("--problems", str(problems), "gen", "stack").returncode == 0
     return load_problem(made.directory)
 
@@ -879,9 +889,56 @@ def test_pytest_shapes_parametrize_xfail_helpers_and_own_exceptions_run_as_pytes
         "test_strict_xfail_that_passes": "WA",
         "test_a_helper_beside_the_tests": "AC",
         "test_an_exception_of_its_own": "AC",
+        "test_with_a_fixture_of_conftest": "AC",
     }
     assert verdicts(reference)["test_an_exception_of_its_own"] == "WA"  # its message is not that
     # Wrong for 3 pushes alone: one run of three fails, and so does the test.
     capped = reference.replace("        return len(self._items)", "        return min(len(self._items), 2)")
     assert capped != reference
     assert verdicts(capped)["test_pushes"] == "WA"
+
+
+def _pytest_outcomes(tests: Path, student: str, where: Path) -> dict[str, bool]:
+    """pytest's own run of the public tests on `student` (the judge's own honest files, not a
+    hostile's: run directly): each listed test, passing when pytest counts every run of it good."""
+    import xml.etree.ElementTree as ElementTree
+
+    shutil.copytree(tests / "public", where)
+    (where / "stack.py").write_text(student)
+    for name, text in pairs.support_files().items():  # gradescope-utils' decorators, as no-ops
+        (where / name).parent.mkdir(parents=True, exist_ok=True)
+        (where / name).write_text(text)
+    report = where / "report.xml"
+    subprocess.run(
+        ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}", str(where)],
+        cwd=where,
+        capture_output=True,
+        timeout=120,
+    )
+    outcomes: dict[str, bool] = {}
+    for case in ElementTree.parse(report).iter("testcase"):
+        name = re.sub(r"\[.*\]$", "", case.get("name", ""))
+        skipped = case.find("skipped")
+        bad = case.find("failure") is not None or case.find("error") is not None
+        bad = bad or (skipped is not None and "xfail" not in (skipped.get("type") or ""))
+        outcomes[name] = outcomes.get(name, True) and not bad
+    return outcomes
+
+
+@needs_sandbox
+def test_every_verdict_agrees_with_pytests_own_run(shapes: Problem, tmp_path: Path) -> None:
+    """The score the judge gives is the one pytest gives, run directly on the same files: for
+    the reference, a wrong stack and one with its own exception, test by test."""
+    reference = (shapes.directory / "solutions" / "accepted" / "stack.py").read_text()
+    wrong = (shapes.directory / "solutions" / "wrong_answer" / "stack.py").read_text()
+    own = reference.replace("class EmptyStackError(IndexError):\n    pass\n", OWN_ERROR)
+    for n, student in enumerate((reference, wrong, own)):
+        (tmp_path / "stack.py").write_text(student)
+        record = judging.judge(judging.identify(shapes, tmp_path / "stack.py", "ann"), full=True)
+        judged = {
+            c.group.removeprefix("test_stack-").removeprefix("test_shapes-"): c.verdict == "AC"
+            for c in record.cases
+            if c.public
+        }
+        theirs = _pytest_outcomes(shapes.directory / "unit", student, tmp_path / f"run{n}")
+        assert len(judged) >= 8 and judged == theirs, (n, judged, theirs)
