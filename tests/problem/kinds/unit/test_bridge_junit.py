@@ -481,3 +481,26 @@ def test_every_verdict_agrees_with_junits_own_launcher(kinds: Problem, tmp_path:
         judged = {c.group.removeprefix("kindstest-"): c.verdict == "AC" for c in record.cases}
         theirs = _launcher_outcomes(kinds.directory / "unit", student, tmp_path / f"run{n}")
         assert len(judged) == 5 and judged == theirs, (n, judged, theirs)
+
+
+@needs_java
+def test_a_test_reading_a_field_is_a_ce_that_says_fields_are_not_stood_in(shapes: Problem, tmp_path: Path) -> None:
+    tests = shapes.directory / "unit" / "public" / "ShapesTest.java"
+    kept = tests.read_text()
+    try:
+        tests.write_text(
+            kept.replace(
+                "    @Test void arrays() {",
+                "    @Test void field() { assertEquals(0, new Box.Counter().n); }\n    @Test void arrays() {",
+            )
+        )
+        assert judge("--problems", str(shapes.directory.parent), "gen", "shapes").returncode == 0
+        (tmp_path / "Shapes.java").write_text(SHAPES)
+        record = judging.judge(
+            judging.identify(load_problem(shapes.directory), tmp_path / "Shapes.java", "ann"), full=True
+        )
+        assert {c.verdict for c in record.cases} == {"CE"}, record.cases
+        assert "a field is not stood in" in record.cases[0].message, record.cases[0].message
+    finally:
+        tests.write_text(kept)
+        assert judge("--problems", str(shapes.directory.parent), "gen", "shapes").returncode == 0
