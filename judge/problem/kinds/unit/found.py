@@ -252,7 +252,9 @@ def _java_classes(code: str) -> list[JavaClass]:
         if token.group(1):
             pending = token.group(1)
             before = code[: token.start()].rsplit(";", 1)[-1].rsplit("}", 1)[-1].rsplit("{", 1)[-1]
-            pending_disabled = any(m.group(1).rsplit(".", 1)[-1] == "Disabled" for m in _JAVA_ANNOTATION.finditer(before))
+            pending_disabled = any(
+                m.group(1).rsplit(".", 1)[-1] == "Disabled" for m in _JAVA_ANNOTATION.finditer(before)
+            )
         elif token.group(0) == "{":
             if pending is None:
                 stack.append(None)
