@@ -1,13 +1,15 @@
 """The kit a JUnit 5 problem's runs share, made once per machine in the judge's cache: the
-judge's runners (bridge_junit*.java: together's, and apart's two JVMs) compiled into a jar, and a class-data-sharing archive of
-what one judging loads (javac's classes, JUnit's, the runner's).
+judge's runners (bridge_junit*.java: together's, and apart's two JVMs) compiled into a jar,
+and a class-data-sharing archive of what one judging loads (javac's classes, JUnit's, the
+runner's).
 
-A JUnit submission then costs one JVM start: the runner compiles the box's sources in its own
-JVM and runs the tests there. The archive takes that JVM's class loading off each run (the
-runner's compile of a few files: 0.45 s cold, 0.30 s with it). The JVM checks the archive
-against the jars' paths, sizes and times, and runs without it, slower, if anything differs;
-the kit's folder is named by the runner's source, JUnit's jar and the JDK, so an upgrade of
-either makes a new one. Both files are made in the sandbox, as every Java run is.
+No compile happens at build: in mode together one JVM compiles the box's sources and runs the
+tests there; in mode apart the tests' JVM and the student's each compile theirs, side by side.
+The archive takes class loading off each JVM's start (the runner's compile of a few files:
+0.45 s cold, 0.30 s with it). The JVM checks the archive against the jars' paths, sizes and
+times, and runs without it, slower, if anything differs; the kit's folder is named by the
+runners' sources, JUnit's jar and the JDK, so an upgrade of either makes a new one. Both files
+are made in the sandbox, as every Java run is.
 """
 
 from __future__ import annotations
