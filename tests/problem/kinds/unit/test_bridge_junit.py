@@ -312,6 +312,8 @@ def test_a_line_separator_in_a_students_message_breaks_no_record(shapes: Problem
     assert [k for k, (v, _) in verdicts.items() if v == "IE"] == ["lambdas"], verdicts
 
 
+# It waits out a test's deadline and starts a pair anew: the slow tier (CI runs it).
+@pytest.mark.slow
 @needs_java
 def test_a_reply_made_slow_to_read_is_the_tests_tle_by_its_deadline(shapes: Problem, tmp_path: Path) -> None:
     """A map whose 200,000 keys all share a hashCode takes the tests' JVM minutes to put in a
@@ -469,6 +471,8 @@ def _launcher_outcomes(tests: Path, student: str, where: Path) -> dict[str, bool
     return outcomes
 
 
+# JUnit's launcher run beside the judge, in both modes: the slow tier (CI runs it).
+@pytest.mark.slow
 @needs_java
 def test_every_verdict_agrees_with_junits_own_launcher(kinds: Problem, tmp_path: Path) -> None:
     """The judge's verdicts are the console launcher's outcomes on the same files, method by

@@ -925,6 +925,8 @@ def _pytest_outcomes(tests: Path, student: str, where: Path) -> dict[str, bool]:
     return outcomes
 
 
+# pytest run beside the judge, in both modes: the slow tier (CI runs it).
+@pytest.mark.slow
 @needs_sandbox
 def test_every_verdict_agrees_with_pytests_own_run(shapes: Problem, tmp_path: Path) -> None:
     """The score the judge gives is the one pytest gives, run directly on the same files: for
