@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from judge import paths
-from judge.cluster import needs
+from judge.cluster import needs, untar
 from judge.grade.runner import CaseResult
 from judge.grade.verify import Solution, SolutionRun
 from judge.problem.spec import Problem, ProblemSpec
@@ -97,8 +97,7 @@ def _unpack(archive: bytes, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
-        with tarfile.open(fileobj=io.BytesIO(archive)) as stream:
-            stream.extractall(staging, filter="data")
+        untar.extract(archive, staging)
         try:
             os.rename(staging, target)
         except OSError:
