@@ -130,3 +130,23 @@ def test_a_broken_or_empty_file_is_one_line_too(tmp_path: Path) -> None:
     assert "course.yaml:1: the file is empty" in errors(tmp_path, "")
     assert "course.yaml:4: YAML syntax" in errors(tmp_path, "title: x\nassignments:\n  - id: [\n")
     assert "must be a mapping" in errors(tmp_path, "- a\n")
+
+
+def test_time_zones_load_where_the_system_has_no_zone_database(tmp_path: Path) -> None:
+    """Slim containers have no /usr/share/zoneinfo: the zones come from the tzdata package, in a
+    fresh interpreter told to look nowhere else (zoneinfo's search path is read at start)."""
+    import subprocess
+    import sys
+
+    path = write(tmp_path, GOOD)
+    probe = (
+        "import sys, zoneinfo; from pathlib import Path; from judge.course.spec import implicit, load_course\n"
+        "assert zoneinfo.TZPATH == (), zoneinfo.TZPATH\n"
+        "implicit(['a'])\n"
+        f"course = load_course(Path(sys.argv[1]), {sorted(PROBLEMS)!r})\n"
+        "import datetime; print(course.assignments[0].opens.astimezone(datetime.UTC).isoformat())\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", "PYTHONTZPATH": ""}
+    done = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "2026-12-01T08:00:00+00:00"
