@@ -76,7 +76,7 @@ def copy_tests(root: Path, out: Path, notes: list[str]) -> int:
                     f"{shown}: @{name}: the judge gives a test its points whole (full marks only when"
                     " it sets the full score)"
                     if name == "partial_credit"
-                    else f"{shown}: @{name}: no leaderboards"
+                    else f"{shown}: @{name}: a leaderboard column, which Gradescope scores nothing: not a case"
                 )
         if _RUNS_A_FILE.search(text):
             notes.append(

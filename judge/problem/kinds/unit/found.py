@@ -56,9 +56,13 @@ class UnitTest:
     points: float
     public: bool
     title: str = ""  # a name the teacher gave it (@name, @number), shown beside the id
-    # Skipped by the teacher in the source (@pytest.mark.skip, @unittest.skip, @Disabled): not
-    # a case at all, since a skip earns nothing; `judge verify` lists it.
+    # Skipped by the teacher in the source (@pytest.mark.skip, @unittest.skip, @Disabled), or
+    # a Gradescope leaderboard column (which Gradescope scores nothing): not a case at all,
+    # since neither earns anything; `judge verify` lists it.
     skipped: bool = False
+    leaderboard: bool = False
+    # @partial_credit(N): the test sets its own score, which the judge gives whole (verify says so).
+    partial: bool = False
 
     @property
     def file(self) -> str:
@@ -88,6 +92,7 @@ def read_tests(
     except SyntaxError as err:
         raise FoundError(err.lineno or 0, f"not Python: {err.msg}") from None
     folder_public = path.split("/", 1)[0] == PUBLIC_FOLDER
+    _check_imports(tree)
     found: list[UnitTest] = []
     whole_file = _module_skipped(tree)
     for node in tree.body:
@@ -100,6 +105,57 @@ def read_tests(
                         _test(f"{path}::{node.name}::{item.name}", [node, item], folder_public, default_points, table)
                     )
     return [replace(test, skipped=True) for test in found] if whole_file else found
+
+
+# What the judge's stand-ins offer of each helper module a test file may import (pairs.py):
+# a name beyond these would fail the file's collection, an IE on every submission.
+_HELPERS = {
+    "gradescope_utils.autograder_utils.decorators": frozenset(
+        ("weight", "visibility", "number", "tags", "hide_errors", "partial_credit", "leaderboard")
+    ),
+    "gradescope_utils.autograder_utils.files": frozenset(("check_submitted_files",)),
+    "pl_helpers": frozenset(("name", "points", "not_repeated")),
+    "gradescope_utils": frozenset(("autograder_utils",)),
+    "gradescope_utils.autograder_utils": frozenset(("decorators", "files")),
+}
+# PrairieLearn's harness runs the student's code in a namespace of its own (PLTestCase's self.st,
+# self.ref from ans.py) and scores by Feedback.set_score: tests written on it have no module to
+# import here, so they are refused with the way out rather than failing every submission.
+_PRAIRIELEARN_HARNESS = ("pl_unit_test", "code_feedback", "pl_execute")
+_HARNESS_WAY_OUT = (
+    "PrairieLearn's PLTestCase and Feedback are not supported (the judge has no self.st or"
+    " Feedback.set_score): import the student's module and use plain asserts in a unittest or"
+    " pytest file; `from pl_helpers import name, points` works (docs/unit.md)"
+)
+
+
+def _check_imports(tree: ast.Module) -> None:
+    """FoundError at an import the tests' sandbox cannot serve: PrairieLearn's harness, or a
+    name the judge's stand-in for gradescope-utils or pl_helpers does not have."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+            names: list[str] = []
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules, names = [node.module], [alias.name for alias in node.names]
+        else:
+            continue
+        for module in modules:
+            if module.split(".", 1)[0] in _PRAIRIELEARN_HARNESS:
+                raise FoundError(node.lineno, f"imports {module}: {_HARNESS_WAY_OUT}")
+            if module.startswith("gradescope_utils.") and module not in _HELPERS:
+                raise FoundError(
+                    node.lineno,
+                    f"imports {module}: the judge runs the tests itself and offers"
+                    " gradescope_utils' decorators and files alone",
+                )
+            offered = _HELPERS.get(module)
+            unknown = [name for name in names if offered is not None and name not in offered and name != "*"]
+            if unknown:
+                raise FoundError(
+                    node.lineno,
+                    f"{module} has no {unknown[0]!r} here (the judge's stand-in offers {', '.join(sorted(offered or ()))})",
+                )
 
 
 def _module_skipped(tree: ast.Module) -> bool:
@@ -142,6 +198,9 @@ def _decorations(nodes: Sequence[ast.ClassDef | ast.FunctionDef | ast.AsyncFunct
             if name == "skip":  # @pytest.mark.skip, @unittest.skip(...): unconditional
                 said["skip"] = True
                 continue
+            if name == "hide_errors":  # Gradescope shows its message in place of the failure's
+                said["hide_errors"] = True
+                continue
             if name not in ("weight", "points", "partial_credit", "visibility", "number", "name"):
                 continue
             if not isinstance(decorator, ast.Call) or len(decorator.args) != 1:
@@ -162,9 +221,7 @@ def _test(
 ) -> UnitTest:
     said = _decorations(nodes)
     line = nodes[-1].lineno
-    # A leaderboard test is worth nothing unless it says otherwise (Gradescope's default).
-    fallback = 0.0 if "leaderboard" in said else default_points
-    points: object = said.get("weight", said.get("partial_credit", said.get("points", fallback)))
+    points: object = said.get("weight", said.get("partial_credit", said.get("points", default_points)))
     if isinstance(points, bool) or not isinstance(points, int | float) or not 0 <= points <= 1000:
         raise FoundError(line, f"{test_id}: points must be a number from 0 to 1000, not {points!r}")
     public = folder_public
@@ -173,12 +230,25 @@ def _test(
         if shown not in _SHOWN:
             raise FoundError(line, f"{test_id}: @visibility {shown!r} (known: {', '.join(_SHOWN)})")
         public = _SHOWN[str(shown)]
+    if "hide_errors" in said:
+        # Its failure's text is not for students: a secret test shows its name and verdict alone.
+        public = False
     title = " ".join(str(said[k]) for k in ("number", "name") if k in said)
     override = (table or {}).get(test_id)
     if override is not None:
         points = override.points if override.points is not None else points
         public = override.public if override.public is not None else public
-    return UnitTest(test_id, float(points), public, title, skipped="skip" in said)
+    # Gradescope scores a leaderboard column nothing and lists it apart from the tests: no case.
+    leaderboard = "leaderboard" in said
+    return UnitTest(
+        test_id,
+        float(points),
+        public,
+        title,
+        skipped="skip" in said or leaderboard,
+        leaderboard=leaderboard,
+        partial="partial_credit" in said,
+    )
 
 
 GROUP_NAME_LIMIT = 64  # a Slug's length

@@ -116,9 +116,18 @@ class UnitTests(Kind):
             )
         except listing.ListingError:
             return []  # the spec's loader said why
-        return [
-            f"{test.id}: skipped in its source, so not a case (a skip earns nothing)" for test in tests if test.skipped
-        ]
+        notes = []
+        for test in tests:
+            if test.leaderboard:
+                notes.append(f"{test.id}: a Gradescope leaderboard column, which scores nothing: not a case")
+            elif test.skipped:
+                notes.append(f"{test.id}: skipped in its source, so not a case (a skip earns nothing)")
+            elif test.partial:
+                notes.append(
+                    f"{test.id}: @partial_credit is given whole: {test.points:g} points when the test sets"
+                    f" a score of {test.points:g}, none below it"
+                )
+        return notes
 
     def input_issues(self, problem: Problem, text: str) -> list[str]:
         test = text.strip()

@@ -67,7 +67,8 @@ weight = visibility = number = tags = hide_errors = _keep
 
 
 def partial_credit(points):
-    """The test sets its score; the judge gives a test its points whole: full marks or none."""
+    """The test sets its score; the judge gives a test its points whole: full marks or none.
+    A test that sets none and passes has them all, as on Gradescope."""
 
     def decorate(test):
         @functools.wraps(test)
@@ -75,7 +76,7 @@ def partial_credit(points):
             given = []
             kwargs["set_score"] = given.append
             test(*args, **kwargs)
-            score = given[-1] if given else 0
+            score = given[-1] if given else points
             if score < points:
                 raise AssertionError(f"partial credit {score:g} of {points:g} (the judge gives a test its points whole)")
 
@@ -112,7 +113,13 @@ def _keep(*_args, **_kwargs):
     return decorate
 
 
-name = points = not_repeated = _keep
+name = points = _keep
+
+
+def not_repeated(test):
+    """Written bare (@not_repeated): PrairieLearn runs such a test once when a suite repeats,
+    and the judge runs every test once."""
+    return test
 '''
 
 

@@ -100,6 +100,89 @@ def test_a_bad_test_file_names_its_line(text: str, line: int, message: str) -> N
     assert caught.value.line == line
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        # PrairieLearn's harness: a namespace self.st and Feedback.set_score the judge has not.
+        (
+            "import unittest\nfrom pl_unit_test import PLTestCase\n",
+            2,
+            "imports pl_unit_test: PrairieLearn's PLTestCase",
+        ),
+        ("from code_feedback import Feedback\n", 1, "imports code_feedback: PrairieLearn's PLTestCase and Feedback"),
+        ("def test_a():\n    import code_feedback\n", 2, "imports code_feedback"),
+        # A name the stand-ins do not offer would fail the file's collection on every submission.
+        ("from pl_helpers import points, print_student_code\n", 1, "pl_helpers has no 'print_student_code'"),
+        ("from gradescope_utils.autograder_utils.decorators import weight, timeout\n", 1, "has no 'timeout'"),
+        (
+            "from gradescope_utils.autograder_utils.json_test_runner import JSONTestRunner\n",
+            1,
+            "decorators and files alone",
+        ),
+        ("from gradescope_utils.autograder_utils import json_test_runner\n", 1, "has no 'json_test_runner'"),
+    ],
+)
+def test_an_import_the_tests_sandbox_cannot_serve_names_its_line(text: str, line: int, message: str) -> None:
+    with pytest.raises(FoundError, match=re.escape(message)) as caught:
+        read_tests("public/test.py", text, 1.0)
+    assert caught.value.line == line
+
+
+def test_what_the_stand_ins_offer_is_read_without_error() -> None:
+    text = (
+        "from pl_helpers import name, not_repeated, points\n"
+        "from gradescope_utils.autograder_utils.decorators import hide_errors, leaderboard, number, partial_credit,"
+        " tags, visibility, weight\n"
+        "from gradescope_utils.autograder_utils.files import check_submitted_files\n"
+        "from gradescope_utils.autograder_utils import decorators\n\n\n"
+        "@points(2)\n@name('fib')\ndef test_a():\n    pass\n"
+    )
+    (test,) = read_tests("public/test_pl.py", text, 1.0)
+    assert (test.points, test.title) == (2.0, "fib")
+
+
+GRADESCOPE_MORE = """
+import unittest
+from gradescope_utils.autograder_utils.decorators import hide_errors, leaderboard, partial_credit, tags, weight
+
+
+class TestShop(unittest.TestCase):
+    @partial_credit(4)
+    def test_partial(self, set_score=None):
+        set_score(4)
+
+    @leaderboard("fastest")
+    def test_speed(self, set_leaderboard_value=None):
+        set_leaderboard_value(3)
+
+    @weight(2)
+    @leaderboard("items", "asc")
+    def test_weighted_column(self, set_leaderboard_value=None):
+        set_leaderboard_value(1)
+
+    @weight(1)
+    @hide_errors("Your receipt is wrong")
+    def test_hidden_errors(self):
+        pass
+
+    @weight(1)
+    @tags("printing", "receipts")
+    def test_tagged(self):
+        pass
+"""
+
+
+def test_gradescope_partial_credit_leaderboards_and_hidden_errors() -> None:
+    partial, speed, column, hidden, tagged = read_tests("public/test_shop.py", GRADESCOPE_MORE, 1.0)
+    assert (partial.points, partial.partial, partial.skipped) == (4.0, True, False)
+    # Gradescope lists a leaderboard column apart from the tests and scores it nothing, even
+    # with a weight: no case here either.
+    assert (speed.leaderboard, speed.skipped, column.leaderboard, column.skipped) == (True, True, True, True)
+    # @hide_errors puts the teacher's text where the failure's would be: its message is secret.
+    assert (hidden.public, hidden.skipped) == (False, False)
+    assert (tagged.public, tagged.points, tagged.partial, tagged.leaderboard) == (True, 1.0, False, False)
+
+
 def test_test_files_and_group_names() -> None:
     assert is_test_file("public/test_stack.py") and is_test_file("stack_test.py")
     assert not is_test_file("conftest.py") and not is_test_file("helpers.py")
