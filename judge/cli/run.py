@@ -271,7 +271,7 @@ def _run_ad_hoc(
 def doctor() -> None:
     """Which languages (installed or missing, and the package that brings each) and which
     sandbox layers this machine has (and why not)."""
-    from judge.run import languages, sandbox
+    from judge.run import languages, sandbox, toolfolders
 
     table = Table(
         "language", "name", "state", Column("version, or what to install", overflow="fold"), box=None, pad_edge=False
@@ -283,15 +283,17 @@ def doctor() -> None:
     for language in every:
         found = probes[language.id]
         why = language.missing()
+        # A toolchain on your PATH that the sandbox cannot show says why; an absent one, its package.
+        refused = [w for w in (toolfolders.locate(command).why for command in language.commands) if w]
         if why:
             missing.append(language)
-            table.add_row(
-                language.id, language.name, styled("[yellow]missing[/yellow]"), f"apt-get install {language.package}"
-            )
+            fix = refused[0] if refused else f"apt-get install {language.package}"
+            table.add_row(language.id, language.name, styled("[yellow]missing[/yellow]"), fix)
         elif found.error:
             table.add_row(language.id, language.name, styled("[red]broken[/red]"), found.error)
         else:
-            table.add_row(language.id, language.name, styled("[green]installed[/green]"), found.version)
+            outside = f" (from {found.outside}, shown read-only)" if found.outside else ""
+            table.add_row(language.id, language.name, styled("[green]installed[/green]"), found.version + outside)
     out.print(table)
     if missing:
         packages = " ".join(sorted({language.package for language in missing}))

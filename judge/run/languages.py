@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from judge.errors import JudgeError
+from judge.run import toolfolders
 
 LANGUAGES_FILE = Path(__file__).with_name("languages.yaml")
 PLACEHOLDERS = frozenset({"source", "files", "binary", "mainclass", "memory_mib"})
@@ -123,16 +124,21 @@ class Language(BaseModel):
 
     def missing(self) -> str:
         """Why this language cannot run here ("" when it can): the command a sandboxed program
-        would not find, and the package that brings it."""
-        import shutil
-
-        from judge.run.sandbox.records import SANDBOX_PATH
-
-        for argv in (self.version, self.compile, self.run):  # the version's command is the toolchain's
-            command = argv[0] if argv else ""
-            if command and not command.startswith(".") and shutil.which(command, path=SANDBOX_PATH) is None:
+        would not find, and the package that brings it; or why a toolchain on the judge's PATH
+        outside the system's folders cannot be shown in the sandbox (toolfolders)."""
+        for command in self.commands:
+            found = toolfolders.locate(command)
+            if found.why:
+                return f"no {self.name} toolchain here: {found.why}"
+            if found.where is None:
                 return f"no {self.name} toolchain here: `{command}` not found (apt-get install {self.package})"
         return ""
+
+    @property
+    def commands(self) -> tuple[str, ...]:
+        """The commands it runs by name (not `./{binary}`), the toolchain's own (the version's) first."""
+        every = (argv[0] for argv in (self.version, self.compile, self.run) if argv)
+        return tuple(dict.fromkeys(command for command in every if not command.startswith(".")))
 
     def source_name(self, mainclass: str) -> str:
         """The entry file's name: a main class's file is named after the class alone."""
@@ -197,6 +203,11 @@ class LanguageTable:
             f"{path}: unknown language for extension '.{suffix}' (known: {self.extensions()}; or pass --lang)"
         )
 
+    def commands(self) -> tuple[str, ...]:
+        """The toolchains' commands every language runs by name (not `./{binary}`), in order:
+        the ones the sandbox may have to show from outside the system's folders."""
+        return tuple(dict.fromkeys(command for lang in self.languages.values() for command in lang.commands))
+
     def extensions(self) -> str:
         """Every known extension, for an error that lists them."""
         return ", ".join(sorted({f".{e}" for lang in self.languages.values() for e in lang.extensions}))
@@ -241,6 +252,9 @@ class Toolchain:
     path: str | None
     version: str
     error: str
+    # Found on the judge's PATH outside the system's folders: the folder the sandbox shows
+    # read-only for it (not part of the version, which judge hosts compare).
+    outside: str = ""
 
 
 def probe_all(table: LanguageTable) -> dict[str, Toolchain]:
@@ -253,15 +267,13 @@ def probe_all(table: LanguageTable) -> dict[str, Toolchain]:
 
 
 def probe(language: Language) -> Toolchain:
-    import shutil
     import subprocess
 
-    from judge.run import sandbox
-
     command = language.version[0]  # the toolchain's own command (a compile may go through sh)
-    path = shutil.which(command, path=sandbox.SANDBOX_PATH)  # what a sandboxed program finds
+    found = toolfolders.locate(command)  # what a sandboxed program finds
+    path = found.where
     if path is None:
-        return Toolchain(command, None, "", f"`{command}` not on PATH")
+        return Toolchain(command, None, "", found.why or f"`{command}` not on PATH")
     try:
         done = subprocess.run([path, *language.version[1:]], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -269,4 +281,5 @@ def probe(language: Language) -> Toolchain:
     # The first line that is not a runtime's warning (kotlinc's JVM prints one first).
     text = [line for line in (done.stdout + "\n" + done.stderr).splitlines() if line.strip()]
     shown = [line for line in text if "warning" not in line.lower()] or text
-    return Toolchain(command, path, shown[0].strip() if shown else f"exit code {done.returncode}", "")
+    version = shown[0].strip() if shown else f"exit code {done.returncode}"
+    return Toolchain(command, path, version, "", (found.folder or found.bin) if found.outside else "")

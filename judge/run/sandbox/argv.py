@@ -62,7 +62,8 @@ def bwrap_prefix(
     argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
     argv += ["--remount-ro", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
     # After /tmp's tmpfs, so that a folder below /tmp (a cache in a test's temporary folder) is seen.
-    for folder in read_only:
+    # Toolchains outside the system's folders too (toolfolders): read-only, whoever owns them.
+    for folder in (*layers.toolchains, *read_only):
         # The folders bubblewrap makes on the way are root's, 0700 unless told: the program's
         # user (nobody) must be able to pass through them.
         parents = [str(parent) for parent in reversed(PurePosixPath(folder).parents) if str(parent) != "/"]

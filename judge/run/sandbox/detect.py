@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from functools import lru_cache
 
-from judge.run import cgroups, lifecycle
+from judge.run import cgroups, languages, lifecycle, toolfolders
 from judge.run.sandbox.argv import bwrap_prefix, host_binds
 from judge.run.sandbox.procs import become_subreaper, reap_new
 from judge.run.sandbox.records import BWRAP_ENV, NOBODY, SANDBOX_PATH, UNSAFE_ENV, Layer, Layers
@@ -131,8 +131,20 @@ def detect() -> Layers:
     cgroup = Layer(f"cgroup-v{support.version}" if support.version else "cgroup", bool(support.version), support.reason)
     if not support.version:
         cgroup = Layer("cgroup", False, f"{support.reason}; memory and CPU are sampled with psutil instead")
+    # The toolchains languages.yaml names that the judge's PATH has outside the system's folders.
+    seen = toolfolders.shown(languages.load().commands())
     return Layers(
-        bwrap, user, cgroup, support.version, bwrap_path, setpriv_path, binds, rootless and bwrap.active, prlimit_path
+        bwrap,
+        user,
+        cgroup,
+        support.version,
+        bwrap_path,
+        setpriv_path,
+        binds,
+        rootless and bwrap.active,
+        prlimit_path,
+        seen.folders,
+        seen.path,
     )
 
 

@@ -113,6 +113,10 @@ class Layers:
     binds: tuple[tuple[str, ...], ...]  # bwrap arguments for /bin, /lib, ... of this host
     rootless: bool = False  # bubblewrap as an ordinary user: a user namespace of the run's own
     prlimit_path: str | None = None  # sets the rlimits inside the sandbox, before the program's exec
+    # Toolchains found on the judge's PATH outside the system's folders (toolfolders.shown):
+    # their folders, bound read-only at their own paths, and the PATH a program gets.
+    toolchains: tuple[str, ...] = ()
+    path: str = SANDBOX_PATH
 
     @property
     def mode(self) -> str:

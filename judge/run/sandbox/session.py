@@ -210,7 +210,7 @@ class Session:
         group = spawn.measured_group(self.layers.cgroup_version, limits)  # as on the per-case path
         request = {
             "argv": list(argv),
-            "env": spawn.run_environment(env, BOX_MOUNT),
+            "env": spawn.run_environment(env, BOX_MOUNT, self.layers.path),
             "cwd": BOX_MOUNT,
             "uid": None if self.isolated else NOBODY,
             "rlimits": [[which, soft, hard] for which, (soft, hard) in rlimit_list(limits, memory_bytes, False)],

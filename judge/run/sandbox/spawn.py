@@ -85,10 +85,11 @@ def measured_group(version: int, limits: RunLimits) -> cgroups.RunGroup:
     return group
 
 
-def run_environment(env: Mapping[str, str] | None, home: str) -> dict[str, str]:
-    """The program's environment: what the caller gives, and a PATH, a locale and a HOME."""
+def run_environment(env: Mapping[str, str] | None, home: str, path: str = SANDBOX_PATH) -> dict[str, str]:
+    """The program's environment: what the caller gives, and a PATH (the layers' own: the
+    system's folders, then the toolchains shown from outside them), a locale and a HOME."""
     run_env = dict(env) if env is not None else {}
-    run_env.setdefault("PATH", SANDBOX_PATH)
+    run_env.setdefault("PATH", path)
     run_env.setdefault("LANG", "C.UTF-8")
     run_env.setdefault("HOME", home)
     return run_env
@@ -246,7 +247,7 @@ def _run_locked(
     inside = under_bwrap and layers.prlimit_path is not None
     rules = filters.program_fd() if under_bwrap else None
     full = _command(layers, box, limits, argv, rlimits if inside else None, (block_r, status_fd, rules), fixed)
-    run_env = run_environment(env, BOX_MOUNT if under_bwrap else str(box))
+    run_env = run_environment(env, BOX_MOUNT if under_bwrap else str(box), layers.path)
     drop_user = layers.user.active and not under_bwrap
     in_child = None if under_bwrap else _child_setup(group.join_files() if group else [], rlimits, drop_user)
     # What a fork (or vfork) of the judge is charged before it execs: the judge's own peak,
