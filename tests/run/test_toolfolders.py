@@ -110,9 +110,16 @@ def test_a_folder_the_sandbox_cannot_show_says_why(real: str, why: str) -> None:
     assert folder == "" and why in said
 
 
+def test_the_sandbox_looks_for_every_language_s_commands_but_a_built_program() -> None:
+    """detect() shows what toolfolders finds for these: a language's compiler and runtime."""
+    commands = languages.load().commands()
+    assert {"rustc", "go", "javac", "java", "node", "sh"} <= set(commands)
+    assert not [command for command in commands if command.startswith(".")]
+
+
 @needs_lua
 def test_a_toolchain_on_the_judge_s_path_is_found_at_its_real_folder(
-    outside: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    outside: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     binary = _outside_lua(outside)
     links = outside / "links"
@@ -144,7 +151,7 @@ def test_missing_and_probe_agree_on_an_outside_toolchain(
 
 @needs_lua
 def test_a_link_under_another_name_or_a_shim_is_missing_with_why(
-    outside: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    outside: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     binary = _outside_lua(outside)
     renamed = outside / "renamed"
@@ -166,9 +173,7 @@ def test_a_link_under_another_name_or_a_shim_is_missing_with_why(
 
 @needs_lua
 @pytest.mark.skipif(os.geteuid() != 0, reason="as root, programs run as nobody; rootless as the judge's user")
-def test_a_toolchain_nobody_may_read_is_missing_with_the_fix(
-    outside: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_toolchain_nobody_may_read_is_missing_with_the_fix(outside: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     binary = _outside_lua(outside)
     binary.parent.chmod(0o700)
     monkeypatch.setenv("PATH", str(binary.parent))
