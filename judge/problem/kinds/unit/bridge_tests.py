@@ -11,7 +11,8 @@ the outcome of each test and the file of results. Each test's record goes to tha
 test ends, in the order run, so a run cut short keeps every test it finished. A test's CPU time
 is the kernel's figure for the student's process, read on the judge's clock (StudentClock).
 
-Runs as `main.py FEEDBACK_DIR PER_TEST_S CLOCK NODE_ID...` with the judge's stand-in modules
+Runs as `main.py FEEDBACK_DIR PER_TEST_S CLOCK KIT NODE_ID...` (KIT: the folder of the judge's
+pytest kit, bound read-only, or "" for the system's pytest) with the judge's stand-in modules
 beside it; copied into the box as it is (as _judge_unit.py).
 """
 
@@ -725,8 +726,10 @@ def main() -> int:
     global CHANNEL
     import site
 
-    site.main()  # pytest is the system's (python3 -S leaves site-packages out)
-    feedback, per_test_s, clock, node_ids = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4:]
+    site.main()  # the system's packages (python3 -S leaves them out): its pytest, if the judge uses it
+    feedback, per_test_s, clock, kit, node_ids = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
+    if kit:
+        sys.path.insert(0, kit)  # the judge's pytest kit (pytest_kit.py), before the system's
     reads, writes = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)

@@ -8,7 +8,8 @@ each once, and the end (pairs.py, outcome.together).
 In this mode the student's code shares the process with the tests: a determined student can
 read them and write records of its own on the channel. `mode: apart` is where that cannot be.
 
-Runs as `main.py STUDENT_FILES NODE_ID...` (the student's file names, comma-separated: an
+Runs as `main.py KIT STUDENT_FILES NODE_ID...` (KIT: the folder of the judge's pytest kit,
+bound read-only, or "" for the system's pytest; the student's file names, comma-separated: an
 exception raised in one of them is the student's); copied into the box as it is.
 """
 
@@ -113,10 +114,12 @@ class ChannelRecorder:
 def main() -> int:
     import site
 
-    site.main()  # pytest is the system's (python3 -S leaves site-packages out)
+    site.main()  # the system's packages (python3 -S leaves them out): its pytest, if the judge uses it
     channel = os.dup(1)
     os.dup2(2, 1)
-    students, node_ids = frozenset(sys.argv[1].split(",")), sys.argv[2:]
+    kit, students, node_ids = sys.argv[1], frozenset(sys.argv[2].split(",")), sys.argv[3:]
+    if kit:
+        sys.path.insert(0, kit)  # the judge's pytest kit (pytest_kit.py), before the system's
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
     # A helper module beside the test files (public/helpers.py): importable as pytest's own

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from judge.errors import SandboxFailure
 from judge.paths import cache_dir
 from judge.problem.kinds.interactive import exchange
-from judge.problem.kinds.unit import kit, listing, outcome
+from judge.problem.kinds.unit import kit, listing, outcome, pytest_kit
 from judge.problem.kinds.unit.bridge_tests import RESULTS
 from judge.run import languages, lifecycle, programs, sandbox
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -124,20 +124,9 @@ def not_repeated(test):
 
 
 def pytest_here() -> str:
-    """pytest's version as the tests' sandbox will find it (the machine's python3), or why not."""
-    import subprocess
-
-    from judge.run.sandbox.records import SANDBOX_PATH
-
-    python = shutil.which("python3", path=SANDBOX_PATH) or "python3"
-    probe = "import site; site.main(); import pytest; print(pytest.__version__)"
-    try:
-        done = subprocess.run([python, "-S", "-c", probe], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        return f"missing: {err}"
-    if done.returncode != 0:
-        return "missing: apt-get install python3-pytest (unit-test problems run their tests with it)"
-    return f"pytest {done.stdout.strip()}"
+    """The pytest the tests will use (the system's, or the judge's kit: pytest_kit.py), or why
+    none can be had (then it starts with "missing"). It fetches nothing."""
+    return pytest_kit.here()
 
 
 @dataclass(frozen=True)
@@ -373,6 +362,8 @@ def _pair(
     tool = problem.program_limits
     together = unit.runs == "together"
     start, reads = launch.argv, limits.read_only
+    # Python's tests run pytest: the system's, or the judge's kit, bound read-only where it runs.
+    kit_folder = pytest_kit.resolve().folder if unit.framework != "junit5" else ""
     if together:
         built = _collector_program(tool.memory_mib)
         # The runner tells the student's exceptions by file (Python) or class (Java).
@@ -382,6 +373,9 @@ def _pair(
             made = kit.kit()
             start, reads = tuple(made.argv(problem.spec.limits.memory_mib)), (*reads, str(made.folder))
             names = tuple(n.removesuffix(".java") for n in names)
+        if unit.framework != "junit5":
+            start = (*start, kit_folder)
+            reads = (*reads, kit_folder) if kit_folder else reads
         argv = [*start, ",".join(names), *ids]
     elif unit.framework == "junit5":
         # Two JVMs from the judge's kit: the student's (JudgeStudent, in the box) and the tests'.
@@ -402,6 +396,8 @@ def _pair(
     own = tool.sandbox_limits(built)
     if built.language == "java" and not together:
         own = replace(own, read_only=(*own.read_only, str(kit.kit().folder)))
+    elif kit_folder and not together:
+        own = replace(own, read_only=(*own.read_only, kit_folder))
     # The tests' process may spend each test's whole deadline on the student's replies (twice
     # its CPU time and a second): a student's code that keeps it busy costs a test, not the run.
     tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids) * (2 * limits.cpu_s + 1))
@@ -414,7 +410,9 @@ def _pair(
     try:
         with sandbox.CpuClock() as clock:
             tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, str(clock.folder)))
-            args = (exchange.FEEDBACK, f"{limits.cpu_s:g}", str(clock.path), *ids)
+            # The tests' side of a Python pair is told where pytest is ("": the system's).
+            kit_arg = () if together or unit.framework == "junit5" else (kit_folder,)
+            args = (exchange.FEEDBACK, f"{limits.cpu_s:g}", str(clock.path), *kit_arg, *ids)
             task = programs.Task(
                 built, args, None, tests_limits, keep=exchange.FEEDBACK, files=_student_sources(built, where)
             )
