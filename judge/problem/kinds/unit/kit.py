@@ -25,7 +25,7 @@ from pathlib import Path
 
 from judge.errors import SandboxFailure
 from judge.paths import cache_dir
-from judge.run import lifecycle, sandbox
+from judge.run import lifecycle, sandbox, toolfolders
 from judge.run.programs import ProgramError
 
 JUNIT_JAR = "/usr/share/java/junit-platform-console-standalone.jar"  # Debian's junit5
@@ -109,7 +109,7 @@ def _key() -> str:
     digest = hashlib.sha256()
     for name, text in _runner_sources():
         digest.update(f"{name}\0{len(text)}\0".encode() + text)
-    java = shutil.which("java", path=sandbox.SANDBOX_PATH)
+    java = toolfolders.locate("java").where  # the sandbox's java, or one outside /usr it is shown
     if java is None or not Path(JUNIT_JAR).is_file():
         raise ProgramError(f"JUnit 5 problems need java and JUnit's jar: {junit_here()}")
     home = Path(java).resolve().parent.parent
