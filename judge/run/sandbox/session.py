@@ -88,7 +88,7 @@ FAST_ENV = "JUDGE_FASTSPAWN"  # 0: the supervisor forks each case even where _fa
 
 def fast_spawn() -> str:
     """The built _fastspawn extension (a case started by vfork: see _fastspawn.c), or ""
-    where it was not built (no C compiler at install) or is switched off."""
+    where it was not built (no C compiler or Python headers at install) or is switched off."""
     if os.environ.get(FAST_ENV, "").strip() == "0":
         return ""
     return _fast_built()
@@ -346,7 +346,11 @@ def _why_not(layers: Layers) -> str:
             )
         return "no cgroup (each case's CPU time and memory are measured through one)"
     if layers.rootless and not fast_spawn():
-        why = f"${FAST_ENV}=0" if _fast_built() else "the _fastspawn extension was not built: no C compiler at install"
+        why = (
+            f"${FAST_ENV}=0"
+            if _fast_built()
+            else "the _fastspawn extension was not built: no C compiler or no Python headers (python3-dev) at install"
+        )
         return f"the judge is not root, and a case's own pid and mount namespaces need the _fastspawn extension ({why})"
     return ""
 
@@ -399,7 +403,7 @@ def support(layers: Layers | None = None) -> Layer:
     elif vfork:
         start = "starts each case by vfork (the _fastspawn extension)"
     elif not _fast_built():
-        start = "forks each case (the _fastspawn extension was not built: no C compiler at install)"
+        start = "forks each case (the _fastspawn extension was not built: no C compiler or no Python headers (python3-dev) at install)"
     elif not fast_spawn():
         start = f"forks each case (${FAST_ENV}=0)"
     else:
