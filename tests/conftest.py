@@ -9,8 +9,21 @@ from pathlib import Path
 
 import pytest
 
+from tests import needs
+
 REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = REPO / "problems"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{needs.MARK}(*things, because=''): skip unless each is here (tests/needs.py)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked by needs.mark skips before its fixtures are made, naming what to install."""
+    for marked in item.iter_markers(needs.MARK):
+        needs.require(*marked.args, because=marked.kwargs.get("because", ""))
 
 
 @pytest.fixture(scope="session", autouse=True)
