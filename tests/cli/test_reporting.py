@@ -6,14 +6,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-
 from judge.problem import scaffold
-from judge.run import sandbox
+from tests import needs
 from tests.test_cli import judge
 
 
-@pytest.mark.skipif(not sandbox.detect().isolated, reason="no isolation here")
+@needs.mark("isolation")
 def test_one_broken_problem_never_stops_grading_the_others(tmp_path: Path) -> None:
     problems = tmp_path / "problems"
     made = scaffold.create(problems, "sum", "python3")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import tests.needs
 from judge.cluster import certs, needs
 from tests.grade.test_grading import make_class, small_problems
 from tests.problem.test_parts import make_problem
@@ -124,6 +125,7 @@ def grade(root: Path, out: str, *extra: str) -> Path:
     return root / out
 
 
+@tests.needs.mark("java")  # the class's CE is a Java class's
 def test_verdicts_are_the_same_on_every_engine(tmp_path: Path, cluster: Cluster) -> None:
     from distributed import LocalCluster
 

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+from tests import needs
 from tests.conftest import PROBLEMS, REPO
 from tests.explain.test_search import contention
 from tests.grade.test_grading import PROGRAMS, small_problems
@@ -105,6 +106,7 @@ def test_a_problem_of_programs_is_searched_with_its_own_generators(tmp_path: Pat
     assert len(refused.stderr.strip().splitlines()) == 1
 
 
+@needs.mark("java")  # without it, explain refuses the file (exit 2) before compiling
 def test_a_program_that_does_not_compile_exits_1() -> None:
     result = judge("explain", str(REPO / "submissions" / "student12" / "lanqiao.java"), "-p", "lanqiao", "--json")
     assert result.returncode == 1

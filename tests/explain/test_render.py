@@ -3,7 +3,6 @@ and in a real browser the board moves (a frame mid-animation differs from the fi
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,8 +10,9 @@ import pytest
 
 from judge.explain.render import html_page, html_section, text_lines
 from judge.explain.search import Explanation, Growth, Level, Move
+from tests import needs
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = needs.chromium()
 # The web judge's policy: scripts none at all, styles inline.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'"
 
@@ -86,7 +86,7 @@ def test_the_html_escapes_the_program_s_output_and_has_no_script() -> None:
     assert "Not found" in str(html_section(NOTHING))
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+@needs.mark("chromium")
 def test_the_board_moves_in_a_browser_under_the_web_judge_s_policy(tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra (playwright)")
     page_html = html_page(WA)

@@ -15,7 +15,8 @@ from judge.grade import feedback, runner
 from judge.grade.results import from_result
 from judge.problem import testdata
 from judge.problem.spec import Problem, load_problem
-from judge.run import build, sandbox
+from judge.run import build
+from tests import needs
 from tests.test_cli import judge
 
 # The encoder: on its first secret case it acts out SYMBOL (a verdict, a CPU time in seconds and a
@@ -69,7 +70,7 @@ def secret_part(shown: feedback.Shown) -> str:
     return repr((shown.verdict, shown.score, groups, cases))
 
 
-@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+@needs.mark("isolation")
 def test_what_an_encoder_reads_back_stays_within_each_levels_bound(problem: Problem, tmp_path: Path) -> None:
     cases = testdata.load_cases(problem)
     records = []

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from tests import needs
 from tests.grade.test_grading import PROGRAMS, small_problems
 from tests.test_cli import judge
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian: apt-get install chromium)")
+CHROMIUM = needs.chromium()
+pytestmark = needs.mark("chromium")
 
 
 def chromium(profile: Path, *args: str) -> subprocess.CompletedProcess[str]:

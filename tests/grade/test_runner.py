@@ -11,6 +11,7 @@ import pytest
 from judge.errors import JudgeError
 from judge.run import build, lifecycle, sandbox
 from judge.run.sources import Launch
+from tests import needs
 from tests.conftest import PROBLEMS, REPO
 from tests.test_cli import judge
 
@@ -164,7 +165,8 @@ def test_doctor_reports_languages_and_layers() -> None:
     result = judge("doctor")
     for word in ("gcc", "g++", "python3", "bwrap", "cgroup", "rlimits", "sandbox mode:"):
         assert word in result.stdout
-    assert shutil.which("gcc") is None or result.returncode in (0, 1)
+    # A missing language is no fault of the machine's: doctor fails only where nothing isolates.
+    assert result.returncode == (1 if needs.why_not("isolation") else 0), result.stdout
 
 
 @pytest.mark.parametrize(("on_reject", "earned"), [("continue", 50.0), ("break", 10.0)])
@@ -215,7 +217,7 @@ def test_a_group_gives_up_on_a_streak_of_one_kind_of_limit_only() -> None:
     assert not runner.GroupEnds(load_problem(PROBLEMS / "lanqiao"), full=True).give_up  # --full judges all
 
 
-@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+@needs.mark("isolation")
 def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_path: Path) -> None:
     """Another process removed the box (as a judge that took it for stale once did): IE with
     one line, never a traceback, never RE or WA."""
@@ -327,7 +329,7 @@ def test_a_build_script_where_the_problem_allows_it(tmp_path: Path) -> None:
     assert "the build broke" in str(broken["compile_output"])
 
 
-@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+@needs.mark("isolation")
 def test_a_worker_s_next_build_gets_the_same_session_and_a_box_with_only_its_files(tmp_path: Path) -> None:
     from judge.grade import runner
     from judge.problem import testdata

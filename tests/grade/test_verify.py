@@ -12,6 +12,7 @@ import pytest
 
 from judge.grade import verify
 from judge.run.verdicts import Verdict
+from tests import needs
 from tests.conftest import PROBLEMS
 from tests.test_cli import judge
 
@@ -208,7 +209,7 @@ def test_a_solution_without_its_toolchain_is_skipped_not_failed(scratch: Path, m
     assert report.skipped == (f"{solution.path}: skipped: no C (gcc, GNU11) toolchain here",)
 
 
-@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ here")
+@needs.mark("cpp")
 def test_tests_that_a_constant_passes_fail_by_the_judges_decoy(tmp_path: Path) -> None:
     """A function problem whose every answer is 0: the judge's decoy (a function returning 0,
     in each language of the accepted solutions) is accepted, which verify reports."""

@@ -7,7 +7,6 @@ statement part would need LaTeX.)"""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -17,6 +16,7 @@ import pytest
 
 from judge.interop import exporter
 from judge.problem.spec import load_problem
+from tests import needs
 from tests.conftest import PROBLEMS
 
 # A minute of problemtools judging the exports: the slow tier (make test-slow).
@@ -41,7 +41,7 @@ PYTHONS = [
     pytest.param(
         "",
         id="pypy",
-        marks=pytest.mark.skipif(shutil.which("pypy3") is None, reason="needs pypy3 (.ci/run installs it)"),
+        marks=needs.mark("pypy3"),
     ),
 ]
 

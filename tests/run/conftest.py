@@ -6,9 +6,10 @@ import pytest
 
 from judge.run import sandbox
 from judge.run.sandbox import session
+from tests import needs
 
 SUPPORT = sandbox.session_support()
-needs_bwrap = pytest.mark.skipif(not sandbox.detect().bwrap.active, reason="no bubblewrap")
+needs_bwrap = needs.mark("bwrap")
 # Rootless, a session gives each case a pid and mount namespace of its own, under an init,
 # and that start is _fastspawn's only (there is no fork path).
 ROOTLESS = sandbox.detect().rootless

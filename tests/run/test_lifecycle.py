@@ -15,7 +15,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from judge.run import lifecycle, sandbox
+from judge.run import lifecycle
+from tests import needs
 from tests.conftest import REPO
 
 SPIN = "int main(){ volatile unsigned long x = 0; for (;;) x++; }\n"
@@ -180,7 +181,7 @@ def test_a_judge_in_another_pid_namespace_keeps_its_box_and_cgroup(
     assert not any(os.path.isdir(g) for g in groups)
 
 
-@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+@needs.mark("isolation")
 def test_sigterm_mid_case_kills_the_run_and_removes_the_box(tmp_path: Path, private_tmp: Path) -> None:
     source = tmp_path / "spin.c"
     source.write_text(SPIN)
@@ -203,7 +204,7 @@ def test_sigterm_mid_case_kills_the_run_and_removes_the_box(tmp_path: Path, priv
     assert boxes(private_tmp) == []
 
 
-@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+@needs.mark("isolation")
 def test_nothing_outlives_a_sigkill_of_grade(tmp_path: Path, private_tmp: Path) -> None:
     students = tmp_path / "submissions"
     for student in ("ann", "bo"):
@@ -378,7 +379,7 @@ def test_a_tree_deeper_than_pythons_recursion_goes_and_no_link_is_followed(tmp_p
     assert lifecycle.remove_tree(box)  # already gone: nothing to do
 
 
-@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+@needs.mark("isolation")
 def test_a_program_that_nests_folders_leaves_no_box_and_breaks_no_command(private_tmp: Path) -> None:
     deep = REPO / "tests" / "programs" / "leftovers" / "deep.c"
     given = private_tmp / "case.in"
@@ -396,8 +397,8 @@ def test_a_program_that_nests_folders_leaves_no_box_and_breaks_no_command(privat
     assert b"Traceback" not in doctor.stderr
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="a box is a capped tmpfs where the judge is root")
-@pytest.mark.skipif(not sandbox.detect().isolated, reason="the judge refuses to run without isolation")
+@needs.mark("root", because="a box is a capped tmpfs where the judge is root")
+@needs.mark("isolation")
 def test_what_a_program_writes_in_its_box_stops_at_the_boxs_cap(private_tmp: Path) -> None:
     fill = REPO / "tests" / "programs" / "leftovers" / "fill.c"
     given = private_tmp / "case.in"

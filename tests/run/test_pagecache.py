@@ -22,6 +22,7 @@ from judge.problem import testdata
 from judge.problem.spec import load_problem
 from judge.run import build, cgroups, sandbox
 from judge.run.sandbox import filters
+from tests import needs
 from tests.conftest import REPO
 from tests.run.conftest import needs_bwrap
 from tests.run.test_cgroups import resident_bytes
@@ -147,7 +148,7 @@ def test_the_names_a_secret_case_looked_up_reach_no_later_submission(
 
 
 @pytest.mark.skipif(not FORGETS, reason=f"no cgroup: {LAYERS.cgroup.detail}")
-@pytest.mark.skipif(os.geteuid() != 0, reason="mincore tells the page cache of /usr's files to root only")
+@needs.mark("root", because="mincore tells the page cache of /usr's files to root only")
 def test_a_group_forgets_what_its_run_brought_in_and_nothing_else(probed: Path, tmp_path: Path) -> None:
     """A run reads a file that was out of the page cache and one that was in it (read by the
     test, so charged to the test's cgroup). Forgetting its group evicts the first and leaves

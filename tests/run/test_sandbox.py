@@ -6,7 +6,6 @@ from __future__ import annotations
 import inspect
 import os
 import select
-import shutil
 import socket
 import subprocess
 import threading
@@ -20,10 +19,11 @@ import pytest
 from judge.run import build, checkers, sandbox
 from judge.run.sandbox import spawn, watch
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
+from tests import needs
 from tests.conftest import PROBLEMS
 
 LAYERS = sandbox.detect()
-needs_bwrap = pytest.mark.skipif(not LAYERS.bwrap.active, reason=f"bubblewrap: {LAYERS.bwrap.detail}")
+needs_bwrap = needs.mark("bwrap")
 SECRET = (PROBLEMS / "lanqiao" / "tests" / "hardest" / "01.ans").resolve()
 
 
@@ -322,8 +322,7 @@ def test_an_interactions_run_ended_when_it_ended_not_when_the_judge_looked(
 ) -> None:
     """Which side of an interaction ended first may decide its verdict: a busy judge that looks
     late must not move a run's end (bubblewrap's exit status, stamped by the kernel)."""
-    if not LAYERS.bwrap.active:
-        pytest.skip(LAYERS.bwrap.detail)
+    needs.require("bwrap")
     seen: list[float] = []
     real_read = watch.Watch.read
 
@@ -353,8 +352,7 @@ def test_exit_code_is_re(tmp_path: Path) -> None:
 
 
 def test_java_heap_exhaustion_is_mle(tmp_path: Path) -> None:
-    if shutil.which("javac", path=sandbox.SANDBOX_PATH) is None:
-        pytest.skip("no javac (Debian: default-jdk-headless)")
+    needs.require("java")
     code = """import java.util.*;
 public class Main { public static void main(String[] a) { List<long[]> keep = new ArrayList<>(); while (true) keep.add(new long[1 << 20]); } }"""
     got = judge_source(
@@ -431,8 +429,7 @@ int main(){ if (fork() == 0) { setsid(); if (fork() == 0) { for(;;) pause(); } e
 
 def test_host_temp_folders_and_loopback_stay_untouched(tmp_path: Path) -> None:
     """What a program writes to /tmp, /var/tmp or /dev/shm stays in its sandbox (or fails)."""
-    if not LAYERS.isolated:
-        pytest.skip(f"no isolation: {LAYERS.bwrap.detail}")
+    needs.require("isolation")
     name = f"judge-hostile-{os.getpid()}-{time.monotonic_ns()}"
     code = f"""
 for folder in ("/tmp", "/var/tmp", "/dev/shm"):
@@ -450,8 +447,7 @@ print("done")
 
 def test_a_private_file_of_the_user_is_out_of_reach(tmp_path: Path) -> None:
     """Root or not, the judge's own user's files (its home, a mode-0600 file) are not visible."""
-    if not LAYERS.isolated:
-        pytest.skip(f"no isolation: {LAYERS.bwrap.detail}")
+    needs.require("isolation")
     home = Path(os.path.expanduser("~"))
     secret = home / f".judge-test-secret-{os.getpid()}"
     secret.write_text("grades of the class\n")
@@ -706,8 +702,7 @@ def test_a_forked_worker_is_a_subreaper_of_its_own(tmp_path: Path) -> None:
 def test_only_the_box_and_capped_tmpfs_are_writable(tmp_path: Path) -> None:
     """The sandbox's own root and /dev are read-only (rootless, the program owns them and
     could fill them with memory); /tmp and /dev/shm take no more than their cap."""
-    if not LAYERS.isolated:
-        pytest.skip(f"no isolation: {LAYERS.bwrap.detail}")
+    needs.require("isolation")
     cap = sandbox.TMP_CAP_BYTES
     code = f"""
 import os

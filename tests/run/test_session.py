@@ -16,6 +16,7 @@ from judge.problem import testdata
 from judge.problem.spec import load_problem
 from judge.run import build, sandbox
 from judge.run.sandbox import session
+from tests import needs
 from tests.conftest import PROBLEMS
 from tests.run.conftest import ROOTLESS, SUPPORT, VFORK_ONLY, needs_bwrap
 
@@ -57,8 +58,8 @@ def start(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> st
     """How the session's supervisor starts a case: vfork (_fastspawn), or a fork of itself."""
     if not SUPPORT.active:
         pytest.skip(SUPPORT.detail)
-    if request.param == "vfork" and not session.fast_spawn():
-        pytest.skip("the _fastspawn extension is not built here (no C compiler at install)")
+    if request.param == "vfork":
+        needs.require("fastspawn")
     if request.param == "fork":
         if ROOTLESS:
             pytest.skip(VFORK_ONLY)
@@ -311,6 +312,7 @@ def test_doctor_says_whether_cases_share_a_sandbox(monkeypatch: pytest.MonkeyPat
     assert here.active, here.detail
     assert ("starts each case by vfork" in here.detail) == bool(session.fast_spawn()), here.detail
     assert ("a pid and mount namespace of its own" in here.detail) == layers.rootless, here.detail
+    needs.require("fastspawn", because="what doctor says with it switched off")
     monkeypatch.setenv(session.FAST_ENV, "0")
     session._probe.cache_clear()
     try:
@@ -324,7 +326,7 @@ def test_doctor_says_whether_cases_share_a_sandbox(monkeypatch: pytest.MonkeyPat
         assert forked.active and f"forks each case (${session.FAST_ENV}=0)" in forked.detail, forked.detail
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the build is sealed only as root")
+@needs.mark("root", because="the build is sealed only as root")
 def test_sealing_a_build_never_follows_its_symbolic_links(tmp_path: Path) -> None:
     # A build script may leave links to anywhere: outside the sandbox they point at the host.
     host = tmp_path / "host"

@@ -14,9 +14,8 @@ import urllib.parse
 import zipfile
 from pathlib import Path
 
-import pytest
-
 from judge.web.store import Store
+from tests import needs
 from tests.conftest import PROBLEMS, REPO
 from tests.explain.test_cli import budget
 from tests.web.conftest import Server, case_verdicts
@@ -595,6 +594,7 @@ def test_an_interactive_problem_is_judged_on_the_web(tmp_path: Path) -> None:
     assert verdicts == {"bisect.py": "AC", "count_up.py": "WA"}
 
 
+@needs.mark("isolation", "pytest")
 def test_a_unit_problem_is_judged_on_the_web_and_shows_its_public_tests(tmp_path: Path) -> None:
     from judge.problem import scaffold
 
@@ -634,11 +634,9 @@ def test_nothing_one_students_program_leaves_reaches_the_next_students(tmp_path:
     """`judge serve --workers 1`: one worker (and its session) judges both students in turn;
     each program looks for SysV queues, shared memory, semaphores, POSIX queues, keys and
     abstract sockets the other left, and prints "nothing" (AC) only if there are none."""
-    from judge.run import sandbox
     from tests.run.test_leftovers import PROGRAMS, marks_problem
 
-    if not sandbox.detect().isolated:
-        pytest.skip("the judge refuses to run submissions without isolation")
+    needs.require("isolation")
     server = Server(marks_problem(tmp_path), tmp_path / "data", workers=1)
     tokens = server.roster("ann", "bo", "cy")
     server.start()

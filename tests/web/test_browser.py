@@ -4,17 +4,17 @@ Every other page: test_pages.py."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests import needs
 from tests.web.conftest import Server, log_in, write_code
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = needs.chromium()
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+@needs.mark("chromium")
 def test_a_student_takes_a_function_problems_starter_and_submits_it(tmp_path: Path) -> None:
     """The signature shown in the language the student picks, its file downloaded, a function
     submitted: at a desktop's width and a phone's."""

@@ -9,7 +9,6 @@ JUDGE_SHOTS=DIR keeps the screenshots there, to be looked at."""
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,11 +16,12 @@ from typing import Any
 
 import pytest
 
+from tests import needs
 from tests.test_cli import judge
 from tests.web.conftest import Server, log_in, write_code
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+CHROMIUM = needs.chromium()
+pytestmark = needs.mark("chromium")
 WIDTHS = ((1280, 900), (390, 844))
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 

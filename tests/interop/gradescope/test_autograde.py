@@ -16,14 +16,16 @@ from pathlib import Path
 
 import pytest
 
+from tests import needs
 from tests.conftest import PROBLEMS, REPO
 from tests.grade.test_grading import small_problems
 from tests.test_cli import judge
 
 jsonschema = pytest.importorskip("jsonschema", reason="needs the test extra (jsonschema)")
 
-# Installing the judge from the zip's wheels takes most of a minute: the long tier.
-pytestmark = pytest.mark.slow
+# Installing the judge from the zip's wheels takes most of a minute: the long tier. The class's
+# submissions are in C and C++.
+pytestmark = [pytest.mark.slow, needs.mark("isolation", "c", "cpp")]
 
 SCHEMA = json.loads((REPO / "tests" / "interop" / "gradescope" / "gradescope.schema.json").read_text())
 SOLUTIONS = PROBLEMS / "sicily-rotations" / "solutions"
@@ -187,12 +189,13 @@ def test_a_function_problem_is_graded_by_its_harness_from_the_wheel(installed: P
     fake = "import os\n\ndef max_sum(xs):\n    os.write(1, b'\\n\\x1ejudge-result\\x1e {\"returned\": 4}\\n')\n    os._exit(0)\n"
     results = autograde(root, {"answer.py": fake})
     assert results["score"] < 100, results["output"]
-    if shutil.which("g++") is not None:
+    if not needs.why_not("cpp"):
         cpp = "#include <vector>\nlong long max_sum(std::vector<int> xs) { return 0; }\n"
         results = autograde(root, {"answer.cpp": cpp})
         assert results["score"] < 100 and "WA" in str(results["output"]), results["output"]
 
 
+@needs.mark("pytest")
 def test_a_unit_problem_is_graded_by_its_tests_from_the_wheel(installed: Path, tmp_path: Path) -> None:
     """The teacher's test files travel with the problem and the bridges in the judge's wheel:
     a stack graded on Gradescope as at home, apart (Python) and together (JUnit)."""
@@ -207,7 +210,7 @@ def test_a_unit_problem_is_graded_by_its_tests_from_the_wheel(installed: Path, t
     wrong = (made.directory / "solutions" / "wrong_answer" / "stack.py").read_text()
     results = autograde(root, {"mine.py": wrong})
     assert 0 < float(str(results["score"])) < 10 and "WA" in str(results["output"]), results["output"]
-    if shutil.which("javac") is not None:
+    if not needs.why_not("junit"):
         java = scaffold.create(tmp_path, "jstack", "java", kind="unit")
         assert judge("--problems", str(tmp_path), "gen", "jstack").returncode == 0
         root = grading_only(installed, java.directory, tmp_path / "jroot")

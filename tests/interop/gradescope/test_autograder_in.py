@@ -13,10 +13,11 @@ import yaml
 from judge.interop import importer
 from judge.interop.unpack import PackageError
 from judge.problem.spec import load_problem
-from judge.run import sandbox
+from tests import needs
 from tests.test_cli import judge
 
-needs_sandbox = pytest.mark.skipif(not sandbox.detect().isolated, reason="no isolation here")
+# Its tests are unittest files, which the judge runs under pytest in their sandbox.
+needs_sandbox = needs.mark("isolation", "pytest")
 
 RUN_AUTOGRADER = (
     "#!/usr/bin/env bash\ncp /autograder/submission/counter.py /autograder/source/counter.py\n"

@@ -4,20 +4,20 @@ desktop's width and a phone's. Debian's Chromium, never a downloaded one."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 
+from tests import needs
 from tests.grade.test_grading import small_problems
 from tests.web.conftest import Server, judge_cli
 from tests.web.lti.lms import CLIENT_ID, DEPLOYMENT, INSTRUCTOR, LEARNER, Course, Lms, Person
 from tests.web.lti.test_routes import COURSE
 from tests.web.test_pages import WIDTHS, check_page, shot
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = needs.chromium()
 
 
 def _teacher_adds_the_judge(browser: Any, server: Server, lms: Lms, token: str, tmp_path: Path) -> None:
@@ -46,7 +46,7 @@ def _teacher_adds_the_judge(browser: Any, server: Server, lms: Lms, token: str, 
         page.close()
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+@needs.mark("chromium")
 def test_a_student_opens_the_judge_inside_the_lms_page(tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra (playwright)")
     problems = small_problems(tmp_path / "problems")

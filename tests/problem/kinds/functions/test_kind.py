@@ -13,10 +13,10 @@ from judge.errors import JudgeError
 from judge.grade import judging
 from judge.problem import scaffold
 from judge.problem.spec import Problem, SpecError, load_problem
-from judge.run import sandbox
+from tests import needs
 from tests.test_cli import judge
 
-needs_sandbox = pytest.mark.skipif(not sandbox.detect().isolated, reason="no isolation here")
+needs_sandbox = needs.mark("isolation")
 
 HOSTILE = {
     # An object that equals anything: serialized by its exact type, it is no int.
@@ -102,12 +102,14 @@ def test_each_verdict_says_what_the_call_did(problem: Problem, tmp_path: Path) -
         assert said in first.message, (name, first.message)
 
 
-def test_a_module_without_the_function_and_a_language_without_a_harness_are_ce(
-    problem: Problem, tmp_path: Path
-) -> None:
+def test_a_module_without_the_function_is_ce(problem: Problem, tmp_path: Path) -> None:
     (tmp_path / "other.py").write_text("def maxsum(xs):\n    return 0\n")
     record = judging.judge(judging.identify(problem, tmp_path / "other.py", "cy"))
     assert record.verdict == "CE" and record.compile_output == "no function max_sum(xs) in other.py"
+
+
+@needs.mark("ruby")  # a missing toolchain is said before a missing harness
+def test_a_language_without_a_harness_is_ce(problem: Problem, tmp_path: Path) -> None:
     (tmp_path / "mine.rb").write_text("def max_sum(xs)\n  0\nend\n")  # no harness yet
     record = judging.judge(judging.identify(problem, tmp_path / "mine.rb", "cy"))
     assert record.verdict == "CE" and "is not offered yet" in record.compile_output
@@ -222,7 +224,7 @@ CPP = {
 }
 
 
-@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ here")
+@needs.mark("cpp")
 def test_a_cpp_file_without_the_function_is_a_ce_naming_it(problem: Problem, tmp_path: Path) -> None:
     (tmp_path / "other.cpp").write_text("#include <vector>\nint maxsum(std::vector<int> xs) { return 0; }\n")
     record = judging.judge(judging.identify(problem, tmp_path / "other.cpp", "bo"))
@@ -232,7 +234,7 @@ def test_a_cpp_file_without_the_function_is_a_ce_naming_it(problem: Problem, tmp
 
 
 @needs_sandbox
-@pytest.mark.skipif(shutil.which("javac") is None, reason="no javac here")
+@needs.mark("java")
 def test_a_java_class_naming_the_method_only_in_a_comment_or_string_is_a_ce(problem: Problem, tmp_path: Path) -> None:
     """The pre-check reads code: `max_sum(` in a comment or a string is no method (it was RE
     on every case, the harness finding nothing by reflection)."""
@@ -397,35 +399,35 @@ KOTLIN = {
 }
 
 
-# Each language's submissions, the toolchain it needs and the verdict each must get.
+# Each language's submissions, by the id of their language, and the verdict each must get.
 LANGUAGES = (
-    ("g++", CPP),
-    ("javac", JAVA),
-    ("gcc", C_SOURCES),
-    ("node", JAVASCRIPT),
+    ("cpp", CPP),
+    ("java", JAVA),
+    ("c", C_SOURCES),
+    ("javascript", JAVASCRIPT),
     ("go", GO),
-    ("rustc", RUST),
-    ("mcs", CSHARP),
-    ("kotlinc", KOTLIN),
+    ("rust", RUST),
+    ("csharp", CSHARP),
+    ("kotlin", KOTLIN),
 )
 
 
 @needs_sandbox
 @pytest.mark.parametrize(
-    ("tool", "name"),
+    ("language", "name"),
     [
         # kotlinc takes seconds a compile: Kotlin's are in the slow tier (make test-slow, run by CI)
-        pytest.param(tool, name, marks=[pytest.mark.slow] if tool == "kotlinc" else [])
-        for tool, sources in LANGUAGES
+        pytest.param(
+            language, name, marks=[needs.mark(language), *([pytest.mark.slow] if language == "kotlin" else [])]
+        )
+        for language, sources in LANGUAGES
         for name in sorted(sources)
     ],
 )
 def test_a_function_in_each_language_is_judged_through_its_harness(
-    problem: Problem, tmp_path: Path, tool: str, name: str
+    problem: Problem, tmp_path: Path, language: str, name: str
 ) -> None:
-    if shutil.which(tool) is None:
-        pytest.skip(f"no {tool} here")
-    source, verdict = dict(LANGUAGES)[tool][name]
+    source, verdict = dict(LANGUAGES)[language][name]
     (tmp_path / name).write_text(source)
     record = judging.judge(judging.identify(problem, tmp_path / name, "ada"))
     assert record.verdict == verdict, (name, record.compile_output, record.cases[:3])
@@ -506,22 +508,23 @@ CLASSES = {
         "AC",
     ),
 }
-CLASS_TOOLS = {
+CLASS_LANGUAGES = {
     ".py": "python3",
-    ".java": "javac",
-    ".cpp": "g++",
-    ".js": "node",
-    ".c": "gcc",
+    ".java": "java",
+    ".cpp": "cpp",
+    ".js": "javascript",
+    ".c": "c",
     ".go": "go",
-    ".rs": "rustc",
-    ".cs": "mcs",
-    ".kt": "kotlinc",
+    ".rs": "rust",
+    ".cs": "csharp",
+    ".kt": "kotlin",
 }
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Problem:
     problems = tmp_path_factory.mktemp("problems")
+    needs.require("cpp")  # judge new's reference is C++
     made = judge("--problems", str(problems), "new", "stack", "--class")
     assert made.returncode == 0, made.stderr
     made = judge("--problems", str(problems), "gen", "stack")
@@ -540,12 +543,19 @@ def test_the_new_class_problem_verifies_as_made(stack: Problem) -> None:
 
 @needs_sandbox
 @pytest.mark.parametrize(
-    "name", [pytest.param(name, marks=[pytest.mark.slow] if name.endswith(".kt") else []) for name in sorted(CLASSES)]
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=[
+                needs.mark(CLASS_LANGUAGES[Path(name).suffix]),
+                *([pytest.mark.slow] if name.endswith(".kt") else []),
+            ],
+        )
+        for name in sorted(CLASSES)
+    ],
 )
 def test_a_class_in_each_language_plays_each_scenario(stack: Problem, tmp_path: Path, name: str) -> None:
-    tool = CLASS_TOOLS[Path(name).suffix]
-    if shutil.which(tool) is None:
-        pytest.skip(f"no {tool} here")
     source, verdict = CLASSES[name]
     (tmp_path / name).write_text(source)
     record = judging.judge(judging.identify(stack, tmp_path / name, "ada"), full=True)
@@ -632,7 +642,7 @@ def test_a_problem_may_name_the_exception_each_language_raises(problem: Problem,
         assert (third.name, third.verdict) == ("samples/03", verdict), (name, third)
     wrong = judging.judge(judging.identify(named, tmp_path / "wrong_kind.py", "ed"), full=True).cases[2]
     assert wrong.message == "raised KeyError, expected ValueError"
-    if shutil.which("g++") is not None:
+    if not needs.why_not("cpp"):
         (tmp_path / "range.cpp").write_text(CPP["kadane.cpp"][0].replace("invalid_argument", "out_of_range"))
         other = judging.judge(judging.identify(named, tmp_path / "range.cpp", "ed"), full=True).cases[2]
         assert (other.verdict, other.message) == ("WA", "raised std::out_of_range, expected std::invalid_argument")
@@ -688,7 +698,7 @@ DEEP_LINES = {
         "    os._exit(0)\n",
     ),
     "deep.c": (
-        "gcc",
+        "c",
         "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n"
         "long long max_sum(const int *xs, int xs_len) {\n"
         '    const char *head = "\\n\\x1ejudge-result\\x1e {\\"returned\\": ";\n'
@@ -699,7 +709,7 @@ DEEP_LINES = {
         "    _exit(0);\n}\n",
     ),
     "Deep.java": (
-        "javac",
+        "java",
         "import java.io.*;\nclass Solution {\n    static long max_sum(int[] xs) throws Exception {\n"
         '        String line = "\\n\\u001ejudge-result\\u001e {\\"returned\\": " + "[".repeat(200000)'
         ' + "]".repeat(200000) + "}\\n";\n'
@@ -713,9 +723,9 @@ DEEP_LINES = {
 @needs_sandbox
 @pytest.mark.parametrize("name", sorted(DEEP_LINES))
 def test_a_result_line_nested_200000_deep_is_a_wa_in_one_line(problem: Problem, tmp_path: Path, name: str) -> None:
-    tool, text = DEEP_LINES[name]
-    if tool is not None and shutil.which(tool) is None:
-        pytest.skip(f"no {tool} here")
+    language, text = DEEP_LINES[name]
+    if language is not None:
+        needs.require(language)
     (tmp_path / name).write_text(text)
     said = "the returned value is nested deeper than 100 levels"
     ran = judge("--problems", str(problem.directory.parent), "run", str(tmp_path / name), "-p", "maxf")
@@ -737,7 +747,7 @@ HUGE_LINES = {
         "    os.write(1, b'1]}\\n')\n    os._exit(0)\n",
     ),
     "huge.c": (
-        "gcc",
+        "c",
         "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n"
         "static void put(const char *s, size_t n) {\n"
         "    while (n > 0) { ssize_t w = write(1, s, n); if (w <= 0) _exit(1); s += w; n -= w; }\n}\n"
@@ -754,9 +764,9 @@ HUGE_LINES = {
 @needs_sandbox
 @pytest.mark.parametrize("name", sorted(HUGE_LINES))
 def test_a_result_line_of_100_mb_is_a_wa_in_one_line(problem: Problem, tmp_path: Path, name: str) -> None:
-    tool, text = HUGE_LINES[name]
-    if tool is not None and shutil.which(tool) is None:
-        pytest.skip(f"no {tool} here")
+    language, text = HUGE_LINES[name]
+    if language is not None:
+        needs.require(language)
     copy = tmp_path / "problems" / "maxf"
     shutil.copytree(problem.directory, copy)
     spec = copy / "problem.yaml"

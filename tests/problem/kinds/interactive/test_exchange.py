@@ -22,10 +22,11 @@ from judge.problem.testdata import CaseFiles, load_cases
 from judge.run import sandbox
 from judge.run.build import box
 from judge.run.verdicts import Verdict
+from tests import needs
 from tests.interop.packages import GUESS_PY
 from tests.test_cli import judge
 
-needs_bwrap = pytest.mark.skipif(not sandbox.detect().bwrap.active, reason="bubblewrap is not usable here")
+needs_bwrap = needs.mark("bwrap")
 pytestmark = needs_bwrap
 
 BISECT = GUESS_PY  # halves the range each guess

@@ -13,13 +13,10 @@ from judge.grade import judging
 from judge.problem import scaffold
 from judge.problem.kinds.unit import kit
 from judge.problem.spec import JUDGE_JAVA_CLASSES, Problem, SpecError, load_problem
-from judge.run import sandbox
+from tests import needs
 from tests.test_cli import judge
 
-needs_java = pytest.mark.skipif(
-    not sandbox.detect().isolated or not Path(kit.JUNIT_JAR).is_file() or not shutil.which("javac"),
-    reason="no isolation, javac or JUnit here (apt-get install default-jdk-headless junit5)",
-)
+needs_java = needs.mark("isolation", "junit")
 
 SHAPES = """import java.util.*;
 

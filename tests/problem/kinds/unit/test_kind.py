@@ -15,16 +15,14 @@ import pytest
 
 from judge.grade import judging
 from judge.problem import scaffold
-from judge.problem.kinds.unit import kit, pairs
+from judge.problem.kinds.unit import pairs
 from judge.problem.spec import Problem, SpecError, load_problem
-from judge.run import sandbox
+from tests import needs
 from tests.test_cli import judge
 
-needs_sandbox = pytest.mark.skipif(not sandbox.detect().isolated, reason="no isolation here")
-needs_junit = pytest.mark.skipif(
-    not sandbox.detect().isolated or not Path(kit.JUNIT_JAR).is_file() or not shutil.which("javac"),
-    reason="no isolation, javac or JUnit here (apt-get install default-jdk-headless junit5)",
-)
+# The tests of a Python problem run under pytest in their sandbox; a Java problem's under JUnit.
+needs_sandbox = needs.mark("isolation", "pytest")
+needs_junit = needs.mark("isolation", "junit")
 
 # A stack whose every method does nothing: no test passes by it. Each hostile module below is
 # that stack and an attack, so any point it earns is one the attack earned.

@@ -14,10 +14,9 @@ import pytest
 from judge.problem.kinds.unit import kit
 from judge.run import lifecycle, sandbox
 from judge.run.programs import ProgramError
+from tests import needs
 
-needs_java = pytest.mark.skipif(
-    not sandbox.detect().isolated or not Path(kit.JUNIT_JAR).is_file(), reason="no isolation or no JUnit here"
-)
+needs_java = needs.mark("isolation", "junit")
 
 
 def test_the_runner_maps_the_archive_only_where_there_is_one(tmp_path: Path) -> None:
