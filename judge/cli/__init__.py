@@ -18,8 +18,21 @@ from judge.cli.common import err, report_errors
 from judge.errors import EXIT_INTERRUPTED, EXIT_USAGE, JudgeError
 from judge.paths import PROBLEMS_ENV
 
+# Where the group's help says how many languages there are: counted from languages.yaml as the
+# help is shown, so the number cannot drift from the table (and no other command pays for it).
+LANGUAGE_COUNT = "{language_count}"
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _Counted(click.Group):
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.help and LANGUAGE_COUNT in self.help:
+            from judge.run import languages
+
+            self.help = self.help.replace(LANGUAGE_COUNT, str(len(languages.load().languages)))
+        super().format_help_text(ctx, formatter)
+
+
+@click.group(cls=_Counted, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="judge")
 @click.option(
     "--problems",
@@ -33,7 +46,7 @@ from judge.paths import PROBLEMS_ENV
 @click.pass_context
 def cli(ctx: click.Context, problems: Path) -> None:
     """An online-judge style grading harness: any problem (your own, or an ICPC/Kattis
-    package), submissions in 23 languages (C, C++, Java, Python, Go, Rust, JavaScript, ...:
+    package), submissions in {language_count} languages (C, C++, Java, Python, Go, Rust, JavaScript, ...:
     `judge doctor` lists them) run in a sandbox; three 3x3 puzzles ship with it."""
     ctx.obj = {"problems": problems}
 

@@ -61,7 +61,7 @@ def _probe_problem(root: Path) -> Path:
     return root / "problems"
 
 
-# The class's four languages run in every `make test`; the other twenty, whose compilers take
+# The class's four languages run in every `make test`; the other nineteen, whose compilers take
 # minutes together (kotlinc, scalac, ghc, ...), in the long tier (make test-slow, CI).
 CORE = ("c", "cpp", "python3", "java")
 OTHERS = tuple(sorted(set(TABLE.languages) - set(CORE)))
