@@ -5,7 +5,10 @@ should skip; asking here, it skips with the package to install.
 
 What can be needed, by name:
   a language id of languages.yaml   its toolchain, as the sandbox finds it (Language.missing, probe)
-  "pytest"      pytest for the unit-test sandbox's Python (pairs.pytest_here)
+  "pytest"      pytest for the unit-test sandbox's Python (pairs.pytest_here: the system's or
+                the judge's kit from PyPI)
+  "system-pytest"  the machine's python3's own pytest (pytest_kit.system_version), for a test
+                that runs pytest itself beside the judge, as a reference
   "junit"       Java and JUnit 5's jar (kit.junit_here)
   "isolation"   a sandbox the judge runs submissions in (sandbox.detect().isolated)
   "bwrap"       bubblewrap in use (sandbox.detect().bwrap.active)
@@ -109,6 +112,14 @@ def _pytest() -> str:
     return ""
 
 
+def _system_pytest() -> str:
+    from judge.problem.kinds.unit import pytest_kit
+
+    if pytest_kit.system_version():
+        return ""
+    return "needs pytest for the machine's python3 (a reference run beside the judge): apt-get install python3-pytest"
+
+
 def _junit() -> str:
     from judge.problem.kinds.unit import kit
 
@@ -160,6 +171,7 @@ def _user() -> str:
 
 _CHECKS = {
     "pytest": _pytest,
+    "system-pytest": _system_pytest,
     "junit": _junit,
     "isolation": _isolation,
     "bwrap": _bwrap,

@@ -128,3 +128,14 @@ def test_a_marked_test_skips_before_its_fixtures_naming_what_to_install(tmp_path
     assert skipped in ran.stdout, ran.stdout
     assert ("a reason of the test's own" in ran.stdout) == (os.geteuid() == 0), ran.stdout
     assert made.read_text() == "made\n"  # the skipped test's fixture was never made
+
+
+def test_the_machines_own_pytest_is_not_the_judges_kit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test that runs pytest itself as its reference needs the machine's, which the kit
+    (fetched by the judge for its sandbox) does not give."""
+    from judge.problem.kinds.unit import pytest_kit
+
+    monkeypatch.setattr(pytest_kit, "system_version", lambda: "")
+    monkeypatch.setattr(pairs, "pytest_here", lambda: "pytest 8.3.5 (will be fetched from PyPI on first use)")
+    assert needs.why_not("pytest") == ""
+    assert needs.why_not("system-pytest").endswith("apt-get install python3-pytest")

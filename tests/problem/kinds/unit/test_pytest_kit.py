@@ -22,6 +22,7 @@ from judge.problem.kinds.unit import pairs, pytest_kit
 from judge.problem.spec import load_problem
 from judge.run import sandbox
 from judge.run.programs import ProgramError
+from tests import needs
 from tests.test_cli import judge
 
 # pip's words when the index cannot be reached or does not have the pins: the registry is not
@@ -150,7 +151,7 @@ def test_the_kit_from_pypi_runs_on_the_machines_python(kit: Path) -> None:
     assert list(kit.glob("_pytest/__pycache__/*.pyc")), "the kit's bytecode was compiled"
 
 
-@pytest.mark.skipif(not sandbox.detect().isolated, reason="no isolation here")
+@needs.mark("isolation")
 @pytest.mark.parametrize("mode", ["apart", "together"])
 def test_a_pytest_problem_is_judged_with_the_kit_alone(
     kit: Path, mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -167,7 +168,7 @@ def test_a_pytest_problem_is_judged_with_the_kit_alone(
     reference = made.directory / "solutions" / "accepted" / "stack.py"
     # pypy3 has no pytest of its own: in mode apart the student's process needs none.
     languages = ["python3"]
-    if mode == "apart" and shutil.which("pypy3", path=sandbox.SANDBOX_PATH):
+    if mode == "apart" and not needs.why_not("pypy3"):
         languages.append("pypy3")
     for language in languages:
         record = judging.judge(judging.identify(problem, reference, "alice", language_id=language), full=True)

@@ -18,13 +18,12 @@ import pytest
 
 from judge.grade import judging
 from judge.problem.kinds import table
-from judge.problem.kinds.unit import pairs
 from judge.problem.spec import Problem, load_problem
-from judge.run import sandbox
+from tests import needs
 from tests.test_cli import judge
 
-needs_sandbox = pytest.mark.skipif(not sandbox.detect().isolated, reason="no isolation here")
-needs_pytest = pytest.mark.skipif(pairs.pytest_here().startswith("missing"), reason="no python3-pytest here")
+needs_sandbox = needs.mark("isolation")
+needs_pytest = needs.mark("pytest")
 GRADESCOPE_UTILS = importlib.util.find_spec("gradescope_utils")
 needs_gradescope_utils = pytest.mark.skipif(
     GRADESCOPE_UTILS is None, reason="gradescope-utils is not installed (the test extra has it)"
@@ -477,6 +476,7 @@ def pytest_run(student: str, where: Path) -> tuple[dict[str, bool], float]:
 @pytest.mark.slow
 @needs_sandbox
 @needs_pytest
+@needs.mark("system-pytest")  # the reference: the machine's pytest run on the same files
 @pytest.mark.parametrize("student", ["right", *USER_CODE_WRONG])
 def test_prairielearns_shape_scores_as_pytest_and_its_points_say(fib: Problem, tmp_path: Path, student: str) -> None:
     source = USER_CODE if student == "right" else USER_CODE_WRONG[student]
