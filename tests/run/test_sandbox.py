@@ -114,13 +114,16 @@ def test_accepted_program(tmp_path: Path) -> None:
 def test_cpu_loop_is_tle_on_cpu_time(tmp_path: Path) -> None:
     got = judge_source(tmp_path, "loop.c", "int main(){volatile unsigned long x=0;for(;;)x++;}")
     assert got.verdict is Verdict.TLE and got.run.limit_hit == "cpu"
-    assert 1.0 <= got.run.cpu_s < 1.5 and got.run.wall_s < 3.0
+    # Stopped by its CPU time, whatever the wall clock says: on a busy machine a second of CPU
+    # can take several of wall time, and the wall limit (2 x CPU + 1 s) must not be what ended it.
+    assert 1.0 <= got.run.cpu_s < 1.5
 
 
 def test_sleeper_ends_at_the_wall_limit(tmp_path: Path) -> None:
     got = judge_source(tmp_path, "sleep.c", "#include <unistd.h>\nint main(){sleep(100);return 0;}")
     assert got.verdict is Verdict.TLE and got.run.limit_hit == "wall"
-    assert got.run.cpu_s < 0.2 and 3.0 <= got.run.wall_s < 4.0
+    # Ended at its wall limit (3 s), not after its 100 s; how long the kill takes is the machine's.
+    assert got.run.cpu_s < 0.2 and 3.0 <= got.run.wall_s < 30.0
 
 
 def test_memory_bomb_is_mle(tmp_path: Path) -> None:
@@ -139,7 +142,7 @@ def test_python_memory_bomb_is_mle(tmp_path: Path) -> None:
 def test_fork_bomb_is_contained(tmp_path: Path) -> None:
     got = judge_source(tmp_path, "fork.c", "#include <unistd.h>\nint main(){for(;;)fork();}")
     assert got.verdict in (Verdict.TLE, Verdict.RE, Verdict.MLE)
-    assert got.run.wall_s < 4.0
+    assert got.run.wall_s < 30.0  # ended by its limits, not left to run (the margin is a busy machine's)
 
 
 def test_output_flood_is_ole(tmp_path: Path) -> None:
