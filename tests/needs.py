@@ -104,7 +104,7 @@ def _language(language_id: str) -> str:
 
 
 def _pytest() -> str:
-    from judge.problem.kinds.unit import pairs
+    from judge.kinds.unit import pairs
 
     here = pairs.pytest_here()
     if here.startswith("missing"):
@@ -113,7 +113,7 @@ def _pytest() -> str:
 
 
 def _system_pytest() -> str:
-    from judge.problem.kinds.unit import pytest_kit
+    from judge.kinds.unit import pytest_kit
 
     if pytest_kit.system_version():
         return ""
@@ -121,7 +121,7 @@ def _system_pytest() -> str:
 
 
 def _junit() -> str:
-    from judge.problem.kinds.unit import kit
+    from judge.kinds.unit import kit
 
     java = _language("java")
     if java:

@@ -14,12 +14,25 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "paths", "__init__"),
     ("run",),
     ("problem",),
+    ("kinds",),  # every kind of problem: reads problem data, runs in run/, used by grade/
     ("course", "grade"),  # side by side: neither imports the other (test below)
     ("interop", "explain", "similar", "cluster"),
     ("web",),
     ("cli", "__main__"),
 )
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+# Issue 57: the arrows problem/ still has up to kinds/, until each kind owns its part of the spec.
+NOT_YET_DOWN = {
+    ("judge/problem/checkers.py", "judge.kinds.functions"),
+    ("judge/problem/parts.py", "judge.kinds"),
+    ("judge/problem/parts.py", "judge.kinds.functions.values"),
+    ("judge/problem/scaffold.py", "judge.kinds"),
+    ("judge/problem/shown.py", "judge.kinds"),
+    ("judge/problem/spec.py", "judge.kinds.unit"),
+    ("judge/problem/spec.py", "judge.kinds.functions"),
+    ("judge/problem/testdata.py", "judge.kinds"),
+    ("judge/problem/validation.py", "judge.kinds"),
+}
 
 
 def _stage(module: str) -> str:
@@ -49,7 +62,7 @@ def test_every_import_points_down_the_stages() -> None:
             there = _stage(module)
             if there == "__version__":
                 there = "__init__"
-            if RANK[there] > RANK[here]:
+            if RANK[there] > RANK[here] and (str(path.relative_to(REPO)), module) not in NOT_YET_DOWN:
                 upward.append(f"{path.relative_to(REPO)}:{line}: {here} imports {module}")
     assert upward == []
 
@@ -132,7 +145,7 @@ def test_only_the_interactive_kind_the_spec_and_the_package_formats_name_the_int
     outside = {
         name
         for name in _naming("interactor")
-        if not name.startswith("problem/kinds/interactive/") and not name.startswith("interop/")
+        if not name.startswith("kinds/interactive/") and not name.startswith("interop/")
     }
     assert outside == {"problem/spec.py"}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.problem.kinds.unit import kit, pairs
+from judge.kinds.unit import kit, pairs
 from judge.run import languages
 from judge.run.sandbox import session
 from tests import needs
@@ -133,7 +133,7 @@ def test_a_marked_test_skips_before_its_fixtures_naming_what_to_install(tmp_path
 def test_the_machines_own_pytest_is_not_the_judges_kit(monkeypatch: pytest.MonkeyPatch) -> None:
     """A test that runs pytest itself as its reference needs the machine's, which the kit
     (fetched by the judge for its sandbox) does not give."""
-    from judge.problem.kinds.unit import pytest_kit
+    from judge.kinds.unit import pytest_kit
 
     monkeypatch.setattr(pytest_kit, "system_version", lambda: "")
     monkeypatch.setattr(pairs, "pytest_here", lambda: "pytest 8.3.5 (will be fetched from PyPI on first use)")

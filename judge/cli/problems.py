@@ -69,7 +69,7 @@ def new(
 @click.pass_context
 def starter(ctx: click.Context, problem: str, language: str, output: Path | None) -> None:
     """A function problem's starter file: the function with its signature and an empty body."""
-    from judge.problem.kinds import table as kinds
+    from judge.kinds import table as kinds
     from judge.problem.locate import find_problem
     from judge.problem.spec import load_problem
 

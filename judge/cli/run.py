@@ -298,8 +298,8 @@ def doctor() -> None:
     if missing:
         packages = " ".join(sorted({language.package for language in missing}))
         out.print(f"{len(missing)} of {len(every)} languages missing; to add them all: apt-get install {packages}")
-    from judge.problem.kinds.unit.kit import junit_here
-    from judge.problem.kinds.unit.pairs import pytest_here
+    from judge.kinds.unit.kit import junit_here
+    from judge.kinds.unit.pairs import pytest_here
 
     out.print(f"unit-test problems (pytest, unittest): {pytest_here()}")
     out.print(f"unit-test problems (JUnit 5): {junit_here()}")

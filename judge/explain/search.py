@@ -26,8 +26,8 @@ from typing import Any
 from judge.errors import JudgeError
 from judge.explain.space import Candidate, Space, space_for
 from judge.grade import runner
+from judge.kinds import table as kinds
 from judge.problem import refs, testdata
-from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
 from judge.run import lifecycle, sandbox

@@ -15,7 +15,7 @@ from judge.errors import JudgeError
 from judge.explain.search import Explanation, explain
 from judge.grade import reports, runner
 from judge.grade.results import GradeRecord
-from judge.problem.kinds import table as kinds
+from judge.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
 

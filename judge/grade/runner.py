@@ -15,8 +15,8 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge.problem.kinds import table as kinds
-from judge.problem.kinds.base import STOPPED
+from judge.kinds import table as kinds
+from judge.kinds.base import STOPPED
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import checkers, lifecycle, sandbox

@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.errors import JudgeError
+from judge.kinds import table as kinds
+from judge.kinds.base import Decoy
 from judge.problem import expectations
 from judge.problem.expectations import Expectation, ExpectationError, GroupOutcome, Measured
-from judge.problem.kinds import table as kinds
-from judge.problem.kinds.base import Decoy
 from judge.problem.spec import Problem, load_problem
 from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox, sources

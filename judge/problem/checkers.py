@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge.problem.kinds.functions import values
+from judge.kinds.functions import values
 from judge.run import bounded, checkers
 from judge.run.checkers import CheckResult
 

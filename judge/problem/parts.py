@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.kinds import table as kinds
 from judge.problem import refs
-from judge.problem.kinds import table as kinds
 from judge.problem.refs.base import InputIssue, Reference
 from judge.problem.spec import GENERATORS_DIR, Case, Group, Problem, split_generate
 from judge.problem.tables import TableSource
@@ -118,7 +118,7 @@ def _case_texts(case: Case) -> tuple[str, str | None]:
     array, its answer as JSON, in the one form answers are written in (values.canonical)."""
     if case.input is not None:
         return case.input, case.answer
-    from judge.problem.kinds.functions.values import canonical
+    from judge.kinds.functions.values import canonical
 
     answer = None if case.answer is None else canonical(case.answer) + "\n"
     return canonical(case.called) + "\n", answer

@@ -18,7 +18,7 @@ import jinja2
 
 from judge import paths
 from judge.errors import JudgeError
-from judge.problem.kinds import table as kinds
+from judge.kinds import table as kinds
 from judge.problem.spec import json_schema
 
 TEMPLATES = Path(paths.TEMPLATES) / "new"

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from judge.errors import JudgeError
+from judge.kinds import table as kinds
 from judge.problem import markup, statement, testdata
-from judge.problem.kinds import table as kinds
 from judge.problem.spec import Problem
 
 STATEMENT_BYTES = 256 << 10

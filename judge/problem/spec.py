@@ -458,7 +458,7 @@ class Problem:
 
     @property
     def kind(self) -> str:
-        """Its kind's name (judge.problem.kinds.table): an interactor makes it interactive."""
+        """Its kind's name (judge.kinds.table): an interactor makes it interactive."""
         return "interactive" if self.spec.interactor is not None else self.spec.kind
 
     @property
@@ -713,7 +713,7 @@ def _unit_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str | i
 def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> ProblemSpec:
     """A unit-test problem's spec with a group per test, found in its test files; SpecError
     naming the file and line of a test file that cannot be read."""
-    from judge.problem.kinds.unit import found, listing
+    from judge.kinds.unit import found, listing
 
     assert spec.unit is not None
     table = found.per_test_table(spec.unit.per_test)
@@ -766,7 +766,7 @@ def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> Proble
 def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
     """What a problem's kind asks of the rest of its spec: a function problem's signature, calls
     and answers of its types, and a checker of values; a program's cases of text."""
-    from judge.problem.kinds.functions import types
+    from judge.kinds.functions import types
 
     functions = spec.kind == "functions"
     found: list[tuple[tuple[str | int, ...], str]] = []

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeError
+from judge.kinds import table as kinds
 from judge.problem import parts
-from judge.problem.kinds import table as kinds
 from judge.problem.refs.base import InputIssue
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource

@@ -74,8 +74,8 @@ def statement_samples(problem: Problem) -> list[str]:
     an input no public case has, or an output that is not that case's answer (compared token by
     token, as the default checker does). Students copy the statement's samples; a test that
     says otherwise is a bug of the statement or of the spec."""
+    from judge.kinds import table as kinds
     from judge.problem import markup
-    from judge.problem.kinds import table as kinds
     from judge.problem.testdata import load_cases
 
     path = problem.statement_path

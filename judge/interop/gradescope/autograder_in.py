@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 from judge.interop.unpack import PackageError
-from judge.problem.kinds.unit.found import is_test_file
+from judge.kinds.unit.found import is_test_file
 
 RUN_SCRIPT = "run_autograder"
 SETUP_SCRIPT = "setup.sh"

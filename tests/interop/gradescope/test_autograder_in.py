@@ -106,7 +106,7 @@ def test_an_autograder_imports_with_its_points_and_verifies(tmp_path: Path) -> N
         "test_counter-testcounter-test_files": (0.0, "public"),
     }
     # The hidden test's file is not shown to students, though the import put it under public/.
-    from judge.problem.kinds import table
+    from judge.kinds import table
 
     shown = "".join(text for _, text in table.of(problem).public_files(problem))
     assert "test_overflows" not in shown

@@ -1,0 +1,291 @@
+"""The function kind: a student writes a function of a typed signature (each case is one call)
+or a class of methods (each case is a scenario of calls on one object).
+
+The program the sandbox runs is the language's harness (programs.py) beside the student's
+module: it reads the case's call, makes it and writes what came of it after a mark, as the last
+line of its output. The judge reads that line outside the sandbox, checks the value against the
+signature and compares it with the answer there (outcome.py): the expected value never enters
+the box.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judge.errors import JudgeError
+from judge.kinds.base import CaseRun, Decoy, Kind, Starter, run_on_stdin
+from judge.kinds.functions import code_text, outcome, programs, starters, types, values
+from judge.run import custom_checker, languages, sandbox
+from judge.run.checkers import CheckResult
+from judge.run.sources import Launch, Sources
+from judge.run.verdicts import CaseVerdict, Verdict, judge_run
+
+if TYPE_CHECKING:
+    from judge.problem.spec import Problem
+
+_JAVA_CLASS = re.compile(rb"\bclass\s+([A-Za-z_][A-Za-z_0-9]*)\b")
+
+
+@lru_cache(maxsize=64)
+def api_of(text: str) -> types.Api:
+    return types.parse_api(text)
+
+
+def _api(problem: Problem) -> types.Api:
+    assert problem.spec.signature is not None  # the spec's loader requires it of this kind
+    return api_of(problem.spec.signature)
+
+
+def rule_of(problem: Problem) -> values.Tolerance:
+    """How the problem compares values: exactly (value), a tolerance (float), in any order (unordered)."""
+    checker = problem.spec.checker
+    if checker.type == "float":
+        return values.Tolerance(checker.abs_tol, checker.rel_tol)
+    return values.Tolerance(unordered=checker.type == "unordered")
+
+
+def _json(path: Path, what: str) -> object:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise JudgeError(f"{path}: not a JSON {what} ({err})") from None
+
+
+# A language that names no exception of its own takes its family's.
+_RAISES_LIKE = {"pypy3": "python3", "cpp20": "cpp"}
+
+
+def required_raise(problem: Problem, language: str) -> str | None:
+    """The exception a submission in `language` must raise where the reference raised (None: any)."""
+    named = problem.spec.raises
+    return named.get(language) or named.get(_RAISES_LIKE.get(language, ""))
+
+
+def _custom(problem: Problem, case: tuple[Path, Path]) -> outcome.Custom | None:
+    """The problem's checker program, if it has one: the call's arguments (the .in), the
+    expected value (the .ans) and the returned value (on its stdin) as JSON, by the 42/43
+    protocol of every checker. CheckerError when it fails."""
+    from judge.problem.spec import CustomChecker
+
+    checker = problem.spec.checker
+    if not isinstance(checker, CustomChecker):
+        return None
+
+    def check(returned: object) -> CheckResult:
+        written = (values.canonical(returned) + "\n").encode()
+        program = problem.directory / checker.program
+        return custom_checker.check(program, case[0], case[1], written, problem.program_limits, checker.args)
+
+    return check
+
+
+def decide_case(problem: Problem, case: tuple[Path, Path], output: bytes, language: str = "") -> outcome.Decided:
+    """The verdict of one case from the program's output, its call and its answer."""
+    call, answer = _json(case[0], "call"), _json(case[1], "answer")
+    required = required_raise(problem, language) if language else None
+    result = outcome.result_of(output)
+    return outcome.decide(_api(problem), rule_of(problem), result, call, answer, required, _custom(problem, case))
+
+
+class Functions(Kind):
+    name = "functions"
+    solves = True
+    explains = True
+
+    def program(self, problem: Problem, sources: Sources) -> Sources:
+        """The harness as the entry beside the student's file (and what it needs of the signature)."""
+        made = programs.HARNESSES.get(sources.language.id)
+        if made is None:
+            return sources  # compile_check says why it cannot be judged
+        own = dict(sources.files)
+        module = own.pop(sources.main or sources.files[0][0])
+        entry, files = made(_api(problem), module)
+        return Sources(
+            sources.path, sources.language, tuple(sorted({**own, **files}.items())), entry, "Main", single=False
+        )
+
+    def compile_check(self, problem: Problem, sources: Sources) -> str:
+        """A language without a harness, or a module with no such function: a CE, before any case."""
+        api = _api(problem)
+        language = sources.language.id
+        if language not in programs.HARNESSES:
+            offered = ", ".join(programs.HARNESSES)
+            return f"function problems take {offered} for now; {sources.language.name} is not offered yet"
+        module = dict(sources.files).get(sources.main or sources.files[0][0], b"")
+        what = f"class {api.name}" if isinstance(api, types.ClassSignature) else f"function {api.name}"
+        if language in ("java", "csharp", "kotlin", "javascript"):
+            module = code_text.code_only(module)  # a name in a comment or a string is no method
+        if language in ("java", "csharp"):
+            return _class_issue(api, module, sources.path.name)
+        if language == "c":
+            return programs.c_unoffered(api)  # the compiler names a missing function itself
+        if language == "kotlin":
+            return _kotlin_issue(api, module, sources.path.name)
+        if language == "javascript" and not re.search(rb"\b" + re.escape(api.name.encode()) + rb"\b", module):
+            return f"no {what} in {sources.path.name}"
+        if language not in ("python3", "pypy3"):
+            return ""
+        try:
+            tree = ast.parse(module)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return ""  # the compiler says what is wrong, where
+        if not any(_binds(node, api.name) for node in tree.body):
+            params = "" if isinstance(api, types.ClassSignature) else f"({', '.join(p.name for p in api.params)})"
+            return f"no {what}{params} in {sources.path.name}"
+        return ""
+
+    def input_issues(self, problem: Problem, text: str) -> list[str]:
+        try:
+            call = json.loads(text)
+        except (ValueError, RecursionError) as err:
+            return [f"not a JSON array of arguments ({err})"]
+        found = types.call_issue(_api(problem), call)
+        return [found] if found else []
+
+    def answer_text(self, output: str, label: str) -> str:
+        try:
+            return values.canonical(outcome.answer_of(outcome.result_of(output.encode("utf-8")))) + "\n"
+        except ValueError as err:
+            raise JudgeError(f"{label}: the reference's function gave no value ({err})") from None
+
+    def judge_case(
+        self,
+        problem: Problem,
+        launch: Launch,
+        where: Path,
+        case: tuple[Path, Path],
+        limits: sandbox.RunLimits,
+        runner: sandbox.CaseRunner | None = None,
+        stop: sandbox.Stop | None = None,
+    ) -> CaseRun:
+        run = run_on_stdin(launch.argv, where, case[0], limits, runner, stop)
+        if isinstance(run, CaseRun):
+            return run
+        memory_limit_kib = limits.memory_mib * 1024
+        if run.exit_code != 0 or run.limit_hit is not None or run.memory_kib >= memory_limit_kib:
+            decided = judge_run(run, memory_limit_kib, None, languages.memory_marks())
+            # Where the reference raised, a program that ended in failure of its own (an abort,
+            # a nonzero exit: C's only way) did not return either; a limit is still its verdict.
+            # Not where the problem names the exception the language must raise.
+            expected = values.raised(_json(case[1], "answer"))
+            if decided.verdict is Verdict.RE and expected is not None and not required_raise(problem, launch.language):
+                decided = CaseVerdict(Verdict.AC, "")
+            return CaseRun(run, decided)
+        try:
+            decided, check = decide_case(problem, case, run.stdout, launch.language)
+        except custom_checker.CheckerError as err:
+            return CaseRun(run, CaseVerdict(Verdict.IE, str(err)), own_output=False)
+        return CaseRun(run, decided, check, own_output=False)
+
+    def check_answer(self, problem: Problem, case: tuple[Path, Path], output: bytes) -> CheckResult:
+        decided, _ = decide_case(problem, case, output)
+        return CheckResult(decided.verdict is Verdict.AC, decided.message)
+
+    def starter_languages(self, problem: Problem) -> tuple[str, ...]:
+        return tuple(programs.HARNESSES)
+
+    def same_answer(self, problem: Problem, stated: str, made: str) -> bool:
+        """The same value; an exception stated is any the reference raised (its name is its
+        language's: ValueError in the statement, std::invalid_argument from a C++ reference)."""
+        try:
+            return values.agree(json.loads(stated), json.loads(made))
+        except (ValueError, RecursionError):
+            return False
+
+    def decoys(self, problem: Problem, languages: tuple[str, ...]) -> tuple[Decoy, ...]:
+        """Per language, a function (or class) whose every call returns a constant: 0, "", []."""
+        made = []
+        for language in dict.fromkeys(languages):
+            if language in programs.HARNESSES and not (language == "c" and programs.c_unoffered(_api(problem))):
+                name, text = starters.constant(_api(problem), language)
+                made.append(Decoy(language, name, text, 'every call returns a constant (0, "", an empty list)'))
+        return tuple(made)
+
+    def starter_file(self, problem: Problem, language: str) -> tuple[str, str]:
+        """(file name, text) of what a student starts from: the signature, an empty body."""
+        if language not in programs.HARNESSES:
+            raise JudgeError(f"{language!r}: function problems take {', '.join(programs.HARNESSES)} for now")
+        try:
+            return starters.starter(_api(problem), language, problem.spec.title)
+        except starters.Unoffered as err:
+            raise JudgeError(f"{problem.spec_path}: {err}") from None
+
+    shapes = ("class",)
+
+    def starter(self, own: str, other: str, shape: str = "") -> Starter:
+        """The reference in `own` (C++ or Python), the Python one beside it as a second accepted
+        solution when the reference is C++."""
+        folder, name, title = (
+            ("classes", "min_stack", "A Stack That Knows Its Smallest")
+            if shape == "class"
+            else ("functions", "max_sum", "Largest Sum of a Part, as a Function")
+        )
+        references = [(f"{folder}/ref.{own}.j2", f"solutions/accepted/{name}.{own}")]
+        if own != "py":
+            references.append((f"{folder}/ref.py.j2", f"solutions/accepted/{name}.py"))
+        mistakes = (
+            (
+                ("classes/wrong.py.j2", "solutions/wrong_answer/smallest_ever.py"),
+                ("classes/slow.py.j2", "solutions/time_limit_exceeded/scans.py"),
+            )
+            if shape == "class"
+            else (
+                ("functions/wrong.py.j2", "solutions/wrong_answer/off_by_one.py"),
+                ("functions/raises.py.j2", "solutions/run_time_error/raises.py"),
+            )
+        )
+        common = (
+            (f"{folder}/problem.yaml.j2", "problem.yaml"),
+            (f"{folder}/statement.md.j2", "statement.md"),
+            (f"{folder}/gen.py.j2", "generators/gen.py"),
+            (f"{folder}/validate.py.j2", "validators/validate.py"),
+        )
+        return Starter(title, (*common, *references, *mistakes))
+
+
+def _binds(node: ast.stmt, name: str) -> bool:
+    """Whether a top-level statement defines `name` (a def, an assignment, an import)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name == name
+    if isinstance(node, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return any((alias.asname or alias.name.split(".")[0]) == name for alias in node.names)
+    if isinstance(node, ast.If | ast.Try):
+        return any(_binds(child, name) for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+    return False
+
+
+def _kotlin_issue(api: types.Api, module: bytes, name: str) -> str:
+    """A Kotlin file without the function (or the class and its methods): the harness finds
+    them by reflection, so kotlinc would not say."""
+    if isinstance(api, types.ClassSignature):
+        if not re.search(rb"\bclass\s+" + re.escape(api.name.encode()) + rb"\b", module):
+            return f"no class {api.name} in {name}"
+        wanted = [m.name for m in api.methods]
+    else:
+        wanted = [api.name]
+    for function in wanted:
+        if not re.search(rb"\bfun\s+" + re.escape(function.encode()) + rb"\s*\(", module):
+            return f"no function {function} in {name}"
+    return ""
+
+
+def _class_issue(api: types.Api, module: bytes, name: str) -> str:
+    """A Java or C# file without the class, or the class without a method: said before the
+    compiler runs (the harness finds them by reflection, so the compiler would not)."""
+    owner = api.name if isinstance(api, types.ClassSignature) else "Solution"
+    if owner.encode() not in _JAVA_CLASS.findall(module):
+        if isinstance(api, types.ClassSignature):
+            return f"no class {owner} in {name}"
+        return f"no class Solution in {name} (the method {api.name} is one of its own)"
+    wanted = [m.name for m in api.methods] if isinstance(api, types.ClassSignature) else [api.name]
+    for method in wanted:
+        if not re.search(rb"\b" + re.escape(method.encode()) + rb"\s*\(", module):
+            return f"no method {method} in class {owner} ({name})"
+    return ""

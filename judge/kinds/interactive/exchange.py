@@ -1,0 +1,334 @@
+"""An interaction: the submission and the problem's interactor run at once, each in its
+own sandbox, the submission's stdout the interactor's stdin and back (two pipes, unbuffered:
+nothing of the judge sits between them).
+
+The interactor is run as an ICPC output validator is: `interactor input answer feedback_dir
+[args]`, deciding with exit 42 (accepted) or 43 (wrong answer). It runs in a helper process
+of the judge (`python -m judge.kinds.interactive.exchange serve`), because a sandbox
+run owns its process: one run at a time, its own cgroup, and a final sweep of every process it
+left. A helper is kept for the next interaction of the same judge process (Helper); it ends
+when the judge lets it go or dies (the parent-death signal).
+
+Who ended first matters to the verdict (rules.judge_interaction): each side's run records
+when its bubblewrap wrote its exit status, as the kernel stamped it (sandbox.spawn), on the
+machine's monotonic clock, which both processes share.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import ClassVar
+
+from judge.errors import JudgeError
+from judge.kinds.interactive.rules import InteractorEnd, wrote_to_a_closed_pipe
+from judge.run import lifecycle, programs, sandbox
+from judge.run.sandbox import procs
+from judge.run.sandbox.procs import PR_SET_PDEATHSIG, libc_prctl
+from judge.run.sandbox.watch import BUSY_WALL_FACTOR
+
+FEEDBACK = "feedback"
+TASK_FILE = "task.pickle"
+RESULT_FILE = "result.pickle"
+_HELPER_START_S = 30.0  # a helper's Python start, on a loaded machine, at the most
+AFTER_SUBMISSION_S = 5.0  # how long an interactor may go on once the submission has ended
+
+
+@dataclass(frozen=True)
+class Interaction:
+    submission: sandbox.RunResult
+    interactor: InteractorEnd
+    kept: tuple[tuple[str, bytes], ...] = ()  # the files the interactor left in its Task.keep
+
+    @property
+    def partner(self) -> InteractorEnd:
+        """How the other side ended, for a kind that pipes two programs of its own together."""
+        return self.interactor
+
+
+# How the other side of a piping ended, by the name a kind that pipes two programs of its own
+# together (not a submission and an interactor) knows it.
+PartnerEnd = InteractorEnd
+
+
+@lru_cache(maxsize=8)
+def built_interactor(program: Path, memory_mib: int) -> programs.Built:
+    """The interactor, compiled once (the program cache keeps it across processes)."""
+    try:
+        return programs.load_and_build(program, memory_mib)
+    except JudgeError as err:
+        raise programs.ProgramError(f"the interactor: {err}") from None
+
+
+def partner_limits(tool: sandbox.RunLimits, submission: sandbox.RunLimits) -> sandbox.RunLimits:
+    """The interactor's own CPU and memory limits; its wall clock outlasts the submission's,
+    stretched as far as a busy machine may stretch it, since it mostly waits for it."""
+    return replace(tool, wall_s=max(tool.wall_s, submission.wall_s * BUSY_WALL_FACTOR + 2.0))
+
+
+def interact(
+    argv: list[str],
+    box: Path,
+    limits: sandbox.RunLimits,
+    interactor: programs.Task,
+    clock: sandbox.CpuClock | None = None,
+) -> Interaction:
+    """Run the submission (`argv` in `box`) against the interactor's task (its files, args and
+    limits; its stdin and stdout are the pipes). SandboxFailure when a side cannot be run.
+    `clock`: where the submission's CPU time is published as it runs, for the other side."""
+    with lifecycle.spread_out():  # both sides at once, not on one CPU (lifecycle.spread_out)
+        return _interact(argv, box, limits, interactor, clock)
+
+
+def _interact(
+    argv: list[str], box: Path, limits: sandbox.RunLimits, interactor: programs.Task, clock: sandbox.CpuClock | None
+) -> Interaction:
+    work = lifecycle.make_temp_dir("interact", cap=lifecycle.BOX_CAP_BYTES)
+    to_submission_r, to_submission_w = os.pipe()
+    to_interactor_r, to_interactor_w = os.pipe()
+    ready_r, ready_w = os.pipe()
+    ends = (to_interactor_r, to_submission_w, ready_w)
+    helper: Helper | None = None
+    try:
+        (work / TASK_FILE).write_bytes(pickle.dumps(interactor))
+        helper = Helper.take()
+        helper.start(work, ends)
+    except BaseException:
+        if helper is not None:
+            helper.discard()
+        for fd in (to_submission_r, to_submission_w, to_interactor_r, to_interactor_w, ready_r, ready_w):
+            os.close(fd)
+        lifecycle.remove_dir(work)
+        raise
+    # The helper holds its ends now: ours are closed, so each side sees the other's end.
+    for fd in ends:
+        os.close(fd)
+    # The submission starts once the helper is about to start the interactor: the helper's
+    # own work (on a busy machine) is not the submission's wall time.
+    select.select([ready_r], [], [], _HELPER_START_S)
+    os.close(ready_r)
+    stop = threading.Event()
+    finished: list[tuple[InteractorEnd, tuple[tuple[str, bytes], ...]]] = []
+
+    def follow() -> None:
+        assert helper is not None
+        errors = helper.wait()
+        end, kept = _read_end(work, 0 if errors is None else 1, errors or b"")
+        finished.append((end, kept))
+        if end.exit_code == 43 and end.limit_hit is None:
+            stop.set()  # it has decided WA: the submission's run need not go on
+
+    follower = threading.Thread(target=follow, name="judge-interactor", daemon=True)
+    follower.start()
+    try:
+        run = sandbox.run(
+            argv, box=box, limits=limits, stdin=to_submission_r, stdout=to_interactor_w, stop=stop, clock=clock
+        )
+    except BaseException:
+        _end_helper(helper, follower, 0.0)
+        lifecycle.remove_dir(work)
+        raise
+    # Once the submission has ended, the interactor has its end of input: it has a few seconds
+    # to decide, not its whole wall limit.
+    _end_helper(helper, follower, AFTER_SUBMISSION_S)
+    lifecycle.remove_dir(work)
+    if not finished:
+        return Interaction(run, InteractorEnd(None, None, "stopped", 0.0, "the interactor did not end"))
+    return Interaction(run, *finished[0])
+
+
+def _end_helper(helper: Helper, follower: threading.Thread, wait_s: float) -> None:
+    """Give the helper's task `wait_s` to end by itself, then stop its run, then kill the
+    helper; a helper whose task ended by itself goes back for the next interaction."""
+    follower.join(timeout=wait_s)
+    if follower.is_alive():
+        helper.stop_task()
+        follower.join(timeout=10.0)
+    if follower.is_alive():
+        helper.discard()
+        follower.join()
+    elif helper.healthy:
+        helper.give_back()
+    else:
+        helper.discard()
+
+
+class Helper:
+    """A helper process of the judge's that runs interactors, one task at a time, started once
+    and kept for the next (a Python start and the judge's imports cost about 0.2 s, per case
+    otherwise). It gets each task as a folder and the three pipe ends over a Unix socket
+    (SCM_RIGHTS), and says on it when the task is done; SIGUSR1 stops the task's run. It ends
+    when its socket closes (the judge's process ended or let it go) or the judge dies."""
+
+    _idle: ClassVar[list[Helper]] = []
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+    _registered: ClassVar[int] = 0  # the process whose exit lets its helpers go
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "judge.kinds.interactive.exchange", "serve", str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self.socket = ours
+        self.owner = os.getpid()
+        self.healthy = True
+        procs.LONG_LIVED.add(self.process.pid)  # not a run's leftover: no sweep kills it
+
+    @classmethod
+    def take(cls) -> Helper:
+        """An idle helper of this process, else a new one."""
+        with cls._lock:
+            while cls._idle:
+                helper = cls._idle.pop()
+                if helper.owner == os.getpid() and helper.process.poll() is None:
+                    return helper
+                if helper.owner == os.getpid():
+                    helper.discard()
+            if cls._registered != os.getpid():
+                lifecycle.at_exit(cls.let_go)
+                cls._registered = os.getpid()
+        return cls()
+
+    @classmethod
+    def let_go(cls) -> None:
+        """At the judge's exit: its idle helpers end (their sockets close)."""
+        with cls._lock:
+            helpers, cls._idle = cls._idle, []
+        for helper in helpers:
+            if helper.owner == os.getpid():
+                helper.discard()
+
+    def start(self, work: Path, ends: tuple[int, int, int]) -> None:
+        """Hand it a task: its folder and the interactor's stdin, stdout and ready ends."""
+        socket.send_fds(self.socket, [str(work).encode()], list(ends))
+
+    def wait(self) -> bytes | None:
+        """Until its task is done: None, else why it failed (its error, or its end)."""
+        try:
+            said = self.socket.recv(65536)
+        except OSError as err:
+            said = b"error " + str(err).encode()
+        if said == b"done":
+            return None
+        self.healthy = False
+        return said.removeprefix(b"error ") if said else b"the helper ended"
+
+    def stop_task(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.process.send_signal(signal.SIGUSR1)
+
+    def give_back(self) -> None:
+        with self._lock:
+            self._idle.append(self)
+
+    def discard(self) -> None:
+        self.healthy = False
+        self.socket.close()
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+        self.process.wait()
+        procs.LONG_LIVED.discard(self.process.pid)
+
+
+def _read_end(work: Path, returncode: int, errors: bytes) -> tuple[InteractorEnd, tuple[tuple[str, bytes], ...]]:
+    try:
+        outcome: programs.Outcome = pickle.loads((work / RESULT_FILE).read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError):
+        why = errors.decode("utf-8", errors="replace").strip().splitlines()
+        detail = why[-1] if why else f"exit code {returncode}"
+        return InteractorEnd(None, None, None, 0.0, f"the interactor could not be run: {detail}"), ()
+    run = outcome.run
+    feedback = dict(outcome.kept).get("judgemessage.txt", b"").decode("utf-8", errors="replace")
+    lines = feedback.strip().splitlines()
+    limit = str(run.limit_hit) if run.limit_hit is not None else None
+    broke = wrote_to_a_closed_pipe(run.signal, run.stderr)
+    end = InteractorEnd(run.exit_code, run.signal, limit, run.ended, lines[0][:200] if lines else "", broke)
+    return end, outcome.kept
+
+
+def _run_task(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int, stop: threading.Event) -> None:
+    """Run the interactor's task of `work` on the two pipe ends and keep its outcome there."""
+    task: programs.Task = pickle.loads((work / TASK_FILE).read_bytes())
+    os.write(ready_fd, b"1")
+    os.close(ready_fd)
+    outcome = programs.run_keeping(task, stdin_fd=stdin_fd, stdout_fd=stdout_fd, stop=stop)
+    partial = work / (RESULT_FILE + ".part")
+    partial.write_bytes(pickle.dumps(outcome))
+    partial.rename(work / RESULT_FILE)  # whole or absent
+
+
+def _identity(fd: int) -> tuple[int, int] | None:
+    """The open file a descriptor number stands for (a pipe's inode), None when it is closed."""
+    try:
+        found = os.fstat(fd)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino)
+
+
+def _serve(channel_fd: int) -> int:
+    """The helper process: a task after another, until its socket closes."""
+    libc_prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the judge gone: the run is stopped, and it ends
+    stop = threading.Event()
+    leaving = threading.Event()
+
+    def on_term(*_: object) -> None:
+        leaving.set()
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGUSR1, lambda *_: stop.set())
+    channel = socket.socket(fileno=channel_fd)
+    while not leaving.is_set():
+        try:
+            message, fds, _, _ = socket.recv_fds(channel, 4096, 3)
+        except OSError:
+            return 0
+        if not message or len(fds) != 3:
+            for fd in fds:
+                os.close(fd)
+            return 0
+        stop.clear()
+        # The task owns the ends: the ready end is closed once written, and the sandbox takes
+        # over the other two (closing them when the interactor holds them). Closing a number
+        # again later could close another descriptor that has taken it meanwhile in this
+        # long-lived process; a task that failed early closes only the pipes still there.
+        received = [_identity(fd) for fd in fds]
+        try:
+            _run_task(Path(message.decode()), fds[0], fds[1], fds[2], stop)
+        except Exception as err:
+            reply = f"error {type(err).__name__}: {err}".encode()[:4000]
+            for fd, was in zip(fds, received, strict=True):
+                if was is not None and _identity(fd) == was:
+                    os.close(fd)
+        else:
+            reply = b"done"
+        try:
+            channel.send(reply)
+        except OSError:
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_serve(int(sys.argv[2])))

@@ -1,0 +1,78 @@
+"""The interactive kind: an interactor program of the problem's talks with the submission
+through two pipes and decides (ICPC: exit 42 accepted, 43 wrong answer). The case's answer file
+is the spec's, handed to the interactor as it is; the reference is not asked for answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judge.errors import SandboxFailure
+from judge.kinds.base import CaseRun, Kind, Starter
+from judge.kinds.interactive import exchange
+from judge.kinds.interactive.rules import judge_interaction
+from judge.run import languages, programs, sandbox
+from judge.run.programs import ProgramError
+from judge.run.sources import Launch
+from judge.run.verdicts import CaseVerdict, Verdict
+
+if TYPE_CHECKING:
+    from judge.problem.spec import Problem
+
+
+class Interactive(Kind):
+    name = "interactive"
+    solves = False
+    explains = False  # an interaction has no expected output to show beside an input
+    own_sandboxes = True
+    reference_check = "reference accepted by the interactor"
+
+    def judge_case(
+        self,
+        problem: Problem,
+        launch: Launch,
+        where: Path,
+        case: tuple[Path, Path],
+        limits: sandbox.RunLimits,
+        runner: sandbox.CaseRunner | None = None,
+        stop: sandbox.Stop | None = None,
+    ) -> CaseRun:
+        """Both programs run at once, each in a sandbox of its own (not the submission's
+        session, whose one run at a time cannot hold the dialogue)."""
+        spec = problem.spec.interactor
+        assert spec is not None
+        tool = problem.program_limits
+        given, answer = case
+        try:
+            built = exchange.built_interactor(problem.directory / spec.program, tool.memory_mib)
+            task = programs.Task(
+                built,
+                ("input", "answer", f"{exchange.FEEDBACK}/", *spec.args),
+                None,
+                exchange.partner_limits(tool.sandbox_limits(built), limits),
+                files=(("input", given), ("answer", answer)),
+                keep=exchange.FEEDBACK,
+            )
+            done = exchange.interact(list(launch.argv), where, limits, task)
+        except (SandboxFailure, ProgramError) as err:
+            return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
+        decided = judge_interaction(
+            done.submission, done.interactor, limits.memory_mib * 1024, languages.memory_marks()
+        )
+        return CaseRun(done.submission, decided, None, own_output=False)
+
+    def starter(self, own: str, other: str, shape: str = "") -> Starter:
+        return Starter(
+            "Guess the Number",
+            (
+                ("interactive/problem.yaml.j2", "problem.yaml"),
+                ("interactive/statement.md.j2", "statement.md"),
+                ("interactive/gen.py.j2", "generators/gen.py"),
+                ("interactive/validate.py.j2", "validators/validate.py"),
+                (f"interactive/ref.{own}.j2", f"solutions/accepted/bisect.{own}"),
+                (f"interactive/ref.{other}.j2", f"solutions/accepted/halves.{other}"),
+                (f"interactive/wrong.{own}.j2", f"solutions/wrong_answer/count_up.{own}"),
+                ("interactive/slow.py.j2", "solutions/time_limit_exceeded/slow_thinker.py"),
+                ("interactive/interactor.py.j2", "interactor.py"),
+            ),
+        )

@@ -1,0 +1,198 @@
+"""Interactive problems against hostile programs of our own: the problem is the one `judge new
+--interactive` makes (a guessing game, its interactor in Python); each program here talks to
+it, or refuses to, and the test asserts the verdict by the ICPC rules, that secrets stay
+secret, and that nothing of either side is left running."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from judge.grade import runner
+from judge.kinds.interactive import exchange as interact
+from judge.problem import scaffold
+from judge.problem.spec import load_problem
+from judge.problem.testdata import CaseFiles, load_cases
+from judge.run import sandbox
+from judge.run.build import box
+from judge.run.verdicts import Verdict
+from tests import needs
+from tests.interop.packages import GUESS_PY
+from tests.test_cli import judge
+
+needs_bwrap = needs.mark("bwrap")
+pytestmark = needs_bwrap
+
+BISECT = GUESS_PY  # halves the range each guess
+
+
+@pytest.fixture(scope="module")
+def problems(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("interactive") / "problems"
+    root.mkdir()
+    made = scaffold.create(root, "guess", "python3", kind="interactive")
+    spec_file = made.directory / "problem.yaml"
+    spec_file.write_text(spec_file.read_text().replace("count: 10", "count: 2"))  # each case is an interaction
+    made = judge("--problems", str(root), "gen", "guess")
+    assert made.returncode == 0, made.stderr
+    return root
+
+
+def _cases(problems: Path, *names: str) -> list[CaseFiles]:
+    return [c for c in load_cases(load_problem(problems / "guess")) if c.id in names]
+
+
+def judged(problems: Path, tmp_path: Path, source: str, *cases: str) -> list[runner.CaseResult]:
+    program = tmp_path / "main.py"
+    program.write_text(source)
+    problem = load_problem(problems / "guess")
+    result = runner.judge_submission(problem, runner.load_for(problem, program), _cases(problems, *cases), full=True)
+    return list(result.cases)
+
+
+def test_a_bisection_is_accepted_and_a_count_up_is_not(problems: Path, tmp_path: Path) -> None:
+    found = judged(problems, tmp_path, BISECT, "samples/01", "edges/02", "random/01")
+    assert [r.verdict for r in found] == [Verdict.AC] * 3
+    # It stops at the end of its input: crashing there instead would make the label (WA or
+    # RE, 0 points either way) depend on which end the machine's load let the judge see
+    # first (docs/testing.md); the rule itself is tested in tests/run/test_verdicts.py.
+    counting = (
+        "import sys\nn = int(input())\nfor g in range(1, n + 1):\n    print(g, flush=True)\n"
+        "    if sys.stdin.readline().strip() in ('correct', ''): break\n"
+    )
+    found = judged(problems, tmp_path, counting, "samples/01", "edges/01")
+    assert [r.verdict for r in found] == [Verdict.WA, Verdict.AC]
+    assert found[0].message == "not found in 30 guesses"  # a sample shows the interactor's word
+
+
+def test_a_secret_case_keeps_the_interactors_message(problems: Path, tmp_path: Path) -> None:
+    # The interactor's message names the secret number's range and the guesses: a secret case
+    # shows the verdict only, in the runner's result and in `judge run --json`.
+    program = tmp_path / "zero.py"
+    program.write_text("import sys\nsys.stdin.readline()\nprint(0, flush=True)\nsys.stdin.readline()\n")
+    found = judged(problems, tmp_path, program.read_text(), "edges/02")
+    assert found[0].verdict is Verdict.WA and found[0].message == "wrong answer"
+    ran = judge("--problems", str(problems), "run", str(program), "-p", "guess", "--json", "--full")
+    payload = json.loads(ran.stdout)
+    secret = [c for c in payload["cases"] if not c["group"] == "samples"]
+    assert secret and all("between" not in json.dumps(c) for c in secret)
+    assert "0 is not between 1 and 1000" in json.dumps(payload["cases"][0])  # the sample's is shown
+
+
+def test_a_program_that_never_flushes_is_tle_not_a_hang(problems: Path, tmp_path: Path) -> None:
+    source = "import sys\nn = int(sys.stdin.readline())\nsys.stdout.write('1\\n')\nsys.stdin.readline()\n"
+    [found] = judged(problems, tmp_path, source, "samples/01")
+    assert found.verdict is Verdict.TLE and "idle" in found.message
+
+
+def test_a_crash_after_the_right_guess_is_re_and_a_crash_before_it_too(problems: Path, tmp_path: Path) -> None:
+    after = BISECT + "raise SystemExit(3)\n"
+    before = "import sys\nsys.stdin.readline()\nprint(500, flush=True)\nraise SystemExit(3)\n"
+    found = judged(problems, tmp_path, after, "edges/02") + judged(problems, tmp_path, before, "edges/02")
+    assert [r.verdict for r in found] == [Verdict.RE, Verdict.RE]
+
+
+def test_a_wrong_answer_stops_a_program_that_would_wait_forever(problems: Path, tmp_path: Path) -> None:
+    # Out of range: the interactor says WA at once; the program sleeps on. The judge ends it
+    # (STOPPED) instead of waiting out its wall clock.
+    problem = load_problem(problems / "guess")
+    [case] = _cases(problems, "edges/02")
+    program = tmp_path / "sleepy.py"
+    program.write_text("import sys, time\nsys.stdin.readline()\nprint(0, flush=True)\ntime.sleep(600)\n")
+    submission = runner.load_for(problem, program)
+    limits = runner.run_limits(problem, submission.language)
+    tool = interact.built_interactor(problem.directory / "interactor.py", 2048)
+    task = interact.programs.Task(
+        tool,
+        ("input", "answer", "feedback/"),
+        None,
+        interact.partner_limits(problem.program_limits.sandbox_limits(tool), limits),
+        files=(("input", case.input), ("answer", case.answer)),
+        keep=interact.FEEDBACK,
+    )
+    with box() as where:
+        assert runner.compile_for(problem, submission, where).ok
+        done = interact.interact(list(submission.run_argv(256)), where, limits, task)
+    assert done.interactor.exit_code == 43 and done.interactor.ended < done.submission.ended
+    assert done.submission.limit_hit is sandbox.Limit.STOPPED
+
+
+def test_nothing_of_either_side_is_left_running(problems: Path, tmp_path: Path) -> None:
+    # A daemon that holds the pipes, forked before the right guess: the run's end takes it too.
+    # It names itself (prctl PR_SET_NAME), so it is found wherever it went, and only it: other
+    # judges on this machine (tests in parallel) run programs as the same user.
+    tag = f"judge-left-{os.getpid() % 10000}"
+    source = (
+        "import ctypes, os, sys, time\nif os.fork() == 0:\n"
+        f"    ctypes.CDLL(None).prctl(15, b'{tag}', 0, 0, 0)\n    time.sleep(600)\n    sys.exit(0)\n" + BISECT
+    )
+    before = {p.pid for p in psutil.process_iter()}
+    [found] = judged(problems, tmp_path, source, "edges/01")
+    assert found.verdict is Verdict.AC
+    time.sleep(0.2)
+    # Ours: this process's new descendants (orphans come to the judge, its subreaper), and the
+    # daemon by its name wherever it is.
+    mine = {p.pid for p in psutil.Process().children(recursive=True)}
+    left = [
+        p for p in psutil.process_iter(["name"]) if (p.pid in mine and p.pid not in before) or p.info["name"] == tag
+    ]
+    assert not left, [p.cmdline() for p in left]
+
+
+def test_an_interactor_that_never_decides_is_the_judges_error(problems: Path, tmp_path: Path) -> None:
+    # The submission ends; the interactor goes on waiting for nothing: after a few seconds it
+    # is stopped, and the case is IE (the problem's fault), not a verdict against the student.
+    stuck = tmp_path / "stuck"
+    shutil.copytree(problems / "guess", stuck)
+    (stuck / "interactor.py").write_text("import time\ntime.sleep(600)\n")
+    spec = stuck / "problem.yaml"
+    spec.write_text(spec.read_text().replace("id: guess", "id: stuck"))
+    problem = load_problem(stuck)
+    program = tmp_path / "quick.py"
+    program.write_text("print(1)\n")
+    started = time.monotonic()
+    result = runner.judge_submission(problem, runner.load_for(problem, program), load_cases(problem)[:1])
+    assert result.cases[0].verdict is Verdict.IE and "stopped" in result.cases[0].message
+    assert time.monotonic() - started < 120  # bounded by the judge, not by the sleep
+
+
+def test_a_class_is_graded_on_an_interactive_problem(problems: Path, tmp_path: Path) -> None:
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "ada_guess.py").write_text(BISECT)
+    (klass / "bo_guess.py").write_text("import sys\nsys.stdin.readline()\nprint(0, flush=True)\n")
+    out = tmp_path / "reports"
+    graded = judge("--problems", str(problems), "grade", str(klass), "-p", "guess", "-o", str(out), "-j", "2")
+    assert graded.returncode == 0, graded.stderr
+    assert "AC 1, WA 1" in graded.stdout
+    assert (out / "grades.csv").read_text().splitlines()[1:] == ["ada,100,100", "bo,0,0"]
+
+
+def test_the_kept_helper_ends_each_task_holding_what_it_held_before(problems: Path, tmp_path: Path) -> None:
+    """The helper process that runs interactors is kept for the next interaction: the same one
+    serves each, and after a task it holds no pipe of the task's and every descriptor it held
+    before (the cgroup files its sandbox pools between runs aside, which come and go). It does
+    not catch a number closed twice that nothing had reused yet: that rule is in _serve."""
+    from judge.kinds.interactive.exchange import Helper
+
+    judged(problems, tmp_path, BISECT, "samples/01")
+    [helper] = [h for h in Helper._idle if h.owner == os.getpid()]
+
+    def held() -> dict[str, str]:
+        """Its descriptors, but the cgroup files the sandbox keeps open for its next run."""
+        folder = Path(f"/proc/{helper.process.pid}/fd")
+        found = {fd.name: os.readlink(fd) for fd in folder.iterdir()}
+        return {fd: target for fd, target in found.items() if not target.startswith("/sys/fs/cgroup/")}
+
+    before = held()
+    for _ in range(3):
+        found = judged(problems, tmp_path, BISECT, "samples/01", "edges/02")
+        assert [r.verdict for r in found] == [Verdict.AC, Verdict.AC]
+    assert [h.process.pid for h in Helper._idle if h.owner == os.getpid()] == [helper.process.pid]  # the same one
+    assert held() == before
