@@ -159,3 +159,22 @@ def test_no_function_is_over_a_hundred_lines() -> None:
                 if length > 100:
                     long.append(f"{path.relative_to(REPO)}:{node.lineno}: {node.name} is {length} lines")
     assert long == []
+
+
+def test_no_stage_asks_a_kind_its_name() -> None:
+    """Kinds are asked what they can do (a flag or method of kinds.base.Kind), never which they
+    are: `kind.name == "stdio"` outside kinds/ would break when a fifth kind behaves as stdio."""
+    names = {"stdio", "interactive", "functions", "unit"}
+    asking = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.is_relative_to(PACKAGE / "kinds"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            if any(isinstance(s, ast.Attribute) and s.attr == "name" for s in sides) and any(
+                isinstance(s, ast.Constant) and s.value in names for s in sides
+            ):
+                asking.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert asking == []

@@ -87,6 +87,10 @@ class Kind(ABC):
     own_sandboxes: ClassVar[bool] = False
     # The name of verify's check of a kind that does not solve: the reference judged on every case.
     reference_check: ClassVar[str] = "reference accepted on every case"
+    # A statement's samples are public cases as they are (an input, then its answer): the spec's
+    # may stand in for the statement's own, and the statement's are checked against the spec's.
+    # Not so for a function's samples (calls) or an interaction's (a dialogue).
+    samples_are_cases: ClassVar[bool] = False
 
     @abstractmethod
     def judge_case(

@@ -34,6 +34,7 @@ def check_output(problem: Problem, case: tuple[Path, Path], output: bytes) -> Ch
 class Stdio(Kind):
     name = "stdio"
     solves = True
+    samples_are_cases = True
 
     def judge_case(
         self,

@@ -79,5 +79,5 @@ def page_parts(problem: Problem) -> tuple[str, list[Sample]]:
     in place of the statement's own (a function's samples are calls, an interaction's a
     dialogue: their statements keep theirs)."""
     shown = samples(problem)
-    own = not shown or kinds.of(problem).name != "stdio"
+    own = not shown or not kinds.of(problem).samples_are_cases
     return statement_html(problem, own_samples=own), shown

@@ -79,7 +79,7 @@ def statement_samples(problem: Problem) -> list[str]:
     from judge.problem.testdata import load_cases
 
     path = problem.statement_path
-    if path.suffix.lower() != ".md" or kinds.of(problem).name != "stdio":
+    if path.suffix.lower() != ".md" or not kinds.of(problem).samples_are_cases:
         return []  # a function problem's samples are calls, an interactive one's a dialogue
     try:
         text = path.read_text(encoding="utf-8")
