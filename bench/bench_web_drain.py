@@ -22,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from judge.web.store import Store  # noqa: E402
+from judge.web.state.store import Store  # noqa: E402
 from tests.web.conftest import Client, free_port  # noqa: E402
 
 STUDENTS = 80

@@ -18,7 +18,7 @@ from judge.cli.common import (
 from judge.errors import JudgeError
 
 if TYPE_CHECKING:
-    from judge.web.store import Store
+    from judge.web.state.store import Store
 
 
 DATA_DIR = Path("judge-data")
@@ -136,8 +136,8 @@ def serve(
     import uvicorn
 
     from judge.grade import grading
-    from judge.web.app import Settings, create_app
-    from judge.web.protocol import DeadlineH11Protocol
+    from judge.web.serving.app import Settings, create_app
+    from judge.web.serving.protocol import DeadlineH11Protocol
 
     settings = Settings(
         problems_dir=problems_dir or ctx.obj["problems"],
@@ -226,7 +226,7 @@ def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layo
     from judge.course.gradebook import FORMATS
     from judge.problem.locate import problem_dirs
     from judge.problem.spec import load_problem
-    from judge.web.site import class_book, course_for
+    from judge.web.routes.site import class_book, course_for
 
     if not (data_dir / "judge.sqlite3").is_file():
         raise JudgeError(f"{data_dir}: no web judge data here (judge.sqlite3 is missing)")
@@ -261,7 +261,7 @@ data_option = click.option(
 
 def open_store(data_dir: Path) -> Store:
     """The web judge's store, saying what it fixed on the way in (loose permissions)."""
-    from judge.web.store import Store
+    from judge.web.state.store import Store
 
     store = Store(data_dir)
     for note in store.notes:
@@ -286,7 +286,7 @@ def roster_add(user_ids: tuple[str, ...], teacher: bool, data_dir: Path) -> None
 def roster_import(csv_file: Path, data_dir: Path) -> None:
     """Add every id in the first column of CSV_FILE (a header row `id` or `student` is skipped);
     prints `id,token` for each, to hand out or mail-merge."""
-    from judge.web.roster import read_ids
+    from judge.web.state.roster import read_ids
 
     ids = read_ids(csv_file)
     store = open_store(data_dir)

@@ -26,9 +26,9 @@ from judge.grade import grading, judging, results, runner
 from judge.problem import testdata
 from judge.problem.spec import Problem, load_problem
 from judge.run import lifecycle, sandbox
-from judge.web import live
-from judge.web.queueing import Claim
-from judge.web.store import Store
+from judge.web.state import live
+from judge.web.state.queueing import Claim
+from judge.web.state.store import Store
 
 IDLE_POLL_S = 0.2
 FLUSH_S = 0.25  # a judging's cases reach the store (and its live page) at most this often

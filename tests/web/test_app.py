@@ -14,7 +14,7 @@ import urllib.parse
 import zipfile
 from pathlib import Path
 
-from judge.web.store import Store
+from judge.web.state.store import Store
 from tests import needs
 from tests.conftest import PROBLEMS, REPO
 from tests.explain.test_cli import budget

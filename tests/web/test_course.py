@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 
 from judge.grade.results import SCHEMA, CaseRecord, GradeRecord
 from judge.grade.runner import GroupRecord
-from judge.web.app import Settings, create_app
-from judge.web.store import Store
+from judge.web.serving.app import Settings, create_app
+from judge.web.state.store import Store
 from tests.conftest import PROBLEMS
 
 BERLIN = ZoneInfo("Europe/Berlin")

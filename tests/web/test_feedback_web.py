@@ -25,7 +25,7 @@ import yaml
 from judge.grade import feedback, reports
 from judge.interop.gradescope import report as gradescope
 from judge.problem.spec import load_problem
-from judge.web.store import Store
+from judge.web.state.store import Store
 from tests.grade.test_grading import small_problems
 from tests.web.conftest import Client, Server
 from tests.web.test_app import submitted_id

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from judge.web import student
-from judge.web.accounts import ACCOUNT_THROTTLE
-from judge.web.app import Settings, create_app
-from judge.web.protocol import DeadlineH11Protocol
-from judge.web.site import FORM_BYTES
-from judge.web.store import Store
+from judge.web.routes import student
+from judge.web.routes.site import FORM_BYTES
+from judge.web.serving.app import Settings, create_app
+from judge.web.serving.protocol import DeadlineH11Protocol
+from judge.web.state.accounts import ACCOUNT_THROTTLE
+from judge.web.state.store import Store
 from tests.conftest import PROBLEMS
 from tests.web.conftest import free_port
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.web.store import Store
+from judge.web.state.store import Store
 from tests.conftest import PROBLEMS
 from tests.web.conftest import Server, case_verdicts
 from tests.web.test_app import PROBLEM, PROGRAMS, grade_verdicts, submitted_id

@@ -33,7 +33,7 @@ def test_a_function_problem_is_judged_from_an_upload(tmp_path: Path) -> None:
     from judge.problem.tables import TableStore
     from judge.problem.testdata import generate, write
     from judge.run import sandbox
-    from judge.web.store import Store
+    from judge.web.state.store import Store
     from judge.web.worker import judge_claim
 
     if not sandbox.detect().isolated:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from judge.web.accounts import valid_user_id
+from judge.web.state.accounts import valid_user_id
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 MESSAGE_TYPE = LTI + "message_type"

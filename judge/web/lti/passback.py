@@ -19,7 +19,7 @@ from judge.course.gradebook import Gradebook
 from judge.course.spec import Course
 from judge.web.lti import classlist, services
 from judge.web.lti.records import LmsCourse, LtiRecords, Send
-from judge.web.site import Site
+from judge.web.routes.site import Site
 
 FIRST_WAIT_S = 15.0
 LONGEST_WAIT_S = 3600.0

@@ -1,4 +1,4 @@
-"""What LTI keeps in the web judge's store (judge.web.database, version 3): the tool's keys, the
+"""What LTI keeps in the web judge's store (judge.web.state.database, version 3): the tool's keys, the
 platforms and their deployments, a launch's one-use values, the LMS people and courses, their
 line items, and the grades queued for the LMS. Each row leaves as a frozen record."""
 
@@ -9,8 +9,8 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from judge.web.accounts import hash_token
-from judge.web.database import Database
+from judge.web.state.accounts import hash_token
+from judge.web.state.database import Database
 
 FRAME_ORIGIN = "origin:"  # an LMS origin whose pages may frame the judge's
 FRAME_ORIGIN_S = 365 * 24 * 3600

@@ -25,13 +25,12 @@ from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.lineitem import LineItem
 from starlette.concurrency import run_in_threadpool
 
-from judge.web.accounts import User
-from judge.web.auth import require_teacher, sign_in, throttled
-from judge.web.guard import policy
 from judge.web.lti import claims, classlist, keys, passback, registering
 from judge.web.lti.records import LmsCourse
 from judge.web.lti.tool import Asked, LaunchState, ToolConfig, ToolLaunch, ToolLogin, check_claims
-from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
+from judge.web.routes.auth import require_teacher, sign_in, throttled
+from judge.web.routes.site import FORM_BYTES, Site, WebError, base, content_policy, site_of
+from judge.web.state.accounts import User
 
 LOGIN_PARAMS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "client_id", "lti_deployment_id")
 OFFER = "offer:"  # a teacher's offer to link an LMS course: its launch's claims, by a random key
@@ -313,7 +312,7 @@ def deep_link(
     if not claims.origin_of(back):
         raise WebError(400, "The LMS gave no address to return the choice to.")
     response = site.page(request, "web/lti_return.html.j2", 200, user, action=back, token=token)
-    response.headers["Content-Security-Policy"] = policy(site.framed_by(), (claims.origin_of(back),))
+    response.headers["Content-Security-Policy"] = content_policy(site.framed_by(), (claims.origin_of(back),))
     return response
 
 
@@ -363,7 +362,7 @@ def register(request: Request, key: str = "", openid_configuration: str = "", re
     assert platform is not None
     response = site.page(request, "web/lti_registered.html.j2", 200, platform=platform)
     framing = (*site.framed_by(), claims.origin_of(platform.issuer), claims.origin_of(openid_configuration))
-    response.headers["Content-Security-Policy"] = policy(tuple(dict.fromkeys(framing)))
+    response.headers["Content-Security-Policy"] = content_policy(tuple(dict.fromkeys(framing)))
     return response
 
 

@@ -26,9 +26,9 @@ from pylti1p3.session import SessionService
 from pylti1p3.tool_config.abstract import ToolConfAbstract
 from starlette.responses import Response
 
-from judge.web.auth import set_framed_cookie
 from judge.web.lti import keys
 from judge.web.lti.records import LtiRecords, Platform, ToolKey
+from judge.web.routes.auth import set_framed_cookie
 
 NONCE_S = 600  # a login must become a launch within this
 STATE_S = 600

@@ -47,7 +47,7 @@ def test_a_score_reaches_the_lms_only_once_its_result_is_released(tmp_path: Path
     """The LMS's gradebook tells a student no more of when a judging ended than the judge's own
     pages: a score is queued at the end of the result step its judging ended in."""
     from judge.web.lti.records import Platform
-    from judge.web.site import Settings, Site
+    from judge.web.routes.site import Settings, Site
     from tests.conftest import PROBLEMS
     from tests.web.test_course import record
 

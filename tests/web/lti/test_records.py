@@ -6,10 +6,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from judge.web import database
 from judge.web.lti import keys
 from judge.web.lti.records import Send
-from judge.web.store import Store
+from judge.web.state import database
+from judge.web.state.store import Store
 
 
 def _send(score: float, next_try: float = 0.0) -> Send:

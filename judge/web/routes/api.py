@@ -8,9 +8,9 @@ import dataclasses
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 
-from judge.web.accounts import User
-from judge.web.auth import require_user
-from judge.web.site import Site, site_of
+from judge.web.routes.auth import require_user
+from judge.web.routes.site import Site, site_of
+from judge.web.state.accounts import User
 
 
 def submission_status(

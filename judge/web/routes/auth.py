@@ -9,8 +9,8 @@ import math
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
-from judge.web.accounts import ACCOUNT_THROTTLE, ADDRESS_THROTTLE, SESSION_S, Throttle, User
-from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
+from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
+from judge.web.state.accounts import ACCOUNT_THROTTLE, ADDRESS_THROTTLE, SESSION_S, Throttle, User
 
 COOKIE = "judge_session"
 

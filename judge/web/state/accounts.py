@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 from judge.errors import JudgeError
-from judge.web.database import Database
+from judge.web.state.database import Database
 
 ROLES = ("student", "teacher")
 SESSION_S = 12 * 3600  # a session ends 12 hours after the login at the latest

@@ -27,9 +27,14 @@ from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem
 from judge.run import languages, sandbox
-from judge.web.accounts import User
-from judge.web.store import Store, SubmissionRow
+from judge.web.state.accounts import User
+from judge.web.state.store import Store, SubmissionRow
 
+CSP = (
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; "
+    "form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'"
+)
 FORM_BYTES = 4096  # the body of every form but the submission's: a few short fields
 FORM_FIELDS = 4  # no form of the judge has more fields (nor more than one file)
 FRAMED_S = 10.0  # how long the LMS origins that may frame the judge are kept before reading again
@@ -63,6 +68,18 @@ class WebError(HTTPException):
         self.message = message
         self.next_link = next_link
         self.next_label = next_label
+
+
+def content_policy(framed_by: tuple[str, ...] = (), forms_to: tuple[str, ...] = ()) -> str:
+    """The Content-Security-Policy: `framed_by`, the LMS origins whose pages may frame the judge
+    (none unless LTI is set up); `forms_to`, origins a form may post to beside the judge's own
+    (an LMS's deep-linking return)."""
+    found = CSP
+    if forms_to:
+        found = found.replace("form-action 'self'", "form-action 'self' " + " ".join(forms_to))
+    if framed_by:
+        found = found.replace("frame-ancestors 'none'", "frame-ancestors 'self' " + " ".join(framed_by))
+    return found
 
 
 def base(request: Request) -> str:

@@ -12,30 +12,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
-from judge.web.auth import current_user
-from judge.web.site import FORM_BYTES, WebError, log, site_of
+from judge.web.routes.auth import current_user
+from judge.web.routes.site import FORM_BYTES, WebError, content_policy, log, site_of
 
-CSP = (
-    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; "
-    "form-action 'self'; "
-    "frame-ancestors 'none'; base-uri 'none'"
-)
 # Posted to by an LMS, not by the judge's own pages: what makes them genuine is the platform's
 # signed id token (the launch) or nothing worth forging (the login that asks for one).
 FOREIGN_POSTS = ("/lti/login", "/lti/launch")
 LAUNCH_BYTES = 64 * 1024  # an id token with its claims (Canvas sends several KiB)
-
-
-def policy(framed_by: tuple[str, ...] = (), forms_to: tuple[str, ...] = ()) -> str:
-    """The Content-Security-Policy: `framed_by`, the LMS origins whose pages may frame the judge
-    (none unless LTI is set up); `forms_to`, origins a form may post to beside the judge's own
-    (an LMS's deep-linking return)."""
-    found = CSP
-    if forms_to:
-        found = found.replace("form-action 'self'", "form-action 'self' " + " ".join(forms_to))
-    if framed_by:
-        found = found.replace("frame-ancestors 'none'", "frame-ancestors 'self' " + " ".join(framed_by))
-    return found
 
 
 _TITLES = {
@@ -56,8 +39,8 @@ def harden(response: Response, framed_by: tuple[str, ...] = ()) -> Response:
     """The headers of every response, errors included: no script but the judge's own files, no
     framing but by the LMSs the judge is a tool of, no sniffing, no referrer to other sites, and
     nothing kept in a cache (pages show sources and results). A route that set its own policy
-    (policy() with more allowed) keeps it."""
-    response.headers.setdefault("Content-Security-Policy", policy(framed_by))
+    (content_policy() with more allowed) keeps it."""
+    response.headers.setdefault("Content-Security-Policy", content_policy(framed_by))
     response.headers["X-Content-Type-Options"] = "nosniff"
     if not framed_by:
         response.headers["X-Frame-Options"] = "DENY"  # for browsers before frame-ancestors

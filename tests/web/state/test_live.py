@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from judge.web import live
+from judge.web.state import live
 
 # Two public samples, then three secret cases; judging started at t=100.
 ENTRIES = (

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError
-from judge.web import database
-from judge.web.store import Store
+from judge.web.state import database
+from judge.web.state.store import Store
 
 BEFORE = Path(__file__).parent / "data" / "store-before-migrations.sql"
 

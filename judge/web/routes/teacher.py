@@ -19,10 +19,10 @@ from judge.grade import runner
 from judge.problem import testdata
 from judge.problem.spec import load_problem
 from judge.run import sandbox
-from judge.web import queueing
-from judge.web.accounts import User, valid_user_id
-from judge.web.auth import require_teacher
-from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
+from judge.web.routes.auth import require_teacher
+from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
+from judge.web.state import queueing
+from judge.web.state.accounts import User, valid_user_id
 
 REFRESH_S = 10  # the gradebook is live: new verdicts appear without a reload
 

@@ -11,9 +11,9 @@ import pytest
 
 from judge.errors import JudgeError
 from judge.grade import results
-from judge.web.accounts import Throttle, User
-from judge.web.queueing import PendingError
-from judge.web.store import Store
+from judge.web.state.accounts import Throttle, User
+from judge.web.state.queueing import PendingError
+from judge.web.state.store import Store
 
 
 def record(student: str) -> results.GradeRecord:
@@ -140,7 +140,7 @@ def test_the_login_throttle_locks_grows_resets_and_survives_a_restart(tmp_path: 
 
 
 def test_a_result_is_released_at_the_end_of_its_judgings_step() -> None:
-    from judge.web.store import SubmissionRow
+    from judge.web.state.store import SubmissionRow
 
     done = SubmissionRow(1, "ana", "p", "c", "a.c", 0.0, "done", 4, 4, 1, 1, "AC", 100.0, 100.0, 100.0, 101.2)
     assert not done.released(5.0, now=104.9) and done.released(5.0, now=105.0)
@@ -215,7 +215,7 @@ def test_a_turn_given_up_goes_behind_the_classmate_and_resumes_where_it_stopped(
 def test_saved_case_output_is_capped_per_submission_and_per_student(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from judge.web import queueing as store_module
+    from judge.web.state import queueing as store_module
 
     monkeypatch.setattr(store_module, "IO_PER_SUBMISSION", 100_000)
     monkeypatch.setattr(store_module, "IO_PER_STUDENT", 250_000)

@@ -1,4 +1,4 @@
-"""The web judge's state in one SQLite file (judge.web.database): the roster and sessions
+"""The web judge's state in one SQLite file (judge.web.state.database): the roster and sessions
 (accounts), the queue and its results (queue), and what the pages read of them here.
 
 A submission is stored before it is judged, so a crash or restart loses none: those left
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from judge.course import gradebook
 from judge.grade import results
 from judge.grade.results import GradeRecord
-from judge.web.accounts import Accounts
 from judge.web.lti.records import LtiRecords
-from judge.web.queueing import PENDING, SubmissionQueue
+from judge.web.state.accounts import Accounts
+from judge.web.state.queueing import PENDING, SubmissionQueue
 
 # What a listing needs: never the source or the result, which pages refreshing every
 # second or two would otherwise read for every row.

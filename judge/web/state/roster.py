@@ -6,7 +6,7 @@ import csv
 from pathlib import Path
 
 from judge.errors import JudgeError
-from judge.web.accounts import valid_user_id
+from judge.web.state.accounts import valid_user_id
 
 HEADERS = ("id", "student", "student_id")  # a first row naming the column, skipped
 

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from judge.errors import JudgeError
 from judge.grade import results
 from judge.grade.results import GradeRecord
-from judge.web.database import Database
+from judge.web.state.database import Database
 
 PENDING = ("queued", "compiling", "running")
 # The saved case output (stdout and stderr tails, for the teacher) is bounded: a program that
@@ -311,11 +311,11 @@ class SubmissionQueue(Database):
         return {r["name"]: (bytes(r["stdout"]), bytes(r["stderr"])) for r in rows}
 
     def progress(self, claim: Claim, status: str, done: int, total: int, live: str | None = None) -> None:
-        """The claim's stage and count; `live`: its judged cases so far (judge.web.live), if given."""
+        """The claim's stage and count; `live`: its judged cases so far (judge.web.state.live), if given."""
         self.record_cases(claim, (), (status, done, total, live))
 
     def live(self, submission_id: int) -> str | None:
-        """The judged cases of a submission's current judging (JSON, judge.web.live), if any."""
+        """The judged cases of a submission's current judging (JSON, judge.web.state.live), if any."""
         with self.connect() as db:
             row = db.execute("SELECT live FROM submissions WHERE id = ?", (submission_id,)).fetchone()
         return str(row["live"]) if row is not None and row["live"] is not None else None

@@ -17,9 +17,9 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
 from judge.course import gradebook, policy
-from judge.web.accounts import User
-from judge.web.auth import require_user
-from judge.web.site import Site, WebError, site_of
+from judge.web.routes.auth import require_user
+from judge.web.routes.site import Site, WebError, site_of
+from judge.web.state.accounts import User
 
 REFRESH_S = 30
 

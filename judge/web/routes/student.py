@@ -23,16 +23,16 @@ from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
 from judge.explain import render, stored
 from judge.grade import feedback, highlight, reports
-from judge.kinds import table as kinds
+from judge.problem.kinds import table as kinds
 from judge.problem import shown
 from judge.problem.spec import Problem
 from judge.run import sources
-from judge.web import live
-from judge.web.accounts import User
-from judge.web.auth import require_user
-from judge.web.queueing import PendingError, QuotaError, RateError
-from judge.web.site import FORM_BYTES, Site, WebError, base, site_of
-from judge.web.store import SubmissionRow
+from judge.web.routes.auth import require_user
+from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
+from judge.web.state import live
+from judge.web.state.accounts import User
+from judge.web.state.queueing import PendingError, QuotaError, RateError
+from judge.web.state.store import SubmissionRow
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ EDITOR_MODES = {
     "pascal": "pascal", "fortran": "fortran", "ruby": "ruby", "php": "php", "lua": "lua", "perl": "perl",
     "prolog": "prolog", "lisp": "lisp",
 }  # fmt: skip
-EDITOR = Path(__file__).parent / "static" / "ace" / "ace.js"
+EDITOR = Path(__file__).parent.parent / "static" / "ace" / "ace.js"
 
 
 def default_language(site: Site, user: User, problem: Problem) -> str | None:
@@ -427,7 +427,7 @@ def _back(user: User) -> tuple[str, str]:
 
 
 def live_view(site: Site, user: User, found: SubmissionRow) -> live.LiveView:
-    """The judged cases of a pending submission its reader may see now (judge.web.live)."""
+    """The judged cases of a pending submission its reader may see now (judge.web.state.live)."""
     entries = live.loads(site.store.live(found.id))
     if user.role == "teacher":
         return live.for_teacher(entries, found.case_total)

@@ -8,8 +8,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from judge.problem import scaffold
-from judge.web.app import Settings, create_app
-from judge.web.store import Store
+from judge.web.serving.app import Settings, create_app
+from judge.web.state.store import Store
 
 
 def _client(tmp_path: Path) -> TestClient:

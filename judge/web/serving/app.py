@@ -23,16 +23,17 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from judge.web import api, auth, board, guard, student, teacher
 from judge.web.lti import passback
 from judge.web.lti import routes as lti_routes
-from judge.web.site import FORM_FIELDS, Settings, Site, log
+from judge.web.routes import api, auth, board, student, teacher
+from judge.web.routes.site import FORM_FIELDS, Settings, Site, log
+from judge.web.serving import guard
 from judge.web.worker import Workers
 
 __all__ = ["Settings", "create_app"]
 # The pages' own scripts, and the code editor (Ace, from the npm registry: `make` puts it in
 # static/ace; without it the submit form is a plain textarea).
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 LTI_STEP_S = 1.0  # how often scores are queued and sent to the LMS (LTI): two cheap queries when idle
 
 
