@@ -13,8 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge.kinds.functions import values
-from judge.run import bounded, checkers
+from judge.run import bounded, checkers, values
 from judge.run.checkers import CheckResult
 
 # The default output validator's flags (ICPC problem format) that the rows read and write.

@@ -118,7 +118,7 @@ def _case_texts(case: Case) -> tuple[str, str | None]:
     array, its answer as JSON, in the one form answers are written in (values.canonical)."""
     if case.input is not None:
         return case.input, case.answer
-    from judge.kinds.functions.values import canonical
+    from judge.run.values import canonical
 
     answer = None if case.answer is None else canonical(case.answer) + "\n"
     return canonical(case.called) + "\n", answer

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
 from judge.kinds.base import CaseRun, Decoy, Kind, Starter, run_on_stdin
-from judge.kinds.functions import code_text, outcome, programs, starters, types, values
-from judge.run import custom_checker, languages, sandbox
+from judge.kinds.functions import code_text, outcome, programs, starters, types
+from judge.run import custom_checker, languages, sandbox, values
 from judge.run.checkers import CheckResult
 from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from judge.kinds.functions import types, values
-from judge.run import bounded
+from judge.kinds.functions import types
+from judge.run import bounded, values
 from judge.run.checkers import CheckResult
 from judge.run.verdicts import CaseVerdict, Verdict
 

@@ -21,7 +21,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from judge.kinds.functions.values import QUOTE_CAP, quote, raised
+from judge.run.values import QUOTE_CAP, quote, raised
 
 SCALARS = ("int", "long", "float", "bool", "str")
 _BOUNDS = {"int": 2**31, "long": 2**63}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from judge.kinds.functions import outcome, types, values
+from judge.kinds.functions import outcome, types
+from judge.run import values
 
 COUNTER = types.parse_api("class Counter:\n  Counter(start: int)\n  add(k: int) -> None\n  total() -> long\n")
 STEPS = [["Counter", 5], ["add", 2], ["total"]]

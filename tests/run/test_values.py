@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.kinds.functions import values
+from judge.run import values
 
 EXACT = values.Tolerance()
 
