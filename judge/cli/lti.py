@@ -4,6 +4,7 @@ without Dynamic Registration), the tool's signing key, and the grades queued for
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import click
@@ -12,6 +13,9 @@ from rich.table import Table
 from judge.cli.common import err, out
 from judge.cli.web import data_option, open_store
 from judge.errors import JudgeError
+
+if TYPE_CHECKING:
+    from judge.web.state.lti import LtiRecords
 
 # Where the well-known LMSs keep their LTI 1.3 endpoints. Canvas Cloud's are the same for every
 # school; Moodle's are below the site's address (the issuer).
@@ -76,7 +80,7 @@ def add_platform(
 ) -> None:
     """Register an LMS (or update one: same issuer and client id)."""
     from judge.web.lti import claims
-    from judge.web.lti.records import Platform
+    from judge.web.state.lti import Platform
 
     preset = PRESETS.get(lms or "", {})
     issuer = issuer or preset.get("issuer")
@@ -101,7 +105,7 @@ def add_platform(
         audience,
         deployments,
     )
-    store = open_store(data_dir)
+    store = _records(data_dir)
     store.add_platform(platform)
     for origin in (issuer, *(_url("frame-origin", o) for o in frame_origins)):
         store.note_frame_origin(claims.origin_of(origin))
@@ -112,7 +116,7 @@ def add_platform(
 @data_option
 def platforms(data_dir: Path) -> None:
     """The LMSs registered, and the LMS courses linked."""
-    store = open_store(data_dir)
+    store = _records(data_dir)
     table = Table("name", "issuer", "client id", "deployments", box=None, pad_edge=False)
     for p in store.platforms():
         table.add_row(p.name, p.issuer, p.client_id, ", ".join(p.deployments))
@@ -127,7 +131,7 @@ def platforms(data_dir: Path) -> None:
 @data_option
 def remove_platform(issuer: str, client_id: str, data_dir: Path) -> None:
     """Forget an LMS: its launches are refused from now on (its people and grades stay)."""
-    if not open_store(data_dir).remove_platform(issuer.rstrip("/"), client_id):
+    if not _records(data_dir).remove_platform(issuer.rstrip("/"), client_id):
         raise JudgeError(f"no platform {issuer} with client id {client_id} in {data_dir}")
     out.print(f"{issuer} ({client_id}): removed")
 
@@ -138,7 +142,7 @@ def rotate_key(data_dir: Path) -> None:
     """A new signing key; the old one stays published for a week, for LMSs that cached it."""
     from judge.web.lti import keys
 
-    made = keys.rotate(open_store(data_dir))
+    made = keys.rotate(_records(data_dir))
     out.print(f"signing key {made.kid}: made; the previous one signs no more")
 
 
@@ -151,12 +155,19 @@ def registration_url(tool: str, data_dir: Path) -> None:
     """A Dynamic Registration URL for an LMS's administrator (it works once, for a week)."""
     from judge.web.lti import registering
 
-    click.echo(registering.new_url(open_store(data_dir), _url("url", tool).rstrip("/")))
+    click.echo(registering.new_url(_records(data_dir), _url("url", tool).rstrip("/")))
 
 
 @lti.command("resend")
 @data_option
 def resend(data_dir: Path) -> None:
     """Queue every grade sent to an LMS again (`judge serve` sends them)."""
-    count = open_store(data_dir).resend()
+    count = _records(data_dir).resend()
     err.print(f"judge: {count} grade(s) queued for the LMS")
+
+
+def _records(data_dir: Path) -> LtiRecords:
+    """LTI's records on the web judge's store (the web's modules load only when asked for)."""
+    from judge.web.state.lti import LtiRecords
+
+    return LtiRecords(open_store(data_dir))

@@ -172,10 +172,9 @@ def serve(
         + f"; data in {data_dir}"
     )
     store = app.state.site.store
-    if store.platforms():
-        err.print(
-            f"judge: an LTI tool of {len(store.platforms())} LMS(s): students sign in by the LMS's links", markup=False
-        )
+    platforms = app.state.site.lti.platforms()
+    if platforms:
+        err.print(f"judge: an LTI tool of {len(platforms)} LMS(s): students sign in by the LMS's links", markup=False)
     elif not store.students():
         err.print(
             f"judge: warning: no student on the roster of {data_dir}, so no one can log in to submit: "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judge.web.lti import claims, services
-from judge.web.lti.records import LmsCourse, LtiRecords, Platform
+from judge.web.state.lti import LmsCourse, LtiRecords, Platform
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwcrypto.jwk import JWK
 
-from judge.web.lti.records import LtiRecords, ToolKey
+from judge.web.state.lti import LtiRecords, ToolKey
 
 KEEP_PUBLISHED_S = 7 * 24 * 3600  # a retired key stays in the JWKS this long
 ROTATE_AFTER_S = 90 * 24 * 3600  # `judge serve` makes a new key when the newest is this old

@@ -18,8 +18,8 @@ from judge.course import gradebook
 from judge.course.gradebook import Gradebook
 from judge.course.spec import Course
 from judge.web.lti import classlist, services
-from judge.web.lti.records import LmsCourse, LtiRecords, Send
 from judge.web.routes.site import Site
+from judge.web.state.lti import LmsCourse, LtiRecords, Send
 
 FIRST_WAIT_S = 15.0
 LONGEST_WAIT_S = 3600.0
@@ -169,9 +169,9 @@ def step(site: Site, last: tuple[int, float] | None) -> tuple[int, float] | None
     to the students (Settings.result_step_s): the LMS's gradebook must not tell a student when a
     judging ended any finer than the judge's pages do. Returns what to compare next round
     (None while a result waits for its release, so the round plans again)."""
-    if not site.store.platforms():
+    if not site.lti.platforms():
         return last
-    mark = site.store.done_mark()
+    mark = site.lti.done_mark()
     waiting = False
     if mark != last:
         step, now = site.settings.result_step_s, site.clock()
@@ -179,7 +179,7 @@ def step(site: Site, last: tuple[int, float] | None) -> tuple[int, float] | None
         shown = [row.attempt_record for row in rows if row.released(step, now) or row.status != "done"]
         waiting = len(shown) < len(rows)
         book = gradebook.of_problems(site.course, site.store.students(), shown, site.problems)
-        queue(site.store, book, {row.id: row.created for row in rows})
-    sync_due(site.store)
-    send_due(site.store, site.course, "/submissions/{id}", site.settings.lms_retry_s)
+        queue(site.lti, book, {row.id: row.created for row in rows})
+    sync_due(site.lti)
+    send_due(site.lti, site.course, "/submissions/{id}", site.settings.lms_retry_s)
     return None if waiting else mark

@@ -17,8 +17,8 @@ from pylti1p3.dynamic_registration import DynamicRegistration
 from pylti1p3.exception import LtiException
 
 from judge.web.lti import claims, services
-from judge.web.lti.records import LtiRecords, Platform
 from judge.web.lti.tool import Timed
+from judge.web.state.lti import LtiRecords, Platform
 
 KEY = "register:"
 KEY_S = 7 * 24 * 3600

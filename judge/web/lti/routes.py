@@ -26,11 +26,11 @@ from pylti1p3.lineitem import LineItem
 from starlette.concurrency import run_in_threadpool
 
 from judge.web.lti import claims, classlist, keys, passback, registering
-from judge.web.lti.records import LmsCourse
 from judge.web.lti.tool import Asked, LaunchState, ToolConfig, ToolLaunch, ToolLogin, check_claims
 from judge.web.routes.auth import require_teacher, sign_in, throttled
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, content_policy, site_of
 from judge.web.state.accounts import User
+from judge.web.state.lti import LmsCourse
 
 LOGIN_PARAMS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "client_id", "lti_deployment_id")
 OFFER = "offer:"  # a teacher's offer to link an LMS course: its launch's claims, by a random key
@@ -70,12 +70,12 @@ async def login(request: Request, site: Site = Depends(site_of)) -> Response:
 
 
 def _login(request: Request, site: Site, params: dict[str, str]) -> Response:
-    if site.store.lti_values_count() >= PENDING_MAX:
+    if site.lti.lti_values_count() >= PENDING_MAX:
         # Each login keeps a nonce and a state for ten minutes: a flood of them is refused
         # before it fills the store.
         raise WebError(429, "Too many launches are in progress; open the judge from the LMS again in a minute.")
     asked = Asked(params, request.cookies, _secure(request))
-    started = ToolLogin(asked, site.store)
+    started = ToolLogin(asked, site.lti)
     # Kept by the state: a launch that finds no state cookie (a browser that refuses cookies
     # in frames) offers the same login in a new window.
     started.pass_params_to_launch({key: params[key] for key in LOGIN_PARAMS if params.get(key)})
@@ -88,11 +88,11 @@ def _login(request: Request, site: Site, params: dict[str, str]) -> Response:
 
 def _validated(request: Request, site: Site, params: dict[str, str]) -> tuple[ToolLaunch, claims.Launched]:
     asked = Asked(params, request.cookies, _secure(request))
-    launch = ToolLaunch(asked, site.store)
+    launch = ToolLaunch(asked, site.lti)
     try:
         launch.validate()
         person = claims.launched(launch.get_launch_data())
-        platform = ToolConfig(site.store).platform(person.issuer, person.client_id)
+        platform = ToolConfig(site.lti).platform(person.issuer, person.client_id)
         if platform is None:
             raise LtiException("no LMS is registered here with this issuer and client id")
         check_claims(launch, params.get("id_token", ""), platform)
@@ -100,7 +100,7 @@ def _validated(request: Request, site: Site, params: dict[str, str]) -> tuple[To
         # The library's own refusals, and what a malformed token or key set makes it raise.
         state = params.get("state", "")
         if state and "State not found" in str(err) and asked.get_cookie(f"lti1p3-{state}") is None:
-            raise _NoCookie(LaunchState(site.store).get_state_params(state)) from None
+            raise _NoCookie(LaunchState(site.lti).get_state_params(state)) from None
         raise _refused("launch", err) from None
     return launch, person
 
@@ -128,7 +128,7 @@ def _launch(request: Request, site: Site, params: dict[str, str]) -> Response:
         return site.page(request, "web/lti_window.html.j2", 200, again=f"{base(request)}/lti/login?{urlencode(again)}")
     origin = request.headers.get("origin", "")
     for seen in (person.return_origin, claims.origin_of(origin)):
-        site.store.note_frame_origin(seen)
+        site.lti.note_frame_origin(seen)
     if person.role is None:
         raise WebError(
             403, "Your role in this LMS course has no page in the judge, which is for its teachers and students."
@@ -136,7 +136,7 @@ def _launch(request: Request, site: Site, params: dict[str, str]) -> Response:
     deep = person.message == claims.DEEP_LINK_LAUNCH
     if deep and person.role != "teacher":
         raise WebError(403, "Only a teacher of the LMS course adds the judge's assignments to it.")
-    course = site.store.lms_course(person.issuer, person.context_id)
+    course = site.lti.lms_course(person.issuer, person.context_id)
     if course is None:
         if person.role != "teacher":
             raise WebError(
@@ -146,7 +146,7 @@ def _launch(request: Request, site: Site, params: dict[str, str]) -> Response:
             )
         # An Instructor of any course of the LMS may launch; only a teacher of this judge links.
         return _offer(request, site, person, started.get_launch_id() if deep else "")
-    site.store.link_course(
+    site.lti.link_course(
         replace(
             course,
             title=person.context_title or course.title,
@@ -156,8 +156,8 @@ def _launch(request: Request, site: Site, params: dict[str, str]) -> Response:
             tool_url=tool_url(request),
         )
     )
-    passback.ask_sync(site.store, course)
-    user = User(classlist.enrol(site.store, person), person.role)
+    passback.ask_sync(site.lti, course)
+    user = User(classlist.enrol(site.lti, person), person.role)
     response: Response
     if deep:
         response = _pick_page(request, site, user, started.get_launch_id(), person, True)
@@ -172,8 +172,8 @@ def _offer(request: Request, site: Site, person: claims.Launched, launch_id: str
     (an LMS user known here as a teacher is signed in for it) or by their id and token."""
     key = secrets.token_urlsafe(16)
     offer = {"person": person.__dict__, "tool": tool_url(request), "launch_id": launch_id}
-    site.store.put_lti_value(OFFER + key, json.dumps(offer), OFFER_S)
-    known = site.store.lti_person(person.issuer, person.sub)
+    site.lti.put_lti_value(OFFER + key, json.dumps(offer), OFFER_S)
+    known = site.lti.lti_person(person.issuer, person.sub)
     found = site.store.user(known) if known is not None else None
     teacher = found if found is not None and found.role == "teacher" else None
     response = _link_page(request, site, key, person, teacher)
@@ -220,7 +220,7 @@ def _link_page(
         teacher,
         key=key,
         lms_title=person.context_title,
-        linked=site.store.lms_courses(),
+        linked=site.lti.lms_courses(),
         needs_token=teacher is None,
         message=refused,
     )
@@ -230,20 +230,20 @@ def link(request: Request, key: str = Form(""), user: str = Form(""), token: str
     """A teacher of this judge links the LMS course they launched from to this judge's course,
     and their LMS user becomes them here."""
     site = site_of(request)
-    held = site.store.take_lti_value(OFFER + key)
+    held = site.lti.take_lti_value(OFFER + key)
     offer = json.loads(held) if held is not None else None
     if not isinstance(offer, dict):
         raise WebError(400, "This offer to link an LMS course has expired: open the judge from the LMS again.")
     person = claims.Launched(**offer["person"])
     teacher = _teacher_for(request, site, person, user.strip(), token.strip())
     if teacher is None:
-        site.store.put_lti_value(OFFER + key, held or "", OFFER_S)  # a mistyped token may be tried again
+        site.lti.put_lti_value(OFFER + key, held or "", OFFER_S)  # a mistyped token may be tried again
         return _link_page(request, site, key, person, None, "Unknown id or wrong token, or not a teacher's.")
-    site.store.link_person(person.issuer, person.sub, teacher.id, person.name, person.email)
+    site.lti.link_person(person.issuer, person.sub, teacher.id, person.name, person.email)
     course = _course_of(person, str(offer["tool"]), teacher.id)
-    site.store.link_course(course)
-    site.store.member_seen(person.issuer, person.context_id, [(teacher.id, "teacher")], whole=False)
-    passback.ask_sync(site.store, course)
+    site.lti.link_course(course)
+    site.lti.member_seen(person.issuer, person.context_id, [(teacher.id, "teacher")], whole=False)
+    passback.ask_sync(site.lti, course)
     launch_id = str(offer.get("launch_id") or "")
     if launch_id:
         response: Response = _pick_page(request, site, teacher, launch_id, person, True)
@@ -256,7 +256,7 @@ def link(request: Request, key: str = Form(""), user: str = Form(""), token: str
 def _teacher_for(request: Request, site: Site, person: claims.Launched, user: str, token: str) -> User | None:
     """The judge's teacher who confirms the link: the LMS user's own account here when it is a
     teacher's, else the id and token given (failures throttled as a login's)."""
-    known = site.store.lti_person(person.issuer, person.sub)
+    known = site.lti.lti_person(person.issuer, person.sub)
     found = site.store.user(known) if known is not None else None
     if found is not None and found.role == "teacher":
         return found
@@ -294,16 +294,16 @@ def deep_link(
     assignment (or problem), with its line item (its maximum score, its due date)."""
     site = site_of(request)
     asked = Asked({}, request.cookies, _secure(request))
-    body = LaunchState(site.store).get_launch_data(launch_id) if launch_id.startswith("lti1p3-launch-") else {}
+    body = LaunchState(site.lti).get_launch_data(launch_id) if launch_id.startswith("lti1p3-launch-") else {}
     if not body:
         raise WebError(400, "This choice came too late: add the judge's assignment from the LMS again.")
     person = claims.launched(body)
-    if site.store.lti_person(person.issuer, person.sub) != user.id:
+    if site.lti.lti_person(person.issuer, person.sub) != user.id:
         raise WebError(403, "This choice belongs to another teacher's launch.")
-    restored = ToolLaunch(asked, site.store)
+    restored = ToolLaunch(asked, site.lti)
     restored.set_launch_id(launch_id).set_auto_validation(enable=False).set_jwt(cast(Any, {"body": body}))
     restored.set_restored().validate_registration()
-    if site.store.lms_course(person.issuer, person.context_id) is None:
+    if site.lti.lms_course(person.issuer, person.context_id) is None:
         raise WebError(403, "This LMS course is not linked to the judge: open the judge from it once to link it.")
     resource = _resource(site, tool_url(request), choice)
     token = restored.get_deep_link().get_response_jwt([resource])
@@ -336,14 +336,14 @@ def _resource(site: Site, tool: str, choice: str) -> DeepLinkResource:
 
 
 def jwks(site: Site = Depends(site_of)) -> JSONResponse:
-    return JSONResponse(keys.published(site.store))
+    return JSONResponse(keys.published(site.lti))
 
 
 def register(request: Request, key: str = "", openid_configuration: str = "", registration_token: str = "") -> Response:
     """Dynamic Registration: the LMS opens the URL the teacher gave its administrator (with
     its configuration's address and a token); the judge and the LMS register each other."""
     site = site_of(request)
-    if not key or site.store.take_lti_value(registering.KEY + key) is None:
+    if not key or site.lti.take_lti_value(registering.KEY + key) is None:
         raise WebError(
             403,
             "This registration URL is unknown, used or expired: make a new one on the judge's LMS page "
@@ -352,11 +352,11 @@ def register(request: Request, key: str = "", openid_configuration: str = "", re
     if not claims.origin_of(openid_configuration):
         raise WebError(400, "The LMS did not say where its configuration is (openid_configuration).")
     title = site.course.title or ""
-    made = registering.Registering(site.store, tool_url(request), openid_configuration, registration_token, title)
+    made = registering.Registering(site.lti, tool_url(request), openid_configuration, registration_token, title)
     try:
         made.register()
     except (LtiException, requests.RequestException, AssertionError, ValueError, KeyError) as err:
-        site.store.put_lti_value(registering.KEY + key, "1", registering.KEY_S)  # the administrator may try again
+        site.lti.put_lti_value(registering.KEY + key, "1", registering.KEY_S)  # the administrator may try again
         raise WebError(502, f"The LMS's registration failed: {str(err).rstrip('.') or type(err).__name__}.") from None
     platform = made.registered
     assert platform is not None
@@ -368,7 +368,7 @@ def register(request: Request, key: str = "", openid_configuration: str = "", re
 
 def registration_url(request: Request, user: User = Depends(require_teacher)) -> HTMLResponse:
     """A new Dynamic Registration URL, shown once on the teacher's LTI page."""
-    return _lti_page(request, user, registering.new_url(site_of(request).store, tool_url(request)))
+    return _lti_page(request, user, registering.new_url(site_of(request).lti, tool_url(request)))
 
 
 def lti_page(request: Request, user: User = Depends(require_teacher)) -> HTMLResponse:
@@ -378,15 +378,15 @@ def lti_page(request: Request, user: User = Depends(require_teacher)) -> HTMLRes
 def _lti_page(request: Request, user: User, made_url: str) -> HTMLResponse:
     """The teacher's page of LTI; `made_url`, a registration URL just made (shown once)."""
     site = site_of(request)
-    courses = site.store.lms_courses()
+    courses = site.lti.lms_courses()
     return site.page(
         request,
         "web/lti.html.j2",
         200,
         user,
-        platforms=site.store.platforms(),
-        courses=[(c, site.store.members(c.issuer, c.context_id)) for c in courses],
-        sends=site.store.sends(),
+        platforms=site.lti.platforms(),
+        courses=[(c, site.lti.members(c.issuer, c.context_id)) for c in courses],
+        sends=site.lti.sends(),
         tool=tool_url(request),
         made_url=made_url,
         when=lambda moment: site.when(datetime.fromtimestamp(moment, UTC)),
@@ -395,13 +395,13 @@ def _lti_page(request: Request, user: User, made_url: str) -> HTMLResponse:
 
 def sync(request: Request, user: User = Depends(require_teacher)) -> Response:
     site = site_of(request)
-    for course in site.store.lms_courses():
-        passback.ask_sync(site.store, course)
+    for course in site.lti.lms_courses():
+        passback.ask_sync(site.lti, course)
     return RedirectResponse(f"{base(request)}/teacher/lti", status_code=303)
 
 
 def resend(request: Request, user: User = Depends(require_teacher)) -> Response:
-    site_of(request).store.resend()
+    site_of(request).lti.resend()
     return RedirectResponse(f"{base(request)}/teacher/lti", status_code=303)
 
 

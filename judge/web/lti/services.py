@@ -14,8 +14,8 @@ from pylti1p3.lineitem import LineItem
 from pylti1p3.names_roles import NamesRolesProvisioningService
 
 from judge.web.lti import claims, keys
-from judge.web.lti.records import LmsCourse, LtiRecords, Platform, Send
 from judge.web.lti.tool import Connector, Signed
+from judge.web.state.lti import LmsCourse, LtiRecords, Platform, Send
 
 AGS_SCOPES = [
     "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",

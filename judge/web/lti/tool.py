@@ -27,8 +27,8 @@ from pylti1p3.tool_config.abstract import ToolConfAbstract
 from starlette.responses import Response
 
 from judge.web.lti import keys
-from judge.web.lti.records import LtiRecords, Platform, ToolKey
 from judge.web.routes.auth import set_framed_cookie
+from judge.web.state.lti import LtiRecords, Platform, ToolKey
 
 NONCE_S = 600  # a login must become a launch within this
 STATE_S = 600

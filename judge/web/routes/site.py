@@ -28,6 +28,7 @@ from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem, load_problem
 from judge.run import languages, sandbox
 from judge.web.state.accounts import User
+from judge.web.state.lti import LtiRecords
 from judge.web.state.store import Store, SubmissionRow
 
 CSP = (
@@ -92,6 +93,7 @@ class Site:
         self.settings = settings
         self.clock = clock
         self.store = Store(settings.data_dir)
+        self.lti = LtiRecords(self.store)  # LTI's rows, on the store's database
         for note in self.store.notes:
             log.warning("%s", note)
         self.problems: dict[str, Problem] = {}
@@ -113,7 +115,7 @@ class Site:
         """The LMS origins whose pages may frame the judge's (LTI), read again every FRAMED_S."""
         now = time.monotonic()
         if now - self._framed[0] >= FRAMED_S:
-            self._framed = (now, self.store.frame_origins())
+            self._framed = (now, self.lti.frame_origins())
         return self._framed[1]
 
     def public_cases(self, problem: Problem) -> int:

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from judge.course import gradebook
 from judge.grade import results
 from judge.grade.results import GradeRecord
-from judge.web.lti.records import LtiRecords
 from judge.web.state.accounts import Accounts
 from judge.web.state.queueing import PENDING, SubmissionQueue
 
@@ -94,8 +93,9 @@ class SubmissionRow:
         return self.status
 
 
-class Store(Accounts, SubmissionQueue, LtiRecords):
-    """Everything the web judge keeps; each part's methods live in its own module."""
+class Store(Accounts, SubmissionQueue):
+    """The accounts and the queue, with what the pages read of them; LTI's records
+    (judge.web.state.lti) sit on the same database beside it, composed by the site."""
 
     def get(self, submission_id: int) -> SubmissionRow | None:
         if not 0 < submission_id <= MAX_ID:

@@ -8,7 +8,7 @@ from pathlib import Path
 from judge.course import gradebook
 from judge.course.spec import load_course
 from judge.web.lti import passback
-from judge.web.lti.records import LmsCourse
+from judge.web.state.lti import LmsCourse
 
 COURSE = """\
 title: T
@@ -46,8 +46,8 @@ def test_a_failed_send_waits_longer_each_time_up_to_an_hour() -> None:
 def test_a_score_reaches_the_lms_only_once_its_result_is_released(tmp_path: Path) -> None:
     """The LMS's gradebook tells a student no more of when a judging ended than the judge's own
     pages: a score is queued at the end of the result step its judging ended in."""
-    from judge.web.lti.records import Platform
     from judge.web.routes.site import Settings, Site
+    from judge.web.state.lti import Platform
     from tests.conftest import PROBLEMS
     from tests.web.test_course import record
 
@@ -57,22 +57,24 @@ def test_a_score_reaches_the_lms_only_once_its_result_is_released(tmp_path: Path
         problems_dir=PROBLEMS, data_dir=tmp_path / "data", course_file=tmp_path / "course.yaml", result_step_s=60
     )
     site = Site(settings, lambda: clock[0])
-    store = site.store
+    store, records = site.store, site.lti
     store.add_user("ann")
-    store.add_platform(
+    records.add_platform(
         Platform("https://lms", "tool", "lms", "https://lms/a", "https://lms/t", "https://lms/k", "", ("d",))
     )
-    store.link_course(LmsCourse("https://lms", "c", "tool", "d", "C", "https://lms/items", "", "https://judge", "prof"))
-    store.member_seen("https://lms", "c", [("ann", "student")], whole=True)
+    records.link_course(
+        LmsCourse("https://lms", "c", "tool", "d", "C", "https://lms/items", "", "https://judge", "prof")
+    )
+    records.member_seen("https://lms", "c", [("ann", "student")], whole=True)
     store.submit("ann", "lanqiao", "python3", "main.py", b"print(1)\n", now=clock[0])
     claim = store.claim(now=clock[0])
     assert claim is not None and store.finish(claim, record("ann", "lanqiao", "AC", 100), now=clock[0] + 3)
     clock[0] += 10  # judged, not yet released (the step ends 60 s after the judging began)
     mark = passback.step(site, None)
-    assert store.sends() == [] and mark is None  # planned again next round
+    assert records.sends() == [] and mark is None  # planned again next round
     clock[0] += 60
     passback.step(site, mark)
-    (queued,) = store.sends()
+    (queued,) = records.sends()
     assert (queued.user, queued.assignment, queued.score) == ("ann", "w1", 100.0)
 
 

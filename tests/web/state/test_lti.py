@@ -7,8 +7,8 @@ import sqlite3
 from pathlib import Path
 
 from judge.web.lti import keys
-from judge.web.lti.records import Send
 from judge.web.state import database
+from judge.web.state.lti import LtiRecords, Send
 from judge.web.state.store import Store
 
 
@@ -17,7 +17,7 @@ def _send(score: float, next_try: float = 0.0) -> Send:
 
 
 def test_a_value_is_taken_once(tmp_path: Path) -> None:
-    store = Store(tmp_path / "data")
+    store = LtiRecords(Store(tmp_path / "data"))
     store.put_lti_value("nonce:n1", "1", 60)
     assert store.take_lti_value("nonce:n1") == "1"
     assert store.take_lti_value("nonce:n1") is None
@@ -26,19 +26,20 @@ def test_a_value_is_taken_once(tmp_path: Path) -> None:
 
 
 def test_an_lms_user_takes_a_free_roster_id_or_a_roster_students(tmp_path: Path) -> None:
-    store = Store(tmp_path / "data")
-    store.add_user("s1001")  # imported from the registrar: the LMS user with that id is them
-    store.add_user("boss", "teacher")
+    accounts = Store(tmp_path / "data")
+    store = LtiRecords(accounts)
+    accounts.add_user("s1001")  # imported from the registrar: the LMS user with that id is them
+    accounts.add_user("boss", "teacher")
     assert store.person_user("https://lms", "u1", ["s1001"], "Ann", "ann@x") == "s1001"
     assert store.person_user("https://lms", "u1", ["other"], "Ann B", "ann@x") == "s1001"  # linked before
     # Taken by another LMS user, or a teacher's: a fresh id then.
     second = store.person_user("https://lms", "u2", ["s1001", "boss"], "Bob", "bob@x")
-    assert second.startswith("lms-") and store.user(second) is not None
+    assert second.startswith("lms-") and accounts.user(second) is not None
     assert store.sub_of("https://lms", second) == "u2"
 
 
 def test_the_lms_list_marks_who_it_no_longer_has(tmp_path: Path) -> None:
-    store = Store(tmp_path / "data")
+    store = LtiRecords(Store(tmp_path / "data"))
     store.member_seen("https://lms", "c", [("ann", "student"), ("bob", "student")], whole=True)
     store.member_seen("https://lms", "c", [("ann", "student")], whole=True)
     dropped = {m.user: m.dropped is not None for m in store.members("https://lms", "c")}
@@ -48,7 +49,7 @@ def test_the_lms_list_marks_who_it_no_longer_has(tmp_path: Path) -> None:
 
 
 def test_a_score_is_queued_once_and_again_only_when_it_changes(tmp_path: Path) -> None:
-    store = Store(tmp_path / "data")
+    store = LtiRecords(Store(tmp_path / "data"))
     assert store.want_scores([_send(5.0)]) == 1
     assert store.want_scores([_send(5.0)]) == 0  # queued already
     (queued,) = store.sends("pending", due_by=1.0)
@@ -68,7 +69,7 @@ def test_a_score_is_queued_once_and_again_only_when_it_changes(tmp_path: Path) -
 
 
 def test_a_rotated_key_stays_published_a_while(tmp_path: Path) -> None:
-    store = Store(tmp_path / "data")
+    store = LtiRecords(Store(tmp_path / "data"))
     first = keys.signing_key(store)
     assert keys.signing_key(store) == first  # made once
     second = keys.rotate(store)
@@ -91,7 +92,7 @@ def test_a_version_3_store_keeps_its_lms_people_and_lets_one_user_be_in_two_lmss
         db.execute("PRAGMA user_version = 3")
         db.execute("INSERT INTO users (id, role, token_hash, created) VALUES ('prof', 'teacher', 'x$y', 0)")
         db.execute("INSERT INTO lti_people (issuer, sub, user) VALUES ('https://moodle', 'm1', 'prof')")
-    store = Store(folder)
+    store = LtiRecords(Store(folder))
     assert store.lti_person("https://moodle", "m1") == "prof"
     store.link_person("https://canvas", "c9", "prof", "Prof", "p@x")
     assert store.sub_of("https://moodle", "prof") == "m1" and store.sub_of("https://canvas", "prof") == "c9"

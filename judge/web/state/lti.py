@@ -86,12 +86,18 @@ class Send:
         return (self.issuer, self.context_id, self.assignment, self.user)
 
 
-class LtiRecords(Database):
+class LtiRecords:
+    """LTI's rows, kept in the web judge's one database beside the accounts and the queue: held
+    rather than inherited, so the store's core knows nothing of LTI (the app composes the two)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
     # --- the tool's keys ----------------------------------------------------------------------
 
     def lti_keys(self) -> list[ToolKey]:
         """Every key kept, newest first."""
-        with self.connect() as db:
+        with self.database.connect() as db:
             rows = db.execute(
                 "SELECT kid, private_pem, created, retired FROM lti_keys ORDER BY created DESC"
             ).fetchall()
@@ -100,7 +106,7 @@ class LtiRecords(Database):
     def add_lti_key(self, key: ToolKey, retire_before: float | None = None) -> None:
         """Keep a new signing key; the ones made before it sign no more (still published a while),
         and those retired before `retire_before` are removed."""
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute("UPDATE lti_keys SET retired = ? WHERE retired IS NULL", (key.created,))
             if retire_before is not None:
                 db.execute("DELETE FROM lti_keys WHERE retired IS NOT NULL AND retired < ?", (retire_before,))
@@ -113,7 +119,7 @@ class LtiRecords(Database):
 
     def add_platform(self, platform: Platform) -> None:
         """Register (or update) a platform and its deployments."""
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute(
                 "INSERT INTO lti_platforms (issuer, client_id, name, login_url, token_url, keys_url, audience, created)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (issuer, client_id) DO UPDATE SET name = excluded.name,"
@@ -136,7 +142,7 @@ class LtiRecords(Database):
             )
 
     def remove_platform(self, issuer: str, client_id: str) -> bool:
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute("DELETE FROM lti_deployments WHERE issuer = ? AND client_id = ?", (issuer, client_id))
             found = db.execute(
                 "DELETE FROM lti_platforms WHERE issuer = ? AND client_id = ?", (issuer, client_id)
@@ -146,7 +152,7 @@ class LtiRecords(Database):
     def platforms(self, issuer: str | None = None) -> list[Platform]:
         """Every platform (of one issuer), with its deployments."""
         where, args = ("WHERE issuer = ?", (issuer,)) if issuer is not None else ("", ())
-        with self.connect() as db:
+        with self.database.connect() as db:
             rows = db.execute(f"SELECT * FROM lti_platforms {where} ORDER BY issuer, client_id", args).fetchall()
             deployments = db.execute("SELECT issuer, client_id, deployment_id FROM lti_deployments").fetchall()
         held: dict[tuple[str, str], list[str]] = {}
@@ -170,7 +176,7 @@ class LtiRecords(Database):
 
     def put_lti_value(self, key: str, value: str, lifetime_s: float) -> None:
         now = time.time()
-        with self.transaction(durable=False) as db:
+        with self.database.transaction(durable=False) as db:
             db.execute("DELETE FROM lti_values WHERE expires < ?", (now,))
             db.execute(
                 "INSERT INTO lti_values (key, value, expires) VALUES (?, ?, ?) "
@@ -179,7 +185,7 @@ class LtiRecords(Database):
             )
 
     def lti_value(self, key: str) -> str | None:
-        with self.connect() as db:
+        with self.database.connect() as db:
             row = db.execute(
                 "SELECT value FROM lti_values WHERE key = ? AND expires >= ?", (key, time.time())
             ).fetchone()
@@ -187,7 +193,7 @@ class LtiRecords(Database):
 
     def take_lti_value(self, key: str) -> str | None:
         """The value, removed as it is read: a second reader (a replayed launch) finds none."""
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             row = db.execute(
                 "SELECT value FROM lti_values WHERE key = ? AND expires >= ?", (key, time.time())
             ).fetchone()
@@ -195,12 +201,12 @@ class LtiRecords(Database):
         return str(row["value"]) if row is not None else None
 
     def lti_values_count(self) -> int:
-        with self.connect() as db:
+        with self.database.connect() as db:
             return int(db.execute("SELECT COUNT(*) FROM lti_values WHERE expires >= ?", (time.time(),)).fetchone()[0])
 
     def lti_values_under(self, prefix: str) -> list[str]:
         """The keys (after `prefix`) of the live values under it."""
-        with self.connect() as db:
+        with self.database.connect() as db:
             rows = db.execute(
                 "SELECT key FROM lti_values WHERE key >= ? AND key < ? AND expires >= ?",
                 (prefix, prefix + "\uffff", time.time()),
@@ -218,7 +224,7 @@ class LtiRecords(Database):
     # --- people -------------------------------------------------------------------------------
 
     def lti_person(self, issuer: str, sub: str) -> str | None:
-        with self.connect() as db:
+        with self.database.connect() as db:
             row = db.execute("SELECT user FROM lti_people WHERE issuer = ? AND sub = ?", (issuer, sub)).fetchone()
         return str(row["user"]) if row is not None else None
 
@@ -227,7 +233,7 @@ class LtiRecords(Database):
         that is a roster student no LMS user holds yet (a roster imported from the registrar),
         or that no one holds (made, with no usable token: an LMS user signs in by launches);
         else a fresh `lms-...`. Their name and email are kept for the teacher's pages."""
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             row = db.execute("SELECT user FROM lti_people WHERE issuer = ? AND sub = ?", (issuer, sub)).fetchone()
             if row is not None:
                 db.execute(
@@ -258,7 +264,7 @@ class LtiRecords(Database):
     def link_person(self, issuer: str, sub: str, user_id: str, name: str, email: str) -> None:
         """The LMS user `sub` is `user_id` here from now on (a teacher who proved it with their
         token); whoever of that LMS was `user_id` before is no longer."""
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute("DELETE FROM lti_people WHERE issuer = ? AND (sub = ? OR user = ?)", (issuer, sub, user_id))
             db.execute(
                 "INSERT INTO lti_people (issuer, sub, user, name, email) VALUES (?, ?, ?, ?, ?)",
@@ -267,14 +273,14 @@ class LtiRecords(Database):
 
     def sub_of(self, issuer: str, user_id: str) -> str | None:
         """The LMS's id of a roster user (`sub`), for the grades sent to that LMS."""
-        with self.connect() as db:
+        with self.database.connect() as db:
             row = db.execute("SELECT sub FROM lti_people WHERE issuer = ? AND user = ?", (issuer, user_id)).fetchone()
         return str(row["sub"]) if row is not None else None
 
     def done_mark(self) -> tuple[int, float]:
         """What changes when a judging ends (how many are done, the last end): the passback
         plans anew only then."""
-        with self.connect() as db:
+        with self.database.connect() as db:
             row = db.execute(
                 "SELECT COUNT(*) AS n, COALESCE(MAX(finished), 0) AS last FROM submissions WHERE status = 'done'"
             ).fetchone()
@@ -282,31 +288,31 @@ class LtiRecords(Database):
         return int(row["n"]) + int(members["n"]), float(row["last"]) + float(members["last"])
 
     def linked_people(self) -> set[str]:
-        with self.connect() as db:
+        with self.database.connect() as db:
             return {str(r["user"]) for r in db.execute("SELECT user FROM lti_people")}
 
     def set_role(self, user_id: str, role: str) -> None:
         """The role a linked LMS course gives: a student may become a teacher (an Instructor, a
         TeachingAssistant); a teacher stays one (`judge roster add ID` makes them a student)."""
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute("UPDATE users SET role = ? WHERE id = ? AND role = 'student'", (role, user_id))
 
     # --- LMS courses and their members -------------------------------------------------------
 
     def lms_course(self, issuer: str, context_id: str) -> LmsCourse | None:
-        with self.connect() as db:
+        with self.database.connect() as db:
             row = db.execute(
                 "SELECT * FROM lti_courses WHERE issuer = ? AND context_id = ?", (issuer, context_id)
             ).fetchone()
         return _course(row) if row is not None else None
 
     def lms_courses(self) -> list[LmsCourse]:
-        with self.connect() as db:
+        with self.database.connect() as db:
             return [_course(r) for r in db.execute("SELECT * FROM lti_courses ORDER BY linked")]
 
     def link_course(self, course: LmsCourse) -> None:
         """Link an LMS course, or refresh what its launches say of it (title, service URLs)."""
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute(
                 "INSERT INTO lti_courses (issuer, context_id, client_id, deployment_id, title, lineitems_url,"
                 " memberships_url, tool_url, linked, linked_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -332,7 +338,7 @@ class LtiRecords(Database):
         """The LMS says these (user, role) are in its course; `whole`: the whole list, so any
         other member is marked dropped (their submissions stay)."""
         now = time.time()
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.executemany(
                 "INSERT INTO lti_members (issuer, context_id, user, role, seen, dropped) VALUES (?, ?, ?, ?, ?, NULL)"
                 " ON CONFLICT (issuer, context_id, user) DO UPDATE SET role = excluded.role, seen = excluded.seen,"
@@ -347,7 +353,7 @@ class LtiRecords(Database):
                 )
 
     def members(self, issuer: str, context_id: str) -> list[Member]:
-        with self.connect() as db:
+        with self.database.connect() as db:
             rows = db.execute(
                 "SELECT m.user, m.role, m.dropped, COALESCE(p.name, '') AS name, COALESCE(p.email, '') AS email"
                 " FROM lti_members m LEFT JOIN lti_people p ON p.user = m.user"
@@ -359,7 +365,7 @@ class LtiRecords(Database):
     # --- line items and the grades for them ------------------------------------------------
 
     def lineitem(self, issuer: str, context_id: str, assignment: str) -> str | None:
-        with self.connect() as db:
+        with self.database.connect() as db:
             row = db.execute(
                 "SELECT url FROM lti_lineitems WHERE issuer = ? AND context_id = ? AND assignment = ?",
                 (issuer, context_id, assignment),
@@ -367,7 +373,7 @@ class LtiRecords(Database):
         return str(row["url"]) if row is not None else None
 
     def set_lineitem(self, issuer: str, context_id: str, assignment: str, url: str) -> None:
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute(
                 "INSERT INTO lti_lineitems (issuer, context_id, assignment, url) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (issuer, context_id, assignment) DO UPDATE SET url = excluded.url",
@@ -378,7 +384,7 @@ class LtiRecords(Database):
         """Queue each score unless the LMS has it already or it is queued; how many were queued.
         One transaction for them all: a judging that changes one score reads every seat's."""
         queued = 0
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             for send in sends:
                 row = db.execute(
                     "SELECT score, max_score, status, sent_score FROM lti_sends"
@@ -409,7 +415,7 @@ class LtiRecords(Database):
             clauses.append("next_try <= ?")
             args.append(due_by)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-        with self.connect() as db:
+        with self.database.connect() as db:
             rows = db.execute(
                 f"SELECT {SEND_FIELDS} FROM lti_sends {where} ORDER BY next_try, user", tuple(args)
             ).fetchall()
@@ -417,7 +423,7 @@ class LtiRecords(Database):
 
     def send_done(self, send: Send) -> None:
         """The LMS has `send.score`: kept as sent unless a newer score was queued meanwhile."""
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute(
                 "UPDATE lti_sends SET sent_score = ?, sent = ?, status = CASE WHEN score = ? AND max_score = ?"
                 " THEN 'sent' ELSE status END, error = '' WHERE issuer = ? AND context_id = ? AND assignment = ?"
@@ -426,7 +432,7 @@ class LtiRecords(Database):
             )
 
     def send_failed(self, send: Send, error: str, next_try: float) -> None:
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute(
                 "UPDATE lti_sends SET tries = tries + 1, next_try = ?, error = ? WHERE issuer = ? AND context_id = ?"
                 " AND assignment = ? AND user = ? AND status = 'pending'",
@@ -435,7 +441,7 @@ class LtiRecords(Database):
 
     def defer_sends(self, issuer: str, until: float) -> None:
         """Every pending score for the LMS `issuer` waits until `until` at least."""
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             db.execute(
                 "UPDATE lti_sends SET next_try = MAX(next_try, ?) WHERE issuer = ? AND status = 'pending'",
                 (until, issuer),
@@ -444,7 +450,7 @@ class LtiRecords(Database):
     def resend(self, issuer: str | None = None) -> int:
         """Queue every score again (of one platform), as sent or not: how many."""
         where, args = ("WHERE issuer = ?", (issuer,)) if issuer is not None else ("", ())
-        with self.transaction() as db:
+        with self.database.transaction() as db:
             return db.execute(
                 f"UPDATE lti_sends SET status = 'pending', tries = 0, next_try = ?, error = '' {where}",
                 (time.time(), *args),
