@@ -28,6 +28,7 @@ def test_accepted_cpp_json() -> None:
     assert all(c["verdict"] == "AC" and c["memory_kib"] > 0 for c in payload["cases"])
 
 
+@needs.mark("java")
 def test_java_with_any_file_name_and_class() -> None:
     # The file is EightDigits.java but declares `public class Solver`: compiled as Solver.java.
     # (Java over a whole problem is `judge verify`'s: the puzzles have Java solutions.)

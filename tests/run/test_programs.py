@@ -8,6 +8,7 @@ import pytest
 
 from judge.run import programs, sandbox
 from judge.run.programs import ProgramError, Task, ToolLimits
+from tests import needs
 
 LIMITS = ToolLimits(time_s=2, memory_mib=256, output_bytes=1 << 20)
 
@@ -47,6 +48,7 @@ def test_a_python_folder_runs_its_main_with_arguments(tmp_path: Path) -> None:
     assert programs.run(_task(built, args=("12",))).stdout == b"144\n"
 
 
+@needs.mark("java")
 def test_a_java_folder_of_two_packages_runs_its_main_class_by_its_full_name(tmp_path: Path) -> None:
     # As DOMjudge's own example (hello/submissions/accepted/multifile-multipackage) has it.
     folder = tmp_path / "two-packages"

@@ -212,7 +212,9 @@ def test_a_restart_mid_queue_loses_nothing_and_judges_each_once(web_problems: Pa
         stored = Store(server.data).all()
         assert [s.id for s in stored] == ids
         assert all(s.status == "done" and s.finishes == 1 for s in stored)
-        assert stored[0].attempt == 2 and stored[0].verdict == "TLE"
+        # Claimed again after the crash (attempt 2), and again each time it gave up its turn to
+        # the waiting students, which depends on how fast this machine judges them.
+        assert stored[0].attempt >= 2 and stored[0].verdict == "TLE"
         assert all(s.verdict == "AC" for s in stored[1:])
     finally:
         server.stop()
