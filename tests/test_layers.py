@@ -176,3 +176,15 @@ def test_no_stage_asks_a_kind_its_name() -> None:
             ):
                 asking.append(f"{path.relative_to(REPO)}:{node.lineno}")
     assert asking == []
+
+
+def test_the_kinds_use_only_the_sandboxs_face() -> None:
+    """A kind starts sandboxes through judge.run.sandbox and run/'s modules (run.exchange pipes
+    two programs together), never through the sandbox's own modules (procs, watch, records)."""
+    behind = [
+        f"{path.relative_to(REPO)}:{line}: {module}"
+        for path in sorted((PACKAGE / "kinds").rglob("*.py"))
+        for line, module in _imports(path)
+        if module.startswith("judge.run.sandbox.")
+    ]
+    assert behind == []

@@ -123,3 +123,25 @@ def headline(verdicts: list[Verdict]) -> Verdict:
         if verdict is not Verdict.AC and verdict is not Verdict.NJ:
             return verdict
     return Verdict.AC
+
+
+_BROKEN_PIPE_MARKS = (b"Broken pipe", b"BrokenPipeError", b"EPIPE")
+
+
+@dataclass(frozen=True)
+class PartnerEnd:
+    """How the partner's run ended, as a verdict of an exchange (run.exchange) needs it."""
+
+    exit_code: int | None
+    signal: int | None
+    limit_hit: str | None  # the sandbox limit that ended it, if one did
+    ended: float  # when (the machine's monotonic clock), beside the submission's RunResult.ended
+    message: str  # the first line of its judgemessage.txt, or why it could not be run
+    # It failed writing to the submission, whose input was closed (see wrote_to_a_closed_pipe).
+    broken_pipe: bool = False
+
+
+def wrote_to_a_closed_pipe(signal_number: int | None, stderr: bytes) -> bool:
+    """Whether a run ended writing to a pipe nobody reads: killed by SIGPIPE, or its runtime
+    said so (Python ignores SIGPIPE: a write fails with BrokenPipeError and the program exits 1)."""
+    return signal_number == signals.SIGPIPE or any(mark in stderr for mark in _BROKEN_PIPE_MARKS)

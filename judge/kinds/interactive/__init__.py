@@ -1,2 +1,2 @@
-"""The interactive kind: kind.py (the row), exchange.py (the two programs piped to each other,
-and its helper process), rules.py (the verdict of an interaction, pure)."""
+"""The interactive kind: kind.py (the row; the two programs are piped to each other by
+judge.run.exchange), rules.py (the verdict of an interaction, pure)."""

@@ -4,20 +4,29 @@ is the spec's, handed to the interactor as it is; the reference is not asked for
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.errors import SandboxFailure
+from judge.errors import JudgeError, SandboxFailure
 from judge.kinds.base import CaseRun, Kind, Starter
-from judge.kinds.interactive import exchange
 from judge.kinds.interactive.rules import judge_interaction
-from judge.run import languages, programs, sandbox
+from judge.run import exchange, languages, programs, sandbox
 from judge.run.programs import ProgramError
 from judge.run.sources import Launch
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
     from judge.problem.spec import Problem
+
+
+@lru_cache(maxsize=8)
+def built_interactor(program: Path, memory_mib: int) -> programs.Built:
+    """The interactor, compiled once (the program cache keeps it across processes)."""
+    try:
+        return programs.load_and_build(program, memory_mib)
+    except JudgeError as err:
+        raise programs.ProgramError(f"the interactor: {err}") from None
 
 
 class Interactive(Kind):
@@ -44,7 +53,7 @@ class Interactive(Kind):
         tool = problem.program_limits
         given, answer = case
         try:
-            built = exchange.built_interactor(problem.directory / spec.program, tool.memory_mib)
+            built = built_interactor(problem.directory / spec.program, tool.memory_mib)
             task = programs.Task(
                 built,
                 ("input", "answer", f"{exchange.FEEDBACK}/", *spec.args),
@@ -53,12 +62,10 @@ class Interactive(Kind):
                 files=(("input", given), ("answer", answer)),
                 keep=exchange.FEEDBACK,
             )
-            done = exchange.interact(list(launch.argv), where, limits, task)
+            done = exchange.interact(list(launch.argv), where, limits, task, called="the interactor")
         except (SandboxFailure, ProgramError) as err:
             return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
-        decided = judge_interaction(
-            done.submission, done.interactor, limits.memory_mib * 1024, languages.memory_marks()
-        )
+        decided = judge_interaction(done.submission, done.partner, limits.memory_mib * 1024, languages.memory_marks())
         return CaseRun(done.submission, decided, None, own_output=False)
 
     def starter(self, own: str, other: str, shape: str = "") -> Starter:

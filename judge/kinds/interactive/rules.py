@@ -4,39 +4,17 @@ interactor's ended, by the ICPC rules as problemtools applies them."""
 from __future__ import annotations
 
 import signal as signals
-from dataclasses import dataclass
 
 from judge.run.checkers import CheckResult
 from judge.run.sandbox import RunResult
-from judge.run.verdicts import CaseVerdict, Verdict, judge_run, signal_name
-
-
-@dataclass(frozen=True)
-class InteractorEnd:
-    """How an interactor's run ended, as the verdict of an interaction needs it."""
-
-    exit_code: int | None
-    signal: int | None
-    limit_hit: str | None  # the sandbox limit that ended it, if one did
-    ended: float  # when (the machine's monotonic clock), beside the submission's RunResult.ended
-    message: str  # the first line of its judgemessage.txt, or why it could not be run
-    # It failed writing to the submission, whose input was closed (see wrote_to_a_closed_pipe).
-    broken_pipe: bool = False
-
+from judge.run.verdicts import CaseVerdict, PartnerEnd, Verdict, judge_run, signal_name, wrote_to_a_closed_pipe
 
 INTERACTOR_ACCEPTED, INTERACTOR_WRONG = 42, 43
 LEFT_EARLY = "the program ended while the interactor was still writing to it"
-_BROKEN_PIPE_MARKS = (b"Broken pipe", b"BrokenPipeError", b"EPIPE")
-
-
-def wrote_to_a_closed_pipe(signal_number: int | None, stderr: bytes) -> bool:
-    """Whether a run ended writing to a pipe nobody reads: killed by SIGPIPE, or its runtime
-    said so (Python ignores SIGPIPE: a write fails with BrokenPipeError and the program exits 1)."""
-    return signal_number == signals.SIGPIPE or any(mark in stderr for mark in _BROKEN_PIPE_MARKS)
 
 
 def judge_interaction(
-    run: RunResult, interactor: InteractorEnd, memory_limit_kib: int, memory_marks: tuple[bytes, ...] = ()
+    run: RunResult, interactor: PartnerEnd, memory_limit_kib: int, memory_marks: tuple[bytes, ...] = ()
 ) -> CaseVerdict:
     """The verdict of one case of an interactive problem, by the ICPC rules (problemtools'):
 

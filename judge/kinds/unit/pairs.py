@@ -1,7 +1,7 @@
 """Running the tests of a unit-test problem against a built submission, a process pair at a
 time: the student's process (bridge_student.py beside the student's modules, in the submission's
 box) and the tests' (pytest, the teacher's files and the stand-ins, in a sandbox of its own),
-talking over two pipes (interactive.exchange lays them).
+talking over two pipes (run.exchange lays them).
 
 A pair runs every test of one file (`isolate: file`) or one test (`isolate: test`). When the
 student's process is lost during a test (it crashed, exited, hit a limit, or did not return in
@@ -23,12 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import SandboxFailure
-from judge.kinds.interactive import exchange
 from judge.kinds.unit import kit, listing, outcome, pytest_kit
 from judge.kinds.unit.bridge_tests import RESULTS
 from judge.paths import cache_dir
-from judge.run import languages, lifecycle, programs, sandbox
-from judge.run.verdicts import CaseVerdict, Verdict
+from judge.run import exchange, languages, lifecycle, programs, sandbox
+from judge.run.verdicts import CaseVerdict, PartnerEnd, Verdict
 
 if TYPE_CHECKING:
     from judge.problem.spec import Problem, Unit
@@ -416,7 +415,7 @@ def _pair(
             task = programs.Task(
                 built, args, None, tests_limits, keep=exchange.FEEDBACK, files=_student_sources(built, where)
             )
-            done = exchange.interact(argv, box, student_limits, task, clock)
+            done = exchange.interact(argv, box, student_limits, task, clock, called="the tests")
     finally:
         lifecycle.remove_dir(box)
     lines = _lines(done.kept)
@@ -464,7 +463,7 @@ def _fresh_box(where: Path, leave_out: frozenset[str]) -> Path:
     return box
 
 
-def _apart(lines: list[object], tests: exchange.PartnerEnd) -> outcome.Collected:
+def _apart(lines: list[object], tests: PartnerEnd) -> outcome.Collected:
     """The records the tests' side wrote (mode apart: its own, none of the student's). A test
     it started and never recorded is the one it ended in: that test fails with how it ended,
     and the file's remaining tests run in a new pair."""

@@ -31,7 +31,7 @@ from judge.errors import JudgeError
 from judge.paths import cache_dir
 from judge.run import lifecycle
 from judge.run.programs import ProgramError
-from judge.run.sandbox.records import SANDBOX_PATH
+from judge.run.sandbox import SANDBOX_PATH
 
 MODE_ENV = "JUDGE_PYTEST"
 MODES = ("auto", "kit", "system")

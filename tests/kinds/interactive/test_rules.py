@@ -6,9 +6,9 @@ import signal
 
 import pytest
 
-from judge.kinds.interactive.rules import InteractorEnd, judge_interaction
+from judge.kinds.interactive.rules import judge_interaction
 from judge.run.sandbox import Limit, RunResult
-from judge.run.verdicts import Verdict
+from judge.run.verdicts import PartnerEnd, Verdict
 from tests.run.test_verdicts import LIMIT_KIB, run
 
 
@@ -19,8 +19,8 @@ def ended(
     limit: str | None = None,
     message: str = "why",
     broken_pipe: bool = False,
-) -> InteractorEnd:
-    return InteractorEnd(code, sig, limit, at, message, broken_pipe)
+) -> PartnerEnd:
+    return PartnerEnd(code, sig, limit, at, message, broken_pipe)
 
 
 @pytest.mark.parametrize(
@@ -60,7 +60,7 @@ def ended(
         (run(ended=1.0), ended(1, 2.0, limit="cpu", broken_pipe=True), Verdict.IE),
     ],
 )
-def test_the_interaction_rules(submission: RunResult, interactor: InteractorEnd, expected: Verdict) -> None:
+def test_the_interaction_rules(submission: RunResult, interactor: PartnerEnd, expected: Verdict) -> None:
     assert judge_interaction(submission, interactor, LIMIT_KIB).verdict is expected
 
 

@@ -1,17 +1,16 @@
-"""An interaction: the submission and the problem's interactor run at once, each in its
-own sandbox, the submission's stdout the interactor's stdin and back (two pipes, unbuffered:
-nothing of the judge sits between them).
+"""Two programs piped together, each in its own sandbox: the submission's stdout the other
+side's stdin and back (two pipes, unbuffered: nothing of the judge sits between them). The
+interactive kind's judging program and the unit kind's tests (beside the student's code) are
+such a partner; this module knows neither, only the pipes, the partner's task and how it ended.
 
-The interactor is run as an ICPC output validator is: `interactor input answer feedback_dir
-[args]`, deciding with exit 42 (accepted) or 43 (wrong answer). It runs in a helper process
-of the judge (`python -m judge.kinds.interactive.exchange serve`), because a sandbox
-run owns its process: one run at a time, its own cgroup, and a final sweep of every process it
-left. A helper is kept for the next interaction of the same judge process (Helper); it ends
-when the judge lets it go or dies (the parent-death signal).
+The partner runs in a helper process of the judge (`python -m judge.run.exchange serve`),
+because a sandbox run owns its process: one run at a time, its own cgroup, and a final sweep of
+every process it left. A helper is kept for the next exchange of the same judge process
+(Helper); it ends when the judge lets it go or dies (the parent-death signal).
 
-Who ended first matters to the verdict (rules.judge_interaction): each side's run records
-when its bubblewrap wrote its exit status, as the kernel stamped it (sandbox.spawn), on the
-machine's monotonic clock, which both processes share.
+Who ended first matters to a verdict: each side's run records when its bubblewrap wrote its
+exit status, as the kernel stamped it (sandbox.spawn), on the machine's monotonic clock, which
+both processes share.
 """
 
 from __future__ import annotations
@@ -26,52 +25,32 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
 
-from judge.errors import JudgeError
-from judge.kinds.interactive.rules import InteractorEnd, wrote_to_a_closed_pipe
 from judge.run import lifecycle, programs, sandbox
 from judge.run.sandbox import procs
 from judge.run.sandbox.procs import PR_SET_PDEATHSIG, libc_prctl
 from judge.run.sandbox.watch import BUSY_WALL_FACTOR
+from judge.run.verdicts import PartnerEnd, wrote_to_a_closed_pipe
 
-FEEDBACK = "feedback"
+FEEDBACK = "feedback"  # the folder the partner leaves its word in (ICPC's feedback_dir)
 TASK_FILE = "task.pickle"
 RESULT_FILE = "result.pickle"
 _HELPER_START_S = 30.0  # a helper's Python start, on a loaded machine, at the most
-AFTER_SUBMISSION_S = 5.0  # how long an interactor may go on once the submission has ended
+AFTER_SUBMISSION_S = 5.0  # how long the partner may go on once the submission has ended
+DECIDED_WRONG = 43  # a partner's exit that decides against the submission (ICPC's WA)
 
 
 @dataclass(frozen=True)
-class Interaction:
+class Exchange:
     submission: sandbox.RunResult
-    interactor: InteractorEnd
-    kept: tuple[tuple[str, bytes], ...] = ()  # the files the interactor left in its Task.keep
-
-    @property
-    def partner(self) -> InteractorEnd:
-        """How the other side ended, for a kind that pipes two programs of its own together."""
-        return self.interactor
-
-
-# How the other side of a piping ended, by the name a kind that pipes two programs of its own
-# together (not a submission and an interactor) knows it.
-PartnerEnd = InteractorEnd
-
-
-@lru_cache(maxsize=8)
-def built_interactor(program: Path, memory_mib: int) -> programs.Built:
-    """The interactor, compiled once (the program cache keeps it across processes)."""
-    try:
-        return programs.load_and_build(program, memory_mib)
-    except JudgeError as err:
-        raise programs.ProgramError(f"the interactor: {err}") from None
+    partner: PartnerEnd
+    kept: tuple[tuple[str, bytes], ...] = ()  # the files the partner left in its Task.keep
 
 
 def partner_limits(tool: sandbox.RunLimits, submission: sandbox.RunLimits) -> sandbox.RunLimits:
-    """The interactor's own CPU and memory limits; its wall clock outlasts the submission's,
+    """The partner's own CPU and memory limits; its wall clock outlasts the submission's,
     stretched as far as a busy machine may stretch it, since it mostly waits for it."""
     return replace(tool, wall_s=max(tool.wall_s, submission.wall_s * BUSY_WALL_FACTOR + 2.0))
 
@@ -80,76 +59,83 @@ def interact(
     argv: list[str],
     box: Path,
     limits: sandbox.RunLimits,
-    interactor: programs.Task,
+    partner: programs.Task,
     clock: sandbox.CpuClock | None = None,
-) -> Interaction:
-    """Run the submission (`argv` in `box`) against the interactor's task (its files, args and
+    called: str = "the other side",
+) -> Exchange:
+    """Run the submission (`argv` in `box`) against the partner's task (its files, args and
     limits; its stdin and stdout are the pipes). SandboxFailure when a side cannot be run.
-    `clock`: where the submission's CPU time is published as it runs, for the other side."""
+    `clock`: where the submission's CPU time is published as it runs, for the other side;
+    `called`: the partner in the messages of its failures."""
     with lifecycle.spread_out():  # both sides at once, not on one CPU (lifecycle.spread_out)
-        return _interact(argv, box, limits, interactor, clock)
+        return _interact(argv, box, limits, partner, clock, called)
 
 
 def _interact(
-    argv: list[str], box: Path, limits: sandbox.RunLimits, interactor: programs.Task, clock: sandbox.CpuClock | None
-) -> Interaction:
+    argv: list[str],
+    box: Path,
+    limits: sandbox.RunLimits,
+    partner: programs.Task,
+    clock: sandbox.CpuClock | None,
+    called: str,
+) -> Exchange:
     work = lifecycle.make_temp_dir("interact", cap=lifecycle.BOX_CAP_BYTES)
     to_submission_r, to_submission_w = os.pipe()
-    to_interactor_r, to_interactor_w = os.pipe()
+    to_partner_r, to_partner_w = os.pipe()
     ready_r, ready_w = os.pipe()
-    ends = (to_interactor_r, to_submission_w, ready_w)
+    ends = (to_partner_r, to_submission_w, ready_w)
     helper: Helper | None = None
     try:
-        (work / TASK_FILE).write_bytes(pickle.dumps(interactor))
+        (work / TASK_FILE).write_bytes(pickle.dumps(partner))
         helper = Helper.take()
         helper.start(work, ends)
     except BaseException:
         if helper is not None:
             helper.discard()
-        for fd in (to_submission_r, to_submission_w, to_interactor_r, to_interactor_w, ready_r, ready_w):
+        for fd in (to_submission_r, to_submission_w, to_partner_r, to_partner_w, ready_r, ready_w):
             os.close(fd)
         lifecycle.remove_dir(work)
         raise
     # The helper holds its ends now: ours are closed, so each side sees the other's end.
     for fd in ends:
         os.close(fd)
-    # The submission starts once the helper is about to start the interactor: the helper's
+    # The submission starts once the helper is about to start the partner: the helper's
     # own work (on a busy machine) is not the submission's wall time.
     select.select([ready_r], [], [], _HELPER_START_S)
     os.close(ready_r)
     stop = threading.Event()
-    finished: list[tuple[InteractorEnd, tuple[tuple[str, bytes], ...]]] = []
+    finished: list[tuple[PartnerEnd, tuple[tuple[str, bytes], ...]]] = []
 
     def follow() -> None:
         assert helper is not None
         errors = helper.wait()
-        end, kept = _read_end(work, 0 if errors is None else 1, errors or b"")
+        end, kept = _read_end(work, 0 if errors is None else 1, errors or b"", called)
         finished.append((end, kept))
-        if end.exit_code == 43 and end.limit_hit is None:
+        if end.exit_code == DECIDED_WRONG and end.limit_hit is None:
             stop.set()  # it has decided WA: the submission's run need not go on
 
-    follower = threading.Thread(target=follow, name="judge-interactor", daemon=True)
+    follower = threading.Thread(target=follow, name="judge-partner", daemon=True)
     follower.start()
     try:
         run = sandbox.run(
-            argv, box=box, limits=limits, stdin=to_submission_r, stdout=to_interactor_w, stop=stop, clock=clock
+            argv, box=box, limits=limits, stdin=to_submission_r, stdout=to_partner_w, stop=stop, clock=clock
         )
     except BaseException:
         _end_helper(helper, follower, 0.0)
         lifecycle.remove_dir(work)
         raise
-    # Once the submission has ended, the interactor has its end of input: it has a few seconds
+    # Once the submission has ended, the partner has its end of input: it has a few seconds
     # to decide, not its whole wall limit.
     _end_helper(helper, follower, AFTER_SUBMISSION_S)
     lifecycle.remove_dir(work)
     if not finished:
-        return Interaction(run, InteractorEnd(None, None, "stopped", 0.0, "the interactor did not end"))
-    return Interaction(run, *finished[0])
+        return Exchange(run, PartnerEnd(None, None, "stopped", 0.0, f"{called} did not end"))
+    return Exchange(run, *finished[0])
 
 
 def _end_helper(helper: Helper, follower: threading.Thread, wait_s: float) -> None:
     """Give the helper's task `wait_s` to end by itself, then stop its run, then kill the
-    helper; a helper whose task ended by itself goes back for the next interaction."""
+    helper; a helper whose task ended by itself goes back for the next exchange."""
     follower.join(timeout=wait_s)
     if follower.is_alive():
         helper.stop_task()
@@ -164,7 +150,7 @@ def _end_helper(helper: Helper, follower: threading.Thread, wait_s: float) -> No
 
 
 class Helper:
-    """A helper process of the judge's that runs interactors, one task at a time, started once
+    """A helper process of the judge's that runs partners, one task at a time, started once
     and kept for the next (a Python start and the judge's imports cost about 0.2 s, per case
     otherwise). It gets each task as a folder and the three pipe ends over a Unix socket
     (SCM_RIGHTS), and says on it when the task is done; SIGUSR1 stops the task's run. It ends
@@ -178,7 +164,7 @@ class Helper:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "judge.kinds.interactive.exchange", "serve", str(theirs.fileno())],
+                [sys.executable, "-m", "judge.run.exchange", "serve", str(theirs.fileno())],
                 pass_fds=(theirs.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -219,7 +205,7 @@ class Helper:
                 helper.discard()
 
     def start(self, work: Path, ends: tuple[int, int, int]) -> None:
-        """Hand it a task: its folder and the interactor's stdin, stdout and ready ends."""
+        """Hand it a task: its folder and the partner's stdin, stdout and ready ends."""
         socket.send_fds(self.socket, [str(work).encode()], list(ends))
 
     def wait(self) -> bytes | None:
@@ -250,24 +236,26 @@ class Helper:
         procs.LONG_LIVED.discard(self.process.pid)
 
 
-def _read_end(work: Path, returncode: int, errors: bytes) -> tuple[InteractorEnd, tuple[tuple[str, bytes], ...]]:
+def _read_end(
+    work: Path, returncode: int, errors: bytes, called: str
+) -> tuple[PartnerEnd, tuple[tuple[str, bytes], ...]]:
     try:
         outcome: programs.Outcome = pickle.loads((work / RESULT_FILE).read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError):
         why = errors.decode("utf-8", errors="replace").strip().splitlines()
         detail = why[-1] if why else f"exit code {returncode}"
-        return InteractorEnd(None, None, None, 0.0, f"the interactor could not be run: {detail}"), ()
+        return PartnerEnd(None, None, None, 0.0, f"{called} could not be run: {detail}"), ()
     run = outcome.run
     feedback = dict(outcome.kept).get("judgemessage.txt", b"").decode("utf-8", errors="replace")
     lines = feedback.strip().splitlines()
     limit = str(run.limit_hit) if run.limit_hit is not None else None
     broke = wrote_to_a_closed_pipe(run.signal, run.stderr)
-    end = InteractorEnd(run.exit_code, run.signal, limit, run.ended, lines[0][:200] if lines else "", broke)
+    end = PartnerEnd(run.exit_code, run.signal, limit, run.ended, lines[0][:200] if lines else "", broke)
     return end, outcome.kept
 
 
 def _run_task(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int, stop: threading.Event) -> None:
-    """Run the interactor's task of `work` on the two pipe ends and keep its outcome there."""
+    """Run the partner's task of `work` on the two pipe ends and keep its outcome there."""
     task: programs.Task = pickle.loads((work / TASK_FILE).read_bytes())
     os.write(ready_fd, b"1")
     os.close(ready_fd)
@@ -310,7 +298,7 @@ def _serve(channel_fd: int) -> int:
             return 0
         stop.clear()
         # The task owns the ends: the ready end is closed once written, and the sandbox takes
-        # over the other two (closing them when the interactor holds them). Closing a number
+        # over the other two (closing them when the partner holds them). Closing a number
         # again later could close another descriptor that has taken it meanwhile in this
         # long-lived process; a task that failed early closes only the pipes still there.
         received = [_identity(fd) for fd in fds]

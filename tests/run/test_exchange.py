@@ -15,10 +15,11 @@ import psutil
 import pytest
 
 from judge.grade import runner
-from judge.kinds.interactive import exchange as interact
+from judge.kinds.interactive.kind import built_interactor
 from judge.problem import scaffold
 from judge.problem.spec import load_problem
 from judge.problem.testdata import CaseFiles, load_cases
+from judge.run import exchange as interact
 from judge.run import sandbox
 from judge.run.build import box
 from judge.run.verdicts import Verdict
@@ -107,7 +108,7 @@ def test_a_wrong_answer_stops_a_program_that_would_wait_forever(problems: Path, 
     program.write_text("import sys, time\nsys.stdin.readline()\nprint(0, flush=True)\ntime.sleep(600)\n")
     submission = runner.load_for(problem, program)
     limits = runner.run_limits(problem, submission.language)
-    tool = interact.built_interactor(problem.directory / "interactor.py", 2048)
+    tool = built_interactor(problem.directory / "interactor.py", 2048)
     task = interact.programs.Task(
         tool,
         ("input", "answer", "feedback/"),
@@ -119,7 +120,7 @@ def test_a_wrong_answer_stops_a_program_that_would_wait_forever(problems: Path, 
     with box() as where:
         assert runner.compile_for(problem, submission, where).ok
         done = interact.interact(list(submission.run_argv(256)), where, limits, task)
-    assert done.interactor.exit_code == 43 and done.interactor.ended < done.submission.ended
+    assert done.partner.exit_code == 43 and done.partner.ended < done.submission.ended
     assert done.submission.limit_hit is sandbox.Limit.STOPPED
 
 
@@ -179,7 +180,7 @@ def test_the_kept_helper_ends_each_task_holding_what_it_held_before(problems: Pa
     serves each, and after a task it holds no pipe of the task's and every descriptor it held
     before (the cgroup files its sandbox pools between runs aside, which come and go). It does
     not catch a number closed twice that nothing had reused yet: that rule is in _serve."""
-    from judge.kinds.interactive.exchange import Helper
+    from judge.run.exchange import Helper
 
     judged(problems, tmp_path, BISECT, "samples/01")
     [helper] = [h for h in Helper._idle if h.owner == os.getpid()]
