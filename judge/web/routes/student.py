@@ -267,7 +267,7 @@ def starter_file(
 
 def _upload(site: Site, file: UploadFile | None, source: str, back: str) -> tuple[str, bytes]:
     """The submitted file's name and bytes (or the pasted text's), refused in one sentence
-    when it is a path, too large, empty, binary or not UTF-8."""
+    when its name is a path or it is over the site's size limit."""
     limit = site.settings.max_source_bytes
     if file is not None and file.filename:
         name = file.filename
@@ -284,29 +284,29 @@ def _upload(site: Site, file: UploadFile | None, source: str, back: str) -> tupl
         data = source.replace("\r\n", "\n").encode("utf-8")
     if len(data) > limit:
         raise WebError(413, f"The source is over the {limit // 1024} KiB limit.", back, "Back to the form")
-    if sources.is_archive(Path(name)):
-        return name, data  # read, with the untrusted-archive rules, when its language is found
-    if not data.strip():
-        raise WebError(400, "The submission is empty.", back, "Back to the form")
-    if b"\0" in data:
-        raise WebError(400, "This is a binary file, not source code.", back, "Back to the form")
+    return name, data  # empty, binary, not UTF-8: run/sources.py's rules, in _program
+
+
+def _program(
+    site: Site, problem: Problem, language: str, name: str, data: bytes, back: str, fallback: str | None
+) -> sources.Sources:
+    """The upload as a program, identified once, here at the door, by run/sources.py's rules
+    (empty, binary, not UTF-8, an archive's entries) and the problem's rule on build scripts,
+    as `judge grade` would: what is refused here is never queued."""
+    chosen = (
+        None
+        if sources.is_archive(Path(name)) and language == "auto"
+        else _language(site, language, name, back, fallback)
+    )
+    build_scripts: sources.BuildScripts = "use" if problem.spec.build_script else "refuse"
     try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise WebError(400, "The source is not UTF-8 text.", back, "Back to the form") from None
-    return name, data
+        return sources.from_upload(name, data, sources.SUBMISSION_CAPS, chosen, build_scripts)
+    except JudgeError as err:
+        raise WebError(400, f"{err}.", back, "Back to the form") from None
 
 
-def _language(site: Site, language: str, name: str, data: bytes, back: str, fallback: str | None) -> str:
+def _language(site: Site, language: str, name: str, back: str, fallback: str | None) -> str:
     known = ", ".join(site.table.languages)
-    if sources.is_archive(Path(name)):
-        # An archive's files are checked here, before it is queued: a bad one is told at once.
-        try:
-            chosen = None if language == "auto" else site.table.by_id(language).id
-            program = sources.identify(Path(name), sources.archive_files(Path(name), data), chosen, "ignore")
-        except JudgeError as err:
-            raise WebError(400, f"{err}.", back, "Back to the form") from None
-        return program.language.id
     if language == "auto":
         if name == "pasted":
             if fallback is not None:
@@ -364,12 +364,12 @@ def _accept(
             )
         quota = assignment.max_submissions
     name, data = _upload(site, file, source, back)
-    chosen = _language(site, language, name, data, back, default_language(site, user, problem))
+    program = _program(site, problem, language, name, data, back, default_language(site, user, problem))
     try:
         return site.store.submit(
             user.id,
             problem.id,
-            chosen,
+            program.language.id,
             name,
             data,
             now=received,

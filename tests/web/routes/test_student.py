@@ -46,3 +46,30 @@ def test_the_signature_is_shown_in_the_chosen_language_and_downloads(tmp_path: P
     assert client.get("/problems/stack/starter/brainfuck").status_code == 404
     # A program problem has no starter section at all.
     assert 'id="starter' not in client.get("/problems/sums").text
+
+
+def test_an_upload_is_read_at_the_door_by_the_rules_of_run_sources(tmp_path: Path) -> None:
+    """The door refuses what `judge grade` would not judge, in run/sources.py's words naming the
+    student's file, and queues nothing: whitespace only, a binary, an archive's build script on a
+    problem that allows none (an archive was once only checked for its language here)."""
+    import io
+    import zipfile
+
+    client = _client(tmp_path)
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("main.py", "print(1)\n")
+        archive.writestr("build", "true\n")
+    cases = [
+        ("main.py", b"  \n\n", "main.py: empty submission."),
+        ("main.py", b"print(1)\0\n", "main.py: binary file, not source code."),
+        ("code.zip", packed.getvalue(), "code.zip: has a `build` script, which this problem does not allow"),
+    ]
+    for name, content, words in cases:
+        reply = client.post("/problems/sums/submit", data={"language": "auto"}, files={"file": (name, content)})
+        assert reply.status_code == 400 and words in reply.text, (name, reply.text[-300:])
+    assert Store(tmp_path / "data").of_student("ada") == []
+    ok = client.post("/problems/sums/submit", data={"language": "auto"}, files={"file": ("main.py", b"print(1)\n")})
+    assert ok.status_code == 303
+    (stored,) = Store(tmp_path / "data").of_student("ada")
+    assert (stored.language, stored.filename) == ("python3", "main.py")
