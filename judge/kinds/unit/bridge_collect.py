@@ -5,11 +5,11 @@ which the judge's watch of its run publishes (the target of the symbolic link CL
 read-only here), from the previous test's result (the first test: its start line) to its own
 result, so that nothing the student's code computes between tests is charged to none; its wall
 time is this process's clock, likewise. Whatever figures the student's process writes in its result are replaced by these. A
-test that uses more than its CPU time, or does not report within twice that and a second, is
-recorded as stuck, and this ends (exit 43): the judge then stops the student's process and runs
+test that uses more than its CPU time, or does not report within its wall limit (the judge's
+sandbox.wall_for of it, passed in), is recorded as stuck, and this ends (exit 43): the judge then stops the student's process and runs
 the file's remaining tests in a new pair.
 
-Runs as `main.py FEEDBACK_DIR PER_TEST_S CLOCK`, the channel on its stdin; copied into its box.
+Runs as `main.py FEEDBACK_DIR PER_TEST_S WALL_S CLOCK`, the channel on its stdin; copied into its box.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ def cpu_s(clock: str) -> float:
 
 
 def main() -> int:
-    feedback, per_test_s, clock = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-    budget = 2 * per_test_s + 1
+    # A test's CPU time, and its wall limit as the judge's sandbox.wall_for makes it.
+    feedback, per_test_s, budget, clock = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
     out = open(os.path.join(feedback, RESULTS), "w", encoding="utf-8")
     buffer, total = b"", 0
     current: str | None = None

@@ -60,7 +60,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * and the file of results stay here, where the student's code never runs: all it can send is
  * what its methods return or raise. A test's CPU time is the kernel's figure for the student's
  * process, read on the judge's clock (a symbolic link the judge replaces as it watches).
- * Runs as JudgeTests FEEDBACK_DIR PER_TEST_S CLOCK ID...; stdin and stdout are the pipes to
+ * Runs as JudgeTests FEEDBACK_DIR PER_TEST_S WALL_S CLOCK ID...; stdin and stdout are the pipes to
  * the student's JVM, and the student's sources are in student/.
  */
 public final class JudgeTests {
@@ -80,6 +80,8 @@ public final class JudgeTests {
     private static ClassLoader standIns;
     private static Path clock;
     private static double perTest;
+    /** A test's wall limit, as the judge's sandbox.wall_for makes it of perTest. */
+    private static double wallPerTest;
     private static double cpuAtStart;
     private static double lastCpu;
     private static long started;
@@ -369,14 +371,14 @@ public final class JudgeTests {
         } catch (IOException e) {
             throw fault("gone", "the student's process has ended");
         }
-        long deadline = started + (long) ((2 * perTest + 1) * 1e9);
+        long deadline = started + (long) (wallPerTest * 1e9);
         while (true) {
             if (used() > perTest) {
                 throw fault("stuck", String.format(Locale.ROOT, "the student's code used more than %g s of CPU time", perTest));
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw fault("stuck", String.format(Locale.ROOT, "the student's code did not return within %g s", 2 * perTest + 1));
+                throw fault("stuck", String.format(Locale.ROOT, "the student's code did not return within %g s", wallPerTest));
             }
             Object got;
             try {
@@ -845,14 +847,15 @@ public final class JudgeTests {
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         System.setIn(InputStream.nullInputStream());
         perTest = Double.parseDouble(args[1]);
-        clock = Paths.get(args[2]);
+        wallPerTest = Double.parseDouble(args[2]);
+        clock = Paths.get(args[3]);
         try {
             lastCpu = Double.parseDouble(Files.readSymbolicLink(clock).toString());
         } catch (IOException | NumberFormatException e) {
             collectError("no clock of the student's CPU time: " + e, false);
             System.exit(42);
         }
-        List<String> ids = new ArrayList<>(List.of(args).subList(3, args.length));
+        List<String> ids = new ArrayList<>(List.of(args).subList(4, args.length));
         listen(fromStudent);
         try {
             standIns = watched(box, ids);
@@ -906,8 +909,8 @@ public final class JudgeTests {
         return compileTests(box, ids, student);
     }
 
-    /** Each test ends by its deadline (twice its CPU time and a second) and a grace of GRACE_S,
-     * whatever holds it: a reply made to be slow to read (keys that all collide in a hash map),
+    /** Each test ends by its deadline (wallPerTest: the wall limit the judge gives its CPU time)
+     * and a grace of GRACE_S, whatever holds it: a reply made to be slow to read (keys that all collide in a hash map),
      * a test's own work on what the student's code gave it. Past that, the test is TLE and this
      * JVM ends, so that the judge runs the file's other tests in a new pair. */
     static void watch() {
@@ -918,10 +921,10 @@ public final class JudgeTests {
                 } catch (InterruptedException e) {
                     return;
                 }
-                long over = started + (long) ((2 * perTest + 1 + GRACE_S) * 1e9);
+                long over = started + (long) ((wallPerTest + GRACE_S) * 1e9);
                 String id = current;
                 if (id != null && System.nanoTime() > over && recorded.compareAndSet(false, true)) {
-                    String why = String.format(Locale.ROOT, "the test did not end within %g s", 2 * perTest + 1);
+                    String why = String.format(Locale.ROOT, "the test did not end within %g s", wallPerTest);
                     record(id, "{\"when\": \"call\", \"kind\": \"stuck\", \"message\": " + JudgeRunner.quote(why) + "}");
                     results.flush();
                     Runtime.getRuntime().halt(43);

@@ -11,7 +11,7 @@ the outcome of each test and the file of results. Each test's record goes to tha
 test ends, in the order run, so a run cut short keeps every test it finished. A test's CPU time
 is the kernel's figure for the student's process, read on the judge's clock (StudentClock).
 
-Runs as `main.py FEEDBACK_DIR PER_TEST_S CLOCK KIT NODE_ID...` (KIT: the folder of the judge's
+Runs as `main.py FEEDBACK_DIR PER_TEST_S WALL_S CLOCK KIT NODE_ID...` (KIT: the folder of the judge's
 pytest kit, bound read-only, or "" for the system's pytest) with the judge's stand-in modules
 beside it; copied into the box as it is (as _judge_unit.py).
 """
@@ -77,8 +77,10 @@ CPU_LOOK_S = 0.05  # how often a call that has not returned has its test's CPU t
 class Channel:
     """The pipes to the student's process, and the current test's time and output."""
 
-    def __init__(self, read_fd: int, write_fd: int, per_test_s: float, clock: StudentClock) -> None:
-        self.read_fd, self.write_fd, self.per_test_s = read_fd, write_fd, per_test_s
+    def __init__(self, read_fd: int, write_fd: int, limits: tuple[float, float], clock: StudentClock) -> None:
+        self.read_fd, self.write_fd = read_fd, write_fd
+        # A test's CPU time and its wall limit (the judge's sandbox.wall_for of it).
+        self.per_test_s, self.wall_s = limits
         self.clock = clock
         self.buffer = b""
         self.gone = False
@@ -137,14 +139,14 @@ class Channel:
         return self.cpu
 
     def _reply(self) -> dict[str, Any]:
-        # Twice the CPU time and a second more, as the sandbox's wall limit is: a student's code
-        # that waits (sleeps, blocks) runs out of it too. One that computes is stopped once its
-        # CPU time is over, as the kernel counts it.
-        deadline = self.started + 2 * self.per_test_s + 1
+        # The wall limit the sandbox would give the test's CPU time: a student's code that waits
+        # (sleeps, blocks) runs out of it too. One that computes is stopped once its CPU time is
+        # over, as the kernel counts it.
+        deadline = self.started + self.wall_s
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise StudentStuck(f"the student's code did not return within {2 * self.per_test_s + 1:g} s")
+                raise StudentStuck(f"the student's code did not return within {self.wall_s:g} s")
             if not select.select([self.read_fd], [], [], min(left, CPU_LOOK_S))[0]:
                 self.used()
                 continue
@@ -285,8 +287,8 @@ def _in_time() -> None:
     (ints are not salted: k * (2**61 - 1) all hash to 0) take a set or dict quadratic time,
     in C, where no other check runs: so one is made an item at a time, each in time."""
     channel = CHANNEL
-    if channel is not None and time.monotonic() > channel.started + 2 * channel.per_test_s + 1:
-        raise StudentStuck(f"the student's code did not return within {2 * channel.per_test_s + 1:g} s")
+    if channel is not None and time.monotonic() > channel.started + channel.wall_s:
+        raise StudentStuck(f"the student's code did not return within {channel.wall_s:g} s")
 
 
 def _mirror(ref: dict[str, Any]) -> Any:
@@ -727,7 +729,8 @@ def main() -> int:
     import site
 
     site.main()  # the system's packages (python3 -S leaves them out): its pytest, if the judge uses it
-    feedback, per_test_s, clock, kit, node_ids = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
+    feedback, clock, kit, node_ids = sys.argv[1], sys.argv[4], sys.argv[5], sys.argv[6:]
+    limits = float(sys.argv[2]), float(sys.argv[3])  # a test's CPU time, its wall limit
     if kit:
         sys.path.insert(0, kit)  # the judge's pytest kit (pytest_kit.py), before the system's
     reads, writes = os.dup(0), os.dup(1)
@@ -736,7 +739,7 @@ def main() -> int:
     os.dup2(2, 1)
     recorder = Recorder(os.path.join(feedback, RESULTS))
     try:
-        CHANNEL = Channel(reads, writes, per_test_s, StudentClock(clock))
+        CHANNEL = Channel(reads, writes, limits, StudentClock(clock))
     except (OSError, ValueError) as err:
         recorder.write({"collect_error": "", "student": False, "message": f"no clock of the student's CPU time: {err}"})
         return 42

@@ -397,9 +397,10 @@ def _pair(
         own = replace(own, read_only=(*own.read_only, str(kit.kit().folder)))
     elif kit_folder and not together:
         own = replace(own, read_only=(*own.read_only, kit_folder))
-    # The tests' process may spend each test's whole deadline on the student's replies (twice
-    # its CPU time and a second): a student's code that keeps it busy costs a test, not the run.
-    tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids) * (2 * limits.cpu_s + 1))
+    # The tests' process may spend each test's whole deadline on the student's replies (the
+    # wall limit of its CPU time): a student's code that keeps it busy costs a test, not the run.
+    per_test_wall_s = sandbox.wall_for(limits.cpu_s)
+    tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids) * per_test_wall_s)
     tests_limits = exchange.partner_limits(
         replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits
     )
@@ -411,7 +412,9 @@ def _pair(
             tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, str(clock.folder)))
             # The tests' side of a Python pair is told where pytest is ("": the system's).
             kit_arg = () if together or unit.framework == "junit5" else (kit_folder,)
-            args = (exchange.FEEDBACK, f"{limits.cpu_s:g}", str(clock.path), *kit_arg, *ids)
+            # Each bridge is told a test's CPU time and wall limit: the rule is the sandbox's alone.
+            times = (f"{limits.cpu_s:g}", f"{per_test_wall_s:g}")
+            args = (exchange.FEEDBACK, *times, str(clock.path), *kit_arg, *ids)
             task = programs.Task(
                 built, args, None, tests_limits, keep=exchange.FEEDBACK, files=_student_sources(built, where)
             )

@@ -274,7 +274,7 @@ def test_javac_kept_busy_by_a_students_source_is_their_ce_not_the_judges_ie(tmp_
     argv = made.argv(256, main=kit.TESTS_CLASS)
     argv[1:1] = ["-Djudge.compileCpuS=0.000001", f"-Djava.io.tmpdir={tmp_path}"]
     done = subprocess.run(
-        [*argv, "feedback", "2", str(tmp_path / "clock"), "ShapesTest.java::ShapesTest::arrays"],
+        [*argv, "feedback", "2", "5", str(tmp_path / "clock"), "ShapesTest.java::ShapesTest::arrays"],
         cwd=box,
         stdin=subprocess.DEVNULL,
         capture_output=True,

@@ -3,6 +3,8 @@ recurses): its depth counts lists and objects, never brackets inside its strings
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from judge.kinds.unit import bridge_tests
@@ -18,6 +20,24 @@ def test_a_reply_nested_past_the_bound_is_refused_and_brackets_in_a_string_are_n
     assert bridge_tests.depth_within(escaped, 3) and not bridge_tests.depth_within(escaped, 2)
 
 
+def test_a_tests_deadline_is_the_wall_limit_the_judge_passes_not_one_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bridge is told a test's wall limit (sandbox.wall_for of its CPU time) and keeps to it:
+    5 s into a test of 1 s of CPU time (past the 3 s of 2 x CPU + 1), a wall of 1000 s has not
+    run out and one of 4 s has."""
+
+    class Begun:
+        started = time.monotonic() - 5.0
+        per_test_s, wall_s = 1.0, 1000.0
+
+    monkeypatch.setattr(bridge_tests, "CHANNEL", Begun())
+    assert bridge_tests.from_wire({"$set": [1, 2]}) == {1, 2}
+    Begun.wall_s = 4.0
+    with pytest.raises(bridge_tests.StudentStuck, match="within 4 s"):
+        bridge_tests.from_wire({"$set": [1, 2]})
+
+
 def test_a_set_of_keys_sharing_one_hash_is_rebuilt_only_within_the_tests_deadline(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -29,7 +49,7 @@ def test_a_set_of_keys_sharing_one_hash_is_rebuilt_only_within_the_tests_deadlin
 
     class Past:
         started = -1e9  # the test's deadline is long gone
-        per_test_s = 1.0
+        per_test_s, wall_s = 1.0, 3.0
 
     monkeypatch.setattr(bridge_tests, "CHANNEL", Past())
     for tag in ("$set", "$frozenset"):
