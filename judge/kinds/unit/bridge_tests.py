@@ -90,6 +90,10 @@ class Channel:
 
     def begin(self) -> None:
         self.started = time.monotonic()
+        # Why the student's code ran out of time in this test, even where the test's own code
+        # (pytest making a failure's message) swallowed the exception: a request may then be
+        # left unanswered on the pipe, so nothing after it in this process can be trusted.
+        self.overran: str | None = None
         self.cpu = 0.0
         self.cpu_at_start = self.clock.cpu_s()
         self.printed: list[str] = []
@@ -135,8 +139,13 @@ class Channel:
         """The student's process's CPU time in this test so far; StudentStuck once it is over."""
         self.cpu = self.clock.cpu_s() - self.cpu_at_start
         if self.cpu > self.per_test_s:
-            raise StudentStuck(f"the student's code used more than {self.per_test_s:g} s of CPU time")
+            raise self.stuck(f"the student's code used more than {self.per_test_s:g} s of CPU time")
         return self.cpu
+
+    def stuck(self, message: str) -> StudentStuck:
+        """The test is out of time: remembered for the runner, whoever catches the exception."""
+        self.overran = self.overran or message
+        return StudentStuck(message)
 
     def _reply(self) -> dict[str, Any]:
         # The wall limit the sandbox would give the test's CPU time: a student's code that waits
@@ -146,7 +155,7 @@ class Channel:
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise StudentStuck(f"the student's code did not return within {self.wall_s:g} s")
+                raise self.stuck(f"the student's code did not return within {self.wall_s:g} s")
             if not select.select([self.read_fd], [], [], min(left, CPU_LOOK_S))[0]:
                 self.used()
                 continue
@@ -288,7 +297,7 @@ def _in_time() -> None:
     in C, where no other check runs: so one is made an item at a time, each in time."""
     channel = CHANNEL
     if channel is not None and time.monotonic() > channel.started + channel.wall_s:
-        raise StudentStuck(f"the student's code did not return within {channel.wall_s:g} s")
+        raise channel.stuck(f"the student's code did not return within {channel.wall_s:g} s")
 
 
 def _mirror(ref: dict[str, Any]) -> Any:
@@ -690,6 +699,10 @@ class Recorder:
             pass  # the figure says it: TLE
         self.cpu = max(self.cpu, CHANNEL.cpu)  # each run has the test's time
         self.printed.append("".join(CHANNEL.printed))
+        if CHANNEL.overran and not any(p["kind"] == "stuck" for p in self.run_phases):
+            # Out of time, though the exception was caught on the way (by the test, or by pytest
+            # making its message): TLE all the same, and a fresh pair for the tests after it.
+            self.run_phases.append({"when": "call", "kind": "stuck", "message": CHANNEL.overran})
         self.phases.extend(self.run_phases)
         if any(p["kind"] in ("gone", "stuck", "garbled") for p in self.run_phases):
             self.flush()
