@@ -105,7 +105,11 @@ class ChannelRecorder:
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
             text = str(report.longrepr).strip().splitlines()
-            student = any(name in str(report.longrepr) for name in self.student_files)
+            # Once the submission's code has run in this process (the tests' own), what breaks
+            # a file's collection may be its doing (sys.modules emptied, a helper replaced): the
+            # reference collects every file, as judge verify checks, so it is not the judge's.
+            ran = any(name.removesuffix(".py") in sys.modules for name in self.student_files)
+            student = ran or any(name in str(report.longrepr) for name in self.student_files)
             message = text[-1].removeprefix("E").strip() if text else "the file could not be collected"
             message += self.where(text) if student else ""
             self.write({"collect_error": report.nodeid, "student": student, "message": message[:2000]})
@@ -118,14 +122,12 @@ def main() -> int:
     channel = os.dup(1)
     os.dup2(2, 1)
     kit, students, node_ids = sys.argv[1], frozenset(sys.argv[2].split(",")), sys.argv[3:]
+    here = os.path.dirname(os.path.abspath(__file__))
+    # pytest (and what it imports) comes from the judge's kit or the system, never from a file
+    # of the box: the box, where a submission's files are, joins the path only after it.
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
     if kit:
         sys.path.insert(0, kit)  # the judge's pytest kit (pytest_kit.py), before the system's
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, here)
-    # A helper module beside the test files (public/helpers.py): importable as pytest's own
-    # rootdir-relative run would make it, after the box's own modules.
-    for folder in sorted({os.path.dirname(node.split("::", 1)[0]) for node in node_ids} - {""}):
-        sys.path.append(os.path.join(here, folder))
     recorder = ChannelRecorder(channel, students)
     try:
         import pytest
@@ -133,6 +135,10 @@ def main() -> int:
         why = "pytest is not installed for the machine's python3 (apt-get install python3-pytest)"
         recorder.write({"collect_error": "", "student": False, "message": why})
         return 0
+    # A helper module beside the test files (public/helpers.py) is importable as in pytest's
+    # own run, and is the teacher's even where a submission has a file of the same name.
+    folders = sorted({os.path.dirname(node.split("::", 1)[0]) for node in node_ids} - {""})
+    sys.path[:0] = [*(os.path.join(here, folder) for folder in folders), here]
     os.environ.pop("PYTEST_ADDOPTS", None)
     pytest.main(
         ["-q", "-p", "no:cacheprovider", "--import-mode=importlib", "--rootdir", here, "--no-header", *node_ids],

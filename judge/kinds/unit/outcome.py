@@ -148,7 +148,11 @@ def collected(lines: Sequence[object], expected: Sequence[str]) -> Collected:
             seen.add(record.id)
             current = None
         elif not ended and isinstance(raw, dict) and "collect_error" in raw and not records:
-            broken = unreported(str(raw.get("message", "")), bool(raw.get("student")))
+            # The student's code runs in the process that collects (and writes this channel):
+            # what breaks a file's collection there is the submission's, never the judge's IE.
+            # The reference collects every file, as judge verify checks.
+            why = str(raw.get("message", ""))
+            broken = unreported(f"the tests could not be collected with this submission in their process: {why}", True)
         elif not ended and isinstance(raw, dict) and raw.get("end") is True and current is None:
             ended = True
         else:

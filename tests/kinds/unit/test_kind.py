@@ -472,6 +472,48 @@ class pytest:
 """
 
 
+SWALLOWS_TESTS = """\
+import lib
+
+
+def test_swallows_the_timeout():
+    try:
+        lib.sleepy()
+    except Exception:
+        pass
+
+
+def test_after_it():
+    assert lib.quick() == 1
+"""
+
+
+@needs_sandbox
+def test_a_timeout_the_test_swallows_is_tle_and_the_next_test_gets_its_own_reply(tmp_path: Path) -> None:
+    """A test (or pytest making a failure's message) that catches the exception of a call past
+    its deadline leaves that call's reply unread on the pipe: the test is TLE all the same, and
+    the tests after it get a fresh pair, never the stale reply (a hostile student's finding)."""
+    spec = SPEC.replace(
+        "  per_test:\n    public/test_features.py::test_patching_the_module_needs_together: {points: 0}\n", ""
+    )
+    reference = "def sleepy():\n    return 0\n\n\ndef quick():\n    return 1\n"
+    directory = _problem(
+        tmp_path,
+        {
+            "problem.yaml": spec,
+            "statement.md": "# Timeouts\n",
+            "unit/secret/test_timeouts.py": SWALLOWS_TESTS,
+            "solutions/accepted/lib.py": reference,
+        },
+    )
+    assert judge("--problems", str(tmp_path), "gen", "lib").returncode == 0
+    problem = load_problem(directory)
+    (tmp_path / "lib.py").write_text(reference.replace("    return 0", "    import time\n    time.sleep(60)"))
+    record = judging.judge(judging.identify(problem, tmp_path / "lib.py", "sam"), full=True)
+    verdicts = {c.group: c.verdict for c in record.cases}
+    assert verdicts == {"test_timeouts-test_swallows_the_timeout": "TLE", "test_timeouts-test_after_it": "AC"}
+
+
 @needs_sandbox
 def test_no_operator_or_star_import_lets_a_students_object_answer_for_the_test(tmp_path: Path) -> None:
     spec = SPEC.replace(
@@ -894,6 +936,26 @@ def test_pytest_shapes_parametrize_xfail_helpers_and_own_exceptions_run_as_pytes
     capped = reference.replace("        return len(self._items)", "        return min(len(self._items), 2)")
     assert capped != reference
     assert verdicts(capped)["test_pushes"] == "WA"
+
+
+@needs_sandbox
+def test_a_submissions_own_helpers_py_never_replaces_the_teachers_and_breaking_it_is_no_ie(
+    shapes: Problem, tmp_path: Path
+) -> None:
+    """A hostile student's findings in `together`: a submitted helpers.py replaced the teacher's
+    helper module, and `sys.modules["helpers"] = None` made the teacher's files IE. The
+    teacher's helper wins in either mode; breaking it costs only the submission."""
+    reference = (shapes.directory / "solutions" / "accepted" / "stack.py").read_text()
+    folder = tmp_path / "stack"  # a folder of Python files runs the one named after it
+    folder.mkdir()
+    (folder / "stack.py").write_text(reference)
+    (folder / "helpers.py").write_text("def filled(n):\n    return None\n")
+    record = judging.judge(judging.identify(shapes, folder, "eve"), full=True)
+    helper = [c for c in record.cases if c.group == "test_shapes-test_a_helper_beside_the_tests"]
+    assert [c.verdict for c in helper] == ["AC"], record.cases
+    (tmp_path / "stack.py").write_text("import sys\n\nsys.modules['helpers'] = None\n" + reference)
+    record = judging.judge(judging.identify(shapes, tmp_path / "stack.py", "eve"), full=True)
+    assert not any(c.verdict == "IE" for c in record.cases), record.cases
 
 
 def _pytest_outcomes(tests: Path, student: str, where: Path) -> dict[str, bool]:

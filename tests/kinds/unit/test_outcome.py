@@ -84,7 +84,10 @@ def test_together_results_must_be_each_listed_test_once_in_turn_then_the_end() -
 
 def test_together_a_file_that_did_not_collect_is_that_verdict_with_or_without_an_end() -> None:
     """A module that does not import (pytest then ends its run as usual) is a CE on the file's
-    tests, not tests that went unreported; the teacher's file that does not collect is an IE."""
+    tests, not tests that went unreported. So is a file that does not collect whatever the
+    channel says of whose fault it is: the student's code runs in that process and writes that
+    channel (`sys.modules["helpers"] = None` broke a teacher's file there), and the reference
+    collects every file, as judge verify checks; it is never the judge's IE."""
     from judge.kinds.unit.outcome import collected
 
     a, b = "t.py::test_a", "t.py::test_b"
@@ -93,5 +96,5 @@ def test_together_a_file_that_did_not_collect_is_that_verdict_with_or_without_an
         said = collected(lines, [a, b])
         assert not said.failed and said.broken is not None
         assert said.broken.verdict is Verdict.CE and "line 2" in said.broken.message
-    teacher = collected([{**student, "student": False}, {"end": True}], [a, b])
-    assert teacher.broken is not None and teacher.broken.verdict is Verdict.IE
+    claimed = collected([{**student, "student": False}, {"end": True}], [a, b])
+    assert claimed.broken is not None and claimed.broken.verdict is Verdict.CE
