@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.kinds import table as kinds
-from judge.kinds.base import STOPPED
+from judge.kinds.base import STOPPED, CaseJob
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import checkers, lifecycle, sandbox
@@ -239,7 +239,8 @@ def run_case(
     has what it brought into the page cache evicted as it ends (RunLimits.forget_reads): a
     later run cannot time it (docs/sandbox.md, "The page cache")."""
     limits = replace(limits, forget_reads=not case.public)
-    done = kinds.of(problem).judge_case(problem, launch, where, (case.input, case.answer), limits, runner, stop)
+    job = CaseJob(problem, launch, where, (case.input, case.answer), limits, runner, stop)
+    done = kinds.of(problem).judge_case(job)
     run = done.run
     if run is None:
         return CaseResult(case.id, case.group, case.public, done.decided.verdict, done.decided.message, 0.0, 0.0, 0)

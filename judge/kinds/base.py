@@ -21,6 +21,19 @@ STOPPED = "not judged: stopped, its group had ended"
 
 
 @dataclass(frozen=True)
+class CaseJob:
+    """One case to run and decide: what grading hands a kind's judge_case."""
+
+    problem: Problem
+    launch: Launch  # the built program's command and language
+    where: Path  # the box holding the build, the program's working folder
+    case: tuple[Path, Path]  # its input and answer files
+    limits: sandbox.RunLimits
+    runner: sandbox.CaseRunner | None = None  # the submission's sandbox session, if it has one
+    stop: sandbox.Stop | None = None  # once set, ends the run: its group has ended (NJ)
+
+
+@dataclass(frozen=True)
 class CaseRun:
     """One case run and decided, before the grading stage makes a record of it."""
 
@@ -31,22 +44,16 @@ class CaseRun:
     own_output: bool = True
 
 
-def run_on_stdin(
-    argv: tuple[str, ...],
-    where: Path,
-    given: Path,
-    limits: sandbox.RunLimits,
-    runner: sandbox.CaseRunner | None,
-    stop: sandbox.Stop | None,
-) -> sandbox.RunResult | CaseRun:
-    """The built program run on one input file (in the submission's session, else a sandbox of
-    its own): its RunResult, or the CaseRun already decided when the sandbox failed (IE) or the
-    run was stopped because its group had ended (NJ)."""
+def run_on_stdin(job: CaseJob) -> sandbox.RunResult | CaseRun:
+    """The built program run on the job's input file (in the submission's session, else a
+    sandbox of its own): its RunResult, or the CaseRun already decided when the sandbox failed
+    (IE) or the run was stopped because its group had ended (NJ)."""
+    argv, given = list(job.launch.argv), job.case[0]
     try:
-        if runner is not None:
-            run = runner.run(list(argv), limits=limits, stdin=given, stop=stop)
+        if job.runner is not None:
+            run = job.runner.run(argv, limits=job.limits, stdin=given, stop=job.stop)
         else:
-            run = sandbox.run(list(argv), box=where, limits=limits, stdin=given, stop=stop)
+            run = sandbox.run(argv, box=job.where, limits=job.limits, stdin=given, stop=job.stop)
     except SandboxFailure as err:
         return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
     if run.limit_hit is sandbox.Limit.STOPPED:
@@ -93,19 +100,8 @@ class Kind(ABC):
     samples_are_cases: ClassVar[bool] = False
 
     @abstractmethod
-    def judge_case(
-        self,
-        problem: Problem,
-        launch: Launch,
-        where: Path,
-        case: tuple[Path, Path],
-        limits: sandbox.RunLimits,
-        runner: sandbox.CaseRunner | None = None,
-        stop: sandbox.Stop | None = None,
-    ) -> CaseRun:
-        """Run the built program (`launch` in the box `where`) on one case (its input and answer
-        files) and decide. `runner`: the submission's sandbox session, if it has one; `stop`,
-        once set, ends the run (its group has ended: NJ)."""
+    def judge_case(self, job: CaseJob) -> CaseRun:
+        """Run the built program on the job's case and decide."""
 
     def program(self, problem: Problem, sources: Sources) -> Sources:
         """The program the sandbox builds and runs of a submission (or the reference): the

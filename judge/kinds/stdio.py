@@ -6,11 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.kinds.base import CaseRun, Kind, Starter, run_on_stdin
-from judge.run import custom_checker, languages, sandbox
+from judge.kinds.base import CaseJob, CaseRun, Kind, Starter, run_on_stdin
+from judge.run import custom_checker, languages
 from judge.run.checkers import CheckResult
 from judge.run.custom_checker import CheckerError
-from judge.run.sources import Launch
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 
 if TYPE_CHECKING:
@@ -36,18 +35,9 @@ class Stdio(Kind):
     solves = True
     samples_are_cases = True
 
-    def judge_case(
-        self,
-        problem: Problem,
-        launch: Launch,
-        where: Path,
-        case: tuple[Path, Path],
-        limits: sandbox.RunLimits,
-        runner: sandbox.CaseRunner | None = None,
-        stop: sandbox.Stop | None = None,
-    ) -> CaseRun:
-        memory_limit_kib = limits.memory_mib * 1024
-        run = run_on_stdin(launch.argv, where, case[0], limits, runner, stop)
+    def judge_case(self, job: CaseJob) -> CaseRun:
+        memory_limit_kib = job.limits.memory_mib * 1024
+        run = run_on_stdin(job)
         if isinstance(run, CaseRun):
             return run
         check = None
@@ -55,7 +45,7 @@ class Stdio(Kind):
         clean = run.exit_code == 0 and run.limit_hit is None
         if clean and run.memory_kib < memory_limit_kib:  # no checker after a failed run
             try:
-                check = check_output(problem, case, run.stdout)
+                check = check_output(job.problem, job.case, run.stdout)
             except CheckerError as err:
                 checker_failure = str(err)
         decided = judge_run(run, memory_limit_kib, check, languages.memory_marks())

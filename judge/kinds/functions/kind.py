@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
-from judge.kinds.base import CaseRun, Decoy, Kind, Starter, run_on_stdin
+from judge.kinds.base import CaseJob, CaseRun, Decoy, Kind, Starter, run_on_stdin
 from judge.kinds.functions import code_text, outcome, programs, starters, types
-from judge.run import custom_checker, languages, sandbox, values
+from judge.run import custom_checker, languages, values
 from judge.run.checkers import CheckResult
-from judge.run.sources import Launch, Sources
+from judge.run.sources import Sources
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 
 if TYPE_CHECKING:
@@ -153,31 +153,23 @@ class Functions(Kind):
         except ValueError as err:
             raise JudgeError(f"{label}: the reference's function gave no value ({err})") from None
 
-    def judge_case(
-        self,
-        problem: Problem,
-        launch: Launch,
-        where: Path,
-        case: tuple[Path, Path],
-        limits: sandbox.RunLimits,
-        runner: sandbox.CaseRunner | None = None,
-        stop: sandbox.Stop | None = None,
-    ) -> CaseRun:
-        run = run_on_stdin(launch.argv, where, case[0], limits, runner, stop)
+    def judge_case(self, job: CaseJob) -> CaseRun:
+        run = run_on_stdin(job)
         if isinstance(run, CaseRun):
             return run
-        memory_limit_kib = limits.memory_mib * 1024
+        problem, launch = job.problem, job.launch
+        memory_limit_kib = job.limits.memory_mib * 1024
         if run.exit_code != 0 or run.limit_hit is not None or run.memory_kib >= memory_limit_kib:
             decided = judge_run(run, memory_limit_kib, None, languages.memory_marks())
             # Where the reference raised, a program that ended in failure of its own (an abort,
             # a nonzero exit: C's only way) did not return either; a limit is still its verdict.
             # Not where the problem names the exception the language must raise.
-            expected = values.raised(_json(case[1], "answer"))
+            expected = values.raised(_json(job.case[1], "answer"))
             if decided.verdict is Verdict.RE and expected is not None and not required_raise(problem, launch.language):
                 decided = CaseVerdict(Verdict.AC, "")
             return CaseRun(run, decided)
         try:
-            decided, check = decide_case(problem, case, run.stdout, launch.language)
+            decided, check = decide_case(problem, job.case, run.stdout, launch.language)
         except custom_checker.CheckerError as err:
             return CaseRun(run, CaseVerdict(Verdict.IE, str(err)), own_output=False)
         return CaseRun(run, decided, check, own_output=False)

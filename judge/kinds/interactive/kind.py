@@ -6,18 +6,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError, SandboxFailure
-from judge.kinds.base import CaseRun, Kind, Starter
+from judge.kinds.base import CaseJob, CaseRun, Kind, Starter
 from judge.kinds.interactive.rules import judge_interaction
-from judge.run import exchange, languages, programs, sandbox
+from judge.run import exchange, languages, programs
 from judge.run.programs import ProgramError
-from judge.run.sources import Launch
 from judge.run.verdicts import CaseVerdict, Verdict
-
-if TYPE_CHECKING:
-    from judge.problem.spec import Problem
 
 
 @lru_cache(maxsize=8)
@@ -36,22 +31,14 @@ class Interactive(Kind):
     own_sandboxes = True
     reference_check = "reference accepted by the interactor"
 
-    def judge_case(
-        self,
-        problem: Problem,
-        launch: Launch,
-        where: Path,
-        case: tuple[Path, Path],
-        limits: sandbox.RunLimits,
-        runner: sandbox.CaseRunner | None = None,
-        stop: sandbox.Stop | None = None,
-    ) -> CaseRun:
+    def judge_case(self, job: CaseJob) -> CaseRun:
         """Both programs run at once, each in a sandbox of its own (not the submission's
         session, whose one run at a time cannot hold the dialogue)."""
+        problem, limits = job.problem, job.limits
         spec = problem.spec.interactor
         assert spec is not None
         tool = problem.program_limits
-        given, answer = case
+        given, answer = job.case
         try:
             built = built_interactor(problem.directory / spec.program, tool.memory_mib)
             task = programs.Task(
@@ -62,7 +49,7 @@ class Interactive(Kind):
                 files=(("input", given), ("answer", answer)),
                 keep=exchange.FEEDBACK,
             )
-            done = exchange.interact(list(launch.argv), where, limits, task, called="the interactor")
+            done = exchange.interact(list(job.launch.argv), job.where, limits, task, called="the interactor")
         except (SandboxFailure, ProgramError) as err:
             return CaseRun(None, CaseVerdict(Verdict.IE, str(err)))
         decided = judge_interaction(done.submission, done.partner, limits.memory_mib * 1024, languages.memory_marks())

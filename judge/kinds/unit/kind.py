@@ -9,13 +9,11 @@ cannot reach, so no output, exit or patch of the student's can pass a test for i
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.kinds.base import CaseRun, Kind, Starter
+from judge.kinds.base import CaseJob, CaseRun, Kind, Starter
 from judge.kinds.unit import found, listing, pairs
-from judge.run import sandbox
-from judge.run.sources import Launch, Sources
+from judge.run.sources import Sources
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
@@ -134,21 +132,12 @@ class UnitTests(Kind):
         known = {(case.input or "").strip() for group in problem.spec.groups for case in group.cases or ()}
         return [] if test in known else [f"{test!r} is not a test of the problem's files"]
 
-    def judge_case(
-        self,
-        problem: Problem,
-        launch: Launch,
-        where: Path,
-        case: tuple[Path, Path],
-        limits: sandbox.RunLimits,
-        runner: sandbox.CaseRunner | None = None,
-        stop: sandbox.Stop | None = None,
-    ) -> CaseRun:
+    def judge_case(self, job: CaseJob) -> CaseRun:
         """The test named by the case's input, run with the rest of its file (pairs.py): two
         sandboxes of their own, not the submission's session (whose one run at a time cannot
         hold the dialogue)."""
-        test_id = case[0].read_text(encoding="utf-8").strip()
-        found = pairs.result_of(problem, launch, where, test_id, limits)
+        test_id = job.case[0].read_text(encoding="utf-8").strip()
+        found = pairs.result_of(job.problem, job.launch, job.where, test_id, job.limits)
         decided = found.decided
         printed = found.run.stdout.decode("utf-8", errors="replace")
         if printed.strip() and decided.verdict is not Verdict.AC:
