@@ -251,6 +251,9 @@ def test_a_refused_paste_keeps_the_code_and_without_scripts_the_form_is_a_textar
     write_code(page, "int main() { \x00 }")
     page.click("#submit-form button[type=submit]")
     assert "binary" in page.inner_text("#message")
+    # The refusal is a new page: its editor is made by its script once Ace has loaded, which a
+    # busy machine can leave until after the message shows.
+    page.wait_for_selector("#submit-form[data-editor=ace]")
     assert "int main()" in page.evaluate("ace.edit('editor').getValue()")
     plain = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     try:
