@@ -15,7 +15,6 @@ import math
 import os
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from judge.cluster import address, needs, remote
 from judge.errors import EXIT_FAILED, JudgeError
 from judge.grade import batching
-from judge.grade.engines import Compiled
+from judge.grade.engines import Compiled, Job, QueuedCase, ending
 from judge.grade.runner import CaseResult
 from judge.grade.verify import Solution, SolutionRun
 from judge.problem.spec import Problem
@@ -96,33 +95,9 @@ def connect(point: address.Endpoint) -> Client:
         raise ClusterDown(f"{point.address}: cannot reach the scheduler: {err}") from None
 
 
-class _Job:
-    """A ticket of the cluster engine: waiting in the client's queue, then part of a task on
-    the cluster (a compile or a solution run, or one or more cases of a build: batching)."""
-
-    def __init__(self, start: Callable[[], Future[Any]] | None = None, case: _Case | None = None) -> None:
-        self.start, self.case = start, case
-        self.future: Future[Any] | None = None
-        self.index = 0  # its place in the task's list of results (a case)
-        self.dropped = False
-
-
-@dataclass(frozen=True)
-class _Case:
-    """A case of a compiled submission, as queued."""
-
-    data: Future[Any]
-    where: object  # the build's future
-    launch: Launch
-    ref: remote.CaseRef
-    limits: sandbox.RunLimits
-    full: bool
-    priority: int
-    ending: str | None  # its group, if it may end early (batching.ending)
-
-
-def _ending(job: _Job) -> str | None:
-    return job.case.ending if job.case is not None else None
+def _ref(case: CaseFiles) -> remote.CaseRef:
+    """How a worker finds the case in the problem's archive."""
+    return remote.CaseRef(case.group, case.name, case.public)
 
 
 class ClusterEngine:
@@ -141,9 +116,9 @@ class ClusterEngine:
         self._data: dict[Path, Future[Any]] = {}
         self._compiled: dict[Future[Any], Future[Any]] = {}  # what the client is told -> the build
         self._queue: Any = None  # distributed.as_completed
-        self._waiting: batching.Queue[_Job] = batching.Queue(lambda job: job.dropped)
+        self._waiting: batching.Queue[Job[Future[Any]]] = batching.Queue(lambda job: job.dropped)
         self._pace = batching.Pace()
-        self._running: dict[Future[Any], batching.Sent[_Job]] = {}
+        self._running: dict[Future[Any], batching.Sent[Job[Future[Any]]]] = {}
         self._slots = 1
         self._capacity_at = -math.inf
 
@@ -235,7 +210,7 @@ class ClusterEngine:
         while self._waiting and len(self._running) < capacity:
             build, jobs = self._waiting.pop(
                 lambda build, waiting: self._pace.size(build, waiting, self._slots),
-                batching.beside(self._running.values(), _ending),
+                batching.beside(self._running.values(), ending),
             )
             if not jobs:
                 return
@@ -245,16 +220,12 @@ class ClusterEngine:
                 future = first.start()
             else:
                 one = first.case
-                refs = tuple(job.case.ref for job in jobs if job.case is not None)
+                refs = tuple(_ref(job.case.case) for job in jobs if job.case is not None)
+                # dask runs higher priorities first: lower ranks get higher ones.
+                priority = -(one.rank[0] * RANK_SPAN + one.rank[1])
+                data = self._problem(one.problem)
                 future = self._submit(
-                    remote.cases_remote,
-                    one.data,
-                    one.where,
-                    one.launch,
-                    refs,
-                    one.limits,
-                    one.full,
-                    priority=one.priority,
+                    remote.cases_remote, data, one.where, one.launch, refs, one.limits, one.full, priority=priority
                 )
             self._running[future] = batching.handed(jobs, build, future)
             self._queue.add(future)
@@ -271,7 +242,7 @@ class ClusterEngine:
             self._compiled[told] = built
             return told
 
-        job = _Job(start)
+        job = Job(start)
         self._waiting.push((-1, order), job)
         return job
 
@@ -285,12 +256,8 @@ class ClusterEngine:
         rank: tuple[int, int],
         full: bool = False,
     ) -> Hashable:
-        ref = remote.CaseRef(case.group, case.name, case.public)
-        data = self._problem(problem)
-        # dask runs higher priorities first: lower ranks get higher ones.
-        priority = -(rank[0] * RANK_SPAN + rank[1])
-        ending = batching.ending(problem, case.group, full)
-        job = _Job(case=_Case(data, where, launch, ref, limits, full, priority, ending))
+        ends = batching.ending(problem, case.group, full)
+        job: Job[Future[Any]] = Job(case=QueuedCase(problem, where, launch, case, limits, rank, full, ends))
         self._waiting.push(rank, job, build=id(where))
         return job
 
@@ -315,7 +282,7 @@ class ClusterEngine:
     def _outcome(self, ticket: Hashable) -> Any:
         from distributed.scheduler import KilledWorker
 
-        assert isinstance(ticket, _Job) and ticket.future is not None
+        assert isinstance(ticket, Job) and ticket.future is not None
         future = ticket.future
         if future.status == "cancelled":  # not by grading: it does not ask for those
             raise ClusterLost(
@@ -328,16 +295,16 @@ class ClusterEngine:
 
     def compiled(self, ticket: Hashable) -> Compiled:
         told: remote.RemoteBuild = self._outcome(ticket)
-        assert isinstance(ticket, _Job) and ticket.future is not None
+        assert isinstance(ticket, Job) and ticket.future is not None
         return Compiled(told.build, self._compiled.pop(ticket.future), told.sandbox_mode)
 
     def result(self, ticket: Hashable) -> CaseResult:
-        assert isinstance(ticket, _Job)
+        assert isinstance(ticket, Job)
         found: CaseResult = self._outcome(ticket)[ticket.index]
         return found
 
     def cancel(self, ticket: Hashable) -> bool:
-        assert isinstance(ticket, _Job)
+        assert isinstance(ticket, Job)
         if ticket.future is None:
             ticket.dropped = True
             return True
@@ -370,7 +337,7 @@ class ClusterEngine:
             ) -> Future[Any]:
                 return self._submit(remote.verify_solution, data, solution, name, source)
 
-            job = _Job(start)
+            job = Job(start)
             self._waiting.push((order,), job)
             tickets[job] = solution
         done: dict[Path, SolutionRun] = {}

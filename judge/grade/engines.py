@@ -2,7 +2,8 @@
 
 Both engines take the same two kinds of task, a compile and a case of a compiled
 submission, and hand back finished tickets in whatever order they finish; grading puts
-the results back in case order. The cluster engine is in `judge.cluster.engine`.
+the results back in case order. The cluster engine is in `judge.cluster.engine`; it queues
+the same records (QueuedCase, Job) as the local one.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from judge.grade import batching
 from judge.grade.runner import CaseResult
@@ -102,33 +103,36 @@ def _cases_task(
 
 
 @dataclass(frozen=True)
-class _Case:
-    """A case of a compiled submission, as queued."""
+class QueuedCase:
+    """A case of a compiled submission, as either engine queues it."""
 
     problem: Problem
+    where: object  # the build: its folder (local engine), its future (cluster engine)
     launch: Launch
-    where: str
     case: CaseFiles
     limits: sandbox.RunLimits
+    rank: tuple[int, int]  # lower ranks start first
     full: bool
-    stop: Path  # made to end the case once its task has started
     ending: str | None  # its group, if it may end early (batching.ending)
+    stop: Path | None = None  # the local engine's: made to end the case once its task has started
 
 
-class _Job:
-    """A ticket of the local engine: waiting in its queue, then part of a task in the pool
-    (a compile, or one or more cases of a build: batching)."""
+Task = TypeVar("Task")
 
-    def __init__(
-        self, function: Callable[..., Any] | None = None, args: tuple[Any, ...] = (), case: _Case | None = None
-    ) -> None:
-        self.function, self.args, self.case = function, args, case
-        self.future: Future[Any] | None = None
+
+class Job(Generic[Task]):
+    """A ticket of either engine: waiting in its queue, then part of a task on the workers
+    (one that `start` submits, a compile say; or one or more cases of a build: batching)."""
+
+    def __init__(self, start: Callable[[], Task] | None = None, case: QueuedCase | None = None) -> None:
+        self.start, self.case = start, case
+        self.future: Task | None = None
         self.index = 0  # its place in the task's list of results (a case)
         self.dropped = False
 
 
-def _ending(job: _Job) -> str | None:
+def ending(job: Job[Any]) -> str | None:
+    """The group a queued case may end early (batching.beside), None for any other job."""
     return job.case.ending if job.case is not None else None
 
 
@@ -145,9 +149,9 @@ class LocalEngine:
         self._jobs = max(1, jobs)
         self._pool: ProcessPoolExecutor | None = None
         self._builds: Path | None = None
-        self._queue: batching.Queue[_Job] = batching.Queue(lambda job: job.dropped)
+        self._queue: batching.Queue[Job[Future[Any]]] = batching.Queue(lambda job: job.dropped)
         self._pace = batching.Pace()
-        self._running: dict[Future[Any], batching.Sent[_Job]] = {}
+        self._running: dict[Future[Any], batching.Sent[Job[Future[Any]]]] = {}
         self._stops = itertools.count()
 
     def __enter__(self) -> LocalEngine:
@@ -168,24 +172,37 @@ class LocalEngine:
         while self._queue and len(self._running) < self._jobs:
             build, jobs = self._queue.pop(
                 lambda build, waiting: self._pace.size(build, waiting, self._jobs),
-                batching.beside(self._running.values(), _ending),
+                batching.beside(self._running.values(), ending),
             )
             if not jobs:
                 return
             first = jobs[0]
             if first.case is None:
-                assert first.function is not None
-                future = self._pool.submit(lifecycle.in_worker, first.function, *first.args)
+                assert first.start is not None
+                future = first.start()
             else:
                 one = first.case
                 cases = tuple((job.case.case, str(job.case.stop)) for job in jobs if job.case is not None)
                 future = self._pool.submit(
-                    lifecycle.in_worker, _cases_task, one.problem, one.launch, one.where, cases, one.limits, one.full
+                    lifecycle.in_worker,
+                    _cases_task,
+                    one.problem,
+                    one.launch,
+                    str(one.where),
+                    cases,
+                    one.limits,
+                    one.full,
                 )
             self._running[future] = batching.handed(jobs, build, future)
 
     def compile(self, problem: Problem, submission: Sources, order: int) -> Hashable:
-        job = _Job(_compile_task, (problem, submission, self._builds))
+        pool, builds = self._pool, self._builds
+        assert pool is not None
+
+        def start() -> Future[Any]:
+            return pool.submit(lifecycle.in_worker, _compile_task, problem, submission, builds)
+
+        job = Job(start)
         self._queue.push((-1, order), job)
         return job
 
@@ -201,8 +218,8 @@ class LocalEngine:
     ) -> Hashable:
         assert self._builds is not None and isinstance(where, str)
         stop = self._builds / f"stop-{next(self._stops)}"
-        ending = batching.ending(problem, case.group, full)
-        job = _Job(case=_Case(problem, launch, where, case, limits, full, stop, ending))
+        ends = batching.ending(problem, case.group, full)
+        job: Job[Future[Any]] = Job(case=QueuedCase(problem, where, launch, case, limits, rank, full, ends, stop))
         self._queue.push(rank, job, build=where)
         return job
 
@@ -222,20 +239,21 @@ class LocalEngine:
         return jobs
 
     def _future(self, ticket: Hashable) -> Future[Any]:
-        assert isinstance(ticket, _Job) and ticket.future is not None
-        return ticket.future
+        assert isinstance(ticket, Job) and ticket.future is not None
+        found: Future[Any] = ticket.future
+        return found
 
     def compiled(self, ticket: Hashable) -> Compiled:
         made, where = self._future(ticket).result()
         return Compiled(made, where, sandbox.detect().mode)
 
     def result(self, ticket: Hashable) -> CaseResult:
-        assert isinstance(ticket, _Job)
+        assert isinstance(ticket, Job)
         found: CaseResult = self._future(ticket).result()[ticket.index]
         return found
 
     def cancel(self, ticket: Hashable) -> bool:
-        assert isinstance(ticket, _Job)
+        assert isinstance(ticket, Job)
         if ticket.future is None:
             ticket.dropped = True
             return True
@@ -245,7 +263,8 @@ class LocalEngine:
             return True
         if ticket.case is not None and not ticket.future.done():
             # The worker ends the case at its next look, or skips it if it has not begun (NJ, unused).
-            ticket.case.stop.touch()
+            if ticket.case.stop is not None:
+                ticket.case.stop.touch()
         return False
 
     def release(self, where: object) -> None:
