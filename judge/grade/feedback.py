@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import get_args
 
 from judge.grade.results import CaseRecord, GradeRecord
@@ -211,21 +211,24 @@ def _full_case(case: CaseRecord) -> ShownCase:
     )
 
 
-def _header(record: GradeRecord, level: str) -> dict[str, object]:
-    return {
-        "level": level,
-        "student": record.student,
-        "problem": record.problem,
-        "source": record.source,
-        "language": record.language,
-        "hash": record.hash,
-        "verdict": record.verdict,
-        "score": record.score,
-        "max_score": record.max_score,
-        "compile_output": record.compile_output,
-        "sandbox": record.sandbox,
-        "error": record.error,
-    }
+# What a Shown takes from its record as it is: every field of Shown but those this module makes
+# (a field added to Shown under a record field's name is thus shown to students at every level).
+_AS_RECORDED = tuple(f.name for f in fields(Shown) if f.name not in ("level", "cases", "groups"))
+
+
+def _shown(
+    record: GradeRecord,
+    level: str,
+    cases: tuple[ShownCase, ...],
+    groups: tuple[ShownGroup, ...],
+    score: float | None = None,
+) -> Shown:
+    """The view at `level` of `record`, with the cases and groups cut for it (and its score,
+    where that too is cut)."""
+    taken = {name: getattr(record, name) for name in _AS_RECORDED}
+    if score is not None:
+        taken["score"] = score
+    return Shown(level=level, cases=cases, groups=groups, **taken)
 
 
 def _by_group(record: GradeRecord) -> dict[str, list[CaseRecord]]:
@@ -243,10 +246,11 @@ def for_teacher(record: GradeRecord) -> Shown:
     """Everything: each case's figures and messages, the groups' exact maxima."""
     cases = _by_group(record)
     public = _public_groups(record)
-    return Shown(
-        **_header(record, TEACHER),  # type: ignore[arg-type]
-        cases=tuple(_full_case(c) for c in record.cases),
-        groups=tuple(_exact_group(g, cases[g.name], g.name in public) for g in record.groups),
+    return _shown(
+        record,
+        TEACHER,
+        tuple(_full_case(c) for c in record.cases),
+        tuple(_exact_group(g, cases[g.name], g.name in public) for g in record.groups),
     )
 
 
@@ -257,8 +261,8 @@ def _failed_for_student(record: GradeRecord, cases: dict[str, list[CaseRecord]],
     a failure the judge could be driven to would be a free look at them."""
     shown = [_full_case(c) for c in record.cases if c.public and c.group in public]
     groups = tuple(_exact_group(g, cases[g.name], True) for g in record.groups if g.name in public)
-    header = _header(record, "verdict") | {"score": sum(g.earned for g in record.groups if g.name in public)}
-    return Shown(**header, cases=tuple(shown), groups=groups)  # type: ignore[arg-type]
+    score = sum(g.earned for g in record.groups if g.name in public)
+    return _shown(record, "verdict", tuple(shown), groups, score)
 
 
 def for_student(record: GradeRecord, problem: Problem | None, level: FeedbackLevel | None = None) -> Shown:
@@ -326,4 +330,4 @@ def for_student(record: GradeRecord, problem: Problem | None, level: FeedbackLev
                 "",
             )
         )
-    return Shown(**_header(record, level), cases=tuple(shown_cases), groups=tuple(groups))  # type: ignore[arg-type]
+    return _shown(record, level, tuple(shown_cases), tuple(groups))
