@@ -57,7 +57,12 @@ def fake_fetch(pins: tuple[pytest_kit.Pin, ...], work: Path) -> Path:
     return pytest_kit.unpack_checked(pins, work / "wheels", work / "kit")
 
 
-def test_the_systems_pytest_comes_first_and_the_kit_where_it_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_systems_pytest_comes_first_and_the_kit_where_it_is_not(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A cache of its own, with no kit in it: the session's may hold one another test made (on a
+    # machine without the system's pytest, the minimal root of .ci/fresh, every unit test does).
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(pytest_kit, "system_version", lambda: "7.2.1")
     monkeypatch.setenv(pytest_kit.MODE_ENV, "auto")
     assert pairs.pytest_here() == "pytest 7.2.1 (the system's)"
