@@ -71,6 +71,8 @@ class Language(BaseModel):
     shebang: str | None = None
     # Host folders beyond /usr and /etc the compiler reads, bound read-only for compiling only.
     compile_reads: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
+    # Languages that take the same source (python3, pypy3: python): the function kind's records are per family.
+    family: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]*$")
 
     @model_validator(mode="after")
     def _placeholders_known(self) -> Language:

@@ -83,6 +83,10 @@ def test_a_missing_toolchain_names_its_package(tmp_path: Path) -> None:
             "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [a]\n  version: [x]\n  package: p\n  env: {A: '{memory_mib}'}\n",
             "plain text",
         ),
+        (
+            "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [a]\n  version: [x]\n  package: p\n  family: Py 3\n",
+            "should match pattern",
+        ),
     ],
 )
 def test_bad_language_tables_are_refused(tmp_path: Path, yaml_text: str, message: str) -> None:
@@ -90,3 +94,10 @@ def test_bad_language_tables_are_refused(tmp_path: Path, yaml_text: str, message
     path.write_text(yaml_text)
     with pytest.raises(JudgeError, match=message.replace("{", r"\{").replace("}", r"\}")):
         languages.load(path)
+
+
+def test_languages_of_one_source_share_a_family() -> None:
+    table = languages.load()
+    assert table.by_id("python3").family == table.by_id("pypy3").family == "python"
+    assert table.by_id("cpp").family == table.by_id("cpp20").family == "cpp"
+    assert table.by_id("haskell").family is None
