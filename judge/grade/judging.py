@@ -88,28 +88,20 @@ def unrunnable(submitted: Submitted, here: bool = True) -> results.GradeRecord |
     IE: its language's toolchain is not on this machine), else None. The toolchain is looked
     for only when the cases run `here` (judge hosts have their own)."""
     problem = submitted.problem
+    # Who and what, as either record names them.
+    named = (
+        submitted.student,
+        problem.id,
+        submitted.shown,
+        submitted.language,
+        submitted.content_hash,
+        problem.max_score,
+    )
     if submitted.sources is None:
-        return results.not_graded(
-            submitted.student,
-            problem.id,
-            submitted.shown,
-            submitted.language,
-            submitted.content_hash,
-            problem.max_score,
-            submitted.error,
-        )
+        return results.not_graded(*named, submitted.error)
     why = submitted.sources.language.missing() if here else ""
     if why:
-        return results.failed(
-            submitted.student,
-            problem.id,
-            submitted.shown,
-            submitted.language,
-            submitted.content_hash,
-            problem.max_score,
-            why,
-            sandbox.detect().mode,
-        )
+        return results.failed(*named, why, sandbox.detect().mode)
     return None
 
 
