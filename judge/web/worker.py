@@ -15,6 +15,7 @@ import os
 import tempfile
 import time
 import traceback
+from dataclasses import dataclass
 from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
 from pathlib import Path
@@ -166,16 +167,28 @@ def _stamp(directory: Path) -> tuple[tuple[str, int, int, int], ...]:
     return tuple(found)
 
 
-def serve_queue(
-    data_dir: Path,
-    problems_dir: Path,
-    stop: Event,
-    cluster: Endpoint | None = None,
-    explain_budget_s: float = 30.0,
-    turn_s: float = TURN_S,
-) -> None:
+@dataclass(frozen=True)
+class WorkerSettings:
+    """What every worker process is started with."""
+
+    data_dir: Path
+    problems_dir: Path
+    cluster: Endpoint | None = None
+    explain_budget_s: float = 30.0
+    turn_s: float = TURN_S
+
+
+def _failed(claim: Claim, why: str) -> results.GradeRecord:
+    """The judge's failure (IE) on a claimed submission."""
+    return results.failed(
+        claim.student, claim.problem, claim.filename, claim.language, "", 0.0, why, sandbox.detect().mode
+    )
+
+
+def serve_queue(settings: WorkerSettings, stop: Event) -> None:
     """A worker process: judge queued submissions until `stop` is set or the server is gone;
     when none is queued, make the explanations students asked for."""
+    data_dir, problems_dir, cluster = settings.data_dir, settings.problems_dir, settings.cluster
     # A server killed outright (SIGKILL, a crash) must not leave workers judging behind it:
     # the kernel sends SIGTERM when the parent dies, and the worker unwinds (its run killed,
     # its box removed) and ends.
@@ -192,7 +205,7 @@ def serve_queue(
                 stop.wait(IDLE_POLL_S)
                 continue
             try:
-                result, why = explain_claim(asked, loaded.get(problems_dir / asked.problem), explain_budget_s)
+                result, why = explain_claim(asked, loaded.get(problems_dir / asked.problem), settings.explain_budget_s)
             except JudgeError as err:
                 result, why = None, str(err)
             except Exception as err:  # a bug of the judge: said on the page, and the worker goes on
@@ -202,7 +215,7 @@ def serve_queue(
             continue
         try:
             # Looked at for each submission: a teacher who fixes a problem and rejudges gets the fix.
-            record = judge_claim(claim, loaded.get(problems_dir / claim.problem), store, cluster, turn_s)
+            record = judge_claim(claim, loaded.get(problems_dir / claim.problem), store, cluster, settings.turn_s)
             if record is None:  # its turn given up: back in the queue, behind the classmate
                 continue
         except ClusterDown as err:
@@ -212,40 +225,21 @@ def serve_queue(
             stop.wait(CLUSTER_RETRY_S)
             continue
         except JudgeError as err:
-            record = results.failed(
-                claim.student, claim.problem, claim.filename, claim.language, "", 0.0, str(err), sandbox.detect().mode
-            )
+            record = _failed(claim, str(err))
         except Exception as err:  # a bug of the judge: an IE for this one, and the worker goes on
             traceback.print_exc()
-            record = results.failed(
-                claim.student,
-                claim.problem,
-                claim.filename,
-                claim.language,
-                "",
-                0.0,
-                f"internal error of the judge: {err}",
-                sandbox.detect().mode,
-            )
+            record = _failed(claim, f"internal error of the judge: {err}")
         store.finish(claim, record)
 
 
 class Workers:
     """N worker processes (spawned: the server has threads, and fork would copy their locks)."""
 
-    def __init__(
-        self,
-        data_dir: Path,
-        problems_dir: Path,
-        count: int,
-        cluster: Endpoint | None = None,
-        explain_budget_s: float = 30.0,
-        turn_s: float = TURN_S,
-    ) -> None:
+    def __init__(self, settings: WorkerSettings, count: int) -> None:
         self._context = multiprocessing.get_context("spawn")
         self._stop = self._context.Event()
-        self._args = (data_dir, problems_dir, self._stop, cluster, explain_budget_s, turn_s)
-        self._store = Store(data_dir)
+        self._args = (settings, self._stop)
+        self._store = Store(settings.data_dir)
         self._processes = [self._new(i) for i in range(count)]
 
     def _new(self, index: int) -> SpawnProcess:

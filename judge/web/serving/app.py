@@ -28,7 +28,7 @@ from judge.web.lti import routes as lti_routes
 from judge.web.routes import api, auth, board, student, teacher
 from judge.web.routes.site import FORM_FIELDS, Settings, Site, log
 from judge.web.serving import guard
-from judge.web.worker import Workers
+from judge.web.worker import Workers, WorkerSettings
 
 __all__ = ["Settings", "create_app"]
 # The pages' own scripts, and the code editor (Ace, from the npm registry: `make` puts it in
@@ -65,12 +65,14 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
             log.info("requeued %d submission(s) left unfinished by the last run", requeued)
         workers = (
             Workers(
-                settings.data_dir,
-                settings.problems_dir,
+                WorkerSettings(
+                    settings.data_dir,
+                    settings.problems_dir,
+                    settings.cluster,
+                    settings.explain_budget_s,
+                    settings.turn_s,
+                ),
                 settings.workers,
-                settings.cluster,
-                settings.explain_budget_s,
-                settings.turn_s,
             )
             if start_workers
             else None
