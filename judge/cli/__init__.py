@@ -14,7 +14,7 @@ import click
 
 from judge import __version__
 from judge.cli import cluster, data, explain, gradescope, grading, lti, problems, run, similar, web
-from judge.cli.common import err, report_errors
+from judge.cli.common import err, path_option, report_errors
 from judge.errors import EXIT_INTERRUPTED, EXIT_USAGE, JudgeError
 from judge.paths import PROBLEMS_ENV
 
@@ -34,14 +34,13 @@ class _Counted(click.Group):
 
 @click.group(cls=_Counted, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="judge")
-@click.option(
+@path_option(
     "--problems",
     "problems",
-    type=click.Path(file_okay=False, path_type=Path),
+    folder=True,
     default=Path("problems"),
     envvar=PROBLEMS_ENV,
-    show_default=True,
-    help=f"Folder of problem folders (or ${PROBLEMS_ENV}).",
+    help_text=f"Folder of problem folders (or ${PROBLEMS_ENV}).",
 )
 @click.pass_context
 def cli(ctx: click.Context, problems: Path) -> None:

@@ -67,17 +67,31 @@ def jobs_option(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
-def reports_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """-o/--output: the reports folder, shared by the commands that write into it."""
+Decorator = Callable[[Callable[..., None]], Callable[..., None]]
+
+
+def path_option(
+    *decls: str,
+    folder: bool = False,
+    default: Path | None = None,
+    help_text: str | None = None,
+    envvar: str | None = None,
+) -> Decorator:
+    """An option naming a file (or, with `folder`, a folder) as a Path; --help shows its
+    default where it has one."""
     return click.option(
-        "-o",
-        "--output",
-        "out_dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=Path("reports"),
-        show_default=True,
+        *decls,
+        type=click.Path(file_okay=not folder, dir_okay=folder, path_type=Path),
+        default=default,
+        show_default=default is not None,
+        envvar=envvar,
         help=help_text,
     )
+
+
+def reports_option(help_text: str) -> Decorator:
+    """-o/--output: the reports folder, shared by the commands that write into it."""
+    return path_option("-o", "--output", "out_dir", folder=True, default=Path("reports"), help_text=help_text)
 
 
 def _require_isolation(ctx: click.Context, param: click.Parameter, unsafe: bool) -> bool:
@@ -134,12 +148,12 @@ def tls_options(command: Callable[..., None]) -> Callable[..., None]:
         is_flag=True,
         help="Allow plain tcp:// on 127.0.0.1 only, without certificates (one machine, tests).",
     )(command)
-    return click.option(
+    return path_option(
         "--certs",
         "certs_dir",
-        type=click.Path(file_okay=False, path_type=Path),
+        folder=True,
         envvar="JUDGE_CLUSTER_CERTS",
-        help="The cluster's certificate folder (judge cluster certs) [env: JUDGE_CLUSTER_CERTS].",
+        help_text="The cluster's certificate folder (judge cluster certs) [env: JUDGE_CLUSTER_CERTS].",
     )(command)
 
 

@@ -7,20 +7,13 @@ from pathlib import Path
 
 import click
 
-from judge.cli.common import out, say
+from judge.cli.common import out, path_option, say
 from judge.cli.reporting import load_problems
 
 
 @click.command()
 @click.argument("problem_names", metavar="PROBLEM...", nargs=-1, required=True)
-@click.option(
-    "-o",
-    "--output",
-    "out_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("autograder.zip"),
-    show_default=True,
-)
+@path_option("-o", "--output", "out_file", default=Path("autograder.zip"))
 @click.option(
     "--secret-visibility",
     type=click.Choice(["hidden", "after_due_date", "after_published", "visible"]),
@@ -61,13 +54,12 @@ def gradescope(
 
 
 @click.command()
-@click.option(
+@path_option(
     "--root",
-    type=click.Path(file_okay=False, path_type=Path),
+    folder=True,
     default=Path("/autograder"),
     envvar="AUTOGRADER_ROOT",
-    show_default=True,
-    help="Gradescope's folder: submission/, source/, results/ (or $AUTOGRADER_ROOT).",
+    help_text="Gradescope's folder: submission/, source/, results/ (or $AUTOGRADER_ROOT).",
 )
 def autograde(root: Path) -> None:
     """Grade the submission in ROOT/submission as a Gradescope autograder does, and write

@@ -13,6 +13,7 @@ from judge.cli.common import (
     cluster_options,
     err,
     out,
+    path_option,
     unsafe_option,
 )
 from judge.errors import JudgeError
@@ -22,25 +23,17 @@ if TYPE_CHECKING:
 
 
 DATA_DIR = Path("judge-data")
+data_option = path_option("--data", "data_dir", folder=True, default=DATA_DIR, help_text="The web judge's data folder.")
 
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option(
-    "--problems",
-    "problems_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder of problems [default: the global --problems].",
+@path_option(
+    "--problems", "problems_dir", folder=True, help_text="Folder of problems [default: the global --problems]."
 )
-@click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=DATA_DIR,
-    show_default=True,
-    help="Where the SQLite database and the session key live.",
+@path_option(
+    "--data", "data_dir", folder=True, default=DATA_DIR, help_text="Where the SQLite database and the session key live."
 )
 @click.option("--workers", type=click.IntRange(min=1, max=64), default=None, help="Judging processes [default: cores].")
 @click.option("--max-source-kib", type=click.IntRange(min=1, max=1024), default=64, show_default=True)
@@ -72,12 +65,10 @@ DATA_DIR = Path("judge-data")
     help="A student sees a result at the end of the step of this many seconds its judging ended in, so the"
     " time it took on secret cases says little (0: at once).",
 )
-@click.option(
+@path_option(
     "--course",
     "course_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="The course file: assignments, deadlines, late policy, quotas [default: course.yaml beside the"
+    help_text="The course file: assignments, deadlines, late policy, quotas [default: course.yaml beside the"
     " problems folder, if there is one; else every problem is open with no deadline].",
 )
 @click.option(
@@ -194,20 +185,11 @@ def serve(
 
 
 @click.command()
-@click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=DATA_DIR,
-    show_default=True,
-    help="The web judge's data folder.",
-)
-@click.option(
+@data_option
+@path_option(
     "--course",
     "course_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="The course file [default: course.yaml beside the problems folder, if there is one].",
+    help_text="The course file [default: course.yaml beside the problems folder, if there is one].",
 )
 @click.option(
     "--format",
@@ -217,7 +199,7 @@ def serve(
     show_default=True,
     help="csv: student, ASSIGNMENT:PROBLEM..., ASSIGNMENT..., total; canvas and moodle: their gradebook imports.",
 )
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="[default: stdout]")
+@path_option("-o", "--output", help_text="[default: stdout]")
 @click.pass_context
 def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layout: str, output: Path | None) -> None:
     """Write the web judge's gradebook offline: every roster student and assignment problem,
@@ -246,16 +228,6 @@ def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layo
 @click.group()
 def roster() -> None:
     """The class list of the web judge: ids and their login tokens (only hashes are stored)."""
-
-
-data_option = click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=DATA_DIR,
-    show_default=True,
-    help="The web judge's data folder.",
-)
 
 
 def open_store(data_dir: Path) -> Store:
