@@ -1,25 +1,23 @@
 """The function kind: a student writes a function of a typed signature (each case is one call)
 or a class of methods (each case is a scenario of calls on one object).
 
-The program the sandbox runs is the language's harness (programs.py) beside the student's
-module: it reads the case's call, makes it and writes what came of it after a mark, as the last
-line of its output. The judge reads that line outside the sandbox, checks the value against the
+The program the sandbox runs is the harness of the language's family (families.py) beside the
+student's module: it reads the case's call, makes it and writes what came of it after a mark,
+as the last line of its output. The judge reads that line outside the sandbox, checks the value against the
 signature and compares it with the answer there (outcome.py): the expected value never enters
 the box.
 """
 
 from __future__ import annotations
 
-import ast
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
 from judge.kinds.base import CaseJob, CaseRun, Decoy, Kind, Starter, run_on_stdin
-from judge.kinds.functions import code_text, outcome, programs, starters, types
+from judge.kinds.functions import families, outcome, starters, types
 from judge.run import custom_checker, languages, values
 from judge.run.checkers import CheckResult
 from judge.run.sources import Sources
@@ -27,8 +25,6 @@ from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 
 if TYPE_CHECKING:
     from judge.problem.spec import Problem
-
-_JAVA_CLASS = re.compile(rb"\bclass\s+([A-Za-z_][A-Za-z_0-9]*)\b")
 
 
 @lru_cache(maxsize=64)
@@ -56,14 +52,18 @@ def _json(path: Path, what: str) -> object:
         raise JudgeError(f"{path}: not a JSON {what} ({err})") from None
 
 
-# A language that names no exception of its own takes its family's.
-_RAISES_LIKE = {"pypy3": "python3", "cpp20": "cpp"}
-
-
 def required_raise(problem: Problem, language: str) -> str | None:
-    """The exception a submission in `language` must raise where the reference raised (None: any)."""
+    """The exception a submission in `language` must raise where the reference raised (None:
+    any). A language the problem does not name takes the name of its family's first that it
+    does (pypy3 python3's, cpp20 cpp's)."""
     named = problem.spec.raises
-    return named.get(language) or named.get(_RAISES_LIKE.get(language, ""))
+    return next((named[kin] for kin in families.kin(languages.load(), language) if kin in named), None)
+
+
+def family_of(language_id: str) -> families.Family | None:
+    """The family of a language of languages.yaml, where the kind has a record of it."""
+    found = languages.load().languages.get(language_id)
+    return families.of(found) if found is not None else None
 
 
 def _custom(problem: Problem, case: tuple[Path, Path]) -> outcome.Custom | None:
@@ -99,45 +99,25 @@ class Functions(Kind):
 
     def program(self, problem: Problem, sources: Sources) -> Sources:
         """The harness as the entry beside the student's file (and what it needs of the signature)."""
-        made = programs.HARNESSES.get(sources.language.id)
-        if made is None:
+        family = families.of(sources.language)
+        if family is None:
             return sources  # compile_check says why it cannot be judged
         own = dict(sources.files)
         module = own.pop(sources.main or sources.files[0][0])
-        entry, files = made(_api(problem), module)
+        entry, files = family.program(_api(problem), module)
         return Sources(
             sources.path, sources.language, tuple(sorted({**own, **files}.items())), entry, "Main", single=False
         )
 
     def compile_check(self, problem: Problem, sources: Sources) -> str:
-        """A language without a harness, or a module with no such function: a CE, before any case."""
-        api = _api(problem)
-        language = sources.language.id
-        if language not in programs.HARNESSES:
-            offered = ", ".join(programs.HARNESSES)
+        """A language of no family the kind has a record of, or a module with no such function:
+        a CE, before any case."""
+        family = families.of(sources.language)
+        if family is None:
+            offered = ", ".join(families.offered(languages.load()))
             return f"function problems take {offered} for now; {sources.language.name} is not offered yet"
         module = dict(sources.files).get(sources.main or sources.files[0][0], b"")
-        what = f"class {api.name}" if isinstance(api, types.ClassSignature) else f"function {api.name}"
-        if language in ("java", "csharp", "kotlin", "javascript"):
-            module = code_text.code_only(module)  # a name in a comment or a string is no method
-        if language in ("java", "csharp"):
-            return _class_issue(api, module, sources.path.name)
-        if language == "c":
-            return programs.c_unoffered(api)  # the compiler names a missing function itself
-        if language == "kotlin":
-            return _kotlin_issue(api, module, sources.path.name)
-        if language == "javascript" and not re.search(rb"\b" + re.escape(api.name.encode()) + rb"\b", module):
-            return f"no {what} in {sources.path.name}"
-        if language not in ("python3", "pypy3"):
-            return ""
-        try:
-            tree = ast.parse(module)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return ""  # the compiler says what is wrong, where
-        if not any(_binds(node, api.name) for node in tree.body):
-            params = "" if isinstance(api, types.ClassSignature) else f"({', '.join(p.name for p in api.params)})"
-            return f"no {what}{params} in {sources.path.name}"
-        return ""
+        return family.check(_api(problem), module, sources.path.name)
 
     def input_issues(self, problem: Problem, text: str) -> list[str]:
         try:
@@ -179,7 +159,7 @@ class Functions(Kind):
         return CheckResult(decided.verdict is Verdict.AC, decided.message)
 
     def starter_languages(self, problem: Problem) -> tuple[str, ...]:
-        return tuple(programs.HARNESSES)
+        return families.offered(languages.load())
 
     def same_answer(self, problem: Problem, stated: str, made: str) -> bool:
         """The same value; an exception stated is any the reference raised (its name is its
@@ -193,17 +173,24 @@ class Functions(Kind):
         """Per language, a function (or class) whose every call returns a constant: 0, "", []."""
         made = []
         for language in dict.fromkeys(languages):
-            if language in programs.HARNESSES and not (language == "c" and programs.c_unoffered(_api(problem))):
-                name, text = starters.constant(_api(problem), language)
-                made.append(Decoy(language, name, text, 'every call returns a constant (0, "", an empty list)'))
+            family = family_of(language)
+            if family is None:
+                continue
+            try:
+                name, text = family.decoy(_api(problem))
+            except starters.Unoffered:  # C and a class: no student can write it either
+                continue
+            made.append(Decoy(language, name, text, 'every call returns a constant (0, "", an empty list)'))
         return tuple(made)
 
     def starter_file(self, problem: Problem, language: str) -> tuple[str, str]:
         """(file name, text) of what a student starts from: the signature, an empty body."""
-        if language not in programs.HARNESSES:
-            raise JudgeError(f"{language!r}: function problems take {', '.join(programs.HARNESSES)} for now")
+        family = family_of(language)
+        if family is None:
+            offered = ", ".join(families.offered(languages.load()))
+            raise JudgeError(f"{language!r}: function problems take {offered} for now")
         try:
-            return starters.starter(_api(problem), language, problem.spec.title)
+            return family.starter(_api(problem), problem.spec.title)
         except starters.Unoffered as err:
             raise JudgeError(f"{problem.spec_path}: {err}") from None
 
@@ -238,46 +225,3 @@ class Functions(Kind):
             (f"{folder}/validate.py.j2", "validators/validate.py"),
         )
         return Starter(title, (*common, *references, *mistakes))
-
-
-def _binds(node: ast.stmt, name: str) -> bool:
-    """Whether a top-level statement defines `name` (a def, an assignment, an import)."""
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return node.name == name
-    if isinstance(node, ast.Assign):
-        return any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-    if isinstance(node, ast.Import | ast.ImportFrom):
-        return any((alias.asname or alias.name.split(".")[0]) == name for alias in node.names)
-    if isinstance(node, ast.If | ast.Try):
-        return any(_binds(child, name) for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
-    return False
-
-
-def _kotlin_issue(api: types.Api, module: bytes, name: str) -> str:
-    """A Kotlin file without the function (or the class and its methods): the harness finds
-    them by reflection, so kotlinc would not say."""
-    if isinstance(api, types.ClassSignature):
-        if not re.search(rb"\bclass\s+" + re.escape(api.name.encode()) + rb"\b", module):
-            return f"no class {api.name} in {name}"
-        wanted = [m.name for m in api.methods]
-    else:
-        wanted = [api.name]
-    for function in wanted:
-        if not re.search(rb"\bfun\s+" + re.escape(function.encode()) + rb"\s*\(", module):
-            return f"no function {function} in {name}"
-    return ""
-
-
-def _class_issue(api: types.Api, module: bytes, name: str) -> str:
-    """A Java or C# file without the class, or the class without a method: said before the
-    compiler runs (the harness finds them by reflection, so the compiler would not)."""
-    owner = api.name if isinstance(api, types.ClassSignature) else "Solution"
-    if owner.encode() not in _JAVA_CLASS.findall(module):
-        if isinstance(api, types.ClassSignature):
-            return f"no class {owner} in {name}"
-        return f"no class Solution in {name} (the method {api.name} is one of its own)"
-    wanted = [m.name for m in api.methods] if isinstance(api, types.ClassSignature) else [api.name]
-    for method in wanted:
-        if not re.search(rb"\b" + re.escape(method.encode()) + rb"\s*\(", module):
-            return f"no method {method} in class {owner} ({name})"
-    return ""

@@ -1,5 +1,7 @@
-"""The program a function problem runs in the sandbox, per language: the language's harness
-beside the student's file, and what the harness needs of the signature (pure: files as bytes).
+"""The program a function problem runs in the sandbox, per family of languages: the family's
+harness beside the student's file, and what the harness needs of the signature (pure: files as
+bytes, the harness's given). Each family's record (families.py) names its builder, its harness
+file and its type map here.
 
 A function's harness makes one call; a class's harness plays a scenario (the constructor, then
 each method call in turn) and writes each step's outcome. Either way the result is one marked
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,22 +20,67 @@ from judge.kinds.functions import types
 
 FUNCTION_FILE = "function.json"  # the function's or class's name, for the Python harness
 Files = tuple[str, dict[str, bytes]]  # the entry and every file of the program
-_CPP = {"int": "int", "long": "long long", "float": "double", "bool": "bool", "str": "std::string"}
+# (the signature, the student's module, the family's harness file) -> the program
+Build = Callable[[types.Api, bytes, bytes], Files]
+Named = Callable[[types.Type], str]  # a signature's type as a language writes it
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def harness(name: str) -> bytes:
     return (Path(__file__).parent / name).read_bytes()
 
 
-def cpp_type(written: types.Type) -> str:
-    """The type in C++: long long, double, std::string, std::vector, std::map, std::optional."""
-    if written.of is not None:
-        inner = cpp_type(written.of)
-        return {"list": f"std::vector<{inner}>", "dict": f"std::map<std::string, {inner}>"}.get(
-            written.name, f"std::optional<{inner}>"
-        )
-    return _CPP.get(written.name, "void")
+@dataclass(frozen=True)
+class TypeMap:
+    """A language's names of the signature's types: the scalars (int, long, float, bool, str
+    in that order), the forms of a list, a dict and a value that may be None around the inner
+    type's name, and what a function returning nothing returns."""
+
+    scalars: tuple[str, str, str, str, str]
+    listed: str
+    keyed: str
+    maybe: str
+    nothing: str
+    nullable: tuple[str, ...] = ()  # endings of names that may hold None already (C#'s string)
+
+    def __call__(self, written: types.Type) -> str:
+        if written.of is None:
+            return dict(zip(types.SCALARS, self.scalars, strict=True)).get(written.name, self.nothing)
+        inner = self(written.of)
+        if written.name == "list":
+            return self.listed.format(inner)
+        if written.name == "dict":
+            return self.keyed.format(inner)
+        return inner if inner.endswith(self.nullable) else self.maybe.format(inner)
+
+
+# int and long are both int.
+PYTHON_TYPES = TypeMap(("int", "int", "float", "bool", "str"), "list[{}]", "dict[str, {}]", "{} | None", "None")
+CPP_TYPES = TypeMap(
+    ("int", "long long", "double", "bool", "std::string"),
+    "std::vector<{}>",
+    "std::map<std::string, {}>",
+    "std::optional<{}>",
+    "void",
+)
+GO_TYPES = TypeMap(("int", "int64", "float64", "bool", "string"), "[]{}", "map[string]{}", "*{}", "")
+RUST_TYPES = TypeMap(("i32", "i64", "f64", "bool", "String"), "Vec<{}>", "HashMap<String, {}>", "Option<{}>", "()")
+CSHARP_TYPES = TypeMap(
+    ("int", "long", "double", "bool", "string"),
+    "{}[]",
+    "Dictionary<string, {}>",
+    "{}?",
+    "void",
+    nullable=("string", "[]", ">"),
+)
+KOTLIN_TYPES = TypeMap(("Int", "Long", "Double", "Boolean", "String"), "List<{}>", "Map<String, {}>", "{}?", "Unit")
+JAVASCRIPT_TYPES: Named = str  # no types of its own: the signature's, in a comment
+
+
+def said(api: types.Api) -> bytes:
+    """What a harness that finds the student's code by reflection reads: the name, and whether
+    it is a class or a function."""
+    return f"{api.name}\n{'class' if isinstance(api, types.ClassSignature) else 'function'}\n".encode()
 
 
 _JAVA = {"int": "int", "long": "long", "float": "double", "bool": "boolean", "str": "String"}
@@ -57,7 +105,7 @@ def java_type(written: types.Type, boxed: bool = False) -> str:
 
 def _cpp_reads(params: tuple[types.Param, ...], source: str, first: int, indent: str) -> str:
     return "".join(
-        f"{indent}auto a{i} = judge_harness::As<{cpp_type(p.type)}>::from({source}.items[{i + first}]);\n"
+        f"{indent}auto a{i} = judge_harness::As<{CPP_TYPES(p.type)}>::from({source}.items[{i + first}]);\n"
         for i, p in enumerate(params)
     )
 
@@ -134,11 +182,11 @@ def _cpp_class_main(api: types.ClassSignature) -> str:
     )
 
 
-def _cpp_files(api: types.Api, module: bytes) -> Files:
+def cpp_files(api: types.Api, module: bytes, harness: bytes) -> Files:
     """(entry, files): main.cpp made from the signature, the harness's header, the student's
     file as a header it includes (so it is compiled once, with main.cpp)."""
     main = _cpp_class_main(api) if isinstance(api, types.ClassSignature) else _cpp_main(api)
-    files = {"main.cpp": main.encode(), "harness.hpp": harness("harness_cpp.hpp")}
+    files = {"main.cpp": main.encode(), "harness.hpp": harness}
     return "main.cpp", {**files, "solution.hpp": module}
 
 
@@ -163,22 +211,25 @@ def c_unoffered(api: types.Api) -> str:
     return ""
 
 
+def c_type(written: types.Type) -> str:
+    """The type in C: a scalar's (long long, double, const char *), a list's a pointer to its
+    items (its length goes beside it); void for nothing."""
+    if written.name == "list" and written.of is not None:
+        return c_type(written.of).removeprefix("const ") + " *"
+    return _C[written.name][0] if written.name in _C else "void"
+
+
 def c_declaration(signature: types.Signature) -> str:
     """The C prototype a student writes: `long long max_sum(const int *xs, int xs_len)`."""
     params = []
     for p in signature.params:
         if p.type.name == "list":
-            assert p.type.of is not None
-            params.append(f"const {_C[p.type.of.name][0].removeprefix('const ')} *{p.name}, int {p.name}_len")
+            params.append(f"const {c_type(p.type)}{p.name}, int {p.name}_len")
         else:
-            params.append(f"{_C[p.type.name][0]} {p.name}".replace("* ", "*"))
-    returns = signature.returns
-    if returns.name == "list":
-        assert returns.of is not None
+            params.append(f"{c_type(p.type)} {p.name}".replace("* ", "*"))
+    if signature.returns.name == "list":
         params.append("int *return_len")
-        result = _C[returns.of.name][0].removeprefix("const ") + " *"
-    else:
-        result = "void " if returns.name == "none" else _C[returns.name][0].removeprefix("const ") + " "
+    result = c_type(signature.returns).removeprefix("const ") + " "
     return f"{result}{signature.name}({', '.join(params) or 'void'})".replace("  ", " ").replace("* ", "*")
 
 
@@ -219,16 +270,16 @@ def _c_main(signature: types.Signature) -> str:
     return "\n".join(lines)
 
 
-def _c_files(api: types.Api, module: bytes) -> Files:
+def c_files(api: types.Api, module: bytes, harness: bytes) -> Files:
     assert isinstance(api, types.Signature)  # compile_check refuses a class in C first
-    files = {"main.c": _c_main(api).encode(), "harness.h": harness("harness_c.h")}
+    files = {"main.c": _c_main(api).encode(), "harness.h": harness}
     return "main.c", {**files, "solution.h": module}
 
 
-def _python_files(api: types.Api, module: bytes) -> Files:
+def python_files(api: types.Api, module: bytes, harness: bytes) -> Files:
     """(entry, files): the harness as the entry, the student's module as solution.py."""
-    said = json.dumps({"name": api.name, "class": isinstance(api, types.ClassSignature)}).encode()
-    return "harness.py", {"harness.py": harness("harness_python.py"), "solution.py": module, FUNCTION_FILE: said}
+    named = json.dumps({"name": api.name, "class": isinstance(api, types.ClassSignature)}).encode()
+    return "harness.py", {"harness.py": harness, "solution.py": module, FUNCTION_FILE: named}
 
 
 # One line, so the student's line numbers stay theirs: the writer, the exit, the reader and
@@ -239,10 +290,10 @@ _JS_FIRST = (
 )
 
 
-def _javascript_files(api: types.Api, module: bytes) -> Files:
+def javascript_files(api: types.Api, module: bytes, harness: bytes) -> Files:
     """(entry, files): one main.js, the student's code between the harness's first line and its
     end, so `node --check` finds a syntax error in it (a CE, at its own line)."""
-    rest = harness("harness_javascript.js").decode("utf-8").replace("__JUDGE_FUNCTION__", api.name)
+    rest = harness.decode("utf-8").replace("__JUDGE_FUNCTION__", api.name)
     rest = rest.replace("__JUDGE_CLASS__", "true" if isinstance(api, types.ClassSignature) else "false")
     return "main.js", {"main.js": _JS_FIRST.encode() + module + b"\n" + rest.encode()}
 
@@ -252,22 +303,10 @@ def java_file(api: types.Api) -> str:
     return f"{api.name}.java" if isinstance(api, types.ClassSignature) else "Solution.java"
 
 
-def _java_files(api: types.Api, module: bytes) -> Files:
+def java_files(api: types.Api, module: bytes, harness: bytes) -> Files:
     """(entry, files): the harness as class Main, the student's class in its own file."""
-    said = f"{api.name}\n{'class' if isinstance(api, types.ClassSignature) else 'function'}\n"
-    files = {"Main.java": harness("harness_java.java"), "function.txt": said.encode()}
+    files = {"Main.java": harness, "function.txt": said(api)}
     return "Main.java", {**files, java_file(api): module}
-
-
-_GO = {"int": "int", "long": "int64", "float": "float64", "bool": "bool", "str": "string"}
-
-
-def go_type(written: types.Type) -> str:
-    """The type in Go: []T, map[string]T, *T for a value that may be None."""
-    if written.of is not None:
-        inner = go_type(written.of)
-        return {"list": f"[]{inner}", "dict": f"map[string]{inner}"}.get(written.name, f"*{inner}")
-    return _GO.get(written.name, "")
 
 
 def go_constructor(api: types.ClassSignature) -> str:
@@ -277,7 +316,7 @@ def go_constructor(api: types.ClassSignature) -> str:
 
 def _go_reads(params: tuple[types.Param, ...], source: str, first: int) -> str:
     return "".join(
-        f"\t\tvar a{i} {go_type(p.type)}\n\t\tjudgeRead({source}[{i + first}], &a{i})\n" for i, p in enumerate(params)
+        f"\t\tvar a{i} {GO_TYPES(p.type)}\n\t\tjudgeRead({source}[{i + first}], &a{i})\n" for i, p in enumerate(params)
     )
 
 
@@ -318,26 +357,15 @@ def _go_main(api: types.Api) -> str:
     )
 
 
-def _go_files(api: types.Api, module: bytes) -> Files:
+def go_files(api: types.Api, module: bytes, harness: bytes) -> Files:
     """(entry, files): main.go made from the signature, the harness's helpers, the student's file."""
-    files = {"main.go": _go_main(api).encode(), "judge_harness.go": harness("harness_go.go")}
+    files = {"main.go": _go_main(api).encode(), "judge_harness.go": harness}
     return "main.go", {**files, "solution.go": module}
-
-
-_RUST = {"int": "i32", "long": "i64", "float": "f64", "bool": "bool", "str": "String"}
-
-
-def rust_type(written: types.Type) -> str:
-    """The type in Rust: Vec<T>, HashMap<String, T>, Option<T>."""
-    if written.of is not None:
-        inner = rust_type(written.of)
-        return {"list": f"Vec<{inner}>", "dict": f"HashMap<String, {inner}>"}.get(written.name, f"Option<{inner}>")
-    return _RUST.get(written.name, "()")
 
 
 def _rust_reads(params: tuple[types.Param, ...], source: str, first: int, indent: str) -> str:
     return "".join(
-        f"{indent}let a{i} = <{rust_type(p.type).replace('HashMap', 'std::collections::HashMap')}"
+        f"{indent}let a{i} = <{RUST_TYPES(p.type).replace('HashMap', 'std::collections::HashMap')}"
         f" as judge_harness::FromJudge>::from_judge(&{source}.items()[{i + first}]);\n"
         for i, p in enumerate(params)
     )
@@ -382,64 +410,20 @@ def _rust_main(api: types.Api) -> str:
     )
 
 
-def _rust_files(api: types.Api, module: bytes) -> Files:
-    files = {"main.rs": _rust_main(api).encode(), "judge_harness.rs": harness("harness_rust.rs")}
+def rust_files(api: types.Api, module: bytes, harness: bytes) -> Files:
+    files = {"main.rs": _rust_main(api).encode(), "judge_harness.rs": harness}
     return "main.rs", {**files, "solution.rs": module}
 
 
-_CSHARP = {"int": "int", "long": "long", "float": "double", "bool": "bool", "str": "string"}
-
-
-def csharp_type(written: types.Type) -> str:
-    """The type in C#: T[] for a list, Dictionary<string, T>, T? for a value that may be None."""
-    if written.of is not None:
-        inner = csharp_type(written.of)
-        if written.name == "list":
-            return f"{inner}[]"
-        if written.name == "dict":
-            return f"Dictionary<string, {inner}>"
-        return inner if inner == "string" or inner.endswith(("[]", ">")) else f"{inner}?"
-    return _CSHARP.get(written.name, "void")
-
-
-def _csharp_files(api: types.Api, module: bytes) -> Files:
+def csharp_files(api: types.Api, module: bytes, harness: bytes) -> Files:
     """(entry, files): the harness (class JudgeHarness, with Main), the student's class beside it."""
-    said = f"{api.name}\n{'class' if isinstance(api, types.ClassSignature) else 'function'}\n"
     owner = api.name if isinstance(api, types.ClassSignature) else "Solution"
-    files = {"JudgeHarness.cs": harness("harness_csharp.cs"), "function.txt": said.encode()}
+    files = {"JudgeHarness.cs": harness, "function.txt": said(api)}
     return "JudgeHarness.cs", {**files, f"{owner}.cs": module}
 
 
-_KOTLIN = {"int": "Int", "long": "Long", "float": "Double", "bool": "Boolean", "str": "String"}
-
-
-def kotlin_type(written: types.Type) -> str:
-    """The type in Kotlin: List<T>, Map<String, T>, T? for a value that may be None."""
-    if written.of is not None:
-        inner = kotlin_type(written.of)
-        return {"list": f"List<{inner}>", "dict": f"Map<String, {inner}>"}.get(written.name, f"{inner}?")
-    return _KOTLIN.get(written.name, "Unit")
-
-
-def _kotlin_files(api: types.Api, module: bytes) -> Files:
+def kotlin_files(api: types.Api, module: bytes, harness: bytes) -> Files:
     """(entry, files): the harness as Main.kt, the student's file as solution.kt (so its
     top-level functions are class SolutionKt's)."""
-    said = f"{api.name}\n{'class' if isinstance(api, types.ClassSignature) else 'function'}\n"
-    files = {"Main.kt": harness("harness_kotlin.kt"), "function.txt": said.encode()}
+    files = {"Main.kt": harness, "function.txt": said(api)}
     return "Main.kt", {**files, "solution.kt": module}
-
-
-# The languages a function can be written in: how each one's program is made.
-HARNESSES: dict[str, Callable[[types.Api, bytes], Files]] = {
-    "python3": _python_files,
-    "pypy3": _python_files,
-    "cpp": _cpp_files,
-    "cpp20": _cpp_files,
-    "java": _java_files,
-    "c": _c_files,
-    "javascript": _javascript_files,
-    "go": _go_files,
-    "rust": _rust_files,
-    "csharp": _csharp_files,
-    "kotlin": _kotlin_files,
-}
