@@ -219,15 +219,6 @@ def _head(reader: _Reader) -> tuple[str, tuple[Param, ...]]:
     return name, tuple(params)
 
 
-def python(written: Type) -> str:
-    """The type as a Python annotation (int and long are both int)."""
-    if written.name in ("list", "optional") or written.name == "dict":
-        assert written.of is not None
-        inner = python(written.of)
-        return {"list": f"list[{inner}]", "dict": f"dict[str, {inner}]", "optional": f"{inner} | None"}[written.name]
-    return {"long": "int", "none": "None"}.get(written.name, written.name)
-
-
 def kind_of(value: object) -> str:
     """A JSON value's kind as a student would name it."""
     if value is None:
