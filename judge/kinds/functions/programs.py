@@ -103,6 +103,11 @@ def java_type(written: types.Type, boxed: bool = False) -> str:
     return _BOXED.get(plain, plain) if boxed else plain
 
 
+def _arguments(params: tuple[types.Param, ...]) -> str:
+    """The arguments of a call, as the reads before it name them: a0, a1, ..."""
+    return ", ".join(f"a{i}" for i in range(len(params)))
+
+
 def _cpp_reads(params: tuple[types.Param, ...], source: str, first: int, indent: str) -> str:
     return "".join(
         f"{indent}auto a{i} = judge_harness::As<{CPP_TYPES(p.type)}>::from({source}.items[{i + first}]);\n"
@@ -134,7 +139,7 @@ _CPP_CATCH = (
 
 def _cpp_main(signature: types.Signature) -> str:
     """main.cpp of a C++ function: each argument read as its type, the call, what came of it."""
-    arguments = ", ".join(f"a{i}" for i in range(len(signature.params)))
+    arguments = _arguments(signature.params)
     return (
         '#include "harness.hpp"\n#include "solution.hpp"\n\nint main() {\n'
         "    judge_harness::Value call = judge_harness::arguments();\n"
@@ -148,7 +153,7 @@ def _cpp_main(signature: types.Signature) -> str:
 
 def _cpp_class_main(api: types.ClassSignature) -> str:
     """main.cpp of a C++ class: the scenario's steps in turn, each by its method's name."""
-    made = ", ".join(f"a{i}" for i in range(len(api.constructor)))
+    made = _arguments(api.constructor)
     branches = [
         "            if (i == 0) {\n"
         + _cpp_reads(api.constructor, "step", 1, "                ")
@@ -156,7 +161,7 @@ def _cpp_class_main(api: types.ClassSignature) -> str:
         + '                got = "{\\"returned\\":null}";\n            }'
     ]
     for method in api.methods:
-        arguments = ", ".join(f"a{i}" for i in range(len(method.params)))
+        arguments = _arguments(method.params)
         branches.append(
             f' else if (name == "{method.name}") {{\n'
             + _cpp_reads(method.params, "step", 1, "                ")
@@ -329,7 +334,7 @@ def _go_call(called: str, returns: types.Type) -> str:
 def _go_main(api: types.Api) -> str:
     """main.go: each argument read as its Go type, the call (or each step), what came of it."""
     if isinstance(api, types.Signature):
-        arguments = ", ".join(f"a{i}" for i in range(len(api.params)))
+        arguments = _arguments(api.params)
         return (
             "package main\n\nfunc main() {\n\tcall := judgeArguments()\n\t_ = call\n"
             "\tjudgeReport(judgeCall(func() string {\n"
@@ -337,11 +342,11 @@ def _go_main(api: types.Api) -> str:
             + _go_call(f"{api.name}({arguments})", api.returns)
             + "\t}))\n}\n"
         )
-    made = ", ".join(f"a{i}" for i in range(len(api.constructor)))
+    made = _arguments(api.constructor)
     cases = "".join(
         f'\t\tcase "{m.name}":\n'
         + _go_reads(m.params, "step", 1)
-        + _go_call(f"self.{m.name}({', '.join(f'a{i}' for i in range(len(m.params)))})", m.returns)
+        + _go_call(f"self.{m.name}({_arguments(m.params)})", m.returns)
         for m in api.methods
     )
     return (
@@ -376,7 +381,7 @@ def _rust_main(api: types.Api) -> str:
     call (or each step of the scenario) made with Rust's own types."""
     head = 'mod judge_harness;\ninclude!("solution.rs");\n\nfn main() {\n'
     if isinstance(api, types.Signature):
-        arguments = ", ".join(f"a{i}" for i in range(len(api.params)))
+        arguments = _arguments(api.params)
         return (
             head
             + "    let call = judge_harness::arguments();\n    let got = judge_harness::call(|| {\n"
@@ -387,11 +392,11 @@ def _rust_main(api: types.Api) -> str:
     arms = "".join(
         f'                "{m.name}" => {{\n'
         + _rust_reads(m.params, "step", 1, "                    ")
-        + f"                    judge_harness::returned(&me.{m.name}({', '.join(f'a{i}' for i in range(len(m.params)))}))\n"
+        + f"                    judge_harness::returned(&me.{m.name}({_arguments(m.params)}))\n"
         "                }\n"
         for m in api.methods
     )
-    made = ", ".join(f"a{i}" for i in range(len(api.constructor)))
+    made = _arguments(api.constructor)
     return (
         head + f"    let steps = judge_harness::arguments();\n    let mut this: Option<{api.name}> = None;\n"
         "    let mut said: Vec<String> = Vec::new();\n"
