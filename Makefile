@@ -78,7 +78,7 @@ test: $(TEST_STAMP) editor
 	$(BIN)/python -m mypy judge
 	$(BIN)/python -m pytest -q -m "not slow" -n auto --maxprocesses 4 --dist loadfile
 	$(BIN)/judge verify --junit reports/verify.xml
-	$(BIN)/python tests/grade/check_verify_junit.py reports/verify.xml
+	$(BIN)/python tests/author/check_verify_junit.py reports/verify.xml
 
 # The long end-to-end tier (judge hosts and their failures, thirty students at once, eight
 # judges at once, problemtools as referee of the exports, explain on the slowest programs):

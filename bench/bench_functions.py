@@ -29,8 +29,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from judge.author import making  # noqa: E402
 from judge.grade import judging  # noqa: E402
-from judge.problem import testdata  # noqa: E402
 from judge.problem.spec import load_problem  # noqa: E402
 from judge.problem.tables import TableStore  # noqa: E402
 
@@ -112,7 +112,7 @@ def _problem(root: Path, kind: str) -> Path:
         (folder / "solutions" / "accepted" / "add.py").write_text(PROGRAMS["python3"][1])
     (folder / "problem.yaml").write_text(SPEC.format(id=folder.name, kind=head, reference="add.py", cases=cases))
     problem = load_problem(folder)
-    testdata.write(problem, testdata.generate(problem, TableStore()))
+    making.write(problem, making.generate(problem, TableStore()))
     return folder
 
 

@@ -52,7 +52,7 @@ def timed_gen(problems: Path, work: Path, jobs: int) -> float:
 
 
 def shell_loop(problem: Path, work: Path) -> float:
-    from judge.problem import parts
+    from judge.author import parts
 
     out = work / "loop"
     out.mkdir()

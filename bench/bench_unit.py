@@ -98,7 +98,7 @@ def junit(root: Path, both: bool, mode: str) -> tuple[float, float, float]:
     """(judged, console launcher alone, javac and the launcher), medians. `both`: the starter's
     two test classes (public and secret: a pair of processes each, one per test file), else the
     public one alone; `mode`: apart (the tests' JVM and the student's) or together (one JVM)."""
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     problems = root / f"java-{both}-{mode}"
     problems.mkdir()

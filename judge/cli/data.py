@@ -39,8 +39,9 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
 
     A problem's programs (generators, validators, a program reference) are compiled once
     and run in the sandbox, JOBS at a time."""
+    from judge.author import making
     from judge.grade import grading
-    from judge.problem import refs, testdata
+    from judge.problem import refs
     from judge.problem.spec import load_problem
     from judge.problem.tables import TableStore
 
@@ -60,9 +61,9 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
 
                 if problem.builtin:
                     store.ensure(refs.get(problem.spec.reference).tables)
-                cases = testdata.generate(problem, store, workers, notify=say, counter=counted)
+                cases = making.generate(problem, store, workers, notify=say, counter=counted)
             if check:
-                differences = testdata.compare(problem, cases)
+                differences = making.compare(problem, cases)
                 for difference in differences:
                     err.print(Text.assemble(("stale:", "red"), f" {difference}"))
                 failed |= bool(differences)
@@ -70,7 +71,7 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
                     f"[red]{len(differences)} file(s) differ[/red]" if differences else "[green]up to date[/green]"
                 )
             else:
-                changed = testdata.write(problem, cases, notify=say)
+                changed = making.write(problem, cases, notify=say)
                 result = styled(f"{changed} file(s) written" if changed else "[green]up to date[/green]")
         except JudgeError as error:
             report_errors(error)
@@ -91,9 +92,9 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
 def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | None) -> None:
     """Check the spec and every test input against the problem's strict input format
     (its built-in validator and its validator programs)."""
+    from judge.author.validation import duplicate_inputs, validate_problem
     from judge.grade import grading
     from judge.problem.spec import load_problem
-    from judge.problem.validation import duplicate_inputs, validate_problem
 
     failed = False
     summary = Table("problem", "inputs", "result", box=None, pad_edge=False)
@@ -124,7 +125,7 @@ def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | Non
 @click.pass_context
 def solve(ctx: click.Context, problem: str, input_file: str | None) -> None:
     """Print the reference output for one test input (stdin when INPUT_FILE is absent or -)."""
-    from judge.problem import solving
+    from judge.author import solving
 
     sys.stdout.write(solving.solve(problem, input_file, ctx.obj["problems"]))
 

@@ -209,9 +209,9 @@ def verify(
     and every solution in solutions/<verdict>/ gets that verdict (exit 1 if not). With
     --scheduler the solutions run on the judge hosts; the data checks stay here."""
 
+    from judge.author import verify as verifying
+    from judge.author.verify_report import write_junit
     from judge.grade import grading
-    from judge.grade import verify as verifying
-    from judge.grade.verify_report import write_junit
 
     point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
     workers = jobs or grading.default_jobs()

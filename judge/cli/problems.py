@@ -50,7 +50,7 @@ def new(
 ) -> None:
     """Create PROBLEM_ID: a complete small problem (statement, samples, reference, generator,
     validator, an accepted and a wrong solution) that passes `judge verify` as made."""
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     if interactive + functions + unit > 1:
         raise click.UsageError("--interactive, --functions and --unit are kinds of problem: choose one")

@@ -18,7 +18,7 @@ from judge.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from judge.grade.verify import ProblemReport
+    from judge.author.verify import ProblemReport
 
 
 def figures(cpu_s: float, wall_s: float, memory_kib: int) -> tuple[str, str, str]:

@@ -19,12 +19,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from judge.author.verify import Solution, SolutionRun
 from judge.cluster import address, needs, remote
 from judge.errors import EXIT_FAILED, JudgeError
 from judge.grade import batching
 from judge.grade.engines import Compiled, Job, QueuedCase, ending
 from judge.grade.runner import CaseResult
-from judge.grade.verify import Solution, SolutionRun
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import sandbox, sources

@@ -18,9 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from judge import paths
+from judge.author.verify import Solution, SolutionRun
 from judge.cluster import needs, untar
 from judge.grade.runner import CaseResult
-from judge.grade.verify import Solution, SolutionRun
 from judge.problem.spec import Problem, ProblemSpec
 from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
 from judge.run import lifecycle, sandbox
@@ -190,7 +190,7 @@ def cases_remote(
 def verify_solution(data: ProblemData, solution: Solution, filename: str, source: bytes) -> SolutionRun:
     """Run one of a problem's solutions here as `judge verify` does; the result names the
     client's file, not the copy made here."""
-    from judge.grade import verify
+    from judge.author import verify
 
     problem = problem_here(data)
     with tempfile.TemporaryDirectory(prefix="judge-source-") as folder:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 
+from judge.author import parts
 from judge.errors import JudgeError
 from judge.explain.space import Listed
-from judge.problem import parts
 from judge.problem.spec import Problem, split_generate
 from judge.run import programs
 from judge.run.programs import Task

@@ -164,7 +164,7 @@ def _trial_task(
     None: the problem's reference program makes it first, here (a run in the sandbox may not
     happen in the process that owns the pool: its clean-up would take the workers for strays)."""
     if answer is None:
-        from judge.problem import parts
+        from judge.author import parts
 
         label = f"{problem.id}: explain's input of {len(text.encode())} bytes"
         output = parts.solve(parts.load(problem, None, 1), [text], [label])[0]

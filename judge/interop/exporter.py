@@ -286,7 +286,8 @@ def _data(problem: Problem, package: Path, version: str, checker_flags: list[str
 def _generators(problem: Problem, package: Path) -> None:
     """2023-07's generators/: the generator programs, and generators.yaml with the command of
     every generated case, its own seed written out (in the style of BAPCtools' manifest)."""
-    from judge.problem import parts, testdata
+    from judge.author import parts
+    from judge.problem import testdata
     from judge.problem.spec import GENERATORS_DIR, split_generate
 
     groups = [g for g in problem.spec.groups if g.generate is not None]
@@ -337,7 +338,7 @@ def _validators(problem: Problem, package: Path) -> None:
 def _submissions(problem: Problem, package: Path, notes: list[str]) -> tuple[int, dict[str, str]]:
     """Copy the solutions; (how many, {package path: the judge's own folder} where the two
     differ: an MLE solution, which ICPC files under run_time_error)."""
-    from judge.grade import verify
+    from judge.author import verify
 
     root = problem.directory / verify.SOLUTIONS_DIR
     count = 0

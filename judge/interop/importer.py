@@ -54,7 +54,7 @@ DERIVE_CPU_S = 60.0  # the accepted submissions run under this while the limit i
 
 Notify = Callable[[str], None]
 if TYPE_CHECKING:
-    from judge.problem.testdata import TestCase
+    from judge.author.making import TestCase
 
 
 @dataclass(frozen=True)
@@ -620,7 +620,7 @@ def _map_own(
     """A package this judge exported: the spec whole from judge.yaml (groups, their names, order,
     points and scoring, generators, limits), the problem's own files from judge/, the solutions
     from submissions/ back in their own folders; the tests made again by the spec."""
-    from judge.problem.expectations import FOLDERS
+    from judge.author.expectations import FOLDERS
 
     assert extras.spec is not None
     notes: list[str] = []
@@ -687,7 +687,7 @@ def _write_spec(out: Path, spec: SpecOut, version: str, package_name: str) -> No
 
 
 def _make_tests(out: Path, jobs: int, notify: Notify | None) -> list[TestCase]:
-    from judge.problem import testdata
+    from judge.author import making
     from judge.problem.spec import SpecError, load_problem
 
     try:
@@ -700,18 +700,18 @@ def _make_tests(out: Path, jobs: int, notify: Notify | None) -> list[TestCase]:
 
         # A built-in reference (a judge's own export of a puzzle) needs its distance tables.
         store = TableStore(notify=notify) if problem.builtin else None
-        cases = testdata.generate(problem, store, jobs, notify)
+        cases = making.generate(problem, store, jobs, notify)
     except JudgeError as err:
         raise PackageError(str(err).replace(str(out) + "/", "")) from None
-    testdata.write(problem, cases)
+    making.write(problem, cases)
     return cases
 
 
 def _slowest_accepted(out: Path, copied: list[tuple[str, Path]], jobs: int, notify: Notify | None) -> float:
     """The most CPU time any accepted submission needs on any case: each runs once, `jobs`
     at a time, as verify runs solutions (the spec holds the 60 s ceiling meanwhile)."""
-    from judge.grade import verify
-    from judge.problem.expectations import Expectation
+    from judge.author import verify
+    from judge.author.expectations import Expectation
     from judge.run.verdicts import Verdict
 
     accepted = []

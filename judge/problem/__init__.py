@@ -1,3 +1,3 @@
-"""Problems as data: the spec and its YAML positions, finding problems, the test data and
-its validation, a problem's parts (reference, generators, validators, built in or programs),
-the solutions' expected verdicts, and the three puzzles' exact solvers, generators and tables."""
+"""Problems as data: the spec and its YAML positions, finding problems, the tests on disk (read,
+never made: that is judge.author's), the statement and its samples, the built-in checkers, and
+the three puzzles' exact solvers, generators and tables."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from judge.problem import scaffold
+from judge.author import scaffold
 from tests import needs
 from tests.test_cli import judge
 

@@ -21,8 +21,8 @@ import pytest
 
 import tests.needs
 from judge.cluster import certs, needs
+from tests.author.test_parts import make_problem
 from tests.grade.test_grading import make_class, small_problems
-from tests.problem.test_parts import make_problem
 from tests.test_cli import judge
 
 # Minutes of clusters starting, burning and being killed: the slow tier (make test-slow).
@@ -321,7 +321,7 @@ def test_a_client_without_the_certificates_is_refused(tmp_path: Path, cluster: C
 
 def test_an_interactive_problem_is_judged_on_judge_hosts(tmp_path: Path, cluster: Cluster) -> None:
     # The interactor travels with the problem; a worker runs it beside each submission.
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     problems = tmp_path / "problems"
     problems.mkdir()

@@ -16,7 +16,7 @@ from judge.problem import testdata
 from judge.problem.spec import load_problem
 from judge.run import languages, sources
 from judge.run.sources import Launch
-from tests.problem.test_parts import make_problem
+from tests.author.test_parts import make_problem
 from tests.test_cli import judge
 
 
@@ -61,7 +61,7 @@ def test_an_archive_with_a_link_out_is_refused(tmp_path: Path) -> None:
 def test_a_function_problem_is_judged_on_a_judge_host_by_its_language(tmp_path: Path) -> None:
     """A function's harness is built on the host from the signature, and the case is decided
     there by the submission's language (the exception it must raise)."""
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     problems = tmp_path / "problems"
     problems.mkdir()

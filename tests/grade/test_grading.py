@@ -295,7 +295,7 @@ def test_cases_in_parallel_come_back_in_case_order_and_groups_break(tmp_path: Pa
     """The first case is slow and wrong, every later one crashes at once: with the cases
     spread over two workers the later ones finish first, yet the verdict is the first case's,
     and the same cases are not judged whatever order the workers finish in."""
-    from tests.problem.test_parts import make_problem
+    from tests.author.test_parts import make_problem
 
     problems = tmp_path / "problems"
     problems.mkdir()

@@ -180,7 +180,7 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     from judge.run.build import Build, load_submission
     from judge.run.sources import Sources
     from judge.run.verdicts import Verdict
-    from tests.problem.test_parts import make_problem
+    from tests.author.test_parts import make_problem
 
     directory = make_problem(tmp_path)
     spec = directory / "problem.yaml"

@@ -15,8 +15,8 @@ from judge.errors import JudgeError
 from judge.interop import exporter, importer
 from judge.problem import testdata
 from judge.problem.spec import load_problem
+from tests.author.test_parts import make_problem
 from tests.conftest import PROBLEMS
-from tests.problem.test_parts import make_problem
 from tests.test_cli import judge
 
 
@@ -222,7 +222,7 @@ def test_a_2023_07_export_says_it_in_the_formats_own_words(tmp_path: Path) -> No
 def test_an_interactive_problem_goes_out_and_comes_back(tmp_path: Path, version: str) -> None:
     """Its interactor as the package's output validator (type interactive, or validation:
     custom interactive): back by the judge's own spec, and by the format's words alone."""
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     problems = tmp_path / "problems"
     problems.mkdir()

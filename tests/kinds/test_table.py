@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from judge.author import scaffold
 from judge.errors import JudgeError
 from judge.kinds import table as kinds
 from judge.kinds.base import Kind
-from judge.problem import scaffold
 from judge.problem.spec import load_problem
 from tests.conftest import REPO
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from judge.problem.shown import page_parts, statement_html
 from judge.problem.spec import load_problem
+from tests.author.test_parts import make_problem
 from tests.conftest import PROBLEMS
-from tests.problem.test_parts import make_problem
 
 
 def test_an_imported_statement_is_shown_escaped(tmp_path: Path) -> None:

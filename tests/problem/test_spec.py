@@ -156,11 +156,11 @@ def test_several_errors_are_all_reported(tmp_path: Path) -> None:
 
 
 def test_spec_answer_must_match_the_reference(tmp_path: Path, store) -> None:  # type: ignore[no-untyped-def]
-    from judge.problem import testdata
+    from judge.author import making
 
     problem = load_problem(write_problem(tmp_path, GOOD.replace('answer: "0"', 'answer: "7"')))
     with pytest.raises(Exception, match="differs from the reference's '0'"):
-        testdata.generate(problem, store)
+        making.generate(problem, store)
 
 
 @pytest.mark.parametrize("name", ["lanqiao", "eight-digits", "sicily-rotations"])
@@ -181,7 +181,7 @@ def test_schema_file_is_in_sync() -> None:
 
 
 def test_an_interactive_problem_names_its_interactor_and_no_checker(tmp_path: Path) -> None:
-    from tests.problem.test_parts import make_problem
+    from tests.author.test_parts import make_problem
 
     directory = make_problem(tmp_path)
     spec = directory / "problem.yaml"

@@ -1,50 +1,35 @@
-"""Generation writes what it promises and `compare` catches every kind of stale file."""
+"""The tests on disk read back: groups in spec order, a missing answer or no case at all named."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from judge.problem import testdata
+import pytest
+
+from judge.errors import JudgeError
 from judge.problem.spec import load_problem
-from tests.conftest import PROBLEMS
+from judge.problem.testdata import load_cases
 
 
-def test_committed_tests_are_up_to_date(store) -> None:  # type: ignore[no-untyped-def]
-    for directory in sorted(p for p in PROBLEMS.iterdir() if p.is_dir()):
-        problem = load_problem(directory)
-        assert testdata.compare(problem, testdata.generate(problem, store)) == []
+def test_cases_come_in_spec_order_with_their_visibility(problems_copy: Path) -> None:
+    problem = load_problem(problems_copy / "sicily-rotations")
+    cases = load_cases(problem)
+    order = [g.name for g in problem.spec.groups]
+    assert [order.index(c.group) for c in cases] == sorted(order.index(c.group) for c in cases)
+    assert cases[0].id == "samples/01" and cases[0].public
+    assert all(c.input.suffix == ".in" and c.answer == c.input.with_suffix(".ans") for c in cases)
 
 
-def test_generation_is_byte_identical(store) -> None:  # type: ignore[no-untyped-def]
-    problem = load_problem(PROBLEMS / "lanqiao")
-    assert testdata.generate(problem, store) == testdata.generate(problem, store)
-
-
-def test_samples_come_first_and_are_public(store) -> None:  # type: ignore[no-untyped-def]
-    cases = testdata.generate(load_problem(PROBLEMS / "sicily-rotations"), store)
-    assert cases[0].id == "samples/01" and cases[0].public and cases[0].answer == "0\n3\n"
-    assert not any(c.public for c in cases if c.group != "samples")
-
-
-def test_compare_and_write_on_a_copy(problems_copy: Path, store) -> None:  # type: ignore[no-untyped-def]
+def test_an_input_without_its_answer_is_named(problems_copy: Path) -> None:
     problem = load_problem(problems_copy / "eight-digits")
-    cases = testdata.generate(problem, store)
-    tests = problem.tests_dir
-    (tests / "random" / "03.ans").write_text("12\n")  # an edited answer
-    (tests / "edge" / "02.in").unlink()  # a missing input
-    (tests / "random" / "99.in").write_text("1 2 3 4 5 6 7 8 x\n")  # a leftover
-    found = {(d.path.relative_to(tests).as_posix(), d.reason.split()[0]) for d in testdata.compare(problem, cases)}
-    assert found == {("random/03.ans", "differs"), ("edge/02.in", "missing"), ("random/99.in", "not")}
-    removed: list[str] = []
-    assert testdata.write(problem, cases, notify=removed.append) == 3
-    assert testdata.compare(problem, cases) == []
-    assert removed and "99.in" in removed[0]
-    assert testdata.write(problem, cases) == 0  # nothing left to change
+    (problem.tests_dir / "edge" / "02.ans").unlink()
+    with pytest.raises(JudgeError, match=r"edge/02\.in: no answer file 02\.ans"):
+        load_cases(problem)
 
 
-def test_spec_change_makes_tests_stale(problems_copy: Path, store) -> None:  # type: ignore[no-untyped-def]
-    spec = problems_copy / "lanqiao" / "problem.yaml"
-    spec.write_text(spec.read_text().replace("seed: 3", "seed: 4"))
+def test_no_tests_at_all_says_to_run_gen(problems_copy: Path) -> None:
     problem = load_problem(problems_copy / "lanqiao")
-    stale = testdata.compare(problem, testdata.generate(problem, store))
-    assert stale and all(d.path.parent.name == "random" for d in stale)
+    for path in problem.tests_dir.rglob("*.in"):
+        path.unlink()
+    with pytest.raises(JudgeError, match="no test cases \\(run `judge gen lanqiao`\\)"):
+        load_cases(problem)

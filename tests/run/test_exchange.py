@@ -14,9 +14,9 @@ from pathlib import Path
 import psutil
 import pytest
 
+from judge.author import scaffold
 from judge.grade import runner
 from judge.kinds.interactive.kind import built_interactor
-from judge.problem import scaffold
 from judge.problem.spec import load_problem
 from judge.problem.testdata import CaseFiles, load_cases
 from judge.run import exchange as interact

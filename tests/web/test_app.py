@@ -371,7 +371,7 @@ def test_an_unsafe_server_says_so_on_every_page(server: Server, web_problems: Pa
 
 
 def test_a_problem_made_of_programs_is_judged_on_the_web(tmp_path: Path) -> None:
-    from tests.problem.test_parts import make_problem
+    from tests.author.test_parts import make_problem
 
     problems = tmp_path / "problems"
     problems.mkdir()
@@ -567,7 +567,7 @@ def test_a_zip_of_several_files_is_judged_and_shown_whole(server: Server, tmp_pa
 
 
 def test_an_interactive_problem_is_judged_on_the_web(tmp_path: Path) -> None:
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     problems = tmp_path / "problems"
     problems.mkdir()
@@ -598,7 +598,7 @@ def test_an_interactive_problem_is_judged_on_the_web(tmp_path: Path) -> None:
 
 @needs.mark("isolation", "pytest")
 def test_a_unit_problem_is_judged_on_the_web_and_shows_its_public_tests(tmp_path: Path) -> None:
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     problems = tmp_path / "problems"
     problems.mkdir()

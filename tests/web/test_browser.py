@@ -18,7 +18,7 @@ CHROMIUM = needs.chromium()
 def test_a_student_takes_a_function_problems_starter_and_submits_it(tmp_path: Path) -> None:
     """The signature shown in the language the student picks, its file downloaded, a function
     submitted: at a desktop's width and a phone's."""
-    from judge.problem import scaffold
+    from judge.author import scaffold
     from tests.test_cli import judge
 
     sync_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra (playwright)")

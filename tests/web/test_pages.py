@@ -51,7 +51,7 @@ print(best)
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
-    from judge.problem import scaffold
+    from judge.author import scaffold
     from tests.grade.test_grading import small_problems
 
     root = tmp_path_factory.mktemp("pages")

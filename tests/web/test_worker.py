@@ -28,10 +28,10 @@ def test_a_problem_is_loaded_again_only_when_a_file_of_it_changed(tmp_path: Path
 
 def test_a_function_problem_is_judged_from_an_upload(tmp_path: Path) -> None:
     """The web path: a student's uploaded module, judged by its own name from the stored bytes."""
-    from judge.problem import scaffold
+    from judge.author import scaffold
+    from judge.author.making import generate, write
     from judge.problem.spec import load_problem
     from judge.problem.tables import TableStore
-    from judge.problem.testdata import generate, write
     from judge.run import sandbox
     from judge.web.state.store import Store
     from judge.web.worker import judge_claim

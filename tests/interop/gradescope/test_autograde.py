@@ -164,7 +164,7 @@ def grading_only(installed: Path, problem: Path, root: Path) -> Path:
 def test_an_interactive_problem_is_graded_without_its_solutions(installed: Path, tmp_path: Path) -> None:
     """The autograder holds a problem's tests and interactor, never its solutions (so not its
     program reference either): an interactive problem is graded all the same."""
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     made = scaffold.create(tmp_path, "guess", "python3", kind="interactive")
     root = grading_only(installed, made.directory, tmp_path / "root")
@@ -179,7 +179,7 @@ def test_an_interactive_problem_is_graded_without_its_solutions(installed: Path,
 def test_a_function_problem_is_graded_by_its_harness_from_the_wheel(installed: Path, tmp_path: Path) -> None:
     """The harnesses travel in the judge's wheel: a function in Python and one in C++ are
     graded on Gradescope as at home, and a result line of the student's own is no answer."""
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     made = scaffold.create(tmp_path, "maxf", "python3", kind="functions")
     root = grading_only(installed, made.directory, tmp_path / "root")
@@ -199,7 +199,7 @@ def test_a_function_problem_is_graded_by_its_harness_from_the_wheel(installed: P
 def test_a_unit_problem_is_graded_by_its_tests_from_the_wheel(installed: Path, tmp_path: Path) -> None:
     """The teacher's test files travel with the problem and the bridges in the judge's wheel:
     a stack graded on Gradescope as at home, apart (Python) and together (JUnit)."""
-    from judge.problem import scaffold
+    from judge.author import scaffold
 
     made = scaffold.create(tmp_path, "stack", "python3", kind="unit")
     assert judge("--problems", str(tmp_path), "gen", "stack").returncode == 0

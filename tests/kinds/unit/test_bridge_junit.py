@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from judge.author import scaffold
 from judge.grade import judging
 from judge.kinds.unit import kit
-from judge.problem import scaffold
 from judge.problem.spec import JUDGE_JAVA_CLASSES, Problem, SpecError, load_problem
 from tests import needs
 from tests.test_cli import judge

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from judge.author import scaffold
 from judge.grade import judging
 from judge.kinds.unit import pairs
-from judge.problem import scaffold
 from judge.problem.spec import Problem, SpecError, load_problem
 from tests import needs
 from tests.test_cli import judge
@@ -362,7 +362,7 @@ def test_students_read_the_public_tests_whole_and_never_the_secret_ones(problem:
 def test_a_public_file_with_a_hidden_test_is_not_shown_and_a_skipped_test_is_listed(
     problem: Problem, tmp_path: Path
 ) -> None:
-    from judge.grade import verify
+    from judge.author import verify
     from judge.kinds import table
 
     copy = tmp_path / "stack"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from judge.author import scaffold
 from judge.errors import JudgeError
 from judge.grade import judging
 from judge.kinds.unit import pairs, pytest_kit
-from judge.problem import scaffold
 from judge.problem.spec import load_problem
 from judge.run import sandbox
 from judge.run.programs import ProgramError

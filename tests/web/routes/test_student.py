@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from judge.problem import scaffold
+from judge.author import scaffold
 from judge.web.serving.app import Settings, create_app
 from judge.web.state.store import Store
 

@@ -6,10 +6,11 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.author import parts
+from judge.author.making import checked_inputs
 from judge.errors import JudgeError
-from judge.problem import parts
 from judge.problem.spec import Problem
-from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, checked_inputs
+from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX
 
 
 @dataclass(frozen=True)

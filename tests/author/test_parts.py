@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from judge.author import making, parts
 from judge.errors import JudgeError
-from judge.problem import parts, testdata
 from judge.problem.spec import load_problem
 from tests.test_cli import judge
 
@@ -92,8 +92,8 @@ def edit_spec(directory: Path, old: str, new: str) -> None:
 
 def test_gen_is_deterministic_and_the_same_in_parallel(problem_dir: Path) -> None:
     problem = load_problem(problem_dir)
-    one = testdata.generate(problem, None, jobs=1)
-    two = testdata.generate(problem, None, jobs=2)
+    one = making.generate(problem, None, jobs=1)
+    two = making.generate(problem, None, jobs=2)
     assert one == two
     assert [c.id for c in one] == ["samples/01", "hand/big", "hand/zero", *(f"random/0{i}" for i in range(1, 7))]
     by_id = {c.id: c for c in one}
@@ -131,7 +131,7 @@ def test_case_seeds_are_stable_and_unrelated() -> None:
 def test_a_failing_generator_names_group_and_case(problem_dir: Path, generator: str, message: str) -> None:
     (problem_dir / "generators" / "gen.py").write_text(generator)
     with pytest.raises(JudgeError) as caught:
-        testdata.generate(load_problem(problem_dir), None, jobs=2)
+        making.generate(load_problem(problem_dir), None, jobs=2)
     assert message in str(caught.value)
     assert str(caught.value).count("\n") == 0
 
@@ -139,7 +139,7 @@ def test_a_failing_generator_names_group_and_case(problem_dir: Path, generator: 
 def test_a_reference_traceback_names_its_own_file(problem_dir: Path) -> None:
     (problem_dir / "solutions" / "accepted" / "ref.py").write_text("a, b = map(int, input().split())\nprint(a // 0)\n")
     with pytest.raises(JudgeError) as caught:
-        testdata.generate(load_problem(problem_dir), None, jobs=1)
+        making.generate(load_problem(problem_dir), None, jobs=1)
     message = str(caught.value)
     assert 'File "ref.py", line 2' in message and "ZeroDivisionError" in message
     assert "/box/" not in message and "main.py" not in message
@@ -148,7 +148,7 @@ def test_a_reference_traceback_names_its_own_file(problem_dir: Path) -> None:
 def test_a_failing_reference_names_the_case(problem_dir: Path) -> None:
     (problem_dir / "solutions" / "accepted" / "ref.py").write_text("raise SystemExit('no answer')\n")
     with pytest.raises(JudgeError, match=r"groups\[0\] \(samples\) case 01: the reference ref.py exited with code 1"):
-        testdata.generate(load_problem(problem_dir), None)
+        making.generate(load_problem(problem_dir), None)
 
 
 def test_spec_checks_on_program_parts(problem_dir: Path) -> None:
@@ -256,7 +256,7 @@ def test_a_custom_checker_folder_with_arguments(problem_dir: Path) -> None:
 
 def test_making_the_tests_counts_each_stage_to_its_end(problem_dir: Path) -> None:
     seen: list[tuple[str, int, int]] = []
-    cases = testdata.generate(load_problem(problem_dir), None, jobs=2, counter=lambda *told: seen.append(told))
+    cases = making.generate(load_problem(problem_dir), None, jobs=2, counter=lambda *told: seen.append(told))
     stages = {stage: total for stage, _, total in seen}
     # 6 generated inputs; every input (generated, listed, handmade) through the validator; each
     # solved but the handmade one, which brings its answer.
@@ -272,7 +272,7 @@ def test_a_stated_answer_the_reference_disagrees_with_names_its_line(problem_dir
     spec.write_text(text.replace('answer: "3"', 'answer: "4"'))
     line = 1 + text.split("\n").index(next(x for x in text.split("\n") if 'answer: "3"' in x))
     with pytest.raises(JudgeError) as caught:
-        testdata.generate(load_problem(problem_dir), None, jobs=1)
+        making.generate(load_problem(problem_dir), None, jobs=1)
     assert str(caught.value) == (
         f"{spec}:{line}: groups[0] (samples) case 01: the spec's answer '4' differs from the reference's '3'"
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.grade import verify
+from judge.author import verify
 from judge.run.verdicts import Verdict
 from tests import needs
 from tests.conftest import PROBLEMS

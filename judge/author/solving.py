@@ -94,7 +94,7 @@ def _solve_with_program(directory: str, label: str, text: str) -> str:
     """A program reference: the problem's validators first, then the program, in the sandbox."""
     from pathlib import Path
 
-    from judge.problem import parts
+    from judge.author import parts
     from judge.problem.spec import load_problem
 
     problem = load_problem(Path(directory))

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.problem.expectations import (
+from judge.author.expectations import (
     FOLDERS,
     MARGIN,
     ExpectationError,

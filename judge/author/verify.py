@@ -2,7 +2,7 @@
 
 Per problem, in order: the spec loads; tests/ is what the generators make now; every input
 passes the validator; the reference reproduces every answer; and every solution under
-`solutions/<verdict folder>/` gets the verdict of its folder (see judge.problem.expectations),
+`solutions/<verdict folder>/` gets the verdict of its folder (see judge.author.expectations),
 with warnings where a time limit is close to deciding a verdict. The problem's kind may add
 decoys of its own (a function returning a constant, in each language of the accepted
 solutions), which the tests must not accept.
@@ -19,11 +19,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from judge.author import expectations
+from judge.author.expectations import Expectation, ExpectationError, GroupOutcome, Measured
 from judge.errors import JudgeError
 from judge.kinds import table as kinds
 from judge.kinds.base import Decoy
-from judge.problem import expectations
-from judge.problem.expectations import Expectation, ExpectationError, GroupOutcome, Measured
 from judge.problem.spec import Problem, load_problem
 from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox, sources
@@ -112,7 +112,8 @@ class ProblemReport:
 
 def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jobs: int = 1) -> list[Check]:
     """Tests up to date, inputs valid, answers reproduced by the reference."""
-    from judge.problem import parts, refs, testdata, validation
+    from judge.author import making, parts, validation
+    from judge.problem import refs, testdata
     from judge.problem.tables import TableStore
 
     store = TableStore(notify=notify)
@@ -121,10 +122,10 @@ def check_data(problem: Problem, notify: Callable[[str], None] | None = None, jo
     checks: list[Check] = []
     try:
         own = parts.load(problem, store, jobs)
-        made = testdata.generate(problem, store, jobs)
+        made = making.generate(problem, store, jobs)
     except JudgeError as err:
         return [Check("tests up to date", tuple(str(err).splitlines()))]
-    stale = testdata.compare(problem, made)
+    stale = making.compare(problem, made)
     checks.append(
         Check("tests up to date", tuple(f"{d} (run `judge gen {problem.id}`)" for d in stale), f"{len(made)} cases")
     )
@@ -340,7 +341,8 @@ class Prepared:
 
 def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs: int = 1) -> Prepared:
     """Load the spec and check the data; find the solutions (not run yet)."""
-    from judge.problem import testdata, validation
+    from judge.author import validation
+    from judge.problem import testdata
 
     try:
         problem = load_problem(problem_dir)

@@ -11,8 +11,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
+from judge.author.verify import ProblemReport
 from judge.grade.reports import write_atomic, xml_text
-from judge.grade.verify import ProblemReport
 
 
 def _case(

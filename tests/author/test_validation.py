@@ -3,8 +3,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from judge.author.validation import duplicate_inputs, validate_problem
 from judge.problem.spec import load_problem
-from judge.problem.validation import duplicate_inputs, validate_problem
 from tests.conftest import PROBLEMS
 
 
@@ -61,7 +61,7 @@ def test_duplicate_inputs_are_warned_about_naming_both_files(tmp_path: Path) -> 
 
 
 def test_a_statement_sample_that_disagrees_with_the_spec_is_warned_about(tmp_path: Path) -> None:
-    from judge.problem.validation import statement_samples
+    from judge.author.validation import statement_samples
 
     target = tmp_path / "eight-digits"
     shutil.copytree(PROBLEMS / "eight-digits", target)

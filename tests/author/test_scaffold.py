@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from judge.author import scaffold
 from judge.errors import JudgeError
-from judge.problem import scaffold
 from tests.test_cli import judge
 
 
