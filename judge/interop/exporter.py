@@ -51,11 +51,13 @@ from judge.interop.package import (
     JUDGE_SPEC,
     JUDGE_TIME_MULTIPLIERS,
 )
+from judge.kinds import table as kinds
 from judge.problem import statement
 from judge.problem.spec import CustomChecker, Problem
 from judge.run import sources
 
 VALIDATORS = Path(__file__).parent / "validators"
+SHARED_VALIDATION = "ascii_input"  # the module there that every puzzle's validator imports
 FORMATS = ("2023-07", "legacy")
 DEFAULT_FORMAT = "2023-07"
 # Of the problem's folder, what the package holds elsewhere or nobody needs.
@@ -324,12 +326,20 @@ def _generators(problem: Problem, package: Path) -> None:
     )
 
 
+def builtin_validator(reference: str) -> str:
+    """A built-in puzzle's validator as one program: its shared part written in place of the
+    import of it."""
+    shared = (VALIDATORS / f"{SHARED_VALIDATION}.py").read_text(encoding="utf-8")
+    own = (VALIDATORS / f"{reference}.py").read_text(encoding="utf-8")
+    lines = own.splitlines(keepends=True)
+    return "".join(shared if line.startswith(f"from {SHARED_VALIDATION} import ") else line for line in lines)
+
+
 def _validators(problem: Problem, package: Path) -> None:
     base = package / "input_validators"
     if problem.builtin:
-        own = VALIDATORS / f"{problem.spec.reference}.py"
         (base / "format").mkdir(parents=True)
-        shutil.copyfile(own, base / "format" / "validate.py")
+        (base / "format" / "validate.py").write_text(builtin_validator(problem.spec.reference), encoding="utf-8")
     for index, relative in enumerate(problem.spec.validators, start=1):
         source = problem.directory / relative
         _copy_program(source, base / f"v{index}-{shortname(Path(relative).stem)}")
@@ -395,8 +405,10 @@ def export_problem(problem: Problem, output: Path, version: str = DEFAULT_FORMAT
     `version` (2023-07 or legacy)."""
     if version not in FORMATS:
         raise JudgeError(f"unknown package format {version!r} (known: {', '.join(FORMATS)})")
-    if problem.kind == "functions":
-        raise JudgeError(f"{problem.spec_path}: the ICPC package format has no function problems; nothing exported")
+    if not kinds.of(problem).in_packages:
+        raise JudgeError(
+            f"{problem.spec_path}: the ICPC package format has no problems of kind {problem.kind}; nothing exported"
+        )
     if output.suffix.lower() != ".zip":
         raise JudgeError(f"{output}: the package is written as a .zip file")
     if not output.parent.is_dir():

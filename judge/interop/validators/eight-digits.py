@@ -3,21 +3,15 @@ One line of 9 space-separated tokens: 1-8 and x once each."""
 
 import sys
 
+from ascii_input import read_text, reject  # type: ignore[import-not-found]  # beside it, or written in (exporter)
+
 TOKENS = sorted("12345678x")
-data = sys.stdin.buffer.read()
-try:
-    text = data.decode("ascii")
-except UnicodeDecodeError:
-    print("not ASCII text", file=sys.stderr)
-    sys.exit(43)
+text = read_text()
 if not text.endswith("\n") or text.count("\n") != 1:
-    print("expected exactly one line, ending in LF", file=sys.stderr)
-    sys.exit(43)
+    reject("expected exactly one line, ending in LF")
 line = text[:-1]
 if any(ch.isspace() and ch != " " for ch in line):
-    print("whitespace other than spaces", file=sys.stderr)
-    sys.exit(43)
+    reject("whitespace other than spaces")
 if sorted(line.split()) != TOKENS:
-    print(f"{line[:40]!r} is not 1-8 and x once each", file=sys.stderr)
-    sys.exit(43)
+    reject(f"{line[:40]!r} is not 1-8 and x once each")
 sys.exit(42)
