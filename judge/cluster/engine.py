@@ -28,7 +28,7 @@ from judge.grade.runner import CaseResult
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import sandbox, sources
-from judge.run.sources import Launch, Sources
+from judge.run.sources import Sources
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -246,19 +246,9 @@ class ClusterEngine:
         self._waiting.push((-1, order), job)
         return job
 
-    def case(
-        self,
-        problem: Problem,
-        where: object,
-        launch: Launch,
-        case: CaseFiles,
-        limits: sandbox.RunLimits,
-        rank: tuple[int, int],
-        full: bool = False,
-    ) -> Hashable:
-        ends = batching.ending(problem, case.group, full)
-        job: Job[Future[Any]] = Job(case=QueuedCase(problem, where, launch, case, limits, rank, full, ends))
-        self._waiting.push(rank, job, build=id(where))
+    def case(self, queued: QueuedCase) -> Hashable:
+        job: Job[Future[Any]] = Job(case=queued)
+        self._waiting.push(queued.rank, job, build=id(queued.where))
         return job
 
     def finished(self) -> list[Hashable]:
@@ -321,7 +311,7 @@ class ClusterEngine:
         self, work: Sequence[tuple[Path, Solution]], on_done: Callable[[SolutionRun], None] | None = None
     ) -> dict[Path, SolutionRun]:
         """`judge verify`'s solution runs, one task each (keyed by solution path)."""
-        from judge.problem.spec import load_problem
+        from judge.kinds.table import load_problem
 
         problems: dict[Path, Problem] = {}
         tickets: dict[Hashable, Solution] = {}

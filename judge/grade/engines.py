@@ -13,7 +13,7 @@ import tempfile
 import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Generic, Protocol, TypeVar
@@ -48,18 +48,9 @@ class Engine(Protocol):
         """Queue the compile of a submission (identified once: judging.identify); a ticket.
         Compiles go before every case."""
 
-    def case(
-        self,
-        problem: Problem,
-        where: object,
-        launch: Launch,
-        case: CaseFiles,
-        limits: sandbox.RunLimits,
-        rank: tuple[int, int],
-        full: bool = False,
-    ) -> Hashable:
-        """Queue one case of a compiled submission; a ticket. Lower ranks start first. `full`:
-        every case is judged (no group ends early), as grading was asked."""
+    def case(self, queued: QueuedCase) -> Hashable:
+        """Queue one case of a compiled submission (QueuedCase.of); a ticket. Lower ranks
+        start first."""
 
     def finished(self) -> list[Hashable]:
         """Tickets that finished (at least one; waits for it); [] when none is queued."""
@@ -115,6 +106,21 @@ class QueuedCase:
     full: bool
     ending: str | None  # its group, if it may end early (batching.ending)
     stop: Path | None = None  # the local engine's: made to end the case once its task has started
+
+    @classmethod
+    def of(
+        cls,
+        problem: Problem,
+        where: object,
+        launch: Launch,
+        case: CaseFiles,
+        limits: sandbox.RunLimits,
+        rank: tuple[int, int],
+        full: bool = False,
+    ) -> QueuedCase:
+        """The case to queue; `full`: every case is judged (no group ends early), as grading
+        was asked."""
+        return cls(problem, where, launch, case, limits, rank, full, batching.ending(problem, case.group, full))
 
 
 Task = TypeVar("Task")
@@ -206,21 +212,11 @@ class LocalEngine:
         self._queue.push((-1, order), job)
         return job
 
-    def case(
-        self,
-        problem: Problem,
-        where: object,
-        launch: Launch,
-        case: CaseFiles,
-        limits: sandbox.RunLimits,
-        rank: tuple[int, int],
-        full: bool = False,
-    ) -> Hashable:
-        assert self._builds is not None and isinstance(where, str)
+    def case(self, queued: QueuedCase) -> Hashable:
+        assert self._builds is not None and isinstance(queued.where, str)
         stop = self._builds / f"stop-{next(self._stops)}"
-        ends = batching.ending(problem, case.group, full)
-        job: Job[Future[Any]] = Job(case=QueuedCase(problem, where, launch, case, limits, rank, full, ends, stop))
-        self._queue.push(rank, job, build=where)
+        job: Job[Future[Any]] = Job(case=replace(queued, stop=stop))
+        self._queue.push(queued.rank, job, build=queued.where)
         return job
 
     def finished(self) -> list[Hashable]:

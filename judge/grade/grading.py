@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judge.errors import JudgeError
 from judge.grade import judging, results
-from judge.grade.engines import Compiled, Engine, LocalEngine
+from judge.grade.engines import Compiled, Engine, LocalEngine, QueuedCase
 from judge.grade.judging import Submitted, language_of
 from judge.problem.spec import Problem
 from judge.problem.yamlpos import YamlError
@@ -317,7 +317,9 @@ def _queue_cases(pool: Engine, state: _Judging, running: dict[Hashable, tuple[_J
         place = within[case.group] = within.get(case.group, -1) + 1
         rank = (state.order, place)
         problem = state.submitted.problem
-        queued = pool.case(problem, state.compiled.where, state.launch, case, state.limits, rank, state.full)
+        queued = pool.case(
+            QueuedCase.of(problem, state.compiled.where, state.launch, case, state.limits, rank, state.full)
+        )
         running[queued] = (state, i)
         state.tickets[i] = queued
 

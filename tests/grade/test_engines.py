@@ -9,9 +9,10 @@ from collections.abc import Hashable
 from pathlib import Path
 
 from judge.grade import batching, runner
-from judge.grade.engines import LocalEngine
+from judge.grade.engines import LocalEngine, QueuedCase
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import Problem, load_problem
+from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import sandbox
 from judge.run.sources import Launch
@@ -30,7 +31,7 @@ def test_a_started_case_that_is_cancelled_stops_at_once_and_is_not_judged() -> N
         assert engine.finished() == [compiled]
         where = engine.compiled(compiled).where
         launch = submission.launch(problem.spec.limits.memory_mib)
-        ticket = engine.case(problem, where, launch, case, limits, (0, 0))
+        ticket = engine.case(QueuedCase.of(problem, where, launch, case, limits, (0, 0)))
         engine._start()
         deadline = time.monotonic() + 60
         while not ticket.future.running():  # type: ignore[attr-defined]  # handed to the worker: cannot be dropped
@@ -56,7 +57,9 @@ def test_a_queued_case_that_is_cancelled_never_runs() -> None:
         engine.finished()
         where = engine.compiled(compiled).where
         launch = submission.launch(problem.spec.limits.memory_mib)
-        ticket = engine.case(problem, where, launch, case, runner.run_limits(problem, submission.language), (0, 0))
+        ticket = engine.case(
+            QueuedCase.of(problem, where, launch, case, runner.run_limits(problem, submission.language), (0, 0))
+        )
         assert engine.cancel(ticket) is True
         assert engine.finished() == []
 
@@ -96,7 +99,10 @@ def test_fast_cases_of_a_build_go_to_a_worker_together_and_each_gets_its_own_res
         where = _compiled(engine, problem, source)
         engine._pace = _Steady(where, 0.002)  # as if its cases came back in 2 ms each
         # full: no group ends early, so every case runs and gets its own verdict
-        tickets = [engine.case(problem, where, launch, case, limits, (0, i), full=True) for i, case in enumerate(cases)]
+        tickets = [
+            engine.case(QueuedCase.of(problem, where, launch, case, limits, (0, i), full=True))
+            for i, case in enumerate(cases)
+        ]
         done: list[Hashable] = []
         while finished := engine.finished():
             done += finished
@@ -120,7 +126,10 @@ def test_cases_cancelled_inside_a_started_batch_stop_and_the_rest_never_start() 
         where = _compiled(engine, problem, source)
         engine._pace = _Steady(where, 0.001)
         # full: only the stops end these cases, not their group's end
-        tickets = [engine.case(problem, where, launch, case, limits, (0, i), full=True) for i, case in enumerate(cases)]
+        tickets = [
+            engine.case(QueuedCase.of(problem, where, launch, case, limits, (0, i), full=True))
+            for i, case in enumerate(cases)
+        ]
         engine._start()
         future = tickets[0].future  # type: ignore[attr-defined]
         assert all(ticket.future is future for ticket in tickets)  # type: ignore[attr-defined]  # one task
