@@ -25,11 +25,10 @@ from judge.problem.locate import find_problem
 from judge.run import defaults
 
 if TYPE_CHECKING:
-    from judge.grade.adhoc import AdHocLimits
+    from judge.grade.adhoc import AdHocTask
     from judge.grade.results import GradeRecord
     from judge.grade.runner import CaseResult
     from judge.problem.spec import Problem
-    from judge.run import sandbox
     from judge.run.sources import Sources
 
 
@@ -83,7 +82,7 @@ def run_command(
     On a problem, sample cases show the first difference; secret cases show only their
     verdict and figures. The exit code is 0 only for AC.
     """
-    from judge.grade.adhoc import AdHocLimits
+    from judge.grade.adhoc import AdHocTask
     from judge.run import build
 
     if input_file is not None:
@@ -91,12 +90,14 @@ def run_command(
         compile_limits = build.compile_limits(submission.language, compile_time_limit, compile_memory_limit)
         sys.exit(
             _run_ad_hoc(
-                submission,
-                input_file,
-                answer_file,
-                AdHocLimits(time_limit, memory_limit, output_limit),
-                checker,
-                compile_limits,
+                AdHocTask(
+                    submission,
+                    input_file,
+                    answer_file,
+                    AdHocLimits(time_limit, memory_limit, output_limit),
+                    checker,
+                    compile_limits,
+                ),
                 as_json,
             )
         )
@@ -208,20 +209,12 @@ def _print_record(record: GradeRecord, submission: Sources, problem: Problem, an
     return 0 if record.verdict == "AC" else EXIT_FAILED
 
 
-def _run_ad_hoc(
-    submission: Sources,
-    input_file: Path,
-    answer_file: Path | None,
-    limits: AdHocLimits,
-    checker: str,
-    compile_limits: sandbox.RunLimits,
-    as_json: bool,
-) -> int:
+def _run_ad_hoc(task: AdHocTask, as_json: bool) -> int:
     import json
 
     from judge.grade import adhoc, results
 
-    done = adhoc.run_once(submission, input_file, answer_file, limits, checker, compile_limits)
+    done = adhoc.run_once(task)
     if not done.compiled:
         if as_json:
             click.echo(
@@ -234,7 +227,7 @@ def _run_ad_hoc(
     assert run is not None and decided is not None
     if as_json:
         payload = {
-            "verdict": "OK" if answer_file is None and done.passed else decided.verdict.value,
+            "verdict": "OK" if task.answer_file is None and done.passed else decided.verdict.value,
             "message": decided.message,
             "cpu_s": run.cpu_s,
             "wall_s": run.wall_s,
@@ -250,7 +243,7 @@ def _run_ad_hoc(
         return 0 if done.passed else EXIT_FAILED
     cpu, wall, mib = figures(run.cpu_s, run.wall_s, run.memory_kib)
     shown = f"cpu {cpu} s, wall {wall} s, memory {mib} MiB"
-    if answer_file is None:
+    if task.answer_file is None:
         # Not judging: the program's output is the result; problems go to stderr.
         sys.stdout.buffer.write(run.stdout)
         if done.passed:

@@ -32,14 +32,20 @@ class AdHocRun:
     sandbox_mode: str
 
 
-def run_once(
-    submission: Sources,
-    input_file: Path,
-    answer_file: Path | None,
-    limits: AdHocLimits,
-    checker: str,
-    compile_limits: sandbox.RunLimits,
-) -> AdHocRun:
+@dataclass(frozen=True)
+class AdHocTask:
+    """One program on one input, as `judge run --input` was given them."""
+
+    submission: Sources
+    input_file: Path
+    answer_file: Path | None  # without one, nothing is compared
+    limits: AdHocLimits
+    checker: str
+    compile_limits: sandbox.RunLimits
+
+
+def run_once(task: AdHocTask) -> AdHocRun:
+    submission, input_file, answer_file, limits = task.submission, task.input_file, task.answer_file, task.limits
     for path in (input_file, answer_file):
         if path is not None and not path.is_file():
             raise JudgeError(f"{path}: no such file")
@@ -53,14 +59,14 @@ def run_once(
     )
     mode = sandbox.detect().mode
     with build.box() as where:
-        compiled = build.compile_submission(submission, where, compile_limits)
+        compiled = build.compile_submission(submission, where, task.compile_limits)
         if not compiled.ok:
             return AdHocRun(compiled.message, False, None, None, False, mode)
         argv = submission.run_argv(limits.memory_mib)
         run = sandbox.run(argv, box=where, limits=run_limits, stdin=input_file)
     check = None
     if answer_file is not None and run.exit_code == 0 and run.limit_hit is None:
-        check = checkers.named(checker).compare(run.stdout, answer_file.read_bytes())
+        check = checkers.named(task.checker).compare(run.stdout, answer_file.read_bytes())
     decided = judge_run(run, run_limits.memory_mib * 1024, check, languages.memory_marks())
     # Without an answer nothing is compared: a run that ended well is all there is to say.
     passed = decided.verdict is Verdict.AC or (answer_file is None and decided.verdict is Verdict.IE)
