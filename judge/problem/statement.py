@@ -228,18 +228,24 @@ def _group_end(text: str, start: int) -> int:
     depth = 0
     index = start
     while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-        index += 1
+        closing = text[index] == "}"
+        index, depth = _brace_step(text, index, depth)
+        if closing and depth == 0:
+            return index
     return -1
+
+
+def _brace_step(text: str, index: int, depth: int) -> tuple[int, int]:
+    """Past the character at `index`: the next index and the brace depth there (a backslash
+    takes the character after it along)."""
+    char = text[index]
+    if char == "\\":
+        return index + 2, depth
+    if char == "{":
+        return index + 1, depth + 1
+    if char == "}":
+        return index + 1, depth - 1
+    return index + 1, depth
 
 
 def _split_top(text: str, separator: re.Pattern[str]) -> list[str]:
@@ -252,19 +258,11 @@ def _split_top(text: str, separator: re.Pattern[str]) -> list[str]:
             depth += 1
         elif text.startswith("\\end{", index):
             depth -= 1
-        char = text[index]
         if depth == 0 and (found := separator.match(text, index)) and not _escaped(text, index):
             pieces.append(text[start:index])
             start = index = found.end()
             continue
-        if char == "\\":
-            index += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-        index += 1
+        index, depth = _brace_step(text, index, depth)
     pieces.append(text[start:])
     return pieces
 
