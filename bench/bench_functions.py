@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO))
 
 from judge.author import making  # noqa: E402
 from judge.grade import judging  # noqa: E402
-from judge.problem.spec import load_problem  # noqa: E402
+from judge.kinds.table import load_problem  # noqa: E402
 from judge.problem.tables import TableStore  # noqa: E402
 
 CALLS = 40

@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from judge.grade import judging  # noqa: E402
-from judge.problem.spec import load_problem  # noqa: E402
+from judge.kinds.table import load_problem  # noqa: E402
 
 RUNS = 10
 TESTS = 20

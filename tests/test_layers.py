@@ -22,12 +22,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli", "__main__"),
 )
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
-# Issue 57: the arrows problem/ still has up to kinds/, until each kind owns its part of the spec.
-NOT_YET_DOWN = {
-    ("judge/problem/shown.py", "judge.kinds"),
-    ("judge/problem/spec.py", "judge.kinds.unit"),
-    ("judge/problem/spec.py", "judge.kinds.functions"),
-}
 
 
 def _stage(module: str) -> str:
@@ -57,7 +51,7 @@ def test_every_import_points_down_the_stages() -> None:
             there = _stage(module)
             if there == "__version__":
                 there = "__init__"
-            if RANK[there] > RANK[here] and (str(path.relative_to(REPO)), module) not in NOT_YET_DOWN:
+            if RANK[there] > RANK[here]:
                 upward.append(f"{path.relative_to(REPO)}:{line}: {here} imports {module}")
     assert upward == []
 

@@ -19,7 +19,7 @@ import jinja2
 from judge import paths
 from judge.errors import JudgeError
 from judge.kinds import table as kinds
-from judge.problem.spec import json_schema
+from judge.kinds.table import json_schema
 
 TEMPLATES = Path(paths.TEMPLATES) / "new"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")

@@ -34,7 +34,7 @@ def reference_name(problem_dir: str) -> str:
         pass
     from pathlib import Path  # only on a cache miss, like the full spec check below
 
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
 
     name = load_problem(Path(problem_dir)).spec.reference
     try:
@@ -95,7 +95,7 @@ def _solve_with_program(directory: str, label: str, text: str) -> str:
     from pathlib import Path
 
     from judge.author import parts
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
 
     problem = load_problem(Path(directory))
     own = parts.load(problem)

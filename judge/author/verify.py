@@ -24,7 +24,8 @@ from judge.author.expectations import Expectation, ExpectationError, GroupOutcom
 from judge.errors import JudgeError
 from judge.kinds import table as kinds
 from judge.kinds.base import Decoy
-from judge.problem.spec import Problem, load_problem
+from judge.kinds.table import load_problem
+from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox, sources
 from judge.run.verdicts import Verdict, headline

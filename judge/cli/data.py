@@ -41,8 +41,8 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
     and run in the sandbox, JOBS at a time."""
     from judge.author import making
     from judge.grade import grading
+    from judge.kinds.table import load_problem
     from judge.problem import refs
-    from judge.problem.spec import load_problem
     from judge.problem.tables import TableStore
 
     store = TableStore(notify=say)
@@ -94,7 +94,7 @@ def validate(ctx: click.Context, problem_names: tuple[str, ...], jobs: int | Non
     (its built-in validator and its validator programs)."""
     from judge.author.validation import duplicate_inputs, validate_problem
     from judge.grade import grading
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
 
     failed = False
     summary = Table("problem", "inputs", "result", box=None, pad_edge=False)
@@ -142,7 +142,7 @@ def solve(ctx: click.Context, problem: str, input_file: str | None) -> None:
 @click.pass_context
 def schema(ctx: click.Context, output: Path | None, check: bool) -> None:
     """Write the JSON schema of problem.yaml, for editor completion and checks."""
-    from judge.problem.spec import json_schema
+    from judge.kinds.table import json_schema
 
     target = output if output is not None else ctx.obj["problems"] / "problem.schema.json"
     text = json_schema()

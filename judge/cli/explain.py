@@ -55,7 +55,7 @@ def explain(
 
     from judge.explain import render, search
     from judge.grade import grading, judging, reports
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
     from judge.problem.tables import TableStore
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))

@@ -70,8 +70,8 @@ def new(
 def starter(ctx: click.Context, problem: str, language: str, output: Path | None) -> None:
     """A function problem's starter file: the function with its signature and an empty body."""
     from judge.kinds import table as kinds
+    from judge.kinds.table import load_problem
     from judge.problem.locate import find_problem
-    from judge.problem.spec import load_problem
 
     loaded = load_problem(Path(find_problem(problem, ctx.obj["problems"])))
     _, text = kinds.of(loaded).starter_file(loaded, language)
@@ -147,8 +147,8 @@ def export(ctx: click.Context, problem: str, output: Path, version: str) -> None
     """Export PROBLEM as an ICPC problem package, as Kattis problemtools' verifyproblem and
     DOMjudge read it; `judge import` of it gives back the same problem."""
     from judge.interop import exporter
+    from judge.kinds.table import load_problem
     from judge.problem.locate import find_problem
-    from judge.problem.spec import load_problem
 
     loaded = load_problem(Path(find_problem(problem, ctx.obj["problems"])))
     with status(f"exporting {loaded.id}"):

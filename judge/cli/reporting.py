@@ -23,7 +23,7 @@ def load_problems(ctx: click.Context, names: Sequence[str]) -> dict[str, Problem
     """The problems asked for. Named ones must load; of a whole folder, one that does not
     (a spec with an error) is left out with a line naming it, and the others are graded."""
     from judge.errors import JudgeError
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
 
     loaded: dict[str, Problem] = {}
     for folder in chosen_problems(ctx, names):

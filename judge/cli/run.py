@@ -112,8 +112,8 @@ def _run_problem(
     import json
 
     from judge.grade import judging, results
+    from judge.kinds.table import load_problem
     from judge.problem import testdata
-    from judge.problem.spec import load_problem
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
     submitted = judging.identify(problem, source, "", language)

@@ -205,8 +205,8 @@ def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layo
     """Write the web judge's gradebook offline: every roster student and assignment problem,
     the counted score after the course's policy (the numbers of /teacher/grades.csv)."""
     from judge.course.gradebook import FORMATS
+    from judge.kinds.table import load_problem
     from judge.problem.locate import problem_dirs
-    from judge.problem.spec import load_problem
     from judge.web.routes.site import class_book, course_for
 
     if not (data_dir / "judge.sqlite3").is_file():

@@ -30,7 +30,7 @@ from judge.grade import feedback, highlight
 from judge.grade.feedback import Shown
 from judge.grade.grading import Entry, Override
 from judge.grade.results import GradeRecord, isolated_mode, to_json
-from judge.problem import shown
+from judge.kinds import shown
 from judge.problem.spec import Problem
 from judge.run import sources
 from judge.run.verdicts import Verdict

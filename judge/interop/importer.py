@@ -642,7 +642,7 @@ def _map_own(
         header + yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8"
     )
     cases = _make_tests(out, jobs, notify)
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
 
     loaded = load_problem(out)
     notes.append("the judge's own spec, files and solution folders came back from judge.yaml and judge/")
@@ -688,7 +688,8 @@ def _write_spec(out: Path, spec: SpecOut, version: str, package_name: str) -> No
 
 def _make_tests(out: Path, jobs: int, notify: Notify | None) -> list[TestCase]:
     from judge.author import making
-    from judge.problem.spec import SpecError, load_problem
+    from judge.kinds.table import load_problem
+    from judge.problem.spec import SpecError
 
     try:
         problem = load_problem(out)

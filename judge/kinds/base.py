@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from judge.errors import JudgeError, SandboxFailure
+from judge.problem.checkers import FOR_TEXT
 from judge.run import sandbox
 from judge.run.checkers import CheckResult
 from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
-    from judge.problem.spec import Problem
+    from judge.problem.spec import Finding, Problem, ProblemSpec
+    from judge.problem.yamlpos import Located
 
 STOPPED = "not judged: stopped, its group had ended"
 
@@ -84,6 +86,7 @@ class Kind(ABC):
     """One kind of problem. A subclass is a row of kinds.table."""
 
     name: ClassVar[str]
+    summary: ClassVar[str]  # what a problem of the kind is, in a line (the spec's schema says it)
     # Each case's answer is the reference's output on its input (judge gen makes it, judge verify
     # reproduces it, judge explain compares with it); else the answer file is the spec's, as it is,
     # and verify instead judges the reference on every case.
@@ -98,6 +101,26 @@ class Kind(ABC):
     # may stand in for the statement's own, and the statement's are checked against the spec's.
     # Not so for a function's samples (calls) or an interaction's (a dialogue).
     samples_are_cases: ClassVar[bool] = False
+    # The ICPC/Kattis package format has problems of this kind (`judge export` writes them).
+    in_packages: ClassVar[bool] = True
+    # Its part of problem.yaml (the spec's loader asks, judge.problem.spec.KindRules): the keys
+    # only its problems may set, at the top and in a case; the built-in checkers it can use,
+    # and whose they are, for the message naming one it cannot.
+    spec_keys: ClassVar[tuple[str, ...]] = ()
+    # A spec that names no kind but sets one of its spec_keys is of this kind (as ICPC packages
+    # make a problem with its own dialogue program interactive).
+    named_by_keys: ClassVar[bool] = False
+    case_keys: ClassVar[tuple[str, ...]] = ()
+    checkers: ClassVar[tuple[str, ...]] = FOR_TEXT
+    whose: ClassVar[str] = "a program's"
+
+    def spec_issues(self, directory: Path, spec: ProblemSpec) -> list[Finding]:
+        """What the kind requires of the rest of its problem's spec, each with its key path."""
+        return []
+
+    def complete_spec(self, directory: Path, spec: ProblemSpec, located: Located) -> ProblemSpec:
+        """The spec with what the kind makes of its own files (a unit problem's groups)."""
+        return spec
 
     @abstractmethod
     def judge_case(self, job: CaseJob) -> CaseRun:

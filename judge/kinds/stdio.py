@@ -32,6 +32,7 @@ def check_output(problem: Problem, case: tuple[Path, Path], output: bytes) -> Ch
 
 class Stdio(Kind):
     name = "stdio"
+    summary = "a program reads each case on stdin and writes its answer on stdout"
     solves = True
     samples_are_cases = True
 

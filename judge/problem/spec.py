@@ -4,6 +4,10 @@ pydantic checks types and ranges (strict: `"1"` is not a number, unknown keys ar
 errors); the loader then checks what needs the file system or the reference
 registry (the statement exists, the generator is known), and reports every finding
 as `problem.yaml:LINE: key.path: what is wrong`.
+
+This module keeps what every problem has. Each kind of problem owns its part (its keys,
+their checks and messages, what it makes of its own files) as the KindRules the loader
+is handed: judge.kinds.table.load_problem is how the rest of the judge loads a problem.
 """
 
 from __future__ import annotations
@@ -11,14 +15,13 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import re
 import shlex
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, Protocol, get_args
 
 from pydantic import (
     BaseModel,
@@ -35,7 +38,7 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from judge.errors import JudgeError
 from judge.problem import refs
-from judge.problem.checkers import FOR_TEXT, FOR_VALUES, BuiltinChecker, TokensChecker
+from judge.problem.checkers import BuiltinChecker, TokensChecker
 from judge.problem.locate import SPEC_FILE
 from judge.problem.yamlpos import Located, YamlError
 from judge.problem.yamlpos import load as load_yaml
@@ -368,11 +371,10 @@ class ProblemSpec(_Strict):
         " groups (each secret group's verdict and points, its figures as a quarter of the limit), cases (each"
         " secret case's verdict too). Never a secret case's input, output, message or exact figures",
     )
-    kind: Literal["stdio", "functions", "unit"] = Field(
-        default="stdio",
-        description="stdio: a program reads each case on stdin and writes stdout; functions: a function of"
-        " `signature` is called once per case; unit: the teacher's test files, a case per test (an"
-        " `interactor` makes a problem interactive instead)",
+    kind: str | None = Field(
+        default=None,
+        min_length=1,
+        description="The kind of problem: a name of judge.kinds.table (the schema lists them)",
     )
     unit: Unit | None = Field(default=None, description="A unit-test problem's tests (kind: unit)")
     signature: str | None = Field(
@@ -385,7 +387,8 @@ class ProblemSpec(_Strict):
         default_factory=dict,
         description="A function problem: where the reference raised, the exception a student's code must raise,"
         " per language id (python3: ValueError, java: IllegalArgumentException, cpp: std::invalid_argument);"
-        " pypy3 takes python3's and cpp20 cpp's. A language not named may raise any exception",
+        " a language not named takes the one named for its family in languages.yaml (pypy3 python3's, cpp20 cpp's);"
+        " a language of no named family may raise any exception",
     )
     checker: Checker = Field(default_factory=lambda: TokensChecker(type="tokens"))
     interactor: Interactor | None = Field(
@@ -458,8 +461,9 @@ class Problem:
 
     @property
     def kind(self) -> str:
-        """Its kind's name (judge.kinds.table): an interactor makes it interactive."""
-        return "interactive" if self.spec.interactor is not None else self.spec.kind
+        """Its kind's name in judge.kinds.table, as the loader chose it (the spec's, else the default)."""
+        assert self.spec.kind is not None, "a loaded spec names its kind"
+        return self.spec.kind
 
     @property
     def max_score(self) -> float:
@@ -576,10 +580,52 @@ def error_message(error: Any, model: type[BaseModel] | None = None) -> str:
     return message.removeprefix("Value error, ")
 
 
-def load_problem(directory: Path, judging_only: bool = False) -> Problem:
-    """Load and check `directory/problem.yaml`; raise SpecError listing every issue found.
-    `judging_only`: a copy made to judge with (Gradescope's autograder), which has the tests
-    but not the solutions, so not a program reference either."""
+Finding = tuple[tuple[str | int, ...], str]  # where in the spec (a key path), and what is wrong
+
+
+class KindRules(Protocol):
+    """What one kind of problem adds to the loading of its spec. Each kind of judge.kinds is
+    one; the loader asks it, never its name, so a new kind needs no line here."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    # The top-level keys only this kind's problems may set, and the keys of a case.
+    spec_keys: ClassVar[tuple[str, ...]]
+    case_keys: ClassVar[tuple[str, ...]]
+    checkers: ClassVar[tuple[str, ...]]  # the built-in checkers a problem of the kind may name
+    whose: ClassVar[str]  # "a program's", for the message naming a checker it may not
+
+    def spec_issues(self, directory: Path, spec: ProblemSpec) -> list[Finding]:
+        """What the kind requires of the rest of the spec (its keys, the cases, the reference)."""
+        ...
+
+    def complete_spec(self, directory: Path, spec: ProblemSpec, located: Located) -> ProblemSpec:
+        """The spec with what the kind makes of its own files (a unit problem's group per test);
+        SpecError naming the file and line of one it cannot read."""
+        ...
+
+
+class KindTable(Protocol):
+    """The kinds a spec may name (judge.kinds.table): the loader's only way to them."""
+
+    def all(self) -> Sequence[KindRules]:
+        """Every kind, in the table's order."""
+        ...
+
+    def chosen(self, spec: ProblemSpec) -> KindRules | None:
+        """The kind a spec is of (its own `kind`, or the default); None when it names none known."""
+        ...
+
+    def unnamed(self) -> str:
+        """In words, the kind of a spec that names none."""
+        ...
+
+
+def read_problem(directory: Path, kinds: KindTable, judging_only: bool = False) -> Problem:
+    """Load and check `directory/problem.yaml`, each kind's part by that kind's rules; raise
+    SpecError listing every issue found. `judging_only`: a copy made to judge with
+    (Gradescope's autograder), which has the tests but not the solutions, so not a program
+    reference either. Callers above the kinds use judge.kinds.table.load_problem."""
     spec_path = directory / SPEC_FILE
     try:
         located = load_yaml(spec_path)
@@ -597,48 +643,64 @@ def load_problem(directory: Path, judging_only: bool = False) -> Problem:
             for e in err.errors()
         ]
         raise SpecError(issues) from None
-    issues = [
-        SpecIssue(spec_path, located.line_of(loc), render_path(loc, located), message)
-        for loc, message in _semantic_issues(directory, spec, judging_only)
-    ]
+    kind = kinds.chosen(spec)
+    if kind is None:
+        known = ", ".join(k.name for k in kinds.all())
+        found: list[Finding] = [(("kind",), f"unknown kind {spec.kind!r} (known: {known})")]
+    else:
+        spec = spec.model_copy(update={"kind": kind.name})
+        found = _semantic_issues(directory, spec, judging_only)
+        found += _kind_issues(directory, spec, kind, kinds.all())
+    issues = [SpecIssue(spec_path, located.line_of(loc), render_path(loc, located), message) for loc, message in found]
     if issues:
         raise SpecError(issues)
-    if spec.kind == "unit":
-        spec = _unit_groups(directory, spec, located)
-    elif not spec.groups:
+    assert kind is not None
+    spec = kind.complete_spec(directory, spec, located)
+    if not spec.groups:
         raise SpecError([SpecIssue(spec_path, 1, "groups:", "a problem needs at least one group of tests")])
     return Problem(directory, spec)
 
 
-def _inside(directory: Path, relative: str) -> bool:
+def _kind_issues(directory: Path, spec: ProblemSpec, kind: KindRules, every: Sequence[KindRules]) -> list[Finding]:
+    """Keys another kind owns, a checker the kind cannot use, then the kind's own rules."""
+    found: list[Finding] = []
+    for other in every:
+        if other is kind:
+            continue
+        owned = f"belongs to `kind: {other.name}` problems"
+        found += [((key,), f"`{key}` {owned}") for key in other.spec_keys if key in spec.model_fields_set]
+        for i, group in enumerate(spec.groups):
+            for j, case in enumerate(group.cases or ()):
+                for key in other.case_keys:
+                    if key in case.model_fields_set and key not in kind.case_keys:
+                        found.append((("groups", i, "cases", j, key), f"a `{key}` {owned}"))
+    if "checker" in spec.model_fields_set and not isinstance(spec.checker, CustomChecker):
+        if spec.checker.type not in kind.checkers:
+            allowed = ", ".join(kind.checkers)
+            found.append((("checker", "type"), f"{spec.checker.type!r} is not {kind.whose} checker ({allowed})"))
+    return found + kind.spec_issues(directory, spec)
+
+
+def inside(directory: Path, relative: str) -> bool:
+    """Whether `relative` stays inside the problem folder (no `..` or link out of it)."""
     target = (directory / relative).resolve()
     return target.is_relative_to(directory.resolve())
 
 
-def _semantic_issues(
-    directory: Path, spec: ProblemSpec, judging_only: bool = False
-) -> list[tuple[tuple[str | int, ...], str]]:
-    found: list[tuple[tuple[str | int, ...], str]] = []
+def _semantic_issues(directory: Path, spec: ProblemSpec, judging_only: bool = False) -> list[Finding]:
+    found: list[Finding] = []
     if spec.id != directory.name:
         found.append((("id",), f"{spec.id!r} differs from the folder name {directory.name!r}"))
-    if not _inside(directory, spec.statement):
+    if not inside(directory, spec.statement):
         found.append((("statement",), f"{spec.statement!r} points outside the problem folder"))
     elif not (directory / spec.statement).is_file():
         found.append((("statement",), f"file not found: {spec.statement}"))
     if isinstance(spec.checker, CustomChecker):
-        found += _program_issues(directory, ("checker", "program"), spec.checker.program)
-    if spec.interactor is not None:
-        found += _program_issues(directory, ("interactor", "program"), spec.interactor.program)
-        if "checker" in spec.model_fields_set:
-            found.append((("checker",), "an interactive problem has no checker: its interactor decides"))
-        if spec.reference in refs.NAMES:
-            found.append(
-                (("reference",), "an interactive problem's reference is a program that talks to the interactor")
-            )
+        found += program_issues(directory, ("checker", "program"), spec.checker.program)
     reference = None
     if spec.reference in refs.NAMES:
         reference = refs.get(spec.reference)
-    elif not _inside(directory, spec.reference):
+    elif not inside(directory, spec.reference):
         found.append((("reference",), f"{spec.reference!r} points outside the problem folder"))
     elif not (directory / spec.reference).exists() and not judging_only:
         found.append(
@@ -648,9 +710,8 @@ def _semantic_issues(
                 " nor a program file or folder of the problem",
             )
         )
-    found += _unit_issues(directory, spec) if spec.kind == "unit" else _kind_issues(spec)
     for i, program in enumerate(spec.validators):
-        found += _program_issues(directory, ("validators", i), program)
+        found += program_issues(directory, ("validators", i), program)
     seen: set[str] = set()
     for i, group in enumerate(spec.groups):
         if group.name in seen:
@@ -659,7 +720,7 @@ def _semantic_issues(
         if group.generate is not None:
             found += [(("groups", i, "generate"), m) for m in _generate_issues(directory, group.generate, group.count)]
         if group.files is not None:
-            if not _inside(directory, group.files):
+            if not inside(directory, group.files):
                 found.append((("groups", i, "files"), f"{group.files!r} points outside the problem folder"))
             elif not (directory / group.files).is_dir():
                 found.append((("groups", i, "files"), f"folder not found: {group.files}"))
@@ -668,7 +729,7 @@ def _semantic_issues(
         if group.generator is None:
             continue
         if reference is None:
-            if (directory / spec.reference).exists() and _inside(directory, spec.reference):
+            if (directory / spec.reference).exists() and inside(directory, spec.reference):
                 found.append(
                     (
                         ("groups", i, "generator"),
@@ -691,139 +752,9 @@ def _semantic_issues(
     return found
 
 
-def _unit_issues(directory: Path, spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
-    """What a unit-test problem asks of its spec: its tests' folder, and no cases of its own
-    (each test is one); the tests' files themselves are read once the spec is whole."""
-    if spec.unit is None:
-        return [(("kind",), "a unit-test problem needs `unit:` (framework, student_files, tests)")]
-    found: list[tuple[tuple[str | int, ...], str]] = []
-    if spec.groups:
-        found.append((("groups",), "a unit-test problem's groups are its tests: leave `groups` out"))
-    if spec.interactor is not None:
-        found.append((("interactor",), "a unit-test problem has no interactor"))
-    if spec.reference in refs.NAMES:
-        found.append((("reference",), "a unit-test problem's reference is the files a student would submit"))
-    if not _inside(directory, spec.unit.tests):
-        found.append((("unit", "tests"), f"{spec.unit.tests!r} points outside the problem folder"))
-    elif not (directory / spec.unit.tests).is_dir():
-        found.append((("unit", "tests"), f"folder not found: {spec.unit.tests}"))
-    return found
-
-
-def _unit_groups(directory: Path, spec: ProblemSpec, located: Located) -> ProblemSpec:
-    """A unit-test problem's spec with a group per test, found in its test files; SpecError
-    naming the file and line of a test file that cannot be read."""
-    from judge.kinds.unit import found, listing
-
-    assert spec.unit is not None
-    table = found.per_test_table(spec.unit.per_test)
-    try:
-        tests = listing.unit_tests(directory / spec.unit.tests, spec.unit.default_points, table, spec.unit.framework)
-    except listing.ListingError as err:
-        raise SpecError([SpecIssue(err.path, err.line, "", str(err))]) from None
-    unknown = sorted(set(spec.unit.per_test) - {t.id for t in tests})
-    # A test the teacher skipped in the source is no case: a skip earns nothing (verify lists it).
-    any_found = bool(tests)
-    tests = [test for test in tests if not test.skipped]
-    if not tests:
-        line = located.line_of(("unit", "tests"))
-        why = "every test in its files is skipped" if any_found else "no tests found in its files"
-        raise SpecError([SpecIssue(directory / SPEC_FILE, line, "unit.tests:", why)])
-    if unknown:
-        line = located.line_of(("unit", "per_test", unknown[0]))
-        message = f"no test {unknown[0]!r} in the test files"
-        raise SpecError([SpecIssue(directory / SPEC_FILE, line, "unit.per_test:", message)])
-    if spec.unit.runs == "together":
-        # The student's code shares the process with the file it runs: a secret test in a
-        # file with public ones could be read and raised from a public test, whose message
-        # students see. The file's public tests need it, so such a file is refused.
-        visibilities: dict[str, set[bool]] = {}
-        for test in tests:
-            visibilities.setdefault(test.file, set()).add(test.public)
-        mixed = sorted(file for file, seen in visibilities.items() if len(seen) > 1)
-        if mixed:
-            why = (
-                "holds public and secret tests, which mode together cannot keep apart"
-                " (the student's code could read a secret one during a public one): move the secret ones to a file of their own"
-            )
-            raise SpecError([SpecIssue(directory / spec.unit.tests / mixed[0], 0, "", why)])
-    taken: set[str] = set()
-    groups = tuple(
-        Group(
-            name=listing.group_name(test.id, taken),
-            visibility="public" if test.public else "secret",
-            points=test.points,
-            cases=(Case(input=test.id + "\n"),),
-        )
-        for test in tests
-    )
-    update: dict[str, object] = {"groups": groups}
-    if spec.unit.per_test_time_s is not None:  # a test's time is the problem's time limit, per case
-        update["limits"] = spec.limits.model_copy(update={"time_s": spec.unit.per_test_time_s})
-    return spec.model_copy(update=update)
-
-
-def _kind_issues(spec: ProblemSpec) -> list[tuple[tuple[str | int, ...], str]]:
-    """What a problem's kind asks of the rest of its spec: a function problem's signature, calls
-    and answers of its types, and a checker of values; a program's cases of text."""
-    from judge.kinds.functions import types
-
-    functions = spec.kind == "functions"
-    found: list[tuple[tuple[str | int, ...], str]] = []
-    allowed = FOR_VALUES if functions else FOR_TEXT
-    if "checker" in spec.model_fields_set and not isinstance(spec.checker, CustomChecker):
-        if spec.checker.type not in allowed:
-            what = "a function problem's" if functions else "a program's"
-            found.append((("checker", "type"), f"{spec.checker.type!r} is not {what} checker ({', '.join(allowed)})"))
-    if not functions:
-        if spec.signature is not None:
-            found.append((("signature",), "a signature belongs to `kind: functions` problems"))
-        if spec.raises:
-            found.append((("raises",), "`raises` belongs to `kind: functions` problems"))
-        calls = [(i, j) for i, g in enumerate(spec.groups) for j, c in enumerate(g.cases or ()) if c.called is not None]
-        found += [
-            (("groups", i, "cases", j, "call"), "a `call` belongs to `kind: functions` problems") for i, j in calls
-        ]
-        return found
-    if spec.interactor is not None:
-        found.append((("interactor",), "a function problem has no interactor"))
-    for language, name in spec.raises.items():
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9.:$]*", name):
-            found.append((("raises", language), f"{name!r} is not the name of an exception"))
-    if spec.reference in refs.NAMES:
-        found.append((("reference",), "a function problem's reference is a function in a program file"))
-    if spec.signature is None:
-        return [*found, (("kind",), "a function problem needs a `signature`, e.g. moves(start: str, goal: str) -> int")]
-    try:
-        api = types.parse_api(spec.signature)
-    except types.SignatureError as err:
-        return [*found, (("signature",), f"not a signature: {err}")]
-    one_class = isinstance(api, types.ClassSignature)
-    for i, group in enumerate(spec.groups):
-        for j, case in enumerate(group.cases or ()):
-            where: tuple[str | int, ...] = ("groups", i, "cases", j)
-            field = "calls" if one_class else "call"
-            if (case.calls if one_class else case.call) is None:
-                said = (
-                    "a class problem's case is `calls` (a scenario)"
-                    if one_class
-                    else "a function problem's case is a `call` (its arguments)"
-                )
-                found.append(((*where, "input" if case.input is not None else field), said))
-                continue
-            wrong = types.call_issue(api, case.called)
-            if wrong:
-                found.append(((*where, field), wrong))
-            elif case.answer is not None:
-                wrong = types.answer_issue(api, case.called, case.answer)
-                found += [((*where, "answer"), wrong)] if wrong else []
-    return found
-
-
-def _program_issues(
-    directory: Path, loc: tuple[str | int, ...], relative: str
-) -> list[tuple[tuple[str | int, ...], str]]:
-    if not _inside(directory, relative):
+def program_issues(directory: Path, loc: tuple[str | int, ...], relative: str) -> list[Finding]:
+    """A program of the problem (a file or folder) that is missing or points outside it."""
+    if not inside(directory, relative):
         return [(loc, f"{relative!r} points outside the problem folder")]
     if not (directory / relative).exists():
         return [(loc, f"file or folder not found: {relative}")]
@@ -861,15 +792,20 @@ def _generate_issues(directory: Path, command: str, count: int | None) -> list[s
     if (count or 0) > 1 and not used:
         issues.append("every case would be the same: give the program {seed} or {case}")
     program = Path(GENERATORS_DIR) / words[0]
-    if not _inside(directory / GENERATORS_DIR, words[0]):
+    if not inside(directory / GENERATORS_DIR, words[0]):
         issues.append(f"{words[0]!r} points outside {GENERATORS_DIR}/")
     elif not (directory / program).exists():
         issues.append(f"no generator {program} in the problem folder")
     return issues
 
 
-def json_schema() -> str:
-    """The JSON schema of problem.yaml, as written to problems/problem.schema.json."""
+def json_schema(kinds: KindTable) -> str:
+    """The JSON schema of problem.yaml, as written to problems/problem.schema.json: `kind` one
+    of the table's names."""
     schema = ProblemSpec.model_json_schema()
+    named = next(branch for branch in schema["properties"]["kind"]["anyOf"] if branch.get("type") == "string")
+    named["enum"] = [kind.name for kind in kinds.all()]
+    said = "; ".join(f"{kind.name}: {kind.summary}" for kind in kinds.all())
+    schema["properties"]["kind"]["description"] = f"{said}. None named: {kinds.unnamed()}"
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"

@@ -24,8 +24,9 @@ from judge.cluster.address import Endpoint
 from judge.cluster.engine import ClusterDown
 from judge.errors import JudgeError
 from judge.grade import grading, judging, results, runner
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import Problem, load_problem
+from judge.problem.spec import Problem
 from judge.run import lifecycle, sandbox
 from judge.web.state import live
 from judge.web.state.queueing import Claim

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.author import making
-from judge.problem.spec import load_problem
+from judge.kinds.table import load_problem
 from tests.conftest import PROBLEMS
 
 

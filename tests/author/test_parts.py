@@ -12,7 +12,7 @@ import pytest
 
 from judge.author import making, parts
 from judge.errors import JudgeError
-from judge.problem.spec import load_problem
+from judge.kinds.table import load_problem
 from tests.test_cli import judge
 
 SPEC = """\

@@ -61,7 +61,7 @@ def test_a_new_interactive_problem_verifies_as_made(tmp_path: Path) -> None:
 
 
 def test_a_first_problem_in_an_empty_folder_brings_its_problems_folder(tmp_path: Path) -> None:
-    from judge.problem.spec import json_schema
+    from judge.kinds.table import json_schema
 
     made = scaffold.create(tmp_path / "problems", "first", "python3")
     assert made.directory == tmp_path / "problems" / "first" and (made.directory / "problem.yaml").is_file()

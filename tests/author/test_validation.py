@@ -4,7 +4,7 @@ import shutil
 from pathlib import Path
 
 from judge.author.validation import duplicate_inputs, validate_problem
-from judge.problem.spec import load_problem
+from judge.kinds.table import load_problem
 from tests.conftest import PROBLEMS
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from judge.cluster import remote
 from judge.grade import runner
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import load_problem
 from judge.run import languages, sources
 from judge.run.sources import Launch
 from tests.author.test_parts import make_problem

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from judge.explain.search import Run, _Search
 from judge.explain.space import Space, space_for
+from judge.kinds.table import load_problem
 from judge.problem import refs, testdata
-from judge.problem.spec import load_problem
 from judge.problem.tables import TableSource
 from judge.run import sandbox
 from tests.conftest import PROBLEMS

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from judge.grade.batching import BATCH_MAX, BATCH_S, DEFER_SCAN, Pace, Queue, Sent, beside, ending
-from judge.problem.spec import Problem, load_problem
+from judge.kinds.table import load_problem
+from judge.problem.spec import Problem
 from tests.conftest import PROBLEMS
 
 

@@ -25,7 +25,8 @@ from judge.grade import feedback, reports
 from judge.grade.results import SCHEMA, CaseRecord, GradeRecord
 from judge.grade.runner import GroupRecord
 from judge.interop.gradescope import report as gradescope
-from judge.problem.spec import Problem, load_problem
+from judge.kinds.table import load_problem
+from judge.problem.spec import Problem
 from tests.conftest import PROBLEMS
 
 PROBLEM = load_problem(PROBLEMS / "sicily-rotations")  # samples public; edge, random, bulk secret

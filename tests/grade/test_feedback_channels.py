@@ -13,8 +13,9 @@ import pytest
 
 from judge.grade import feedback, runner
 from judge.grade.results import from_result
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import Problem, load_problem
+from judge.problem.spec import Problem
 from judge.run import build
 from tests import needs
 from tests.test_cli import judge

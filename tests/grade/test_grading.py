@@ -277,7 +277,7 @@ def test_bad_overrides_file_is_one_line(tmp_path: Path) -> None:
 
 def test_missing_compiler_is_ie_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge.grade import judging
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
     from judge.run.languages import Language, load
 
     assert "not found" in (

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from judge.grade import judging
-from judge.problem.spec import Problem, load_problem
+from judge.kinds.table import load_problem
+from judge.problem.spec import Problem
 from tests.grade.test_grading import PROGRAMS, small_problems
 
 

@@ -175,7 +175,7 @@ def test_on_reject_break_counts_only_the_cases_before_the_first_failure(
     tmp_path: Path, on_reject: str, earned: float
 ) -> None:
     from judge.grade import runner
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
     from judge.run import sandbox
     from judge.run.build import Build, load_submission
     from judge.run.sources import Sources
@@ -203,7 +203,7 @@ def test_a_group_gives_up_on_a_streak_of_one_kind_of_limit_only() -> None:
     # lanqiao's random group gives up after 3 TLEs or 3 MLEs in a row: TLE and MLE in turn
     # are no streak of either, an AC breaks a streak, and the third MLE in a row ends it.
     from judge.grade import runner
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
     from judge.run.verdicts import Verdict
 
     ends = runner.GroupEnds(load_problem(PROBLEMS / "lanqiao"))
@@ -226,8 +226,8 @@ def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_p
     import time
 
     from judge.grade import runner
+    from judge.kinds.table import load_problem
     from judge.problem import testdata
-    from judge.problem.spec import load_problem
 
     problem = load_problem(PROBLEMS / "sicily-rotations")
     case = next(c for c in testdata.load_cases(problem) if c.public)
@@ -255,7 +255,7 @@ def test_a_case_whose_box_goes_away_is_the_judges_failure_not_the_students(tmp_p
 def test_a_compilation_the_sandbox_fails_is_ie_with_its_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge.errors import SandboxFailure
     from judge.grade import runner
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
 
     def vanish(*_: object, **__: object) -> object:
         raise SandboxFailure("the sandbox failed to run gcc: its box went away")
@@ -277,8 +277,8 @@ def test_a_judging_paused_after_every_case_ends_as_one_run_straight_through() ->
     # The web judge's turns: each turn runs one case and gives up; the next resumes from the
     # stored records. The end result must be the straight run's, NJ cases of broken groups too.
     from judge.grade import results, runner
+    from judge.kinds.table import load_problem
     from judge.problem import testdata
-    from judge.problem.spec import load_problem
 
     problem = load_problem(PROBLEMS / "lanqiao")
     submission = build.load_submission(PROGRAMS / "lanqiao_prints_zero.py")
@@ -333,8 +333,8 @@ def test_a_build_script_where_the_problem_allows_it(tmp_path: Path) -> None:
 @needs.mark("isolation")
 def test_a_worker_s_next_build_gets_the_same_session_and_a_box_with_only_its_files(tmp_path: Path) -> None:
     from judge.grade import runner
+    from judge.kinds.table import load_problem
     from judge.problem import testdata
-    from judge.problem.spec import load_problem
 
     problem = load_problem(PROBLEMS / "sicily-rotations")
     case = next(c for c in testdata.load_cases(problem) if c.public)  # public: its output is kept

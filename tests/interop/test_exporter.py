@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from judge.author import scaffold
 from judge.errors import JudgeError
 from judge.interop import exporter, importer
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import load_problem
 from tests.author.test_parts import make_problem
 from tests.conftest import PROBLEMS
 from tests.test_cli import judge
@@ -60,6 +61,14 @@ def test_export_refuses_a_target_that_is_not_a_zip(tmp_path: Path) -> None:
     with pytest.raises(JudgeError, match=r"written as a \.zip"):
         exporter.export_problem(load_problem(PROBLEMS / "lanqiao"), tmp_path / "lanqiao.tar")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_unit_test_problem_is_not_exported_and_nothing_is_written(tmp_path: Path) -> None:
+    """The kind says the package format has none of its problems (never its name here)."""
+    made = scaffold.create(tmp_path / "problems", "stack", "python3", kind="unit")
+    with pytest.raises(JudgeError, match="no problems of kind unit; nothing exported"):
+        exporter.export_problem(load_problem(made.directory), tmp_path / "stack.zip")
+    assert not (tmp_path / "stack.zip").exists()
 
 
 def _tests(problem_dir: Path) -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from judge.interop import exporter
-from judge.problem.spec import load_problem
+from judge.kinds.table import load_problem
 from tests import needs
 from tests.conftest import PROBLEMS
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.problem.spec import SpecError, json_schema, load_problem
+from judge.kinds.table import json_schema, load_problem
+from judge.problem.spec import SpecError
 from tests.conftest import PROBLEMS
 
 GOOD = """\

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError
-from judge.problem.spec import load_problem
+from judge.kinds.table import load_problem
 from judge.problem.testdata import load_cases
 
 

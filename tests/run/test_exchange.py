@@ -17,7 +17,7 @@ import pytest
 from judge.author import scaffold
 from judge.grade import runner
 from judge.kinds.interactive.kind import built_interactor
-from judge.problem.spec import load_problem
+from judge.kinds.table import load_problem
 from judge.problem.testdata import CaseFiles, load_cases
 from judge.run import exchange as interact
 from judge.run import sandbox

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from judge.grade import runner
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import load_problem
 from judge.run import build, sandbox
 from judge.run.sandbox import inputs
 from judge.run.verdicts import Verdict

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import load_problem
 from judge.run import build, sandbox
 from judge.run.sandbox import filters
 from tests.conftest import REPO

@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 from judge.grade import judging
-from judge.problem.spec import load_problem
+from judge.kinds.table import load_problem
 from judge.run import notebooks, sources
 from tests.conftest import PROBLEMS
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import load_problem
 from judge.run import build, cgroups, sandbox
 from judge.run.sandbox import filters
 from tests import needs

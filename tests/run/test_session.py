@@ -12,8 +12,8 @@ import psutil
 import pytest
 
 from judge.grade import runner
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import load_problem
 from judge.run import build, sandbox
 from judge.run.sandbox import session
 from tests import needs

@@ -24,7 +24,7 @@ import yaml
 
 from judge.grade import feedback, reports
 from judge.interop.gradescope import report as gradescope
-from judge.problem.spec import load_problem
+from judge.kinds.table import load_problem
 from judge.web.state.store import Store
 from tests.grade.test_grading import small_problems
 from tests.web.conftest import Client, Server

@@ -30,7 +30,7 @@ def test_a_function_problem_is_judged_from_an_upload(tmp_path: Path) -> None:
     """The web path: a student's uploaded module, judged by its own name from the stored bytes."""
     from judge.author import scaffold
     from judge.author.making import generate, write
-    from judge.problem.spec import load_problem
+    from judge.kinds.table import load_problem
     from judge.problem.tables import TableStore
     from judge.run import sandbox
     from judge.web.state.store import Store

@@ -17,8 +17,9 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.grade import feedback, judging, reports
 from judge.interop.gradescope import report
+from judge.kinds.table import load_problem
 from judge.problem.locate import problem_dirs
-from judge.problem.spec import Problem, load_problem
+from judge.problem.spec import Problem
 from judge.run import languages, sandbox, sources
 
 UPLOAD = "submission"  # ROOT/submission: what the student handed in

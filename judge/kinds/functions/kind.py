@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
 from judge.kinds.base import CaseJob, CaseRun, Decoy, Kind, Starter, run_on_stdin
-from judge.kinds.functions import families, outcome, starters, types
+from judge.kinds.functions import families, outcome, spec_part, starters, types
+from judge.problem.checkers import FOR_VALUES
 from judge.run import custom_checker, languages, values
 from judge.run.checkers import CheckResult
 from judge.run.sources import Sources
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 
 if TYPE_CHECKING:
-    from judge.problem.spec import Problem
+    from judge.problem.spec import Finding, Problem, ProblemSpec
 
 
 @lru_cache(maxsize=64)
@@ -94,8 +95,17 @@ def decide_case(problem: Problem, case: tuple[Path, Path], output: bytes, langua
 
 class Functions(Kind):
     name = "functions"
+    summary = "a function (or class) of `signature` is called once per case"
     solves = True
     explains = True
+    spec_keys = ("signature", "raises")
+    case_keys = ("call", "calls")
+    checkers = FOR_VALUES
+    whose = "a function problem's"
+    in_packages = False  # no function problems in ICPC packages
+
+    def spec_issues(self, directory: Path, spec: ProblemSpec) -> list[Finding]:
+        return spec_part.issues(directory, spec)
 
     def program(self, problem: Problem, sources: Sources) -> Sources:
         """The harness as the entry beside the student's file (and what it needs of the signature)."""

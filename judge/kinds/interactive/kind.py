@@ -10,6 +10,8 @@ from pathlib import Path
 from judge.errors import JudgeError, SandboxFailure
 from judge.kinds.base import CaseJob, CaseRun, Kind, Starter
 from judge.kinds.interactive.rules import judge_interaction
+from judge.problem import refs
+from judge.problem.spec import Finding, ProblemSpec, program_issues
 from judge.run import exchange, languages, programs
 from judge.run.programs import ProgramError
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -26,10 +28,27 @@ def built_interactor(program: Path, memory_mib: int) -> programs.Built:
 
 class Interactive(Kind):
     name = "interactive"
+    summary = "a program talks with the problem's `interactor`, which decides"
     solves = False
     explains = False  # an interaction has no expected output to show beside an input
     own_sandboxes = True
     reference_check = "reference accepted by the interactor"
+    spec_keys = ("interactor",)
+    named_by_keys = True
+
+    def spec_issues(self, directory: Path, spec: ProblemSpec) -> list[Finding]:
+        """Its interactor, a program of the problem that decides (so no checker), and a
+        program reference to talk to it."""
+        if spec.interactor is None:
+            return [(("kind",), "an interactive problem needs an `interactor` (its program)")]
+        found = program_issues(directory, ("interactor", "program"), spec.interactor.program)
+        if "checker" in spec.model_fields_set:
+            found.append((("checker",), "an interactive problem has no checker: its interactor decides"))
+        if spec.reference in refs.NAMES:
+            found.append(
+                (("reference",), "an interactive problem's reference is a program that talks to the interactor")
+            )
+        return found
 
     def judge_case(self, job: CaseJob) -> CaseRun:
         """Both programs run at once, each in a sandbox of its own (not the submission's

@@ -12,12 +12,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from judge.kinds.base import CaseJob, CaseRun, Kind, Starter
-from judge.kinds.unit import found, listing, pairs
+from judge.kinds.unit import found, listing, pairs, spec_part
 from judge.run.sources import Sources
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
-    from judge.problem.spec import Problem, Unit
+    from pathlib import Path
+
+    from judge.problem.spec import Finding, Problem, ProblemSpec, Unit
+    from judge.problem.yamlpos import Located
 
 LANGUAGES = ("python3", "pypy3")
 PRINTED_SHOWN = 300
@@ -30,10 +33,19 @@ def _unit(problem: Problem) -> Unit:
 
 class UnitTests(Kind):
     name = "unit"
+    summary = "the teacher's test files (`unit`) run against the student's code, a case per test"
     solves = False  # a test's answer is its passing: the reference must pass every one
     explains = False  # no input to make smaller
     own_sandboxes = True
     reference_check = "reference passes every test"
+    spec_keys = ("unit",)
+    in_packages = False  # no test files as cases in ICPC packages
+
+    def spec_issues(self, directory: Path, spec: ProblemSpec) -> list[Finding]:
+        return spec_part.issues(directory, spec)
+
+    def complete_spec(self, directory: Path, spec: ProblemSpec, located: Located) -> ProblemSpec:
+        return spec_part.completed(directory, spec, located)
 
     def program(self, problem: Problem, sources: Sources) -> Sources:
         """The student's side: the judge's bridge as the entry, beside the student's files

@@ -23,9 +23,10 @@ from judge.errors import JudgeError
 from judge.explain import stored
 from judge.grade import feedback, reports
 from judge.grade.results import GradeRecord
+from judge.kinds.table import load_problem
 from judge.problem import testdata
 from judge.problem.locate import problem_dirs
-from judge.problem.spec import Problem, load_problem
+from judge.problem.spec import Problem
 from judge.run import languages, sandbox
 from judge.web.state.accounts import User
 from judge.web.state.lti import LtiRecords

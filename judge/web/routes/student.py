@@ -23,8 +23,8 @@ from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
 from judge.explain import render, stored
 from judge.grade import feedback, highlight, reports
+from judge.kinds import shown
 from judge.kinds import table as kinds
-from judge.problem import shown
 from judge.problem.spec import Problem
 from judge.run import sources
 from judge.web.routes.auth import require_user

@@ -16,8 +16,8 @@ from judge.course import gradebook
 from judge.course.gradebook import Column, Counted, Gradebook
 from judge.errors import JudgeError
 from judge.grade import runner
+from judge.kinds.table import load_problem
 from judge.problem import testdata
-from judge.problem.spec import load_problem
 from judge.run import sandbox
 from judge.web.routes.auth import require_teacher
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of

@@ -12,7 +12,7 @@ import yaml
 
 from judge.interop import importer
 from judge.interop.unpack import PackageError
-from judge.problem.spec import load_problem
+from judge.kinds.table import load_problem
 from tests import needs
 from tests.test_cli import judge
 

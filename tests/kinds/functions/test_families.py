@@ -12,7 +12,8 @@ import yaml
 
 from judge.grade import judging
 from judge.kinds.functions import families, kind, starters, types
-from judge.problem.spec import Problem, load_problem
+from judge.kinds.table import load_problem
+from judge.problem.spec import Problem
 from judge.run import languages
 from tests import needs
 from tests.test_cli import judge

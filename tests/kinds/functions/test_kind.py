@@ -12,7 +12,8 @@ import pytest
 from judge.author import scaffold
 from judge.errors import JudgeError
 from judge.grade import judging
-from judge.problem.spec import Problem, SpecError, load_problem
+from judge.kinds.table import load_problem
+from judge.problem.spec import Problem, SpecError
 from tests import needs
 from tests.test_cli import judge
 
@@ -161,7 +162,7 @@ def test_the_spec_of_a_function_problem_is_checked(problem: Problem, tmp_path: P
 def test_a_function_problem_is_not_exported_as_a_package(problem: Problem, tmp_path: Path) -> None:
     from judge.interop.exporter import export_problem
 
-    with pytest.raises(JudgeError, match="the ICPC package format has no function problems"):
+    with pytest.raises(JudgeError, match="the ICPC package format has no problems of kind functions"):
         export_problem(problem, tmp_path / "maxf.zip")
     assert not (tmp_path / "maxf.zip").exists()
 

@@ -11,8 +11,9 @@ import pytest
 
 from judge.author import scaffold
 from judge.grade import judging
+from judge.kinds.table import load_problem
 from judge.kinds.unit import kit
-from judge.problem.spec import JUDGE_JAVA_CLASSES, Problem, SpecError, load_problem
+from judge.problem.spec import JUDGE_JAVA_CLASSES, Problem, SpecError
 from tests import needs
 from tests.test_cli import judge
 

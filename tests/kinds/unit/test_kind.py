@@ -15,8 +15,9 @@ import pytest
 
 from judge.author import scaffold
 from judge.grade import judging
+from judge.kinds.table import load_problem
 from judge.kinds.unit import pairs
-from judge.problem.spec import Problem, SpecError, load_problem
+from judge.problem.spec import Problem, SpecError
 from tests import needs
 from tests.test_cli import judge
 
@@ -351,7 +352,7 @@ def test_a_test_file_that_is_not_python_names_its_line(problem: Problem) -> None
 
 
 def test_students_read_the_public_tests_whole_and_never_the_secret_ones(problem: Problem) -> None:
-    from judge.problem import shown
+    from judge.kinds import shown
 
     statement, samples = shown.page_parts(problem)
     assert [(s.name, s.file) for s in samples] == [("public/test_stack.py", True)]

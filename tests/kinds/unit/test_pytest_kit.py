@@ -18,8 +18,8 @@ import pytest
 from judge.author import scaffold
 from judge.errors import JudgeError
 from judge.grade import judging
+from judge.kinds.table import load_problem
 from judge.kinds.unit import pairs, pytest_kit
-from judge.problem.spec import load_problem
 from judge.run import sandbox
 from judge.run.programs import ProgramError
 from tests import needs

@@ -18,7 +18,8 @@ import pytest
 
 from judge.grade import judging
 from judge.kinds import table
-from judge.problem.spec import Problem, load_problem
+from judge.kinds.table import load_problem
+from judge.problem.spec import Problem
 from tests import needs
 from tests.test_cli import judge
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.problem.shown import page_parts, statement_html
-from judge.problem.spec import load_problem
+from judge.kinds.shown import page_parts, statement_html
+from judge.kinds.table import load_problem
 from tests.author.test_parts import make_problem
 from tests.conftest import PROBLEMS
 

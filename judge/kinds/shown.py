@@ -1,6 +1,7 @@
 """A problem as its students read it, wherever they read it (the web judge's problem page, the
 static report's and the handouts' statement pages): its statement as HTML, and its samples as
-the spec's public cases. Reads the problem's files; the rendering itself is judge.problem.markup."""
+the spec's public cases, or what its kind shows instead (a unit problem's public test files).
+Reads the problem's files; the rendering itself is judge.problem.markup."""
 
 from __future__ import annotations
 
