@@ -23,7 +23,7 @@ from judge.author.verify import Solution, SolutionRun
 from judge.cluster import address, needs, remote
 from judge.errors import EXIT_FAILED, JudgeError
 from judge.grade import batching
-from judge.grade.engines import Compiled, Job, QueuedCase, ending
+from judge.grade.engines import Compiled, Job, QueuedCase, start_next
 from judge.grade.runner import CaseResult
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
@@ -208,27 +208,19 @@ class ClusterEngine:
         queue that ran long would leave the others idle at the end."""
         capacity = self._capacity()
         while self._waiting and len(self._running) < capacity:
-            build, jobs = self._waiting.pop(
-                lambda build, waiting: self._pace.size(build, waiting, self._slots),
-                batching.beside(self._running.values(), ending),
-            )
-            if not jobs:
+            future = start_next(self._waiting, self._pace, self._slots, self._running, self._send_cases)
+            if future is None:
                 return
-            first = jobs[0]
-            if first.case is None:
-                assert first.start is not None
-                future = first.start()
-            else:
-                one = first.case
-                refs = tuple(_ref(job.case.case) for job in jobs if job.case is not None)
-                # dask runs higher priorities first: lower ranks get higher ones.
-                priority = -(one.rank[0] * RANK_SPAN + one.rank[1])
-                data = self._problem(one.problem)
-                future = self._submit(
-                    remote.cases_remote, data, one.where, one.launch, refs, one.limits, one.full, priority=priority
-                )
-            self._running[future] = batching.handed(jobs, build, future)
             self._queue.add(future)
+
+    def _send_cases(self, one: QueuedCase, jobs: list[Job[Future[Any]]]) -> Future[Any]:
+        refs = tuple(_ref(job.case.case) for job in jobs if job.case is not None)
+        # dask runs higher priorities first: lower ranks get higher ones.
+        priority = -(one.rank[0] * RANK_SPAN + one.rank[1])
+        data = self._problem(one.problem)
+        return self._submit(
+            remote.cases_remote, data, one.where, one.launch, refs, one.limits, one.full, priority=priority
+        )
 
     def _submit(self, function: Callable[..., Any], *args: Any, priority: int = 0) -> Future[Any]:
         return self.client.submit(function, *args, pure=False, resources=needs.required(self._needs), priority=priority)

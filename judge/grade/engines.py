@@ -142,6 +142,32 @@ def ending(job: Job[Any]) -> str | None:
     return job.case.ending if job.case is not None else None
 
 
+def start_next(
+    queue: batching.Queue[Job[Task]],
+    pace: batching.Pace,
+    slots: int,
+    running: dict[Task, batching.Sent[Job[Task]]],
+    send_cases: Callable[[QueuedCase, list[Job[Task]]], Task],
+) -> Task | None:
+    """Either engine's next task from its `queue`, entered in its `running` book: a compile
+    (its job's own start) or cases of one build (`send_cases`, given the first case and the
+    jobs); None when only dropped jobs were left."""
+    build, jobs = queue.pop(
+        lambda build, waiting: pace.size(build, waiting, slots),
+        batching.beside(running.values(), ending),
+    )
+    if not jobs:
+        return None
+    first = jobs[0]
+    if first.case is None:
+        assert first.start is not None
+        task = first.start()
+    else:
+        task = send_cases(first.case, jobs)
+    running[task] = batching.handed(jobs, build, task)
+    return task
+
+
 class LocalEngine:
     """`jobs` processes of this machine; builds in a temporary folder of its own.
 
@@ -176,30 +202,15 @@ class LocalEngine:
     def _start(self) -> None:
         assert self._pool is not None
         while self._queue and len(self._running) < self._jobs:
-            build, jobs = self._queue.pop(
-                lambda build, waiting: self._pace.size(build, waiting, self._jobs),
-                batching.beside(self._running.values(), ending),
-            )
-            if not jobs:
+            if start_next(self._queue, self._pace, self._jobs, self._running, self._send_cases) is None:
                 return
-            first = jobs[0]
-            if first.case is None:
-                assert first.start is not None
-                future = first.start()
-            else:
-                one = first.case
-                cases = tuple((job.case.case, str(job.case.stop)) for job in jobs if job.case is not None)
-                future = self._pool.submit(
-                    lifecycle.in_worker,
-                    _cases_task,
-                    one.problem,
-                    one.launch,
-                    str(one.where),
-                    cases,
-                    one.limits,
-                    one.full,
-                )
-            self._running[future] = batching.handed(jobs, build, future)
+
+    def _send_cases(self, one: QueuedCase, jobs: list[Job[Future[Any]]]) -> Future[Any]:
+        assert self._pool is not None
+        cases = tuple((job.case.case, str(job.case.stop)) for job in jobs if job.case is not None)
+        return self._pool.submit(
+            lifecycle.in_worker, _cases_task, one.problem, one.launch, str(one.where), cases, one.limits, one.full
+        )
 
     def compile(self, problem: Problem, submission: Sources, order: int) -> Hashable:
         pool, builds = self._pool, self._builds
