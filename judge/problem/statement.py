@@ -632,22 +632,34 @@ def to_latex(markdown: str) -> str:
             out.append(f"\\begin{{{lists[-1]}}}\n")
         elif kind in ("bullet_list_close", "ordered_list_close"):
             out.append(f"\\end{{{lists.pop()}}}\n\n")
-        elif kind == "list_item_open":
-            out.append("\\item ")
+        elif kind in _LATEX_BLOCKS:
+            out.append(_LATEX_BLOCKS[kind])
         elif kind in ("fence", "code_block"):
             code = token.content.replace("\\end{verbatim}", "\\end {verbatim}")
             out.append("\\begin{verbatim}\n" + code.rstrip("\n") + "\n\\end{verbatim}\n\n")
-        elif kind == "blockquote_open":
-            out.append("\\begin{quote}\n")
-        elif kind == "blockquote_close":
-            out.append("\\end{quote}\n\n")
-        elif kind == "hr":
-            out.append("\\bigskip\\hrule\\bigskip\n\n")
         elif kind == "table_open":
             out.append(_latex_table(tokens, tokens.index(token)))
     text = "".join(out)
     text = re.sub(r"\\begin\{(itemize|enumerate)\}\n\\end\{\1\}\n", "", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+# What a token of these kinds always becomes, whatever it holds.
+_LATEX_BLOCKS = {
+    "list_item_open": "\\item ",
+    "blockquote_open": "\\begin{quote}\n",
+    "blockquote_close": "\\end{quote}\n\n",
+    "hr": "\\bigskip\\hrule\\bigskip\n\n",
+}
+_LATEX_INLINES = {
+    "em_open": "\\emph{",
+    "strong_open": "\\textbf{",
+    "em_close": "}",
+    "strong_close": "}",
+    "link_close": "}",
+    "softbreak": "\n",
+    "hardbreak": "\\\\\n",
+}
 
 
 def _latex_table(tokens: list[Token], start: int) -> str:
@@ -687,21 +699,11 @@ def _latex_inline(children: list[Token]) -> str:
             out.append(_latex_text(child.content))
         elif kind == "code_inline":
             out.append("\\texttt{" + "".join(LATEX_SPECIAL.get(c, c) for c in child.content) + "}")
-        elif kind == "em_open":
-            out.append("\\emph{")
-        elif kind == "strong_open":
-            out.append("\\textbf{")
-        elif kind in ("em_close", "strong_close"):
-            out.append("}")
+        elif kind in _LATEX_INLINES:
+            out.append(_LATEX_INLINES[kind])
         elif kind == "link_open":
             href = str(child.attrs.get("href", ""))
             out.append("\\href{" + "".join(LATEX_SPECIAL.get(c, c) for c in href if c not in "{}") + "}{")
-        elif kind == "link_close":
-            out.append("}")
-        elif kind == "softbreak":
-            out.append("\n")
-        elif kind == "hardbreak":
-            out.append("\\\\\n")
         elif kind == "image":
             out.append(_latex_text(child.content or str(child.attrs.get("src", ""))))
         elif kind == "html_inline":
