@@ -192,6 +192,22 @@ class Site:
             if e.student not in roster
         ]
 
+    def submissions_page(
+        self, request: Request, user: User, rows: list[SubmissionRow], heading: str, show_student: bool, refresh_s: int
+    ) -> HTMLResponse:
+        """A list of submissions (a student's own, one student's, every one): it reloads every
+        `refresh_s` seconds while one of them waits or is judged."""
+        return self.page(
+            request,
+            "web/submissions.html.j2",
+            user=user,
+            submissions=rows,
+            marks=self.marks(rows),
+            show_student=show_student,
+            heading=heading,
+            refresh=refresh_s if any(s.pending for s in rows) else 0,
+        )
+
     def page(
         self, request: Request, template: str, http_status: int = 200, user: User | None = None, **context: object
     ) -> HTMLResponse:

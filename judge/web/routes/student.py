@@ -408,16 +408,7 @@ def _source_lines(data: bytes, filename: str, language: str) -> list[Markup]:
 
 def my_submissions(request: Request, user: User = Depends(require_user), site: Site = Depends(site_of)) -> HTMLResponse:
     mine = [site.seen_by(user, s) for s in site.store.of_student(user.id)]
-    return site.page(
-        request,
-        "web/submissions.html.j2",
-        user=user,
-        submissions=mine,
-        marks=site.marks(mine),
-        show_student=False,
-        heading="My submissions",
-        refresh=2 if any(s.pending for s in mine) else 0,
-    )
+    return site.submissions_page(request, user, mine, "My submissions", show_student=False, refresh_s=2)
 
 
 def _back(user: User) -> tuple[str, str]:

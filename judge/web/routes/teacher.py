@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from judge.course import gradebook
 from judge.course.gradebook import Column, Counted, Gradebook
+from judge.course.spec import Assignment
 from judge.errors import JudgeError
 from judge.grade import runner
 from judge.kinds.table import load_problem
@@ -116,12 +117,17 @@ def class_matrix(
     return _matrix(request, site, user, site.book(), "", f"Gradebook of {title}")
 
 
-def assignment_matrix(
-    request: Request, assignment_id: str, user: User = Depends(require_teacher), site: Site = Depends(site_of)
-) -> HTMLResponse:
+def _assignment_or_404(site: Site, assignment_id: str) -> Assignment:
     assignment = site.course.assignment(assignment_id)
     if assignment is None:
         raise WebError(404, f"There is no assignment {assignment_id!r}.", "/teacher", "Dashboard")
+    return assignment
+
+
+def assignment_matrix(
+    request: Request, assignment_id: str, user: User = Depends(require_teacher), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    assignment = _assignment_or_404(site, assignment_id)
     win = [
         f"opens {site.when(assignment.opens)}" if assignment.opens else "",
         f"due {site.when(assignment.due)}" if assignment.due else "no deadline",
@@ -157,16 +163,7 @@ def every_submission(
     request: Request, user: User = Depends(require_teacher), site: Site = Depends(site_of)
 ) -> HTMLResponse:
     every = list(reversed(site.store.all()))
-    return site.page(
-        request,
-        "web/submissions.html.j2",
-        user=user,
-        submissions=every,
-        marks=site.marks(every),
-        show_student=True,
-        heading="Every submission",
-        refresh=3 if any(s.pending for s in every) else 0,
-    )
+    return site.submissions_page(request, user, every, "Every submission", show_student=True, refresh_s=3)
 
 
 def student_history(
@@ -175,16 +172,8 @@ def student_history(
     if not valid_user_id(student) or site.store.user(student) is None:
         raise WebError(404, f"There is no {student!r} on the roster.", "/teacher/class", "Gradebook")
     theirs = site.store.of_student(student)
-    return site.page(
-        request,
-        "web/submissions.html.j2",
-        user=user,
-        submissions=theirs,
-        marks=site.marks(theirs),
-        show_student=True,
-        heading=f"Every submission of {student}",
-        refresh=3 if any(s.pending for s in theirs) else 0,
-    )
+    heading = f"Every submission of {student}"
+    return site.submissions_page(request, user, theirs, heading, show_student=True, refresh_s=3)
 
 
 @dataclass(frozen=True)
@@ -295,9 +284,7 @@ def rejudge(
 def rejudge_assignment(
     request: Request, assignment_id: str, _: User = Depends(require_teacher), site: Site = Depends(site_of)
 ) -> Response:
-    assignment = site.course.assignment(assignment_id)
-    if assignment is None:
-        raise WebError(404, f"There is no assignment {assignment_id!r}.", "/teacher", "Dashboard")
+    assignment = _assignment_or_404(site, assignment_id)
     _reload(site, list(assignment.problems))
     count = site.store.rejudge_all(list(assignment.problems))
     return RedirectResponse(
