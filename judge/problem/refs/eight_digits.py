@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from judge.problem.puzzles import sliding
-from judge.problem.refs.text import lines_if_clean, validate_with
+from judge.problem.refs.text import lines_if_clean, validator
 from judge.problem.tables import TableSource
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
@@ -40,11 +40,6 @@ def accepts(text: str) -> bool:
     return lines is not None and len(lines) == 1 and sorted(lines[0].split()) == _SORTED_TOKENS
 
 
-def validate(text: str) -> list[InputIssue]:
-    """Every reason the input breaks the format (empty when it is valid)."""
-    return validate_with(text, accepts, diagnose)
-
-
 def diagnose(text: str) -> list[InputIssue]:
     """The format checked rule by rule, naming the line of each break (slow path)."""
     from judge.problem.refs.base import InputIssue, check_tokens, space_separated, split_lines
@@ -55,6 +50,9 @@ def diagnose(text: str) -> list[InputIssue]:
     if lines:
         issues += check_tokens(1, space_separated(1, lines[0], issues), TOKENS, "tokens")
     return issues
+
+
+validate = validator(accepts, diagnose)
 
 
 def solve(text: str, tables: TableSource) -> str:

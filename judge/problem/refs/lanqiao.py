@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from judge.problem.puzzles import sliding
-from judge.problem.refs.text import lines_if_clean, validate_with
+from judge.problem.refs.text import lines_if_clean, validator
 from judge.problem.tables import TableSource
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
@@ -39,11 +39,6 @@ def accepts(text: str) -> bool:
     return lines is not None and len(lines) == 2 and all(sorted(line) == _SORTED_CELLS for line in lines)
 
 
-def validate(text: str) -> list[InputIssue]:
-    """Every reason the input breaks the format (empty when it is valid)."""
-    return validate_with(text, accepts, diagnose)
-
-
 def diagnose(text: str) -> list[InputIssue]:
     """The format checked rule by rule, naming the line of each break (slow path)."""
     from judge.problem.refs.base import InputIssue, check_tokens, split_lines
@@ -54,6 +49,9 @@ def diagnose(text: str) -> list[InputIssue]:
     for no, line in enumerate(lines[:2], start=1):
         issues += check_tokens(no, list(line.rstrip("\r")), CELLS, "characters")
     return issues
+
+
+validate = validator(accepts, diagnose)
 
 
 def solve(text: str, tables: TableSource) -> str:

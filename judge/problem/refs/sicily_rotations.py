@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from judge.problem.puzzles import rotations
 from judge.problem.puzzles.perm import rank
-from judge.problem.refs.text import lines_if_clean, validate_with
+from judge.problem.refs.text import lines_if_clean, validator
 from judge.problem.tables import TableSource
 
 TYPE_CHECKING = False  # the typing module costs `judge solve` 20 ms to import
@@ -36,11 +36,6 @@ def accepts(text: str) -> bool:
     return bool(lines) and all(sorted(line.split()) == _SORTED_TOKENS for line in lines or ())
 
 
-def validate(text: str) -> list[InputIssue]:
-    """Every reason the input breaks the format (empty when it is valid)."""
-    return validate_with(text, accepts, diagnose)
-
-
 def diagnose(text: str) -> list[InputIssue]:
     """The format checked rule by rule, naming the line of each break (slow path)."""
     from judge.problem.refs.base import InputIssue, check_tokens, space_separated, split_lines
@@ -54,6 +49,9 @@ def diagnose(text: str) -> list[InputIssue]:
             continue
         issues += check_tokens(no, space_separated(no, line, issues), TOKENS, "integers")
     return issues
+
+
+validate = validator(accepts, diagnose)
 
 
 def solve(text: str, tables: TableSource) -> str:

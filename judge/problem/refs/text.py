@@ -32,3 +32,15 @@ def validate_with(
 
     issues = sorted(diagnose(text), key=lambda issue: issue.line)
     return issues or [InputIssue(1, "not in the input format")]
+
+
+def validator(
+    accepts: Callable[[str], bool], diagnose: Callable[[str], list[InputIssue]]
+) -> Callable[[str], list[InputIssue]]:
+    """A reference's `validate`, from its quick `accepts` and its rule-by-rule `diagnose`:
+    every reason an input breaks the format (empty when it is valid)."""
+
+    def validate(text: str) -> list[InputIssue]:
+        return validate_with(text, accepts, diagnose)
+
+    return validate
