@@ -30,12 +30,10 @@ What the format cannot say is named in the notes.
 from __future__ import annotations
 
 import math
-import os
 import re
 import shutil
 import tempfile
 import uuid
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +49,7 @@ from judge.interop.package import (
     JUDGE_SPEC,
     JUDGE_TIME_MULTIPLIERS,
 )
+from judge.interop.zipped import write_zip
 from judge.kinds import table as kinds
 from judge.problem import statement
 from judge.problem.spec import CustomChecker, Problem
@@ -454,15 +453,5 @@ def export_problem(problem: Problem, output: Path, version: str = DEFAULT_FORMAT
             encoding="utf-8",
         )
         _own_files(problem, package)
-        fd, temporary = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent)
-        os.close(fd)
-        try:
-            with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as archive:
-                for path in sorted(package.rglob("*")):
-                    if path.is_file():
-                        archive.write(path, path.relative_to(package.parent).as_posix())
-            os.replace(temporary, output)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        write_zip(output, package, package.parent)
     return Exported(output, cases, submissions, tuple(notes))

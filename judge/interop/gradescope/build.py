@@ -15,13 +15,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from judge import paths
 from judge.errors import JudgeError
 from judge.interop.gradescope import autograde
+from judge.interop.zipped import write_zip
 from judge.problem.spec import Problem
 
 TEMPLATES = Path(paths.TEMPLATES) / "gradescope"
@@ -128,19 +128,5 @@ def build(
         for name in ("setup.sh", "run_autograder"):
             (root / name).write_text(_script(name, python_version, unsafe))
         out.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
-        os.close(fd)
-        try:
-            with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
-                for path in sorted(root.rglob("*")):
-                    if path.is_file():
-                        info = zipfile.ZipInfo.from_file(path, path.relative_to(root).as_posix())
-                        if path.name in ("setup.sh", "run_autograder"):
-                            info.external_attr = 0o755 << 16
-                        with path.open("rb") as stream:
-                            archive.writestr(info, stream.read(), zipfile.ZIP_DEFLATED)
-            os.replace(tmp, out)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_zip(out, root, root, executable=frozenset(("setup.sh", "run_autograder")))
     return out
