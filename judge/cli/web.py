@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.table import Table
@@ -26,6 +28,43 @@ DATA_DIR = Path("judge-data")
 data_option = path_option("--data", "data_dir", folder=True, default=DATA_DIR, help_text="The web judge's data folder.")
 
 
+@dataclass(frozen=True)
+class Tuning:
+    """A number of `judge serve` that goes as it is into the web judge's Settings `field`."""
+
+    flag: str
+    field: str
+    kind: click.ParamType[Any]
+    default: float
+    help: str
+
+
+# In the order --help shows them; a row each, as a table reads.
+# fmt: off
+SERVE_TUNING = (
+    Tuning("--explain-budget", "explain_budget_s", click.FloatRange(min=2, max=600), 30.0, "Seconds of search when a student asks to explain a failed submission."),
+    Tuning("--explains-per-hour", "explains_per_hour", click.IntRange(min=0, max=1000), 10, "Explanations a student may ask for in an hour (0: no explain button)."),
+    Tuning("--result-step", "result_step_s", click.FloatRange(min=0, max=600), 5.0, "A student sees a result at the end of the step of this many seconds its judging ended in, so the time it took on secret cases says little (0: at once)."),
+    Tuning("--per-minute", "per_minute", click.IntRange(min=0, max=1000), 10, "Submissions a student may make in a minute (0: no cap), beside the assignment's quota."),
+    Tuning("--turn", "turn_s", click.FloatRange(min=1, max=3600), 10.0, "Seconds a worker judges one submission before it lets a classmate's waiting submission in (between two cases; the first resumes after)."),
+    Tuning("--lms-retry", "lms_retry_s", click.FloatRange(min=0.1, max=3600), 15.0, "Seconds before a grade the LMS did not take is sent again (doubled each time, at most an hour)."),
+)
+# fmt: on
+
+
+def tuning_options(rows: tuple[Tuning, ...]) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The options of `rows`, in their order; each reaches the command under its field's name."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        for row in reversed(rows):
+            command = click.option(
+                row.flag, row.field, type=row.kind, default=row.default, show_default=True, help=row.help
+            )(command)
+        return command
+
+    return decorate
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
@@ -43,61 +82,20 @@ data_option = path_option("--data", "data_dir", folder=True, default=DATA_DIR, h
 @click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, help="The proxy's addresses.")
 @click.option("--root-path", default="", help="The path prefix the proxy serves the judge under (e.g. /judge).")
 @click.option("--secure-cookies", is_flag=True, help="Send the session cookie over HTTPS only (behind a TLS proxy).")
-@click.option(
-    "--explain-budget",
-    type=click.FloatRange(min=2, max=600),
-    default=30.0,
-    show_default=True,
-    help="Seconds of search when a student asks to explain a failed submission.",
-)
-@click.option(
-    "--explains-per-hour",
-    type=click.IntRange(min=0, max=1000),
-    default=10,
-    show_default=True,
-    help="Explanations a student may ask for in an hour (0: no explain button).",
-)
-@click.option(
-    "--result-step",
-    type=click.FloatRange(min=0, max=600),
-    default=5.0,
-    show_default=True,
-    help="A student sees a result at the end of the step of this many seconds its judging ended in, so the"
-    " time it took on secret cases says little (0: at once).",
-)
+@tuning_options(SERVE_TUNING[:3])
 @path_option(
     "--course",
     "course_file",
     help_text="The course file: assignments, deadlines, late policy, quotas [default: course.yaml beside the"
     " problems folder, if there is one; else every problem is open with no deadline].",
 )
-@click.option(
-    "--per-minute",
-    type=click.IntRange(min=0, max=1000),
-    default=10,
-    show_default=True,
-    help="Submissions a student may make in a minute (0: no cap), beside the assignment's quota.",
-)
-@click.option(
-    "--turn",
-    type=click.FloatRange(min=1, max=3600),
-    default=10.0,
-    show_default=True,
-    help="Seconds a worker judges one submission before it lets a classmate's waiting submission in"
-    " (between two cases; the first resumes after).",
-)
-@click.option(
-    "--lms-retry",
-    type=click.FloatRange(min=0.1, max=3600),
-    default=15.0,
-    show_default=True,
-    help="Seconds before a grade the LMS did not take is sent again (doubled each time, at most an hour).",
-)
+@tuning_options(SERVE_TUNING[3:])
 @cluster_options
 @unsafe_option
 @click.pass_context
 def serve(
     ctx: click.Context,
+    /,
     host: str,
     port: int,
     problems_dir: Path | None,
@@ -108,19 +106,15 @@ def serve(
     forwarded_allow_ips: str,
     root_path: str,
     secure_cookies: bool,
-    explain_budget: float,
-    explains_per_hour: int,
-    result_step: float,
     course_file: Path | None,
-    per_minute: int,
-    turn: float,
-    lms_retry: float,
     scheduler: str | None,
     certs_dir: Path | None,
     insecure_loopback: bool,
+    **tuning: Any,  # SERVE_TUNING's numbers (int or float, as their range), by field
 ) -> None:
     """Run the web judge: students log in, submit, and see verdicts; hidden data stays here.
     With --scheduler the cases run on the judge hosts (--workers submissions at a time)."""
+    import dataclasses
     import logging
     import socket
 
@@ -130,21 +124,16 @@ def serve(
     from judge.web.serving.app import Settings, create_app
     from judge.web.serving.protocol import DeadlineH11Protocol
 
-    settings = Settings(
+    given = Settings(
         problems_dir=problems_dir or ctx.obj["problems"],
         data_dir=data_dir,
         workers=workers or grading.default_jobs(),
         max_source_bytes=max_source_kib * 1024,
         secure_cookies=secure_cookies,
         cluster=cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client"),
-        explain_budget_s=explain_budget,
-        explains_per_hour=explains_per_hour,
-        result_step_s=result_step,
         course_file=course_file,
-        per_minute=per_minute,
-        turn_s=turn,
-        lms_retry_s=lms_retry,
     )
+    settings = dataclasses.replace(given, **tuning)
     # Say so plainly if the address is taken, before any worker starts.
     try:
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
