@@ -83,6 +83,18 @@ def identify(
     return Submitted(student, problem, shown, found, error, language, source_hash(fingerprint, language, digest))
 
 
+def identified(problem: Problem, record: bytes, upload: tuple[str, bytes], student: str, language_id: str) -> Submitted:
+    """An upload the web judge identified at its door and kept (sources.as_record): judged as
+    identified there, no rule applied again; its hash is the one `identify` gives the upload."""
+    try:
+        found, error = sources.from_record(record), ""
+    except JudgeError as err:  # its language left languages.yaml since: the file's state, said
+        found, error = None, str(err)
+    shown = str(found.path) if found is not None else Path(upload[0]).name
+    language = found.language.id if found is not None else language_id
+    return Submitted(student, problem, shown, found, error, language, source_hash(upload[1], language, problem.digest))
+
+
 def unrunnable(submitted: Submitted, here: bool = True) -> results.GradeRecord | None:
     """The record of a submission that cannot be judged at all (NG: unreadable, empty, binary;
     IE: its language's toolchain is not on this machine), else None. The toolchain is looked

@@ -11,9 +11,11 @@ Nothing is unpacked to disk: the files go into the box straight from memory.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import io
+import json
 import re
 import stat
 import tarfile
@@ -511,6 +513,41 @@ def from_upload(
     if len(data) > caps.bytes:
         raise SourceError(f"{shown}: {len(data)} bytes, over the {caps.bytes}-byte source limit")
     return identify(shown, [(shown.name, data)], language_id, build_scripts, single=True)
+
+
+def as_record(program: Sources) -> bytes:
+    """The program as identified, for a queue to keep: `from_record` gives it back exactly
+    (its language, entry and files as decided now), with no rule of identification applied again."""
+    kept = {
+        "path": str(program.path),
+        "language": program.language.id,
+        "files": [[name, base64.b64encode(data).decode("ascii")] for name, data in program.files],
+        "main": program.main,
+        "mainclass": program.mainclass,
+        "build_script": program.build_script,
+        "run_script": program.run_script,
+        "single": program.single,
+    }
+    return json.dumps(kept, sort_keys=True).encode()
+
+
+def from_record(record: bytes) -> Sources:
+    """A program kept by `as_record`. SourceError when its language is no longer one of
+    languages.yaml's (the table changed since it was identified)."""
+    kept = json.loads(record)
+    table = languages.load()
+    if kept["language"] not in table.languages:
+        raise SourceError(f"{Path(kept['path']).name}: language {kept['language']!r} is no longer known to this judge")
+    return Sources(
+        Path(kept["path"]),
+        table.by_id(kept["language"]),
+        tuple((name, base64.b64decode(data)) for name, data in kept["files"]),
+        kept["main"],
+        kept["mainclass"],
+        build_script=kept["build_script"],
+        run_script=kept["run_script"],
+        single=kept["single"],
+    )
 
 
 def shown_lines(files: Sequence[tuple[str, bytes]]) -> list[str]:

@@ -42,8 +42,12 @@ log = logging.getLogger("judge.web")
 
 
 def _submitted(claim: Claim, problem: Problem) -> judging.Submitted:
-    """The claimed source identified as uploaded: by the student's file name, from its bytes."""
-    return judging.identify(problem, (claim.filename, claim.source), claim.student, claim.language)
+    """The claimed program as the door identified it; a row kept before the door kept its
+    identification is identified as uploaded (by the student's file name, from its bytes)."""
+    upload = (claim.filename, claim.source)
+    if claim.program is not None:
+        return judging.identified(problem, claim.program, upload, claim.student, claim.language)
+    return judging.identify(problem, upload, claim.student, claim.language)
 
 
 def judge_claim(

@@ -31,6 +31,19 @@ def test_an_upload_and_the_same_file_in_the_class_are_the_same_submission(proble
     assert judging.identify(problem, on_disk, "ada", full=True).content_hash != from_class.content_hash
 
 
+def test_a_kept_identification_is_the_same_submission_as_the_upload(problem: Problem) -> None:
+    """The web judge keeps what its door identified; judged from that, the submission is the
+    one identify makes of the upload: same program, hash and name."""
+    from judge.run import sources
+
+    source = (PROGRAMS / "sicily_ok.cpp").read_bytes()
+    upload = ("sicily-rotations.cpp", source)
+    uploaded = judging.identify(problem, upload, "ada", "cpp")
+    assert uploaded.sources is not None
+    kept = judging.identified(problem, sources.as_record(uploaded.sources), upload, "ada", "cpp")
+    assert kept == uploaded
+
+
 def test_an_upload_is_named_by_its_own_name_never_a_path_of_the_judge(problem: Problem, tmp_path: Path) -> None:
     binary = judging.identify(problem, ("../../etc/Solution.py", b"print(1)\0\n"), "bo", "python3")
     assert binary.sources is None and binary.error == "Solution.py: binary file, not source code"

@@ -306,3 +306,19 @@ def test_a_folder_whose_file_name_is_not_utf8_is_refused(tmp_path: Path) -> None
         stream.write(b"x = 1\n")
     with pytest.raises(SourceError, match=r"entry 'caf\\udce9.py': its name is not UTF-8 text; refused"):
         sources.read(folder)
+
+
+def test_a_kept_identification_comes_back_exactly_and_says_when_its_language_left() -> None:
+    """What the web judge's door identified is what a worker judges: as_record then from_record
+    gives the same program (files, entry, main class, flags), an archive's entries included."""
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("app/Main.java", "public class Main { public static void main(String[] a) {} }\n")
+        archive.writestr("app/Helper.java", "class Helper {}\n")
+        archive.writestr("app/data.bin", b"\0\1\2")
+    for name, data in (("mine.py", b"print(1)\n"), ("mine.zip", packed.getvalue())):
+        program = sources.from_upload(name, data)
+        assert sources.from_record(sources.as_record(program)) == program
+    kept = sources.as_record(sources.from_upload("mine.py", b"print(1)\n")).replace(b'"python3"', b'"cobol85"')
+    with pytest.raises(SourceError, match=r"^mine\.py: language 'cobol85' is no longer known to this judge$"):
+        sources.from_record(kept)

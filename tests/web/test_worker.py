@@ -7,6 +7,9 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
+from judge.kinds.table import load_problem
 from judge.web.worker import LoadedProblems
 from tests.conftest import PROBLEMS
 
@@ -55,3 +58,31 @@ def test_a_function_problem_is_judged_from_an_upload(tmp_path: Path) -> None:
     record = judge_claim(claim, problem, store)
     assert record is not None and record.verdict == "WA" and record.source == "my answer.py"
     assert record.cases[1].message == "the value: expected -1, got 0"  # a public call says what differs
+
+
+def test_a_worker_judges_the_program_the_door_identified_never_identifying_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A submission kept with the door's identification is judged from it: with the rules of
+    identification out of reach, the claim is still judged (a row from before is not)."""
+    from judge.run import sandbox, sources
+    from judge.web.state.store import Store
+    from judge.web.worker import judge_claim
+
+    if not sandbox.detect().isolated:
+        pytest.skip("needs a sandbox that isolates")
+    problem = load_problem(PROBLEMS / "eight-digits")
+    source = (PROBLEMS / "eight-digits" / "solutions" / "accepted" / "astar.py").read_bytes()
+    program = sources.from_upload("mine.py", source, language_id="python3")
+    store = Store(tmp_path / "data")
+    store.add_user("ada")
+    store.submit("ada", "eight-digits", "python3", "mine.py", source, program=sources.as_record(program))
+
+    def refused(*args: object, **kwargs: object) -> sources.Sources:
+        raise AssertionError("the upload was identified again")
+
+    monkeypatch.setattr(sources, "from_upload", refused)
+    claim = store.claim(worker=1)
+    assert claim is not None and claim.program is not None
+    record = judge_claim(claim, problem, store)
+    assert record is not None and record.verdict == "AC" and record.source == "mine.py"

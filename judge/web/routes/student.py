@@ -375,6 +375,7 @@ def _accept(
             now=received,
             quota=quota,
             per_minute=site.settings.per_minute if user.role == "student" else 0,
+            program=sources.as_record(program),
         )
     except PendingError as err:
         raise WebError(

@@ -239,11 +239,17 @@ INSERT INTO lti_people_4 SELECT issuer, sub, user, name, email FROM lti_people;
 DROP TABLE lti_people;
 ALTER TABLE lti_people_4 RENAME TO lti_people;
 """
+# Version 5: the program as the door identified it (run/sources.py's as_record), so a worker
+# judges what was identified and never identifies the upload again.
+_VERSION_5 = """
+ALTER TABLE submissions ADD COLUMN program BLOB;
+"""
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_1),
     _statements(_VERSION_2),
     _statements(_VERSION_3),
     _statements(_VERSION_4),
+    _statements(_VERSION_5),
 )
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")

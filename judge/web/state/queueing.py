@@ -42,6 +42,7 @@ class Claim:
     filename: str
     source: bytes
     done: tuple[results.CaseRecord, ...] = ()  # cases judged in its earlier turns
+    program: bytes | None = None  # the program as the door identified it; None in rows from before
 
 
 class PendingError(JudgeError):
@@ -96,11 +97,13 @@ class SubmissionQueue(Database):
         now: float | None = None,
         quota: int | None = None,
         per_minute: int = 0,
+        program: bytes | None = None,
     ) -> int:
         """Store a submission in the queue, stamped with the server's clock `now`. In the same
         transaction: PendingError if the student already has one waiting, QuotaError past
         `quota` submissions of this problem (those the judge failed, IE, are not counted),
-        RateError past `per_minute` submissions in the last minute (0: no cap)."""
+        RateError past `per_minute` submissions in the last minute (0: no cap). `program`: the
+        upload as the door identified it (sources.as_record), what the worker will judge."""
         now = time.time() if now is None else now
         with self.transaction() as db:
             waiting = db.execute(
@@ -124,9 +127,9 @@ class SubmissionQueue(Database):
                 if len(recent) >= per_minute:
                     raise RateError(len(recent), recent[len(recent) - per_minute] + 60.0 - now)
             cursor = db.execute(
-                "INSERT INTO submissions (student, problem, language, filename, source, created, status, queued) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'queued', ?)",
-                (student, problem, language, filename, source, now, now),
+                "INSERT INTO submissions (student, problem, language, filename, source, created, status, queued, program) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)",
+                (student, problem, language, filename, source, now, now, program),
             )
             assert cursor.lastrowid is not None
             return cursor.lastrowid
@@ -180,6 +183,7 @@ class SubmissionQueue(Database):
             row["filename"],
             bytes(row["source"]),
             done,
+            _program(row),
         )
 
     def others_waiting(self, claim: Claim, now: float | None = None, fair_s: float = FAIR_S) -> bool:
@@ -405,7 +409,14 @@ class SubmissionQueue(Database):
                 "UPDATE explanations SET status = 'running', worker = ? WHERE submission = ?", (worker, row["id"])
             )
         return Claim(
-            row["id"], 0, row["student"], row["problem"], row["language"], row["filename"], bytes(row["source"])
+            row["id"],
+            0,
+            row["student"],
+            row["problem"],
+            row["language"],
+            row["filename"],
+            bytes(row["source"]),
+            program=_program(row),
         )
 
     def finish_explanation(self, submission_id: int, worker: int, result: str | None, error: str | None) -> bool:
@@ -454,3 +465,7 @@ class SubmissionQueue(Database):
             (time.time(), problem),
         )
         return cursor.rowcount
+
+
+def _program(row: sqlite3.Row) -> bytes | None:
+    return None if row["program"] is None else bytes(row["program"])
