@@ -23,8 +23,7 @@ from judge.author.verify import Solution, SolutionRun
 from judge.cluster import address, needs, remote
 from judge.errors import EXIT_FAILED, JudgeError
 from judge.grade import batching
-from judge.grade.engines import Compiled, Job, QueuedCase, start_next
-from judge.grade.runner import CaseResult
+from judge.grade.engines import Compiled, Job, QueuedCase, Tickets, start_next
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import sandbox, sources
@@ -100,7 +99,7 @@ def _ref(case: CaseFiles) -> remote.CaseRef:
     return remote.CaseRef(case.group, case.name, case.public)
 
 
-class ClusterEngine:
+class ClusterEngine(Tickets):
     """Grading's engine on the cluster at `point`, for submissions of `language_ids`."""
 
     def __init__(
@@ -280,16 +279,11 @@ class ClusterEngine:
         assert isinstance(ticket, Job) and ticket.future is not None
         return Compiled(told.build, self._compiled.pop(ticket.future), told.sandbox_mode)
 
-    def result(self, ticket: Hashable) -> CaseResult:
-        assert isinstance(ticket, Job)
-        found: CaseResult = self._outcome(ticket)[ticket.index]
-        return found
+    def task_results(self, ticket: Job[Any]) -> Any:
+        return self._outcome(ticket)
 
-    def cancel(self, ticket: Hashable) -> bool:
-        assert isinstance(ticket, Job)
-        if ticket.future is None:
-            ticket.dropped = True
-            return True
+    def cancel_handed(self, ticket: Job[Any]) -> bool:
+        assert ticket.future is not None
         # A started case runs to its end on its worker, and its result is dropped; so do the
         # cases that share its task with others.
         task = self._running.get(ticket.future)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import tempfile
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -168,7 +169,31 @@ def start_next(
     return task
 
 
-class LocalEngine:
+class Tickets(ABC):
+    """What either engine does with a ticket, whatever runs its task."""
+
+    def result(self, ticket: Hashable) -> CaseResult:
+        assert isinstance(ticket, Job)
+        found: CaseResult = self.task_results(ticket)[ticket.index]
+        return found
+
+    def cancel(self, ticket: Hashable) -> bool:
+        assert isinstance(ticket, Job)
+        if ticket.future is None:  # still in the engine's queue: it is never handed out
+            ticket.dropped = True
+            return True
+        return self.cancel_handed(ticket)
+
+    @abstractmethod
+    def task_results(self, ticket: Job[Any]) -> Any:
+        """What the finished task of `ticket` returned (its failure raised)."""
+
+    @abstractmethod
+    def cancel_handed(self, ticket: Job[Any]) -> bool:
+        """Drop a case handed to the workers if its task can still be called back; whether it was."""
+
+
+class LocalEngine(Tickets):
     """`jobs` processes of this machine; builds in a temporary folder of its own.
 
     The engine keeps its own queue, ordered by rank, and hands the pool no more tasks than
@@ -254,16 +279,11 @@ class LocalEngine:
         made, where = self._future(ticket).result()
         return Compiled(made, where, sandbox.detect().mode)
 
-    def result(self, ticket: Hashable) -> CaseResult:
-        assert isinstance(ticket, Job)
-        found: CaseResult = self._future(ticket).result()[ticket.index]
-        return found
+    def task_results(self, ticket: Job[Any]) -> Any:
+        return self._future(ticket).result()
 
-    def cancel(self, ticket: Hashable) -> bool:
-        assert isinstance(ticket, Job)
-        if ticket.future is None:
-            ticket.dropped = True
-            return True
+    def cancel_handed(self, ticket: Job[Any]) -> bool:
+        assert ticket.future is not None
         task = self._running.get(ticket.future)
         if task is not None and len(task.jobs) == 1 and ticket.future.cancel():
             self._running.pop(ticket.future, None)
