@@ -29,9 +29,10 @@ class _Table:
         return tuple(KINDS.values())
 
     def chosen(self, spec: ProblemSpec) -> Kind | None:
-        """The kind the spec names; where it names none, the first kind named by a key it
-        sets (named_by_keys), else the first row."""
-        if spec.kind is not None:
+        """The kind the spec names; where it names none (or the default, as specs written
+        before `kind: interactive` did), the first kind named by a key it sets
+        (named_by_keys), else the first row."""
+        if spec.kind is not None and spec.kind != DEFAULT.name:
             return KINDS.get(spec.kind)
         implied = (k for k in KINDS.values() if k.named_by_keys and set(k.spec_keys) & spec.model_fields_set)
         return next(implied, DEFAULT)

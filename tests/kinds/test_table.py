@@ -94,5 +94,7 @@ def test_an_interactor_without_a_kind_makes_the_problem_interactive_and_kind_int
     text = spec.read_text()
     start = text.index("interactor:")
     end = text.index("\n", text.index("program:", start)) + 1
+    spec.write_text(text + "kind: stdio\n")  # as specs said it before `kind: interactive` could be written
+    assert load_problem(made.directory).kind == "interactive"
     spec.write_text(text[:start] + text[end:] + "kind: interactive\n")
     assert any("an interactive problem needs an `interactor`" in s for s in _spec_errors(made.directory))
