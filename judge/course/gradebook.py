@@ -8,6 +8,10 @@ It is the one rule for what counts: the teacher's matrix, a student's own view, 
 - `keep: best`: the highest counted score; `keep: last`: the newest judged submission's.
   An internal error (IE) is the judge's failure and never counts, not even as the last.
 - A student with no counted submission has a blank cell, and 0 in the totals.
+- Graded by hand (an assignment's `review:`, judge.course.rubric): the rubric's manual part
+  combines with the judge's counted score by the course's rule (`add` or `replace`), and an
+  override replaces both. Which grades count is the caller's choice: the teacher's views every
+  one, a student's view and the LMS those released.
 """
 
 from __future__ import annotations
@@ -15,10 +19,10 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from judge.course import policy
+from judge.course import policy, rubric
 from judge.course.spec import Assignment, Course
 from judge.problem.spec import Problem
 from judge.run.verdicts import Verdict
@@ -45,6 +49,9 @@ class Counted:
     penalty: float  # its penalty in percent
     extended: bool  # the student has an extension of this assignment
     attempts: int  # submissions of this problem received in the window
+    judged: float | None = None  # where graded by hand: the judge's counted score before it
+    manual: float | None = None  # the rubric's manual part (None: not graded by hand)
+    overridden: bool = False  # a teacher's override is the score
 
     @property
     def blank(self) -> bool:
@@ -118,6 +125,21 @@ def cell(course: Course, assignment: Assignment, student: str, attempts: Iterabl
     return Counted(score, chosen.id, chosen.verdict, late, standing.penalty, extended, len(inside))
 
 
+def with_manual(
+    found: Counted, assignment: Assignment, judge_max: float, grade: rubric.Grade | None, rub: rubric.Rubric
+) -> Counted:
+    """A counted cell with what was given by hand, by the review's rule (or the override)."""
+    if grade is None:
+        return found
+    base = replace(found, judged=found.score)
+    if grade.override is not None:
+        return replace(base, score=grade.override, overridden=True)
+    if assignment.review is None:
+        return base
+    manual = rubric.points(rub, grade.applied)
+    return replace(base, score=rubric.combined(assignment.review, judge_max, found.score, manual), manual=manual)
+
+
 def late_mark(course: Course, assignment: Assignment, student: str, received: float) -> str:
     """What a listing says of a submission beside its verdict: `late -20%` (what the policy takes
     off), not counted before the opening or after the deadline, `extended`; "" when on time."""
@@ -133,18 +155,31 @@ def late_mark(course: Course, assignment: Assignment, student: str, received: fl
 
 
 def of_problems(
-    course: Course, roster: Sequence[str], attempts: Iterable[Attempt], problems: Mapping[str, Problem]
+    course: Course,
+    roster: Sequence[str],
+    attempts: Iterable[Attempt],
+    problems: Mapping[str, Problem],
+    manual: rubric.Manual = rubric.NONE,
 ) -> Gradebook:
-    """The gradebook over these problems, each column out of its problem's maximum score."""
-    return build(course, roster, attempts, {p.id: p.max_score for p in problems.values()})
+    """The gradebook over these problems, each column out of its problem's maximum score (with
+    the manual part's, where the review adds one)."""
+    return build(course, roster, attempts, {p.id: p.max_score for p in problems.values()}, manual)
 
 
 def build(
-    course: Course, roster: Sequence[str], attempts: Iterable[Attempt], max_scores: Mapping[str, float]
+    course: Course,
+    roster: Sequence[str],
+    attempts: Iterable[Attempt],
+    max_scores: Mapping[str, float],
+    manual: rubric.Manual = rubric.NONE,
 ) -> Gradebook:
     """The gradebook of every roster student, in roster order (others' submissions: a teacher's
     own tries, say, are left out)."""
-    columns = tuple(Column(a.id, p, max_scores.get(p, 0.0)) for a in course.assignments for p in a.problems)
+    columns = tuple(
+        Column(a.id, p, rubric.maximum(a.review, max_scores.get(p, 0.0)))
+        for a in course.assignments
+        for p in a.problems
+    )
     by_key: dict[tuple[str, str], list[Attempt]] = {}
     for attempt in attempts:
         by_key.setdefault((attempt.student, attempt.problem), []).append(attempt)
@@ -152,7 +187,15 @@ def build(
     rows = []
     for student in students:
         cells = tuple(
-            cell(course, a, student, by_key.get((student, p), [])) for a in course.assignments for p in a.problems
+            with_manual(
+                cell(course, a, student, by_key.get((student, p), [])),
+                a,
+                max_scores.get(p, 0.0),
+                manual.grades.get((student, p)),
+                manual.rubrics.get(p, a.review.rubric(p) if a.review is not None else rubric.Rubric()),
+            )
+            for a in course.assignments
+            for p in a.problems
         )
         totals = tuple(
             round(sum(c.score or 0.0 for col, c in zip(columns, cells, strict=True) if col.assignment == a.id), 4)

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
+from judge.course.rubric import Dealing, Item, Review, Rubric, Rule
 from judge.problem.spec import FeedbackLevel, SpecError, SpecIssue, render_path
 from judge.problem.spec import error_message as spec_message
 from judge.problem.yamlpos import Located, YamlError
@@ -54,6 +55,23 @@ class _Late(_Strict):
     until: _Time = Field(description="The last minute a late submission is accepted")
 
 
+class _Item(_Strict):
+    id: _Slug
+    points: float = Field(ge=-10000, le=10000)
+    description: str = Field(min_length=1, max_length=500)
+    group: _Slug | None = None
+
+
+class _Review(_Strict):
+    manual: Rule = "add"
+    max: float = Field(gt=0, le=10000, description="The manual part's maximum")
+    rubric: dict[_Slug, list[_Item]] = {}
+    caps: dict[_Slug, float] = {}
+    regrade_days: float = Field(default=7, ge=0, le=365)
+    anonymous: bool = False
+    graders: Dealing = "random"
+
+
 class _Assignment(_Strict):
     id: _Slug
     title: str = Field(default="", max_length=200)
@@ -66,6 +84,7 @@ class _Assignment(_Strict):
     scoreboard: Annotated[Scoreboard, BeforeValidator(_off)] = "off"
     feedback: FeedbackLevel | None = None
     announcement: str = Field(default="", max_length=4000)
+    review: _Review | None = None
 
 
 class _Extension(_Strict):
@@ -101,6 +120,7 @@ class Assignment:
     scoreboard: Scoreboard
     feedback: FeedbackLevel | None  # None: each problem's own level
     announcement: str
+    review: Review | None = None  # None: the judge's score alone, no grading by hand
 
     @property
     def name(self) -> str:
@@ -228,6 +248,35 @@ class _Builder:
             raw.scoreboard,
             raw.feedback,
             raw.announcement,
+            self._review(raw, here),
+        )
+
+    def _review(self, raw: _Assignment, here: tuple[str | int, ...]) -> Review | None:
+        if raw.review is None:
+            return None
+        review, rubrics = raw.review, []
+        used_groups = {i.group for items in review.rubric.values() for i in items if i.group is not None}
+        for problem, items in review.rubric.items():
+            if problem not in raw.problems:
+                self.issue((*here, "review", "rubric", problem), f"problem {problem!r} is not in this assignment")
+            for k, item in enumerate(items):
+                if any(i.id == item.id for i in items[:k]):
+                    self.issue((*here, "review", "rubric", problem, k, "id"), f"item {item.id!r} is defined twice")
+            rubrics.append((problem, tuple(Item(i.id, i.points, i.description, i.group) for i in items)))
+        caps = []
+        for group, cap in review.caps.items():
+            if cap <= 0:
+                self.issue((*here, "review", "caps", group), "a cap is a number of points above 0")
+            elif group not in used_groups:
+                self.issue((*here, "review", "caps", group), f"no rubric item is in group {group!r}")
+            caps.append((group, cap))
+        return Review(
+            review.manual,
+            review.max,
+            tuple((p, Rubric(items, tuple(caps))) for p, items in rubrics),
+            review.regrade_days,
+            review.anonymous,
+            review.graders,
         )
 
     def _extension(self, index: int, raw: _Extension, by_id: dict[str, Assignment]) -> Extension | None:
