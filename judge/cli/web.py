@@ -244,15 +244,17 @@ def roster_add(user_ids: tuple[str, ...], teacher: bool, data_dir: Path) -> None
 @click.argument("csv_file", type=click.Path(dir_okay=False, path_type=Path))
 @data_option
 def roster_import(csv_file: Path, data_dir: Path) -> None:
-    """Add every id in the first column of CSV_FILE (a header row `id` or `student` is skipped);
-    prints `id,token` for each, to hand out or mail-merge."""
-    from judge.web.state.roster import read_ids
+    """Add every id in the first column of CSV_FILE; a header row (`id` or `student` first) may
+    name columns name, email, section and role (student or ta), kept for the teacher's pages.
+    Prints `id,token` for each, to hand out or mail-merge."""
+    from judge.web.state.roster import read_roster
 
-    ids = read_ids(csv_file)
+    entries = read_roster(csv_file)
     store = open_store(data_dir)
-    for user_id in ids:
-        click.echo(f"{user_id},{store.add_user(user_id)}")
-    err.print(f"judge: {len(ids)} id(s) added to {data_dir}")
+    for entry in entries:
+        click.echo(f"{entry.id},{store.add_user(entry.id, entry.role)}")
+        store.set_details(entry.id, entry.name, entry.email, entry.section)
+    err.print(f"judge: {len(entries)} id(s) added to {data_dir}")
 
 
 @roster.command("logout")
@@ -270,8 +272,12 @@ def roster_logout(user_ids: tuple[str, ...], data_dir: Path) -> None:
 @roster.command("list")
 @data_option
 def roster_list(data_dir: Path) -> None:
-    """Every id on the roster, its role and its number of submissions."""
-    table = Table("id", "role", "submissions", box=None, pad_edge=False)
-    for user, count in open_store(data_dir).users():
-        table.add_row(user.id, user.role, str(count))
+    """Every id on the roster, its role, name, section and number of submissions."""
+    table = Table("id", "role", "name", "section", "submissions", box=None, pad_edge=False)
+    store = open_store(data_dir)
+    people = store.people()
+    for user, count in store.users():
+        person = people.get(user.id)
+        name, section = (person.name, person.section) if person is not None else ("", "")
+        table.add_row(user.id, user.role, name, section, str(count))
     out.print(table)

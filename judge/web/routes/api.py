@@ -32,7 +32,7 @@ def submission_status(
         "groups": [dataclasses.asdict(g) for g in shown.groups] if shown is not None else [],
         "cases": [dataclasses.asdict(c) for c in shown.cases] if shown is not None else [],
     }
-    if user.role == "teacher":
+    if user.can_grade:
         body |= {"case_done": found.case_done, "case_total": found.case_total}
     return JSONResponse(body)
 

@@ -27,9 +27,17 @@ def require_user(request: Request) -> User:
     return user
 
 
+def require_grader(user: User = Depends(require_user)) -> User:
+    """The teacher or a teaching assistant: the pages that read submissions and grades."""
+    if not user.can_grade:
+        raise WebError(403, "This page is for the teacher and the teaching assistants.")
+    return user
+
+
 def require_teacher(user: User = Depends(require_user)) -> User:
-    if user.role != "teacher":
-        raise WebError(403, "This page is for the teacher.")
+    """The teacher alone: what changes the course (rejudging, sessions, the roster)."""
+    if not user.can_manage:
+        raise WebError(403, "Only the teacher may do this.")
     return user
 
 

@@ -45,7 +45,7 @@ def scoreboard(
     assignment = site.course.assignment(assignment_id)
     hidden = assignment is None or assignment.scoreboard == "off"
     if assignment is None or (
-        user.role != "teacher" and (hidden or site.standing(user, assignment).phase is policy.Phase.NOT_OPEN)
+        not user.can_grade and (hidden or site.standing(user, assignment).phase is policy.Phase.NOT_OPEN)
     ):
         raise WebError(404, f"There is no scoreboard {assignment_id!r}.")
     step, now = site.settings.result_step_s, site.clock()
@@ -55,7 +55,7 @@ def scoreboard(
     keep = [i for i, c in enumerate(book.columns) if c.assignment == assignment.id]
     index = book.assignments.index(assignment)
     maxes = [book.columns[i].max_score for i in keep]
-    anonymous = assignment.scoreboard == "anonymous" and user.role != "teacher"
+    anonymous = assignment.scoreboard == "anonymous" and not user.can_grade
     lines = []
     for row in book.rows:
         cells = [row.cells[i] for i in keep]

@@ -157,7 +157,7 @@ class Site:
         assignment, or in one not open yet, does not exist (404). A teacher sees every problem."""
         problem = self.problems.get(problem_id)
         assignment = self.assignment_of(problem_id)
-        if user.role == "teacher" and problem is not None:
+        if user.can_grade and problem is not None:
             return problem, assignment
         if problem is None or assignment is None or self.standing(user, assignment).phase is policy.Phase.NOT_OPEN:
             raise WebError(404, f"There is no problem {problem_id!r}.")
@@ -233,7 +233,7 @@ class Site:
     def visible(self, user: User, submission_id: int) -> SubmissionRow:
         found = self.store.get(submission_id)
         # Another student's submission is "not found": its existence is not theirs to know.
-        if found is None or (found.student != user.id and user.role != "teacher"):
+        if found is None or (found.student != user.id and not user.can_grade):
             raise WebError(404, f"There is no submission {submission_id} of yours.", "/submissions", "My submissions")
         return self.seen_by(user, found)
 
@@ -241,7 +241,7 @@ class Site:
         """A submission as its reader may see it now: to a student, nothing changes at a moment
         a case can choose. A judged one is still running until the end of its judging's last
         whole step (Settings.result_step_s); one claimed once is running until then."""
-        if user.role == "teacher":
+        if user.can_grade:
             return found
         if found.status != "done":
             # A judging paused between fair turns (or requeued) goes back to the queue at a
@@ -257,7 +257,7 @@ class Site:
     def shown_to(self, user: User, record: GradeRecord) -> feedback.Shown:
         """The one place a record is cut for its reader: the teacher sees it whole; a student at
         the assignment's feedback level if it sets one, else at the problem's."""
-        if user.role == "teacher":
+        if user.can_grade:
             return feedback.for_teacher(record)
         assignment = self.assignment_of(record.problem)
         level = assignment.feedback if assignment is not None else None
@@ -266,7 +266,7 @@ class Site:
     @staticmethod
     def status_for(user: User, found: SubmissionRow) -> str:
         # "running case k of n", polled, would time each secret case: students see the stage only.
-        return found.status_text if user.role == "teacher" else found.status
+        return found.status_text if user.can_grade else found.status
 
     def explainable(self, record: GradeRecord) -> bool:
         return self.settings.explains_per_hour > 0 and stored.wanted(record, self.problems)

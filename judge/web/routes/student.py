@@ -100,7 +100,7 @@ def problem_list(request: Request, user: User = Depends(require_user), site: Sit
     views = []
     for assignment in site.course.assignments:
         phase = site.standing(user, assignment).phase
-        shown = user.role == "teacher" or phase is not policy.Phase.NOT_OPEN
+        shown = user.can_grade or phase is not policy.Phase.NOT_OPEN
         lines = tuple(
             ProblemLine(
                 p,
@@ -413,15 +413,13 @@ def my_submissions(request: Request, user: User = Depends(require_user), site: S
 
 
 def _back(user: User) -> tuple[str, str]:
-    return (
-        ("/teacher/submissions", "Every submission") if user.role == "teacher" else ("/submissions", "My submissions")
-    )
+    return ("/teacher/submissions", "Every submission") if user.can_grade else ("/submissions", "My submissions")
 
 
 def live_view(site: Site, user: User, found: SubmissionRow) -> live.LiveView:
     """The judged cases of a pending submission its reader may see now (judge.web.state.live)."""
     entries = live.loads(site.store.live(found.id))
-    if user.role == "teacher":
+    if user.can_grade:
         return live.for_teacher(entries, found.case_total)
     problem = site.problems.get(found.problem)
     assignment = site.assignment_of(found.problem)
@@ -438,7 +436,7 @@ def live_state(site: Site, user: User, submission_id: int) -> tuple[str, bool]:
     asked = site.store.explanation(submission_id)
     explaining = asked is not None and asked.status != "done"
     shown: object = (found.status, live_view(site, user, found)) if found.pending else (found.verdict, found.score)
-    if user.role == "teacher":
+    if user.can_grade:
         shown = (shown, found.status_text)
     key = hashlib.sha256(repr((shown, asked.status if asked is not None else None)).encode()).hexdigest()[:16]
     return key, not found.pending and not explaining
@@ -471,7 +469,7 @@ def submission_page(
     if asked is not None and asked.status == "done":
         made = stored.from_json(asked.result) if asked.result is not None else None
         if made is not None:
-            if user.role != "teacher":
+            if not user.can_grade:
                 made = made.for_student()
             section = str(render.html_section(made))
         else:
@@ -495,7 +493,7 @@ def submission_page(
         explain_action=action,
         explain_note=note,
         notice=site.marks([found]).get(found.id, ""),
-        io_link=f"{base(request)}/teacher/submissions/{submission_id}/io" if user.role == "teacher" else "",
+        io_link=f"{base(request)}/teacher/submissions/{submission_id}/io" if user.can_grade else "",
     )
     context |= {"s": found, "refresh": refresh, "live_url": live_url}
     return site.page(request, "web/submission.html.j2", 200, user, **context)

@@ -20,7 +20,7 @@ from judge.grade import runner
 from judge.kinds.table import load_problem
 from judge.problem import testdata
 from judge.run import sandbox
-from judge.web.routes.auth import require_teacher
+from judge.web.routes.auth import require_grader, require_teacher
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
 from judge.web.state import queueing
 from judge.web.state.accounts import User, valid_user_id
@@ -29,7 +29,7 @@ REFRESH_S = 10  # the gradebook is live: new verdicts appear without a reload
 
 
 def dashboard(
-    request: Request, message: str = "", user: User = Depends(require_teacher), site: Site = Depends(site_of)
+    request: Request, message: str = "", user: User = Depends(require_grader), site: Site = Depends(site_of)
 ) -> HTMLResponse:
     every = site.store.all()
     counts = {
@@ -110,9 +110,7 @@ def _matrix(
     )
 
 
-def class_matrix(
-    request: Request, user: User = Depends(require_teacher), site: Site = Depends(site_of)
-) -> HTMLResponse:
+def class_matrix(request: Request, user: User = Depends(require_grader), site: Site = Depends(site_of)) -> HTMLResponse:
     title = site.course.title or "the class"
     return _matrix(request, site, user, site.book(), "", f"Gradebook of {title}")
 
@@ -125,7 +123,7 @@ def _assignment_or_404(site: Site, assignment_id: str) -> Assignment:
 
 
 def assignment_matrix(
-    request: Request, assignment_id: str, user: User = Depends(require_teacher), site: Site = Depends(site_of)
+    request: Request, assignment_id: str, user: User = Depends(require_grader), site: Site = Depends(site_of)
 ) -> HTMLResponse:
     assignment = _assignment_or_404(site, assignment_id)
     win = [
@@ -147,11 +145,11 @@ def assignment_matrix(
         assignment.name,
         info="; ".join(w for w in win if w),
         announcement=assignment.announcement,
-        rejudge_action=f"{base(request)}/teacher/assignments/{assignment.id}/rejudge",
+        rejudge_action=f"{base(request)}/teacher/assignments/{assignment.id}/rejudge" if user.can_manage else "",
     )
 
 
-def grades(_: User = Depends(require_teacher), site: Site = Depends(site_of)) -> Response:
+def grades(_: User = Depends(require_grader), site: Site = Depends(site_of)) -> Response:
     return Response(
         gradebook.judge_csv(site.book()),
         media_type="text/csv",
@@ -160,14 +158,14 @@ def grades(_: User = Depends(require_teacher), site: Site = Depends(site_of)) ->
 
 
 def every_submission(
-    request: Request, user: User = Depends(require_teacher), site: Site = Depends(site_of)
+    request: Request, user: User = Depends(require_grader), site: Site = Depends(site_of)
 ) -> HTMLResponse:
     every = list(reversed(site.store.all()))
     return site.submissions_page(request, user, every, "Every submission", show_student=True, refresh_s=3)
 
 
 def student_history(
-    request: Request, student: str, user: User = Depends(require_teacher), site: Site = Depends(site_of)
+    request: Request, student: str, user: User = Depends(require_grader), site: Site = Depends(site_of)
 ) -> HTMLResponse:
     if not valid_user_id(student) or site.store.user(student) is None:
         raise WebError(404, f"There is no {student!r} on the roster.", "/teacher/class", "Gradebook")
@@ -221,7 +219,7 @@ def _case_io(name: str, verdict: str, secret: bool, kept: tuple[bytes, bytes], a
 
 
 def case_output(
-    request: Request, submission_id: int, user: User = Depends(require_teacher), site: Site = Depends(site_of)
+    request: Request, submission_id: int, user: User = Depends(require_grader), site: Site = Depends(site_of)
 ) -> HTMLResponse:
     found = site.visible(user, submission_id)
     record = site.record_for(found)

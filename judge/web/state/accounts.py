@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from judge.errors import JudgeError
 from judge.web.state.database import Database
 
-ROLES = ("student", "teacher")
+ROLES = ("student", "ta", "teacher")
 SESSION_S = 12 * 3600  # a session ends 12 hours after the login at the latest
 
 
@@ -42,6 +42,17 @@ ADDRESS_THROTTLE = Throttle(free=30)
 class User:
     id: str
     role: str
+
+    # The one rule of who may do what (every route asks these, never the role itself): a
+    # teaching assistant sees and grades what the teacher does of submissions; only the
+    # teacher changes the course (rejudges, tokens and sessions, the roster).
+    @property
+    def can_grade(self) -> bool:
+        return self.role in ("ta", "teacher")
+
+    @property
+    def can_manage(self) -> bool:
+        return self.role == "teacher"
 
 
 class Accounts(Database):

@@ -244,12 +244,31 @@ ALTER TABLE lti_people_4 RENAME TO lti_people;
 _VERSION_5 = """
 ALTER TABLE submissions ADD COLUMN program BLOB;
 """
+# Version 6: the roster's names, emails and sections (class.csv's columns, an LMS's names), and
+# a teaching assistant's role, 'ta'. SQLite changes a CHECK only by rebuilding the table: every
+# row is copied, and the new table takes the old name, so the tables that reference users(id)
+# (submissions, sessions, lti_people) still do.
+_VERSION_6 = """
+CREATE TABLE users_6 (
+    id TEXT PRIMARY KEY,
+    role TEXT NOT NULL CHECK (role IN ('student', 'ta', 'teacher')),
+    token_hash TEXT NOT NULL,
+    created REAL NOT NULL,
+    name TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '',
+    section TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO users_6 (id, role, token_hash, created) SELECT id, role, token_hash, created FROM users;
+DROP TABLE users;
+ALTER TABLE users_6 RENAME TO users;
+"""
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_1),
     _statements(_VERSION_2),
     _statements(_VERSION_3),
     _statements(_VERSION_4),
     _statements(_VERSION_5),
+    _statements(_VERSION_6),
 )
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")

@@ -16,6 +16,7 @@ from judge.course import gradebook
 from judge.grade import results
 from judge.grade.results import GradeRecord
 from judge.web.state.accounts import Accounts
+from judge.web.state.people import People
 from judge.web.state.queueing import PENDING, SubmissionQueue
 
 # What a listing needs: never the source or the result, which pages refreshing every
@@ -93,7 +94,7 @@ class SubmissionRow:
         return self.status
 
 
-class Store(Accounts, SubmissionQueue):
+class Store(Accounts, People, SubmissionQueue):
     """The accounts and the queue, with what the pages read of them; LTI's records
     (judge.web.state.lti) sit on the same database beside it, composed by the site."""
 

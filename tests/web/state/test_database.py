@@ -41,7 +41,7 @@ def test_a_database_of_the_release_before_migrations_upgrades_with_nothing_lost(
     after = _rows(path)
     # Every row of every table, as it was (the columns added since are empty).
     assert {t: [row[: len(rows[0])] for row in after[t]] if rows else after[t] for t, rows in before.items()} == before
-    assert all(set(row[len(before[t][0]) :]) <= {None} for t in before if before[t] for row in after[t])
+    assert all(set(row[len(before[t][0]) :]) <= {None, ""} for t in before if before[t] for row in after[t])
     with sqlite3.connect(path) as db:
         assert database.version(db) == len(database.MIGRATIONS)
     # ...and the store works on it: the result reads back, the queued one is claimed, a new one is taken.
@@ -96,3 +96,45 @@ def test_processes_opening_a_new_database_together_migrate_it_once(tmp_path: Pat
 
 def test_every_migration_is_whole_statements() -> None:
     assert all(step and all(sqlite3.complete_statement(s + ";") for s in step) for step in database.MIGRATIONS)
+
+
+def _version_5(folder: Path) -> Path:
+    """A data folder at schema version 5, with a student, a teacher, a session, a submission and
+    an LMS person: every table that references users(id)."""
+    folder.mkdir(mode=0o700)
+    path = folder / database.DB_FILE
+    with sqlite3.connect(path) as db:
+        for step in database.MIGRATIONS[:5]:
+            for statement in step:
+                db.execute(statement)
+        db.execute("PRAGMA user_version = 5")
+        db.executemany(
+            "INSERT INTO users (id, role, token_hash, created) VALUES (?, ?, ?, ?)",
+            [("ada", "student", "h1", 1.0), ("tess", "teacher", "h2", 2.0)],
+        )
+        db.execute("INSERT INTO sessions VALUES ('s', 'ada', 1.0, 9e9)")
+        db.execute(
+            "INSERT INTO submissions (student, problem, language, filename, source, created, status)"
+            " VALUES ('ada', 'p', 'python3', 'a.py', x'00', 1.0, 'queued')"
+        )
+        db.execute("INSERT INTO lti_people VALUES ('iss', 'sub', 'tess', 'Tess T', 't@x')")
+    path.chmod(0o600)
+    return path
+
+
+def test_version_5_upgrades_to_names_and_the_ta_role_with_every_row_kept(tmp_path: Path) -> None:
+    path = _version_5(tmp_path / "data")
+    before = _rows(path)
+    Store(tmp_path / "data")
+    after = _rows(path)
+    assert {t: rows for t, rows in after.items() if t != "users"} == {t: r for t, r in before.items() if t != "users"}
+    assert after["users"] == [row + ("", "", "") for row in before["users"]]
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA foreign_keys = ON")
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        # The tables that referenced users still do (not the rebuilt table's temporary name).
+        schema = " ".join(r[0] for r in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"))
+        assert "users_6" not in schema and "REFERENCES users(id)" in schema
+        db.execute("INSERT INTO users (id, role, token_hash, created) VALUES ('tom', 'ta', 'h3', 3.0)")
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute("INSERT INTO users (id, role, token_hash, created) VALUES ('x', 'admin', 'h4', 4.0)")
