@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import get_args
 
-from judge.grade.results import CaseRecord, GradeRecord
+from judge.grade.results import CaseRecord, GradeRecord, Heading
 from judge.grade.runner import GroupRecord
 from judge.problem.spec import FeedbackLevel, Group, Problem
 from judge.run import languages
@@ -67,21 +67,11 @@ class ShownGroup:
 
 
 @dataclass(frozen=True)
-class Shown:
-    """A graded submission as one reader may see it."""
+class Shown(Heading):
+    """A graded submission as one reader may see it: its record's heading as recorded, and the
+    cases and groups cut for the reader's level."""
 
     level: str  # TEACHER or one of LEVELS
-    student: str
-    problem: str
-    source: str
-    language: str
-    hash: str
-    verdict: str
-    score: float
-    max_score: float
-    compile_output: str
-    sandbox: str
-    error: str
     cases: tuple[ShownCase, ...]
     groups: tuple[ShownGroup, ...]
 
@@ -211,9 +201,9 @@ def _full_case(case: CaseRecord) -> ShownCase:
     )
 
 
-# What a Shown takes from its record as it is: every field of Shown but those this module makes
-# (a field added to Shown under a record field's name is thus shown to students at every level).
-_AS_RECORDED = tuple(f.name for f in fields(Shown) if f.name not in ("level", "cases", "groups"))
+# What a Shown takes from its record as it is: the heading (a field added to Heading is thus
+# shown to students at every level).
+_AS_RECORDED = tuple(f.name for f in fields(Heading))
 
 
 def _shown(

@@ -41,8 +41,10 @@ class CaseRecord:
 
 
 @dataclass(frozen=True)
-class GradeRecord:
-    schema: int
+class Heading:
+    """What a graded submission says of itself beside its cases and groups: the record and every
+    reader's view of it (feedback.Shown) are both a Heading, so the fields are declared once."""
+
     student: str
     problem: str
     source: str
@@ -53,9 +55,14 @@ class GradeRecord:
     max_score: float
     compile_output: str
     sandbox: str
+    error: str  # why it was not graded: the file's fault (NG, e.g. empty) or the judge's (IE, no compiler)
+
+
+@dataclass(frozen=True)
+class GradeRecord(Heading):
     cases: tuple[CaseRecord, ...]
     groups: tuple[GroupRecord, ...]
-    error: str = ""  # why it was not graded: the file's fault (NG, e.g. empty) or the judge's (IE, no compiler)
+    schema: int = SCHEMA
 
 
 def from_result(student: str, content_hash: str, result: SubmissionResult) -> GradeRecord:
@@ -113,7 +120,7 @@ def failed(
 ) -> GradeRecord:
     """A record for a submission the judge could not grade (IE, score 0, the reason kept)."""
     return GradeRecord(
-        SCHEMA, student, problem, source, language, content_hash, "IE", 0.0, max_score, "", sandbox, (), (), error
+        student, problem, source, language, content_hash, "IE", 0.0, max_score, "", sandbox, error, (), ()
     )
 
 
@@ -122,9 +129,7 @@ def not_graded(
 ) -> GradeRecord:
     """A record for a file that cannot be judged, empty or binary say: NG, score 0, the reason
     kept. The student's to fix, unlike IE, which is the judge's failure."""
-    return GradeRecord(
-        SCHEMA, student, problem, source, language, content_hash, "NG", 0.0, max_score, "", "", (), (), why
-    )
+    return GradeRecord(student, problem, source, language, content_hash, "NG", 0.0, max_score, "", "", why, (), ())
 
 
 def to_json(record: GradeRecord) -> dict[str, Any]:
@@ -133,6 +138,7 @@ def to_json(record: GradeRecord) -> dict[str, Any]:
 
 def from_json(data: dict[str, Any]) -> GradeRecord:
     fields = dict(data)
+    fields.setdefault("error", "")  # written before every record had one
     fields["cases"] = tuple(CaseRecord(**c) for c in data["cases"])
     fields["groups"] = tuple(GroupRecord(**g) for g in data["groups"])
     return GradeRecord(**fields)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from judge.explain.render import html_section, text_lines
 from judge.explain.search import Explanation, Level
 from judge.grade import feedback, reports
-from judge.grade.results import SCHEMA, CaseRecord, GradeRecord
+from judge.grade.results import CaseRecord, GradeRecord
 from judge.grade.runner import GroupRecord
 from judge.interop.gradescope import report as gradescope
 from judge.kinds.table import load_problem
@@ -53,7 +53,6 @@ def record_of(cases: list[CaseRecord]) -> GradeRecord:
         groups.append(GroupRecord(g.name, g.points, earned, passed, len(mine)))
     headline = next((c.verdict for c in cases if c.verdict not in ("AC", "NJ")), "AC")
     return GradeRecord(
-        SCHEMA,
         "ana",
         PROBLEM.id,
         "main.c",
@@ -64,6 +63,7 @@ def record_of(cases: list[CaseRecord]) -> GradeRecord:
         100.0,
         "",
         "bwrap",
+        "",
         tuple(cases),
         tuple(groups),
     )

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.grade.results import SCHEMA, CaseRecord, GradeRecord
+from judge.grade.results import CaseRecord, GradeRecord
 from judge.grade.runner import GroupRecord
 from judge.web.serving.app import Settings, create_app
 from judge.web.state.store import Store
@@ -63,7 +63,6 @@ class Clock:
 def record(student: str, problem: str, verdict: str, score: float, max_score: float = 100.0) -> GradeRecord:
     secret = CaseRecord("secret/01", "secret", False, verdict, "", 0.1, 0.1, 1000, None, 0)
     return GradeRecord(
-        SCHEMA,
         student,
         problem,
         "main.py",
@@ -74,6 +73,7 @@ def record(student: str, problem: str, verdict: str, score: float, max_score: fl
         max_score,
         "",
         "bwrap",
+        "",
         (secret,),
         (GroupRecord("secret", max_score, score, 1 if verdict == "AC" else 0, 1),),
     )
