@@ -203,7 +203,8 @@ def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layo
     problems_dir: Path = ctx.obj["problems"]
     problems = {p.id: p for p in (load_problem(Path(d)) for d in problem_dirs(problems_dir))}
     course = course_for(problems_dir, course_file, sorted(problems))
-    text = FORMATS[layout](class_book(course, open_store(data_dir), problems))
+    store = open_store(data_dir)
+    text = FORMATS[layout](class_book(course, store, problems), store.names())
     if output is None:
         click.echo(text, nl=False)
         return

@@ -217,26 +217,57 @@ def _write(rows: Iterable[Sequence[str]]) -> str:
     return out.getvalue()
 
 
-def judge_csv(book: Gradebook) -> str:
-    """student, ASSIGNMENT:PROBLEM..., ASSIGNMENT..., total: blanks where nothing was submitted."""
-    header = ["student", *(c.key for c in book.columns), *(a.id for a in book.assignments), "total"]
+@dataclass(frozen=True)
+class Named:
+    """Who a roster id is, for the teacher's exports: from class.csv or an LMS ("" unknown)."""
+
+    name: str = ""
+    email: str = ""
+    section: str = ""
+
+
+NO_NAMES: Mapping[str, Named] = {}
+
+
+def judge_csv(book: Gradebook, names: Mapping[str, Named] = NO_NAMES) -> str:
+    """student, name, email, ASSIGNMENT:PROBLEM..., ASSIGNMENT..., total: blanks where nothing
+    was submitted (or no name is known)."""
+    header = ["student", "name", "email", *(c.key for c in book.columns), *(a.id for a in book.assignments), "total"]
     body = [
-        [r.student, *(_number(c.score) for c in r.cells), *(_number(t) for t in r.totals), _number(r.total)]
+        [
+            r.student,
+            names.get(r.student, Named()).name,
+            names.get(r.student, Named()).email,
+            *(_number(c.score) for c in r.cells),
+            *(_number(t) for t in r.totals),
+            _number(r.total),
+        ]
         for r in book.rows
     ]
     return _write([header, *body])
 
 
-def canvas_csv(book: Gradebook) -> str:
-    """Canvas' gradebook import: its five identity columns (the roster id as SIS Login ID),
-    one column per assignment total, and the Points Possible row."""
+def canvas_csv(book: Gradebook, names: Mapping[str, Named] = NO_NAMES) -> str:
+    """Canvas' gradebook import: its five identity columns (the name where known, else the
+    roster id, as Student; the roster id as SIS Login ID), one column per assignment total,
+    and the Points Possible row."""
     header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(a.name for a in book.assignments)]
     points = ["Points Possible", "", "", "", "", *(_number(book.max_of(a.id)) for a in book.assignments)]
-    body = [[r.student, "", "", r.student, "", *(_number(t) for t in r.totals)] for r in book.rows]
+    body = [
+        [
+            names.get(r.student, Named()).name or r.student,
+            "",
+            "",
+            r.student,
+            names.get(r.student, Named()).section,
+            *(_number(t) for t in r.totals),
+        ]
+        for r in book.rows
+    ]
     return _write([header, points, *body])
 
 
-def moodle_csv(book: Gradebook) -> str:
+def moodle_csv(book: Gradebook, names: Mapping[str, Named] = NO_NAMES) -> str:
     """Moodle's grade import from CSV: a Username column to map to the user, and one column
     per assignment total to map to its grade item (Moodle computes the course total itself)."""
     header = ["Username", *(a.name for a in book.assignments)]

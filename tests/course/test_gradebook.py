@@ -99,9 +99,15 @@ def test_every_roster_student_has_a_row_with_blanks_and_zero_totals(tmp_path: Pa
     )
     assert [r.student for r in b.rows] == ["alice", "bob", "carol"]  # not on the roster: no row
     rows = list(csv.reader(io.StringIO(gradebook.judge_csv(b))))
-    assert rows[0] == ["student", "w1:p", "w1:q", "w2:r", "w1", "w2", "total"]
-    assert rows[1] == ["alice", "100", "", "", "100", "0", "100"]
-    assert rows[2] == ["bob", "", "", "", "0", "0", "0"]
+    assert rows[0] == ["student", "name", "email", "w1:p", "w1:q", "w2:r", "w1", "w2", "total"]
+    assert rows[1] == ["alice", "", "", "100", "", "", "100", "0", "100"]
+    assert rows[2] == ["bob", "", "", "", "", "", "0", "0", "0"]
+    named = {"alice": gradebook.Named("Alice Liddell", "alice@uni.edu", "A1")}
+    assert list(csv.reader(io.StringIO(gradebook.judge_csv(b, named))))[1][:3] == [
+        "alice",
+        "Alice Liddell",
+        "alice@uni.edu",
+    ]
 
 
 def test_the_canvas_and_moodle_layouts(tmp_path: Path) -> None:
@@ -110,6 +116,9 @@ def test_the_canvas_and_moodle_layouts(tmp_path: Path) -> None:
     assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Week one", "w2"]
     assert canvas[1] == ["Points Possible", "", "", "", "", "150", "10"]
     assert canvas[2] == ["alice", "", "", "alice", "", "100", "0"]
+    named = {"alice": gradebook.Named("Alice Liddell", "alice@uni.edu", "A1")}
+    canvas = list(csv.reader(io.StringIO(gradebook.canvas_csv(b, named))))
+    assert canvas[2] == ["Alice Liddell", "", "", "alice", "A1", "100", "0"]
     moodle = list(csv.reader(io.StringIO(gradebook.moodle_csv(b))))
     assert moodle[0] == ["Username", "Week one", "w2"] and moodle[1] == ["alice", "100", "0"]
 

@@ -204,6 +204,8 @@ class Site:
             submissions=rows,
             marks=self.marks(rows),
             show_student=show_student,
+            # Names are for the teacher and the teaching assistants, never another student.
+            people=self.store.people() if user.can_grade else {},
             heading=heading,
             refresh=refresh_s if any(s.pending for s in rows) else 0,
         )

@@ -102,6 +102,7 @@ def _matrix(
         maxes={a.id: book.max_of(a.id) for a in shown},
         max_total=book.max_total,
         rows=lines,
+        people=site.store.people(),
         only=only,
         refresh=REFRESH_S,
         info=info,
@@ -151,7 +152,7 @@ def assignment_matrix(
 
 def grades(_: User = Depends(require_grader), site: Site = Depends(site_of)) -> Response:
     return Response(
-        gradebook.judge_csv(site.book()),
+        gradebook.judge_csv(site.book(), site.store.names()),
         media_type="text/csv",
         headers={"Content-Disposition": 'attachment; filename="grades.csv"'},
     )
@@ -170,7 +171,8 @@ def student_history(
     if not valid_user_id(student) or site.store.user(student) is None:
         raise WebError(404, f"There is no {student!r} on the roster.", "/teacher/class", "Gradebook")
     theirs = site.store.of_student(student)
-    heading = f"Every submission of {student}"
+    person = site.store.people().get(student)
+    heading = f"Every submission of {person.label if person is not None else student}"
     return site.submissions_page(request, user, theirs, heading, show_student=True, refresh_s=3)
 
 

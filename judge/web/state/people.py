@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judge.course.gradebook import Named
 from judge.web.state.database import Database
 
 
@@ -47,3 +48,7 @@ class People(Database):
                 " FROM users ORDER BY id"
             ).fetchall()
         return {r["id"]: Person(r["id"], r["role"], r["name"], r["email"], r["section"]) for r in rows}
+
+    def names(self) -> dict[str, Named]:
+        """What the teacher's CSV exports say of each id."""
+        return {i: Named(p.name, p.email, p.section) for i, p in self.people().items()}
