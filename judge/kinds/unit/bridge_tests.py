@@ -88,16 +88,21 @@ class Channel:
         self.fault: str | None = None  # what the student's module did wrong outside any test
         self.begin()
 
-    def begin(self) -> None:
-        self.started = time.monotonic()
+    def begin(self, fresh: bool = True) -> None:
+        """A test starts (`fresh`), or a further run of a parametrized one, which goes on with
+        the time and printing room of its runs before: a test is one case, whose limits hold
+        for all its runs together (as in `mode: together` and JUnit), so its verdict never
+        depends on what its neighbours left of the pair's budget."""
         # Why the student's code ran out of time in this test, even where the test's own code
         # (pytest making a failure's message) swallowed the exception: a request may then be
         # left unanswered on the pipe, so nothing after it in this process can be trusted.
         self.overran: str | None = None
-        self.cpu = 0.0
-        self.cpu_at_start = self.clock.cpu_s()
         self.printed: list[str] = []
-        self.printed_chars = 0
+        if fresh:
+            self.started = time.monotonic()
+            self.cpu = 0.0
+            self.cpu_at_start = self.clock.cpu_s()
+            self.printed_chars = 0
 
     def ask(self, request: dict[str, Any], originals: list[Any]) -> Any:
         """The student's code does `request`: its value, or its exception raised here; the
@@ -642,7 +647,8 @@ PARAMETERS = re.compile(r"\[.*\]$")  # test_x[1-a]: one run of the parametrized 
 class Recorder:
     """A pytest plugin writing each listed test's record as it ends. A parametrized test is one
     listed test: its runs (test_x[1], test_x[2]) are gathered into one record, which fails with
-    the first of them that fails; an xfail is counted as pytest counts it."""
+    the first of them that fails, and whose time is all of theirs; an xfail is counted as pytest
+    counts it."""
 
     def __init__(self, path: str) -> None:
         self.out = open(path, "a", encoding="utf-8")
@@ -667,7 +673,9 @@ class Recorder:
             self.write({"start": listed})
             self.open, self.phases, self.cpu, self.printed = listed, [], 0.0, []
             self.started = time.monotonic()
-        CHANNEL.begin()
+            CHANNEL.begin()
+        else:
+            CHANNEL.begin(fresh=False)  # a further run: the test's time goes on
         CHANNEL.in_test = True
         self.run_phases = []
 
@@ -697,7 +705,7 @@ class Recorder:
             CHANNEL.used()  # to its end: what the student's process did after its last reply
         except StudentStuck:
             pass  # the figure says it: TLE
-        self.cpu = max(self.cpu, CHANNEL.cpu)  # each run has the test's time
+        self.cpu = CHANNEL.cpu  # the test's so far: its runs share its time
         self.printed.append("".join(CHANNEL.printed))
         if CHANNEL.overran and not any(p["kind"] == "stuck" for p in self.run_phases):
             # Out of time, though the exception was caught on the way (by the test, or by pytest

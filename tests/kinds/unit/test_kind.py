@@ -840,7 +840,9 @@ def test_a_syntax_error_is_ce_with_its_line_in_either_mode(problem: Problem, tmp
         assert "SyntaxError" in record.cases[0].message and "(stack.py, line 2)" in record.cases[0].message, mode
 
 
-PYTEST_SHAPES = """import pytest
+PYTEST_SHAPES = """import unittest
+
+import pytest
 
 import stack
 
@@ -877,6 +879,22 @@ def test_an_exception_of_its_own():
     with pytest.raises(stack.EmptyStackError, match="nothing to pop") as caught:
         stack.Stack().pop()
     assert caught.value.size == 0
+
+
+class TestSubtests(unittest.TestCase):
+    def test_sizes(self):
+        for n in range(4):
+            with self.subTest(n=n):
+                s = stack.Stack()
+                for i in range(n):
+                    s.push(i)
+                self.assertEqual(len(s), n)
+
+    def test_last_subtest_fails_alone(self):
+        for n in (1, 2, 3):
+            with self.subTest(n=n):
+                self.assertEqual(len(stack.Stack()), 0)
+                self.assertLess(n, 3)
 """
 CONFTEST = (
     "import pytest\n\nimport stack\n\n\n@pytest.fixture\ndef filled_stack():\n"
@@ -931,12 +949,51 @@ def test_pytest_shapes_parametrize_xfail_helpers_and_own_exceptions_run_as_pytes
         "test_a_helper_beside_the_tests": "AC",
         "test_an_exception_of_its_own": "AC",
         "test_with_a_fixture_of_conftest": "AC",
+        # A failing subTest fails its test, as plain pytest (7 and 8) counts it.
+        "testsubtests-test_sizes": "AC",
+        "testsubtests-test_last_subtest_fails_alone": "WA",
     }
     assert verdicts(reference)["test_an_exception_of_its_own"] == "WA"  # its message is not that
     # Wrong for 3 pushes alone: one run of three fails, and so does the test.
     capped = reference.replace("        return len(self._items)", "        return min(len(self._items), 2)")
     assert capped != reference
     assert verdicts(capped)["test_pushes"] == "WA"
+    assert verdicts(capped)["testsubtests-test_sizes"] == "WA"  # its one subTest of 3 pushes
+
+
+BURNS = """import pytest
+
+import stack
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_three_runs(n):
+    assert stack.burn(0.45) > 0
+"""
+# CPU time by the student's own clock: each call burns 0.45 s, whatever the machine's load.
+BURN = (
+    "\n\ndef burn(seconds):\n    import time\n\n    start, n = time.process_time(), 0\n"
+    "    while time.process_time() - start < seconds:\n        n += 1\n    return n\n"
+)
+
+
+@needs_sandbox
+@pytest.mark.parametrize("mode", ["apart", "together"])
+def test_a_parametrized_tests_runs_share_its_time_in_either_mode(tmp_path: Path, mode: str) -> None:
+    """Three runs of 0.45 s each, in a test of 1 s: within it one by one, over it together. A
+    test is one case with one time, in both modes (apart gave each run the whole second, as
+    long as the pair's budget, which the file's other tests shared, lasted)."""
+    made = scaffold.create(tmp_path, "stack", "python3", kind="unit")
+    spec = made.directory / "problem.yaml"
+    spec.write_text(spec.read_text().replace("  per_test_time_s: 2\n", f"  per_test_time_s: 1\n  mode: {mode}\n"))
+    (made.directory / "unit" / "public" / "test_burns.py").write_text(BURNS)
+    assert judge("--problems", str(tmp_path), "gen", "stack").returncode == 0
+    reference = (made.directory / "solutions" / "accepted" / "stack.py").read_text()
+    (tmp_path / "stack.py").write_text(reference + BURN)
+    record = judging.judge(judging.identify(load_problem(made.directory), tmp_path / "stack.py", "ann"), full=True)
+    verdicts = {c.group: c.verdict for c in record.cases}
+    assert verdicts.pop("test_burns-test_three_runs") == "TLE", record.cases
+    assert set(verdicts.values()) == {"AC"}, verdicts
 
 
 @needs_sandbox
@@ -979,6 +1036,8 @@ def _pytest_outcomes(tests: Path, student: str, where: Path) -> dict[str, bool]:
     outcomes: dict[str, bool] = {}
     for case in ElementTree.parse(report).iter("testcase"):
         name = re.sub(r"\[.*\]$", "", case.get("name", ""))
+        _module, *cls = case.get("classname", "").split(".")
+        name = f"{cls[-1].lower()}-{name}" if cls else name  # a class's test, as the judge's group names it
         skipped = case.find("skipped")
         bad = case.find("failure") is not None or case.find("error") is not None
         bad = bad or (skipped is not None and "xfail" not in (skipped.get("type") or ""))
