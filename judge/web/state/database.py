@@ -262,6 +262,86 @@ INSERT INTO users_6 (id, role, token_hash, created) SELECT id, role, token_hash,
 DROP TABLE users;
 ALTER TABLE users_6 RENAME TO users;
 """
+# Version 7: the teacher's review (judge.web.state.review): rubric items made on the grading
+# page, grades by hand, overrides (a log), comments on lines, saved comments, who grades whom,
+# releases, and regrade requests with their answers.
+_VERSION_7 = """
+CREATE TABLE review_items (
+    problem TEXT NOT NULL,
+    id TEXT NOT NULL,                -- '+N': made on the grading page (a file's ids are slugs)
+    points REAL NOT NULL,
+    description TEXT NOT NULL,
+    grp TEXT,
+    removed INTEGER NOT NULL DEFAULT 0,
+    made_by TEXT NOT NULL,
+    made REAL NOT NULL,
+    PRIMARY KEY (problem, id)
+);
+-- A student's grade by hand on one problem: the ids of the items applied (never their points).
+CREATE TABLE review_grades (
+    student TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    submission INTEGER NOT NULL,     -- the submission graded
+    applied TEXT NOT NULL DEFAULT '[]',
+    comment TEXT NOT NULL DEFAULT '',
+    done INTEGER NOT NULL DEFAULT 0,
+    grader TEXT NOT NULL,
+    updated REAL NOT NULL,
+    PRIMARY KEY (student, problem)
+);
+-- Score overrides, a log: the newest row of a (student, problem) counts; a NULL score lifts it.
+CREATE TABLE review_overrides (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    student TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    score REAL,
+    reason TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX review_overrides_by_cell ON review_overrides (student, problem, id);
+CREATE TABLE review_comments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    submission INTEGER NOT NULL,
+    file TEXT NOT NULL,              -- '' : a general comment
+    first INTEGER NOT NULL,
+    last INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    item TEXT,                       -- a rubric item it explains
+    author TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX review_comments_by_submission ON review_comments (submission, id);
+CREATE TABLE review_saved (
+    grader TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (grader, text)
+);
+CREATE TABLE review_graders (
+    problem TEXT NOT NULL,
+    student TEXT NOT NULL,
+    grader TEXT NOT NULL,
+    PRIMARY KEY (problem, student)
+);
+CREATE TABLE review_releases (
+    assignment TEXT PRIMARY KEY,
+    released REAL NOT NULL,
+    by TEXT NOT NULL
+);
+CREATE TABLE review_regrades (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    student TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    submission INTEGER NOT NULL,
+    target TEXT NOT NULL,            -- a rubric item's id, or a test's name
+    reason TEXT NOT NULL,
+    asked REAL NOT NULL,
+    answer TEXT,
+    answered_by TEXT,
+    answered REAL
+);
+CREATE INDEX review_regrades_by_student ON review_regrades (student, id);
+"""
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_1),
     _statements(_VERSION_2),
@@ -269,6 +349,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_4),
     _statements(_VERSION_5),
     _statements(_VERSION_6),
+    _statements(_VERSION_7),
 )
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")
