@@ -167,18 +167,21 @@ def step(site: Site, last: tuple[int, float] | None) -> tuple[int, float] | None
     """One round of the LMS's work: scores queued where a judging changed them, class lists
     fetched where asked, queued scores sent where due. The scores are those of results released
     to the students (Settings.result_step_s): the LMS's gradebook must not tell a student when a
-    judging ended any finer than the judge's pages do. Returns what to compare next round
+    judging ended any finer than the judge's pages do; and hand grades once their assignment is
+    released, so the LMS gets the combined score then, once. Returns what to compare next round
     (None while a result waits for its release, so the round plans again)."""
     if not site.lti.platforms():
         return last
-    mark = site.lti.done_mark()
+    judged, reviewed = site.lti.done_mark(), site.reviews.mark()  # a release changes scores too
+    mark = (judged[0] + reviewed[0], judged[1] + reviewed[1])
     waiting = False
     if mark != last:
         step, now = site.settings.result_step_s, site.clock()
         rows = site.store.all()
         shown = [row.attempt_record for row in rows if row.released(step, now) or row.status != "done"]
         waiting = len(shown) < len(rows)
-        book = gradebook.of_problems(site.course, site.store.students(), shown, site.problems)
+        released = site.reviews.counted(site.course, every=False)  # hand grades once released
+        book = gradebook.of_problems(site.course, site.store.students(), shown, site.problems, released)
         queue(site.lti, book, {row.id: row.created for row in rows})
     sync_due(site.lti)
     send_due(site.lti, site.course, "/submissions/{id}", site.settings.lms_retry_s)

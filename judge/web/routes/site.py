@@ -30,6 +30,7 @@ from judge.problem.spec import Problem
 from judge.run import languages, sandbox
 from judge.web.state.accounts import User
 from judge.web.state.lti import LtiRecords
+from judge.web.state.review import Reviews
 from judge.web.state.store import Store, SubmissionRow
 
 CSP = (
@@ -95,6 +96,7 @@ class Site:
         self.clock = clock
         self.store = Store(settings.data_dir)
         self.lti = LtiRecords(self.store)  # LTI's rows, on the store's database
+        self.reviews = Reviews(self.store)  # the review's rows (rubrics, grades by hand), alike
         for note in self.store.notes:
             log.warning("%s", note)
         self.problems: dict[str, Problem] = {}
@@ -170,7 +172,8 @@ class Site:
     def book_of(self, user: User) -> gradebook.Gradebook:
         """A student's own row, by the same rule, over the results released to them so far."""
         seen = [self.seen_by(user, row).attempt_record for row in self.store.of_student(user.id)]
-        return gradebook.of_problems(self.course, [user.id], seen, self.problems)
+        released = self.reviews.counted(self.course, every=False)  # hand grades once released
+        return gradebook.of_problems(self.course, [user.id], seen, self.problems, released)
 
     def marks(self, rows: list[SubmissionRow]) -> dict[int, str]:
         """What each listed submission's row says of its deadline (gradebook.late_mark), by id."""
@@ -193,10 +196,17 @@ class Site:
         ]
 
     def submissions_page(
-        self, request: Request, user: User, rows: list[SubmissionRow], heading: str, show_student: bool, refresh_s: int
+        self,
+        request: Request,
+        user: User,
+        rows: list[SubmissionRow],
+        heading: str,
+        show_student: bool,
+        refresh_s: int,
+        **more: object,
     ) -> HTMLResponse:
         """A list of submissions (a student's own, one student's, every one): it reloads every
-        `refresh_s` seconds while one of them waits or is judged."""
+        `refresh_s` seconds while one of them waits or is judged. `more`: the filters' form."""
         return self.page(
             request,
             "web/submissions.html.j2",
@@ -208,6 +218,7 @@ class Site:
             people=self.store.people() if user.can_grade else {},
             heading=heading,
             refresh=refresh_s if any(s.pending for s in rows) else 0,
+            **more,
         )
 
     def page(
@@ -288,8 +299,12 @@ def course_for(problems_dir: Path, course_file: Path | None, problems: list[str]
 
 
 def class_book(course: Course, store: Store, problems: dict[str, Problem]) -> gradebook.Gradebook:
-    """The gradebook of a web judge's data: the teacher's pages, grades.csv and `judge gradebook`."""
-    return gradebook.of_problems(course, store.students(), [row.attempt_record for row in store.all()], problems)
+    """The gradebook of a web judge's data: the teacher's pages, grades.csv and `judge gradebook`
+    (every hand grade counted, released or not: they are the teacher's)."""
+    manual = Reviews(store).counted(course, every=True)
+    return gradebook.of_problems(
+        course, store.students(), [row.attempt_record for row in store.all()], problems, manual
+    )
 
 
 def site_of(request: Request) -> Site:
