@@ -1,14 +1,20 @@
 """What the teacher and the teaching assistants read around review: the roster with names,
-emails and sections (never shown to students)."""
+emails and sections (never shown to students), the list of every submission filtered, and
+each problem's figures (judge.web.insight makes them)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
+from judge.grade.results import GradeRecord
+from judge.web import insight
 from judge.web.routes.auth import require_grader
-from judge.web.routes.site import Site, site_of
+from judge.web.routes.site import Site, WebError, site_of
 from judge.web.state.accounts import User
+from judge.web.state.store import SubmissionRow
+
+SHOWN_MAX = 1000  # rows of the list of every submission: the newest, the filters find the rest
 
 
 def people_page(request: Request, user: User = Depends(require_grader), site: Site = Depends(site_of)) -> HTMLResponse:
@@ -17,7 +23,63 @@ def people_page(request: Request, user: User = Depends(require_grader), site: Si
     return site.page(request, "web/people.html.j2", user=user, people=people, counts=counts)
 
 
+def every_submission(
+    request: Request, user: User = Depends(require_grader), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    how = insight.Filter.of(dict(request.query_params))
+    every = list(reversed(site.store.all()))
+    people = site.store.people()
+    kept = insight.filtered(every, how, site.marks(every), people)
+    verdicts = sorted({r.verdict for r in every if r.verdict} | {insight.PENDING_VERDICT})
+    heading = "Every submission" + (f" ({len(kept)} of {len(every)} match)" if how.active else "")
+    return site.submissions_page(
+        request,
+        user,
+        kept[:SHOWN_MAX],
+        heading,
+        show_student=True,
+        refresh_s=3,
+        filters=how,
+        filter_choices={"problems": sorted(site.problems), "verdicts": verdicts},
+        cut=max(0, len(kept) - SHOWN_MAX),
+    )
+
+
+def _latest_records(site: Site, rows: list[SubmissionRow]) -> list[GradeRecord]:
+    """Each student's newest judged submission's record: a student who tried twenty times
+    weighs as much as one who tried once."""
+    newest: dict[str, SubmissionRow] = {}
+    for row in rows:
+        if row.status == "done" and (row.student not in newest or row.id > newest[row.student].id):
+            newest[row.student] = row
+    found = (site.store.record(r.id) for r in sorted(newest.values(), key=lambda r: r.id))
+    return [r for r in found if r is not None]
+
+
+def problem_page(
+    request: Request, problem: str, user: User = Depends(require_grader), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    if problem not in site.problems:
+        raise WebError(404, f"There is no problem {problem!r}.", "/teacher/problems", "Problems")
+    rows = [r for r in site.store.all() if r.problem == problem]
+    stats = insight.problem_stats(problem, rows, _latest_records(site, rows))
+    return site.page(
+        request, "web/problem_stats.html.j2", user=user, stats=stats, filters=insight.Filter(problem=problem)
+    )
+
+
+def problems_page(
+    request: Request, user: User = Depends(require_grader), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    every = site.store.all()
+    stats = [insight.problem_stats(p, every, ()) for p in sorted(site.problems)]
+    return site.page(request, "web/problems_stats.html.j2", user=user, every=stats)
+
+
 def routes() -> APIRouter:
     router = APIRouter(prefix="/teacher")
     router.add_api_route("/people", people_page, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/submissions", every_submission, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/problems", problems_page, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/problems/{problem}", problem_page, methods=["GET"], response_class=HTMLResponse)
     return router

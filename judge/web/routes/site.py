@@ -210,7 +210,8 @@ class Site:
         return self.page(
             request,
             "web/submissions.html.j2",
-            user=user,
+            200,
+            user,
             submissions=rows,
             marks=self.marks(rows),
             show_student=show_student,

@@ -1,7 +1,8 @@
 """The teacher's routes: the dashboard, the gradebook (whole, per assignment, and as
 grades.csv: one Gradebook, so they agree with each other and with each student's page), a
 student's history, what a program printed on every case, ending a student's sessions, and
-judging a problem's or an assignment's submissions again."""
+judging a problem's or an assignment's submissions again. (The list of every submission,
+filtered, is insight.py's.)"""
 
 from __future__ import annotations
 
@@ -158,13 +159,6 @@ def grades(_: User = Depends(require_grader), site: Site = Depends(site_of)) -> 
     )
 
 
-def every_submission(
-    request: Request, user: User = Depends(require_grader), site: Site = Depends(site_of)
-) -> HTMLResponse:
-    every = list(reversed(site.store.all()))
-    return site.submissions_page(request, user, every, "Every submission", show_student=True, refresh_s=3)
-
-
 def student_history(
     request: Request, student: str, user: User = Depends(require_grader), site: Site = Depends(site_of)
 ) -> HTMLResponse:
@@ -304,7 +298,6 @@ def routes() -> APIRouter:
         "/assignments/{assignment_id}/rejudge", rejudge_assignment, methods=["POST"], max_body_size=FORM_BYTES
     )
     router.add_api_route("/grades.csv", grades, methods=["GET"])
-    router.add_api_route("/submissions", every_submission, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/submissions/{submission_id}/io", case_output, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/students/{student}", student_history, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/sessions", end_sessions, methods=["POST"], max_body_size=FORM_BYTES)

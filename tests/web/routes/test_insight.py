@@ -10,6 +10,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from judge.author import scaffold
+from judge.grade.results import CaseRecord, GradeRecord
 from judge.web.serving.app import Settings, create_app
 from judge.web.state.store import Store
 
@@ -52,3 +53,52 @@ def test_names_reach_the_graders_pages_and_exports_and_no_student(tmp_path: Path
     assert client.get("/teacher/people").status_code == 403
     for path in ("/", "/submissions", "/problems/sums"):
         assert "Ada Lovelace" not in client.get(path).text, path
+
+
+def _judged(store: Store, student: str, verdicts: dict[str, str], score: float) -> int:
+    sid = store.submit(student, "sums", "python3", "a.py", b"print(1)\n")
+    claim = store.claim(worker=1)
+    assert claim is not None and claim.id == sid
+    cases = tuple(CaseRecord(n, "secret", False, v, "", 0.1, 0.1, 1000, None, 0) for n, v in verdicts.items())
+    verdict = next((v for v in verdicts.values() if v != "AC"), "AC")
+    record = GradeRecord(student, "sums", "a.py", "python3", "h", verdict, score, 100.0, "", "bwrap", "", cases, ())
+    assert store.finish(claim, record)
+    return sid
+
+
+def test_the_list_of_every_submission_filters_and_its_links_keep_the_filters(tmp_path: Path) -> None:
+    store, client = _app(tmp_path)
+    for student in ("ada", "bo"):
+        store.add_user(student)
+    store.set_details("bo", "Bo Peep")
+    first = _judged(store, "ada", {"1": "AC", "2": "WA"}, 50)
+    second = _judged(store, "bo", {"1": "AC", "2": "AC"}, 100)
+    _log_in(client, store, "prof", "teacher")
+    every = client.get("/teacher/submissions").text
+    assert f'data-id="{first}"' in every and f'data-id="{second}"' in every and 'id="filters"' in every
+    only_wa = client.get("/teacher/submissions", params={"verdict": "WA"}).text
+    assert f'data-id="{first}"' in only_wa and f'data-id="{second}"' not in only_wa
+    assert "(1 of 2 match)" in only_wa and "<option selected>WA</option>" in only_wa
+    # The problem's link keeps the verdict filter.
+    assert 'href="/teacher/submissions?problem=sums&amp;verdict=WA"' in only_wa
+    by_name = client.get("/teacher/submissions", params={"student": "peep"}).text
+    assert f'data-id="{second}"' in by_name and f'data-id="{first}"' not in by_name
+
+
+def test_a_problems_page_has_its_pass_rates_verdicts_and_histogram(tmp_path: Path) -> None:
+    store, client = _app(tmp_path)
+    for student in ("ada", "bo", "cy"):
+        store.add_user(student)
+    _judged(store, "ada", {"1": "AC", "2": "WA"}, 50)
+    _judged(store, "ada", {"1": "AC", "2": "AC"}, 100)  # ada's newest: her cases count from this one
+    _judged(store, "bo", {"1": "AC", "2": "WA"}, 50)
+    _judged(store, "cy", {"1": "WA", "2": "WA"}, 0)
+    _log_in(client, store, "tom", "ta")
+    page = client.get("/teacher/problems/sums").text
+    assert "4 judged submission(s) by 3 student(s); 1 solved it." in page
+    assert '<tr data-case="1"><td>1</td><td class="num">2 / 3</td>' in page
+    assert '<tr data-case="2"><td>2</td><td class="num">1 / 3</td>' in page
+    assert "0-10%: 1; 10-20%: 0; 20-30%: 0; 30-40%: 0; 40-50%: 0; 50-60%: 1;" in page and "90-100%: 1." in page
+    assert '>WA</span></a></td><td class="num">3</td>' in page
+    assert 'data-problem="sums"' in client.get("/teacher/problems").text
+    assert client.get("/teacher/problems/nope").status_code == 404
