@@ -41,7 +41,7 @@ TURN_S = 10.0
 log = logging.getLogger("judge.web")
 
 
-def _submitted(claim: Claim, problem: Problem) -> judging.Submitted:
+def submitted_of(claim: Claim, problem: Problem) -> judging.Submitted:
     """The claimed program as the door identified it; a row kept before the door kept its
     identification is identified as uploaded (by the student's file name, from its bytes)."""
     upload = (claim.filename, claim.source)
@@ -57,7 +57,7 @@ def judge_claim(
     on the judge hosts of `cluster` when given (its cases then run in parallel). None: the
     turn was given up after `turn_s` seconds for a waiting classmate (Store.pause), and the
     judging resumes from the next case when a worker claims the submission again."""
-    submitted = _submitted(claim, problem)
+    submitted = submitted_of(claim, problem)
     record = judging.unrunnable(submitted, here=cluster is None)
     if record is not None:
         return record
@@ -129,7 +129,7 @@ def explain_claim(claim: Claim, problem: Problem, budget_s: float) -> tuple[str 
     from judge.explain import search, stored
     from judge.problem.tables import TableStore
 
-    submitted = _submitted(claim, problem)
+    submitted = submitted_of(claim, problem)
     if submitted.sources is None:
         return None, submitted.error
     why = submitted.sources.language.missing()
@@ -183,7 +183,7 @@ class WorkerSettings:
     turn_s: float = TURN_S
 
 
-def _failed(claim: Claim, why: str) -> results.GradeRecord:
+def failed_record(claim: Claim, why: str) -> results.GradeRecord:
     """The judge's failure (IE) on a claimed submission."""
     return results.failed(
         claim.student, claim.problem, claim.filename, claim.language, "", 0.0, why, sandbox.detect().mode
@@ -230,10 +230,10 @@ def serve_queue(settings: WorkerSettings, stop: Event) -> None:
             stop.wait(CLUSTER_RETRY_S)
             continue
         except JudgeError as err:
-            record = _failed(claim, str(err))
+            record = failed_record(claim, str(err))
         except Exception as err:  # a bug of the judge: an IE for this one, and the worker goes on
             traceback.print_exc()
-            record = _failed(claim, f"internal error of the judge: {err}")
+            record = failed_record(claim, f"internal error of the judge: {err}")
         store.finish(claim, record)
 
 
