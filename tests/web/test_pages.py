@@ -300,7 +300,7 @@ def test_the_explain_note_becomes_the_example_without_a_reload(
     teacher = _login(browser, server, "prof", tokens["prof"])
     teacher.goto(server.base + f"/teacher/submissions/{number}/io")
     # Beside each wrong output, the answer; the first line that differs marked in both.
-    assert teacher.locator("section.case mark.diff").count() >= 2
+    assert teacher.locator("details.case mark.diff").count() >= 2
     assert "The first difference is on line 1." in teacher.inner_text("main")
     page.click("#explain button")
     page.wait_for_selector("#explain-note")

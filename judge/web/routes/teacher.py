@@ -20,6 +20,7 @@ from judge.errors import JudgeError
 from judge.grade import runner
 from judge.kinds.table import load_problem
 from judge.problem import testdata
+from judge.problem.testdata import CaseFiles
 from judge.run import sandbox
 from judge.web.routes.auth import require_grader, require_teacher
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
@@ -179,6 +180,16 @@ class _CaseIO:
     stderr: str
     expected: tuple[tuple[str, bool], ...]  # the answer file's lines, marked alike ((): no answer)
     difference: str  # where the output first differs, in words ("" when it does not)
+    input: str = ""  # the case's input, its first TRACE_CAP bytes
+    input_size: int = -1  # its whole size in bytes (-1: no input file to show)
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict != "AC"
+
+    @property
+    def input_cut(self) -> bool:
+        return self.input_size > len(self.input.encode())
 
 
 def first_difference(expected: str, received: str) -> int | None:
@@ -190,7 +201,18 @@ def first_difference(expected: str, received: str) -> int | None:
     return None
 
 
-def _case_io(name: str, verdict: str, secret: bool, kept: tuple[bytes, bytes], answer: Path | None) -> _CaseIO:
+def _head(path: Path | None) -> tuple[str, int]:
+    """A case's input as the page shows it: its first TRACE_CAP bytes, and its whole size (-1
+    when there is none to read: an interactive or function problem's case)."""
+    if path is None:
+        return "", -1
+    with suppress(OSError), path.open("rb") as stream:
+        return stream.read(runner.TRACE_CAP).decode("utf-8", "replace"), path.stat().st_size
+    return "", -1
+
+
+def _case_io(name: str, verdict: str, secret: bool, kept: tuple[bytes, bytes], files: CaseFiles | None) -> _CaseIO:
+    answer = files.answer if files is not None else None
     out = kept[0].decode("utf-8", "replace")
     expected = ""
     if answer is not None:
@@ -211,31 +233,42 @@ def _case_io(name: str, verdict: str, secret: bool, kept: tuple[bytes, bytes], a
         kept[1].decode("utf-8", "replace"),
         tuple((text, k == line) for k, text in enumerate(expected.split("\n"))) if answer is not None else (),
         difference,
+        *_head(files.input if files is not None else None),
     )
 
 
 def case_output(
-    request: Request, submission_id: int, user: User = Depends(require_grader), site: Site = Depends(site_of)
+    request: Request,
+    submission_id: int,
+    failed: bool = False,
+    user: User = Depends(require_grader),
+    site: Site = Depends(site_of),
 ) -> HTMLResponse:
     found = site.visible(user, submission_id)
     record = site.record_for(found)
     kept = site.store.case_io(submission_id)
     problem = site.problems.get(found.problem)
-    answers: dict[str, Path] = {}
+    files: dict[str, CaseFiles] = {}
     if problem is not None:
         with suppress(JudgeError):
-            answers = {c.id: c.answer for c in testdata.load_cases(problem)}
+            files = {c.id: c for c in testdata.load_cases(problem)}
     cases = [
-        _case_io(c.name, c.verdict, not c.public, kept[c.name], answers.get(c.name))
+        _case_io(c.name, c.verdict, not c.public, kept[c.name], files.get(c.name))
         for c in (record.cases if record is not None else ())
         if c.name in kept
     ]
+    # Collapsed, each case; the first that failed opens, and "failed only" leaves out the rest.
+    first_failed = next((c.name for c in cases if c.failed), "")
     return site.page(
         request,
         "web/case_io.html.j2",
         user=user,
         s=found,
-        cases=cases,
+        cases=[c for c in cases if c.failed] if failed else cases,
+        every=len(cases),
+        failing=sum(c.failed for c in cases),
+        failed_only=failed,
+        first_failed=first_failed,
         cap_kib=runner.TRACE_CAP // 1024,
         cut=site.store.io_cut(submission_id),
         submission_kib=queueing.IO_PER_SUBMISSION // 1024,
