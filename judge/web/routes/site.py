@@ -230,6 +230,7 @@ class Site:
             user=user,
             sandbox_mode=sandbox.detect().mode,
             course_title=self.course.title or "",
+            reviewed_problems={p for a in self.course.assignments if a.review is not None for p in a.problems},
             **context,
         )
         return HTMLResponse(html, status_code=http_status)

@@ -1,0 +1,192 @@
+"""The review on the web, in process with an injected clock (the test judges the submissions):
+graders dealt, items toggled, comments on lines, the release, regrade requests, a rubric item
+changed for everyone, an override, and what a student, another student and a TA may not do."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from judge.web.serving.app import Settings, create_app
+from judge.web.state.store import Store
+from tests.conftest import PROBLEMS
+from tests.web.test_course import Clock, record
+
+COURSE = """\
+title: Algorithms 2026
+timezone: Europe/Berlin
+assignments:
+  - id: week1
+    problems: [lanqiao]
+    due: 2026-12-08 23:59
+    review:
+      manual: add
+      max: 10
+      regrade_days: 2
+      rubric:
+        lanqiao:
+          - {id: names, points: -2, description: Names that say nothing}
+          - {id: design, points: 4, description: A clean design}
+  - id: week2
+    problems: [eight-digits]
+    review:
+      manual: replace
+      max: 20
+      anonymous: true
+      rubric:
+        eight-digits:
+          - {id: works, points: 20, description: It works}
+"""
+SOURCE = b"import sys\nprint(1)\n"
+
+
+class Class:
+    def __init__(self, tmp_path: Path) -> None:
+        self.clock = Clock()
+        self.clock.set("2026-12-02 10:00")
+        self.store = Store(tmp_path / "data")
+        self.tokens = {u: self.store.add_user(u) for u in ("alice", "bob")}
+        self.tokens |= {u: self.store.add_user(u, "ta") for u in ("ta1", "ta2")}
+        self.tokens["prof"] = self.store.add_user("prof", "teacher")
+        (tmp_path / "course.yaml").write_text(COURSE)
+        settings = Settings(
+            problems_dir=PROBLEMS, data_dir=tmp_path / "data", course_file=tmp_path / "course.yaml", result_step_s=0
+        )
+        self.app = create_app(settings, start_workers=False, clock=self.clock)
+        self.clients: dict[str, TestClient] = {}
+
+    def client(self, user: str) -> TestClient:
+        if user not in self.clients:
+            client = TestClient(self.app, follow_redirects=False)
+            assert client.post("/login", data={"user": user, "token": self.tokens[user]}).status_code == 303
+            self.clients[user] = client
+        return self.clients[user]
+
+    def judged(self, user: str, problem: str, verdict: str, score: float) -> int:
+        reply = self.client(user).post(
+            f"/problems/{problem}/submit", data={"language": "python3"}, files={"file": ("main.py", SOURCE)}
+        )
+        assert reply.status_code == 303, reply.text
+        claim = self.store.claim(now=self.clock())
+        assert claim is not None
+        assert self.store.finish(claim, record(claim.student, claim.problem, verdict, score), now=self.clock())
+        return claim.id
+
+    def post(self, user: str, path: str, **fields: str) -> int:
+        return self.client(user).post(path, data=fields).status_code
+
+    def grades(self) -> dict[str, dict[str, str]]:
+        text = self.client("prof").get("/teacher/grades.csv").text
+        return {row["student"]: row for row in csv.DictReader(io.StringIO(text))}
+
+
+@pytest.fixture
+def course(tmp_path: Path) -> Class:
+    return Class(tmp_path)
+
+
+def grader_of(course: Class, problem: str, student: str) -> str:
+    dealt = course.app.state.site.reviews.dealt(problem)
+    return str(dealt[student])
+
+
+def test_a_graders_session_from_dealing_to_the_regrade(course: Class) -> None:
+    alice = course.judged("alice", "lanqiao", "AC", 100)
+    course.judged("bob", "lanqiao", "WA", 40)
+    assert course.post("prof", "/grade/week1/deal") == 303
+    ta = grader_of(course, "lanqiao", "alice")
+    assert {ta, grader_of(course, "lanqiao", "bob")} == {"ta1", "ta2"}  # one each
+    start = course.client(ta).get("/grade/lanqiao/next")
+    assert start.status_code == 303 and start.headers["location"].endswith(f"/grade/submissions/{alice}")
+    page = course.client(ta).get(f"/grade/submissions/{alice}").text
+    assert "0 of 1 graded" in page and "Names that say nothing" in page and 'data-key="1"' in page
+    assert course.post(ta, f"/grade/submissions/{alice}/toggle", item="names") == 303
+    assert (
+        course.post(
+            ta, f"/grade/submissions/{alice}/comment", at="main.py:1-2", text="Call it board.", item="names", save="1"
+        )
+        == 303
+    )
+    assert course.post(ta, f"/grade/submissions/{alice}/comment", text="Good start.") == 303
+    assert course.post(ta, f"/grade/submissions/{alice}/comment", at="main.py:9", text="x") == 400  # no line 9
+    done = course.client(ta).post(f"/grade/submissions/{alice}/done", data={"done": "1"})
+    assert done.status_code == 303 and "/grade" in done.headers["location"]
+    page = course.client(ta).get(f"/grade/submissions/{alice}").text
+    assert "1 of 1 graded" in page and "<b>98</b> / 110" in page and "Call it board." in page
+    assert "<option>Call it board.</option>" in page  # saved for reuse too
+    assert course.grades()["alice"]["week1:lanqiao"] == "98"  # the teacher's gradebook at once
+    # Before the release the student sees nothing of it: not the score, the items or the comments.
+    mine = course.client("alice").get(f"/submissions/{alice}/review").text
+    assert "not-released" in mine and "Call it board." not in mine and "Names that say" not in mine
+    home = course.client("alice").get("/").text
+    assert "98" not in home.split('data-problem="lanqiao"')[1].split("</tr>")[0]
+    assert course.post("alice", f"/submissions/{alice}/regrade", target="names", reason="fine") == 403
+    # A TA grades but does not manage the course.
+    assert course.post(ta, "/grade/week1/release") == 403
+    assert course.post(ta, "/grade/week1/deal") == 403
+    assert course.post(ta, f"/grade/submissions/{alice}/override", score="1", reason="x") == 403
+    assert course.post(ta, "/grade/lanqiao/items", points="1", description="x") == 403
+    assert course.post("prof", "/grade/week1/release") == 303
+    mine = course.client("alice").get(f"/submissions/{alice}/review").text
+    assert "<b>98</b> / 110" in mine and "Names that say nothing" in mine and "Call it board." in mine
+    assert "Good start." in mine and f"({ta})" in mine  # not anonymous: the grader signs
+    home = course.client("alice").get("/").text
+    assert "98" in home.split('data-problem="lanqiao"')[1].split("</tr>")[0]
+    # Another student sees none of it, and cannot ask on it.
+    assert course.client("bob").get(f"/submissions/{alice}/review").status_code == 404
+    assert course.post("bob", f"/submissions/{alice}/regrade", target="names", reason="x") == 404
+    assert course.post("alice", f"/submissions/{alice}/regrade", target="nothing", reason="x") == 400
+    assert course.post("alice", f"/submissions/{alice}/regrade", target="names", reason="My names say it.") == 303
+    asked = course.app.state.site.reviews.regrades("alice")[0]
+    assert course.post(ta, f"/grade/regrades/{asked.id}", text="Kept: x1 says nothing.") == 303
+    mine = course.client("alice").get(f"/submissions/{alice}/review").text
+    assert "My names say it." in mine and "Kept: x1 says nothing." in mine
+    course.clock.set("2026-12-31 10:00")  # past the two days after the release
+    assert course.post("alice", f"/submissions/{alice}/regrade", target="names", reason="again") == 403
+
+
+def test_an_item_changed_on_the_page_changes_everyone_and_an_override_wins(course: Class) -> None:
+    alice = course.judged("alice", "lanqiao", "AC", 90)
+    bob = course.judged("bob", "lanqiao", "AC", 80)
+    assert course.post("prof", "/grade/lanqiao/items", points="3", description="Tests of your own") == 303
+    for sid in (alice, bob):
+        assert course.post("ta1", f"/grade/submissions/{sid}/toggle", item="+1") == 303
+    assert (course.grades()["alice"]["week1:lanqiao"], course.grades()["bob"]["week1:lanqiao"]) == ("93", "83")
+    assert course.post("prof", "/grade/lanqiao/items/+1", points="5") == 303
+    assert (course.grades()["alice"]["week1:lanqiao"], course.grades()["bob"]["week1:lanqiao"]) == ("95", "85")
+    assert course.post("prof", f"/grade/submissions/{alice}/override", score="50", reason="Copied the answers") == 303
+    assert course.post("prof", f"/grade/submissions/{alice}/override", score="500", reason="x") == 400
+    assert course.grades()["alice"]["week1:lanqiao"] == "50"
+    log = course.client("prof").get(f"/grade/submissions/{alice}").text
+    assert "prof: 50 &middot; Copied the answers" in log
+    home = course.client("alice").get("/").text  # an override counts at once, as overrides.yaml does
+    assert "AC</span> 50" in home.split('data-problem="lanqiao"')[1].split("</tr>")[0]
+
+
+def test_anonymous_grading_hides_names_both_ways(course: Class) -> None:
+    sid = course.judged("alice", "eight-digits", "AC", 100)
+    page = course.client("ta1").get(f"/grade/submissions/{sid}").text
+    assert "submission 1 of 1" in page and "alice" not in re.sub(r"<nav.*?</nav>", "", page, flags=re.S)
+    assert course.post("ta1", f"/grade/submissions/{sid}/toggle", item="works") == 303
+    assert course.post("ta1", f"/grade/submissions/{sid}/comment", at="main.py:1", text="Neat.") == 303
+    assert course.grades()["alice"]["week2:eight-digits"] == "20"  # replace: out of 20
+    assert course.post("prof", "/grade/week2/release") == 303
+    mine = course.client("alice").get(f"/submissions/{sid}/review").text
+    assert "Neat." in mine and "ta1" not in mine
+
+
+def test_every_review_form_is_refused_from_another_site(course: Class) -> None:
+    sid = course.judged("alice", "lanqiao", "AC", 100)
+    foreign = {"Origin": "https://evil.example"}
+    for user, path, fields in (
+        ("ta1", f"/grade/submissions/{sid}/toggle", {"item": "names"}),
+        ("prof", "/grade/week1/release", {}),
+        ("alice", f"/submissions/{sid}/regrade", {"target": "names", "reason": "x"}),
+    ):
+        assert course.client(user).post(path, data=fields, headers=foreign).status_code == 403
+    assert course.app.state.site.reviews.grades() == [] and course.app.state.site.reviews.released() == {}
