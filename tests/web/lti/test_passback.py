@@ -92,3 +92,46 @@ def test_an_lms_away_is_told_from_a_refusal_of_one_score() -> None:
     assert passback.lms_away(refused(503)) and passback.lms_away(refused(429))
     assert not passback.lms_away(refused(404)) and not passback.lms_away(refused(400))
     assert not passback.lms_away(LookupError("the student is no longer linked"))
+
+
+def test_a_grade_by_hand_reaches_the_lms_once_its_assignment_is_released(tmp_path: Path) -> None:
+    """The LMS has the judge's score until the release; then the combined score, queued once."""
+    from judge.web.routes.site import Settings, Site
+    from judge.web.state.lti import Platform
+    from tests.conftest import PROBLEMS
+    from tests.web.test_course import record
+
+    (tmp_path / "course.yaml").write_text(
+        "title: T\nassignments:\n  - id: w1\n    problems: [lanqiao]\n    review:\n      max: 10\n"
+        "      rubric:\n        lanqiao:\n          - {id: names, points: -2, description: Names}\n"
+    )
+    settings = Settings(
+        problems_dir=PROBLEMS, data_dir=tmp_path / "data", course_file=tmp_path / "course.yaml", result_step_s=0
+    )
+    site = Site(settings, lambda: 1000.0)
+    site.store.add_user("ann")
+    site.lti.add_platform(
+        Platform("https://lms", "tool", "lms", "https://lms/a", "https://lms/t", "https://lms/k", "", ("d",))
+    )
+    site.lti.link_course(LmsCourse("https://lms", "c", "tool", "d", "C", "https://lms/items", "", "https://j", "p"))
+    site.lti.member_seen("https://lms", "c", [("ann", "student")], whole=True)
+    site.store.submit("ann", "lanqiao", "python3", "main.py", b"print(1)\n", now=1000.0)
+    claim = site.store.claim(now=1000.0)
+    assert claim is not None and site.store.finish(claim, record("ann", "lanqiao", "AC", 100), now=1001.0)
+    mark = passback.step(site, None)
+    site.reviews.save_grade("ann", "lanqiao", claim.id, "ta1", 1002.0, toggle="names")
+    mark = passback.step(site, mark)
+    (queued,) = site.lti.sends()
+    assert (queued.score, queued.max_score) == (100.0, 110.0)  # graded, not released: the judge's
+    site.reviews.release("w1", "prof", 1003.0)
+    mark = passback.step(site, mark)
+    (queued,) = site.lti.sends()
+    assert (queued.score, queued.max_score) == (98.0, 110.0)
+    book = gradebook.of_problems(
+        site.course,
+        ["ann"],
+        [r.attempt_record for r in site.store.all()],
+        site.problems,
+        site.reviews.counted(site.course, every=False),
+    )
+    assert passback.queue(site.lti, book, {claim.id: 1000.0}) == 0  # once: nothing new to queue
