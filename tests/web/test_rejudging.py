@@ -162,3 +162,40 @@ def test_the_command_shows_progress_and_whose_score_moves_then_commits(room: Pat
     assert [(s.id, s.score) for s in store.all()] != before
     again = judge_cli("--problems", str(problems), "rejudge", "--data", str(data))
     assert again.returncode != 0 and "no dry run to commit" in again.stderr and "Traceback" not in again.stderr
+
+
+def test_the_teachers_page_runs_the_dry_run_lists_the_moves_and_commits(room: Path) -> None:
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from judge.web.serving.app import Settings, create_app
+
+    problems, data = room / "problems", room / "data"
+    case = fix_a_test(problems)
+    store = Store(data)
+    token = store.add_user("prof", "teacher")
+    before = kept(store)
+    app = create_app(Settings(problems_dir=problems, data_dir=data, result_step_s=0), start_workers=False)
+    teacher = TestClient(app, follow_redirects=False)
+    assert teacher.post("/login", data={"user": "prof", "token": token}).status_code == 303
+    assert "Dry run: whose score moves" in teacher.get("/teacher").text
+    started = teacher.post("/teacher/rejudging", data={"problem": PROBLEM})
+    assert started.status_code == 303 and "started" in started.headers["location"]
+    seen: list[str] = []
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        page = teacher.get("/teacher/rejudging").text
+        seen.append(page)
+        if 'id="summary"' in page:
+            break
+        time.sleep(0.2)
+    running = seen[:-1]  # the progress while it runs
+    assert all('id="progress"' in p for p in running) and any("of 3." in p for p in running)
+    assert kept(store) == before  # the dry run wrote nothing
+    assert "3 student(s) whose counted score would change" in page and f"{case} AC -&gt; WA" in page
+    assert 'data-student="ann"' in page
+    committed = teacher.post("/teacher/rejudging/commit")
+    assert committed.status_code == 303 and "3+result%28s%29+stored" in committed.headers["location"]
+    assert [s.score for s in store.all()] != [row[3] for row in before[:3]]
+    assert "No dry run waits" in teacher.get("/teacher/rejudging").text
