@@ -28,6 +28,7 @@ from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem
 from judge.run import languages, sandbox
+from judge.web.coursefile import CourseWatch
 from judge.web.state.accounts import User
 from judge.web.state.lti import LtiRecords
 from judge.web.state.review import Reviews
@@ -40,6 +41,7 @@ CSP = (
 )
 FORM_BYTES = 4096  # the body of every form but the submission's: a few short fields
 FORM_FIELDS = 4  # no form of the judge has more fields (nor more than one file)
+COURSE_CHECK_S = 1.0  # course.yaml's time and size are looked at this often at most, on requests
 FRAMED_S = 10.0  # how long the LMS origins that may frame the judge are kept before reading again
 log = logging.getLogger("judge.web")
 
@@ -105,7 +107,9 @@ class Site:
             self.problems[problem.id] = problem
         if not self.problems:
             raise JudgeError(f"{settings.problems_dir}: no problems to serve")
-        self.course = self._course()
+        self.watch = CourseWatch(
+            self._course, watched_course(settings.problems_dir, settings.course_file), COURSE_CHECK_S
+        )
         self.table = languages.load()
         self.env = reports.environment()
         self._public: dict[str, tuple[Problem, int]] = {}
@@ -136,6 +140,11 @@ class Site:
 
     def _course(self) -> Course:
         return course_for(self.settings.problems_dir, self.settings.course_file, sorted(self.problems))
+
+    @property
+    def course(self) -> Course:
+        """The course in force: course.yaml is read again when it changes (coursefile.py)."""
+        return self.watch.current()
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
@@ -185,11 +194,13 @@ class Site:
         return found
 
     def notes(self) -> list[str]:
-        """What the teacher should know of the course file: extensions for ids not on the roster."""
+        """What the teacher should know of the course file: a new one that does not load (the old
+        one still in force), extensions for ids not on the roster."""
+        broken = [self.watch.error] if self.watch.error else []
         if self.course.path is None:
-            return []
+            return broken
         roster = set(self.store.students())
-        return [
+        return broken + [
             f"{self.course.path}:{e.line}: an extension for {e.student!r}, who is not on the roster"
             for e in self.course.extensions
             if e.student not in roster
@@ -285,6 +296,12 @@ class Site:
 
     def explainable(self, record: GradeRecord) -> bool:
         return self.settings.explains_per_hour > 0 and stored.wanted(record, self.problems)
+
+
+def watched_course(problems_dir: Path, course_file: Path | None) -> Path:
+    """The file whose changes change the course: the one given, else course.yaml beside the
+    problems folder (watched even while absent: one saved there later is taken)."""
+    return course_file if course_file is not None else problems_dir.resolve().parent / COURSE_FILE
 
 
 def course_for(problems_dir: Path, course_file: Path | None, problems: list[str]) -> Course:
