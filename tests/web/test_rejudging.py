@@ -162,6 +162,8 @@ def test_the_command_shows_progress_and_whose_score_moves_then_commits(room: Pat
     assert [(s.id, s.score) for s in store.all()] != before
     again = judge_cli("--problems", str(problems), "rejudge", "--data", str(data))
     assert again.returncode != 0 and "no dry run to commit" in again.stderr and "Traceback" not in again.stderr
+    unknown = judge_cli("--problems", str(problems), "rejudge", "--dry-run", "nosuch", "--data", str(data))
+    assert unknown.returncode != 0 and "no problem 'nosuch'" in unknown.stderr and "Traceback" not in unknown.stderr
 
 
 def test_the_teachers_page_runs_the_dry_run_lists_the_moves_and_commits(room: Path) -> None:
@@ -199,3 +201,26 @@ def test_the_teachers_page_runs_the_dry_run_lists_the_moves_and_commits(room: Pa
     assert committed.status_code == 303 and "3+result%28s%29+stored" in committed.headers["location"]
     assert [s.score for s in store.all()] != [row[3] for row in before[:3]]
     assert "No dry run waits" in teacher.get("/teacher/rejudging").text
+
+
+def test_a_dry_run_waits_while_a_students_submission_is_queued(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path / "data")
+    store.add_user("ann")
+    store.submit("ann", PROBLEM, "c", "main.c", WRONG)
+    slept: list[float] = []
+
+    def a_worker_takes_it(seconds: float) -> None:
+        slept.append(seconds)
+        assert store.claim(worker=1) is not None
+
+    yielding = rejudging.Yielding(store, a_worker_takes_it)
+    assert yielding.waiting()
+    yielding.wait()
+    assert slept == [rejudging.LOOK_S] and not yielding.waiting()
+    # A queue no worker takes (no server running) is not waited for.
+    store.add_user("bob")
+    store.submit("bob", PROBLEM, "c", "main.c", WRONG)
+    monkeypatch.setattr(rejudging, "STUCK_S", 0.0)
+    stuck = rejudging.Yielding(store, lambda seconds: None)
+    stuck.wait()
+    assert not stuck.waiting()
