@@ -65,6 +65,7 @@ for command in (
     web.roster,
     lti.lti,
     web.gradebook,
+    web.submissions,
     rejudge.rejudge,
     problems.new,
     problems.starter,

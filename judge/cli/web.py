@@ -215,6 +215,28 @@ def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layo
     err.print(f"judge: {book_rows} student(s) written to {output} ({layout})")
 
 
+@click.command("submissions")
+@data_option
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--all", "every", is_flag=True, help="Every submission (each in STUDENT+ID/), not only the newest.")
+@click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
+@click.option("--force", is_flag=True, help="Replace FOLDER if it holds anything else.")
+def submissions(data_dir: Path, folder: Path, every: bool, problem_names: tuple[str, ...], force: bool) -> None:
+    """Write the web judge's submissions to FOLDER as `judge grade` and `judge similar` read
+    it: FOLDER/STUDENT/PROBLEM/FILE (an archive as FOLDER/STUDENT/PROBLEM.zip), each student's
+    newest per problem. Written whole or not at all; a FOLDER holding other files is left
+    alone unless --force."""
+    from judge.web import exporting
+
+    if not (data_dir / "judge.sqlite3").is_file():
+        raise JudgeError(f"{data_dir}: no web judge data here (judge.sqlite3 is missing)")
+    store = open_store(data_dir)
+    rows = exporting.chosen(store.all(), every, problem_names)
+    done = exporting.export(store, rows, every, folder, force)
+    said = "already up to date" if done.unchanged else "written"
+    err.print(f"judge: {done.submissions} submission(s) {said} in {folder}")
+
+
 @click.group()
 def roster() -> None:
     """The class list of the web judge: ids and their login tokens (only hashes are stored)."""
