@@ -197,10 +197,13 @@ def test_the_teachers_page_runs_the_dry_run_lists_the_moves_and_commits(room: Pa
     assert kept(store) == before  # the dry run wrote nothing
     assert "3 student(s) whose counted score would change" in page and f"{case} AC -&gt; WA" in page
     assert 'data-student="ann"' in page
+    assert store.case_io(1)  # what it printed on the old tests, kept by its judging
     committed = teacher.post("/teacher/rejudging/commit")
     assert committed.status_code == 303 and "3+result%28s%29+stored" in committed.headers["location"]
     assert [s.score for s in store.all()] != [row[3] for row in before[:3]]
     assert "No dry run waits" in teacher.get("/teacher/rejudging").text
+    # The output printed on the old tests is gone, and its page says why.
+    assert store.case_io(1) == {} and "dropped when a rejudge" in teacher.get("/teacher/submissions/1/io").text
 
 
 def test_a_dry_run_waits_while_a_students_submission_is_queued(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
