@@ -14,7 +14,7 @@
     if (link) { window.location.href = link.href; }
   }
 
-  document.querySelectorAll(".code .line .n").forEach(function (number) {
+  document.querySelectorAll(".code .line .ln").forEach(function (number) {
     number.addEventListener("click", function (event) {
       var place = number.getAttribute("data-at");
       var file = place.slice(0, place.lastIndexOf(":"));
