@@ -1,14 +1,17 @@
 """What the teacher and the teaching assistants read around review: the roster with names,
-emails and sections (never shown to students), the list of every submission filtered, and
-each problem's figures (judge.web.insight makes them)."""
+emails and sections (never shown to students), the list of every submission filtered, each
+problem's figures (judge.web.insight makes them), and `judge similar`'s report of a problem."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
+from judge.grade.reports import write_atomic
 from judge.grade.results import GradeRecord
-from judge.web import insight
+from judge.similar.report import similarity_html
+from judge.similar.score import compare
+from judge.web import exporting, insight
 from judge.web.routes.auth import require_grader
 from judge.web.routes.site import Site, WebError, site_of
 from judge.web.state.accounts import User
@@ -76,10 +79,37 @@ def problems_page(
     return site.page(request, "web/problems_stats.html.j2", user=user, every=stats)
 
 
+def similarity_page(
+    request: Request, user: User = Depends(require_grader), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    every = site.store.all()
+    counts = {p: len({r.student for r in every if r.problem == p}) for p in sorted(site.problems)}
+    return site.page(request, "web/similarity_index.html.j2", user=user, counts=counts)
+
+
+def similarity_report(problem: str, _: User = Depends(require_grader), site: Site = Depends(site_of)) -> HTMLResponse:
+    """`judge similar`'s page of one problem, over each student's newest submission, made
+    again only when a newer submission came (kept in the data folder till then)."""
+    if problem not in site.problems:
+        raise WebError(404, f"There is no problem {problem!r}.", "/teacher/similarity", "Similarity")
+    rows = exporting.chosen(site.store.all(), False, [problem])
+    folder = site.settings.data_dir / "similarity"
+    page = folder / f"{problem}-{max((r.id for r in rows), default=0)}.html"
+    if not page.is_file():
+        exporting.export(site.store, rows, False, folder / problem, True)
+        found = compare(folder / problem, [problem])
+        for old in folder.glob(f"{problem}-*.html"):
+            old.unlink(missing_ok=True)
+        write_atomic(page, similarity_html(found))
+    return HTMLResponse(page.read_text(encoding="utf-8"))
+
+
 def routes() -> APIRouter:
     router = APIRouter(prefix="/teacher")
     router.add_api_route("/people", people_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/submissions", every_submission, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/problems", problems_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/problems/{problem}", problem_page, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/similarity", similarity_page, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/similarity/{problem}", similarity_report, methods=["GET"], response_class=HTMLResponse)
     return router

@@ -55,8 +55,8 @@ def test_names_reach_the_graders_pages_and_exports_and_no_student(tmp_path: Path
         assert "Ada Lovelace" not in client.get(path).text, path
 
 
-def _judged(store: Store, student: str, verdicts: dict[str, str], score: float) -> int:
-    sid = store.submit(student, "sums", "python3", "a.py", b"print(1)\n")
+def _judged(store: Store, student: str, verdicts: dict[str, str], score: float, source: bytes = b"print(1)\n") -> int:
+    sid = store.submit(student, "sums", "python3", "a.py", source)
     claim = store.claim(worker=1)
     assert claim is not None and claim.id == sid
     cases = tuple(CaseRecord(n, "secret", False, v, "", 0.1, 0.1, 1000, None, 0) for n, v in verdicts.items())
@@ -102,3 +102,25 @@ def test_a_problems_page_has_its_pass_rates_verdicts_and_histogram(tmp_path: Pat
     assert '>WA</span></a></td><td class="num">3</td>' in page
     assert 'data-problem="sums"' in client.get("/teacher/problems").text
     assert client.get("/teacher/problems/nope").status_code == 404
+
+
+def test_the_similarity_report_of_a_problem_from_the_dashboard(tmp_path: Path) -> None:
+    store, client = _app(tmp_path)
+    for student in ("ada", "bo"):
+        store.add_user(student)
+    program = (
+        b"total = 0\nfor line in open(0):\n    for word in line.split():\n        total += int(word)\nprint(total)\n"
+    )
+    _judged(store, "ada", {"1": "AC"}, 100, program)
+    _judged(store, "bo", {"1": "AC"}, 100, program.replace(b"total", b"acc"))  # ada's, renamed
+    _log_in(client, store, "prof", "teacher")
+    assert 'href="/teacher/similarity"' in client.get("/teacher").text
+    assert 'href="/teacher/similarity/sums"' in client.get("/teacher/similarity").text
+    report = client.get("/teacher/similarity/sums")
+    assert report.status_code == 200 and "ada" in report.text and "bo" in report.text and "1.00" in report.text
+    kept = sorted(p.name for p in (tmp_path / "data" / "similarity").glob("*.html"))
+    assert kept == ["sums-2.html"]  # made once, until a newer submission comes
+    assert client.get("/teacher/similarity/sums").text == report.text
+    assert client.get("/teacher/similarity/nope").status_code == 404
+    _log_in(client, store, "cy")
+    assert client.get("/teacher/similarity/sums").status_code == 403
