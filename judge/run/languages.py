@@ -71,6 +71,9 @@ class Language(BaseModel):
     shebang: str | None = None
     # Host folders beyond /usr and /etc the compiler reads, bound read-only for compiling only.
     compile_reads: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
+    # Entry suffixes kept in the box (main.mjs, not main.js): a runtime that reads the file's
+    # kind from its suffix (Node: an ES module) then reads it as the student wrote it.
+    keeps_suffix: Annotated[tuple[str, ...], BeforeValidator(_tuple_from_list)] = ()
     # Languages that take the same source (python3, pypy3: python): the function kind's records are per family.
     family: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]*$")
 
@@ -84,6 +87,8 @@ class Language(BaseModel):
         for folder in self.compile_reads:
             if not folder.startswith("/") or folder.rstrip("/") == "":
                 raise ValueError(f"compile_reads: {folder!r} is not an absolute folder below /")
+        if set(self.keeps_suffix) - set(self.extensions):
+            raise ValueError(f"keeps_suffix: {sorted(set(self.keeps_suffix) - set(self.extensions))} not in extensions")
         if any(placeholders(value) for value in self.env.values()):
             raise ValueError("env values are plain text (no placeholders): a compile shares them")
         for argv in (self.compile or (), self.run, (self.source,)):
@@ -142,9 +147,14 @@ class Language(BaseModel):
         every = (argv[0] for argv in (self.version, self.compile, self.run) if argv)
         return tuple(dict.fromkeys(command for command in every if not command.startswith(".")))
 
-    def source_name(self, mainclass: str) -> str:
-        """The entry file's name: a main class's file is named after the class alone."""
-        return self.source.format(mainclass=mainclass.rpartition(".")[2])
+    def source_name(self, mainclass: str, entry: str = "") -> str:
+        """The entry file's name: a main class's file is named after the class alone; an entry
+        (its name as given) whose suffix the language keeps has that suffix (main.mjs)."""
+        name = self.source.format(mainclass=mainclass.rpartition(".")[2])
+        suffix = suffix_of(entry)
+        if suffix and suffix in self.keeps_suffix:
+            return f"{Path(name).stem}.{suffix}"
+        return name
 
     def fill(
         self, argv: Sequence[str], source: str, mainclass: str, memory_mib: int, files: Sequence[str] | None = None

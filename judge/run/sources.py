@@ -102,8 +102,8 @@ class Sources:
     @property
     def main_box_name(self) -> str:
         """The entry file's name in the box: the language's own (main.py, Main.java), so its
-        run command is the same for every submission."""
-        return self.language.source_name(self.mainclass)
+        run command is the same for every submission (main.mjs for an ES module: keeps_suffix)."""
+        return self.language.source_name(self.mainclass, self.main or (self.files[0][0] if self.files else ""))
 
     def box_files(self) -> list[tuple[str, bytes]]:
         """(name in the box, content) of every file."""

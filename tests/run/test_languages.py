@@ -87,6 +87,10 @@ def test_a_missing_toolchain_names_its_package(tmp_path: Path) -> None:
             "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [a]\n  version: [x]\n  package: p\n  family: Py 3\n",
             "should match pattern",
         ),
+        (
+            "x:\n  name: X\n  extensions: [x]\n  source: a.x\n  run: [a]\n  version: [x]\n  package: p\n  keeps_suffix: [y]\n",
+            "not in extensions",
+        ),
     ],
 )
 def test_bad_language_tables_are_refused(tmp_path: Path, yaml_text: str, message: str) -> None:
@@ -101,3 +105,27 @@ def test_languages_of_one_source_share_a_family() -> None:
     assert table.by_id("python3").family == table.by_id("pypy3").family == "python"
     assert table.by_id("cpp").family == table.by_id("cpp20").family == "cpp"
     assert table.by_id("haskell").family is None
+
+
+def test_domjudges_suffixes_name_their_languages() -> None:
+    table = languages.load()
+    found = {name: table.detect(Path(name), b"x\n").id for name in ("a.p", "a.plg", "a.sh", "a.bash", "a.awk")}
+    found |= {name: table.detect(Path(name), b"x\n").id for name in ("a.R", "a.r", "a.adb", "a.mjs")}
+    assert found == {
+        "a.p": "pascal",
+        "a.plg": "prolog",
+        "a.sh": "bash",
+        "a.bash": "bash",
+        "a.awk": "awk",
+        "a.R": "r",
+        "a.r": "r",
+        "a.adb": "ada",
+        "a.mjs": "javascript",
+    }
+
+
+def test_an_es_module_keeps_its_suffix_in_the_box() -> None:
+    javascript = languages.load().by_id("javascript")
+    assert javascript.source_name("Main", "solution.mjs") == "main.mjs"
+    assert javascript.source_name("Main", "solution.js") == "main.js"
+    assert languages.load().by_id("python3").source_name("Main", "x.mjs") == "main.py"

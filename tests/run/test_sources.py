@@ -66,6 +66,17 @@ def test_one_file_runs_under_its_languages_own_name(tmp_path: Path) -> None:
     assert found.content == b"print(1)\n"  # a file's hash is of its bytes, as before
 
 
+def test_an_es_module_runs_as_main_mjs_and_its_modules_keep_their_names(tmp_path: Path) -> None:
+    one = tmp_path / "sol.mjs"
+    one.write_text("console.log(1);\n")
+    assert sources.read(one).box_files() == [("main.mjs", b"console.log(1);\n")]
+    folder = _folder(tmp_path, {"main.mjs": 'import "./module.mjs";\n', "module.mjs": "export {};\n"})
+    found = sources.read(folder)
+    assert found.language.id == "javascript" and found.main == "main.mjs"
+    assert dict(found.box_files()).keys() == {"main.mjs", "module.mjs"}
+    assert found.run_argv(256)[-1] == "main.mjs"
+
+
 def test_java_the_class_with_main_is_the_entry_and_every_file_is_compiled(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"Adder.java": ADDER_JAVA, "Solution.java": MAIN_JAVA, "README.md": "notes\n"})
     found = sources.read(folder)

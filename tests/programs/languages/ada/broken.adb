@@ -1,0 +1,5 @@
+with Ada.Text_IO;
+procedure Broken is
+begin
+   Ada.Text_IO.Put_Line ("no semicolon")
+end Broken;

@@ -1,0 +1,3 @@
+package Adder is
+   function Add (A, B : Integer) return Integer;
+end Adder;

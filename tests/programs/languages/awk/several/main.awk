@@ -1,0 +1,2 @@
+@include "add.awk"
+{ print add($1, $2) }

@@ -1,0 +1,3 @@
+if then
+  echo (
+fi

@@ -1,0 +1,3 @@
+. ./add.sh
+read -r a b
+add "$a" "$b"
