@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from judge.course import rubric
+from judge.course.gradebook import Gradebook
 from judge.course.spec import Assignment
 from judge.errors import JudgeError
 from judge.grade import highlight
@@ -115,10 +116,11 @@ def code_of(site: Site, found: SubmissionRow, comments: list[LineComment]) -> li
     return shown
 
 
-def counted_ids(site: Site, problem: str) -> dict[str, int]:
-    """Each student's counted submission of a problem (what is graded), by the teacher's book."""
+def counted_ids(site: Site, problem: str, book: Gradebook | None = None) -> dict[str, int]:
+    """Each student's counted submission of a problem (what is graded), by the teacher's book
+    (made here unless given: a page that asks several times makes it once)."""
     found = {}
-    book = site.book()
+    book = book if book is not None else site.book()
     for row in book.rows:
         cell = book.cell(row.student, problem)
         if cell is not None and cell.submission is not None:
@@ -133,11 +135,11 @@ def graders_of(site: Site) -> list[str]:
     return tas or [u.id for u in users if u.role == "teacher"]
 
 
-def queue_of(site: Site, user: User, problem: str, review: rubric.Review) -> list[str]:
+def queue_of(site: Site, user: User, problem: str, review: rubric.Review, book: Gradebook | None = None) -> list[str]:
     """The students whose work this reader grades on a problem, in the order they come: dealt
     to them (all, to the teacher, or where nothing was dealt); by a seeded order when grading
     is anonymous, so the order tells no name."""
-    counted = counted_ids(site, problem)
+    counted = counted_ids(site, problem, book)
     dealt = site.reviews.dealt(problem)
     students = [s for s in counted if user.can_manage or not dealt or dealt.get(s) == user.id]
     if review.anonymous:
@@ -153,14 +155,14 @@ def progress(site: Site, problem: str, students: list[str], grader: str) -> Prog
 def overview(
     request: Request, message: str = "", user: User = Depends(require_grader), site: Site = Depends(site_of)
 ) -> HTMLResponse:
-    released = site.reviews.released()
+    released, book = site.reviews.released(), site.book()
     views = []
     for assignment in site.course.assignments:
         if assignment.review is None:
             continue
         problems = []
         for problem in assignment.problems:
-            mine = progress(site, problem, queue_of(site, user, problem, assignment.review), user.id)
+            mine = progress(site, problem, queue_of(site, user, problem, assignment.review, book), user.id)
             dealt = site.reviews.dealt(problem)
             every = tuple(
                 progress(site, problem, [s for s, g in dealt.items() if g == grader], grader)
@@ -201,10 +203,11 @@ def deal(
     assert assignment.review is not None
     graders = graders_of(site)
     sections = site.reviews.sections() if assignment.review.graders == "section" else None
-    count = 0
+    count, book = 0, site.book()
     for problem in assignment.problems:
         held = site.reviews.dealt(problem)
-        dealt = rubric.deal(f"{assignment.id}:{problem}", list(counted_ids(site, problem)), graders, held, sections)
+        students = list(counted_ids(site, problem, book))
+        dealt = rubric.deal(f"{assignment.id}:{problem}", students, graders, held, sections)
         site.reviews.deal(problem, dealt)
         count += len(dealt)
     return _back(request, "/grade", f"{count} submission(s) dealt to {len(graders)} grader(s)")
@@ -229,8 +232,9 @@ def next_ungraded(
     """The next ungraded submission of the reader's queue after `after` (a submission id; from
     the start when absent), round the end; `back`: the one before, graded or not."""
     _, review = reviewed(site, problem_id)
-    students = queue_of(site, user, problem_id, review)
-    counted = counted_ids(site, problem_id)
+    book = site.book()
+    students = queue_of(site, user, problem_id, review, book)
+    counted = counted_ids(site, problem_id, book)
     order = [counted[s] for s in students]
     start = order.index(int(after)) if after.isdigit() and int(after) in order else -1
     if back and order:
@@ -273,12 +277,14 @@ def grade_page(
     g = grading(site, user, submission_id)
     applied = g.marked.applied if g.marked is not None else frozenset()
     items = [ItemView(str(k + 1) if k < 9 else "", i, i.id in applied) for k, i in enumerate(g.rubric.items)]
-    students = queue_of(site, user, g.found.problem, g.review)
+    book = site.book()
+    students = queue_of(site, user, g.found.problem, g.review, book)
     position = students.index(g.found.student) + 1 if g.found.student in students else 0
     manual = rubric.points(g.rubric, applied) if g.marked is not None else None
     record = site.record_for(g.found)
     judge_max = g.found.max_score or 0.0
-    cell = site.book().cell(g.found.student, g.found.problem)
+    cell = book.cell(g.found.student, g.found.problem)
+    comments = site.reviews.comments(g.found.id)
     return site.page(
         request,
         "web/grade.html.j2",
@@ -290,8 +296,8 @@ def grade_page(
         combined=cell.score if cell is not None else None,
         maximum=rubric.maximum(g.review, judge_max),
         r=site.shown_to(user, record) if record is not None else None,
-        files=code_of(site, g.found, site.reviews.comments(g.found.id)),
-        general=[c for c in site.reviews.comments(g.found.id) if not c.file],
+        files=code_of(site, g.found, comments),
+        general=[c for c in comments if not c.file],
         saved=site.reviews.saved(user.id),
         mine=progress(site, g.found.problem, students, user.id),
         regrades=site.reviews.regrades(g.found.student, g.found.problem),

@@ -116,6 +116,9 @@ def test_a_graders_session_from_dealing_to_the_regrade(course: Class) -> None:
     assert course.post(ta, f"/grade/submissions/{alice}/comment", at="main.py:9", text="x") == 400  # no line 9
     done = course.client(ta).post(f"/grade/submissions/{alice}/done", data={"done": "1"})
     assert done.status_code == 303 and "/grade" in done.headers["location"]
+    overview = course.client("prof").get("/grade").text
+    assert f"{ta}: 1 of 1" in overview and "Release week1" in overview  # progress per grader
+    assert "Release week1" not in course.client(ta).get("/grade").text  # a TA's overview: no release
     page = course.client(ta).get(f"/grade/submissions/{alice}").text
     assert "1 of 1 graded" in page and "<b>98</b> / 110" in page and "Call it board." in page
     assert "<option>Call it board.</option>" in page  # saved for reuse too
@@ -163,7 +166,7 @@ def test_an_item_changed_on_the_page_changes_everyone_and_an_override_wins(cours
     assert course.post("prof", f"/grade/submissions/{alice}/override", score="500", reason="x") == 400
     assert course.grades()["alice"]["week1:lanqiao"] == "50"
     log = course.client("prof").get(f"/grade/submissions/{alice}").text
-    assert "prof: 50 &middot; Copied the answers" in log
+    assert "prof: 50 &middot; Copied the answers &middot; " in log  # who, what, why, when
     home = course.client("alice").get("/").text  # an override counts at once, as overrides.yaml does
     assert "AC</span> 50" in home.split('data-problem="lanqiao"')[1].split("</tr>")[0]
 
