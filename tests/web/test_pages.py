@@ -177,6 +177,7 @@ def test_every_page_fits_a_phone_and_passes_axe(
                 "/teacher/submissions",
                 "/teacher/students/ana",
                 "/teacher/lti",
+                "/teacher/rejudging",
                 f"/submissions/{number}",
                 f"/teacher/submissions/{number}/io",
             ],
@@ -190,6 +191,15 @@ def test_every_page_fits_a_phone_and_passes_axe(
                 assert reply.status == 200, path
                 # axe-core once a page (at the phone's width, where reflow matters); overflow at both.
                 check_page(page, f"{who}{path.replace('/', '-')}", width, tmp_path, axe=width < 1000)
+    # A dry run from the dashboard: its progress, then its list (here: no score moves), at both widths.
+    teacher.goto(server.base + "/teacher")
+    teacher.select_option("#dry-run-problem", "maxsum")
+    teacher.click("text=Dry run: whose score moves")
+    teacher.wait_for_selector("#summary", timeout=120_000)
+    assert "no student's counted score would change" in teacher.inner_text("#summary")
+    for width, height in WIDTHS:
+        teacher.set_viewport_size({"width": width, "height": height})
+        check_page(teacher, "teacher-rejudging-done", width, tmp_path, axe=width < 1000)
     # The teacher's pages are titled and linked as the teacher's; a student's page shows no sandbox mode.
     teacher.goto(server.base + "/teacher/submissions")
     assert teacher.title().startswith("Every submission") and "My submissions" not in teacher.inner_text("nav")
