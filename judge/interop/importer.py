@@ -512,6 +512,7 @@ def _map_autograder(
             "student_files": files,
             "tests": "unit",
             "per_test_time_s": AUTOGRADER_TIME_S,
+            "default_points": autograder_in.UNWEIGHTED_POINTS,
         },
         "reference": target.relative_to(out).as_posix(),
         "limits": {"time_s": AUTOGRADER_TIME_S, "memory_mib": 512},

@@ -9,6 +9,7 @@ submits: its `cp /autograder/submission/NAME ...` lines) and `run_tests.py`.
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 from pathlib import Path
@@ -24,6 +25,9 @@ _NOT_GRADED = ("partial_credit", "leaderboard")
 # sandbox (mode apart): said at import, so that verify's failure is no surprise.
 _RUNS_A_FILE = re.compile(r"subprocess|os\.system|Popen")
 KNOWN_REQUIREMENTS = {"gradescope-utils", "gradescope_utils", "subprocess32", "pytest"}
+# A test without @weight (or @partial_credit) is worth nothing on Gradescope: its JSONTestRunner
+# writes no score for it. The imported problem's default_points say the same.
+UNWEIGHTED_POINTS = 0.0
 
 
 def autograder_root(unpacked: Path) -> Path | None:
@@ -78,12 +82,40 @@ def copy_tests(root: Path, out: Path, notes: list[str]) -> int:
                     if name == "partial_credit"
                     else f"{shown}: @{name}: a leaderboard column, which Gradescope scores nothing: not a case"
                 )
+        for decorated in class_decorated(text):
+            notes.append(
+                f"{shown}: class {decorated}: Gradescope reads a decorator on a test method only (there the"
+                " class's does nothing); the judge applies it to the class's tests: move it onto each method"
+                " for the same score in both"
+            )
         if _RUNS_A_FILE.search(text):
             notes.append(
                 f"{shown}: starts a program of its own; the student's files are not in the tests' sandbox"
                 " (mode: apart), so such a test fails there: `mode: together` runs it (docs/unit.md says at what cost)"
             )
     return count
+
+
+_GRADESCOPE_DECORATORS = frozenset({"weight", "visibility", "partial_credit", "hide_errors", "number", "tags"})
+
+
+def class_decorated(text: str) -> list[str]:
+    """The test classes a gradescope-utils decorator is written on. Gradescope's runner reads
+    a test method's own attributes alone, so there the class's decorator does nothing (a
+    `@weight` on a class: its tests score nothing); the judge applies it to the methods."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []  # the spec's loader names the line
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                if name in _GRADESCOPE_DECORATORS:
+                    found.append(f"{node.name} (@{name})")
+    return found
 
 
 def left_out(root: Path, notes: list[str]) -> None:

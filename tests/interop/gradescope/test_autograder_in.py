@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from judge.interop import importer
+from judge.interop.gradescope import autograder_in
 from judge.interop.unpack import PackageError
 from judge.kinds.table import load_problem
 from tests import needs
@@ -55,6 +56,9 @@ class TestCounter(unittest.TestCase):
     @weight(0)
     def test_files(self):
         self.assertEqual(check_submitted_files(["counter.py"]), [])
+
+    def test_starts_at_zero(self):
+        self.assertEqual(self.counter.value, 0)
 """
 SOLUTION = """\
 class Overflow(Exception):
@@ -92,7 +96,7 @@ def test_an_autograder_imports_with_its_points_and_verifies(tmp_path: Path) -> N
     imported = importer.import_package(
         autograder(tmp_path), tmp_path / "problems", "counter", reference=tmp_path / "counter.py"
     )
-    assert imported.format == "Gradescope" and imported.cases == 4
+    assert imported.format == "Gradescope" and imported.cases == 5
     assert "requirements.txt: not installed: numpy (the tests run on the machine's python3)" in imported.notes
     assert any(note.startswith("setup.sh: not needed") for note in imported.notes)
     spec = yaml.safe_load((imported.directory / "problem.yaml").read_text())
@@ -104,6 +108,8 @@ def test_an_autograder_imports_with_its_points_and_verifies(tmp_path: Path) -> N
         "test_counter-testcounter-test_overflows": (3.0, "secret"),
         "test_counter-testcounter-test_partial": (4.0, "public"),
         "test_counter-testcounter-test_files": (0.0, "public"),
+        # No @weight: Gradescope scores it nothing (its runner writes no score), and so here.
+        "test_counter-testcounter-test_starts_at_zero": (0.0, "public"),
     }
     # The hidden test's file is not shown to students, though the import put it under public/.
     from judge.kinds import table
@@ -112,6 +118,17 @@ def test_an_autograder_imports_with_its_points_and_verifies(tmp_path: Path) -> N
     assert "test_overflows" not in shown
     verified = judge("--problems", str(tmp_path / "problems"), "verify", "counter")
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_a_decorator_on_a_class_is_said_at_import() -> None:
+    """Gradescope's runner reads a method's decorators alone: one on the class, which the judge
+    applies to its methods, scores differently there, so the import says so."""
+    text = TESTS.replace(
+        "class TestCounter(unittest.TestCase):", '@visibility("hidden")\nclass TestCounter(unittest.TestCase):'
+    )
+    assert autograder_in.class_decorated(text) == ["TestCounter (@visibility)"]
+    assert autograder_in.class_decorated(TESTS) == []
+    assert autograder_in.class_decorated("def broken(:\n") == []
 
 
 def test_an_autograder_needs_a_solution_and_named_files(tmp_path: Path) -> None:

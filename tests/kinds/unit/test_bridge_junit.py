@@ -358,12 +358,19 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.*;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class KindsTest {
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3})
+    @Tag("points=3")
     void doubles(int x) { assertEquals(x * 2, Counter.twice(x)); }
+
+    @ParameterizedTest(name = "twice {0} is {1}")
+    @CsvSource({"0, 0", "4, 8", "-3, -6"})
+    @Tag("points=2")
+    void table(int x, int expected) { assertEquals(expected, Counter.twice(x)); }
 
     @RepeatedTest(3)
     void repeats() { assertEquals(4, Counter.twice(2)); }
@@ -374,15 +381,31 @@ class KindsTest {
     }
 
     @Test
+    @DisplayName("zero doubles to zero")
     void plain() { assertEquals(0, Counter.twice(0)); }
 
+    @Test
+    @Disabled("next year")
+    void notYet() { fail("a disabled test never runs"); }
+
     @Nested
+    @DisplayName("negative numbers")
     class Negative {
         @Test
+        @Tag("points=2")
         void minusOne() { assertEquals(-2, Counter.twice(-1)); }
     }
 }
 """
+# The tests' points as their @Tag("points=N") say (1 where none does), for the launcher's score.
+KINDS_POINTS = {
+    "kindstest-doubles": 3.0,
+    "kindstest-table": 2.0,
+    "kindstest-repeats": 1.0,
+    "kindstest-dynamic": 1.0,
+    "kindstest-plain": 1.0,
+    "kindstest-negative-minusone": 2.0,
+}
 COUNTER = "public class Counter {\n    public static int twice(int x) { return 2 * x; }\n}\n"
 
 
@@ -413,16 +436,21 @@ def test_parameterized_repeated_factory_and_nested_tests_are_a_case_each_passing
         record = judging.judge(judging.identify(kinds, tmp_path / "Counter.java", "ann"), full=True)
         return {c.group.removeprefix("kindstest-kindstest-"): c.verdict for c in record.cases}
 
+    # Every kind a case, the @Disabled one none; points from @Tag, titles from @DisplayName.
     assert verdicts(COUNTER) == {
         "doubles": "AC",
+        "table": "AC",
         "repeats": "AC",
         "dynamic": "AC",
         "plain": "AC",
         "negative-minusone": "AC",
     }
-    # Right for 2 alone: one parameter of three passes, one repetition's input, one dynamic test of two.
+    assert {g.name.removeprefix("kindstest-"): g.points for g in kinds.spec.groups} == KINDS_POINTS
+    # Right for 2 alone: one parameter of three passes, one row of three, one repetition's
+    # input, one dynamic test of two.
     assert verdicts(COUNTER.replace("2 * x", "x + 2")) == {
         "doubles": "WA",
+        "table": "WA",
         "repeats": "AC",
         "dynamic": "WA",
         "plain": "WA",
@@ -474,15 +502,26 @@ def _launcher_outcomes(tests: Path, student: str, where: Path) -> dict[str, bool
 @needs_java
 def test_every_verdict_agrees_with_junits_own_launcher(kinds: Problem, tmp_path: Path) -> None:
     """The judge's verdicts are the console launcher's outcomes on the same files, method by
-    method (parameterized, repeated, factory, nested), for a right and two wrong classes."""
-    for n, student in enumerate(
-        (COUNTER, COUNTER.replace("2 * x", "x + 2"), COUNTER.replace("2 * x", "x == 3 ? 7 : 2 * x"))
-    ):
+    method (parameterized by values and by a CSV table, repeated, factory, nested, display
+    names, a disabled test), for a right and three wrong classes; and the judge's score is the
+    points of the tests the launcher passes."""
+    wrong = (
+        COUNTER.replace("2 * x", "x + 2"),  # right for 2 alone
+        COUNTER.replace("2 * x", "x == 3 ? 7 : 2 * x"),  # one parameter of three
+        COUNTER.replace("2 * x", "x < 0 ? x : 2 * x"),  # a CSV row and the nested test
+    )
+    scores = []
+    for n, student in enumerate((COUNTER, *wrong)):
         (tmp_path / "Counter.java").write_text(student)
         record = judging.judge(judging.identify(kinds, tmp_path / "Counter.java", "ann"), full=True)
         judged = {c.group.removeprefix("kindstest-"): c.verdict == "AC" for c in record.cases}
         theirs = _launcher_outcomes(kinds.directory / "unit", student, tmp_path / f"run{n}")
-        assert len(judged) == 5 and judged == theirs, (n, judged, theirs)
+        # @Disabled: skipped by the launcher, so it scores nothing there; no case here.
+        assert theirs.pop("kindstest-notyet") is False
+        assert len(judged) == 6 and judged == theirs, (n, judged, theirs)
+        assert record.score == sum(KINDS_POINTS[test] for test, passed in theirs.items() if passed)
+        scores.append(record.score)
+    assert scores == [10.0, 1.0, 7.0, 6.0]
 
 
 @needs_java

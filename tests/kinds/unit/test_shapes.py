@@ -42,17 +42,21 @@ unit:
   student_files: [{module}.py]
   tests: unit
   per_test_time_s: 2
+  default_points: {default_points}
 limits: {{time_s: 2.0, memory_mib: 256}}
 reference: solutions/accepted/{module}.py
 """
 
 
-def make_problem(problems: Path, name: str, framework: str, module: str, files: dict[str, str]) -> Path:
+def make_problem(
+    problems: Path, name: str, framework: str, module: str, files: dict[str, str], default_points: float = 1
+) -> Path:
     """A unit problem in `problems/name`, its tests under unit/public/ (and their helpers)."""
     folder = problems / name
     (folder / "unit" / "public").mkdir(parents=True)
     (folder / "solutions" / "accepted").mkdir(parents=True)
-    (folder / "problem.yaml").write_text(SPEC.format(id=name, framework=framework, module=module))
+    spec = SPEC.format(id=name, framework=framework, module=module, default_points=default_points)
+    (folder / "problem.yaml").write_text(spec)
     (folder / "statement.md").write_text("Write the module the tests use.\n")
     for path, text in files.items():
         (folder / path).write_text(text)
@@ -194,6 +198,17 @@ class TestCart(unittest.TestCase):
             self.cart.receipt()
         self.assertEqual(out.getvalue(), "apple x4: 2.00\\nbread x1: 2.25\\nTOTAL: 4.25\\n")
 
+    @weight(1)
+    @number("2.3")
+    @visibility("after_due_date")
+    def test_adding_again_adds_up(self):
+        self.cart.add("apple", 0.5)
+        self.assertEqual(self.cart.count(), 6)
+
+    def test_an_empty_cart_costs_nothing(self):
+        """No @weight: Gradescope writes no score for it, so it is worth nothing there"""
+        self.assertEqual(Cart().total(), 0)
+
     @partial_credit(4)
     @number("3.1")
     def test_bad_items_refused(self, set_score=None):
@@ -221,7 +236,9 @@ class TestCart(unittest.TestCase):
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Problem:
     problems = tmp_path_factory.mktemp("gradescope")
     files = {"unit/public/test_cart.py": TEST_CART, "unit/public/carts.py": CARTS, "solutions/accepted/shop.py": SHOP}
-    folder = make_problem(problems, "shop", "unittest", "shop", files)
+    # default_points 0, as `judge import` of an autograder writes: a test without @weight is
+    # worth nothing on Gradescope.
+    folder = make_problem(problems, "shop", "unittest", "shop", files, default_points=0)
     made = judge("--problems", str(problems), "gen", "shop")
     assert made.returncode == 0, made.stdout + made.stderr
     return load_problem(folder)
@@ -280,12 +297,15 @@ def test_gradescopes_shape_scores_as_gradescope_scores_it(shop: Problem, tmp_pat
         verdict, public = verdicts[group]
         assert (verdict == "AC") == (test["status"] == "passed"), (student, group, verdict, test)
         # visible is shown; hidden, after_due_date and hide_errors' text are not, here.
+        assert (group == "test_cart-testcart-test_adding_again_adds_up") == (test.get("visibility") == "after_due_date")
         assert public == (test.get("visibility", "visible") == "visible" and group != "test_cart-testcart-test_remove")
-    whole = sum(t["max_score"] for t in tests if t["status"] == "passed")
-    partial = sum(t["score"] for t in tests if t["status"] != "passed")
+    # A test with no weight has no score on Gradescope (the unweighted one), none here either.
+    assert "score" not in by_group["test_cart-testcart-test_an_empty_cart_costs_nothing"]
+    whole = sum(t.get("max_score", 0) for t in tests if t["status"] == "passed")
+    partial = sum(t.get("score", 0) for t in tests if t["status"] != "passed")
     assert score == pytest.approx(whole)
     assert theirs["score"] == pytest.approx(whole + partial)
-    expected = {"right": 14.0, "forgets_quantities": 8.0, "lax_checks": 9.0, "counts_kinds": 11.0}
+    expected = {"right": 15.0, "forgets_quantities": 9.0, "lax_checks": 10.0, "counts_kinds": 11.0}
     assert score == expected[student]
     if student == "lax_checks":
         assert partial == 2.0  # Gradescope's 2 of 4; the judge gives a partial test whole or not at all
@@ -302,7 +322,10 @@ def test_gradescopes_shape_partial_credit_is_whole_and_a_leaderboard_no_case(sho
     assert verdicts["test_cart-testcart-test_remove_missing"] == ("RE", True)
     assert verdicts["test_cart-testcart-test_receipt_lines"] == ("AC", False)  # printed output, captured
     assert verdicts["test_cart-testcart-test_remove"] == ("AC", False)  # @hide_errors: its message is secret
-    assert score == 9.0
+    assert verdicts["test_cart-testcart-test_adding_again_adds_up"] == ("AC", False)  # after_due_date: secret
+    assert verdicts["test_cart-testcart-test_an_empty_cart_costs_nothing"] == ("AC", True)
+    assert {g.name: g.points for g in shop.spec.groups}["test_cart-testcart-test_an_empty_cart_costs_nothing"] == 0
+    assert score == 10.0
 
 
 def test_verify_says_what_is_not_a_case_and_what_is_given_whole(shop: Problem) -> None:
