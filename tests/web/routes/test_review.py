@@ -123,6 +123,12 @@ def test_a_graders_session_from_dealing_to_the_regrade(course: Class) -> None:
     assert "1 of 1 graded" in page and "<b>98</b> / 110" in page and "Call it board." in page
     assert "<option>Call it board.</option>" in page  # saved for reuse too
     assert course.grades()["alice"]["week1:lanqiao"] == "98"  # the teacher's gradebook at once
+    matrix = course.client("prof").get("/teacher/class").text.split('data-student="alice"')[1].split("</tr>")[0]
+    assert ">98</span>" in matrix and '<b title="graded by hand: -2">H</b>' in matrix
+    # A student has no grading page, and changes nothing of a grade.
+    assert course.client("alice").get("/grade").status_code == 403
+    assert course.client("alice").get(f"/grade/submissions/{alice}").status_code == 403
+    assert course.post("alice", f"/grade/submissions/{alice}/toggle", item="design") == 403
     # Before the release the student sees nothing of it: not the score, the items or the comments.
     mine = course.client("alice").get(f"/submissions/{alice}/review").text
     assert "not-released" in mine and "Call it board." not in mine and "Names that say" not in mine
@@ -165,6 +171,8 @@ def test_an_item_changed_on_the_page_changes_everyone_and_an_override_wins(cours
     assert course.post("prof", f"/grade/submissions/{alice}/override", score="50", reason="Copied the answers") == 303
     assert course.post("prof", f"/grade/submissions/{alice}/override", score="500", reason="x") == 400
     assert course.grades()["alice"]["week1:lanqiao"] == "50"
+    matrix = course.client("prof").get("/teacher/class").text.split('data-student="alice"')[1].split("</tr>")[0]
+    assert '<b title="override (the judge: 90)">O</b>' in matrix
     log = course.client("prof").get(f"/grade/submissions/{alice}").text
     assert "prof: 50 &middot; Copied the answers &middot; " in log  # who, what, why, when
     home = course.client("alice").get("/").text  # an override counts at once, as overrides.yaml does
