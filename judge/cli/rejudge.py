@@ -84,15 +84,12 @@ def rejudge(
     if dry_run:
         if not wanted:
             raise click.UsageError("name the problems to judge again, or --assignment")
+        rejudging.another_running(data_dir)
         proposal.discard(data_dir)
-        plan = rejudging.dry_run(
-            store,
-            problems_dir,
-            wanted,
-            lambda judged, total: err.print(f"judge: judged {judged} of {total}"),
-            rejudging.Yielding(store),
+        # Its progress is kept as the page's dry run keeps it: the teacher's page shows it too.
+        plan = rejudging.run_and_keep(
+            data_dir, problems_dir, wanted, lambda judged, total: err.print(f"judge: judged {judged} of {total}")
         )
-        proposal.save(data_dir, plan)
     else:
         held = proposal.load(data_dir)
         if held is None:

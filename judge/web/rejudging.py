@@ -173,22 +173,34 @@ def commit(store: Store, problems_dir: Path, now: float | None = None) -> Commit
     return Committed(written, left)
 
 
-def run_and_keep(data_dir: Path, problems_dir: Path, ids: list[str]) -> None:
+def run_and_keep(
+    data_dir: Path, problems_dir: Path, ids: list[str], say: Callable[[int, int], None] = lambda j, t: None
+) -> Proposal:
     """A dry run that keeps its progress and then its proposal in the data folder (the teacher's
-    page reads both); what stops it is kept as its error."""
+    page reads both, whoever started it); what stops it is kept as its error, and raised.
+    `say`: its progress, told as it goes (the command prints it)."""
     store = Store(data_dir)
     pid = os.getpid()
 
     def progress(judged: int, total: int) -> None:
         proposal.save_progress(data_dir, DryRunProgress("running", tuple(ids), judged, total, pid))
+        say(judged, total)
 
     try:
         plan = dry_run(store, problems_dir, ids, progress, Yielding(store))
     except JudgeError as err:
         proposal.save_progress(data_dir, DryRunProgress("failed", tuple(ids), 0, 0, pid, str(err)))
-        return
+        raise
     proposal.save(data_dir, plan)
     proposal.save_progress(data_dir, DryRunProgress("done", tuple(ids), len(plan.judged), len(plan.judged), pid))
+    return plan
+
+
+def another_running(data_dir: Path) -> None:
+    """JudgeError while a dry run is being made: one at a time, its files are one."""
+    held = proposal.load_progress(data_dir)
+    if held is not None and held.running:
+        raise JudgeError(f"a dry run of {', '.join(held.problems)} is still running")
 
 
 def _background(data_dir: Path, problems_dir: Path, ids: list[str], parent: int) -> None:
@@ -196,6 +208,8 @@ def _background(data_dir: Path, problems_dir: Path, ids: list[str], parent: int)
     lifecycle.die_with_parent(parent)
     try:
         run_and_keep(data_dir, problems_dir, ids)
+    except JudgeError:
+        pass  # kept as its error, for the page
     except Exception as err:  # a bug of the judge: said on the page
         proposal.save_progress(
             data_dir, DryRunProgress("failed", tuple(ids), 0, 0, os.getpid(), f"internal error: {err}")
@@ -205,9 +219,7 @@ def _background(data_dir: Path, problems_dir: Path, ids: list[str], parent: int)
 def start(data_dir: Path, problems_dir: Path, ids: list[str]) -> SpawnProcess:
     """A dry run in a process of its own (spawned, as the workers are), for the teacher's page;
     JudgeError while another is running."""
-    held = proposal.load_progress(data_dir)
-    if held is not None and held.running:
-        raise JudgeError(f"a dry run of {', '.join(held.problems)} is still running")
+    another_running(data_dir)
     multiprocessing.active_children()  # reaps dry runs that ended
     proposal.discard(data_dir)
     context = multiprocessing.get_context("spawn")

@@ -227,3 +227,23 @@ def test_a_dry_run_waits_while_a_students_submission_is_queued(tmp_path: Path, m
     stuck = rejudging.Yielding(store, lambda seconds: None)
     stuck.wait()
     assert not stuck.waiting()
+
+
+def test_the_commands_dry_run_shows_on_the_page_and_two_never_run_at_once(room: Path) -> None:
+    import os
+
+    problems, data = room / "problems", room / "data"
+    dry = judge_cli("--problems", str(problems), "rejudge", "--dry-run", PROBLEM, "--data", str(data))
+    assert dry.returncode == 0, dry.stderr
+    kept_progress = proposal.load_progress(data)  # what the teacher's page reads
+    assert kept_progress is not None
+    assert (kept_progress.status, kept_progress.problems, kept_progress.judged, kept_progress.total) == (
+        "done",
+        (PROBLEM,),
+        3,
+        3,
+    )
+    proposal.save_progress(data, proposal.DryRunProgress("running", (PROBLEM,), 1, 3, os.getpid()))
+    again = judge_cli("--problems", str(problems), "rejudge", "--dry-run", PROBLEM, "--data", str(data))
+    assert again.returncode != 0 and "still running" in again.stderr and "Traceback" not in again.stderr
+    assert proposal.load(data) is not None  # the waiting proposal is left as it was
