@@ -4,6 +4,7 @@ parts they share marked, and what the score does and does not mean."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from judge.grade.reports import environment
 from judge.similar.score import Pair, Similarity
@@ -26,7 +27,7 @@ def parts(source: str, shared: Sequence[tuple[int, int]]) -> list[tuple[str, boo
     return pieces
 
 
-def _shown(index: int, pair: Pair) -> dict[str, object]:
+def _shown(index: int, pair: Pair, root: Path | None) -> dict[str, object]:
     return {
         "anchor": f"pair-{index}",
         "score": pair.score,
@@ -34,14 +35,21 @@ def _shown(index: int, pair: Pair) -> dict[str, object]:
         "b": pair.b.student,
         "a_language": pair.a.language,
         "b_language": pair.b.language,
-        "a_path": str(pair.a.path),
-        "b_path": str(pair.b.path),
+        "a_path": str(pair.a.path.relative_to(root) if root is not None else pair.a.path),
+        "b_path": str(pair.b.path.relative_to(root) if root is not None else pair.b.path),
         "a_parts": parts(pair.a.source, pair.a_shared),
         "b_parts": parts(pair.b.source, pair.b_shared),
     }
 
 
-def similarity_html(found: Similarity, threshold: float = DEFAULT_THRESHOLD) -> str:
+def similarity_html(
+    found: Similarity,
+    threshold: float = DEFAULT_THRESHOLD,
+    back: tuple[str, str] = ("index.html", "class"),
+    root: Path | None = None,
+) -> str:
+    """The page; `back` is its first link (the class report's, beside it, unless the web judge
+    shows it), `root` the folder the submissions' paths are shown from (None: as found)."""
     problems = []
     count = 0
     for problem in sorted({p.problem for p in found.pairs}):
@@ -50,7 +58,7 @@ def similarity_html(found: Similarity, threshold: float = DEFAULT_THRESHOLD) -> 
         for pair in (p for p in mine if p.score >= threshold):
             if len(shown) == MAX_SHOWN:
                 break
-            shown.append(_shown(count, pair))
+            shown.append(_shown(count, pair, root))
             count += 1
         problems.append({"id": problem, "shown": shown, "highest": mine[0].score if mine else 0.0})
     return (
@@ -58,6 +66,7 @@ def similarity_html(found: Similarity, threshold: float = DEFAULT_THRESHOLD) -> 
         .get_template("similarity.html.j2")
         .render(
             problems=problems,
+            back=back,
             programs=len(found.programs),
             threshold=threshold,
             boilerplate=[str(b) for b in found.boilerplate],

@@ -13,7 +13,7 @@ from judge.similar.report import similarity_html
 from judge.similar.score import compare
 from judge.web import exporting, insight
 from judge.web.routes.auth import require_grader
-from judge.web.routes.site import Site, WebError, site_of
+from judge.web.routes.site import Site, WebError, base, site_of
 from judge.web.state.accounts import User
 from judge.web.state.store import SubmissionRow
 
@@ -87,7 +87,9 @@ def similarity_page(
     return site.page(request, "web/similarity_index.html.j2", user=user, counts=counts)
 
 
-def similarity_report(problem: str, _: User = Depends(require_grader), site: Site = Depends(site_of)) -> HTMLResponse:
+def similarity_report(
+    request: Request, problem: str, _: User = Depends(require_grader), site: Site = Depends(site_of)
+) -> HTMLResponse:
     """`judge similar`'s page of one problem, over each student's newest submission, made
     again only when a newer submission came (kept in the data folder till then)."""
     if problem not in site.problems:
@@ -100,7 +102,8 @@ def similarity_report(problem: str, _: User = Depends(require_grader), site: Sit
         found = compare(folder / problem, [problem])
         for old in folder.glob(f"{problem}-*.html"):
             old.unlink(missing_ok=True)
-        write_atomic(page, similarity_html(found))
+        back = (f"{base(request)}/teacher/similarity", "similarity of every problem")
+        write_atomic(page, similarity_html(found, back=back, root=folder / problem))
     return HTMLResponse(page.read_text(encoding="utf-8"))
 
 

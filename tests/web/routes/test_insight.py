@@ -118,6 +118,9 @@ def test_the_similarity_report_of_a_problem_from_the_dashboard(tmp_path: Path) -
     assert 'href="/teacher/similarity/sums"' in client.get("/teacher/similarity").text
     report = client.get("/teacher/similarity/sums")
     assert report.status_code == 200 and "ada" in report.text and "bo" in report.text and "1.00" in report.text
+    # Its first link leads back to the list, and the programs are named inside the export.
+    assert '<a href="/teacher/similarity">&larr; similarity of every problem</a>' in report.text
+    assert "<code>ada/sums</code>" in report.text and str(tmp_path) not in report.text
     kept = sorted(p.name for p in (tmp_path / "data" / "similarity").glob("*.html"))
     assert kept == ["sums-2.html"]  # made once, until a newer submission comes
     assert client.get("/teacher/similarity/sums").text == report.text
