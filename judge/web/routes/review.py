@@ -66,7 +66,7 @@ class ProblemView:
 
 
 @dataclass(frozen=True)
-class AssignmentView:
+class ReviewedAssignment:
     assignment: Assignment
     review: rubric.Review
     released: str  # when, or ""
@@ -171,7 +171,7 @@ def overview(
             problems.append(ProblemView(problem, mine, every if user.can_manage else ()))
         when = released.get(assignment.id)
         shown = site.when(datetime.fromtimestamp(when, UTC)) if when is not None else ""
-        views.append(AssignmentView(assignment, assignment.review, shown, tuple(problems)))
+        views.append(ReviewedAssignment(assignment, assignment.review, shown, tuple(problems)))
     regrades = [r for r in site.reviews.regrades() if r.answer is None]
     return site.page(
         request,

@@ -30,7 +30,7 @@ class Marked:
 
 
 @dataclass(frozen=True)
-class Override:
+class ScoreOverride:
     student: str
     problem: str
     score: float | None  # None: lifted
@@ -185,14 +185,14 @@ class Reviews:
                 (student, problem, score, reason, by, now),
             )
 
-    def overrides(self, student: str | None = None, problem: str | None = None) -> list[Override]:
+    def overrides(self, student: str | None = None, problem: str | None = None) -> list[ScoreOverride]:
         """Every override, oldest first (the history); of one cell when both are given."""
         sql, args = "SELECT * FROM review_overrides", tuple[str, ...]()
         if student is not None and problem is not None:
             sql, args = sql + " WHERE student = ? AND problem = ?", (student, problem)
         with self.database.connect() as db:
             rows = db.execute(sql + " ORDER BY id", args).fetchall()
-        return [Override(r["student"], r["problem"], r["score"], r["reason"], r["by"], r["at"]) for r in rows]
+        return [ScoreOverride(r["student"], r["problem"], r["score"], r["reason"], r["by"], r["at"]) for r in rows]
 
     # --- comments -----------------------------------------------------------------------------
 
