@@ -186,7 +186,7 @@ def serve(
     type=click.Choice(["csv", "canvas", "moodle"]),
     default="csv",
     show_default=True,
-    help="csv: student, ASSIGNMENT:PROBLEM..., ASSIGNMENT..., total; canvas and moodle: their gradebook imports.",
+    help="csv: student, name, email, ASSIGNMENT:PROBLEM..., ASSIGNMENT..., total; canvas and moodle: their imports.",
 )
 @path_option("-o", "--output", help_text="[default: stdout]")
 @click.pass_context
