@@ -49,7 +49,11 @@
     if (key === "j" || key === "n") { follow("next"); }
     else if (key === "k") { follow("prev"); }
     else if (key === "c") { event.preventDefault(); text.focus(); }
-    else if (key === "d") { document.getElementById("done").click(); }
+    else if (key === "d") {
+      // Already graded: on to the next, never undone by a key (the button itself undoes).
+      var done = document.getElementById("done");
+      if (done.getAttribute("data-done") === "1") { follow("next"); } else { done.click(); }
+    }
     else if (/^[1-9]$/.test(key)) {
       var button = document.querySelector('#items button[data-key="' + key + '"]');
       if (button) { button.click(); }

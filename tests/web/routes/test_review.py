@@ -166,6 +166,9 @@ def test_an_item_changed_on_the_page_changes_everyone_and_an_override_wins(cours
     for sid in (alice, bob):
         assert course.post("ta1", f"/grade/submissions/{sid}/toggle", item="+1") == 303
     assert (course.grades()["alice"]["week1:lanqiao"], course.grades()["bob"]["week1:lanqiao"]) == ("93", "83")
+    assert 'action="/grade/lanqiao/items/+1"' in course.client("prof").get(f"/grade/submissions/{alice}").text
+    assert 'action="/grade/lanqiao/items/+1"' not in course.client("ta1").get(f"/grade/submissions/{alice}").text
+    assert course.post("ta1", "/grade/lanqiao/items/+1", points="5") == 403
     assert course.post("prof", "/grade/lanqiao/items/+1", points="5") == 303
     assert (course.grades()["alice"]["week1:lanqiao"], course.grades()["bob"]["week1:lanqiao"]) == ("95", "85")
     assert course.post("prof", f"/grade/submissions/{alice}/override", score="50", reason="Copied the answers") == 303
