@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -430,16 +431,23 @@ def add_item(
     problem_id: str,
     points: str = Form(""),
     description: str = Form(""),
+    group: str = Form(""),
     after: str = Form(""),
     user: User = Depends(require_teacher),
     site: Site = Depends(site_of),
 ) -> Response:
-    """A rubric item made on the grading page (the teacher's: it counts for everyone)."""
+    """A rubric item made on the grading page (the teacher's: it counts for everyone), in a
+    group if named (course.yaml's `caps` bound a group)."""
     reviewed(site, problem_id)
     back = f"/grade/submissions/{after}" if after.isdigit() else "/grade"
     value = _points(points, back)
-    assert value is not None
-    site.reviews.add_item(problem_id, value, _text(description, "description", back), user.id, site.clock())
+    if value is None:
+        raise WebError(400, "Give the item's points.", back, "Back")
+    grp = group.strip() or None
+    if grp is not None and not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", grp):
+        raise WebError(400, f"{grp!r}: a group is a-z, 0-9, - and _.", back, "Back")
+    words = _text(description, "description", back)
+    site.reviews.add_item(problem_id, value, words, user.id, site.clock(), grp)
     return _back(request, back)
 
 

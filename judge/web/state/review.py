@@ -98,14 +98,16 @@ class Reviews:
             ).fetchall()
         return [rubric.Item(r["id"], r["points"], r["description"], r["grp"]) for r in rows]
 
-    def add_item(self, problem: str, points: float, description: str, by: str, now: float) -> str:
+    def add_item(
+        self, problem: str, points: float, description: str, by: str, now: float, group: str | None = None
+    ) -> str:
         with self.database.transaction() as db:
             count = db.execute("SELECT COUNT(*) FROM review_items WHERE problem = ?", (problem,)).fetchone()[0]
             item_id = f"+{count + 1}"
             db.execute(
                 "INSERT INTO review_items (problem, id, points, description, grp, made_by, made)"
-                " VALUES (?, ?, ?, ?, NULL, ?, ?)",
-                (problem, item_id, points, description, by, now),
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (problem, item_id, points, description, group, by, now),
             )
         return item_id
 

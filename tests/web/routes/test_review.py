@@ -163,6 +163,8 @@ def test_an_item_changed_on_the_page_changes_everyone_and_an_override_wins(cours
     alice = course.judged("alice", "lanqiao", "AC", 90)
     bob = course.judged("bob", "lanqiao", "AC", 80)
     assert course.post("prof", "/grade/lanqiao/items", points="3", description="Tests of your own") == 303
+    assert course.post("prof", "/grade/lanqiao/items", points="1", description="x", group="Not A Slug") == 400
+    assert course.post("prof", "/grade/lanqiao/items", points="", description="x") == 400
     for sid in (alice, bob):
         assert course.post("ta1", f"/grade/submissions/{sid}/toggle", item="+1") == 303
     assert (course.grades()["alice"]["week1:lanqiao"], course.grades()["bob"]["week1:lanqiao"]) == ("93", "83")

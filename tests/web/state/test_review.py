@@ -32,7 +32,9 @@ def setup(tmp_path: Path) -> tuple[Store, Reviews, object]:
 def test_a_grade_keeps_ids_and_a_page_item_changes_everyone(tmp_path: Path) -> None:
     _, reviews, course = setup(tmp_path)
     made = reviews.add_item("p", 3.0, "tests of your own", "prof", 1.0)
-    assert made == "+1"
+    assert made == "+1" and reviews.add_item("p", -1.0, "a long line", "prof", 1.5, "style") == "+2"
+    assert reviews.items("p")[1].group == "style"
+    assert reviews.change_item("p", "+2", None) and [i.id for i in reviews.items("p")] == ["+1"]
     reviews.save_grade("ada", "p", 1, "ta1", 2.0, toggle="names")
     reviews.save_grade("ada", "p", 1, "ta1", 3.0, toggle=made)
     marked = reviews.save_grade("bo", "p", 2, "ta1", 4.0, toggle=made)
