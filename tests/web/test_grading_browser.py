@@ -37,7 +37,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
         "      caps: {style: 2}\n"
     )
     server = Server(problems, root / "data")
-    tokens = server.roster("ana", "bo")
+    tokens = server.roster("ana", "bo") | server.roster("prof", teacher=True)
     tokens["ta1"] = Store(root / "data").add_user("ta1", "ta")
     server.start()
     ids = []
@@ -83,8 +83,16 @@ def test_a_ta_grades_by_keys_and_the_student_reads_the_release(
         page.keyboard.press("d")  # done, and on to the next ungraded (the list's end: the overview)
         page.wait_for_url(f"**/grade/submissions/{ids[1]}" if done == 0 else "**/grade?message=*")
         page.close()
-    teacher = server.teacher()
-    assert teacher.post("/grade/week1/release", {}).status == 303
+    for width, height in WIDTHS:  # the teacher's overview: progress per grader, then the release
+        page = browser.new_page(viewport={"width": width, "height": height})
+        log_in(page, server.base, "prof", tokens["prof"])
+        page.goto(f"{server.base}/grade")
+        assert page.inner_text('tr[data-problem="lanqiao"] .progress') == "2 of 2"
+        check_page(page, "grade-overview", width, tmp_path)
+        if width == WIDTHS[-1][0]:
+            page.click("text=Release week1's grades")
+            page.wait_for_selector("#message >> text=week1 released")
+        page.close()
     for width, height in WIDTHS:
         page = browser.new_page(viewport={"width": width, "height": height})
         log_in(page, server.base, "ana", tokens["ana"])
