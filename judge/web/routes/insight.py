@@ -32,7 +32,8 @@ def every_submission(
     how = insight.Filter.of(dict(request.query_params))
     every = list(reversed(site.store.all()))
     people = site.store.people()
-    kept = insight.filtered(every, how, site.marks(every), people)
+    # Deadline marks are worked out for every row only when the lateness filter needs them.
+    kept = insight.filtered(every, how, site.marks(every) if how.late else {}, people)
     verdicts = sorted({r.verdict for r in every if r.verdict} | {insight.PENDING_VERDICT})
     heading = "Every submission" + (f" ({len(kept)} of {len(every)} match)" if how.active else "")
     return site.submissions_page(

@@ -127,3 +127,15 @@ def test_the_similarity_report_of_a_problem_from_the_dashboard(tmp_path: Path) -
     assert client.get("/teacher/similarity/nope").status_code == 404
     _log_in(client, store, "cy")
     assert client.get("/teacher/similarity/sums").status_code == 403
+
+
+def test_the_deadline_filter_reads_the_courses_marks(tmp_path: Path) -> None:
+    (tmp_path / "course.yaml").write_text(
+        "title: C\nassignments:\n  - id: w1\n    problems: [sums]\n    due: 2020-01-01 09:00\n"
+    )
+    store, client = _app(tmp_path)
+    store.add_user("ada")
+    late = _judged(store, "ada", {"1": "AC"}, 100)  # after the deadline of 2020
+    _log_in(client, store, "prof", "teacher")
+    assert f'data-id="{late}"' in client.get("/teacher/submissions", params={"late": "late"}).text
+    assert f'data-id="{late}"' not in client.get("/teacher/submissions", params={"late": "on-time"}).text
