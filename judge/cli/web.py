@@ -255,12 +255,15 @@ def open_store(data_dir: Path) -> Store:
 @roster.command("add")
 @click.argument("user_ids", metavar="ID...", nargs=-1, required=True)
 @click.option("--teacher", is_flag=True, help="Give these ids the teacher's dashboard.")
+@click.option("--ta", is_flag=True, help="Make these ids teaching assistants: the teacher's view, no changes.")
 @data_option
-def roster_add(user_ids: tuple[str, ...], teacher: bool, data_dir: Path) -> None:
+def roster_add(user_ids: tuple[str, ...], teacher: bool, ta: bool, data_dir: Path) -> None:
     """Add ids (or give them new tokens); prints `id,token` once: hand each token out."""
+    if teacher and ta:
+        raise JudgeError("--teacher and --ta: one role per id")
     store = open_store(data_dir)
     for user_id in user_ids:
-        click.echo(f"{user_id},{store.add_user(user_id, 'teacher' if teacher else 'student')}")
+        click.echo(f"{user_id},{store.add_user(user_id, 'teacher' if teacher else 'ta' if ta else 'student')}")
 
 
 @roster.command("import")
