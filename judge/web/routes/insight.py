@@ -4,6 +4,9 @@ problem's figures (judge.web.insight makes them), and `judge similar`'s report o
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
+
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
@@ -17,6 +20,7 @@ from judge.web.routes.site import Site, WebError, base, site_of
 from judge.web.state.accounts import User
 from judge.web.state.store import SubmissionRow
 
+_BUILDING = threading.Lock()  # one similarity page made at a time (each exports into the data folder)
 SHOWN_MAX = 1000  # rows of the list of every submission: the newest, the filters find the rest
 
 
@@ -98,14 +102,21 @@ def similarity_report(
     rows = exporting.chosen(site.store.all(), False, [problem])
     folder = site.settings.data_dir / "similarity"
     page = folder / f"{problem}-{max((r.id for r in rows), default=0)}.html"
-    if not page.is_file():
-        exporting.export(site.store, rows, False, folder / problem, True)
-        found = compare(folder / problem, [problem])
-        for old in folder.glob(f"{problem}-*.html"):
-            old.unlink(missing_ok=True)
-        back = (f"{base(request)}/teacher/similarity", "similarity of every problem")
-        write_atomic(page, similarity_html(found, back=back, root=folder / problem))
-    return HTMLResponse(page.read_text(encoding="utf-8"))
+    with _BUILDING:  # two teachers opening it at once: one builds, the other reads the page made
+        if not page.is_file():
+            _build(request, site, problem, rows, page)
+        return HTMLResponse(page.read_text(encoding="utf-8"))
+
+
+def _build(request: Request, site: Site, problem: str, rows: list[SubmissionRow], page: Path) -> None:
+    """Export the newest submissions, compare them, and keep the page (older ones removed)."""
+    folder = page.parent
+    exporting.export(site.store, rows, False, folder / problem, True)
+    found = compare(folder / problem, [problem])
+    for old in folder.glob(f"{problem}-*.html"):
+        old.unlink(missing_ok=True)
+    back = (f"{base(request)}/teacher/similarity", "similarity of every problem")
+    write_atomic(page, similarity_html(found, back=back, root=folder / problem))
 
 
 def routes() -> APIRouter:
