@@ -572,6 +572,8 @@ def ask(
         raise WebError(403, "Regrade requests are not open for this submission.", back, "Back")
     if target not in view.targets:
         raise WebError(400, f"{target!r} is no rubric item or test of this grade.", back, "Back")
+    if any(q.target == target and q.answer is None and q.submission == found.id for q in view.regrades):
+        raise WebError(409, f"A request on {target!r} is waiting for its answer already.", back, "Back")
     site.reviews.ask_regrade(user.id, found.problem, found.id, target, _text(reason, "reason", back), site.clock())
     return _back(request, back)
 

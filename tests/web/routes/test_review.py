@@ -46,14 +46,14 @@ SOURCE = b"import sys\nprint(1)\n"
 
 
 class Class:
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, text: str = COURSE) -> None:
         self.clock = Clock()
         self.clock.set("2026-12-02 10:00")
         self.store = Store(tmp_path / "data")
         self.tokens = {u: self.store.add_user(u) for u in ("alice", "bob")}
         self.tokens |= {u: self.store.add_user(u, "ta") for u in ("ta1", "ta2")}
         self.tokens["prof"] = self.store.add_user("prof", "teacher")
-        (tmp_path / "course.yaml").write_text(COURSE)
+        (tmp_path / "course.yaml").write_text(text)
         settings = Settings(
             problems_dir=PROBLEMS, data_dir=tmp_path / "data", course_file=tmp_path / "course.yaml", result_step_s=0
         )
@@ -151,6 +151,7 @@ def test_a_graders_session_from_dealing_to_the_regrade(course: Class) -> None:
     assert course.post("bob", f"/submissions/{alice}/regrade", target="names", reason="x") == 404
     assert course.post("alice", f"/submissions/{alice}/regrade", target="nothing", reason="x") == 400
     assert course.post("alice", f"/submissions/{alice}/regrade", target="names", reason="My names say it.") == 303
+    assert course.post("alice", f"/submissions/{alice}/regrade", target="names", reason="Again!") == 409  # one waits
     asked = course.app.state.site.reviews.regrades("alice")[0]
     assert course.post(ta, f"/grade/regrades/{asked.id}", text="Kept: x1 says nothing.") == 303
     mine = course.client("alice").get(f"/submissions/{alice}/review").text
@@ -206,3 +207,16 @@ def test_every_review_form_is_refused_from_another_site(course: Class) -> None:
     ):
         assert course.client(user).post(path, data=fields, headers=foreign).status_code == 403
     assert course.app.state.site.reviews.grades() == [] and course.app.state.site.reviews.released() == {}
+
+
+def test_dealing_by_section_keeps_a_student_with_a_ta_of_their_section(tmp_path: Path) -> None:
+    course = Class(
+        tmp_path, COURSE.replace("      anonymous: true\n", "      anonymous: true\n      graders: section\n")
+    )
+    for user, section in (("alice", "B"), ("bob", "A"), ("ta1", "A"), ("ta2", "B")):
+        course.store.set_details(user, section=section)
+    for student in ("alice", "bob"):
+        course.judged(student, "eight-digits", "AC", 100)
+    assert course.post("prof", "/grade/week2/deal") == 303
+    assert course.app.state.site.reviews.dealt("eight-digits") == {"alice": "ta2", "bob": "ta1"}
+    assert "submission 1 of 1" in course.client("ta1").get("/grade/submissions/2").text  # bob's, in ta1's queue
