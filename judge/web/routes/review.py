@@ -527,7 +527,8 @@ def released_view(site: Site, user: User, found: SubmissionRow) -> Released | No
         comments = [
             LineComment(c.id, c.submission, c.file, c.first, c.last, c.text, c.item, "", c.at) for c in comments
         ]
-    cell = site.book_of(user).cell(found.student, found.problem)
+    # The student's own row, as they see it (a grader opening this page sees what the student does).
+    cell = site.book_of(User(found.student, "student")).cell(found.student, found.problem)
     moment = datetime.fromtimestamp(when, UTC)
     open_now = rubric.regrade_open(review, moment, site.now())
     record = site.record_for(found)

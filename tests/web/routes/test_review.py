@@ -144,6 +144,7 @@ def test_a_graders_session_from_dealing_to_the_regrade(course: Class) -> None:
     mine = course.client("alice").get(f"/submissions/{alice}/review").text
     assert "<b>98</b> / 110" in mine and "Names that say nothing" in mine and "Call it board." in mine
     assert "Good start." in mine and f"({ta})" in mine  # not anonymous: the grader signs
+    assert "<b>98</b> / 110" in course.client(ta).get(f"/submissions/{alice}/review").text  # as alice sees it
     home = course.client("alice").get("/").text
     assert "98" in home.split('data-problem="lanqiao"')[1].split("</tr>")[0]
     # Another student sees none of it, and cannot ask on it.
