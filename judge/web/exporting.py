@@ -22,7 +22,7 @@ from judge.web.state.store import Store, SubmissionRow
 
 
 @dataclass(frozen=True)
-class Exported:
+class ExportedFolder:
     folder: Path
     submissions: int
     unchanged: bool  # the folder already held exactly this
@@ -71,7 +71,7 @@ def _same(a: Path, b: Path) -> bool:
     return not mismatch and not errors and all(_same(a / d, b / d) for d in found.common_dirs)
 
 
-def export(store: Store, rows: Sequence[SubmissionRow], every: bool, target: Path, force: bool) -> Exported:
+def export(store: Store, rows: Sequence[SubmissionRow], every: bool, target: Path, force: bool) -> ExportedFolder:
     """Write `rows` to `target` atomically; a target holding anything else is a JudgeError
     unless `force`, and one holding exactly this is left as it is."""
     if target.exists() and not target.is_dir():
@@ -83,7 +83,7 @@ def export(store: Store, rows: Sequence[SubmissionRow], every: bool, target: Pat
         if target.is_dir() and any(target.iterdir()):
             if _same(fresh, target):
                 shutil.rmtree(fresh)
-                return Exported(target, len(rows), True)
+                return ExportedFolder(target, len(rows), True)
             if not force:
                 raise JudgeError(f"{target}: already holds other files; --force replaces the folder")
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
@@ -97,4 +97,4 @@ def export(store: Store, rows: Sequence[SubmissionRow], every: bool, target: Pat
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
-    return Exported(target, len(rows), False)
+    return ExportedFolder(target, len(rows), False)

@@ -16,7 +16,7 @@ ROSTER_ROLES = ("student", "ta")  # a teacher is made by `judge roster add --tea
 
 
 @dataclass(frozen=True)
-class Entry:
+class Enrolment:
     id: str
     name: str = ""
     email: str = ""
@@ -33,7 +33,7 @@ def _text(csv_file: Path) -> str:
         raise JudgeError(f"{csv_file}: not UTF-8 text") from None
 
 
-def _entry(csv_file: Path, number: int, row: list[str], where: dict[str, int]) -> Entry:
+def _entry(csv_file: Path, number: int, row: list[str], where: dict[str, int]) -> Enrolment:
     value = row[0].strip()
     if not valid_user_id(value):
         raise JudgeError(f"{csv_file}:{number}: {value!r} is not an id (1-64 letters, digits, '.', '_' or '-')")
@@ -41,14 +41,14 @@ def _entry(csv_file: Path, number: int, row: list[str], where: dict[str, int]) -
     role = found.get("role", "").lower() or "student"
     if role not in ROSTER_ROLES:
         raise JudgeError(f"{csv_file}:{number}: role {role!r} is not one of {', '.join(ROSTER_ROLES)}")
-    return Entry(value, found.get("name", ""), found.get("email", ""), found.get("section", ""), role)
+    return Enrolment(value, found.get("name", ""), found.get("email", ""), found.get("section", ""), role)
 
 
-def read_roster(csv_file: Path) -> list[Entry]:
+def read_roster(csv_file: Path) -> list[Enrolment]:
     """Each row's id and what the header names of it (blank rows skipped); a bad id or role is
     an error naming its line. A file of ids alone, with or without a header, reads as before."""
     where: dict[str, int] = {}
-    entries: list[Entry] = []
+    entries: list[Enrolment] = []
     for number, row in enumerate(csv.reader(_text(csv_file).splitlines()), start=1):
         if not row or not row[0].strip():
             continue

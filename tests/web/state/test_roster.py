@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError
-from judge.web.state.roster import Entry, read_ids, read_roster
+from judge.web.state.roster import Enrolment, read_ids, read_roster
 from judge.web.state.store import Store
 
 
@@ -19,15 +19,15 @@ def _csv(tmp_path: Path, text: str) -> Path:
 
 def test_a_file_of_ids_reads_as_before(tmp_path: Path) -> None:
     assert read_ids(_csv(tmp_path, "student\nada\n\nbo,ignored\n")) == ["ada", "bo"]
-    assert read_roster(_csv(tmp_path, "ada\nbo\n")) == [Entry("ada"), Entry("bo")]
+    assert read_roster(_csv(tmp_path, "ada\nbo\n")) == [Enrolment("ada"), Enrolment("bo")]
 
 
 def test_a_header_names_the_columns_in_any_order(tmp_path: Path) -> None:
     text = "id,section,Email,name,role\nada,A1,ada@uni.edu,Ada Lovelace,\ntom,A1,tom@uni.edu,Tom T,TA\nbo,,,,\n"
     assert read_roster(_csv(tmp_path, text)) == [
-        Entry("ada", "Ada Lovelace", "ada@uni.edu", "A1", "student"),
-        Entry("tom", "Tom T", "tom@uni.edu", "A1", "ta"),
-        Entry("bo"),
+        Enrolment("ada", "Ada Lovelace", "ada@uni.edu", "A1", "student"),
+        Enrolment("tom", "Tom T", "tom@uni.edu", "A1", "ta"),
+        Enrolment("bo"),
     ]
 
 
