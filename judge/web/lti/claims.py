@@ -23,9 +23,12 @@ NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 DEEP_LINKING = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
 RESOURCE_LAUNCH = "LtiResourceLinkRequest"
 DEEP_LINK_LAUNCH = "LtiDeepLinkingRequest"
-# Context roles (LIS vocabulary) that get the teacher's pages; Learner gets the student's.
+# Context roles (LIS vocabulary) that get the teacher's pages; a teaching assistant (the
+# sub-role Instructor#TeachingAssistant, which an LMS sends beside Instructor) the grader's,
+# who may grade but not change the course; Learner the student's.
 MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership#"
-TEACHING = ("Instructor", "TeachingAssistant", "ContentDeveloper")
+TEACHING = ("Instructor", "ContentDeveloper")
+ASSISTING = ("TeachingAssistant",)
 LEARNING = ("Learner",)
 
 
@@ -38,7 +41,7 @@ class Launched:
     name: str
     email: str
     sourced_id: str  # the institution's id of the person (lis.person_sourcedid), "" if none
-    role: str | None  # teacher, student, or None (an observer, a mentor: no page here)
+    role: str | None  # teacher, ta, student, or None (an observer, a mentor: no page here)
     context_id: str
     context_title: str
     message: str  # LtiResourceLinkRequest, LtiDeepLinkingRequest
@@ -49,11 +52,16 @@ class Launched:
 
 
 def role_of(roles: object) -> str | None:
-    """teacher for an Instructor or a TeachingAssistant of the course, student for a Learner."""
+    """teacher for an Instructor of the course, ta for a TeachingAssistant (also when the LMS
+    sends Instructor beside it), student for a Learner."""
     if not isinstance(roles, list):
         return None
-    names = {str(role).rsplit("#", 1)[-1] for role in roles if str(role).startswith(MEMBERSHIP) or "#" not in str(role)}
-    names |= {str(role).rsplit("/", 1)[-1].split("#")[0] for role in roles if "/membership/" in str(role)}
+    said = [str(role) for role in roles]
+    names = {role.rsplit("#", 1)[-1] for role in said if role.startswith(MEMBERSHIP) or "#" not in role}
+    names |= {role.rsplit("/", 1)[-1].split("#")[0] for role in said if "/membership/" in role}
+    subroles = {role.rsplit("#", 1)[-1] for role in said if "/membership/" in role and "#" in role}
+    if (names | subroles) & set(ASSISTING):
+        return "ta"
     if names & set(TEACHING):
         return "teacher"
     if names & set(LEARNING):

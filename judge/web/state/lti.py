@@ -292,10 +292,13 @@ class LtiRecords:
             return {str(r["user"]) for r in db.execute("SELECT user FROM lti_people")}
 
     def set_role(self, user_id: str, role: str) -> None:
-        """The role a linked LMS course gives: a student may become a teacher (an Instructor, a
-        TeachingAssistant); a teacher stays one (`judge roster add ID` makes them a student)."""
+        """The role a linked LMS course gives, only ever upward: a student may become a ta (a
+        TeachingAssistant) or a teacher (an Instructor), a ta a teacher; a teacher stays one
+        (`judge roster add ID` makes them a student)."""
+        below = {"ta": ("student",), "teacher": ("student", "ta")}.get(role, ())
         with self.database.transaction() as db:
-            db.execute("UPDATE users SET role = ? WHERE id = ? AND role = 'student'", (role, user_id))
+            for held in below:
+                db.execute("UPDATE users SET role = ? WHERE id = ? AND role = ?", (role, user_id, held))
 
     # --- LMS courses and their members -------------------------------------------------------
 

@@ -9,7 +9,10 @@ MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership"
 
 def test_roles_give_the_teachers_or_the_students_pages_or_none() -> None:
     assert claims.role_of([f"{MEMBERSHIP}#Instructor"]) == "teacher"
-    assert claims.role_of([f"{MEMBERSHIP}/Instructor#TeachingAssistant"]) == "teacher"
+    # A teaching assistant grades and does not manage the course, whatever else the LMS sends.
+    assert claims.role_of([f"{MEMBERSHIP}/Instructor#TeachingAssistant"]) == "ta"
+    assert claims.role_of([f"{MEMBERSHIP}#Instructor", f"{MEMBERSHIP}/Instructor#TeachingAssistant"]) == "ta"
+    assert claims.role_of(["TeachingAssistant"]) == "ta"
     assert claims.role_of(["Instructor"]) == "teacher"  # the short form some LMSs send
     assert claims.role_of([f"{MEMBERSHIP}#Learner", f"{MEMBERSHIP}#Mentor"]) == "student"
     assert claims.role_of([f"{MEMBERSHIP}#Learner", f"{MEMBERSHIP}#Instructor"]) == "teacher"

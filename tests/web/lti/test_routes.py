@@ -170,6 +170,23 @@ def test_a_student_launch_signs_in_without_a_token(linked: tuple[Server, Lms, Lt
     assert "x-frame-options" not in {k.lower() for k in page.headers}
 
 
+def test_a_teaching_assistant_launch_grades_and_manages_nothing(linked: tuple[Server, Lms, LtiClient]) -> None:
+    server, lms, teacher = linked
+    assert teacher.post_from("/teacher/rejudge", {}, server.base).status != 403  # the form is let through
+    assistant = Person(
+        "a1", "Ash Assistant", "ash@school.edu", f"{INSTRUCTOR.split('#')[0]}/Instructor#TeachingAssistant"
+    )
+    lms.courses["c1"].people.append(assistant)
+    try:
+        ta = _client(server)
+        assert launch(ta, lms, "a1").status == 303
+        assert ta.get("/teacher").status == 200  # the teacher's pages, to read and grade
+        for path in ("/teacher/rejudge", "/teacher/sessions", "/teacher/lti/sync"):
+            assert ta.post_from(path, {}, server.base).status == 403, path
+    finally:
+        lms.courses["c1"].people.remove(assistant)
+
+
 def test_forged_launches_are_refused_and_sign_no_one_in(linked: tuple[Server, Lms, LtiClient]) -> None:
     server, lms, _ = linked
     from tests.web.lti.lms import pem_pair

@@ -38,6 +38,22 @@ def test_an_lms_user_takes_a_free_roster_id_or_a_roster_students(tmp_path: Path)
     assert store.sub_of("https://lms", second) == "u2"
 
 
+def test_an_lms_role_only_ever_raises_a_user(tmp_path: Path) -> None:
+    accounts = Store(tmp_path / "data")
+    store = LtiRecords(accounts)
+    for name in ("ann", "tom", "boss"):
+        accounts.add_user(name)
+    store.set_role("tom", "ta")  # a TeachingAssistant grades, and manages nothing
+    store.set_role("boss", "ta")
+    store.set_role("boss", "teacher")  # a ta the LMS now calls an Instructor
+    store.set_role("boss", "ta")  # and a teacher stays one
+    store.set_role("ann", "student")
+    roles = {name: user.role for name in ("ann", "tom", "boss") if (user := accounts.user(name)) is not None}
+    assert roles == {"ann": "student", "tom": "ta", "boss": "teacher"}
+    tom = accounts.user("tom")
+    assert tom is not None and tom.can_grade and not tom.can_manage
+
+
 def test_the_lms_list_marks_who_it_no_longer_has(tmp_path: Path) -> None:
     store = LtiRecords(Store(tmp_path / "data"))
     store.member_seen("https://lms", "c", [("ann", "student"), ("bob", "student")], whole=True)
