@@ -260,6 +260,9 @@ def run(
         if record is not None:
             finish(record)
             continue
+        if submitted.data is not None:  # a student's tests: judged whole, here, by its kind
+            finish(judging.judge(submitted))
+            continue
         assert submitted.sources is not None
         limits = runner.run_limits(submitted.problem, submitted.sources.language)
         cases = testdata.load_cases(submitted.problem)

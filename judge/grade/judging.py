@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
 from judge.grade import results
+from judge.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import languages, sandbox, sources
 from judge.run.sources import Sources
@@ -33,6 +34,9 @@ class Submitted:
     error: str
     language: str  # its language's id, "" when none is known
     content_hash: str  # the source, its language and the problem: a result is kept while it holds
+    # A submission of a kind that takes data (a student's tests): what it was given, read and
+    # checked already; judged whole by its kind (Kind.judge_data), never compiled.
+    data: Path | tuple[str, bytes] | None = None
 
 
 def source_hash(source: bytes, language: str, problem_digest: str) -> str:
@@ -64,6 +68,8 @@ def identify(
     judged in full (no group ends early), which its hash keeps apart from a lazy judging."""
     build_scripts: sources.BuildScripts = "use" if problem.spec.build_script else "refuse"
     digest = problem.digest + ("+full" if full else "")
+    if kinds.of(problem).takes_data:
+        return _identify_data(problem, given, student, digest)
     try:
         if isinstance(given, Path):
             found = sources.read(given, sources.SUBMISSION_CAPS, language_id, build_scripts)
@@ -81,6 +87,22 @@ def identify(
         shown, fingerprint = str(found.path) if found is not None else Path(given[0]).name, given[1]
         language = found.language.id if found is not None else language_id or ""
     return Submitted(student, problem, shown, found, error, language, source_hash(fingerprint, language, digest))
+
+
+def _identify_data(problem: Problem, given: Path | tuple[str, bytes], student: str, digest: str) -> Submitted:
+    """A submission that is data (a student's tests): read and checked by its kind; its hash
+    covers the problem under test too (a bug added there judges it again)."""
+    kind = kinds.of(problem)
+    shown = str(given) if isinstance(given, Path) else Path(given[0]).name
+    under = kind.under_test(problem)
+    try:
+        fingerprint, error = kind.read_data(problem, given), ""
+        if under is not None:
+            digest += kinds.load_problem(under).digest
+    except JudgeError as err:
+        fingerprint, error = b"", str(err)
+    data = given if not error else None
+    return Submitted(student, problem, shown, None, error, kind.name, source_hash(fingerprint, kind.name, digest), data)
 
 
 def identified(problem: Problem, record: bytes, upload: tuple[str, bytes], student: str, language_id: str) -> Submitted:
@@ -109,6 +131,8 @@ def unrunnable(submitted: Submitted, here: bool = True) -> results.GradeRecord |
         submitted.content_hash,
         problem.max_score,
     )
+    if submitted.data is not None:
+        return None
     if submitted.sources is None:
         return results.not_graded(*named, submitted.error)
     why = submitted.sources.language.missing() if here else ""
@@ -134,6 +158,8 @@ def judge(
     found = unrunnable(submitted)
     if found is not None:
         return found
+    if submitted.data is not None:
+        return _judge_data(submitted, submitted.data)
     assert submitted.sources is not None
     problem = submitted.problem
     result = runner.judge_submission(
@@ -147,4 +173,18 @@ def judge(
         done=done,
         pause=pause,
     )
+    return results.from_result(submitted.student, submitted.content_hash, result)
+
+
+def _judge_data(submitted: Submitted, given: Path | tuple[str, bytes]) -> results.GradeRecord:
+    """A data submission judged whole by its kind against the problem under test; IE when the
+    judge could not (the problem under test or its programs broken: never the student's)."""
+    from judge.grade import runner
+
+    problem = submitted.problem
+    try:
+        result = runner.judge_data(problem, submitted.shown, given)
+    except JudgeError as err:
+        named = (submitted.student, problem.id, submitted.shown, submitted.language, submitted.content_hash)
+        return results.failed(*named, problem.max_score, str(err), sandbox.detect().mode)
     return results.from_result(submitted.student, submitted.content_hash, result)

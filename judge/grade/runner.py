@@ -15,6 +15,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from judge.errors import JudgeError
 from judge.kinds import table as kinds
 from judge.kinds.base import STOPPED, CaseJob
 from judge.problem.spec import Problem
@@ -399,6 +400,23 @@ def _case_result(
     )
 
 
+def judge_data(problem: Problem, shown: str, given: Path | tuple[str, bytes]) -> SubmissionResult:
+    """A submission that is data (a student's tests), judged whole by its kind against the
+    problem under test; JudgeError when that problem or its programs are broken."""
+    kind = kinds.of(problem)
+    under = kind.under_test(problem)
+    if under is None:
+        raise JudgeError(f"{problem.spec_path}: names no problem under test")
+    target = kinds.load_problem(under)
+    cases = kind.judge_data(problem, target, kinds.of(target), given)
+    found = [CaseResult(c.case, c.group, c.public, c.verdict, c.message, 0.0, 0.0, 0) for c in cases]
+    spec = target.spec.limits
+    limits = sandbox.RunLimits(
+        spec.time_s, sandbox.wall_for(spec.time_s), spec.memory_mib, int(spec.output_mib * 1024 * 1024)
+    )
+    return _summary(problem, shown, kind.name, Build(True, "", 0.0, 0.0), found, limits)
+
+
 def summarise(
     problem: Problem,
     submission: Sources,
@@ -409,6 +427,18 @@ def summarise(
 ) -> SubmissionResult:
     """The verdict and score from the cases' results; `sandbox_mode` names the sandbox they
     ran in when that was another machine's."""
+    return _summary(problem, str(submission.path), submission.language.id, build, results, limits, sandbox_mode)
+
+
+def _summary(
+    problem: Problem,
+    source: str,
+    language: str,
+    build: Build,
+    results: list[CaseResult],
+    limits: sandbox.RunLimits,
+    sandbox_mode: str | None = None,
+) -> SubmissionResult:
     groups: list[GroupRecord] = []
     for group in problem.spec.groups:
         mine = [r for r in results if r.group == group.name]
@@ -426,8 +456,8 @@ def summarise(
     verdict = headline([r.verdict for r in results]) if build.ok else (Verdict.IE if build.internal else Verdict.CE)
     return SubmissionResult(
         problem=problem.id,
-        source=str(submission.path),
-        language=submission.language.id,
+        source=source,
+        language=language,
         verdict=verdict,
         score=round(sum(g.earned for g in groups), 4),
         max_score=problem.max_score,

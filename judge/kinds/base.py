@@ -64,6 +64,18 @@ def run_on_stdin(job: CaseJob) -> sandbox.RunResult | CaseRun:
 
 
 @dataclass(frozen=True)
+class DataCase:
+    """One case of a submission that is data, not a program (a student's tests), as its kind
+    decided it: its group, its name, whether students see it, its verdict and message."""
+
+    group: str
+    case: str
+    public: bool
+    verdict: Verdict
+    message: str
+
+
+@dataclass(frozen=True)
 class Starter:
     """What `judge new --kind K` writes: its default title and (template, path) of every file,
     templates relative to templates/new/; the reference is the fifth file."""
@@ -113,6 +125,24 @@ class Kind(ABC):
     case_keys: ClassVar[tuple[str, ...]] = ()
     checkers: ClassVar[tuple[str, ...]] = FOR_TEXT
     whose: ClassVar[str] = "a program's"
+
+    # A submission is data (a student's tests), not a program: nothing compiles it; read_data
+    # checks and fingerprints it, judge_data decides it whole against the problem under_test.
+    takes_data: ClassVar[bool] = False
+
+    def under_test(self, problem: Problem) -> Path | None:
+        """The folder of the problem a submission of this one is about (its tests' subject)."""
+        return None
+
+    def read_data(self, problem: Problem, given: Path | tuple[str, bytes]) -> bytes:
+        """A data submission's fingerprint; JudgeError (one line, naming the file) when refused."""
+        raise JudgeError(f"{problem.spec_path}: a {self.name} problem takes programs, not data")
+
+    def judge_data(
+        self, problem: Problem, target: Problem, kind: Kind, given: Path | tuple[str, bytes]
+    ) -> tuple[DataCase, ...]:
+        """A data submission judged against `target` (of `kind`): each case decided."""
+        raise JudgeError(f"{problem.spec_path}: a {self.name} problem takes programs, not data")
 
     def spec_issues(self, directory: Path, spec: ProblemSpec) -> list[Finding]:
         """What the kind requires of the rest of its problem's spec, each with its key path."""

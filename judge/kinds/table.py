@@ -9,11 +9,12 @@ from judge.kinds.base import Kind
 from judge.kinds.functions.kind import Functions
 from judge.kinds.interactive.kind import Interactive
 from judge.kinds.stdio import Stdio
+from judge.kinds.tests.kind import Tests
 from judge.kinds.unit.kind import UnitTests
 from judge.problem import spec as specs
 from judge.problem.spec import Problem, ProblemSpec
 
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (Stdio(), Interactive(), Functions(), UnitTests())}
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (Stdio(), Interactive(), Functions(), UnitTests(), Tests())}
 DEFAULT = next(iter(KINDS.values()))  # the first row: a spec's kind when it names none
 
 

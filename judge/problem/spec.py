@@ -341,6 +341,42 @@ class Unit(_Strict):
         return self
 
 
+BUG_FOLDERS = ("wrong_answer", "time_limit_exceeded", "run_time_error")
+
+
+class Bug(_Strict):
+    """One known-buggy solution of the problem under test, which a student's tests should catch."""
+
+    path: str = Field(min_length=1, description="A solution file or folder, relative to the problem under test")
+    title: str | None = Field(default=None, min_length=1, description="Its name as students may learn it")
+    hint: str | None = Field(default=None, min_length=1, description="Told a student whose tests miss it")
+
+
+class Suite(_Strict):
+    """A tests problem's part (kind: tests): the problem whose bugs a student's tests must catch."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, populate_by_name=False)
+
+    of: Slug = Field(alias="for", description="The id of the problem under test (a folder beside this one)")
+    bugs: Annotated[tuple[Bug, ...], BeforeValidator(_tuple_from_list)] = Field(
+        default=(),
+        description="The bugs; default: every solution in the problem's wrong_answer/, time_limit_exceeded/"
+        " and run_time_error/ folders",
+    )
+    scoring: Literal["per_bug", "fraction"] = Field(
+        default="per_bug", description="per_bug: points_per_bug for each bug caught; fraction: points shared out"
+    )
+    points_per_bug: float = Field(default=10, ge=0, le=1000)
+    points: float = Field(default=100, ge=0, le=1000, description="scoring: fraction: the whole, for every bug")
+    max_tests: int = Field(default=20, ge=1, le=200, description="The most tests a submission may hold")
+    max_test_bytes: int = Field(default=65536, ge=1, le=16 << 20, description="The largest test input or answer")
+    shows: Literal["count", "names", "hints"] = Field(
+        default="names",
+        description="What a student learns: count (how many bugs caught), names (each bug's title or file"
+        " name, caught or not), hints (names, and the teacher's hint of each bug missed). Never a bug's code",
+    )
+
+
 class ProblemSpec(_Strict):
     """problem.yaml"""
 
@@ -377,6 +413,9 @@ class ProblemSpec(_Strict):
         description="The kind of problem: a name of judge.kinds.table (the schema lists them)",
     )
     unit: Unit | None = Field(default=None, description="A unit-test problem's tests (kind: unit)")
+    tests: Suite | None = Field(
+        default=None, description="A tests problem's problem under test and its bugs (kind: tests)"
+    )
     signature: str | None = Field(
         default=None,
         min_length=1,

@@ -33,7 +33,7 @@ def test_the_bundled_problems_are_stdio_and_a_new_interactive_one_is_interactive
 
 def test_an_unknown_kind_is_one_line_naming_the_known_ones(tmp_path: Path) -> None:
     with pytest.raises(
-        JudgeError, match=r"^'quiz': not a kind of problem \(known: stdio, interactive, functions, unit\)$"
+        JudgeError, match=r"^'quiz': not a kind of problem \(known: stdio, interactive, functions, unit, tests\)$"
     ):
         scaffold.create(tmp_path, "q", "python3", kind="quiz")
     assert list(tmp_path.iterdir()) == []
@@ -62,7 +62,7 @@ def _stdio_problem(root: Path, extra: str) -> Path:
 def test_an_unknown_kind_in_a_spec_names_the_tables_kinds_at_its_line(tmp_path: Path) -> None:
     directory = _stdio_problem(tmp_path, "kind: quiz\n")
     [said] = _spec_errors(directory)
-    assert said.endswith("kind: unknown kind 'quiz' (known: stdio, interactive, functions, unit)")
+    assert said.endswith("kind: unknown kind 'quiz' (known: stdio, interactive, functions, unit, tests)")
 
 
 def test_a_key_of_another_kind_is_refused_by_its_owner_name(tmp_path: Path) -> None:

@@ -1,0 +1,1 @@
+"""The tests kind: a student submits test cases for another problem, graded by the known bugs they catch."""

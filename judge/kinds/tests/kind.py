@@ -1,0 +1,95 @@
+"""`kind: tests`: a student submits test cases for another problem (`tests: {for: ID}`), and
+earns points for each known bug of that problem the valid ones catch (docs/tests.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judge.kinds.base import CaseJob, CaseRun, DataCase, Kind, Starter
+from judge.kinds.tests import matrix, scoring, suite
+from judge.problem.locate import SPEC_FILE
+from judge.problem.spec import Case, Group, inside
+from judge.run.verdicts import CaseVerdict, Verdict
+
+if TYPE_CHECKING:
+    from judge.problem.spec import Finding, Problem, ProblemSpec
+    from judge.problem.yamlpos import Located
+
+
+class Tests(Kind):
+    name = "tests"
+    summary = "a student submits test cases for another problem, scored by the known bugs they catch"
+    solves = False
+    explains = False
+    in_packages = False
+    takes_data = True
+    spec_keys = ("tests",)
+    reference_check = "the reference suite catches every bug"
+
+    def under_test(self, problem: Problem) -> Path | None:
+        assert problem.spec.tests is not None
+        return problem.directory.parent / problem.spec.tests.of
+
+    def spec_issues(self, directory: Path, spec: ProblemSpec) -> list[Finding]:
+        if spec.tests is None:
+            return [(("kind",), "a tests problem needs `tests:` (for: the id of the problem under test)")]
+        said: list[Finding] = []
+        if spec.groups:
+            said.append((("groups",), "a tests problem's groups are its bugs: leave `groups` out"))
+        target = directory.parent / spec.tests.of
+        if spec.tests.of == spec.id:
+            return [*said, (("tests", "for"), "a tests problem cannot test itself")]
+        if not (target / SPEC_FILE).is_file():
+            return [*said, (("tests", "for"), f"no problem {spec.tests.of!r} beside this one ({target})")]
+        for index, bug in enumerate(spec.tests.bugs):
+            if not inside(target, bug.path) or not (target / bug.path).exists():
+                said.append((("tests", "bugs", index, "path"), f"no solution {bug.path!r} in {spec.tests.of}"))
+        if not matrix.bugs_of(target, spec.tests):
+            said.append(
+                (("tests",), f"{spec.tests.of} has no bugs: list them in `bugs`, or put solutions in its wrong_answer/")
+            )
+        return said
+
+    def complete_spec(self, directory: Path, spec: ProblemSpec, located: Located) -> ProblemSpec:
+        """A group per bug (its points, visible as `shows` says), and one of the student's tests."""
+        assert spec.tests is not None
+        bugs = matrix.bugs_of(directory.parent / spec.tests.of, spec.tests)
+        points = scoring.bug_points(spec.tests, len(bugs))
+        public = spec.tests.shows != "count"
+        groups = [Group(name=scoring.VALIDITY, visibility="public", cases=(Case(input="the student's tests\n"),))]
+        groups += [
+            Group(
+                name=name, visibility="public" if public else "secret", points=points, cases=(Case(input=f"{name}\n"),)
+            )
+            for name in scoring.group_names(spec.tests, bugs)
+        ]
+        update: dict[str, object] = {"groups": tuple(groups)}
+        if not public:  # a count: the score says how many, no group says which
+            update["feedback"] = "verdict"
+        return spec.model_copy(update=update)
+
+    def read_data(self, problem: Problem, given: Path | tuple[str, bytes]) -> bytes:
+        assert problem.spec.tests is not None
+        tests = suite.read(given, problem.spec.tests)
+        return b"".join(
+            f"{t.name}\0{len(t.input)}\0".encode() + t.input + b"\0" + (t.answer or b"") + b"\0" for t in tests
+        )
+
+    def judge_data(
+        self, problem: Problem, target: Problem, kind: Kind, given: Path | tuple[str, bytes]
+    ) -> tuple[DataCase, ...]:
+        spec = problem.spec.tests
+        assert spec is not None
+        tests = suite.read(given, spec)
+        checked, runs = matrix.judge_tests(spec, target, kind, tests)
+        return scoring.rows(spec, matrix.bugs_of(target.directory, spec), checked, runs)
+
+    def judge_case(self, job: CaseJob) -> CaseRun:
+        # Never asked: a tests problem's submissions are judged whole (judge_data).
+        return CaseRun(None, CaseVerdict(Verdict.IE, "a tests problem's cases are judged by judge_data"))
+
+    def starter(self, own: str, other: str, shape: str = "") -> Starter:
+        return Starter(
+            "Tests of a Problem", (("tests/problem.yaml.j2", "problem.yaml"), ("tests/statement.md.j2", "statement.md"))
+        )

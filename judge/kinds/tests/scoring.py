@@ -1,0 +1,82 @@
+"""What a student's tests earn, and what the student may learn of it (pure: no I/O).
+
+Each bug is a group of one case: AC when some valid test caught it. The names a student sees
+follow the spec's `shows`: opaque (bug-1, ...) for count, the bug's title or file name for
+names and hints; a bug's code and its tests' outputs are never among them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from judge.kinds.base import DataCase as Row
+from judge.problem.spec import Bug, Suite
+from judge.run.verdicts import Verdict
+
+VALIDITY = "validity"  # the group of the student's tests themselves: 0 points, each test valid or why not
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One student test after the validator and the reference: `why` it is invalid, "" if valid."""
+
+    name: str
+    why: str
+
+
+@dataclass(frozen=True)
+class BugRun:
+    """One bug against the valid tests: the first test that caught it ("" none), or why it
+    could not be run (the judge's failure, never the student's)."""
+
+    caught_by: str
+    failure: str = ""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-_")[:48] or "bug"
+
+
+def group_names(suite: Suite, bugs: tuple[Bug, ...]) -> tuple[str, ...]:
+    """The group of each bug, as students may see it: unique, and opaque when they learn only a count."""
+    names: list[str] = []
+    for index, bug in enumerate(bugs, start=1):
+        base = f"bug-{index}" if suite.shows == "count" else _slug(bug.title or PurePosixPath(bug.path).stem)
+        name = base
+        while name in names or name == VALIDITY:
+            name = f"{base}-{index}"
+        names.append(name)
+    return tuple(names)
+
+
+def bug_points(suite: Suite, count: int) -> float:
+    """A caught bug's points: the spec's per bug, or its whole shared out."""
+    if suite.scoring == "fraction":
+        return round(suite.points / count, 4) if count else 0.0
+    return suite.points_per_bug
+
+
+def rows(
+    suite: Suite, bugs: tuple[Bug, ...], checked: tuple[Checked, ...], runs: tuple[BugRun, ...]
+) -> tuple[Row, ...]:
+    """The record's cases: each student test's validity (public: the test is the student's own),
+    then each bug, caught or not, said as `shows` allows."""
+    # An invalid test is not run on any bug (NJ, which no verdict is made of): it earns nothing.
+    found = [Row(VALIDITY, c.name, True, Verdict.NJ if c.why else Verdict.AC, c.why or "valid") for c in checked]
+    public = suite.shows != "count"
+    for name, bug, run in zip(group_names(suite, bugs), bugs, runs, strict=True):
+        if run.failure:
+            found.append(Row(name, "01", public, Verdict.IE, run.failure))
+        elif run.caught_by:
+            found.append(Row(name, "01", public, Verdict.AC, f"caught by {run.caught_by}.in"))
+        else:
+            missed = "not caught"
+            if suite.shows == "hints" and bug.hint:
+                missed = f"not caught: {bug.hint}"
+            found.append(Row(name, "01", public, Verdict.WA, missed))
+    return tuple(found)
+
+
+def caught(runs: tuple[BugRun, ...]) -> int:
+    return sum(bool(run.caught_by) for run in runs)

@@ -1,0 +1,64 @@
+"""A student's tests as submitted (a folder or archive of `NAME.in` files, `NAME.ans` optional):
+read under the spec's caps, each file named in the one-line error that refuses it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.errors import JudgeError
+from judge.problem.spec import Suite
+from judge.run import sources
+
+# A test's name: a plain name at the top of the submission (never a path, never hidden).
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+SUFFIXES = (".in", ".ans")
+
+
+@dataclass(frozen=True)
+class StudentTest:
+    name: str
+    input: bytes
+    answer: bytes | None  # the student's expected output; None: the reference's is used
+
+
+def read(given: Path | tuple[str, bytes], suite: Suite) -> tuple[StudentTest, ...]:
+    """The tests of a submission on disk or uploaded (name, bytes); JudgeError naming the file
+    for anything but tests within the caps."""
+    caps = sources.Caps(bytes=suite.max_tests * 2 * suite.max_test_bytes, files=suite.max_tests * 2 + 1)
+    if isinstance(given, Path):
+        shown = str(given)
+        files = sources.read_files(given, caps)
+        if not given.is_dir() and not sources.is_archive(given):
+            files = [(given.name, data) for _, data in files]
+    else:
+        shown = given[0]
+        if sources.is_archive(Path(given[0])):
+            files = sources.archive_files(Path(given[0]), given[1], caps)
+        else:
+            files = [(Path(given[0]).name, given[1])]
+    return parse(shown, files, suite)
+
+
+def parse(shown: str, files: list[tuple[str, bytes]], suite: Suite) -> tuple[StudentTest, ...]:
+    """The tests of these (name, content) files; JudgeError naming the first one refused."""
+    inputs: dict[str, bytes] = {}
+    answers: dict[str, bytes] = {}
+    for name, data in files:
+        stem, dot, suffix = name.rpartition(".")
+        if not dot or f".{suffix}" not in SUFFIXES or not NAME.match(stem):
+            raise JudgeError(
+                f"{shown}: {name}: not a test file (NAME.in, or NAME.ans beside it; NAME letters, digits, - and _)"
+            )
+        if len(data) > suite.max_test_bytes:
+            raise JudgeError(f"{shown}: {name}: {len(data)} bytes, over the cap of {suite.max_test_bytes} per test")
+        (inputs if suffix == "in" else answers)[stem] = data
+    lonely = sorted(set(answers) - set(inputs))
+    if lonely:
+        raise JudgeError(f"{shown}: {lonely[0]}.ans: no {lonely[0]}.in beside it")
+    if not inputs:
+        raise JudgeError(f"{shown}: no tests (NAME.in files)")
+    if len(inputs) > suite.max_tests:
+        raise JudgeError(f"{shown}: {len(inputs)} tests, over the cap of {suite.max_tests}")
+    return tuple(StudentTest(name, inputs[name], answers.get(name)) for name in sorted(inputs))

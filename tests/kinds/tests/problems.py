@@ -1,0 +1,55 @@
+"""A stdio problem with known bugs (made by `judge new`, bugs added), and a tests problem for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.author import scaffold
+
+BUGS = {
+    # An all-negative input catches it (it allows the empty part: 0).
+    "wrong_answer/empty_part.py": None,
+    "wrong_answer/first_only.py": "import sys\nprint(sys.stdin.read().split()[1])\n",
+    "time_limit_exceeded/forever_on_five.py": (
+        "import sys\nd = sys.stdin.read().split()\n"
+        "while int(d[0]) >= 5:\n    pass\nv = list(map(int, d[1:]))\n"
+        "best = cur = v[0]\nfor x in v[1:]:\n    cur = max(x, cur + x)\n    best = max(best, cur)\nprint(best)\n"
+    ),
+    "run_time_error/crash_on_one.py": (
+        "import sys\nd = sys.stdin.read().split()\nassert d[0] != '1'\nv = list(map(int, d[1:]))\n"
+        "best = cur = v[0]\nfor x in v[1:]:\n    cur = max(x, cur + x)\n    best = max(best, cur)\nprint(best)\n"
+    ),
+}
+
+TESTS_SPEC = """id: {id}
+title: Tests of sums
+source: the judge's tests
+limits: {{time_s: 1.0, memory_mib: 256}}
+kind: tests
+reference: suite
+tests:
+  for: sums
+{extra}"""
+
+
+def make(root: Path, tests_id: str = "sums-tests", extra: str = "") -> Path:
+    """root/sums (its bugs) and root/<tests_id>, a tests problem for it; the latter's folder."""
+    if not (root / "sums").is_dir():
+        target = scaffold.create(root, "sums", "python3").directory
+        for relative, text in BUGS.items():
+            if text is not None:
+                (target / "solutions" / relative).parent.mkdir(parents=True, exist_ok=True)
+                (target / "solutions" / relative).write_text(text)
+    here = root / tests_id
+    (here / "suite").mkdir(parents=True)
+    (here / "suite" / "01.in").write_text("3\n-5 -1 -8\n")
+    (here / "statement.md").write_text("# Tests of sums\n\nWrite tests that catch the bugs.\n")
+    (here / "problem.yaml").write_text(TESTS_SPEC.format(id=tests_id, extra=extra))
+    return here
+
+
+def write_tests(folder: Path, tests: dict[str, str]) -> Path:
+    folder.mkdir(parents=True)
+    for name, text in tests.items():
+        (folder / name).write_text(text)
+    return folder

@@ -1,0 +1,82 @@
+"""`kind: tests` through the judge's one way of judging (judging.identify and judge): a
+student's tests validated, run on each bug in the sandbox, scored; hostile suites earn nothing
+they did not catch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.errors import JudgeError
+from judge.grade import judging, results
+from judge.kinds import table as kinds
+from judge.problem.spec import SpecError
+from tests import needs
+from tests.kinds.tests import problems
+
+pytestmark = needs.mark("isolation", "python3")
+
+FAST_BUGS = """  points_per_bug: 5
+  bugs:
+    - {path: solutions/wrong_answer/empty_part.py, title: Empty part, hint: Every number negative?}
+    - {path: solutions/run_time_error/crash_on_one.py, hint: The shortest input}
+"""
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("problems")
+    problems.make(root, "sums-tests", FAST_BUGS)
+    return root
+
+
+def judged(root: Path, tests: dict[str, str], name: str) -> results.GradeRecord:
+    problem = kinds.load_problem(root / "sums-tests")
+    folder = problems.write_tests(root / "students" / name, tests)
+    return judging.judge(judging.identify(problem, folder, name))
+
+
+def by_group(record: results.GradeRecord) -> dict[str, tuple[str, str]]:
+    return {c.group: (c.verdict, c.message) for c in record.cases if c.group != "validity"}
+
+
+def test_a_thorough_suite_catches_every_bug_and_a_hostile_one_nothing(root: Path) -> None:
+    thorough = judged(root, {"01.in": "3\n-5 -1 -8\n", "02.in": "1\n7\n", "02.ans": "7\n"}, "thorough")
+    assert (thorough.verdict, thorough.score, thorough.max_score) == ("AC", 10.0, 10.0)
+    assert by_group(thorough) == {"empty-part": ("AC", "caught by 01.in"), "crash_on_one": ("AC", "caught by 02.in")}
+    # Its expected answer copied from the bug's output (0), and an input the validator refuses:
+    # neither is run on a bug, and what the bug would fail on earns nothing.
+    hostile = judged(
+        root,
+        {"01.in": "3\n-5 -1 -8\n", "01.ans": "0\n", "02.in": "1 7\n", "03.in": "2\n1 2\n"},
+        "hostile",
+    )
+    assert hostile.score == 0.0 and hostile.verdict == "WA"
+    validity = {c.name: (c.verdict, c.message) for c in hostile.cases if c.group == "validity"}
+    assert validity["01"] == ("NJ", "its .ans is not the reference's answer (line 1)")
+    assert validity["02"][0] == "NJ" and "rejected by the validator validate.py" in validity["02"][1]
+    assert validity["03"] == ("AC", "valid")
+    assert by_group(hostile)["empty-part"] == ("WA", "not caught")
+
+
+def test_a_huge_test_is_refused_with_a_message_naming_it(root: Path) -> None:
+    record = judged(root, {"01.in": "1\n" + "9" * 70000 + "\n"}, "huge")
+    assert record.verdict == "NG" and record.score == 0.0
+    assert "01.in" in record.error and "over the cap" in record.error
+
+
+def test_the_spec_names_its_problem_under_test_and_bugs(tmp_path: Path) -> None:
+    problems.make(tmp_path, "lost", "  bugs: [{path: solutions/wrong_answer/nothing.py}]\n")
+    with pytest.raises(
+        SpecError, match=r"tests.bugs\[0\].path: no solution 'solutions/wrong_answer/nothing.py' in sums"
+    ):
+        kinds.load_problem(tmp_path / "lost")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "problem.yaml").write_text(
+        problems.TESTS_SPEC.format(id="other", extra="").replace("for: sums", "for: nowhere")
+    )
+    (tmp_path / "other" / "statement.md").write_text("x\n")
+    (tmp_path / "other" / "suite").mkdir()
+    with pytest.raises(JudgeError, match=r"tests\.for: no problem 'nowhere' beside this one"):
+        kinds.load_problem(tmp_path / "other")

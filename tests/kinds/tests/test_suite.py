@@ -1,0 +1,60 @@
+"""A student's tests as submitted: names, caps, answers without inputs; each refusal one line naming the file."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from judge.errors import JudgeError
+from judge.kinds.tests import suite as reading
+from judge.problem.spec import Suite
+
+SUITE = Suite.model_validate({"for": "sums", "max_tests": 3, "max_test_bytes": 100})
+
+
+def test_a_folder_of_tests_with_and_without_answers(tmp_path: Path) -> None:
+    (tmp_path / "01.in").write_text("1\n5\n")
+    (tmp_path / "01.ans").write_text("5\n")
+    (tmp_path / "edge-2.in").write_text("1\n-5\n")
+    tests = reading.read(tmp_path, SUITE)
+    assert [(t.name, t.answer) for t in tests] == [("01", b"5\n"), ("edge-2", None)]
+
+
+@pytest.mark.parametrize(
+    ("files", "said"),
+    [
+        ({"01.in": "x" * 101}, "01.in: 101 bytes, over the cap of 100 per test"),
+        ({f"0{i}.in": "1\n" for i in range(4)}, "4 tests, over the cap of 3"),
+        ({"01.ans": "1\n"}, "01.ans: no 01.in beside it"),
+        ({"notes.txt": "hi"}, "notes.txt: not a test file"),
+        ({}, "no tests"),
+    ],
+)
+def test_refused_in_one_line_naming_the_file(tmp_path: Path, files: dict[str, str], said: str) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    with pytest.raises(JudgeError) as caught:
+        reading.read(tmp_path, SUITE)
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_tests_named_like_paths_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "01.in").write_text("1\n5\n")
+    with pytest.raises(JudgeError, match=r"sub/01\.in: not a test file"):
+        reading.read(tmp_path, SUITE)
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w") as tar:
+        data = b"1\n5\n"
+        info = tarfile.TarInfo("../../etc/01.in")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    with pytest.raises(JudgeError):
+        reading.read(("tests.tar", packed.getvalue()), SUITE)
+
+
+def test_an_upload_of_one_file_is_one_test() -> None:
+    assert [t.name for t in reading.read(("07.in", b"1\n5\n"), SUITE)] == ["07"]
