@@ -99,6 +99,7 @@ class _Course(_Strict):
     timezone: str = "UTC"
     assignments: list[_Assignment] = Field(min_length=1)
     extensions: list[_Extension] = []
+    default_language: str | None = Field(default=None, max_length=64)
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,7 @@ class Course:
     assignments: tuple[Assignment, ...]
     extensions: tuple[Extension, ...]
     path: Path | None  # None: no course file, the implicit course
+    default_language: str | None = None  # the editor's language before a student has one of their own
 
     def assignment(self, assignment_id: str) -> Assignment | None:
         return next((a for a in self.assignments if a.id == assignment_id), None)
@@ -163,8 +165,9 @@ def implicit(problems: Sequence[str]) -> Course:
     return Course("", ZoneInfo("UTC"), (everything,), (), None)
 
 
-def load_course(path: Path, problems: Collection[str]) -> Course:
-    """Load and check a course file against the problems there are; SpecError lists every issue."""
+def load_course(path: Path, problems: Collection[str], languages: Collection[str] = ()) -> Course:
+    """Load and check a course file against the problems there are (and the language ids there
+    are, when given: `default_language`); SpecError lists every issue."""
     try:
         located = load_yaml(path)
     except YamlError as err:
@@ -180,14 +183,17 @@ def load_course(path: Path, problems: Collection[str]) -> Course:
                 for e in err.errors()
             ]
         ) from None
-    return _Builder(path, located, model, problems).build()
+    return _Builder(path, located, model, problems, languages).build()
 
 
 class _Builder:
     """From the checked model to records: times made zone-aware, cross-references checked."""
 
-    def __init__(self, path: Path, located: Located, model: _Course, problems: Collection[str]) -> None:
+    def __init__(
+        self, path: Path, located: Located, model: _Course, problems: Collection[str], languages: Collection[str]
+    ) -> None:
         self.path, self.located, self.model, self.problems = path, located, model, problems
+        self.languages = languages
         self.issues: list[SpecIssue] = []
         self.zone = ZoneInfo("UTC")
 
@@ -206,9 +212,13 @@ class _Builder:
         extensions = tuple(
             e for e in (self._extension(i, x, by_id) for i, x in enumerate(self.model.extensions)) if e is not None
         )
+        chosen = self.model.default_language
+        if chosen is not None and self.languages and chosen not in self.languages:
+            known = ", ".join(sorted(self.languages))
+            self.issue(("default_language",), f"unknown language {chosen!r} (known: {known})")
         if self.issues:
             raise SpecError(self.issues)
-        return Course(self.model.title, self.zone, assignments, extensions, self.path)
+        return Course(self.model.title, self.zone, assignments, extensions, self.path, chosen)
 
     def _assignment(self, index: int, raw: _Assignment) -> Assignment:
         here: tuple[str | int, ...] = ("assignments", index)

@@ -150,3 +150,13 @@ def test_time_zones_load_where_the_system_has_no_zone_database(tmp_path: Path) -
     done = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "2026-12-01T08:00:00+00:00"
+
+
+def test_default_language_is_a_known_language_id_or_one_line_naming_the_file(tmp_path: Path) -> None:
+    course = load_course(write(tmp_path, GOOD + "default_language: python3\n"), PROBLEMS, {"python3", "java"})
+    assert course.default_language == "python3"
+    assert load_course(write(tmp_path, GOOD), PROBLEMS, {"python3"}).default_language is None
+    with pytest.raises(SpecError) as caught:
+        load_course(write(tmp_path, GOOD + "default_language: cobol\n"), PROBLEMS, {"python3", "java"})
+    assert "course.yaml:19: default_language: unknown language 'cobol' (known: java, python3)" in str(caught.value)
+    assert "default_language" in errors(tmp_path, GOOD + "default_language: [python3]\n")

@@ -314,7 +314,7 @@ def course_for(problems_dir: Path, course_file: Path | None, problems: list[str]
         return implicit(problems)
     if not path.is_file():
         raise JudgeError(f"{path}: no such course file")
-    return load_course(path, set(problems))
+    return load_course(path, set(problems), set(languages.load().languages))
 
 
 def class_book(course: Course, store: Store, problems: dict[str, Problem]) -> gradebook.Gradebook:

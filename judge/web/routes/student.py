@@ -151,22 +151,28 @@ EDITOR = Path(__file__).parent.parent / "static" / "ace" / "ace.js"
 
 
 def default_language(site: Site, user: User, problem: Problem) -> str | None:
-    """The language of pasted code sent with none chosen: the student's last on this problem,
-    else their last anywhere, else the problem's own (its reference's, or its first accepted
-    solution's); None when there is none."""
+    """The language the page starts in, and that of pasted code sent with none chosen: the
+    student's last on this problem, else their last anywhere, else the course's
+    `default_language`; None when there is none. Never the reference's: a Java reference
+    made a Python paste a Java CE."""
     mine = site.store.of_student(user.id)
     for row in [r for r in mine if r.problem == problem.id] + mine:
         if row.language in site.table.languages:
             return row.language
-    candidates = [problem.spec.reference] if problem.spec.reference else []
-    accepted = problem.directory / "solutions" / "accepted"
-    candidates += sorted(str(p) for p in accepted.iterdir()) if accepted.is_dir() else []
-    for candidate in candidates:
-        try:
-            return site.table.detect(Path(candidate)).id
-        except JudgeError:
-            continue
-    return None
+    chosen = site.course.default_language
+    return chosen if chosen in site.table.languages else None
+
+
+def starters_of(site: Site, problem: Problem) -> dict[str, str]:
+    """The starting file's text per language, for the editor (empty: the kind has none)."""
+    made: dict[str, str] = {}
+    for language in kinds.of(problem).starter_languages(problem):
+        if language in site.table.languages:
+            try:
+                made[language] = kinds.of(problem).starter_file(problem, language)[1]
+            except JudgeError:
+                continue  # a language that cannot hold the signature: no starter in it
+    return made
 
 
 def problem_page(
@@ -193,6 +199,8 @@ def problem_view(
     multipliers = ", ".join(f"{lang} {m:g}×" for lang, m in limits.time_multipliers.items())
     text = f"{limits.time_s:g} s CPU{f' ({multipliers})' if multipliers else ''}, {limits.memory_mib} MiB"
     fallback = default_language(site, user, problem)
+    chosen = language or fallback or "auto"
+    starters = starters_of(site, problem)
     return site.page(
         request,
         "web/problem.html.j2",
@@ -205,8 +213,10 @@ def problem_view(
         modes=EDITOR_MODES,
         editor=EDITOR.is_file(),
         default_language=site.table.languages.get(fallback) if fallback else None,
-        chosen=language,
-        source_text=source,
+        chosen=chosen,
+        # Without scripts too, an empty editor holds the starter of the language it is in.
+        source_text=source or ("" if error else starters.get(chosen, "")),
+        starters=starters,
         error=error,
         max_kib=site.settings.max_source_bytes // 1024,
         limits=text,

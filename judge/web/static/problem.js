@@ -45,13 +45,30 @@
   var codeKey = "judge:code:" + problem;
   var languageKey = "judge:language:" + problem;
 
-  // The server's choice stands where it made one (an error page gives back what was sent).
-  if (!area.value && kept(codeKey)) {
-    area.value = kept(codeKey);
+  var starters = {};
+  var given = document.getElementById("starters");
+  if (given) {
+    try { starters = JSON.parse(given.textContent); } catch (e) { starters = {}; }
   }
-  var remembered = kept(languageKey) || kept("judge:language");
-  if (select.value === "auto" && remembered && select.querySelector('option[value="' + remembered + '"]')) {
-    select.value = remembered;
+  var note = document.getElementById("starter-note");
+  // Code nobody has written: empty, or a starter exactly as the judge gave it.
+  function untouched(code) {
+    return !code.trim() || Object.keys(starters).some(function (id) { return starters[id] === code; });
+  }
+
+  // The server's choice stands where it made one (an error page gives back what was sent);
+  // else the language last chosen on this problem in this browser, and the code last written.
+  if (!form.hasAttribute("data-kept")) {
+    var remembered = kept(languageKey);
+    if (remembered && select.querySelector('option[value="' + remembered + '"]')) {
+      select.value = remembered;
+    }
+    var written = kept(codeKey);
+    if (written && !untouched(written)) {
+      area.value = written;
+    } else if (untouched(area.value) && starters[select.value]) {
+      area.value = starters[select.value];
+    }
   }
 
   function modeOf() {
@@ -62,7 +79,6 @@
     keep(codeKey, code);
     if (select.value !== "auto") {
       keep(languageKey, select.value);
-      keep("judge:language", select.value);
     }
   }
 
@@ -100,12 +116,59 @@
   } else {
     area.addEventListener("input", function () { remember(area.value); });
   }
-  select.addEventListener("change", function () {
+  function code() { return editor ? editor.getValue() : area.value; }
+  function setCode(text) {
     if (editor) {
+      editor.setValue(text, -1);
+    } else {
+      area.value = text;
+    }
+  }
+  // A new language: an empty editor takes its starter; an untouched starter of another
+  // language is offered to be swapped (the student may have meant to keep it).
+  function offerStarter() {
+    note.textContent = "";
+    var starter = starters[select.value];
+    if (!starter || code() === starter) {
+      return;
+    }
+    if (!code().trim()) {
+      setCode(starter);
+      return;
+    }
+    if (!untouched(code())) {
+      return;
+    }
+    var name = select.options[select.selectedIndex].textContent;
+    note.appendChild(document.createTextNode("The editor holds another language's starter. "));
+    var swap = document.createElement("button");
+    swap.type = "button";
+    swap.id = "starter-swap";
+    swap.textContent = "Use the " + name + " starter";
+    swap.addEventListener("click", function () {
+      setCode(starter);
+      note.textContent = "";
+    });
+    note.appendChild(swap);
+  }
+  select.addEventListener("change", function () {
+    if (editor && select.value !== "auto") {
       editor.session.setMode(modeOf());
     }
-    remember(area.value);
+    if (note) {
+      offerStarter();
+    }
+    remember(code());
   });
+  // An uploaded file names its language by its extension, whatever the editor is in.
+  var file = document.getElementById("file");
+  if (file) {
+    file.addEventListener("change", function () {
+      if (file.files && file.files.length) {
+        select.value = "auto";
+      }
+    });
+  }
   form.addEventListener("submit", function () {
     if (editor) {
       area.value = editor.getValue();

@@ -73,3 +73,47 @@ def test_an_upload_is_read_at_the_door_by_the_rules_of_run_sources(tmp_path: Pat
     assert ok.status_code == 303
     (stored,) = Store(tmp_path / "data").of_student("ada")
     assert (stored.language, stored.filename) == ("python3", "main.py")
+
+
+def test_the_page_starts_in_the_students_last_language_else_the_courses_never_the_references(
+    tmp_path: Path,
+) -> None:
+    """Issue 59: a Python paste on a problem with a Java reference was judged as Java (here a C++
+    reference). The
+    select starts in the course's default_language, then the student's last language; an empty
+    editor holds the starter of that language."""
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    scaffold.create(problems, "jsums", "cpp")
+    scaffold.create(problems, "maxf", "python3", kind="functions")
+    course = "title: C\nassignments:\n  - {id: w, problems: [jsums, maxf]}\n"
+    (tmp_path / "course.yaml").write_text(course)
+    store = Store(tmp_path / "data")
+    token = store.add_user("ada")
+    client = TestClient(
+        create_app(Settings(problems_dir=problems, data_dir=tmp_path / "data"), start_workers=False),
+        follow_redirects=False,
+    )
+    assert client.post("/login", data={"user": "ada", "token": token}).status_code == 303
+    # No course default, nothing submitted: the student chooses (never the reference's C++).
+    page = client.get("/problems/jsums").text
+    assert 'data-mode="c_cpp" selected>' not in page and "pasted code: C++" not in page
+    refused = client.post("/problems/jsums/submit", data={"language": "auto", "source": "print(1)\n"})
+    assert refused.status_code == 400 and "Choose the language of pasted source" in refused.text
+    (tmp_path / "course.yaml").write_text(course + "default_language: java\n")
+    client.app.state.site.watch.checked = -1e9  # looked at now, not in a second
+    page = client.get("/problems/jsums").text
+    assert '<option value="java" data-mode="java" selected>' in page
+    assert 'src="/static/ace/mode-java.js"' in page  # the mode is there before the first keystroke
+    # A function problem's editor starts with the starter of the language it is in.
+    assert 'autocapitalize="off">// ' in client.get("/problems/maxf").text
+    sent = client.post(
+        "/problems/maxf/submit", data={"language": "python3", "source": "def max_sum(xs):\n  return 0\n"}
+    )
+    assert sent.status_code == 303
+    page = client.get("/problems/jsums").text
+    assert '<option value="python3" data-mode="python" selected>' in page  # the student's last, anywhere
+    maxf = client.get("/problems/maxf").text
+    assert '<option value="python3" data-mode="python" selected>' in maxf
+    assert 'spellcheck="false" autocapitalize="off">def max_sum(xs: list[int]) -&gt; int:' in maxf
+    assert 'id="starters"' in maxf and "public long max_sum(int[] xs)" in maxf

@@ -1,0 +1,100 @@
+"""Issue 59's editor in Chromium, at a desktop's width and a phone's, with axe-core: a first
+visit is in the course's language with Ace's mode and indentation from the first keystroke,
+the starter is in the editor, and a new language offers to swap an untouched starter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import needs
+from tests.test_cli import judge
+from tests.web.conftest import Server, log_in
+from tests.web.test_pages import ARGS, CHROMIUM, check_page
+
+pytestmark = needs.mark("chromium")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
+    from judge.author import scaffold
+
+    root = tmp_path_factory.mktemp("editor")
+    problems = root / "problems"
+    problems.mkdir()
+    scaffold.create(problems, "maxf", "python3", kind="functions")
+    scaffold.create(problems, "sums", "cpp")  # a C++ reference: never the page's language
+    for problem in ("maxf", "sums"):
+        assert judge("--problems", str(problems), "gen", problem).returncode == 0
+    (root / "course.yaml").write_text(
+        "title: C\ndefault_language: python3\nassignments:\n  - {id: w, problems: [maxf, sums]}\n"
+    )
+    server = Server(problems, root / "data")
+    tokens = server.roster("ana", "bo", "cy")
+    server.start()
+    yield server, tokens
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra (playwright)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.mark.parametrize(("user", "width"), [("ana", 1280), ("bo", 390)])
+def test_a_first_visit_types_python_with_its_indentation_in_the_starter(
+    site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path, user: str, width: int
+) -> None:
+    server, tokens = site
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    log_in(page, server.base, user, tokens[user])
+    page.goto(server.base + "/problems/maxf")
+    page.wait_for_selector("#submit-form[data-editor=ace]")
+    assert page.eval_on_selector("#language", "e => e.value") == "python3"
+    # The mode is loaded with the page, not fetched after the first keystroke.
+    assert page.evaluate("ace.edit('editor').session.getMode().$id") == "ace/mode/python"
+    starter = page.evaluate("ace.edit('editor').getValue()")
+    assert starter.startswith("def max_sum(xs: list[int]) -> int:")
+    check_page(page, f"editor-maxf-{width}", width, tmp_path)
+    page.click("#editor .ace_content")
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.type("def f(x):")
+    page.keyboard.press("Enter")
+    page.keyboard.type("return x")
+    assert page.evaluate("ace.edit('editor').getValue()") == "def f(x):\n    return x"
+    page.close()
+
+
+def test_a_new_language_offers_to_swap_an_untouched_starter(
+    site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path
+) -> None:
+    server, tokens = site
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    log_in(page, server.base, "cy", tokens["cy"])
+    page.goto(server.base + "/problems/maxf")
+    page.wait_for_selector("#submit-form[data-editor=ace]")
+    assert "def max_sum" in page.evaluate("ace.edit('editor').getValue()")
+    page.select_option("#language", "java")
+    page.click("#starter-swap")
+    java = page.evaluate("ace.edit('editor').getValue()")
+    assert "public long max_sum(int[] xs)" in java and "def max_sum" not in java
+    check_page(page, "editor-swapped-390", 390, tmp_path)
+    # Written code is never offered a swap.
+    page.click("#editor .ace_content")
+    page.keyboard.type("x")
+    page.select_option("#language", "python3")
+    assert page.locator("#starter-swap").count() == 0
+    # The program problem with a C++ reference starts in the course's Python, empty.
+    page.goto(server.base + "/problems/sums")
+    page.wait_for_selector("#submit-form[data-editor=ace]")
+    assert page.eval_on_selector("#language", "e => e.value") == "python3"
+    assert page.evaluate("ace.edit('editor').getValue()") == ""
+    page.close()
