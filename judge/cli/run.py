@@ -117,9 +117,10 @@ def _run_problem(
 
     problem = load_problem(Path(find_problem(problem_name, ctx.obj["problems"])))
     submitted = judging.identify(problem, source, "", language)
-    if submitted.sources is None:
+    if submitted.sources is None and submitted.data is None:
         raise JudgeError(submitted.error)
-    cases = testdata.load_cases(problem)
+    # A student's tests (data) are judged whole: no case files of the problem's own.
+    cases = testdata.load_cases(problem) if submitted.data is None else []
     progress = progress_bar(err.is_terminal and not as_json)
     with progress:
         task = progress.add_task(f"{problem.id}: compiling", total=len(cases), note="")
@@ -156,13 +157,14 @@ def _run_problem(
     return _print_record(record, submitted.sources, problem, {c.id: c.answer for c in cases})
 
 
-def _print_record(record: GradeRecord, submission: Sources, problem: Problem, answers: dict[str, Path]) -> int:
-    """`judge run`'s table of cases, the first difference of a public WA, and the verdict line."""
+def _print_record(record: GradeRecord, submission: Sources | None, problem: Problem, answers: dict[str, Path]) -> int:
+    """`judge run`'s table of cases, the first difference of a public WA, and the verdict line.
+    `submission` None: a student's tests (data), which have no language and no limits of their own."""
     from judge.grade import results, runner
     from judge.run.verdicts import Verdict
 
     if record.verdict == "CE":
-        out.print(f"{verdict_markup('CE')} compilation error ({escape(submission.path.name)}):", markup=True)
+        out.print(f"{verdict_markup('CE')} compilation error ({escape(Path(record.source).name)}):", markup=True)
         # A unit problem compiles nothing at build: its CE is each test's, said there.
         said = record.compile_output or "\n".join(dict.fromkeys(c.message for c in record.cases if c.message))
         out.print(inert(said), markup=False, highlight=False)
@@ -192,13 +194,16 @@ def _print_record(record: GradeRecord, submission: Sources, problem: Problem, an
     out.print(columns(("case", "verdict", "CPU s", "wall s", "MiB", "message"), rows))
     for line in details:
         out.print(inert(line), markup=False, highlight=False)
-    limits = runner.run_limits(problem, submission.language)
-    memory = f"{problem.spec.limits.memory_mib} MiB"
-    if submission.language.jvm_allowance_mib:
-        memory += f" + {submission.language.jvm_allowance_mib} for its runtime ({submission.language.name})"
+    said = f"sandbox: {escape(record.sandbox)}"
+    if submission is not None:
+        limits = runner.run_limits(problem, submission.language)
+        memory = f"{problem.spec.limits.memory_mib} MiB"
+        if submission.language.jvm_allowance_mib:
+            memory += f" + {submission.language.jvm_allowance_mib} for its runtime ({submission.language.name})"
+        said = f"limits: {limits.cpu_s:g} s CPU, {escape(memory)}; {said}"
     out.print(
         f"{verdict_markup(record.verdict)} {Verdict(record.verdict).long_name}; score {record.score:g}/{record.max_score:g}"
-        f"  (limits: {limits.cpu_s:g} s CPU, {escape(memory)}; sandbox: {escape(record.sandbox)})",
+        f"  ({said})",
         markup=True,
     )
     if not results.isolated_mode(record.sandbox):

@@ -63,18 +63,21 @@ def rows(
     """The record's cases: each student test's validity (public: the test is the student's own),
     then each bug, caught or not, said as `shows` allows."""
     # An invalid test is not run on any bug (NJ, which no verdict is made of): it earns nothing.
-    found = [Row(VALIDITY, c.name, True, Verdict.NJ if c.why else Verdict.AC, c.why or "valid") for c in checked]
+    found = [
+        Row(VALIDITY, f"{VALIDITY}/{c.name}", True, Verdict.NJ if c.why else Verdict.AC, c.why or "valid")
+        for c in checked
+    ]
     public = suite.shows != "count"
     for name, bug, run in zip(group_names(suite, bugs), bugs, runs, strict=True):
         if run.failure:
-            found.append(Row(name, "01", public, Verdict.IE, run.failure))
+            found.append(Row(name, f"{name}/01", public, Verdict.IE, run.failure))
         elif run.caught_by:
-            found.append(Row(name, "01", public, Verdict.AC, f"caught by {run.caught_by}.in"))
+            found.append(Row(name, f"{name}/01", public, Verdict.AC, f"caught by {run.caught_by}.in"))
         else:
             missed = "not caught"
             if suite.shows == "hints" and bug.hint:
                 missed = f"not caught: {bug.hint}"
-            found.append(Row(name, "01", public, Verdict.WA, missed))
+            found.append(Row(name, f"{name}/01", public, Verdict.WA, missed))
     return tuple(found)
 
 

@@ -53,7 +53,9 @@ def test_a_thorough_suite_catches_every_bug_and_a_hostile_one_nothing(root: Path
         "hostile",
     )
     assert hostile.score == 0.0 and hostile.verdict == "WA"
-    validity = {c.name: (c.verdict, c.message) for c in hostile.cases if c.group == "validity"}
+    validity = {
+        c.name.removeprefix("validity/"): (c.verdict, c.message) for c in hostile.cases if c.group == "validity"
+    }
     assert validity["01"] == ("NJ", "its .ans is not the reference's answer (line 1)")
     assert validity["02"][0] == "NJ" and "rejected by the validator validate.py" in validity["02"][1]
     assert validity["03"] == ("AC", "valid")
@@ -80,3 +82,17 @@ def test_the_spec_names_its_problem_under_test_and_bugs(tmp_path: Path) -> None:
     (tmp_path / "other" / "suite").mkdir()
     with pytest.raises(JudgeError, match=r"tests\.for: no problem 'nowhere' beside this one"):
         kinds.load_problem(tmp_path / "other")
+
+
+def test_judge_run_and_grade_report_the_bugs_caught(root: Path) -> None:
+    from tests.test_cli import judge
+
+    problems.write_tests(root / "class" / "ann" / "sums-tests", {"01.in": "3\n-5 -1 -8\n"})
+    problems.write_tests(root / "class" / "eve" / "sums-tests", {"a.txt": "hi"})
+    ran = judge("--problems", str(root), "run", "-p", "sums-tests", str(root / "class" / "ann" / "sums-tests"))
+    assert "caught by 01.in" in ran.stdout and "score 5/10" in ran.stdout, ran.stdout + ran.stderr
+    out = root / "reports"
+    graded = judge("--problems", str(root), "grade", "-p", "sums-tests", "-o", str(out), str(root / "class"))
+    assert graded.returncode == 0, graded.stdout + graded.stderr
+    assert (out / "grades.csv").read_text().splitlines()[1:] == ["ann,5,5", "eve,0,0"]
+    assert "a.txt: not a test file" in graded.stdout + graded.stderr

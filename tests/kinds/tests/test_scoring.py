@@ -53,7 +53,7 @@ def test_a_count_names_no_bug_and_shows_none_of_them() -> None:
 def test_an_invalid_test_is_named_with_why_and_decides_no_verdict() -> None:
     rows = scoring.rows(suite(), BUGS, CHECKED, RUNS)
     validity = [r for r in rows if r.group == scoring.VALIDITY]
-    assert [(r.case, r.verdict) for r in validity] == [("01", Verdict.NJ), ("02", Verdict.AC)]
+    assert [(r.case, r.verdict) for r in validity] == [("validity/01", Verdict.NJ), ("validity/02", Verdict.AC)]
     assert "line 1: n must be an integer" in validity[0].message
 
 
