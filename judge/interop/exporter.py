@@ -5,7 +5,8 @@ Package layout written (under one top folder named after the problem, [a-z0-9] o
 problemtools wants a short name):
   problem.yaml                name, source, license, rights_owner, credits, limits; 2023-07: type
                               scoring when groups have points; legacy: validation
-  .timelimit                  legacy: the CPU time limit (2023-07: limits.time_limit)
+  (no time limit)             the referee's own from the accepted solutions (TIME_RULE): 2023-07
+                              limits.time_multipliers, legacy limits.time_multiplier
   statement/problem.en.md     2023-07: the Markdown statement as it is
   problem_statement/problem.en.tex   legacy: the statement, its Markdown converted to LaTeX
   data/sample/*.in|.ans       the public groups
@@ -153,6 +154,36 @@ def _memory_for_pypy(problem: Problem, notes: list[str]) -> int:
     return PYPY_MEMORY_MIB
 
 
+# The package's time rule: no fixed time limit, but the referee's own from the accepted
+# solutions it runs (the slowest times ac_to_time_limit, or time_multiplier in legacy; a TLE
+# solution must still fail at that times time_limit_to_tle / time_safety_margin). The judge's
+# one limit and its per-language factors (Python x4, say) cannot be said in a package, and a
+# fixed limit holds an accepted Python solution only on a machine as fast as the judge's; one
+# computed on the referee's machine holds on any. Written out as the format's defaults.
+TIME_RULE: dict[str, dict[str, Any]] = {
+    "2023-07": {"time_multipliers": {"ac_to_time_limit": 2.0, "time_limit_to_tle": 1.5}},
+    "legacy": {"time_multiplier": 5.0, "time_safety_margin": 2.0},
+}
+
+
+def _time_note(problem: Problem, version: str) -> str:
+    """The export's one line on its time limit: what the package says, and what stays behind."""
+    limits = problem.spec.limits
+    factors = ", ".join(f"{k} x{v:g}" for k, v in limits.time_multipliers.items())
+    judges = f"{limits.time_s:g} s" + (f" ({factors})" if factors else "")
+    rule = TIME_RULE[version]
+    name, times = (
+        ("time_multiplier", rule["time_multiplier"])
+        if version == "legacy"
+        else ("ac_to_time_limit", rule["time_multipliers"]["ac_to_time_limit"])
+    )
+    return (
+        f"time limit: none fixed in the package; the referee sets it from the accepted solutions it runs "
+        f"(the slowest x {times:g}, {name}), so each passes on its machine whatever its speed; "
+        f"the judge's {judges} is kept in judge.yaml"
+    )
+
+
 def _metadata(problem: Problem, notes: list[str], version: str) -> dict[str, Any]:
     spec = problem.spec
     # A stable uuid: the same problem exports the same package (problemtools asks for one).
@@ -187,10 +218,14 @@ def _metadata(problem: Problem, notes: list[str], version: str) -> dict[str, Any
         if other:
             notes.append(f"credits {', '.join(other)}: no such role in the format (kept in judge.yaml)")
     limits = spec.limits
-    meta["limits"] = {"memory": _memory_for_pypy(problem, notes), "output": max(1, math.ceil(limits.output_mib))}
+    meta["limits"] = {
+        **TIME_RULE[version],
+        "memory": _memory_for_pypy(problem, notes),
+        "output": max(1, math.ceil(limits.output_mib)),
+    }
+    notes.append(_time_note(problem, version))
     if version != "legacy":
         meta["limits"] = {
-            "time_limit": limits.time_s,
             **meta["limits"],
             "compilation_time": max(1, math.ceil(limits.compile_time_s)),
             "compilation_memory": limits.compile_memory_mib,
@@ -198,9 +233,6 @@ def _metadata(problem: Problem, notes: list[str], version: str) -> dict[str, Any
             "validation_memory": limits.programs.memory_mib,
             "validation_output": max(1, math.ceil(limits.programs.output_mib)),
         }
-    if limits.time_multipliers:
-        factors = ", ".join(f"{k} x{v:g}" for k, v in limits.time_multipliers.items())
-        notes.append(f"per-language time factors ({factors}) have no place in a package: kept in judge.yaml")
     giving_up = [f"{g.name} after {k} {kind}" for g in problem.spec.groups for kind, k in g.gives_up]
     if giving_up:
         notes.append(
@@ -428,8 +460,6 @@ def export_problem(problem: Problem, output: Path, version: str = DEFAULT_FORMAT
             + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True),
             encoding="utf-8",
         )
-        if version == "legacy":
-            (package / ".timelimit").write_text(f"{problem.spec.limits.time_s:g}\n", encoding="utf-8")
         _statement(problem, package, version)
         cases = _data(problem, package, version, checker_flags)
         _validators(problem, package)

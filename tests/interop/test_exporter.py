@@ -32,7 +32,6 @@ def test_a_program_problem_exports_in_the_legacy_layout(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(target).namelist())
     assert {
         "sum/problem.yaml",
-        "sum/.timelimit",
         "sum/problem_statement/problem.en.tex",
         "sum/data/sample/01.in",
         "sum/data/sample/01.ans",
@@ -45,11 +44,15 @@ def test_a_program_problem_exports_in_the_legacy_layout(tmp_path: Path) -> None:
     } <= names
     with zipfile.ZipFile(target) as archive:
         meta = yaml.safe_load(archive.read("sum/problem.yaml"))
-        assert archive.read("sum/.timelimit") == b"1\n"
+        assert "sum/.timelimit" not in archive.namelist()  # the referee's own, from the accepted solutions
     assert meta["name"] == "Sum of Two" and meta["limits"] == {
+        "time_multiplier": 5.0,
+        "time_safety_margin": 2.0,
         "memory": 768,
         "output": 16,
     }  # its Python solutions: room for PyPy
+    said = [line for line in result.stdout.splitlines() if "time limit" in line]
+    assert len(said) == 1 and "none fixed in the package" in said[0] and "the judge's 1 s" in said[0], result.stdout
     assert meta["validation"] == "default" and meta["validator_flags"] == "case_sensitive"
     assert "points and per-case scoring are not in the legacy package" in result.stdout
     again = tmp_path / "sum-again.zip"
@@ -208,7 +211,8 @@ def test_a_2023_07_export_says_it_in_the_formats_own_words(tmp_path: Path) -> No
     meta = yaml.safe_load((root / "problem.yaml").read_text())
     assert meta["problem_format_version"] == "2023-07-draft" and meta["type"] == "scoring"
     assert meta["name"] == {"en": "Sum of Two"} and meta["credits"] == {"authors": ["Ada"], "testers": ["Alan"]}
-    assert meta["limits"]["time_limit"] == 1.0 and meta["limits"]["compilation_time"] == 10
+    assert "time_limit" not in meta["limits"] and meta["limits"]["compilation_time"] == 10
+    assert meta["limits"]["time_multipliers"] == {"ac_to_time_limit": 2.0, "time_limit_to_tle": 1.5}
     assert (root / "statement" / "problem.en.md").read_text() == (directory / "statement.md").read_text()
     hand = yaml.safe_load((root / "data" / "secret" / "zeta-hand" / "testdata.yaml").read_text())
     assert hand == {"on_reject": "break", "grader_flags": "min", "accept_score": 40, "range": "0 40"}

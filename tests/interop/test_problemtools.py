@@ -1,7 +1,7 @@
 """The external referee: Kattis problemtools' verifyproblem accepts the export of each of
 the three puzzles, in both package formats (2023-07, the default, and legacy): config, data and validators over every test file; the submissions, each of
 which must get the verdict of its folder, over the samples and the hardest group, under the
-judge's own limit. (All of the data for every solution is `judge verify`'s job, in `make
+limit the package's own rule sets from its accepted solutions on this machine (no fixed one). (All of the data for every solution is `judge verify`'s job, in `make
 test`; here it would cost a minute, mostly TLE solutions run to problemtools' margins. The
 statement part would need LaTeX.)"""
 
@@ -61,12 +61,10 @@ def test_verifyproblem_accepts_the_exported_puzzles(tmp_path: Path, version: str
         with zipfile.ZipFile(package) as archive:
             archive.extractall(tmp_path / "unpacked")
         folder = tmp_path / "unpacked" / exporter.shortname(problem)
-        # problemtools has one limit for every language: the judge's slowest language's.
-        limits = loaded.spec.limits
-        limit = limits.time_s * max([1.0, *limits.time_multipliers.values()])
+        # No -t: the package's own rule sets the limit from the accepted solutions, as on any referee.
         parts = (
             ("data", ["-p", "config", "data", "validators"]),
-            ("submissions", ["-p", "submissions", "-t", f"{limit:g}", "-d", "sample|hardest|bulk"]),
+            ("submissions", ["-p", "submissions", "-d", "sample|hardest|bulk"]),
         )
         for part, args in parts:
             log = tmp_path / f"{problem}-{part}.log"
