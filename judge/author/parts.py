@@ -65,7 +65,8 @@ def load(problem: Problem, tables: TableSource | None = None, jobs: int = 1, cou
     builtin = refs.get(problem.spec.reference) if problem.builtin else None
     directory = problem.directory
     reference = None
-    if not builtin:  # as its kind runs it (a function: inside its harness)
+    # A tests problem's reference is a suite of tests (data), run by its kind, never built here.
+    if not builtin and not kinds.of(problem).takes_data:  # as its kind runs it (a function: inside its harness)
         program = kinds.of(problem).program(problem, programs.load(directory / problem.spec.reference))
         reference = programs.build(program, limits.memory_mib)
     validators = tuple(programs.load_and_build(directory / v, limits.memory_mib) for v in problem.spec.validators)

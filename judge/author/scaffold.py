@@ -45,10 +45,12 @@ def create(
     title: str = "",
     kind: str = "stdio",
     shape: str = "",
+    subject: str = "",
 ) -> Scaffold:
     """Write problems_dir/problem_id: a working problem of `kind` (and `shape`, one of the kind's
-    shapes) with its reference in `reference_language`. JudgeError (one line) for a bad id,
-    language, kind or shape, or a taken place."""
+    shapes) with its reference in `reference_language`; a kind whose students submit tests
+    tests `subject`, a problem beside it, its suite made of that problem's public inputs.
+    JudgeError (one line) for a bad id, language, kind or shape, or a taken place."""
     if not ID_PATTERN.match(problem_id):
         raise JudgeError(
             f"{problem_id!r}: not a problem id (lower-case letters, digits, '-' and '_', starting with a letter or digit)"
@@ -62,6 +64,7 @@ def create(
     if shape and shape not in kinds.KINDS[kind].shapes:
         made = [f"--{s} with --kind {k.name}" for k in kinds.KINDS.values() for s in k.shapes]
         raise JudgeError(f"--{shape} is not a shape of a {kind} problem (there are: {', '.join(made)})")
+    suite = _suite_of(problems_dir, kind, subject)
     target = problems_dir / problem_id
     if target.exists():
         raise JudgeError(f"{target}: already exists; choose another id or remove it")
@@ -89,7 +92,8 @@ def create(
         "title": _yaml_text(title or default_title),
         "heading": title or default_title,
         "source": _yaml_text("made by `judge new`: replace with the problem's origin"),
-        "reference": Path(plan[4][1]).name,
+        "reference": Path(plan[4][1]).name if len(plan) > 4 else "",
+        "subject": subject,
     }
     staging = Path(tempfile.mkdtemp(prefix=f".{problem_id}.", dir=problems_dir))
     try:
@@ -99,9 +103,40 @@ def create(
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(env.get_template(template).render(values), encoding="utf-8")
             written.append(target / relative)
+        for relative, data in suite:
+            (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+            (staging / relative).write_bytes(data)
+            written.append(target / relative)
         os.chmod(staging, 0o755)
         os.rename(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return Scaffold(target, tuple(written))
+
+
+def _suite_of(problems_dir: Path, kind: str, subject: str) -> list[tuple[str, bytes]]:
+    """(path, content) of a tests problem's first suite: the public cases of the problem under
+    test, which the teacher extends until it catches every bug; none for other kinds."""
+    from judge.problem import testdata
+
+    testing = [k.name for k in kinds.KINDS.values() if k.takes_data]
+    if not kinds.KINDS[kind].takes_data:
+        if subject:
+            raise JudgeError(
+                f"--for names the problem under test of a {' or '.join(testing)} problem, not a {kind} one"
+            )
+        return []
+    if not subject:
+        raise JudgeError(f"--kind {kind} needs --for PROBLEM: the problem whose bugs its students' tests must catch")
+    if not (problems_dir / subject).is_dir():
+        raise JudgeError(f"--for {subject}: no problem {subject!r} in {problems_dir}")
+    tested = kinds.load_problem(problems_dir / subject)
+    public = [case for case in testdata.load_cases(tested) if case.public]
+    if not public:
+        raise JudgeError(f"--for {subject}: it has no public cases to start the suite from (run `judge gen {subject}`)")
+    return [
+        (f"suite/{index:02d}{suffix}", path.read_bytes())
+        for index, case in enumerate(public, start=1)
+        for suffix, path in ((".in", case.input), (".ans", case.answer))
+    ]

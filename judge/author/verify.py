@@ -177,6 +177,39 @@ def _reference_accepted(problem: Problem, cases: list[CaseFiles]) -> Check:
     return Check(name, tuple(wrong), f"{len(judged.cases)} cases")
 
 
+def suite_checks(problem: Problem) -> list[Check]:
+    """A tests problem (its submissions are data): its reference suite valid and catching every
+    bug; each example suite in solutions/ judged as a student's, accepted/ ones catching every
+    bug, wrong_answer/ ones missing some (a suite that catches none is such an example)."""
+    from judge.grade import judging
+
+    def judged(path: Path) -> tuple[str, list[str]]:
+        record = judging.judge(judging.identify(problem, path, path.name))
+        if record.error:
+            return record.verdict, [f"{path}: {record.error}"]
+        said = [f"{path}: test {c.name.split('/')[-1]}: {c.message}" for c in record.cases if c.verdict == "NJ"]
+        said += [f"{path}: {c.group}: {c.message}" for c in record.cases if c.verdict not in ("AC", "NJ")]
+        return record.verdict, said
+
+    verdict, wrong = judged(problem.directory / problem.spec.reference)
+    checks = [Check(kinds.of(problem).reference_check, tuple(wrong), f"{len(problem.spec.groups) - 1} bugs")]
+    examples: list[str] = []
+    count = 0
+    for folder, catches_all in (("accepted", True), ("wrong_answer", False)):
+        where = problem.directory / SOLUTIONS_DIR / folder
+        for path in sorted(where.iterdir()) if where.is_dir() else ():
+            if path.name.startswith("."):
+                continue
+            count += 1
+            verdict, wrong = judged(path)
+            if catches_all and verdict != "AC":
+                examples += wrong or [f"{path}: {verdict}, expected every bug caught"]
+            elif not catches_all and verdict == "AC":
+                examples.append(f"{path}: catches every bug, though in {folder}/")
+    checks.append(Check("example suites", tuple(examples), f"{count} suites"))
+    return checks
+
+
 # --- the solutions -------------------------------------------------------------------------
 
 
@@ -350,6 +383,8 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs
     except JudgeError as err:
         return Prepared(problem_dir, problem_dir.name, (Check("spec valid", tuple(str(err).splitlines())),), (), (), ())
     checks = [Check("spec valid", (), str(problem.spec_path.name))]
+    if kinds.of(problem).takes_data:  # its submissions are tests: no cases, no programs to run
+        return Prepared(problem_dir, problem.id, (*checks, *suite_checks(problem)), (), (), ())
     checks += check_data(problem, notify, jobs)
     try:
         cases = testdata.load_cases(problem)

@@ -28,13 +28,20 @@ from judge.cli.common import jobs_option, out, say, status
     show_default=True,
     help="The kind of problem: stdio (reads stdin, writes stdout), interactive (a program of yours talks"
     " with each submission: a guessing game to edit), functions (students write a function, each case a"
-    " call) or unit (your pytest files test the student's module, each test a case). docs/problems.md has them all.",
+    " call), unit (your pytest files test the student's module, each test a case) or tests (students submit tests of"
+    " another problem, --for, scored by its bugs they catch). docs/problems.md has them all.",
 )
 @click.option("--interactive", is_flag=True, help="Short for --kind interactive.")
 @click.option("--functions", is_flag=True, help="Short for --kind functions: students write a function.")
 @click.option("--unit", is_flag=True, help="Short for --kind unit: your pytest files test the student's module.")
 @click.option(
     "--class", "one_class", is_flag=True, help="A function problem whose students write a class (a stack to edit)."
+)
+@click.option(
+    "--for",
+    "subject",
+    default="",
+    help="With --kind tests: the problem whose known bugs its students' tests must catch.",
 )
 @click.pass_context
 def new(
@@ -47,6 +54,7 @@ def new(
     functions: bool,
     unit: bool,
     one_class: bool,
+    subject: str,
 ) -> None:
     """Create PROBLEM_ID: a complete small problem (statement, samples, reference, generator,
     validator, an accepted and a wrong solution) that passes `judge verify` as made."""
@@ -55,7 +63,8 @@ def new(
     if interactive + functions + unit > 1:
         raise click.UsageError("--interactive, --functions and --unit are kinds of problem: choose one")
     chosen = "interactive" if interactive else "functions" if functions or one_class else "unit" if unit else kind
-    made = scaffold.create(ctx.obj["problems"], problem_id, language, title, chosen, "class" if one_class else "")
+    shape = "class" if one_class else ""
+    made = scaffold.create(ctx.obj["problems"], problem_id, language, title, chosen, shape, subject)
     out.print(f"created {made.directory}:")
     for path in made.files:
         out.print(f"  {path}")

@@ -90,6 +90,7 @@ class Tests(Kind):
         return CaseRun(None, CaseVerdict(Verdict.IE, "a tests problem's cases are judged by judge_data"))
 
     def starter(self, own: str, other: str, shape: str = "") -> Starter:
+        # suite/ gets the public inputs of the problem under test (judge.author.scaffold).
         return Starter(
             "Tests of a Problem", (("tests/problem.yaml.j2", "problem.yaml"), ("tests/statement.md.j2", "statement.md"))
         )

@@ -96,3 +96,42 @@ def test_judge_run_and_grade_report_the_bugs_caught(root: Path) -> None:
     assert graded.returncode == 0, graded.stdout + graded.stderr
     assert (out / "grades.csv").read_text().splitlines()[1:] == ["ann,5,5", "eve,0,0"]
     assert "a.txt: not a test file" in graded.stdout + graded.stderr
+
+
+def test_verify_wants_the_reference_suite_to_catch_every_bug(root: Path) -> None:
+    from judge.author import verify
+
+    here = problems.make(root, "sums-verify", FAST_BUGS)
+    (here / "solutions" / "wrong_answer" / "shallow").mkdir(parents=True)
+    (here / "solutions" / "wrong_answer" / "shallow" / "01.in").write_text("2\n1 2\n")
+    checks = verify.prepare(here).checks
+    said = {c.name: c.failures for c in checks}
+    assert said["the reference suite catches every bug"] == (f"{here / 'suite'}: crash_on_one: not caught",)
+    assert said["example suites"] == ()  # the shallow suite catches none, as its folder says
+    (here / "suite" / "02.in").write_text("1\n7\n")
+    (here / "solutions" / "wrong_answer" / "shallow" / "02.in").write_text("1\n7\n")
+    (here / "solutions" / "wrong_answer" / "shallow" / "03.in").write_text("3\n-5 -1 -8\n")
+    said = {c.name: c.failures for c in verify.prepare(here).checks}
+    assert said["the reference suite catches every bug"] == ()
+    assert said["example suites"] == (
+        f"{here / 'solutions' / 'wrong_answer' / 'shallow'}: catches every bug, though in wrong_answer/",
+    )
+
+
+def test_judge_new_makes_a_tests_problem_from_the_public_cases(root: Path) -> None:
+    from judge.author import scaffold
+
+    with pytest.raises(JudgeError, match=r"^--kind tests needs --for PROBLEM"):
+        scaffold.create(root, "nothing-for", "python3", kind="tests")
+    with pytest.raises(JudgeError, match=r"^--for names the problem under test of a tests problem, not a stdio one$"):
+        scaffold.create(root, "stdio-for", "python3", subject="sums")
+    samples = root / "sums" / "tests" / "samples"
+    samples.mkdir(parents=True, exist_ok=True)
+    (samples / "01.in").write_text("3\n-5 -1 -8\n")
+    (samples / "01.ans").write_text("-1\n")
+    made = scaffold.create(root, "sums-new", "python3", kind="tests", subject="sums")
+    assert (made.directory / "suite" / "01.in").read_text() == "3\n-5 -1 -8\n"
+    problem = kinds.load_problem(made.directory)
+    assert problem.spec.tests is not None and problem.spec.tests.of == "sums"
+    assert [g.name for g in problem.spec.groups][:2] == ["validity", "empty_part"]
+    assert not (root / "nothing-for").exists() and not (root / "stdio-for").exists()
