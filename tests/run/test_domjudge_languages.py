@@ -95,6 +95,16 @@ def test_javascript_modules(tmp_path: Path, files: dict[str, str]) -> None:
     assert verdict == "AC", said
 
 
+def test_a_javascript_file_that_does_not_parse_is_a_ce_even_where_nothing_imports_it(tmp_path: Path) -> None:
+    needs.require("javascript")
+    folder = tmp_path / "program"
+    folder.mkdir()
+    (folder / "main.mjs").write_text(READ_TWO + "console.log(a + b);\n")
+    (folder / "unused.mjs").write_text("import function hello() {}\n")
+    verdict, said = _run(folder, tmp_path, "3 4\n", "7\n")
+    assert verdict == "CE" and "unused.mjs" in said, said
+
+
 # A hostile program per language, given on its input the port of a listener of the test's, a
 # path outside its box and a token that names the processes it leaves behind.
 HOSTILE = {
