@@ -96,6 +96,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_functions.py
 	$(BIN)/python bench/bench_web_drain.py
 	$(BIN)/python bench/bench_unit.py
+	$(BIN)/python bench/bench_tests.py
 
 schema: $(STAMP)
 	$(BIN)/judge schema

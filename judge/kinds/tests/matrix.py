@@ -10,9 +10,11 @@ bug prints reaches the student, only whether it was caught."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from judge.errors import JudgeError
 from judge.kinds.base import CaseJob, Kind
@@ -21,7 +23,7 @@ from judge.kinds.tests.suite import StudentTest
 from judge.problem.spec import BUG_FOLDERS, Bug, Problem, Suite
 from judge.run import languages, lifecycle, programs, sandbox
 from judge.run.build import box
-from judge.run.programs import Built, ProgramError, Task
+from judge.run.programs import Built, ProgramError
 from judge.run.sources import Launch
 from judge.run.verdicts import Verdict
 
@@ -86,30 +88,60 @@ def _validator_issue(result: sandbox.RunResult, built: Built) -> str:
     return f"the validator {name} {programs.failure(result, built)}"
 
 
-def check(found: Subject, tests: Sequence[StudentTest], folder: Path, jobs: int = 2) -> tuple[Checked, ...]:
+def _fill(where: Path, built: Built) -> None:
+    """A box holding only the build, sealed (a run may add files, not change the build's)."""
+    for item in built.directory.iterdir():
+        if item.name == ".built":
+            continue
+        if item.is_dir() and not item.is_symlink():
+            shutil.copytree(item, where / item.name, symlinks=True)
+        elif item.is_file():
+            shutil.copy2(item, where / item.name)
+    sandbox.seal_build(where)
+
+
+def _empty(where: Path, keep: set[str]) -> None:
+    # What one run left in the box must not reach the next.
+    for entry in where.iterdir():
+        if entry.name not in keep:
+            lifecycle.remove_tree(entry)
+
+
+def run_batch(built: Built, inputs: tuple[Path, ...], limits: sandbox.RunLimits) -> tuple[sandbox.RunResult, ...]:
+    """A problem's program (validator, reference) on each input, in one box and one session."""
+    found: list[sandbox.RunResult] = []
+    with box() as where:
+        _fill(where, built)
+        keep = {entry.name for entry in where.iterdir()}
+        with sandbox.cases(where) as runner:
+            for given in inputs:
+                _empty(where, keep)
+                found.append(runner.run(list(built.argv), limits=limits, stdin=given))
+    return tuple(found)
+
+
+def check(found: Subject, tests: Sequence[StudentTest], folder: Path, pool: Pool) -> tuple[Checked, ...]:
     """Each test's validity: readable text, every validator's 42, the reference's clean run,
     and its .ans (if any) what the problem's checker accepts of the reference's output. A
-    valid test is written to `folder` as NAME.in and NAME.ans (the reference's answer)."""
+    valid test is left in `folder` as NAME.in and NAME.ans (the reference's answer)."""
     limits = found.problem.program_limits
     why = {t.name: _text_issue(t.input) for t in tests}
     readable = [t for t in tests if not why[t.name]]
-    tasks = [Task(v, (), t.input, limits.sandbox_limits(v)) for t in readable for v in found.validators]
-    tasks += [Task(found.reference, (), t.input, limits.sandbox_limits(found.reference)) for t in readable]
-    results = programs.run_all(tasks, jobs)
-    per = len(found.validators)
-    for index, test in enumerate(readable):
-        mine = results[index * per : (index + 1) * per]
-        issues = [i for i in (_validator_issue(r, v) for r, v in zip(mine, found.validators, strict=True)) if i]
-        if issues:
-            why[test.name] = issues[0]
-            continue
-        solved = results[len(readable) * per + index]
-        failed = programs.failure(solved, found.reference)
-        if failed:
-            why[test.name] = f"the reference {failed} on it"
-            continue
-        given, answer = folder / f"{test.name}.in", folder / f"{test.name}.ans"
+    inputs = tuple(folder / f"{t.name}.in" for t in readable)
+    for test, given in zip(readable, inputs, strict=True):
         given.write_bytes(test.input)
+    own = (*found.validators, found.reference)
+    batches = pool([(run_batch, (built, inputs, limits.sandbox_limits(built))) for built in own])
+    for index, test in enumerate(readable):
+        mine = [batch[index] for batch in batches]
+        issues = [i for i in (_validator_issue(r, v) for r, v in zip(mine, found.validators, strict=False)) if i]
+        solved = mine[-1]
+        failed = programs.failure(solved, found.reference)
+        given, answer = inputs[index], folder / f"{test.name}.ans"
+        if issues or failed:
+            why[test.name] = issues[0] if issues else f"the reference {failed} on it"
+            given.unlink()
+            continue
         if test.answer is not None:
             answer.write_bytes(test.answer)
             verdict = found.kind.check_answer(found.problem, (given, answer), solved.stdout)
@@ -142,46 +174,45 @@ def run_bug(found: Subject, bug: Bug, folder: Path, names: tuple[str, ...]) -> B
     (its verdict is not AC; the checker failing, IE, catches nothing)."""
     target = found.problem
     try:
-        built = programs.build(
-            found.kind.program(target, programs.load(target.directory / bug.path)), target.spec.limits.memory_mib
-        )
+        program = found.kind.program(target, programs.load(target.directory / bug.path))
+        built = programs.build(program, target.spec.limits.memory_mib)
     except ProgramError as err:
         return BugRun("", f"the bug does not build: {err}")
     limits = run_limits(target, built.language)
+    launch = Launch(built.argv, built.language)
     with box() as where:
-        for item in built.directory.iterdir():
-            if item.name == ".built":
-                continue
-            if item.is_dir() and not item.is_symlink():
-                shutil.copytree(item, where / item.name, symlinks=True)
-            elif item.is_file():
-                shutil.copy2(item, where / item.name)
-        sandbox.seal_build(where)
+        _fill(where, built)
         keep = {entry.name for entry in where.iterdir()}
         with sandbox.cases(where, wanted=not found.kind.own_sandboxes) as runner:
             for name in names:
-                for entry in where.iterdir():  # what one test's run left must not reach the next
-                    if entry.name not in keep:
-                        lifecycle.remove_tree(entry)
+                _empty(where, keep)
                 case = (folder / f"{name}.in", folder / f"{name}.ans")
-                job = CaseJob(target, Launch(built.argv, built.language), where, case, limits, runner)
-                verdict = found.kind.judge_case(job).decided.verdict
+                verdict = found.kind.judge_case(CaseJob(target, launch, where, case, limits, runner)).decided.verdict
                 if verdict not in (Verdict.AC, Verdict.IE):
                     return BugRun(name)
     return BugRun("")
 
 
-def run_bugs(
-    found: Subject, bugs: tuple[Bug, ...], folder: Path, names: tuple[str, ...], jobs: int = 2
-) -> tuple[BugRun, ...]:
-    """Every bug against the valid tests, `jobs` bugs at a time."""
-    if not names:
-        return tuple(BugRun("") for _ in bugs)
-    if jobs <= 1 or len(bugs) <= 1:
-        return tuple(run_bug(found, bug, folder, names) for bug in bugs)
-    with lifecycle.worker_pool(min(jobs, len(bugs))) as pool:
-        futures = [pool.submit(lifecycle.in_worker, run_bug, found, bug, folder, names) for bug in bugs]
-        return tuple(future.result() for future in futures)
+Job = tuple[Callable[..., Any], tuple[Any, ...]]
+Pool = Callable[[Sequence[Job]], list[Any]]
+
+
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[Pool]:
+    """Run batches of jobs (a function and its arguments), `jobs` at a time in worker processes,
+    each batch's results in order; one pool for the checks and the bugs."""
+    if jobs <= 1:
+        yield lambda batch: [function(*args) for function, args in batch]
+        return
+    with lifecycle.worker_pool(jobs) as pool:
+        try:
+            yield lambda batch: [
+                future.result()
+                for future in [pool.submit(lifecycle.in_worker, function, *args) for function, args in batch]
+            ]
+        except BaseException:
+            lifecycle.stop_pool(pool)
+            raise
 
 
 def judge_tests(
@@ -192,8 +223,11 @@ def judge_tests(
     bugs = bugs_of(target.directory, suite)
     folder = lifecycle.make_temp_dir("tests")
     try:
-        checked = check(found, tests, folder, jobs)
-        valid = tuple(c.name for c in checked if not c.why)
-        return checked, run_bugs(found, bugs, folder, valid, jobs)
+        with worker_pool(jobs) as pool:
+            checked = check(found, tests, folder, pool)
+            valid = tuple(c.name for c in checked if not c.why)
+            if not valid:
+                return checked, tuple(BugRun("") for _ in bugs)
+            return checked, tuple(pool([(run_bug, (found, bug, folder, valid)) for bug in bugs]))
     finally:
         lifecycle.remove_dir(folder)

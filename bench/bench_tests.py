@@ -1,0 +1,113 @@
+"""`make bench`, tests problems (issue 60): a student's 20 tests against 10 bugs of a stdio
+problem (`judge new`'s, Python), every bug wrong only on the 20th test, so the whole matrix runs
+(200 bug runs, and the 20 tests' validator and reference runs first). The judge's figure is one
+submission judged in a process that has judged one before (the bugs built in the programs'
+cache, as `judge grade` judges a class); beside it, the same 200 bug runs one by one, each in a
+sandbox of its own (programs.run), and the 20 tests checked the same way. Medians of 3 runs.
+Target (issue 60): the matrix under 5 s on 2 cores. Not a test: nothing here fails a build.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from judge.author import scaffold  # noqa: E402
+from judge.grade import judging  # noqa: E402
+from judge.kinds.table import load_problem  # noqa: E402
+from judge.kinds.tests import matrix  # noqa: E402
+from judge.run import programs  # noqa: E402
+
+RUNS = 3
+TESTS = 20
+BUGS = 10
+BUG = """import sys
+data = sys.stdin.buffer.read().split()
+n = int(data[0])
+values = list(map(int, data[1 : n + 1]))
+best = ending_here = values[0]
+for value in values[1:]:
+    ending_here = max(value, ending_here + value)
+    best = max(best, ending_here)
+print(best + {k} if n == {n} else best)
+"""
+SPEC = """id: sums-tests
+title: Tests of sums
+source: make bench
+kind: tests
+reference: suite
+limits: {time_s: 1.0, memory_mib: 256}
+tests: {for: sums, max_tests: 20}
+"""
+
+
+def make(root: Path) -> tuple[Path, Path]:
+    """The problem, its tests problem and a student's 20 tests (the last one catches every bug)."""
+    target = scaffold.create(root, "sums", "python3").directory
+    for k in range(1, BUGS + 1):
+        (target / "solutions" / "wrong_answer" / f"bug{k:02d}.py").write_text(BUG.format(k=k, n=TESTS))
+    (target / "solutions" / "wrong_answer" / "empty_part.py").unlink()
+    here = root / "sums-tests"
+    (here / "suite").mkdir(parents=True)
+    (here / "problem.yaml").write_text(SPEC)
+    (here / "statement.md").write_text("# Tests of sums\n")
+    rng = random.Random(60)
+    student = root / "student"
+    student.mkdir()
+    for n in range(1, TESTS + 1):
+        text = f"{n}\n{' '.join(str(rng.randint(-100, 100)) for _ in range(n))}\n"
+        (student / f"{n:02d}.in").write_text(text)
+        (here / "suite" / f"{n:02d}.in").write_text(text)
+    return here, student
+
+
+def one_by_one(here: Path, student: Path) -> float:
+    """The same runs, each in a sandbox of its own, one after another."""
+    problem = load_problem(here)
+    target = load_problem(here.parent / "sums")
+    kind = judging.kinds.of(target)
+    found = matrix.subject(target, kind)
+    limits = target.program_limits
+    inputs = [path.read_bytes() for path in sorted(student.glob("*.in"))]
+    assert problem.spec.tests is not None
+    bugs = [
+        programs.build(programs.load(target.directory / bug.path), 256)
+        for bug in matrix.bugs_of(target.directory, problem.spec.tests)
+    ]
+    start = time.perf_counter()
+    for data in inputs:
+        for built in (*found.validators, found.reference):
+            programs.run(programs.Task(built, (), data, limits.sandbox_limits(built)))
+    for built in bugs:
+        for data in inputs:
+            programs.run(programs.Task(built, (), data, matrix.run_limits(target, built.language)))
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        here, student = make(Path(folder))
+        problem = load_problem(here)
+        record = judging.judge(judging.identify(problem, student, "bench"))  # builds the bugs: warm
+        assert record.score == record.max_score == BUGS * 10, record
+        times = []
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            judging.judge(judging.identify(problem, student, "bench"))
+            times.append(time.perf_counter() - start)
+        alone = statistics.median(one_by_one(here, student) for _ in range(RUNS))
+    judged = statistics.median(times)
+    print(f"tests problem: {TESTS} tests x {BUGS} bugs (Python), the whole matrix")
+    print(f"  judged (validity, then each bug in one session, 2 at a time): {judged:.2f} s  (target < 5 s)")
+    print(f"  the same runs one by one, a sandbox each:                     {alone:.2f} s  ({alone / judged:.1f}x)")
+
+
+if __name__ == "__main__":
+    main()
