@@ -100,6 +100,9 @@ class _Course(_Strict):
     assignments: list[_Assignment] = Field(min_length=1)
     extensions: list[_Extension] = []
     default_language: str | None = Field(default=None, max_length=64)
+    runs_per_minute: int = Field(
+        default=6, ge=0, le=1000, description="Runs a student may start in a minute (0: no Run)"
+    )
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,7 @@ class Course:
     extensions: tuple[Extension, ...]
     path: Path | None  # None: no course file, the implicit course
     default_language: str | None = None  # the editor's language before a student has one of their own
+    runs_per_minute: int = 6  # Run on the samples or one's own input, per student (0: no Run)
 
     def assignment(self, assignment_id: str) -> Assignment | None:
         return next((a for a in self.assignments if a.id == assignment_id), None)
@@ -218,7 +222,9 @@ class _Builder:
             self.issue(("default_language",), f"unknown language {chosen!r} (known: {known})")
         if self.issues:
             raise SpecError(self.issues)
-        return Course(self.model.title, self.zone, assignments, extensions, self.path, chosen)
+        return Course(
+            self.model.title, self.zone, assignments, extensions, self.path, chosen, self.model.runs_per_minute
+        )
 
     def _assignment(self, index: int, raw: _Assignment) -> Assignment:
         here: tuple[str | int, ...] = ("assignments", index)

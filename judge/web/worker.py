@@ -28,8 +28,10 @@ from judge.kinds.table import load_problem
 from judge.problem import testdata
 from judge.problem.spec import Problem
 from judge.run import lifecycle, sandbox
+from judge.web import trying
 from judge.web.state import live
 from judge.web.state.queueing import Claim
+from judge.web.state.runs import Runs, TriedResult
 from judge.web.state.store import Store
 
 IDLE_POLL_S = 0.2
@@ -190,6 +192,24 @@ def failed_record(claim: Claim, why: str) -> results.GradeRecord:
     )
 
 
+def serve_run(runs: Runs, loaded: LoadedProblems, problems_dir: Path) -> bool:
+    """Judge the oldest queued run, if any (whether there was one). Runs come after every
+    queued submission: trying code never delays what counts."""
+    taken = runs.claim(os.getpid())
+    if taken is None:
+        return False
+    try:
+        problem = loaded.get(problems_dir / taken.claim.problem)
+        result = trying.judge_run(taken, submitted_of(taken.claim, problem))
+    except JudgeError as err:
+        result = TriedResult("", str(err), ())
+    except Exception as err:  # a bug of the judge: said on the run's page, and the worker goes on
+        traceback.print_exc()
+        result = TriedResult("", f"internal error of the judge: {err}", ())
+    runs.finish(taken.claim.id, os.getpid(), result)
+    return True
+
+
 def serve_queue(settings: WorkerSettings, stop: Event) -> None:
     """A worker process: judge queued submissions until `stop` is set or the server is gone;
     when none is queued, make the explanations students asked for."""
@@ -201,10 +221,13 @@ def serve_queue(settings: WorkerSettings, stop: Event) -> None:
     lifecycle.handle_sigterm()
     lifecycle.die_with_parent(parent)
     store = Store(data_dir)
+    runs = Runs(store)
     loaded = LoadedProblems()
     while not stop.is_set() and os.getppid() == parent:
         claim = store.claim(os.getpid())
         if claim is None:
+            if serve_run(runs, loaded, problems_dir):
+                continue
             asked = store.claim_explanation(os.getpid())
             if asked is None:
                 stop.wait(IDLE_POLL_S)

@@ -1,4 +1,4 @@
-"""Issue 59's editor in Chromium, at a desktop's width and a phone's, with axe-core: a first
+"""Issue 59's editor and Run in Chromium, at a desktop's width and a phone's, with axe-core: a first
 visit is in the course's language with Ace's mode and indentation from the first keystroke,
 the starter is in the editor, and a new language offers to swap an untouched starter."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from tests import needs
 from tests.test_cli import judge
-from tests.web.conftest import Server, log_in
+from tests.web.conftest import Server, log_in, write_code
 from tests.web.test_pages import ARGS, CHROMIUM, check_page
 
 pytestmark = needs.mark("chromium")
@@ -30,10 +30,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dic
     for problem in ("maxf", "sums"):
         assert judge("--problems", str(problems), "gen", problem).returncode == 0
     (root / "course.yaml").write_text(
-        "title: C\ndefault_language: python3\nassignments:\n  - {id: w, problems: [maxf, sums]}\n"
+        "title: C\ndefault_language: python3\nassignments:\n  - {id: w, problems: [maxf, sums], max_submissions: 5}\n"
     )
     server = Server(problems, root / "data")
-    tokens = server.roster("ana", "bo", "cy")
+    tokens = server.roster("ana", "bo", "cy", "di", "ed")
     server.start()
     yield server, tokens
     server.stop()
@@ -97,4 +97,39 @@ def test_a_new_language_offers_to_swap_an_untouched_starter(
     page.wait_for_selector("#submit-form[data-editor=ace]")
     assert page.eval_on_selector("#language", "e => e.value") == "python3"
     assert page.evaluate("ace.edit('editor').getValue()") == ""
+    page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("user", "width"), [("di", 1280), ("ed", 390)])
+def test_run_on_the_samples_and_on_ones_own_input_leaves_the_quota(
+    site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path, user: str, width: int
+) -> None:
+    """Run judged by the server's workers: every sample with its verdict and time, then the
+    student's own input with what the program printed; no submission used."""
+    server, tokens = site
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    log_in(page, server.base, user, tokens[user])
+    page.goto(server.base + "/problems/sums")
+    page.wait_for_selector("#submit-form[data-editor=ace]")
+    assert "0 of 5 used" in page.inner_text("#used")
+    check_page(page, f"run-form-{width}", width, tmp_path)
+    write_code(page, "n = int(input())\nprint(-1)\n")  # the second sample's answer only
+    page.click("#run-samples")
+    page.wait_for_selector(".run-case", timeout=120_000)
+    verdicts = page.eval_on_selector_all(".run-case h2 .v", "vs => vs.map(v => v.textContent)")
+    assert verdicts == ["WA", "AC"]  # the first fails; the second is judged all the same
+    assert " s" in page.inner_text(".run-case h2 .meta")
+    check_page(page, f"run-samples-{width}", width, tmp_path)
+    page.click("#run-back")
+    page.wait_for_selector("#submit-form[data-editor=ace]")
+    assert page.evaluate("ace.edit('editor').getValue()") == "n = int(input())\nprint(-1)\n"  # kept
+    write_code(page, "n = int(input())\nprint(n * 2)\n")
+    page.fill("#own-input", "21\n")
+    page.click("#run-input")
+    page.wait_for_selector(".run-case", timeout=120_000)
+    assert page.inner_text(".run-output").strip() == "42"
+    check_page(page, f"run-own-{width}", width, tmp_path)
+    page.goto(server.base + "/problems/sums")
+    assert "0 of 5 used" in page.inner_text("#used")  # no submission spent
     page.close()

@@ -32,6 +32,7 @@ from judge.web.coursefile import CourseWatch
 from judge.web.state.accounts import User
 from judge.web.state.lti import LtiRecords
 from judge.web.state.review import Reviews
+from judge.web.state.runs import Runs
 from judge.web.state.store import Store, SubmissionRow
 
 CSP = (
@@ -99,6 +100,7 @@ class Site:
         self.store = Store(settings.data_dir)
         self.lti = LtiRecords(self.store)  # LTI's rows, on the store's database
         self.reviews = Reviews(self.store)  # the review's rows (rubrics, grades by hand), alike
+        self.runs = Runs(self.store)  # runs on the samples or one's own input (issue 59), alike
         for note in self.store.notes:
             log.warning("%s", note)
         self.problems: dict[str, Problem] = {}

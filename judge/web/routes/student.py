@@ -27,7 +27,9 @@ from judge.kinds import shown
 from judge.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
+from judge.web.routes import trying
 from judge.web.routes.auth import require_user
+from judge.web.routes.door import default_language, program_of, read_upload
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
 from judge.web.state import live
 from judge.web.state.accounts import User
@@ -150,19 +152,6 @@ EDITOR_MODES = {
 EDITOR = Path(__file__).parent.parent / "static" / "ace" / "ace.js"
 
 
-def default_language(site: Site, user: User, problem: Problem) -> str | None:
-    """The language the page starts in, and that of pasted code sent with none chosen: the
-    student's last on this problem, else their last anywhere, else the course's
-    `default_language`; None when there is none. Never the reference's: a Java reference
-    made a Python paste a Java CE."""
-    mine = site.store.of_student(user.id)
-    for row in [r for r in mine if r.problem == problem.id] + mine:
-        if row.language in site.table.languages:
-            return row.language
-    chosen = site.course.default_language
-    return chosen if chosen in site.table.languages else None
-
-
 def starters_of(site: Site, problem: Problem) -> dict[str, str]:
     """The starting file's text per language, for the editor (empty: the kind has none)."""
     made: dict[str, str] = {}
@@ -217,6 +206,8 @@ def problem_view(
         # Without scripts too, an empty editor holds the starter of the language it is in.
         source_text=source or ("" if error else starters.get(chosen, "")),
         starters=starters,
+        runs=site.course.runs_per_minute > 0,
+        own_input=trying.own_input_allowed(kinds.of(problem).name),
         error=error,
         max_kib=site.settings.max_source_bytes // 1024,
         limits=text,
@@ -275,64 +266,6 @@ def starter_file(
     )
 
 
-def _upload(site: Site, file: UploadFile | None, source: str, back: str) -> tuple[str, bytes]:
-    """The submitted file's name and bytes (or the pasted text's), refused in one sentence
-    when its name is a path or it is over the site's size limit."""
-    limit = site.settings.max_source_bytes
-    if file is not None and file.filename:
-        name = file.filename
-        if any(bad in name for bad in ("/", "\\", "\0")) or name.startswith(".") or ".." in name or len(name) > 128:
-            raise WebError(
-                400,
-                f"The file name {name!r} looks like a path; upload a plain file name such as main.cpp.",
-                back,
-                "Back to the form",
-            )
-        data = file.file.read(limit + 1)
-    else:
-        name = "pasted"
-        data = source.replace("\r\n", "\n").encode("utf-8")
-    if len(data) > limit:
-        raise WebError(413, f"The source is over the {limit // 1024} KiB limit.", back, "Back to the form")
-    return name, data  # empty, binary, not UTF-8: run/sources.py's rules, in _program
-
-
-def _program(
-    site: Site, problem: Problem, language: str, name: str, data: bytes, back: str, fallback: str | None
-) -> sources.Sources:
-    """The upload as a program, identified once, here at the door, by run/sources.py's rules
-    (empty, binary, not UTF-8, an archive's entries) and the problem's rule on build scripts,
-    as `judge grade` would: what is refused here is never queued."""
-    chosen = (
-        None
-        if sources.is_archive(Path(name)) and language == "auto"
-        else _language(site, language, name, back, fallback)
-    )
-    build_scripts: sources.BuildScripts = "use" if problem.spec.build_script else "refuse"
-    try:
-        return sources.from_upload(name, data, sources.SUBMISSION_CAPS, chosen, build_scripts)
-    except JudgeError as err:
-        raise WebError(400, f"{err}.", back, "Back to the form") from None
-
-
-def _language(site: Site, language: str, name: str, back: str, fallback: str | None) -> str:
-    known = ", ".join(site.table.languages)
-    if language == "auto":
-        if name == "pasted":
-            if fallback is not None:
-                return fallback
-            raise WebError(400, f"Choose the language of pasted source ({known}).", back, "Back to the form")
-        try:
-            return site.table.detect(Path(name)).id
-        except JudgeError:
-            raise WebError(
-                400, f"Unknown language for {name!r}: choose one of {known}.", back, "Back to the form"
-            ) from None
-    if language in site.table.languages:
-        return language
-    raise WebError(400, f"Unknown language {language!r}: choose one of {known}.", back, "Back to the form")
-
-
 def submit(
     request: Request,
     problem_id: str,
@@ -373,8 +306,8 @@ def _accept(
                 403, f"{assignment.name} closed at {site.when(closed - MINUTE)}; nothing more is accepted.", back
             )
         quota = assignment.max_submissions
-    name, data = _upload(site, file, source, back)
-    program = _program(site, problem, language, name, data, back, default_language(site, user, problem))
+    name, data = read_upload(site, file, source, back)
+    program = program_of(site, problem, language, name, data, back, default_language(site, user, problem))
     try:
         return site.store.submit(
             user.id,
@@ -566,6 +499,7 @@ def routes(site: Site) -> APIRouter:
     router.add_api_route("/problems/{problem_id}", problem_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/problems/{problem_id}/submit", submit, methods=["POST"], max_body_size=site.submit_bytes)
     router.add_api_route("/problems/{problem_id}/starter/{language}", starter_file, methods=["GET"])
+    trying.add_routes(router, site)
     router.add_api_route("/submissions", my_submissions, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/submissions/{submission_id}", submission_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/submissions/{submission_id}/events", events, methods=["GET"])

@@ -342,6 +342,28 @@ CREATE TABLE review_regrades (
 );
 CREATE INDEX review_regrades_by_student ON review_regrades (student, id);
 """
+# Runs (issue 59): a student's code tried on the public samples or their own input, judged by
+# the workers, never a submission: no quota, no gradebook, no submission's page.
+_VERSION_8 = """
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    student TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    language TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    source BLOB NOT NULL,
+    program BLOB,                    -- the program as the door identified it (sources.as_record)
+    own_input TEXT,                  -- NULL: the public samples
+    status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'done')),
+    worker INTEGER,
+    created REAL NOT NULL,
+    started REAL,
+    finished REAL,
+    result TEXT                      -- its JSON (judge.web.state.runs.TriedResult)
+);
+CREATE INDEX runs_by_student ON runs (student, created);
+CREATE INDEX runs_by_status ON runs (status, id);
+"""
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_1),
     _statements(_VERSION_2),
@@ -350,6 +372,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_5),
     _statements(_VERSION_6),
     _statements(_VERSION_7),
+    _statements(_VERSION_8),
 )
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")

@@ -1,0 +1,98 @@
+"""Run (issue 59): the problem page's code tried on the public samples, or on the student's own
+input, before it is submitted. A run is judged by the workers like a submission (the same
+sandbox and limits) but only on public cases, is in no quota and no gradebook, and is kept
+apart from submissions (state/runs.py). One at a time per student, and at most the course's
+`runs_per_minute`."""
+
+from __future__ import annotations
+
+import math
+
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from judge.kinds import table as kinds
+from judge.run import sources
+from judge.web.routes.auth import require_user
+from judge.web.routes.door import default_language, program_of, read_upload
+from judge.web.routes.site import Site, WebError, base, site_of
+from judge.web.state.accounts import User
+from judge.web.state.queueing import PendingError, RateError
+from judge.web.state.runs import RunOffError
+
+OWN_INPUT_BYTES = 16 * 1024  # the most a student's own input may hold
+OWN_INPUT_KINDS = ("stdio",)  # kinds whose program reads its input: one's own input means something
+
+
+def own_input_allowed(kind: str) -> bool:
+    return kind in OWN_INPUT_KINDS
+
+
+def start_run(
+    request: Request,
+    problem_id: str,
+    language: str = Form("auto"),
+    source: str = Form(""),
+    own_input: str = Form(""),
+    on: str = Form("samples"),
+    file: UploadFile | None = File(None),
+    user: User = Depends(require_user),
+    site: Site = Depends(site_of),
+) -> Response:
+    """Queue a run of the form's code; its page follows it."""
+    problem, _ = site.open_problem(user, problem_id)
+    back = f"/problems/{problem.id}#submit"
+    given: str | None = None
+    if on == "input":
+        if not own_input_allowed(kinds.of(problem).name):
+            raise WebError(400, "This problem's program reads no input: Run it on the samples.", back, "Back")
+        given = own_input.replace("\r\n", "\n")
+        if len(given.encode("utf-8")) > OWN_INPUT_BYTES:
+            raise WebError(413, f"Your input is over the {OWN_INPUT_BYTES // 1024} KiB a run takes.", back, "Back")
+    name, data = read_upload(site, file, source, back)
+    program = program_of(site, problem, language, name, data, back, default_language(site, user, problem))
+    record = (program.language.id, name, data, sources.as_record(program))
+    # A teacher may try as much as they like; a student by the course's cap.
+    cap = site.course.runs_per_minute if user.role == "student" else max(site.course.runs_per_minute, 1000)
+    try:
+        run_id = site.runs.ask(user.id, problem.id, record, given, cap)
+    except RunOffError:
+        raise WebError(403, "This course has no Run: submit to have your code judged.", back, "Back") from None
+    except PendingError:
+        raise WebError(429, "Your last run is still running: wait for its result.", back, "Back") from None
+    except RateError as err:
+        raise WebError(
+            429,
+            f"{err.count} runs in the last minute is the most allowed; try again in {math.ceil(err.wait_s)} s.",
+            back,
+            "Back",
+        ) from None
+    return RedirectResponse(f"{base(request)}/runs/{run_id}", status_code=303)
+
+
+def run_page(
+    request: Request, run_id: int, user: User = Depends(require_user), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    found = site.runs.get(run_id)
+    # Another's run does not exist for a student, as another's submission does not.
+    if found is None or (found.student != user.id and not user.can_grade):
+        raise WebError(404, f"There is no run {run_id}.")
+    pending = found.status != "done"
+    language = site.table.languages.get(found.language)
+    return site.page(
+        request,
+        "web/run.html.j2",
+        user=user,
+        run=found,
+        language=language.name if language is not None else found.language,
+        pending=pending,
+        refresh=1 if pending else 0,
+    )
+
+
+def add_routes(router: APIRouter, site: Site) -> None:
+    # The body of a submission, and the student's own input beside it.
+    router.add_api_route(
+        "/problems/{problem_id}/run", start_run, methods=["POST"], max_body_size=site.submit_bytes + OWN_INPUT_BYTES
+    )
+    router.add_api_route("/runs/{run_id}", run_page, methods=["GET"], response_class=HTMLResponse)

@@ -1,0 +1,93 @@
+"""Run on the problem page (issue 59), through its routes: queued apart from submissions (the
+quota and the list untouched), one at a time, at most the course's runs_per_minute, another
+student's run not found, one's own input only where the program reads input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from judge.author import scaffold
+from judge.web.serving.app import Settings, create_app
+from judge.web.state.runs import Runs, TriedCase, TriedResult
+from judge.web.state.store import Store
+
+
+def _client(tmp_path: Path, course_extra: str = "") -> tuple[TestClient, dict[str, str]]:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    scaffold.create(problems, "sums", "python3")
+    scaffold.create(problems, "maxf", "python3", kind="functions")
+    (tmp_path / "course.yaml").write_text(
+        "title: C\nassignments:\n  - {id: w, problems: [sums, maxf], max_submissions: 3}\n" + course_extra
+    )
+    store = Store(tmp_path / "data")
+    tokens = {who: store.add_user(who) for who in ("ada", "bo")}
+    app = create_app(Settings(problems_dir=problems, data_dir=tmp_path / "data"), start_workers=False)
+    return TestClient(app, follow_redirects=False), tokens
+
+
+def _log_in(client: TestClient, who: str, token: str) -> None:
+    assert client.post("/login", data={"user": who, "token": token}).status_code == 303
+
+
+def _finish(tmp_path: Path) -> int:
+    runs = Runs(Store(tmp_path / "data"))
+    taken = runs.claim(worker=1)
+    assert taken is not None
+    case = TriedCase("samples/01", "AC", "", 0.02, "5\n", "4\n", "4\n", "")
+    assert runs.finish(taken.claim.id, 1, TriedResult("", "", (case,)))
+    return taken.claim.id
+
+
+def test_a_run_is_queued_apart_and_shown_to_its_student_alone(tmp_path: Path) -> None:
+    client, tokens = _client(tmp_path)
+    _log_in(client, "ada", tokens["ada"])
+    page = client.get("/problems/sums").text
+    assert 'id="run-samples"' in page and 'id="run-input"' in page and "Submissions: 0 of 3 used" in page
+    sent = client.post("/problems/sums/run", data={"language": "python3", "source": "print(4)\n", "on": "samples"})
+    assert sent.status_code == 303 and sent.headers["location"].startswith("/runs/")
+    shown = client.get(sent.headers["location"])
+    assert shown.status_code == 200 and "Waiting for a worker" in shown.text
+    # Not a submission: no quota used, nothing in the list or the store's submissions.
+    assert Store(tmp_path / "data").of_student("ada") == []
+    assert "0 of 3 used" in client.get("/problems/sums").text
+    again = client.post("/problems/sums/run", data={"language": "python3", "source": "print(4)\n", "on": "samples"})
+    assert again.status_code == 429 and "still running" in again.text
+    run_id = _finish(tmp_path)
+    done = client.get(f"/runs/{run_id}").text
+    assert "samples/01" in done and 'class="v AC"' in done and "0.02 s" in done
+    own = client.post(
+        "/problems/sums/run",
+        data={"language": "python3", "source": "print(4)\n", "on": "input", "own_input": "3\n1 2 3\n"},
+    )
+    assert own.status_code == 303
+    assert Runs(Store(tmp_path / "data")).get(int(own.headers["location"].rsplit("/", 1)[1])).own_input == "3\n1 2 3\n"  # type: ignore[union-attr]
+    # Another student: that run does not exist.
+    other = TestClient(client.app, follow_redirects=False)
+    _log_in(other, "bo", tokens["bo"])
+    assert other.get(f"/runs/{run_id}").status_code == 404
+
+
+def test_the_cap_a_minute_holds_and_a_function_runs_on_its_samples_only(tmp_path: Path) -> None:
+    client, tokens = _client(tmp_path, "runs_per_minute: 2\n")
+    _log_in(client, "ada", tokens["ada"])
+    for _ in range(2):
+        sent = client.post("/problems/sums/run", data={"language": "python3", "source": "print(4)\n"})
+        assert sent.status_code == 303
+        _finish(tmp_path)
+    capped = client.post("/problems/sums/run", data={"language": "python3", "source": "print(4)\n"})
+    assert capped.status_code == 429 and "2 runs in the last minute is the most allowed" in capped.text
+    page = client.get("/problems/maxf").text
+    assert 'id="run-samples"' in page and 'id="run-input"' not in page
+    refused = client.post("/problems/maxf/run", data={"language": "python3", "source": "x = 1\n", "on": "input"})
+    assert refused.status_code == 400 and "Run it on the samples" in refused.text
+
+
+def test_a_course_without_runs_shows_no_run_button(tmp_path: Path) -> None:
+    client, tokens = _client(tmp_path, "runs_per_minute: 0\n")
+    _log_in(client, "ada", tokens["ada"])
+    assert 'id="run-samples"' not in client.get("/problems/sums").text
+    refused = client.post("/problems/sums/run", data={"language": "python3", "source": "print(4)\n"})
+    assert refused.status_code == 403

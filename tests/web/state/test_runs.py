@@ -1,0 +1,68 @@
+"""Runs (issue 59) as stored: one at a time per student, a per-minute cap, never a submission,
+claimed by one worker, taken again when its worker is long gone, and only the newest kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.web.state.queueing import PendingError, RateError
+from judge.web.state.runs import KEPT, STALE_S, RunOffError, Runs, TriedCase, TriedResult
+from judge.web.state.store import Store
+
+PROGRAM = ("python3", "pasted", b"print(1)\n", b"")
+DONE = TriedResult("", "", (TriedCase("samples/1", "AC", "", 0.01, "1\n", "1\n", "1\n", ""),))
+
+
+def _runs(tmp_path: Path) -> tuple[Store, Runs]:
+    store = Store(tmp_path / "data")
+    store.add_user("ada")
+    return store, Runs(store)
+
+
+def test_a_run_is_no_submission_and_waits_for_the_last_one(tmp_path: Path) -> None:
+    store, runs = _runs(tmp_path)
+    first = runs.ask("ada", "sums", PROGRAM, None, per_minute=5, now=100.0)
+    assert store.used("ada", "sums") == 0 and store.of_student("ada") == []  # not a submission
+    with pytest.raises(PendingError):
+        runs.ask("ada", "sums", PROGRAM, "7\n", per_minute=5, now=101.0)
+    taken = runs.claim(worker=9, now=102.0)
+    assert taken is not None and taken.claim.id == first and taken.own_input is None
+    assert runs.claim(worker=8, now=103.0) is None  # one worker's
+    assert not runs.finish(first, worker=8, result=DONE)  # a stale worker stores nothing
+    assert runs.finish(first, worker=9, result=DONE, now=104.0)
+    found = runs.get(first)
+    assert found is not None and found.status == "done" and found.result == DONE
+    second = runs.ask("ada", "sums", PROGRAM, "7\n", per_minute=5, now=105.0)
+    found = runs.get(second)
+    assert found is not None and found.own_input == "7\n" and found.status == "queued"
+
+
+def test_the_per_minute_cap_holds_and_zero_is_no_run(tmp_path: Path) -> None:
+    _, runs = _runs(tmp_path)
+    for k in range(3):
+        made = runs.ask("ada", "sums", PROGRAM, None, per_minute=3, now=100.0 + k)
+        assert runs.claim(worker=1, now=100.0 + k) is not None
+        runs.finish(made, 1, DONE)
+    with pytest.raises(RateError) as caught:
+        runs.ask("ada", "sums", PROGRAM, None, per_minute=3, now=110.0)
+    assert caught.value.count == 3 and caught.value.wait_s == pytest.approx(50.0)
+    assert runs.ask("ada", "sums", PROGRAM, None, per_minute=3, now=161.0) > 0  # a minute on
+    with pytest.raises(RunOffError):
+        runs.ask("ada", "sums", PROGRAM, None, per_minute=0, now=300.0)
+
+
+def test_a_run_whose_worker_is_gone_is_taken_again_and_old_runs_go(tmp_path: Path) -> None:
+    _, runs = _runs(tmp_path)
+    made = runs.ask("ada", "sums", PROGRAM, None, per_minute=100, now=100.0)
+    assert runs.claim(worker=1, now=100.0) is not None
+    again = runs.claim(worker=2, now=100.0 + STALE_S + 1)
+    assert again is not None and again.claim.id == made
+    assert runs.finish(made, 2, DONE)
+    for k in range(KEPT + 3):
+        runs.ask("ada", "sums", PROGRAM, None, per_minute=1000, now=1000.0 + k)
+        taken = runs.claim(worker=3, now=1000.0 + k)
+        assert taken is not None
+        runs.finish(taken.claim.id, 3, DONE)
+    assert runs.get(made) is None  # only the newest are kept

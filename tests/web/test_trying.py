@@ -1,0 +1,61 @@
+"""A run judged as the workers judge it (issue 59): only the public cases, every one of them
+even after one fails, each with its output, answer and time; one's own input with what the
+program printed; a CE with the compiler's words. Never a secret case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.web.state.queueing import Claim
+from judge.web.state.runs import RunClaim
+from judge.web.trying import OWN, judge_run
+from tests import needs
+
+
+@pytest.fixture(scope="module")
+def maxsum(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from judge.author import scaffold
+    from tests.test_cli import judge
+
+    problems = tmp_path_factory.mktemp("runs")
+    scaffold.create(problems, "maxsum", "python3")
+    assert judge("--problems", str(problems), "gen", "maxsum").returncode == 0
+    return problems / "maxsum"
+
+
+def _run(folder: Path, source: str, own_input: str | None = None):  # type: ignore[no-untyped-def]
+    from judge.kinds.table import load_problem
+    from judge.web.worker import submitted_of
+
+    problem = load_problem(folder)
+    claim = Claim(1, 0, "ada", "maxsum", "python3", "pasted", source.encode())
+    taken = RunClaim(claim, own_input)
+    return judge_run(taken, submitted_of(claim, problem))
+
+
+@needs.mark("isolation", "python3")
+def test_every_public_sample_is_judged_and_no_secret_case(maxsum: Path) -> None:
+    # -1 is the second sample's answer only: the first fails, and the second is judged all the same.
+    result = _run(maxsum, "print(-1)\n")
+    assert result.error == "" and result.compile_error == ""
+    assert [(c.name, c.verdict) for c in result.cases] == [("samples/01", "WA"), ("samples/02", "AC")]
+    first = result.cases[0]
+    assert first.input == "5\n-2 1 -3 4 -1\n" and first.output == "-1\n" and first.expected.strip() == "4"
+
+
+@needs.mark("isolation", "python3")
+def test_ones_own_input_shows_what_the_program_printed(maxsum: Path) -> None:
+    result = _run(maxsum, "n = int(input())\nprint(n * 2)\nimport sys\nprint('note', file=sys.stderr)\n", "21\n")
+    [case] = result.cases
+    assert case.name == f"{OWN}/1" and case.verdict == "" and case.output == "42\n" and case.stderr == "note\n"
+    assert case.expected == ""  # no answer to compare with
+    crashed = _run(maxsum, "raise SystemExit(3)\n", "1\n")
+    assert crashed.cases[0].verdict == "RE"
+
+
+@needs.mark("isolation", "python3")
+def test_a_syntax_error_is_the_compilers_words(maxsum: Path) -> None:
+    result = _run(maxsum, "def f(:\n")
+    assert result.cases == () and "SyntaxError" in result.compile_error
