@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import SandboxFailure
-from judge.run import defaults, lifecycle, sandbox, sources
+from judge.run import compiler_output, defaults, lifecycle, sandbox, sources
 from judge.run.languages import Language
 from judge.run.sandbox import Limit
 from judge.run.sources import Sources
@@ -100,4 +100,6 @@ def compile_submission(submission: Sources, where: Path, limits: sandbox.RunLimi
         what = {Limit.CPU: "CPU time", Limit.WALL: "time", Limit.FILE_SIZE: "file size"}
         text = f"compilation stopped: {what.get(result.limit_hit, str(result.limit_hit))} limit\n{text}"
         return Build(False, text, result.cpu_s, result.wall_s)
+    if result.exit_code != 0:
+        text = compiler_output.for_student(text, submission.language.family or submission.language.id)
     return Build(result.exit_code == 0, text, result.cpu_s, result.wall_s)

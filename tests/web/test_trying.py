@@ -59,3 +59,5 @@ def test_ones_own_input_shows_what_the_program_printed(maxsum: Path) -> None:
 def test_a_syntax_error_is_the_compilers_words(maxsum: Path) -> None:
     result = _run(maxsum, "def f(:\n")
     assert result.cases == () and "SyntaxError" in result.compile_error
+    # The student's file and line first, none of the judge's frames (issue 59, item 5).
+    assert result.compile_error.startswith('File "main.py", line 1') and "<string>" not in result.compile_error
