@@ -35,6 +35,9 @@ class LiveView:
     done: int  # judged cases counted for the reader ("case 7 of 17")
     total: int  # cases counted for the reader (0: no count is shown)
     secret_note: str  # what is said instead of the secret cases ("" when they are shown)
+    # Every public case shown and secret ones still to come, at a level that hides them: the page
+    # says the hidden tests are being judged (it looked stuck at "case 2 of 2 judged").
+    hidden_running: bool = False
 
 
 def dumps(entries: Sequence[JudgedCase]) -> str:
@@ -71,5 +74,7 @@ def for_student(entries: Sequence[JudgedCase], public_total: int, total: int, le
     if level == "cases" and not failed:
         return LiveView(tuple((e.name, e.verdict) for e in seen), len(seen), total, "")
     public = [e for e in seen if e.public]
-    note = "The secret cases' results come with the result of the whole submission." if total > public_total else ""
-    return LiveView(tuple((e.name, e.verdict) for e in public), len(public), public_total, note)
+    hidden = total > public_total
+    note = "The secret cases' results come with the result of the whole submission." if hidden else ""
+    cases = tuple((e.name, e.verdict) for e in public)
+    return LiveView(cases, len(public), public_total, note, hidden and not failed and len(public) >= public_total)

@@ -117,3 +117,27 @@ def test_the_page_starts_in_the_students_last_language_else_the_courses_never_th
     assert '<option value="python3" data-mode="python" selected>' in maxf
     assert 'spellcheck="false" autocapitalize="off">def max_sum(xs: list[int]) -&gt; int:' in maxf
     assert 'id="starters"' in maxf and "public long max_sum(int[] xs)" in maxf
+
+
+def test_a_pending_page_says_the_hidden_tests_run_once_the_samples_are_shown(tmp_path: Path) -> None:
+    """Issue 59, item 6: at a level that hides the secret cases, the page says they are being
+    judged, with a clock the browser keeps (waiting.js), not "case 2 of 2 judged"."""
+    from judge.web.state import live
+    from tests.test_cli import judge
+
+    client = _client(tmp_path)
+    assert judge("--problems", str(tmp_path / "problems"), "gen", "sums").returncode == 0
+    store = Store(tmp_path / "data")
+    sent = client.post("/problems/sums/submit", data={"language": "python3", "source": "print(4)\n"})
+    assert sent.status_code == 303
+    claim = store.claim(worker=1)
+    assert claim is not None
+    one = [live.JudgedCase("samples/01", "AC", True, 1.0)]
+    store.progress(claim, "running", 1, 22, live.dumps(one))
+    page = client.get(sent.headers["location"]).text
+    assert "case 1 of 2 judged" in page and "hidden tests" not in page
+    both = [*one, live.JudgedCase("samples/02", "AC", True, 1.0), live.JudgedCase("small/01", "WA", False, 1.0)]
+    store.progress(claim, "running", 3, 22, live.dumps(both))
+    page = client.get(sent.headers["location"]).text
+    assert "judging the hidden tests; results when all are done" in page and 'id="waited"' in page
+    assert "small/01" not in page and "of 2 judged" not in page and "/static/waiting.js" in page

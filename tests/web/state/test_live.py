@@ -44,3 +44,13 @@ def test_a_live_view_shows_no_secret_case_once_one_is_an_ie() -> None:
     assert len(live.for_student(entries, 1, 3, "cases", 10.0).cases) == 2
     failed = [*entries, live.JudgedCase("edge/02", "IE", False, 3.0)]
     assert live.for_student(failed, 1, 3, "cases", 10.0).cases == (("samples/01", "AC"),)
+
+
+def test_once_the_public_cases_are_shown_the_hidden_ones_are_said_to_run_and_no_more() -> None:
+    """Issue 59, item 6: "case 2 of 2 judged" looked stuck while the secret cases ran. The view
+    says the hidden tests are running, the same whether 0 or 3 of them have ended."""
+    assert not live.for_student(ENTRIES[:1], 2, 5, "groups", 200.0).hidden_running  # a sample to come
+    running = live.for_student(ENTRIES[:2], 2, 5, "groups", 200.0)
+    assert running.hidden_running and live.for_student(ENTRIES, 2, 5, "groups", 200.0) == running
+    assert not live.for_student(ENTRIES[:2], 2, 2, "groups", 200.0).hidden_running  # no secret case
+    assert not live.for_student(ENTRIES, 2, 5, "cases", 200.0).hidden_running  # they are shown
