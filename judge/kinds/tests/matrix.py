@@ -126,6 +126,9 @@ def check(found: Subject, tests: Sequence[StudentTest], folder: Path, pool: Pool
     valid test is left in `folder` as NAME.in and NAME.ans (the reference's answer)."""
     limits = found.problem.program_limits
     why = {t.name: _text_issue(t.input) for t in tests}
+    for test in tests:  # the kind's own rules first (a function's call against its signature)
+        issues = [] if why[test.name] else found.kind.input_issues(found.problem, test.input.decode("utf-8"))
+        why[test.name] = why[test.name] or (issues[0] if issues else "")
     readable = [t for t in tests if not why[t.name]]
     inputs = tuple(folder / f"{t.name}.in" for t in readable)
     for test, given in zip(readable, inputs, strict=True):
@@ -142,16 +145,22 @@ def check(found: Subject, tests: Sequence[StudentTest], folder: Path, pool: Pool
             why[test.name] = issues[0] if issues else f"the reference {failed} on it"
             given.unlink()
             continue
+        try:  # the answer as the kind writes it (a function's returned value, as JSON)
+            made = found.kind.answer_text(solved.stdout.decode("utf-8", errors="replace"), test.name)
+        except JudgeError as err:
+            why[test.name] = f"the reference gives no answer on it ({err})"
+            given.unlink()
+            continue
         if test.answer is not None:
             answer.write_bytes(test.answer)
             verdict = found.kind.check_answer(found.problem, (given, answer), solved.stdout)
             if not verdict.accepted:
                 line = f" (line {verdict.line})" if verdict.line else ""
-                why[test.name] = f"its .ans is not the reference's answer{line}"
+                why[test.name] = f"its expected answer is not the reference's{line}"
                 given.unlink()
                 answer.unlink()
                 continue
-        answer.write_bytes(solved.stdout)
+        answer.write_text(made, encoding="utf-8")
     return tuple(Checked(t.name, why[t.name]) for t in tests)
 
 

@@ -1,8 +1,10 @@
-"""A student's tests as submitted (a folder or archive of `NAME.in` files, `NAME.ans` optional):
-read under the spec's caps, each file named in the one-line error that refuses it."""
+"""A student's tests as submitted (a folder or archive of `NAME.in` files, `NAME.ans` optional,
+or for a function problem one `NAME.jsonl` of calls): read under the spec's caps, each file
+named in the one-line error that refuses it."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +16,7 @@ from judge.run import sources
 # A test's name: a plain name at the top of the submission (never a path, never hidden).
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 SUFFIXES = (".in", ".ans")
+CALLS = ".jsonl"  # a function problem's tests as calls, a line each (`calls`)
 
 
 @dataclass(frozen=True)
@@ -41,15 +44,46 @@ def read(given: Path | tuple[str, bytes], suite: Suite) -> tuple[StudentTest, ..
     return parse(shown, files, suite)
 
 
+def calls(shown: str, name: str, data: bytes) -> list[tuple[str, bytes]]:
+    """A function problem's tests as calls, a line each: `[args]` or `[args] -> expected` (JSON),
+    as the files NN.in (the arguments) and NN.ans (the expected value) they stand for."""
+    from judge.run.values import canonical
+
+    decoder = json.JSONDecoder()
+    found: list[tuple[str, bytes]] = []
+    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            args, end = decoder.raw_decode(text)
+            rest = text[end:].strip()
+            if rest and not rest.startswith("->"):
+                raise ValueError("expected `-> value` after the arguments")
+            expected = decoder.decode(rest[2:].strip()) if rest else None
+        except ValueError as err:
+            raise JudgeError(f"{shown}: {name}:{number}: not `[args] -> expected` in JSON ({err})") from None
+        if not isinstance(args, list):
+            raise JudgeError(f"{shown}: {name}:{number}: the arguments are a JSON list, e.g. [[1, 2, 3]]")
+        test = f"line-{number:02d}"  # what the student's report names it by
+        found.append((f"{test}.in", (canonical(args) + "\n").encode()))
+        if rest:
+            found.append((f"{test}.ans", (canonical(expected) + "\n").encode()))
+    return found
+
+
 def parse(shown: str, files: list[tuple[str, bytes]], suite: Suite) -> tuple[StudentTest, ...]:
     """The tests of these (name, content) files; JudgeError naming the first one refused."""
     inputs: dict[str, bytes] = {}
     answers: dict[str, bytes] = {}
+    if len(files) == 1 and files[0][0].endswith(CALLS):
+        files = calls(shown, *files[0])
     for name, data in files:
         stem, dot, suffix = name.rpartition(".")
         if not dot or f".{suffix}" not in SUFFIXES or not NAME.match(stem):
             raise JudgeError(
-                f"{shown}: {name}: not a test file (NAME.in, or NAME.ans beside it; NAME letters, digits, - and _)"
+                f"{shown}: {name}: not a test file (NAME.in, NAME.ans beside it optional, NAME letters, digits, - and _;"
+                " or one NAME.jsonl of calls)"
             )
         if len(data) > suite.max_test_bytes:
             raise JudgeError(f"{shown}: {name}: {len(data)} bytes, over the cap of {suite.max_test_bytes} per test")

@@ -56,7 +56,7 @@ def test_a_thorough_suite_catches_every_bug_and_a_hostile_one_nothing(root: Path
     validity = {
         c.name.removeprefix("validity/"): (c.verdict, c.message) for c in hostile.cases if c.group == "validity"
     }
-    assert validity["01"] == ("NJ", "its .ans is not the reference's answer (line 1)")
+    assert validity["01"] == ("NJ", "its expected answer is not the reference's (line 1)")
     assert validity["02"][0] == "NJ" and "rejected by the validator validate.py" in validity["02"][1]
     assert validity["03"] == ("AC", "valid")
     assert by_group(hostile)["empty-part"] == ("WA", "not caught")
@@ -135,3 +135,63 @@ def test_judge_new_makes_a_tests_problem_from_the_public_cases(root: Path) -> No
     assert problem.spec.tests is not None and problem.spec.tests.of == "sums"
     assert [g.name for g in problem.spec.groups][:2] == ["validity", "empty_part"]
     assert not (root / "nothing-for").exists() and not (root / "stdio-for").exists()
+
+
+def test_a_function_problem_is_tested_by_calls_a_line_each(root: Path) -> None:
+    from judge.author import scaffold
+
+    scaffold.create(root, "maxfn", "python3", kind="functions")
+    here = root / "maxfn-tests"
+    (here / "suite").mkdir(parents=True)
+    (here / "suite" / "01.in").write_text("[[-5, -1, -8]]\n")
+    (here / "statement.md").write_text("# Tests of maxfn\n")
+    (here / "problem.yaml").write_text(problems.TESTS_SPEC.format(id="maxfn-tests", extra="").replace("sums", "maxfn"))
+    problem = kinds.load_problem(here)
+    calls = '[[1, 2, 3]] -> 6\n[[-5, -1, -8]]\n\n[[1, 2]] -> 4\n["x"]\n'
+    folder = problems.write_tests(root / "students" / "calls", {"mine.jsonl": calls})
+    record = judging.judge(judging.identify(problem, folder, "calls"))
+    validity = {c.name: (c.verdict, c.message) for c in record.cases if c.group == "validity"}
+    assert validity["validity/line-01"] == ("AC", "valid")
+    assert validity["validity/line-02"] == ("AC", "valid")
+    assert validity["validity/line-04"] == ("NJ", "its expected answer is not the reference's")
+    assert validity["validity/line-05"][0] == "NJ"
+    assert by_group(record) == {"off_by_one": ("AC", "caught by line-02.in"), "raises": ("AC", "caught by line-01.in")}
+    assert (record.score, record.max_score) == (20.0, 20.0)
+    broken = problems.write_tests(root / "students" / "broken", {"mine.jsonl": "[[1, 2] -> 3\n"})
+    refused = judging.identify(problem, broken, "broken")
+    assert refused.data is None and "mine.jsonl:1: not `[args] -> expected` in JSON" in refused.error
+
+
+PEEK = """import glob, os, sys
+sys.stdin.read()
+# A bug that would pass every test if it could read the expected answer: beside its input
+# (through /proc/self/fd/0), or anywhere it can look.
+found = []
+try:
+    found.append(os.readlink("/proc/self/fd/0").rsplit(".", 1)[0] + ".ans")
+except OSError:
+    pass
+for pattern in ("*.ans", "/tmp/**/*.ans", "/tmp/*/*.ans", "/proc/1/cwd/**/*.ans"):
+    found += glob.glob(pattern, recursive=True)
+for path in found:
+    try:
+        print(open(path).read().strip())  # noqa: SIM115
+        break
+    except OSError:
+        continue
+else:
+    print(0)
+"""
+
+
+def test_a_bug_cannot_read_the_tests_expected_answers(root: Path) -> None:
+    peek = root / "sums" / "solutions" / "wrong_answer" / "peek.py"
+    peek.write_text(PEEK)
+    try:
+        problems.make(root, "sums-peek", "  bugs: [{path: solutions/wrong_answer/peek.py}]\n")
+        problem = kinds.load_problem(root / "sums-peek")
+        folder = problems.write_tests(root / "students" / "peeked", {"01.in": "1\n7\n", "01.ans": "7\n"})
+        record = judging.judge(judging.identify(problem, folder, "peeked"))
+    finally:
+        peek.unlink()
+    assert by_group(record) == {"peek": ("AC", "caught by 01.in")}

@@ -58,3 +58,14 @@ def test_tests_named_like_paths_are_refused(tmp_path: Path) -> None:
 
 def test_an_upload_of_one_file_is_one_test() -> None:
     assert [t.name for t in reading.read(("07.in", b"1\n5\n"), SUITE)] == ["07"]
+
+
+def test_calls_a_line_each_become_tests_with_or_without_expected_values() -> None:
+    text = b'# my calls\n[[1, 2, 3]] -> 6\n\n[[-5, "a->b"]]\n'
+    tests = reading.read(("mine.jsonl", text), SUITE)
+    assert [(t.name, t.input, t.answer) for t in tests] == [
+        ("line-02", b"[[1,2,3]]\n", b"6\n"),
+        ("line-04", b'[[-5,"a->b"]]\n', None),
+    ]
+    with pytest.raises(JudgeError, match=r"mine\.jsonl:1: the arguments are a JSON list"):
+        reading.read(("mine.jsonl", b"5 -> 5\n"), SUITE)
