@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 
 from judge.web.lti import passback
 from judge.web.lti import routes as lti_routes
-from judge.web.routes import api, auth, board, insight, rejudging, student, teacher
+from judge.web.routes import api, auth, board, insight, rejudging, review, student, teacher
 from judge.web.routes.site import FORM_FIELDS, Settings, Site, log
 from judge.web.serving import guard
 from judge.web.worker import Workers, WorkerSettings
@@ -108,6 +108,7 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
         teacher.routes(),
         rejudging.routes(),
         insight.routes(),
+        review.routes(site),
         board.routes(),
         lti_routes.routes(),
     ):
