@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from judge.errors import JudgeError
 from judge.run.sources import ARCHIVE_SUFFIXES
+from judge.web.state.accounts import valid_user_id
 from judge.web.state.store import Store, SubmissionRow
 
 
@@ -43,7 +44,12 @@ def chosen(rows: Iterable[SubmissionRow], every: bool, problems: Sequence[str] =
 
 
 def place(row: SubmissionRow, every: bool) -> PurePosixPath:
-    """Where a submission goes in the folder, relative to it."""
+    """Where a submission goes in the folder, relative to it. A student or problem that is no
+    plain folder name (an id from before ids had to start with a letter or digit: '..') is
+    refused, never followed out of the folder."""
+    for part, what in ((row.student, "student"), (row.problem, "problem")):
+        if not valid_user_id(part):
+            raise JudgeError(f"submission {row.id}: the {what} {part!r} is no folder name; rename it to export")
     owner = f"{row.student}+{row.id}" if every else row.student
     name = PurePosixPath(row.filename.replace("\\", "/")).name
     lower = name.lower()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import re
 import subprocess
 import sys
 import zipfile
@@ -124,3 +126,14 @@ def test_the_command_writes_the_folder_and_refuses_in_one_line(tmp_path: Path) -
         timeout=120,
     )
     assert missing.returncode != 0 and "nothing: no web judge data here" in missing.stderr
+
+
+def test_an_id_that_is_no_folder_name_is_never_followed_out_of_the_folder(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    for bad in ("..", ".", ".hidden", "-rf"):
+        with pytest.raises(JudgeError, match="starting with a letter or digit"):
+            store.add_user(bad)
+    # A row from a database made before the rule: refused in one line, nothing written.
+    row = exporting.chosen(store.of_student("ada"), every=False)[0]
+    with pytest.raises(JudgeError, match=re.escape("the student '..' is no folder name")):
+        exporting.place(dataclasses.replace(row, student=".."), every=False)

@@ -61,7 +61,7 @@ class Accounts(Database):
         if role not in ROLES:
             raise JudgeError(f"unknown role {role!r} (known: {', '.join(ROLES)})")
         if not valid_user_id(user_id):
-            raise JudgeError(f"{user_id!r}: a user id is 1-64 letters, digits, '.', '_' or '-'")
+            raise JudgeError(f"{user_id!r}: a user id is {ID_RULE}")
         token = secrets.token_urlsafe(18)
         with self.transaction() as db:
             db.execute(
@@ -165,8 +165,18 @@ class Accounts(Database):
         return User(row["id"], row["role"]) if row is not None else None
 
 
+ID_RULE = "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+
+
 def valid_user_id(user_id: str) -> bool:
-    return 0 < len(user_id) <= 64 and all(c.isascii() and (c.isalnum() or c in "._-") for c in user_id)
+    """An id is also a folder's name (exports, `judge grade`'s student folders) and a word on a
+    command line: it starts with a letter or digit, so it is never '.', '..', hidden or an option."""
+    return (
+        0 < len(user_id) <= 64
+        and user_id[0].isascii()
+        and user_id[0].isalnum()
+        and all(c.isascii() and (c.isalnum() or c in "._-") for c in user_id)
+    )
 
 
 def _session_hash(session_id: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeError
-from judge.web.state.accounts import valid_user_id
+from judge.web.state.accounts import ID_RULE, valid_user_id
 
 HEADERS = ("id", "student", "student_id")  # a first row naming the id column, skipped
 COLUMNS = ("name", "email", "section", "role")  # read only when the header row names them
@@ -36,7 +36,7 @@ def _text(csv_file: Path) -> str:
 def _entry(csv_file: Path, number: int, row: list[str], where: dict[str, int]) -> Enrolment:
     value = row[0].strip()
     if not valid_user_id(value):
-        raise JudgeError(f"{csv_file}:{number}: {value!r} is not an id (1-64 letters, digits, '.', '_' or '-')")
+        raise JudgeError(f"{csv_file}:{number}: {value!r} is not an id ({ID_RULE})")
     found = {c: row[i].strip() if i < len(row) else "" for c, i in where.items()}
     role = found.get("role", "").lower() or "student"
     if role not in ROSTER_ROLES:
