@@ -70,11 +70,16 @@ class Tests(Kind):
         return spec.model_copy(update=update)
 
     def read_data(self, problem: Problem, given: Path | tuple[str, bytes]) -> bytes:
-        assert problem.spec.tests is not None
-        tests = suite.read(given, problem.spec.tests)
-        return b"".join(
+        spec = problem.spec.tests
+        assert spec is not None
+        tests = suite.read(given, spec)
+        mine = b"".join(
             f"{t.name}\0{len(t.input)}\0".encode() + t.input + b"\0" + (t.answer or b"") + b"\0" for t in tests
         )
+        # The bugs too (the problem under test's digest has its programs, not its solutions):
+        # a bug changed or added judges every suite again.
+        target = problem.directory.parent / spec.of
+        return mine + matrix.bugs_digest(target, matrix.bugs_of(target, spec)).encode()
 
     def judge_data(
         self, problem: Problem, target: Problem, kind: Kind, given: Path | tuple[str, bytes]

@@ -9,6 +9,7 @@ bug prints reaches the student, only whether it was caught."""
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -42,6 +43,21 @@ def bugs_of(target_dir: Path, suite: Suite) -> tuple[Bug, ...]:
             if not item.name.startswith((".", "_")):
                 found.append(Bug(path=f"{SOLUTIONS}/{folder}/{item.name}"))
     return tuple(found)
+
+
+def bugs_digest(target_dir: Path, bugs: tuple[Bug, ...]) -> str:
+    """A hash of every bug's files (a file, or a folder's), in order."""
+    digest = hashlib.sha256()
+    for bug in bugs:
+        path = target_dir / bug.path
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for item in files:
+            digest.update(f"{item.relative_to(target_dir)}\0".encode())
+            try:
+                digest.update(item.read_bytes() + b"\0")
+            except OSError:
+                digest.update(b"unreadable\0")
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)

@@ -195,3 +195,22 @@ def test_a_bug_cannot_read_the_tests_expected_answers(root: Path) -> None:
     finally:
         peek.unlink()
     assert by_group(record) == {"peek": ("AC", "caught by 01.in")}
+
+
+def test_a_suites_hash_moves_with_the_bugs_and_a_count_names_none(root: Path) -> None:
+    problem = kinds.load_problem(root / "sums-tests")
+    folder = problems.write_tests(root / "students" / "hashed", {"01.in": "1\n7\n"})
+    before = judging.identify(problem, folder, "hashed").content_hash
+    bug = root / "sums" / "solutions" / "run_time_error" / "crash_on_one.py"
+    text = bug.read_text()
+    bug.write_text(text + "# changed\n")
+    try:
+        assert judging.identify(problem, folder, "hashed").content_hash != before
+    finally:
+        bug.write_text(text)
+    assert judging.identify(problem, folder, "hashed").content_hash == before
+    problems.make(root, "sums-count", "  shows: count\n")
+    counted = kinds.load_problem(root / "sums-count")
+    assert counted.spec.feedback == "verdict"
+    bugs = [g for g in counted.spec.groups if g.name != "validity"]
+    assert [(g.name, g.visibility) for g in bugs][:2] == [("bug-1", "secret"), ("bug-2", "secret")]
