@@ -167,14 +167,18 @@ _IN_A_ROW = {Verdict.TLE: "time limits exceeded", Verdict.MLE: "memory limits ex
 
 
 class GroupEnds:
-    """Which groups stop being judged, told the results of a submission in case order: a group
-    that breaks (on_reject) at its first failing case, a group with give_up_after_tle: K (or
+    """Which groups stop being judged, told the results of a submission in case order: a secret
+    group that breaks (on_reject) at its first failing case (a public one scored `all` is
+    judged whole), a group with give_up_after_tle: K (or
     give_up_after_mle) after K time (memory) limits exceeded in a row. Its later cases are not
     judged (NJ) and earn nothing. `full` judges every case. Mutable: one per judging of a submission."""
 
     def __init__(self, problem: Problem, full: bool = False) -> None:
         groups = () if full else problem.spec.groups
-        self.breaks = {g.name for g in groups if g.breaks}
+        # A public group scored all-or-nothing is judged whole (issue 59): its first failure
+        # already sets its score and the headline (the first failing case), and a student
+        # sees every sample's verdict instead of "samples/03 NJ".
+        self.breaks = {g.name for g in groups if g.breaks and not (g.visibility == "public" and g.scoring == "all")}
         # group -> (verdict, how many in a row end it)
         self.give_up = {g.name: tuple((Verdict(v), k) for v, k in g.gives_up) for g in groups if g.gives_up}
         self.streak: dict[tuple[str, Verdict], int] = {}

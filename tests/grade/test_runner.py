@@ -361,3 +361,19 @@ def test_a_worker_s_next_build_gets_the_same_session_and_a_box_with_only_its_fil
             assert now.runner.session is session and now.box == held.box
     finally:
         runner._drop_held()
+
+
+def test_a_public_group_scored_all_is_judged_whole_and_a_secret_one_still_breaks(tmp_path: Path) -> None:
+    """Issue 59: a student saw "samples/03 NJ not judged" after samples/01 failed. A public
+    all-or-nothing group is judged whole (its score and the headline are its first failure's
+    anyway); a secret group still ends at its first failure."""
+    from judge.author import scaffold
+    from judge.grade.runner import CaseResult, GroupEnds
+    from judge.kinds.table import load_problem
+    from judge.run.verdicts import Verdict
+
+    problem = load_problem(scaffold.create(tmp_path, "maxsum", "python3").directory)
+    ends = GroupEnds(problem)
+    assert not ends.add(CaseResult("samples/01", "samples", True, Verdict.WA, "", 0.0, 0.0, 0))
+    assert "samples" not in ends.ended
+    assert ends.add(CaseResult("negative/01", "negative", False, Verdict.WA, "", 0.0, 0.0, 0))
