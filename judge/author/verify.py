@@ -14,6 +14,7 @@ data run in the calling process.
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
@@ -25,6 +26,7 @@ from judge.errors import JudgeError
 from judge.kinds import table as kinds
 from judge.kinds.base import Decoy
 from judge.kinds.table import load_problem
+from judge.problem import testdata, variants
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import lifecycle, sandbox, sources
@@ -175,6 +177,40 @@ def _reference_accepted(problem: Problem, cases: list[CaseFiles]) -> Check:
         return Check(name, (f"{problem.spec.reference}: does not compile: {judged.build.message.strip()[:300]}",))
     wrong = [f"{r.name}: {r.verdict.value} {r.message}".rstrip() for r in judged.cases if r.verdict is not Verdict.AC]
     return Check(name, tuple(wrong), f"{len(judged.cases)} cases")
+
+
+def sampled(problem: Problem) -> list[variants.Chosen]:
+    """The variants verify checks (the spec's verify_sample of them); none without variants."""
+    return [] if problem.spec.variants is None else variants.sample(problem.spec.variants, problem.id)
+
+
+def variant_checks(problem: Problem, jobs: int = 1) -> list[Check]:
+    """Each sampled variant made whole (its inputs validated, its answers the reference's)
+    and judged by every accepted solution, which must get its expected verdict there too."""
+    from judge.author import variants as making_variants
+
+    chosen = sampled(problem)
+    if not chosen:
+        return []
+    solutions, _, _ = discover(problem.directory, problem.spec.verdict_folders == "icpc")
+    accepted = [s for s in solutions if s.folder == "accepted"]
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="judge-variants-") as root:
+        for choice in chosen:
+            try:
+                variant = making_variants.made(problem, choice, Path(root), jobs)
+            except JudgeError as err:
+                failures.append(f"variant {choice.label}: {err}")
+                continue
+            cases = testdata.load_cases(variant)
+            groups = tuple((g.name, sum(1 for c in cases if c.group == g.name)) for g in variant.spec.groups)
+            for solution in accepted:
+                run = run_solution_of(variant, solution)
+                if not run.skipped:
+                    wrong = judge_outcome(run, groups).failures
+                    failures += [f"variant {choice.label}: {solution.label}: {f}" for f in wrong]
+    said = f"{len(chosen)} variants, {len(accepted)} accepted solutions"
+    return [Check("variants sound", tuple(failures), said)]
 
 
 def suite_checks(problem: Problem) -> list[Check]:
@@ -386,6 +422,8 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs
     if kinds.of(problem).takes_data:  # its submissions are tests: no cases, no programs to run
         return Prepared(problem_dir, problem.id, (*checks, *suite_checks(problem)), (), (), ())
     checks += check_data(problem, notify, jobs)
+    if not any(c.failures for c in checks):
+        checks += variant_checks(problem, jobs)
     try:
         cases = testdata.load_cases(problem)
     except JudgeError:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
 import shlex
 import string
 from collections.abc import Sequence
@@ -377,6 +378,32 @@ class Suite(_Strict):
     )
 
 
+class Variants(_Strict):
+    """Each student gets a variant of the problem: a seed of their own feeds the generators and
+    the statement's parameters (judge.problem.variants, judge.author.variants)."""
+
+    count: int | None = Field(
+        default=None, ge=2, le=10000, description="So many variants, each student given one (v1, v2, ...)"
+    )
+    per_student: bool = Field(default=False, description="true: a variant per student, from their own seed")
+    params: str | None = Field(
+        default=None,
+        min_length=1,
+        description="A program in generators/ and its arguments, e.g. `params.py {seed}`: prints one JSON object"
+        " of the variant's parameters (names of lower-case letters, digits and _; numbers, strings, booleans),"
+        " shown by the statement as {{ name }} and given to `generate` commands as {name}",
+    )
+    verify_sample: int = Field(
+        default=3, ge=1, le=100, description="How many variants `judge verify` makes and checks whole"
+    )
+
+    @model_validator(mode="after")
+    def _count_or_per_student(self) -> Variants:
+        if (self.count is None) == (not self.per_student):
+            raise ValueError("variants need exactly one of `count: N` or `per_student: true`")
+        return self
+
+
 class ProblemSpec(_Strict):
     """problem.yaml"""
 
@@ -447,6 +474,10 @@ class ProblemSpec(_Strict):
     groups: Annotated[tuple[Group, ...], BeforeValidator(_tuple_from_list)] = Field(
         default=(), description="The test groups (a unit-test problem has none here: a group per test is made)"
     )
+    variants: Variants | None = Field(
+        default=None,
+        description="Each student gets a variant: their own tests and statement, made from a seed of theirs",
+    )
     build_script: bool = Field(
         default=False,
         description="true: a submission of several files may bring a `build` script (run with sh under the"
@@ -461,6 +492,10 @@ class Problem:
 
     directory: Path
     spec: ProblemSpec
+    # A student's variant (judge.author.variants): its own tests and statement, made in a cache.
+    variant: str | None = None
+    tests_root: Path | None = None
+    statement_file: Path | None = None
 
     @property
     def id(self) -> str:
@@ -472,23 +507,27 @@ class Problem:
 
     @property
     def statement_path(self) -> Path:
-        return self.directory / self.spec.statement
+        return self.statement_file or self.directory / self.spec.statement
 
     @property
     def tests_dir(self) -> Path:
-        return self.directory / TESTS_DIR
+        return self.tests_root or self.directory / TESTS_DIR
 
     @cached_property
     def digest(self) -> str:
         """A hash that changes whenever the spec, any test file or any of the problem's programs
         (its checker's, say) changes: taken once per load, then kept with the problem."""
         digest = hashlib.sha256(self.spec_path.read_bytes())
-        files = sorted(self.tests_dir.rglob("*"))
+        if self.variant is not None:
+            digest.update(f"variant {self.variant}\0".encode())
+        # A variant's tests live outside the folder: named as tests/ would name them.
+        files = [(Path(TESTS_DIR) / p.relative_to(self.tests_dir), p) for p in sorted(self.tests_dir.rglob("*"))]
         for program in self.program_paths():
-            files += sorted(program.rglob("*")) if program.is_dir() else [program]
-        for path in files:
+            found = sorted(program.rglob("*")) if program.is_dir() else [program]
+            files += [(p.relative_to(self.directory), p) for p in found]
+        for name, path in files:
             if path.is_file():
-                digest.update(str(path.relative_to(self.directory)).encode() + b"\0")
+                digest.update(str(name).encode() + b"\0")
                 digest.update(path.read_bytes())
         return digest.hexdigest()
 
@@ -751,13 +790,15 @@ def _semantic_issues(directory: Path, spec: ProblemSpec, judging_only: bool = Fa
         )
     for i, program in enumerate(spec.validators):
         found += program_issues(directory, ("validators", i), program)
+    found += _variants_issues(directory, spec)
     seen: set[str] = set()
     for i, group in enumerate(spec.groups):
         if group.name in seen:
             found.append((("groups", i, "name"), f"duplicate group name {group.name!r}"))
         seen.add(group.name)
         if group.generate is not None:
-            found += [(("groups", i, "generate"), m) for m in _generate_issues(directory, group.generate, group.count)]
+            issues = _generate_issues(directory, group.generate, group.count, spec.variants is not None)
+            found += [(("groups", i, "generate"), m) for m in issues]
         if group.files is not None:
             if not inside(directory, group.files):
                 found.append((("groups", i, "files"), f"{group.files!r} points outside the problem folder"))
@@ -802,6 +843,7 @@ def program_issues(directory: Path, loc: tuple[str | int, ...], relative: str) -
 
 GENERATORS_DIR = "generators"
 GENERATE_PLACEHOLDERS = frozenset({"seed", "case"})
+PARAM_NAME = r"[a-z][a-z0-9_]{0,31}"  # a variant's parameter: `{{ n }}` in the statement, {n} in `generate`
 
 
 def split_generate(command: str) -> list[str]:
@@ -809,7 +851,20 @@ def split_generate(command: str) -> list[str]:
     return shlex.split(command)
 
 
-def _generate_issues(directory: Path, command: str, count: int | None) -> list[str]:
+def _variants_issues(directory: Path, spec: ProblemSpec) -> list[Finding]:
+    """A variant needs something of its own: a generated group, or parameters."""
+    variants = spec.variants
+    if variants is None:
+        return []
+    found: list[Finding] = []
+    if variants.params is not None:
+        found += [(("variants", "params"), m) for m in _generate_issues(directory, variants.params, 1)]
+    if variants.params is None and not any(g.generate or g.generator for g in spec.groups):
+        found.append((("variants",), "every variant would be the same: no group is generated and no `params`"))
+    return found
+
+
+def _generate_issues(directory: Path, command: str, count: int | None, params: bool = False) -> list[str]:
     try:
         words = split_generate(command)
     except ValueError as err:
@@ -825,6 +880,8 @@ def _generate_issues(directory: Path, command: str, count: int | None) -> list[s
             issues.append(f"{word!r}: {err}")
             continue
         unknown = fields - GENERATE_PLACEHOLDERS
+        if params:  # a variant's parameters by name, checked when a variant is made
+            unknown = {f for f in unknown if not re.fullmatch(PARAM_NAME, f)}
         if unknown:
             issues.append(f"unknown placeholder {{{sorted(unknown)[0]}}} (known: {{case}}, {{seed}})")
         used |= fields
