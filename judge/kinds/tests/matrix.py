@@ -13,7 +13,7 @@ import hashlib
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -93,15 +93,24 @@ def _text_issue(data: bytes) -> str:
     return ""
 
 
-def _validator_issue(result: sandbox.RunResult, built: Built) -> str:
+def validator_issue(result: sandbox.RunResult, built: Built) -> str:
+    """Why a validator refused a student's input ("" if it accepted): its own message when it
+    said invalid (43, the reason on stderr by convention); else how it failed, without its
+    stderr, which a crash fills with the teacher's source lines."""
     if result.exit_code == VALID and result.limit_hit is None:
         return ""
     name = Path(built.label).name
-    if result.exit_code is not None and result.limit_hit is None:
-        # Validators tell why on stderr by convention (the line), some on stdout.
+    if result.exit_code == INVALID and result.limit_hit is None:
         tail = programs.stderr_tail(result.stderr, built) or programs.stderr_tail(result.stdout, built)
         return f"rejected by the validator {name}{tail or ' (no message)'}"
-    return f"the validator {name} {programs.failure(result, built)}"
+    return f"the validator {name} {programs.failure(replace(result, stderr=b''))} on it"
+
+
+def reference_issue(result: sandbox.RunResult) -> str:
+    """Why the reference's run on a student's input makes it invalid ("" if it ran cleanly):
+    how it failed, never its stderr (a traceback quotes the reference's code)."""
+    failed = programs.failure(replace(result, stderr=b""))
+    return f"the reference {failed} on it" if failed else ""
 
 
 def _fill(where: Path, built: Built) -> None:
@@ -153,12 +162,12 @@ def check(found: Subject, tests: Sequence[StudentTest], folder: Path, pool: Pool
     batches = pool([(run_batch, (built, inputs, limits.sandbox_limits(built))) for built in own])
     for index, test in enumerate(readable):
         mine = [batch[index] for batch in batches]
-        issues = [i for i in (_validator_issue(r, v) for r, v in zip(mine, found.validators, strict=False)) if i]
+        issues = [i for i in (validator_issue(r, v) for r, v in zip(mine, found.validators, strict=False)) if i]
         solved = mine[-1]
-        failed = programs.failure(solved, found.reference)
+        failed = reference_issue(solved)
         given, answer = inputs[index], folder / f"{test.name}.ans"
         if issues or failed:
-            why[test.name] = issues[0] if issues else f"the reference {failed} on it"
+            why[test.name] = issues[0] if issues else failed
             given.unlink()
             continue
         try:  # the answer as the kind writes it (a function's returned value, as JSON)
