@@ -214,3 +214,20 @@ def test_a_suites_hash_moves_with_the_bugs_and_a_count_names_none(root: Path) ->
     assert counted.spec.feedback == "verdict"
     bugs = [g for g in counted.spec.groups if g.name != "validity"]
     assert [(g.name, g.visibility) for g in bugs][:2] == [("bug-1", "secret"), ("bug-2", "secret")]
+
+
+@pytest.mark.slow
+def test_every_default_bug_folder_is_caught_by_its_own_verdict(root: Path) -> None:
+    """The default bugs (wrong_answer/, time_limit_exceeded/, run_time_error/), fraction scoring:
+    a thorough suite catches the time limit too; one test of n = 2 only the printing bug."""
+    problems.make(root, "sums-all", "  scoring: fraction\n  points: 60\n")
+    problem = kinds.load_problem(root / "sums-all")
+    thorough = {"01.in": "3\n-5 -1 -8\n", "02.in": "1\n7\n", "03.in": "6\n1 2 3 -1 -2 4\n"}
+    folder = problems.write_tests(root / "students" / "all", thorough)
+    record = judging.judge(judging.identify(problem, folder, "all"))
+    assert (record.verdict, record.score, record.max_score) == ("AC", 60.0, 60.0)
+    assert by_group(record)["forever_on_five"] == ("AC", "caught by 03.in")
+    one = problems.write_tests(root / "students" / "one", {"01.in": "2\n1 2\n"})
+    record = judging.judge(judging.identify(problem, one, "one"))
+    assert record.score == 15.0
+    assert [g for g, (verdict, _) in by_group(record).items() if verdict == "AC"] == ["first_only"]
