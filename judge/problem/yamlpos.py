@@ -20,6 +20,9 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 PathKey = tuple[str | int, ...]
+# Values a file may hold once its aliases are expanded: a spec has hundreds; ten lines of
+# nested aliases name billions (each `*a` is a copy here), which would hold the process.
+MOST_VALUES = 200_000
 
 
 class YamlError(Exception):
@@ -72,8 +75,12 @@ def load(path: Path) -> Located:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark is not None else 0
         raise YamlError(path, line, f"YAML syntax: {err.problem or err.context}") from None
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow (NUL, say)
+        line = text.count("\n", 0, err.position) + 1
+        code = err.character if isinstance(err.character, int) else ord(err.character)
+        raise YamlError(path, line, f"YAML: character U+{code:04X} is not allowed in YAML text") from None
     except yaml.YAMLError as err:
-        raise YamlError(path, 0, f"YAML: {err}") from None
+        raise YamlError(path, 0, "YAML: " + " ".join(str(err).split())) from None
     if root is None:
         raise YamlError(path, 1, "the file is empty")
     lines: dict[PathKey, int] = {}
@@ -85,10 +92,18 @@ class _Converter:
     def __init__(self, path: Path, lines: dict[PathKey, int]) -> None:
         self.path = path
         self.lines = lines
+        self.count = 0
         # Only used to turn scalar nodes into Python values by the YAML safe rules.
         self.loader = _Loader("")
 
     def convert(self, node: yaml.Node, here: PathKey) -> Any:
+        self.count += 1
+        if self.count > MOST_VALUES:
+            raise YamlError(
+                self.path,
+                node.start_mark.line + 1,
+                f"more than {MOST_VALUES} values once its aliases (*name) are expanded: write it out, smaller",
+            )
         self.lines.setdefault(here, node.start_mark.line + 1)
         if isinstance(node, yaml.MappingNode):
             out: dict[Any, Any] = {}
