@@ -69,6 +69,18 @@ class Tests(Kind):
             update["feedback"] = "verdict"
         return spec.model_copy(update=update)
 
+    def public_files(self, problem: Problem) -> list[tuple[str, str]]:
+        """In place of samples (the groups are the bugs, whose names are feedback, not a
+        hand-out): what a submission is."""
+        spec = problem.spec.tests
+        assert spec is not None
+        said = (
+            f"Tests of {spec.of}: a folder or .zip of NAME.in files (NAME.ans beside each optional), at most"
+            f" {spec.max_tests} tests of at most {spec.max_test_bytes} bytes each; for a function problem, one"
+            " NAME.jsonl of calls instead, a line each: [args] -> expected.\n"
+        )
+        return [("your tests", said)]
+
     def read_data(self, problem: Problem, given: Path | tuple[str, bytes]) -> bytes:
         spec = problem.spec.tests
         assert spec is not None

@@ -231,3 +231,13 @@ def test_every_default_bug_folder_is_caught_by_its_own_verdict(root: Path) -> No
     record = judging.judge(judging.identify(problem, one, "one"))
     assert record.score == 15.0
     assert [g for g, (verdict, _) in by_group(record).items() if verdict == "AC"] == ["first_only"]
+
+
+def test_the_statement_pages_show_what_to_submit_not_the_bugs(root: Path) -> None:
+    from judge.kinds import shown
+
+    problem = kinds.load_problem(root / "sums-tests")
+    samples = shown.samples(problem)
+    assert [s.name for s in samples] == ["your tests"]
+    assert "at most 20 tests" in samples[0].input
+    assert not any("empty" in s.input.lower() or "crash" in s.input.lower() for s in samples)
