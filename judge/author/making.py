@@ -7,6 +7,7 @@ files, so `judge gen --check` can tell committed tests from stale ones.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from pathlib import Path
 from judge.author import parts
 from judge.errors import JudgeError
 from judge.kinds import table as kinds
+from judge.problem import variants
 from judge.problem.refs.base import InputIssue
 from judge.problem.spec import Problem
 from judge.problem.tables import TableSource
@@ -61,6 +63,11 @@ def generate(
     """Every test case of the problem, in spec order, answers from the reference (programs
     run `jobs` at a time; `counter` told as each run ends). JudgeError naming the group and
     case when a part fails."""
+    if problem.spec.variants is not None and problem.variant is None:
+        # tests/ of a problem of variants: the teacher's copy, with the parameters of seed 0.
+        params = parts.variant_params(problem, variants.BASE_SEED, "tests/")
+        spec = variants.variant_spec(problem.spec, None, params, str(problem.spec_path))
+        problem = dataclasses.replace(problem, spec=spec)
     own = parts.load(problem, tables, jobs, counter)
     kind = kinds.of(problem)
     raw = parts.make_inputs(own, notify)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.kinds import table as kinds
-from judge.problem import refs
+from judge.problem import refs, variants
 from judge.problem.refs.base import InputIssue, Reference
 from judge.problem.spec import GENERATORS_DIR, Case, Group, Problem, split_generate
 from judge.problem.tables import TableSource
@@ -249,3 +249,22 @@ def solve(parts: Parts, texts: Sequence[str], labels: Sequence[str]) -> list[str
             raise ProgramError(f"{label}: the reference {Path(built.label).name} {why}")
         answers.append(decode(result.stdout, f"{label}: the reference's output"))
     return answers
+
+
+def variant_params(problem: Problem, seed: int, label: str) -> dict[str, variants.Value]:
+    """A variant's parameters, as the params program prints them for the variant's seed (none
+    without a params program); JudgeError naming the spec and the variant when it fails."""
+    assert problem.spec.variants is not None
+    command = problem.spec.variants.params
+    if command is None:
+        return {}
+    where = f"{problem.spec_path}: variants.params ({label})"
+    words = split_generate(command)
+    limits = problem.program_limits
+    built = programs.load_and_build(problem.directory / GENERATORS_DIR / words[0], limits.memory_mib)
+    args = tuple(word.format(seed=seed, case=1) for word in words[1:])
+    [result] = programs.run_all([Task(built, args, None, limits.sandbox_limits(built))], 1)
+    why = programs.failure(result, built)
+    if why:
+        raise ProgramError(f"{where}: `{' '.join([words[0], *args])}` {why}")
+    return variants.parse_params(decode(result.stdout, where), where)

@@ -16,12 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from judge.author import making, parts
-from judge.errors import JudgeError
 from judge.problem import variants
-from judge.problem.spec import GENERATORS_DIR, TESTS_DIR, Problem, split_generate
+from judge.problem.spec import TESTS_DIR, Problem
 from judge.problem.tables import TableSource, TableStore
-from judge.run import programs
-from judge.run.programs import Task
 
 SALT_FILE = "salt"
 MADE_FILE = "variant.json"  # written last: a folder holding it is whole
@@ -94,7 +91,7 @@ def _locked(path: Path) -> Iterator[None]:
 def _make(problem: Problem, choice: variants.Chosen, folder: Path, jobs: int) -> None:
     work = Path(tempfile.mkdtemp(prefix=f".{choice.label}.", dir=folder.parent))
     try:
-        params = _params(problem, choice)
+        params = parts.variant_params(problem, choice.seed, choice.label)
         text = problem.statement_path.read_bytes()
         if problem.statement_path.suffix.lower() == ".md":
             shown = str(problem.statement_path)
@@ -109,21 +106,3 @@ def _make(problem: Problem, choice: variants.Chosen, folder: Path, jobs: int) ->
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
-
-
-def _params(problem: Problem, choice: variants.Chosen) -> dict[str, variants.Value]:
-    """The variant's parameters, as its params program prints them for the variant's seed."""
-    assert problem.spec.variants is not None
-    command = problem.spec.variants.params
-    if command is None:
-        return {}
-    label = f"{problem.spec_path}: variants.params ({choice.label})"
-    words = split_generate(command)
-    limits = problem.program_limits
-    built = programs.load_and_build(problem.directory / GENERATORS_DIR / words[0], limits.memory_mib)
-    args = tuple(w.format(seed=choice.seed, case=1) for w in words[1:])
-    [result] = programs.run_all([Task(built, args, None, limits.sandbox_limits(built))], 1)
-    why = programs.failure(result, built)
-    if why:
-        raise JudgeError(f"{label}: `{' '.join([words[0], *args])}` {why}")
-    return variants.parse_params(parts.decode(result.stdout, label), label)

@@ -57,6 +57,9 @@ def sample(variants: Variants, problem_id: str) -> list[Chosen]:
     return [chosen(variants, "judge-verify", problem_id, f"sample-{i}") for i in range(variants.verify_sample)]
 
 
+BASE_SEED = 0  # the params of tests/, the problem's own unvaried copy (the teacher's)
+
+
 def group_seed(variant_seed: int, seed: int) -> int:
     """A generated group's seed in a variant: its own per variant, unrelated to its neighbours'."""
     return _number("judge-variant-group", str(variant_seed), str(seed)) & 0x7FFFFFFF
@@ -103,13 +106,14 @@ def render_statement(text: str, params: dict[str, Value], label: str) -> str:
         raise JudgeError(f"{label}: statement template: {err}") from None
 
 
-def variant_spec(spec: ProblemSpec, seed: int, params: dict[str, Value], label: str) -> ProblemSpec:
-    """The spec of one variant: each generated group's seed its own, each `generate` command's
-    {name} placeholders the variant's parameters (JudgeError naming `label` for one unknown)."""
+def variant_spec(spec: ProblemSpec, seed: int | None, params: dict[str, Value], label: str) -> ProblemSpec:
+    """The spec of one variant: each generated group's seed its own (kept as it is for the
+    seed None: tests/, the teacher's copy), each `generate` command's {name} placeholders the
+    variant's parameters (JudgeError naming `label` for one unknown)."""
     groups = []
     for group in spec.groups:
         update: dict[str, object] = {}
-        if group.seed is not None:
+        if group.seed is not None and seed is not None:
             update["seed"] = group_seed(seed, group.seed)
         if group.generate is not None:
             update["generate"] = _filled(group.generate, params, f"{label}: groups ({group.name}): generate")

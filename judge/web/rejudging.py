@@ -26,7 +26,7 @@ from judge.grade.results import GradeRecord
 from judge.kinds.table import load_problem
 from judge.problem.spec import Problem
 from judge.run import lifecycle
-from judge.web import worker
+from judge.web import variants, worker
 from judge.web.state import proposal
 from judge.web.state.proposal import DryRunProgress, Judged, Proposal, Stored
 from judge.web.state.queueing import Claim
@@ -65,9 +65,12 @@ class Yielding:
             self.sleep(LOOK_S)
 
 
-def judge_stored(stored: Stored, problem: Problem, yielding: Yielding | None = None) -> GradeRecord:
-    """One submission judged as a worker judges it (without the live page and saved output);
-    its cases paused while a student's submission waits, and resumed after."""
+def judge_stored(
+    stored: Stored, problem: Problem, yielding: Yielding | None = None, data_dir: Path | None = None
+) -> GradeRecord:
+    """One submission judged as a worker judges it (without the live page and saved output),
+    on its student's variant where the problem has variants (kept in `data_dir`); its cases
+    paused while a student's submission waits, and resumed after."""
     claim = Claim(
         stored.id,
         0,
@@ -82,7 +85,8 @@ def judge_stored(stored: Stored, problem: Problem, yielding: Yielding | None = N
     done: tuple[runner.CaseResult, ...] = ()
     while True:
         try:
-            submitted = worker.submitted_of(claim, problem)
+            own = problem if data_dir is None else variants.of_student(problem, stored.student, data_dir)
+            submitted = worker.submitted_of(claim, own)
             return judging.judge(submitted, done=done, pause=yielding.waiting if yielding is not None else None)
         except runner.Paused as paused:
             done = paused.done
@@ -118,7 +122,7 @@ def dry_run(
     for index, row in enumerate(stored):
         if yielding is not None:
             yielding.wait()
-        judged.append(Judged(row.id, row.finished, judge_stored(row, problems[row.problem], yielding)))
+        judged.append(Judged(row.id, row.finished, judge_stored(row, problems[row.problem], yielding, store.data_dir)))
         on_progress(index + 1, len(stored))
     digests = tuple((p, problems[p].digest) for p in ids)
     return Proposal(tuple(ids), digests, time.time(), tuple(judged))

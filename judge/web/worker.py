@@ -28,7 +28,7 @@ from judge.kinds.table import load_problem
 from judge.problem import testdata
 from judge.problem.spec import Problem
 from judge.run import lifecycle, sandbox
-from judge.web import trying
+from judge.web import trying, variants
 from judge.web.state import live
 from judge.web.state.queueing import Claim
 from judge.web.state.runs import Runs, TriedResult
@@ -192,6 +192,12 @@ def failed_record(claim: Claim, why: str) -> results.GradeRecord:
     )
 
 
+def claimed_problem(claim: Claim, loaded: LoadedProblems, problems_dir: Path, data_dir: Path) -> Problem:
+    """The problem a claimed submission is judged on: its student's own variant where the
+    problem has variants (the same at every rejudge: a variant is a function of the student)."""
+    return variants.of_student(loaded.get(problems_dir / claim.problem), claim.student, data_dir)
+
+
 def serve_run(runs: Runs, loaded: LoadedProblems, problems_dir: Path) -> bool:
     """Judge the oldest queued run, if any (whether there was one). Runs come after every
     queued submission: trying code never delays what counts."""
@@ -200,6 +206,7 @@ def serve_run(runs: Runs, loaded: LoadedProblems, problems_dir: Path) -> bool:
         return False
     try:
         problem = loaded.get(problems_dir / taken.claim.problem)
+        problem = variants.of_student(problem, taken.claim.student, runs.database.data_dir)  # its public cases
         result = trying.judge_run(taken, submitted_of(taken.claim, problem))
     except JudgeError as err:
         result = TriedResult("", str(err), ())
@@ -243,7 +250,8 @@ def serve_queue(settings: WorkerSettings, stop: Event) -> None:
             continue
         try:
             # Looked at for each submission: a teacher who fixes a problem and rejudges gets the fix.
-            record = judge_claim(claim, loaded.get(problems_dir / claim.problem), store, cluster, settings.turn_s)
+            problem = claimed_problem(claim, loaded, problems_dir, data_dir)
+            record = judge_claim(claim, problem, store, cluster, settings.turn_s)
             if record is None:  # its turn given up: back in the queue, behind the classmate
                 continue
         except ClusterDown as err:

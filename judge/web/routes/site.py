@@ -28,6 +28,7 @@ from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem
 from judge.run import languages, sandbox
+from judge.web import variants
 from judge.web.coursefile import CourseWatch
 from judge.web.state.accounts import User
 from judge.web.state.lti import LtiRecords
@@ -174,7 +175,30 @@ class Site:
             return problem, assignment
         if problem is None or assignment is None or self.standing(user, assignment).phase is policy.Phase.NOT_OPEN:
             raise WebError(404, f"There is no problem {problem_id!r}.")
-        return problem, assignment
+        return self.variant_of(problem, user.id), assignment
+
+    def variant_of(self, problem: Problem, student: str) -> Problem:
+        """The student's own variant of a problem (made on their first visit): its statement and
+        cases theirs alone. The problem itself where it has no variants."""
+        try:
+            return variants.of_student(problem, student, self.settings.data_dir)
+        except JudgeError as err:
+            log.error("the variant of %s for %s: %s", problem.id, student, err)
+            raise WebError(500, "Your variant of this problem could not be made: your teacher can see why.") from None
+
+    def problem_of(self, problem_id: str, student: str) -> Problem | None:
+        """A submission's problem as it is judged: the student's variant where it has variants
+        (None when the problem, or the variant, cannot be had)."""
+        problem = self.problems.get(problem_id)
+        try:
+            return None if problem is None else variants.of_student(problem, student, self.settings.data_dir)
+        except JudgeError:
+            return None
+
+    def variant_label(self, problem_id: str, student: str) -> str:
+        """Which variant of a problem a student has, for the teacher's pages ("" for none)."""
+        problem = self.problems.get(problem_id)
+        return "" if problem is None else variants.label(problem, student, self.settings.data_dir)
 
     def book(self) -> gradebook.Gradebook:
         """The teacher's gradebook: every roster student, every judged submission."""

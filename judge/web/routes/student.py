@@ -427,7 +427,7 @@ def submission_page(
         action = f"{base(request)}/submissions/{submission_id}/explain"
     context = reports.submission_context(
         site.shown_to(user, record),
-        site.problems.get(record.problem),
+        site.problem_of(record.problem, found.student),
         {},
         back,
         source,
@@ -439,6 +439,8 @@ def submission_page(
         io_link=f"{base(request)}/teacher/submissions/{submission_id}/io" if user.can_grade else "",
     )
     context |= {"s": found, "refresh": refresh, "live_url": live_url}
+    if user.can_grade:  # a student knows their variant by its statement: its label is the teacher's
+        context["variant"] = site.variant_label(record.problem, found.student)
     return site.page(request, "web/submission.html.j2", 200, user, **context)
 
 

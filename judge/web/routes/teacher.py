@@ -22,6 +22,7 @@ from judge.kinds.table import load_problem
 from judge.problem import testdata
 from judge.problem.testdata import CaseFiles
 from judge.run import sandbox
+from judge.web import variants
 from judge.web.routes.auth import require_grader, require_teacher
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
 from judge.web.state import queueing
@@ -168,6 +169,9 @@ def student_history(
     theirs = site.store.of_student(student)
     person = site.store.people().get(student)
     heading = f"Every submission of {person.label if person is not None else student}"
+    had = [f"{p} {site.variant_label(p, student)}" for p in sorted(site.problems) if site.problems[p].spec.variants]
+    if had:  # which variant of each problem of variants they have (the same at every rejudge)
+        heading += f" (variants: {', '.join(had)})"
     return site.submissions_page(request, user, theirs, heading, show_student=True, refresh_s=3)
 
 
@@ -250,8 +254,9 @@ def case_output(
     problem = site.problems.get(found.problem)
     files: dict[str, CaseFiles] = {}
     if problem is not None:
-        with suppress(JudgeError):
-            files = {c.id: c for c in testdata.load_cases(problem)}
+        with suppress(JudgeError):  # the cases of the student's own variant, where it has one
+            own = variants.of_student(problem, found.student, site.settings.data_dir)
+            files = {c.id: c for c in testdata.load_cases(own)}
     cases = [
         _case_io(c.name, c.verdict, not c.public, kept[c.name], files.get(c.name))
         for c in (record.cases if record is not None else ())
