@@ -107,7 +107,11 @@ def grade(
     from judge.grade import grading
 
     point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
-    folder = grading.read_class(submissions_dir, load_problems(ctx, problem_names))
+    problems = load_problems(ctx, problem_names)
+    for problem in problems.values():
+        if problem.spec.variants is not None:  # no student's variant here: said, not hidden
+            say(f"{problem.id} has variants: judge grade judges every student on its tests/, not their own variant")
+    folder = grading.read_class(submissions_dir, problems)
     workers = jobs or grading.default_jobs()
 
     def engine_for(needed: set[str]) -> Engine:
