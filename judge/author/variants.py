@@ -12,6 +12,7 @@ import os
 import secrets
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from judge.problem.spec import TESTS_DIR, Problem
 from judge.problem.tables import TableSource, TableStore
 
 SALT_FILE = "salt"
+_MAKING = threading.Lock()
 MADE_FILE = "variant.json"  # written last: a folder holding it is whole
 
 
@@ -64,7 +66,9 @@ def made(problem: Problem, choice: variants.Chosen, root: Path, jobs: int = 1) -
     made once into `root` (a folder per variant and version of the problem)."""
     folder = root / problem.id / f"{choice.label}-{problem.digest[:16]}"
     if not (folder / MADE_FILE).is_file():
-        with _locked(root / problem.id / ".lock"):
+        # The flock makes a variant once among processes; the thread lock keeps this process
+        # to one making at a time (the web server's request threads), as its sandbox wants.
+        with _MAKING, _locked(root / problem.id / ".lock"):
             if not (folder / MADE_FILE).is_file():  # made by another while this one waited
                 _make(problem, choice, folder, jobs)
     params = json.loads((folder / MADE_FILE).read_text(encoding="utf-8"))["params"]

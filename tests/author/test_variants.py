@@ -166,3 +166,17 @@ def test_spec_names_what_a_variant_lacks(tmp_path: Path) -> None:
     )
     with pytest.raises(JudgeError, match=r"problem.yaml:6: variants: every variant would be the same"):
         load_problem(folder)
+
+
+def test_first_visits_at_once_make_a_variant_once(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    problem = load_problem(scaled(tmp_path))
+    cache = tmp_path / "cache"
+    with ThreadPoolExecutor(4) as pool:
+        made = list(
+            pool.map(lambda who: making_variants.for_student(problem, who, cache), ["ada", "ada", "bob", "ada"])
+        )
+    assert len({p.tests_dir for p in made}) == 2 and made[0].tests_dir == made[1].tests_dir == made[3].tests_dir
+    # Two folders, whole, and nothing half made beside them.
+    assert sorted(p.name[0] for p in (cache / "scaled").iterdir()) == [".", "s", "s"]
