@@ -10,7 +10,11 @@ It is the one rule for what counts: the teacher's matrix, a student's own view, 
 - A student with no counted submission has a blank cell, and 0 in the totals.
 - Graded by hand (an assignment's `review:`, judge.course.rubric): the rubric's manual part
   combines with the judge's counted score by the course's rule (`add` or `replace`), and an
-  override replaces both. Which grades count is the caller's choice: the teacher's views every
+  override replaces both. A grade belongs to the submission it was made on: where another
+  submission counts, the hand part is not carried over (the cell is `awaiting`, under
+  `replace` 0 until graded). A submission received after the due date (a late one) never
+  displaces a graded one: grading happens after the deadline, and a late resubmission must
+  not silently drop a grade. Which grades count is the caller's choice: the teacher's views every
   one, a student's view and the LMS those released.
 """
 
@@ -52,6 +56,8 @@ class Counted:
     judged: float | None = None  # where graded by hand: the judge's counted score before it
     manual: float | None = None  # the rubric's manual part (None: not graded by hand)
     overridden: bool = False  # a teacher's override is the score
+    awaiting: bool = False  # graded by hand, a submission counts and no grade of it counts yet
+    graded: int | None = None  # the submission a grade was made on, where it is not this one
 
     @property
     def blank(self) -> bool:
@@ -106,12 +112,17 @@ def judged_at(course: Course, assignment: Assignment, student: str, received: fl
     return policy.standing(course, policy.window(course, assignment, student), moment)
 
 
-def cell(course: Course, assignment: Assignment, student: str, attempts: Iterable[Attempt]) -> Counted:
-    """The counted score of one student on one problem."""
+def cell(
+    course: Course, assignment: Assignment, student: str, attempts: Iterable[Attempt], graded: int | None = None
+) -> Counted:
+    """The counted score of one student on one problem (`graded`: the submission a hand grade
+    was made on, which no later late submission displaces)."""
     extended = course.extension(student, assignment.id) is not None
     standings = ((a, judged_at(course, assignment, student, a.received)) for a in sorted(attempts, key=lambda a: a.id))
     inside = [(a, s) for a, s in standings if s.accepted]
     judged = [(a, s) for a, s in inside if a.score is not None and a.verdict != Verdict.IE]
+    if graded is not None and any(a.id == graded for a, _ in judged):
+        judged = [(a, s) for a, s in judged if a.id <= graded or s.phase is not policy.Phase.LATE]
     if not judged:
         return Counted(None, None, None, False, 0.0, extended, len(inside))
     if assignment.keep == "last":
@@ -128,14 +139,20 @@ def cell(course: Course, assignment: Assignment, student: str, attempts: Iterabl
 def with_manual(
     found: Counted, assignment: Assignment, judge_max: float, grade: rubric.Grade | None, rub: rubric.Rubric
 ) -> Counted:
-    """A counted cell with what was given by hand, by the review's rule (or the override)."""
-    if grade is None:
+    """A counted cell with what was given by hand, by the review's rule (or the override). A
+    grade made on another submission than the counted one is not carried over."""
+    if grade is None and assignment.review is None:
         return found
     base = replace(found, judged=found.score)
-    if grade.override is not None:
+    if grade is not None and grade.override is not None:
         return replace(base, score=grade.override, overridden=True)
     if assignment.review is None:
         return base
+    stale = grade is not None and grade.submission is not None and grade.submission != found.submission
+    if grade is None or stale or found.submission is None:
+        other = grade.submission if grade is not None and stale and found.submission is not None else None
+        score = rubric.combined(assignment.review, judge_max, found.score, None)
+        return replace(base, score=score, awaiting=found.submission is not None, graded=other)
     manual = rubric.points(rub, grade.applied)
     return replace(base, score=rubric.combined(assignment.review, judge_max, found.score, manual), manual=manual)
 
@@ -188,7 +205,7 @@ def build(
     for student in students:
         cells = tuple(
             with_manual(
-                cell(course, a, student, by_key.get((student, p), [])),
+                cell(course, a, student, by_key.get((student, p), []), graded_of(manual.grades.get((student, p)))),
                 a,
                 max_scores.get(p, 0.0),
                 manual.grades.get((student, p)),
@@ -203,6 +220,11 @@ def build(
         )
         rows.append(Row(student, cells, totals, round(sum(totals), 4)))
     return Gradebook(course.assignments, columns, tuple(rows))
+
+
+def graded_of(grade: rubric.Grade | None) -> int | None:
+    """The submission a hand grade was made on (None: no grade, or an override alone)."""
+    return grade.submission if grade is not None else None
 
 
 def _number(value: float | None) -> str:

@@ -9,7 +9,9 @@ from -5 to +5), so ten small deductions for style take at most five points.
 
 - `manual: add`: the judge's counted score plus the manual part, between 0 and the problem's
   maximum plus the review's `max`.
-- `manual: replace`: the manual part alone, between 0 and `max`.
+- `manual: replace`: the manual part alone, between 0 and `max`; a counted submission with no
+  hand grade counts 0 until one is given (never the judge's score in a column out of `max`).
+- A grade belongs to the submission it was made on: a newer counted submission is ungraded.
 - An override (a teacher's score with a reason) replaces the combined score, whatever the rule.
 """
 
@@ -70,6 +72,7 @@ class Grade:
 
     applied: frozenset[str] = frozenset()
     override: float | None = None
+    submission: int | None = None  # the submission graded (None: an override alone)
 
 
 @dataclass(frozen=True)
@@ -107,10 +110,14 @@ def maximum(review: Review | None, judge_max: float) -> float:
 def combined(review: Review | None, judge_max: float, judged: float | None, manual: float | None) -> float | None:
     """The counted score of one problem: the judge's (None: nothing counted) with the manual
     part (None: not graded by hand) by the review's rule."""
-    if review is None or manual is None:
+    if review is None:
         return judged
     if review.manual == "replace":
+        if manual is None:  # not graded yet: the judge's score is no part of a column out of `max`
+            return None if judged is None else 0.0
         return round(max(0.0, min(review.max, manual)), 4)
+    if manual is None:  # `add` not graded yet: the judge's score plus 0
+        return judged
     return round(max(0.0, min(maximum(review, judge_max), (judged or 0.0) + manual)), 4)
 
 

@@ -132,3 +132,43 @@ def test_replace_and_an_override(tmp_path: Path) -> None:
     assert alice is not None and alice.score == 5 and book.columns[0].max_score == 10
     assert bob is not None and bob.score == 7.5 and bob.overridden and bob.judged == 50
     assert book.row("bob") is not None and book.row("bob").total == 7.5  # type: ignore[union-attr]
+
+
+def test_replace_with_no_grade_counts_0_and_add_the_judges_score_plus_0(tmp_path: Path) -> None:
+    attempts = [Attempt(1, "carol", "p", 0.0, "AC", 100.0)]
+    book = gradebook.build(load(tmp_path, "replace"), ["carol", "dan"], attempts, {"p": 100.0, "q": 50.0})
+    carol, dan = book.cell("carol", "p"), book.cell("dan", "p")
+    assert carol is not None and carol.score == 0 and carol.awaiting and book.columns[0].max_score == 10
+    assert dan is not None and dan.blank and not dan.awaiting  # nothing submitted: blank, not 0
+    assert "carol,,,0," in gradebook.judge_csv(book)
+    book = gradebook.build(load(tmp_path, "add"), ["carol"], attempts, {"p": 100.0, "q": 50.0})
+    added = book.cell("carol", "p")
+    assert added is not None and added.score == 100 and added.awaiting and book.columns[0].max_score == 110
+
+
+DUE = COURSE.replace("    problems: [p, q]\n", "    problems: [p, q]\n    keep: last\n    due: 2026-12-08 23:59\n")
+DUE = DUE.replace("title: t\n", "title: t\ntimezone: UTC\n").replace(
+    "    due: 2026-12-08 23:59\n",
+    "    due: 2026-12-08 23:59\n    late: {{penalty_per_day: 10, until: 2026-12-20 23:59}}\n",
+)
+
+
+def test_a_grade_stays_with_its_submission_and_a_late_one_does_not_displace_it(tmp_path: Path) -> None:
+    course = load(tmp_path, "add", DUE)
+    on_time = datetime(2026, 12, 8, tzinfo=UTC).timestamp()
+    late = datetime(2026, 12, 9, 12, tzinfo=UTC).timestamp()
+    first = Attempt(1, "alice", "p", on_time, "AC", 100.0)
+    graded = Manual({}, {("alice", "p"): Grade(frozenset({"design"}), None, 1)})
+    newer = Attempt(2, "alice", "p", on_time + 60, "WA", 0.0)
+    book = gradebook.build(course, ["alice"], [first, newer], {"p": 100.0, "q": 50.0}, graded)
+    cell = book.cell("alice", "p")
+    # The newer on-time submission counts, ungraded: the +5 of code nobody read is not carried.
+    assert cell is not None and (cell.submission, cell.score, cell.manual) == (2, 0, None)
+    assert cell.awaiting and cell.graded == 1
+    resubmitted = Attempt(3, "alice", "p", late, "AC", 100.0)
+    book = gradebook.build(course, ["alice"], [first, resubmitted], {"p": 100.0, "q": 50.0}, graded)
+    cell = book.cell("alice", "p")
+    assert cell is not None and (cell.submission, cell.score, cell.manual) == (1, 105, 5) and not cell.awaiting
+    book = gradebook.build(course, ["alice"], [first, resubmitted], {"p": 100.0, "q": 50.0})
+    ungraded = book.cell("alice", "p")
+    assert ungraded is not None and ungraded.submission == 3  # no grade: the late one counts as ever

@@ -35,8 +35,10 @@ class Line:
 
 
 def _solved(cells: list[gradebook.Counted], maxes: list[float]) -> int:
-    """Problems with their full counted score (a late full score is not solved)."""
-    return sum(1 for c, m in zip(cells, maxes, strict=True) if c.score is not None and c.score >= m > 0)
+    """Problems whose judge's counted score is full (a late full score is not solved): under a
+    review that adds a hand part, the judge's part (`judged`), out of the problem's maximum."""
+    judged = [c.judged if c.judged is not None else c.score for c in cells]
+    return sum(1 for j, m in zip(judged, maxes, strict=True) if j is not None and j >= m > 0)
 
 
 def scoreboard(
@@ -51,10 +53,14 @@ def scoreboard(
     step, now = site.settings.result_step_s, site.clock()
     # Only what each student could see of their own results: a scoreboard is no faster channel.
     rows = [r if r.released(step, now) else dataclasses.replace(r, status="running") for r in site.store.all()]
-    book = gradebook.of_problems(site.course, site.store.students(), [r.attempt_record for r in rows], site.problems)
+    # The released hand grades count as on every student surface (the gradebook's one rule).
+    released = site.reviews.counted(site.course, every=False)
+    attempts = [r.attempt_record for r in rows]
+    book = gradebook.of_problems(site.course, site.store.students(), attempts, site.problems, released)
     keep = [i for i, c in enumerate(book.columns) if c.assignment == assignment.id]
     index = book.assignments.index(assignment)
-    maxes = [book.columns[i].max_score for i in keep]
+    judge_max = {p: problem.max_score for p, problem in site.problems.items()}
+    maxes = [judge_max.get(book.columns[i].problem, book.columns[i].max_score) for i in keep]
     anonymous = assignment.scoreboard == "anonymous" and not user.can_grade
     lines = []
     for row in book.rows:

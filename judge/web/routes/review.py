@@ -21,7 +21,7 @@ from judge.course import rubric
 from judge.course.gradebook import Gradebook
 from judge.course.spec import Assignment
 from judge.errors import JudgeError
-from judge.grade import highlight
+from judge.grade import feedback, highlight
 from judge.run import sources
 from judge.web.routes.auth import require_grader, require_teacher, require_user
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
@@ -148,8 +148,18 @@ def queue_of(site: Site, user: User, problem: str, review: rubric.Review, book: 
     return sorted(students)
 
 
-def progress(site: Site, problem: str, students: list[str], grader: str) -> Progress:
-    graded = {m.student for m in site.reviews.grades() if m.problem == problem and m.done}
+def graded_students(site: Site, problem: str, counted: dict[str, int]) -> set[str]:
+    """Students whose counted submission of a problem is graded and done (a grade of an older
+    one is not: a newer submission since grading waits to be graded)."""
+    return {
+        m.student
+        for m in site.reviews.grades()
+        if m.problem == problem and m.done and counted.get(m.student) == m.submission
+    }
+
+
+def progress(site: Site, problem: str, students: list[str], grader: str, book: Gradebook | None = None) -> Progress:
+    graded = graded_students(site, problem, counted_ids(site, problem, book))
     return Progress(grader, sum(s in graded for s in students), len(students))
 
 
@@ -163,10 +173,10 @@ def overview(
             continue
         problems = []
         for problem in assignment.problems:
-            mine = progress(site, problem, queue_of(site, user, problem, assignment.review, book), user.id)
+            mine = progress(site, problem, queue_of(site, user, problem, assignment.review, book), user.id, book)
             dealt = site.reviews.dealt(problem)
             every = tuple(
-                progress(site, problem, [s for s, g in dealt.items() if g == grader], grader)
+                progress(site, problem, [s for s, g in dealt.items() if g == grader], grader, book)
                 for grader in sorted(set(dealt.values()))
             )
             problems.append(ProblemView(problem, mine, every if user.can_manage else ()))
@@ -240,7 +250,7 @@ def next_ungraded(
     start = order.index(int(after)) if after.isdigit() and int(after) in order else -1
     if back and order:
         return _back(request, f"/grade/submissions/{order[(start - 1) % len(order)]}")
-    done = {m.student for m in site.reviews.grades() if m.problem == problem_id and m.done}
+    done = graded_students(site, problem_id, counted)
     for step in range(1, len(order) + 1):
         index = (start + step) % len(order)
         if students[index] not in done:
@@ -256,16 +266,35 @@ class Grading:
     assignment: Assignment
     review: rubric.Review
     rubric: rubric.Rubric
-    marked: Marked | None
+    marked: Marked | None  # this submission's grade (None: not graded)
+    earlier: Marked | None  # a grade made on another submission of the student: not this one's
+
+    @property
+    def offered(self) -> frozenset[str]:
+        """The items ticked on the page: this grade's, else the earlier grade's as a start."""
+        held = self.marked or self.earlier
+        return held.applied if held is not None else frozenset()
 
 
-def grading(site: Site, user: User, submission_id: int) -> Grading:
+def grading(site: Site, user: User, submission_id: int, changing: bool = False) -> Grading:
+    """A submission to grade; `changing`: the reader means to change its grade, which a TA
+    may only on what is dealt to them (before the teacher deals, every submission is open)."""
     found = site.visible(user, submission_id)
     assignment, review = reviewed(site, found.problem)
     if found.status != "done":
         raise WebError(409, "This submission is not judged yet.", "/grade", "Grading")
-    marked = site.reviews.grade(found.student, found.problem)
-    return Grading(found, assignment, review, rubric_of(site, assignment, found.problem), marked)
+    if changing and not user.can_manage:
+        dealt = site.reviews.dealt(found.problem)
+        if dealt and dealt.get(found.student) != user.id:
+            raise WebError(403, "This submission is dealt to another grader.", "/grade", "Grading")
+    held = site.reviews.grade(found.student, found.problem)
+    mine = held if held is not None and held.submission == found.id else None
+    other = held if held is not None and mine is None else None
+    return Grading(found, assignment, review, rubric_of(site, assignment, found.problem), mine, other)
+
+
+def is_released(site: Site, g: Grading) -> bool:
+    return g.assignment.id in site.reviews.released()
 
 
 def grade_page(
@@ -276,7 +305,7 @@ def grade_page(
     site: Site = Depends(site_of),
 ) -> HTMLResponse:
     g = grading(site, user, submission_id)
-    applied = g.marked.applied if g.marked is not None else frozenset()
+    applied = g.offered
     items = [ItemView(str(k + 1) if k < 9 else "", i, i.id in applied) for k, i in enumerate(g.rubric.items)]
     book = site.book()
     students = queue_of(site, user, g.found.problem, g.review, book)
@@ -295,14 +324,16 @@ def grade_page(
         items=items,
         manual=manual,
         combined=cell.score if cell is not None else None,
+        awaiting=cell is not None and cell.awaiting and cell.submission == g.found.id,
         maximum=rubric.maximum(g.review, judge_max),
         r=site.shown_to(user, record) if record is not None else None,
         files=code_of(site, g.found, comments),
         general=[c for c in comments if not c.file],
         saved=site.reviews.saved(user.id),
-        mine=progress(site, g.found.problem, students, user.id),
+        mine=progress(site, g.found.problem, students, user.id, book),
         regrades=site.reviews.regrades(g.found.student, g.found.problem),
         overrides=site.reviews.overrides(g.found.student, g.found.problem) if user.can_manage else [],
+        changes=site.reviews.changes(g.found.student, g.found.problem) if user.can_manage else [],
         message=message,
     )
 
@@ -323,10 +354,12 @@ def toggle(
     user: User = Depends(require_grader),
     site: Site = Depends(site_of),
 ) -> Response:
-    g = grading(site, user, submission_id)
+    g = grading(site, user, submission_id, changing=True)
     if g.rubric.item(item) is None:
         raise WebError(400, f"There is no rubric item {item!r}.", f"/grade/submissions/{submission_id}", "Back")
-    site.reviews.save_grade(g.found.student, g.found.problem, g.found.id, user.id, site.clock(), toggle=item)
+    site.reviews.save_grade(
+        g.found.student, g.found.problem, g.found.id, user.id, site.clock(), toggle=item, released=is_released(site, g)
+    )
     return _back(request, f"/grade/submissions/{submission_id}")
 
 
@@ -337,6 +370,10 @@ def _lines(at: str, files: list[tuple[str, str]], back: str) -> tuple[str, tuple
     if not name and len(files) == 1:
         name = files[0][0]
     first, _, last = span.partition("-")
+    # A browser sends a quote in an upload's name as %22 (HTML's multipart rule), so the stored
+    # name has it so: the name as the student wrote it names the file too.
+    stored = {n.replace("%22", '"'): n for n, _ in files} | {n: n for n, _ in files}
+    name = stored.get(name, name)
     text = dict(files).get(name)
     if text is None or not first.strip().isdigit() or (last and not last.strip().isdigit()):
         raise WebError(400, f"{at!r}: say the lines as FILE:LINE or FILE:FIRST-LAST.", back, "Back")
@@ -360,7 +397,7 @@ def comment(
     """A comment on a line or a range (`at`), or a general one (`at` empty), maybe tied to an
     item; `save`: kept among the grader's reusable comments too."""
     back = f"/grade/submissions/{submission_id}"
-    g = grading(site, user, submission_id)
+    g = grading(site, user, submission_id, changing=True)
     words = _text(text, "comment", back)
     file, lines = (
         ("", (0, 0)) if not at.strip() else _lines(at, files_of(site.store.source(g.found.id), g.found.filename), back)
@@ -380,8 +417,10 @@ def delete_comment(
     user: User = Depends(require_grader),
     site: Site = Depends(site_of),
 ) -> Response:
-    grading(site, user, submission_id)
-    site.reviews.delete_comment(comment_id, submission_id)
+    grading(site, user, submission_id, changing=True)
+    # A TA deletes only their own comments; the teacher any.
+    if not site.reviews.delete_comment(comment_id, submission_id, None if user.can_manage else user.id):
+        raise WebError(404, "There is no such comment of yours here.", f"/grade/submissions/{submission_id}", "Back")
     return _back(request, f"/grade/submissions/{submission_id}")
 
 
@@ -393,9 +432,17 @@ def finish(
     site: Site = Depends(site_of),
 ) -> Response:
     """Mark the grade done (or not), then on to the next ungraded one."""
-    g = grading(site, user, submission_id)
+    g = grading(site, user, submission_id, changing=True)
     finished = done == "1"
-    site.reviews.save_grade(g.found.student, g.found.problem, g.found.id, user.id, site.clock(), done=finished)
+    site.reviews.save_grade(
+        g.found.student,
+        g.found.problem,
+        g.found.id,
+        user.id,
+        site.clock(),
+        done=finished,
+        released=is_released(site, g),
+    )
     if finished:
         return _back(request, f"/grade/{g.found.problem}/next?after={submission_id}")
     return _back(request, f"/grade/submissions/{submission_id}")
@@ -512,6 +559,17 @@ class Released:
     targets: tuple[str, ...]  # what a regrade may be asked on: items applied, the tests
 
 
+def visible_tests(shown: feedback.Shown) -> tuple[str, ...]:
+    """What a student may name in a regrade request of the tests: no more than their feedback
+    level shows them (grade.feedback's cut). The cases shown, by name (the public ones; the
+    secret ones at `cases`), and each secret group none of whose cases is shown (at `groups`
+    by name, at `verdict` the one `secret` total): a name past that is no target, answered as
+    an unknown one, so the form is no oracle of the secret cases."""
+    cases = tuple(c.name for c in shown.cases)
+    named = {c.group for c in shown.cases}
+    return (*cases, *(g.name for g in shown.groups if not g.public and g.name not in named))
+
+
 def released_view(site: Site, user: User, found: SubmissionRow) -> Released | None:
     """The grade of a student's own submission, or None before the release (nothing of it,
     not even whether it was graded) or for a submission that was not the one graded."""
@@ -532,7 +590,7 @@ def released_view(site: Site, user: User, found: SubmissionRow) -> Released | No
     moment = datetime.fromtimestamp(when, UTC)
     open_now = rubric.regrade_open(review, moment, site.now())
     record = site.record_for(found)
-    tests = tuple(c.name for c in record.cases) if record is not None else ()
+    tests = visible_tests(site.shown_to(User(found.student, "student"), record)) if record is not None else ()
     return Released(
         items,
         rubric.points(rub, marked.applied),

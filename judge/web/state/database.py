@@ -364,6 +364,32 @@ CREATE TABLE runs (
 CREATE INDEX runs_by_student ON runs (student, created);
 CREATE INDEX runs_by_status ON runs (status, id);
 """
+# Version 9 (issue 58's review): regrade answers appended, never overwritten (the old single
+# answer becomes the first), and the log of changes to a released grade.
+_VERSION_9 = """
+CREATE TABLE review_answers (
+    id INTEGER PRIMARY KEY,          -- rowid order: the order answered (never deleted)
+    regrade INTEGER NOT NULL REFERENCES review_regrades (id),
+    text TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX review_answers_by_regrade ON review_answers (regrade, id);
+INSERT INTO review_answers (regrade, text, by, at)
+    SELECT id, answer, COALESCE(answered_by, ''), COALESCE(answered, asked) FROM review_regrades
+    WHERE answer IS NOT NULL;
+CREATE TABLE review_grade_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    student TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    submission INTEGER NOT NULL,
+    before TEXT NOT NULL,            -- the grade as it was (items, done), JSON
+    after TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX review_grade_log_by_cell ON review_grade_log (student, problem, id);
+"""
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_1),
     _statements(_VERSION_2),
@@ -373,6 +399,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_6),
     _statements(_VERSION_7),
     _statements(_VERSION_8),
+    _statements(_VERSION_9),
 )
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")

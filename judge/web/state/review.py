@@ -1,7 +1,8 @@
-"""The review's rows (schema version 7, judge.web.state.database): rubric items made on the
+"""The review's rows (schema versions 7 and 9, judge.web.state.database): rubric items made on the
 grading page, each student's grade per problem (item ids applied, a general comment, done or not), score overrides (a log:
 the newest counts), comments on lines, graders' saved comments, who grades whom, the release of
-an assignment's grades, and regrade requests with their answers. Held beside the store, on its
+an assignment's grades, regrade requests with their answers (appended), and the log of changes
+to released grades. Held beside the store, on its
 database, like LTI's rows."""
 
 from __future__ import annotations
@@ -53,6 +54,13 @@ class LineComment:
 
 
 @dataclass(frozen=True)
+class Answer:
+    text: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True)
 class Regrade:
     id: int
     student: str
@@ -61,9 +69,40 @@ class Regrade:
     target: str
     reason: str
     asked: float
-    answer: str | None
-    answered_by: str | None
-    answered: float | None
+    answers: tuple[Answer, ...] = ()  # oldest first: a later answer is appended, never over one
+
+    @property
+    def answer(self) -> str | None:
+        """The newest answer's text (None: not answered yet)."""
+        return self.answers[-1].text if self.answers else None
+
+    @property
+    def answered_by(self) -> str | None:
+        return self.answers[-1].by if self.answers else None
+
+
+@dataclass(frozen=True)
+class GradeChange:
+    """A change to a released grade: who, when, the items (and done) before and after."""
+
+    student: str
+    problem: str
+    submission: int
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    by: str
+    at: float
+
+
+def _state(marked: Marked | None) -> str:
+    if marked is None:
+        return json.dumps({"applied": [], "done": False})
+    return json.dumps({"applied": sorted(marked.applied), "done": marked.done})
+
+
+def _items(state: str) -> tuple[str, ...]:
+    held = json.loads(state)
+    return (*held["applied"], *(("(done)",) if held["done"] else ()))
 
 
 def _marked(row: sqlite3.Row) -> Marked:
@@ -80,8 +119,29 @@ def _marked(row: sqlite3.Row) -> Marked:
     )
 
 
-def _regrade(row: sqlite3.Row) -> Regrade:
-    return Regrade(*(row[k] for k in Regrade.__dataclass_fields__))
+def _regrades(db: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[Regrade]:
+    """Regrade requests with their answers, each request's oldest first."""
+    answers: dict[int, list[Answer]] = {}
+    ids = [int(r["id"]) for r in rows]
+    for start in range(0, len(ids), 500):  # SQLite's bound on a statement's parameters
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        sql = f"SELECT * FROM review_answers WHERE regrade IN ({marks}) ORDER BY id"
+        for a in db.execute(sql, chunk):
+            answers.setdefault(int(a["regrade"]), []).append(Answer(a["text"], a["by"], a["at"]))
+    return [
+        Regrade(
+            r["id"],
+            r["student"],
+            r["problem"],
+            r["submission"],
+            r["target"],
+            r["reason"],
+            r["asked"],
+            tuple(answers.get(int(r["id"]), ())),
+        )
+        for r in rows
+    ]
 
 
 class Reviews:
@@ -144,17 +204,19 @@ class Reviews:
         toggle: str | None = None,
         comment: str | None = None,
         done: bool | None = None,
+        released: bool = False,
     ) -> Marked:
-        """Change one student's grade: an item toggled, the general comment, done or not."""
+        """Change one student's grade: an item toggled, the general comment, done or not. A grade
+        belongs to its submission: on a newer one it starts anew from the old grade's items, not
+        done. A change to a `released` grade is logged (who, when, before and after)."""
         with self.database.transaction() as db:
             row = db.execute(
                 "SELECT * FROM review_grades WHERE student = ? AND problem = ?", (student, problem)
             ).fetchone()
-            held = (
-                _marked(row)
-                if row is not None
-                else Marked(student, problem, submission, frozenset(), "", False, grader, now)
-            )
+            before = _marked(row) if row is not None else None
+            held = before or Marked(student, problem, submission, frozenset(), "", False, grader, now)
+            if held.submission != submission:  # the old grade's items offered, its done not
+                held = Marked(student, problem, submission, held.applied, held.comment, False, grader, now)
             applied = held.applied
             if toggle is not None:
                 applied = applied - {toggle} if toggle in applied else applied | {toggle}
@@ -174,9 +236,31 @@ class Reviews:
                     now,
                 ),
             )
-        found = self.grade(student, problem)
-        assert found is not None
-        return found
+            after = _marked(
+                db.execute(
+                    "SELECT * FROM review_grades WHERE student = ? AND problem = ?", (student, problem)
+                ).fetchone()
+            )
+            if released and _state(before) != _state(after):
+                db.execute(
+                    "INSERT INTO review_grade_log (student, problem, submission, before, after, by, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (student, problem, submission, _state(before), _state(after), grader, now),
+                )
+        return after
+
+    def changes(self, student: str, problem: str) -> list[GradeChange]:
+        """The log of changes to a released grade of one cell, oldest first (the teacher's)."""
+        with self.database.connect() as db:
+            rows = db.execute(
+                "SELECT * FROM review_grade_log WHERE student = ? AND problem = ? ORDER BY id", (student, problem)
+            ).fetchall()
+        return [
+            GradeChange(
+                r["student"], r["problem"], r["submission"], _items(r["before"]), _items(r["after"]), r["by"], r["at"]
+            )
+            for r in rows
+        ]
 
     # --- overrides ----------------------------------------------------------------------------
 
@@ -209,10 +293,14 @@ class Reviews:
             )
             return int(cursor.lastrowid or 0)
 
-    def delete_comment(self, comment_id: int, submission: int) -> bool:
+    def delete_comment(self, comment_id: int, submission: int, author: str | None = None) -> bool:
+        """Delete a comment (`author` given: only if theirs)."""
         with self.database.transaction() as db:
             sql = "DELETE FROM review_comments WHERE id = ? AND submission = ?"
-            return db.execute(sql, (comment_id, submission)).rowcount > 0
+            args: tuple[object, ...] = (comment_id, submission)
+            if author is not None:
+                sql, args = sql + " AND author = ?", (*args, author)
+            return db.execute(sql, args).rowcount > 0
 
     def comments(self, submission: int) -> list[LineComment]:
         with self.database.connect() as db:
@@ -268,9 +356,13 @@ class Reviews:
             return int(cursor.lastrowid or 0)
 
     def answer_regrade(self, regrade_id: int, answer: str, by: str, now: float) -> bool:
+        """Append an answer (who, when, what): an earlier answer stays, the history kept."""
         with self.database.transaction() as db:
-            sql = "UPDATE review_regrades SET answer = ?, answered_by = ?, answered = ? WHERE id = ?"
-            return db.execute(sql, (answer, by, now, regrade_id)).rowcount > 0
+            if db.execute("SELECT 1 FROM review_regrades WHERE id = ?", (regrade_id,)).fetchone() is None:
+                return False
+            sql = "INSERT INTO review_answers (regrade, text, by, at) VALUES (?, ?, ?, ?)"
+            db.execute(sql, (regrade_id, answer, by, now))
+            return True
 
     def regrades(self, student: str | None = None, problem: str | None = None) -> list[Regrade]:
         clauses: list[str] = []
@@ -282,12 +374,12 @@ class Reviews:
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
         with self.database.connect() as db:
             rows = db.execute(f"SELECT * FROM review_regrades{where} ORDER BY id", args).fetchall()
-        return [_regrade(r) for r in rows]
+            return _regrades(db, rows)
 
     def regrade(self, regrade_id: int) -> Regrade | None:
         with self.database.connect() as db:
             row = db.execute("SELECT * FROM review_regrades WHERE id = ?", (regrade_id,)).fetchone()
-        return _regrade(row) if row is not None else None
+            return _regrades(db, [row])[0] if row is not None else None
 
     # --- what the gradebook counts ------------------------------------------------------------
 
@@ -332,9 +424,10 @@ class Reviews:
         grades: dict[tuple[str, str], rubric.Grade] = {}
         for marked in self.grades():
             if released is None or marked.problem in released:
-                grades[(marked.student, marked.problem)] = rubric.Grade(marked.applied)
+                grades[(marked.student, marked.problem)] = rubric.Grade(marked.applied, None, marked.submission)
         newest = {(o.student, o.problem): o.score for o in self.overrides()}  # oldest first: the newest stays
         for key, score in newest.items():
             if score is not None:
-                grades[key] = rubric.Grade(grades.get(key, rubric.Grade()).applied, score)
+                held = grades.get(key, rubric.Grade())
+                grades[key] = rubric.Grade(held.applied, score, held.submission)
         return rubric.Manual(rubrics, grades)

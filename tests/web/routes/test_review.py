@@ -5,6 +5,7 @@ changed for everyone, an override, and what a student, another student and a TA 
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 from pathlib import Path
@@ -221,3 +222,117 @@ def test_dealing_by_section_keeps_a_student_with_a_ta_of_their_section(tmp_path:
     assert course.post("prof", "/grade/week2/deal") == 303
     assert course.app.state.site.reviews.dealt("eight-digits") == {"alice": "ta2", "bob": "ta1"}
     assert "submission 1 of 1" in course.client("ta1").get("/grade/submissions/2").text  # bob's, in ta1's queue
+
+
+def targets(page: str) -> list[str]:
+    return re.findall(r"<option>(.*?)</option>", page.split('id="regrade-target"')[1].split("</select>")[0])
+
+
+def test_a_regrade_may_name_only_what_the_feedback_level_shows(tmp_path: Path) -> None:
+    for level, shown, hidden in (("groups", "secret", "secret/01"), ("cases", "secret/01", "nothing")):
+        folder = tmp_path / level
+        folder.mkdir()
+        course = Class(
+            folder, COURSE.replace("    due: 2026-12-08 23:59\n", f"    due: 2026-12-08 23:59\n    feedback: {level}\n")
+        )
+        alice = course.judged("alice", "lanqiao", "WA", 0)
+        course.post("ta1", f"/grade/submissions/{alice}/toggle", item="names")
+        assert course.post("prof", "/grade/week1/release") == 303
+        page = course.client("alice").get(f"/submissions/{alice}/review").text
+        assert targets(page) == ["names", shown]  # the item applied, and the tests as the level shows them
+        # A name the student cannot see is answered as an unknown one: no oracle of the secret cases.
+        hid = course.client("alice").post(f"/submissions/{alice}/regrade", data={"target": hidden, "reason": "x"})
+        unknown = course.client("alice").post(f"/submissions/{alice}/regrade", data={"target": "zz/99", "reason": "x"})
+        assert (hid.status_code, unknown.status_code) == (400, 400)
+        said = html.unescape(hid.text).replace(repr(hidden), "")
+        assert said == html.unescape(unknown.text).replace(repr("zz/99"), "")
+        assert course.post("alice", f"/submissions/{alice}/regrade", target=shown, reason="Why?") == 303
+
+
+def test_replace_counts_0_until_graded_on_every_surface(course: Class) -> None:
+    alice = course.judged("alice", "eight-digits", "AC", 100)
+    bob = course.judged("bob", "eight-digits", "AC", 100)
+    assert course.post("ta1", f"/grade/submissions/{bob}/toggle", item="works") == 303
+    assert course.grades()["alice"]["week2:eight-digits"] == "0"  # not the judge's 100 out of 20
+    assert course.grades()["bob"]["week2:eight-digits"] == "20"
+    assert "awaiting grading" in course.client("ta1").get(f"/grade/submissions/{alice}").text
+    matrix = course.client("prof").get("/teacher/class").text.split('data-student="alice"')[1].split("</tr>")[0]
+    assert '<b title="awaiting grading">A</b>' in matrix
+    assert course.post("prof", "/grade/week2/release") == 303
+    row = course.client("alice").get("/").text.split('data-problem="eight-digits"')[1].split("</tr>")[0]
+    assert "AC</span> 0 <span" in row and "(not graded yet)" in row
+    assert "not-released" in course.client("alice").get(f"/submissions/{alice}/review").text
+
+
+KEEP_LAST = COURSE.replace(
+    "    due: 2026-12-08 23:59\n",
+    "    due: 2026-12-08 23:59\n    keep: last\n    late: {penalty_per_day: 10, until: 2026-12-20 23:59}\n"
+    "    scoreboard: named\n",
+)
+
+
+def test_a_grade_stays_with_its_submission_and_a_late_one_leaves_it(tmp_path: Path) -> None:
+    course = Class(tmp_path, KEEP_LAST)
+    first = course.judged("alice", "lanqiao", "AC", 100)
+    assert course.post("ta1", f"/grade/submissions/{first}/toggle", item="design") == 303
+    assert course.post("ta1", f"/grade/submissions/{first}/done") == 303
+    assert course.grades()["alice"]["week1:lanqiao"] == "104"
+    course.clock.set("2026-12-03 10:00")
+    newer = course.judged("alice", "lanqiao", "WA", 40)  # on time: it counts, ungraded
+    assert course.grades()["alice"]["week1:lanqiao"] == "40"  # the +4 of code nobody read is gone
+    page = course.client("ta1").get(f"/grade/submissions/{newer}").text
+    assert "Newer submission since grading" in page and 'aria-pressed="true"' in page  # the old items offered
+    assert "0 of 1 graded" in page
+    assert course.post("ta1", f"/grade/submissions/{newer}/toggle", item="names") == 303
+    assert course.grades()["alice"]["week1:lanqiao"] == "42"  # design kept, names added: 40 + 4 - 2
+    assert course.post("prof", "/grade/week1/release") == 303
+    course.clock.set("2026-12-10 10:00")  # past the due date: a late resubmission
+    course.judged("alice", "lanqiao", "AC", 100)
+    assert course.grades()["alice"]["week1:lanqiao"] == "42"  # the released grade's submission stays
+    home = course.client("alice").get("/").text.split('data-problem="lanqiao"')[1].split("</tr>")[0]
+    assert "42" in home
+    board = course.client("alice").get("/assignments/week1/scoreboard").text
+    assert '<td>alice</td><td class="num">0</td><td class="num">42</td>' in board
+
+
+def test_a_ta_changes_only_their_own_and_a_released_grades_changes_are_logged(course: Class) -> None:
+    alice = course.judged("alice", "lanqiao", "AC", 100)
+    course.judged("bob", "lanqiao", "AC", 100)
+    assert course.post("prof", f"/grade/submissions/{alice}/comment", at="main.py:1", text="By the teacher") == 303
+    assert course.post("prof", "/grade/week1/deal") == 303
+    mine, other = grader_of(course, "lanqiao", "alice"), grader_of(course, "lanqiao", "bob")
+    assert course.post(other, f"/grade/submissions/{alice}/toggle", item="names") == 403  # not dealt to them
+    assert course.post(mine, f"/grade/submissions/{alice}/toggle", item="names") == 303
+    comment = course.app.state.site.reviews.comments(alice)[0]
+    assert course.post(mine, f"/grade/submissions/{alice}/comments/{comment.id}/delete") == 404
+    assert "Delete" not in course.client(mine).get(f"/grade/submissions/{alice}").text.split("By the teacher")[1][:200]
+    assert course.post("prof", "/grade/week1/release") == 303
+    assert course.post(mine, f"/grade/submissions/{alice}/toggle", item="design") == 303
+    page = course.client("prof").get(f"/grade/submissions/{alice}").text
+    assert f"{mine}, " in page and "names &rarr; design, names" in page
+    assert "names &rarr;" not in course.client(mine).get(f"/grade/submissions/{alice}").text  # the teacher's log
+    asked = course.post("alice", f"/submissions/{alice}/regrade", target="names", reason="Why?")
+    assert asked == 303
+    regrade = course.app.state.site.reviews.regrades("alice")[0]
+    assert course.post(mine, f"/grade/regrades/{regrade.id}", text="ANSWER ONE") == 303
+    assert course.post("prof", f"/grade/regrades/{regrade.id}", text="ANSWER TWO") == 303
+    seen = course.client("alice").get(f"/submissions/{alice}/review").text
+    assert "ANSWER ONE" in seen and "ANSWER TWO" in seen  # appended: the first stays
+
+
+def test_a_file_named_with_quotes_and_markup_can_be_commented_on(course: Class) -> None:
+    name = 'x"><img src=x onerror=alert(1)><svg onload=alert(2)>.py'
+    reply = course.client("alice").post(
+        "/problems/lanqiao/submit", data={"language": "python3"}, files={"file": (name, SOURCE)}
+    )
+    assert reply.status_code == 303, reply.text
+    claim = course.store.claim(now=course.clock())
+    assert claim is not None
+    course.store.finish(claim, record("alice", "lanqiao", "AC", 100), now=course.clock())
+    page = course.client("prof").get(f"/grade/submissions/{claim.id}").text
+    at = html.unescape(re.findall(r'data-at="([^"]*):1"', page)[0])
+    assert course.post("prof", f"/grade/submissions/{claim.id}/comment", at=f"{at}:1", text="here") == 303
+    # As the student named it (the browser sent its quote as %22): the same file.
+    assert course.post("prof", f"/grade/submissions/{claim.id}/comment", at=f"{name}:1", text="again") == 303
+    assert {c.file for c in course.app.state.site.reviews.comments(claim.id)} == {at}
+    assert "<svg onload" not in page

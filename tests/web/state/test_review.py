@@ -85,3 +85,32 @@ def test_comments_regrades_and_dealing(tmp_path: Path) -> None:
     reviews.deal("p", {"ada": "ta1"})
     reviews.deal("p", {"ada": "ta2", "bo": "ta2"})  # ada stays with ta1
     assert reviews.dealt("p") == {"ada": "ta1", "bo": "ta2"}
+
+
+def test_answers_are_appended_and_a_released_grades_changes_are_logged(tmp_path: Path) -> None:
+    _, reviews, _ = setup(tmp_path)
+    asked = reviews.ask_regrade("ada", "p", 1, "names", "why?", 1.0)
+    assert reviews.answer_regrade(asked, "Kept.", "ta1", 2.0)
+    assert reviews.answer_regrade(asked, "Taken back.", "prof", 3.0)
+    assert not reviews.answer_regrade(asked + 1, "x", "prof", 3.0)  # no such request
+    found = reviews.regrade(asked)
+    assert found is not None and [(a.text, a.by, a.at) for a in found.answers] == [
+        ("Kept.", "ta1", 2.0),
+        ("Taken back.", "prof", 3.0),
+    ]
+    assert found.answer == "Taken back." and reviews.regrades("ada")[0].answers == found.answers
+    reviews.save_grade("ada", "p", 1, "ta1", 4.0, toggle="names")  # not released: no log
+    reviews.save_grade("ada", "p", 1, "ta2", 5.0, toggle="names", released=True)
+    reviews.save_grade("ada", "p", 1, "ta2", 6.0, comment="same items", released=True)  # items unchanged
+    changes = reviews.changes("ada", "p")
+    assert [(c.before, c.after, c.by, c.at) for c in changes] == [(("names",), (), "ta2", 5.0)]
+
+
+def test_a_grade_on_a_newer_submission_starts_from_the_old_items_not_done(tmp_path: Path) -> None:
+    _, reviews, course = setup(tmp_path)
+    reviews.save_grade("ada", "p", 1, "ta1", 1.0, toggle="names")
+    reviews.save_grade("ada", "p", 1, "ta1", 2.0, done=True)
+    manual = reviews.counted(course, every=True)  # type: ignore[arg-type]
+    assert manual.grades[("ada", "p")].submission == 1  # the grade says which submission it is of
+    again = reviews.save_grade("ada", "p", 3, "ta1", 3.0, comment="on the new one")
+    assert (again.submission, again.applied, again.done) == (3, {"names"}, False)
