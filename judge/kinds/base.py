@@ -199,6 +199,11 @@ class Kind(ABC):
         fail; none where the kind has no such thing."""
         return ()
 
+    def sample_call(self, problem: Problem, given: str, answer: str, language: str) -> tuple[str, str] | None:
+        """A public case as the student would write it (a function's call and its value), in
+        `language` (an id, or "" for none); None where the kind's cases are not calls."""
+        return None
+
     def starter_languages(self, problem: Problem) -> tuple[str, ...]:
         """The languages `starter_file` writes in (none: the kind has no starter file)."""
         return ()

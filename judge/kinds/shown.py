@@ -6,7 +6,7 @@ Reads the problem's files; the rendering itself is judge.problem.markup."""
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from judge.errors import JudgeError
@@ -23,6 +23,8 @@ class Sample:
     input: str  # a file's text
     answer: str
     file: bool = False  # a file students are shown whole (a unit problem's public tests), not a case
+    call: str = ""  # a function's sample as a call in the reader's language: `max_sum([1, 2])`
+    returns: str = ""  # and what it returns (`3`, `raises ValueError`)
 
 
 @lru_cache(maxsize=64)
@@ -75,10 +77,17 @@ def statement_html(problem: Problem, own_samples: bool = True) -> str:
     return markup.render(text if own_samples else markup.without_samples(text))
 
 
-def page_parts(problem: Problem) -> tuple[str, list[Sample]]:
+def page_parts(problem: Problem, language: str = "") -> tuple[str, list[Sample]]:
     """The statement and the samples a page shows: a stdio problem's samples from the spec once,
-    in place of the statement's own (a function's samples are calls, an interaction's a
-    dialogue: their statements keep theirs)."""
+    in place of the statement's own; a function's as calls in `language` (a language id, ""
+    for none), in place of the statement's own table too (an interaction's are a dialogue:
+    its statement keeps its own)."""
     shown = samples(problem)
-    own = not shown or not kinds.of(problem).samples_are_cases
+    kind = kinds.of(problem)
+    made = [kind.sample_call(problem, s.input, s.answer, language) for s in shown if not s.file]
+    if shown and len(made) == len(shown) and all(m is not None for m in made):
+        calls = [m for m in made if m is not None]
+        shown = [replace(s, call=c, returns=r) for s, (c, r) in zip(shown, calls, strict=True)]
+        return statement_html(problem, own_samples=False), shown
+    own = not shown or not kind.samples_are_cases
     return statement_html(problem, own_samples=own), shown

@@ -57,7 +57,8 @@ def test_a_function_problem_is_judged_from_an_upload(tmp_path: Path) -> None:
     assert claim is not None
     record = judge_claim(claim, problem, store)
     assert record is not None and record.verdict == "WA" and record.source == "my answer.py"
-    assert record.cases[1].message == "the value: expected -1, got 0"  # a public call says what differs
+    # A public call names itself and says what differs (issue 59).
+    assert record.cases[1].message == "max_sum([-5, -1, -8]): expected -1, got 0"
 
 
 def test_a_worker_judges_the_program_the_door_identified_never_identifying_it_again(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
 from judge.kinds.base import CaseJob, CaseRun, Decoy, Kind, Starter, run_on_stdin
-from judge.kinds.functions import families, outcome, spec_part, starters, types
+from judge.kinds.functions import calls, families, outcome, spec_part, starters, types
 from judge.problem.checkers import FOR_VALUES
 from judge.run import custom_checker, languages, values
 from judge.run.checkers import CheckResult
@@ -90,7 +90,18 @@ def decide_case(problem: Problem, case: tuple[Path, Path], output: bytes, langua
     call, answer = _json(case[0], "call"), _json(case[1], "answer")
     required = required_raise(problem, language) if language else None
     result = outcome.result_of(output)
-    return outcome.decide(_api(problem), rule_of(problem), result, call, answer, required, _custom(problem, case))
+    api = _api(problem)
+    decided, check = outcome.decide(api, rule_of(problem), result, call, answer, required, _custom(problem, case))
+    said = decided.message
+    # A failed call names itself (issue 59): "max_sum([1, 2]): expected 3, got 0", not "the value: ...".
+    if isinstance(api, types.Signature) and said.startswith(_NAMED_FAILURES):
+        family = family_of(language) if language else None
+        named = calls.cut(calls.call(api.name, call, family.name if family is not None else ""))
+        decided = CaseVerdict(decided.verdict, f"{named}: {said.removeprefix('the value: ')}")
+    return decided, check
+
+
+_NAMED_FAILURES = ("the value: ", "returned", "raised")
 
 
 class Functions(Kind):
@@ -170,6 +181,20 @@ class Functions(Kind):
 
     def starter_languages(self, problem: Problem) -> tuple[str, ...]:
         return families.offered(languages.load())
+
+    def sample_call(self, problem: Problem, given: str, answer: str, language: str) -> tuple[str, str] | None:
+        """A sample as a call and what it returns, in `language`'s spelling (a class's
+        scenario: None, shown as its JSON)."""
+        api = _api(problem)
+        if not isinstance(api, types.Signature):
+            return None
+        try:
+            args, expected = json.loads(given), json.loads(answer)
+        except ValueError:
+            return None
+        family = family_of(language) if language else None
+        name = family.name if family is not None else ""
+        return calls.call(api.name, args, name), calls.returned(expected, name)
 
     def same_answer(self, problem: Problem, stated: str, made: str) -> bool:
         """The same value; an exception stated is any the reference raised (its name is its

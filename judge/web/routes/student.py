@@ -183,12 +183,12 @@ def problem_view(
     language: str = "",
 ) -> HTMLResponse:
     """The problem page; after a refused submission, with why and the code sent, kept."""
-    statement_part, samples = shown.page_parts(problem)
+    fallback = default_language(site, user, problem)
+    chosen = language or fallback or "auto"
+    statement_part, samples = shown.page_parts(problem, chosen if chosen != "auto" else "")
     limits = problem.spec.limits
     multipliers = ", ".join(f"{lang} {m:g}×" for lang, m in limits.time_multipliers.items())
     text = f"{limits.time_s:g} s CPU{f' ({multipliers})' if multipliers else ''}, {limits.memory_mib} MiB"
-    fallback = default_language(site, user, problem)
-    chosen = language or fallback or "auto"
     starters = starters_of(site, problem)
     return site.page(
         request,

@@ -180,7 +180,8 @@ def test_judge_explain_finds_a_small_failing_call_from_the_generators(problem: P
     call = lines[lines.index("input:") + 1].strip()
     assert call.startswith("[[") and call.endswith("]]")  # one call's arguments, made by gen.py
     verdict = next(line for line in lines if line.startswith("verdict: "))
-    assert verdict.startswith("verdict: WA (the value: expected ") and ", got " in verdict
+    # The failed call names itself (issue 59), its arguments cut where long.
+    assert verdict.startswith("verdict: WA (max_sum([") and "): expected " in verdict and ", got " in verdict
 
 
 def test_a_starter_file_has_the_signature_and_fails_every_call(problem: Problem, tmp_path: Path) -> None:
@@ -642,11 +643,14 @@ def test_a_problem_may_name_the_exception_each_language_raises(problem: Problem,
         third = record.cases[2]
         assert (third.name, third.verdict) == ("samples/03", verdict), (name, third)
     wrong = judging.judge(judging.identify(named, tmp_path / "wrong_kind.py", "ed"), full=True).cases[2]
-    assert wrong.message == "raised KeyError, expected ValueError"
+    assert wrong.message == "max_sum([]): raised KeyError, expected ValueError"  # the call named (issue 59)
     if not needs.why_not("cpp"):
         (tmp_path / "range.cpp").write_text(CPP["kadane.cpp"][0].replace("invalid_argument", "out_of_range"))
         other = judging.judge(judging.identify(named, tmp_path / "range.cpp", "ed"), full=True).cases[2]
-        assert (other.verdict, other.message) == ("WA", "raised std::out_of_range, expected std::invalid_argument")
+        assert (other.verdict, other.message) == (
+            "WA",
+            "max_sum([]): raised std::out_of_range, expected std::invalid_argument",
+        )
     bad = spec.read_text().replace("ValueError,", "'not a name',")
     spec.write_text(bad)
     with pytest.raises(SpecError, match="'not a name' is not the name of an exception"):
@@ -681,7 +685,7 @@ def test_a_custom_checker_gets_the_call_the_answer_and_the_returned_value(tmp_pa
     for name, body, verdict, said in (
         ("halves.py", "return [total // 2, total - total // 2]", "AC", ""),
         ("short.py", "return [total - 1, 0]", "WA", "[4, 0] is not two parts of 5"),
-        ("typed.py", "return str(total)", "WA", "returned str: expected list[int], got str"),
+        ("typed.py", "return str(total)", "WA", "split(5): returned str: expected list[int], got str"),
     ):
         (tmp_path / name).write_text(f"def split(total):\n    {body}\n")
         first = judging.judge(judging.identify(problem, tmp_path / name, "fay")).cases[0]

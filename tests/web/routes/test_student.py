@@ -141,3 +141,21 @@ def test_a_pending_page_says_the_hidden_tests_run_once_the_samples_are_shown(tmp
     page = client.get(sent.headers["location"]).text
     assert "judging the hidden tests; results when all are done" in page and 'id="waited"' in page
     assert "small/01" not in page and "of 2 judged" not in page and "/static/waiting.js" in page
+
+
+def test_a_function_problems_samples_are_calls_shown_once(tmp_path: Path) -> None:
+    """Issue 59, item 3: the statement's table and then raw JSON (`[[-2,1,-3,4,-1]]`) were both
+    shown; now the spec's public cases once, as calls in the page's language."""
+    from tests.test_cli import judge
+
+    client = _client(tmp_path)
+    assert judge("--problems", str(tmp_path / "problems"), "gen", "maxf").returncode == 0
+    page = client.get("/problems/maxf").text
+    assert page.count(">Samples</h2>") == 1 and "[[-2,1,-3,4,-1]]" not in page
+    assert '<code class="call">max_sum([-2, 1, -3, 4, -1])</code></td><td><code>4</code>' in page
+    assert "<code>raises ValueError</code>" in page
+    sent = client.post(
+        "/problems/maxf/submit", data={"language": "python3", "source": "def max_sum(xs):\n  return 0\n"}
+    )
+    assert sent.status_code == 303
+    assert '<code class="call">max_sum([-2, 1, -3, 4, -1])</code>' in client.get("/problems/maxf").text
