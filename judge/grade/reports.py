@@ -31,6 +31,7 @@ from judge.grade.feedback import Shown
 from judge.grade.grading import Entry, Override
 from judge.grade.results import GradeRecord, isolated_mode, to_json
 from judge.kinds import shown
+from judge.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
 from judge.run.verdicts import Verdict
@@ -259,6 +260,8 @@ def submission_context(
         "override": overrides.get((record.student, record.problem)),
         "diffs": _diffs(record, problem),
         "source": source,
+        # A unit problem's tests by their titles, in one table (issue 59); {}: groups and cases.
+        "titles": kinds.of(problem).test_titles(problem) if problem is not None else {},
         **extra,
     }
 

@@ -199,6 +199,11 @@ class Kind(ABC):
         fail; none where the kind has no such thing."""
         return ()
 
+    def test_titles(self, problem: Problem) -> dict[str, str]:
+        """Group name -> the title a reader knows its test by, in the order to show them (a unit
+        test's @number and @name); empty where groups are shown by their names."""
+        return {}
+
     def sample_call(self, problem: Problem, given: str, answer: str, language: str) -> tuple[str, str] | None:
         """A public case as the student would write it (a function's call and its value), in
         `language` (an id, or "" for none); None where the kind's cases are not calls."""

@@ -255,6 +255,36 @@ GROUP_NAME_LIMIT = 64  # a Slug's length
 GROUP_NAME_BASE = 55  # a shortened one: room for a "-NNN" that makes it unique
 
 
+def readable(test_id: str) -> str:
+    """A test's name for people where the teacher gave none: its function's, without `test_`
+    and with spaces (public/test_bank.py::TestMore::test_negative_deposit: "negative deposit")."""
+    function = test_id.rsplit("::", 1)[-1].split("[", 1)[0]
+    words = re.sub(r"^test_?", "", function).replace("_", " ").strip()
+    return words or function
+
+
+_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)(?:\s|$)")
+
+
+def title_of(test: UnitTest) -> str:
+    """What a reader knows a test by: its @number and @name; a number alone gets the readable
+    name of its function beside it ("1.2 peek leaves the top"); neither, that name alone."""
+    if not test.title:
+        return readable(test.id)
+    number = _NUMBER.match(test.title)
+    if number is not None and number.group(1) == test.title.strip():
+        return f"{test.title.strip()} {readable(test.id)}"
+    return test.title
+
+
+def title_order(title: str) -> tuple[int, tuple[int, ...]]:
+    """Titles that start with a @number in its order ("1.2" before "1.10"), the others after."""
+    number = _NUMBER.match(title)
+    if number is None:
+        return (1, ())
+    return (0, tuple(int(part) for part in number.group(1).split(".")))
+
+
 def group_name(test_id: str, taken: set[str]) -> str:
     """A group name (a slug) for a test: its file's stem and its node path, made unique. One
     over 64 characters keeps its start and ends in a digest of the test's id, the same on every

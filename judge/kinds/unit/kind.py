@@ -101,6 +101,20 @@ class UnitTests(Kind):
             return f"missing {', '.join(missing)} (this problem asks for {', '.join(wanted)})"
         return ""
 
+    def test_titles(self, problem: Problem) -> dict[str, str]:
+        """Each test's group by its title (@number and @name, else a readable name from its
+        function), in the order of their numbers (tests without one after, as found)."""
+        unit = _unit(problem)
+        try:
+            tests = listing.unit_tests(
+                problem.directory / unit.tests, unit.default_points, found.per_test_table(unit.per_test), unit.framework
+            )
+        except listing.ListingError:
+            return {}
+        taken: set[str] = set()
+        named = [(found.group_name(t.id, taken), found.title_of(t)) for t in tests if not t.skipped]
+        return dict(sorted(named, key=lambda pair: found.title_order(pair[1])))
+
     def public_files(self, problem: Problem) -> list[tuple[str, str]]:
         """The test files under public/ whose every test is public: students read them whole.
         A test its decorator (or the spec) hides keeps its file unshown, the decorator winning

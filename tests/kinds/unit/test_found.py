@@ -324,3 +324,13 @@ def test_a_nested_junit_class_names_its_tests_as_junit_does() -> None:
         "BankTest$Transfers$Later::waits": True,
         "BankTest::closes": False,
     }
+
+
+def test_a_tests_title_is_its_number_and_name_else_a_readable_name() -> None:
+    """Issue 59, item 4: how a student reads a test, and the order of numbers (1.2 before 1.10)."""
+    from judge.kinds.unit.found import UnitTest, title_of, title_order
+
+    assert title_of(UnitTest("public/t.py::test_fib", 1, True, "1.1 fib")) == "1.1 fib"
+    assert title_of(UnitTest("public/t.py::TestMore::test_negative_deposit", 1, True, "2")) == "2 negative deposit"
+    assert title_of(UnitTest("public/t.py::test_a_b[3]", 1, True)) == "a b"
+    assert sorted(["1.10 a", "x", "1.2 b", "2 c"], key=title_order) == ["1.2 b", "1.10 a", "2 c", "x"]

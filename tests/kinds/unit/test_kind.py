@@ -1064,3 +1064,45 @@ def test_every_verdict_agrees_with_pytests_own_run(shapes: Problem, tmp_path: Pa
         }
         theirs = _pytest_outcomes(shapes.directory / "unit", student, tmp_path / f"run{n}")
         assert len(judged) >= 8 and judged == theirs, (n, judged, theirs)
+
+
+def _numbered(tmp_path: Path) -> Problem:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    scaffold.create(problems, "stack", "python3", kind="unit")
+    public = problems / "stack" / "unit" / "public" / "test_stack.py"
+    text = public.read_text().replace("import weight\n", "import number, weight\n")
+    text = text.replace(
+        "@weight(2)\ndef test_push_then_pop",
+        '@weight(2)\n@number("1.10")\ndef test_push_then_pop',
+    )
+    text = text.replace("def test_peek_leaves_the_top", '@number("1.2")\ndef test_peek_leaves_the_top')
+    public.write_text(text)
+    assert judge("--problems", str(problems), "gen", "stack").returncode == 0
+    return load_problem(problems / "stack")
+
+
+def test_unit_tests_are_titled_by_number_and_name_in_the_order_of_their_numbers(tmp_path: Path) -> None:
+    """Issue 59, item 4: slugs such as test_stack-test_push_then_pop were all a student saw."""
+    from judge.kinds import table as kinds
+
+    problem = _numbered(tmp_path)
+    titles = kinds.of(problem).test_titles(problem)
+    shown = list(titles.values())
+    assert shown[:3] == ["1.2 peek leaves the top", "1.10 push then pop", "an empty stack raises"]
+    assert list(titles)[1] == "test_stack-test_push_then_pop"  # the group, by its slug
+
+
+@needs_sandbox
+def test_a_unit_submission_shows_one_table_of_tests_by_title(tmp_path: Path) -> None:
+    from judge.grade import feedback, reports
+
+    problem = _numbered(tmp_path)
+    accepted = next((problem.directory / "solutions" / "accepted").iterdir())
+    record = judging.judge(judging.identify(problem, accepted, "sam"), full=True)
+    context = reports.submission_context(feedback.for_student(record, problem), problem, {}, "..", None)
+    page = reports.submission_html(context)
+    assert page.count('id="tests"') == 1 and 'id="groups"' not in page and 'id="cases"' not in page
+    assert (
+        page.index("1.2 peek leaves the top") < page.index("1.10 push then pop") < page.index("an empty stack raises")
+    )
