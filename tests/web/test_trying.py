@@ -61,3 +61,21 @@ def test_a_syntax_error_is_the_compilers_words(maxsum: Path) -> None:
     assert result.cases == () and "SyntaxError" in result.compile_error
     # The student's file and line first, none of the judge's frames (issue 59, item 5).
     assert result.compile_error.startswith('File "main.py", line 1') and "<string>" not in result.compile_error
+
+
+@needs.mark("isolation", "pytest")
+def test_on_a_unit_problem_run_runs_the_public_tests_only(tmp_path: Path) -> None:
+    from judge.author import scaffold
+    from judge.kinds.table import load_problem
+    from judge.web.worker import submitted_of
+    from tests.test_cli import judge
+
+    scaffold.create(tmp_path, "stack", "python3", kind="unit")
+    assert judge("--problems", str(tmp_path), "gen", "stack").returncode == 0
+    problem = load_problem(tmp_path / "stack")
+    accepted = next((problem.directory / "solutions" / "accepted").iterdir())
+    claim = Claim(1, 0, "ada", "stack", "python3", accepted.name, accepted.read_bytes())
+    result = judge_run(RunClaim(claim, None), submitted_of(claim, problem))
+    public = sorted(g.name for g in problem.spec.groups if g.visibility == "public")
+    assert sorted(c.name.split("/")[0] for c in result.cases) == public and public
+    assert all(c.verdict == "AC" for c in result.cases)
