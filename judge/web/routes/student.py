@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 from sse_starlette.sse import EventSourceResponse
 
-from judge.course import policy
+from judge.course import policy, rubric
 from judge.course.gradebook import Counted
 from judge.course.spec import MINUTE, Assignment
 from judge.errors import JudgeError
@@ -98,7 +98,11 @@ def used_text(site: Site, user: User, assignment: Assignment | None, problem: st
 
 def problem_list(request: Request, user: User = Depends(require_user), site: Site = Depends(site_of)) -> HTMLResponse:
     book = site.book_of(user) if user.role == "student" else None
-    maxes = {pid: problem.max_score for pid, problem in site.problems.items()}
+    judged = {pid: problem.max_score for pid, problem in site.problems.items()}
+    # Out of what the gradebook's column is: with a review, its rule's maximum (add: both; replace: max).
+    maxes = judged | {
+        p: rubric.maximum(a.review, judged[p]) for a in site.course.assignments for p in a.problems if p in judged
+    }
     views = []
     for assignment in site.course.assignments:
         phase = site.standing(user, assignment).phase

@@ -261,6 +261,7 @@ def test_replace_counts_0_until_graded_on_every_surface(course: Class) -> None:
     assert course.post("prof", "/grade/week2/release") == 303
     row = course.client("alice").get("/").text.split('data-problem="eight-digits"')[1].split("</tr>")[0]
     assert "AC</span> 0 <span" in row and "(not graded yet)" in row
+    assert '<td class="num">20</td>' in row  # out of the review's max, as the gradebook's column
     assert "not-released" in course.client("alice").get(f"/submissions/{alice}/review").text
 
 
