@@ -141,7 +141,9 @@ def _histogram(totals: Sequence[float], maximum: float) -> str:
     top = max(bins) or 1
     top_margin = 16  # room for the count above the tallest bar
     parts = [
-        f'<svg id="histogram" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + top_margin + 30}" role="img" aria-label="score histogram">'
+        # The viewBox lets the stylesheet shrink it to a phone's width (it overflowed 390 px).
+        f'<svg id="histogram" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + top_margin + 30}"'
+        f' viewBox="0 0 {width} {height + top_margin + 30}" role="img" aria-label="score histogram">'
     ]
     for i, count in enumerate(bins):
         h = round(height * count / top)

@@ -77,3 +77,20 @@ def test_submission_page_and_screenshot(reports: Path, tmp_path: Path) -> None:
     )
     assert made.returncode == 0, made.stderr[-2000:]
     assert shot.stat().st_size > 5000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_index_fits_a_phone(reports: Path, tmp_path: Path) -> None:
+    """Issue 59, item 7: the histogram overflowed a 390 px screen by 39 px."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra (playwright)")
+    from tests.web.test_pages import ARGS, check_page
+
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto((reports / "index.html").as_uri())
+            box = page.locator("#histogram").bounding_box()
+            assert box is not None and box["width"] <= 390
+            check_page(page, "report-index", 390, tmp_path, axe=False)
+        finally:
+            browser.close()

@@ -170,6 +170,11 @@ def test_deadlines_late_penalty_and_cutoff(course: Course) -> None:
     assert course.grades()["bob"]["week1:lanqiao"] == "50"
     page = course.client("bob").get(f"/submissions/{late_id}").text
     assert "late -50%" in page
+    # The scoreboard agrees with the gradebook: a late AC is solved (issue 59; it read "solved 0").
+    [bob] = [
+        r for r in scoreboard_rows(course.client("prof").get("/assignments/week1/scoreboard").text) if r[1] == "bob"
+    ]
+    assert bob[2] == "1" and bob[3] == "50"
     course.clock.set("2026-12-09 12:00")  # alice is inside her extension: on time
     assert course.submit("alice", "lanqiao")[0] == 303
     course.judge("AC", 100)

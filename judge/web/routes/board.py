@@ -35,10 +35,15 @@ class Line:
 
 
 def _solved(cells: list[gradebook.Counted], maxes: list[float]) -> int:
-    """Problems whose judge's counted score is full (a late full score is not solved): under a
-    review that adds a hand part, the judge's part (`judged`), out of the problem's maximum."""
+    """Problems whose counted submission (the gradebook's one rule) is accepted: a late AC is
+    solved, its lateness is in its score (it read "solved 0", against the student's own page).
+    Where no verdict is kept, the judge's counted score (`judged` under a hand part) is full."""
     judged = [c.judged if c.judged is not None else c.score for c in cells]
-    return sum(1 for j, m in zip(judged, maxes, strict=True) if j is not None and j >= m > 0)
+    return sum(
+        1
+        for c, j, m in zip(cells, judged, maxes, strict=True)
+        if c.verdict == "AC" or (c.verdict is None and j is not None and j >= m > 0)
+    )
 
 
 def scoreboard(

@@ -221,7 +221,23 @@ def problem_view(
         deadline=deadline_text(site, user, assignment) if assignment is not None else ("", ""),
         used=used_text(site, user, assignment, problem.id),
         starter=starter_view(site, problem, request.query_params.get("lang", "")),
+        **own_submissions(site, user, problem),
     )
+
+
+OWN_SHOWN = 20  # a student's newest submissions of a problem listed on its page
+
+
+def own_submissions(site: Site, user: User, problem: Problem) -> dict[str, object]:
+    """The reader's own submissions of this problem, newest first, with the gradebook's marks:
+    which one counts, and which were late (course/gradebook.py, the one rule)."""
+    mine = [site.seen_by(user, r) for r in site.store.of_student(user.id) if r.problem == problem.id]
+    mine = mine[:OWN_SHOWN]
+    counted = None
+    if user.role == "student" and mine:
+        cell = site.book_of(user).cell(user.id, problem.id)
+        counted = cell.submission if cell is not None else None
+    return {"mine": mine, "mine_marks": site.marks(mine), "counted": counted}
 
 
 @dataclass(frozen=True)

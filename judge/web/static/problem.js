@@ -39,6 +39,11 @@
   if (!form) {
     return;
   }
+  // A refused submission comes back as this page: show why beside the form, not its top.
+  var message = document.getElementById("message");
+  if (message) {
+    message.scrollIntoView({ block: "center" });
+  }
   var problem = form.getAttribute("data-problem");
   var area = document.getElementById("source");
   var select = document.getElementById("language");

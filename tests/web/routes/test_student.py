@@ -159,3 +159,19 @@ def test_a_function_problems_samples_are_calls_shown_once(tmp_path: Path) -> Non
     )
     assert sent.status_code == 303
     assert '<code class="call">max_sum([-2, 1, -3, 4, -1])</code>' in client.get("/problems/maxf").text
+
+
+def test_the_problem_page_lists_ones_own_submissions_and_says_why_beside_the_form(tmp_path: Path) -> None:
+    """Issue 59, item 7: a student's submissions of this problem on its page, the one that
+    counts marked by the gradebook's rule; a refusal's message just above the buttons."""
+    client = _client(tmp_path)
+    assert 'id="mine"' not in client.get("/problems/sums").text
+    sent = client.post("/problems/sums/submit", data={"language": "python3", "source": "print(4)\n"})
+    assert sent.status_code == 303
+    page = client.get("/problems/sums").text
+    assert 'id="mine-table"' in page and 'data-id="1"' in page
+    assert 'id="mine"' not in client.get("/problems/maxf").text  # this problem's only
+    refused = client.post("/problems/maxf/submit", data={"language": "python3", "source": "   \n"})
+    assert refused.status_code == 400
+    form = refused.text[refused.text.index('id="submit-form"') :]
+    assert form.index('id="message"') < form.index('id="submit-button"')
