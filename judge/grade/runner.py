@@ -18,11 +18,11 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.kinds import table as kinds
 from judge.kinds.base import STOPPED, CaseJob
+from judge.kinds.base import run_limits as run_limits  # where a case's limits are made, for callers of the runner
 from judge.problem.spec import Problem
 from judge.problem.testdata import CaseFiles
 from judge.run import checkers, lifecycle, sandbox
 from judge.run.build import Build, box, compile_limits, compile_submission, load_submission
-from judge.run.languages import Language
 from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict, headline
 
@@ -81,18 +81,6 @@ class SubmissionResult:
     groups: tuple[GroupRecord, ...]
     sandbox_mode: str
     limits: sandbox.RunLimits
-
-
-def run_limits(problem: Problem, language: Language) -> sandbox.RunLimits:
-    spec = problem.spec.limits
-    cpu = spec.cpu_s_for(language.id, language.time_factor)
-    return sandbox.RunLimits(
-        cpu_s=cpu,
-        wall_s=sandbox.wall_for(cpu),
-        memory_mib=spec.memory_mib + language.jvm_allowance_mib,
-        output_bytes=int(spec.output_mib * 1024 * 1024),
-        address_space=language.address_space_limit,
-    )
 
 
 def _clean_box(where: Path, keep: AbstractSet[str]) -> None:

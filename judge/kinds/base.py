@@ -12,6 +12,7 @@ from judge.errors import JudgeError, SandboxFailure
 from judge.problem.checkers import FOR_TEXT
 from judge.run import sandbox
 from judge.run.checkers import CheckResult
+from judge.run.languages import Language
 from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict
 
@@ -223,3 +224,17 @@ class Kind(ABC):
     def starter(self, own: str, other: str, shape: str = "") -> Starter:
         """`judge new`'s files, with the reference in `own` (an extension) and a second
         accepted solution in `other`; `shape` one of `shapes`, or "" for the kind's example."""
+
+
+def run_limits(problem: Problem, language: Language) -> sandbox.RunLimits:
+    """A submission's limits on each case of `problem` in `language` (its time factor, a JVM's
+    allowance): what every kind runs a case under, and a tests problem runs each bug under."""
+    spec = problem.spec.limits
+    cpu = spec.cpu_s_for(language.id, language.time_factor)
+    return sandbox.RunLimits(
+        cpu_s=cpu,
+        wall_s=sandbox.wall_for(cpu),
+        memory_mib=spec.memory_mib + language.jvm_allowance_mib,
+        output_bytes=int(spec.output_mib * 1024 * 1024),
+        address_space=language.address_space_limit,
+    )

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import JudgeError
-from judge.kinds.base import CaseJob, Kind
+from judge.kinds.base import CaseJob, Kind, run_limits
 from judge.kinds.tests.scoring import BugRun, Checked
 from judge.kinds.tests.suite import StudentTest
 from judge.problem.spec import BUG_FOLDERS, Bug, Problem, Suite
@@ -189,20 +189,6 @@ def check(found: Subject, tests: Sequence[StudentTest], folder: Path, pool: Pool
     return tuple(Checked(t.name, why[t.name]) for t in tests)
 
 
-def run_limits(problem: Problem, language_id: str) -> sandbox.RunLimits:
-    """A bug's limits: a submission's in its language on the problem under test."""
-    language = languages.load().languages[language_id]
-    spec = problem.spec.limits
-    cpu = spec.cpu_s_for(language.id, language.time_factor)
-    return sandbox.RunLimits(
-        cpu_s=cpu,
-        wall_s=sandbox.wall_for(cpu),
-        memory_mib=spec.memory_mib + language.jvm_allowance_mib,
-        output_bytes=int(spec.output_mib * 1024 * 1024),
-        address_space=language.address_space_limit,
-    )
-
-
 def run_bug(found: Subject, bug: Bug, folder: Path, names: tuple[str, ...]) -> BugRun:
     """The bug against the valid tests, in order, in one box and session, until one catches it
     (its verdict is not AC; the checker failing, IE, catches nothing)."""
@@ -212,7 +198,7 @@ def run_bug(found: Subject, bug: Bug, folder: Path, names: tuple[str, ...]) -> B
         built = programs.build(program, target.spec.limits.memory_mib)
     except ProgramError as err:
         return BugRun("", f"the bug does not build: {err}")
-    limits = run_limits(target, built.language)
+    limits = run_limits(target, languages.load().languages[built.language])
     launch = Launch(built.argv, built.language)
     with box() as where:
         _fill(where, built)
