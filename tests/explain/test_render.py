@@ -117,3 +117,20 @@ def test_the_board_moves_in_a_browser_under_the_web_judge_s_policy(tmp_path: Pat
             assert not blocked, blocked
         finally:
             browser.close()
+
+
+def test_a_functions_example_shows_the_call_and_the_returned_value_not_your_output_nothing() -> None:
+    """Issue 59: Explain on a function said "Your output: nothing" beside "expected 1, got 0"."""
+    call = replace(
+        WA,
+        problem="maxf",
+        moves=(),
+        input="[[1]]\n",
+        expected="1\n",
+        output=None,
+        returned=True,
+        message="max_sum([1]): expected 1, got 0",
+    )
+    html = str(html_section(call))
+    assert "Your output" not in html and "The call's arguments" in html
+    assert "max_sum([1]): expected 1, got 0" in html and "what the reference returned" in html
