@@ -5,10 +5,13 @@ goes with its box, as a submission's does."""
 
 from __future__ import annotations
 
+import json
+import re
 import tempfile
 from pathlib import Path
 
 from judge.grade import judging, runner
+from judge.kinds import table as kinds
 from judge.problem import testdata
 from judge.run.verdicts import Verdict
 from judge.web.state.runs import RunClaim, TriedCase, TriedResult
@@ -37,6 +40,8 @@ def judge_run(run: RunClaim, submitted: judging.Submitted) -> TriedResult:
         return TriedResult("", found.error or "this program cannot be run", ())
     if submitted.sources is None:
         return TriedResult("", "only a program can be run; submit this to have it judged", ())
+    if run.own_input is not None and kinds.of(problem).name == "functions":
+        return own_call(submitted, run.own_input)
     public = [c for c in testdata.load_cases(problem) if c.public]
     with tempfile.TemporaryDirectory(prefix="judge-run-") as folder:
         if run.own_input is not None:
@@ -75,3 +80,69 @@ def _case(result: runner.CaseResult, files: testdata.CaseFiles, own: bool) -> Tr
         "" if own else _read(files.answer),
         _text(stderr),
     )
+
+
+def arguments_of(text: str, name: str) -> object:
+    """The student's call as JSON arguments: `[[1, 2], 3]`, or written as a call,
+    `max_sum([1, 2], 3)` (Python's True, False and None read as JSON's); ValueError if neither."""
+    written = text.strip()
+    if written.startswith(name + "(") and written.endswith(")"):
+        inner = written[len(name) + 1 : -1]
+        for python, plain in (("True", "true"), ("False", "false"), ("None", "null")):
+            inner = re.sub(rf"\b{python}\b", plain, inner)
+        written = f"[{inner}]"
+    return json.loads(written)
+
+
+def own_call(submitted: judging.Submitted, text: str) -> TriedResult:
+    """A function problem's Run on the student's own call: what their function returned (or
+    raised), in the sandbox with the problem's limits, as a case's run is made."""
+    from judge.kinds.base import CaseJob, CaseRun, run_on_stdin
+    from judge.kinds.functions import calls, outcome, types
+    from judge.kinds.functions.kind import api_of, family_of
+    from judge.run import build, languages, sandbox
+    from judge.run.verdicts import judge_run
+
+    problem, sources = submitted.problem, submitted.sources
+    assert sources is not None and problem.spec.signature is not None
+    api = api_of(problem.spec.signature)
+    if not isinstance(api, types.Signature):
+        return TriedResult("", "a class's scenario cannot be run on your own input: Run it on the samples", ())
+    try:
+        args = arguments_of(text, api.name)
+    except ValueError:
+        return TriedResult("", f"write the call as {api.name}(...) or its arguments as a JSON list", ())
+    issue = types.call_issue(api, args)
+    if issue:
+        return TriedResult("", f"not a call of {api.name}: {issue}", ())
+    family = family_of(sources.language.id)
+    spelling = family.name if family is not None else ""
+    with tempfile.TemporaryDirectory(prefix="judge-run-") as folder, build.box() as where:
+        given = Path(folder) / "own.in"
+        given.write_text(json.dumps(args), encoding="utf-8")
+        answer = Path(folder) / "own.ans"
+        answer.write_text("null", encoding="utf-8")
+        made = runner.compile_for(problem, sources, where)
+        if not made.ok:
+            return TriedResult("" if made.internal else made.message, made.message if made.internal else "", ())
+        sandbox.seal_build(where)
+        limits = runner.run_limits(problem, sources.language)
+        job = CaseJob(problem, runner.launch_of(problem, sources), where, (given, answer), limits, None, None)
+        ran = run_on_stdin(job)
+    shown_call = calls.call(api.name, args, spelling)
+    if isinstance(ran, CaseRun):
+        return TriedResult("", ran.decided.message or "the run failed", ())
+    failed = ran.exit_code != 0 or ran.limit_hit is not None or ran.memory_kib >= limits.memory_mib * 1024
+    # Only a run that did not end well has a verdict here: there is no answer to compare with.
+    verdict = judge_run(ran, limits.memory_mib * 1024, None, languages.memory_marks()) if failed else None
+    said = outcome.result_of(ran.stdout)
+    if isinstance(said, dict) and "returned" in said:
+        output = calls.literal(said["returned"], spelling)
+    elif isinstance(said, dict) and "raised" in said:
+        output = f"raised {said['raised']}" + (f": {said['message']}" if said.get("message") else "")
+    else:
+        output = "returned nothing"
+    shown = verdict.verdict.value if verdict is not None and verdict.verdict is not Verdict.AC else ""
+    message = verdict.message if verdict is not None and shown else ""
+    case = TriedCase(OWN + "/1", shown, message, ran.cpu_s, shown_call, output, "", _text(ran.stderr))
+    return TriedResult("", "", (case,))

@@ -79,3 +79,26 @@ def test_on_a_unit_problem_run_runs_the_public_tests_only(tmp_path: Path) -> Non
     public = sorted(g.name for g in problem.spec.groups if g.visibility == "public")
     assert sorted(c.name.split("/")[0] for c in result.cases) == public and public
     assert all(c.verdict == "AC" for c in result.cases)
+
+
+@needs.mark("isolation", "python3")
+def test_a_function_runs_on_the_students_own_call(tmp_path: Path) -> None:
+    """Issue 59: one's own input on a function problem is a call; the page shows what the
+    function returned (or raised), never compared with anything."""
+    from judge.author import scaffold
+    from judge.kinds.table import load_problem
+    from judge.web.worker import submitted_of
+
+    scaffold.create(tmp_path, "maxf", "python3", kind="functions")
+    problem = load_problem(tmp_path / "maxf")
+    source = b"def max_sum(xs):\n    if not xs:\n        raise ValueError('empty')\n    return max(xs)\n"
+    claim = Claim(1, 0, "ada", "maxf", "python3", "mine.py", source)
+
+    def tried(text: str):  # type: ignore[no-untyped-def]
+        return judge_run(RunClaim(claim, text), submitted_of(claim, problem))
+
+    [case] = tried("max_sum([1, -2, 3])").cases
+    assert (case.input, case.output, case.verdict, case.expected) == ("max_sum([1, -2, 3])", "3", "", "")
+    assert tried("[[]]").cases[0].output == "raised ValueError: empty"
+    assert "not a call of max_sum" in tried('["x"]').error
+    assert "write the call as max_sum(...)" in tried("max_sum(").error

@@ -21,7 +21,8 @@ from judge.web.state.queueing import PendingError, RateError
 from judge.web.state.runs import RunOffError
 
 OWN_INPUT_BYTES = 16 * 1024  # the most a student's own input may hold
-OWN_INPUT_KINDS = ("stdio",)  # kinds whose program reads its input: one's own input means something
+# Kinds where one's own input means something: a program's stdin, a function's call.
+OWN_INPUT_KINDS = ("stdio", "functions")
 
 
 def own_input_allowed(kind: str) -> bool:
