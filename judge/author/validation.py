@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,8 +81,10 @@ def statement_samples(problem: Problem) -> list[str]:
     from judge.problem.testdata import load_cases
 
     path = problem.statement_path
+    if path.suffix.lower() == ".md" and kinds.of(problem).name == "functions":
+        return statement_calls(problem)
     if path.suffix.lower() != ".md" or not kinds.of(problem).samples_are_cases:
-        return []  # a function problem's samples are calls, an interactive one's a dialogue
+        return []  # an interactive problem's samples are a dialogue
     try:
         text = path.read_text(encoding="utf-8")
         cases = [c for c in load_cases(problem) if c.public]
@@ -98,6 +101,48 @@ def statement_samples(problem: Problem) -> list[str]:
             notes.append(f"{path}:{sample.line}: the statement's sample input is not the input of any public case")
         elif case.answer.read_text(encoding="utf-8", errors="replace").split() != sample.output.split():
             notes.append(f"{path}:{sample.line}: the statement's sample output differs from {case.answer}")
+    return notes
+
+
+_CALL_ROW = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_]*\(.*\))`\s*\|(.*)\|\s*$")
+
+
+def _plain(text: str) -> str:
+    return "".join(text.replace("`", "").split())
+
+
+def statement_calls(problem: Problem) -> list[str]:
+    """Warnings for a function statement's sample table (`| `f(1)` | `2` |` rows) that the
+    spec's public cases do not hold: a call no public case makes, or another value (issue 59:
+    a wrong value in the table went unnoticed while the page showed the spec's)."""
+    from judge.kinds import table as kinds
+    from judge.problem.testdata import load_cases
+
+    path = problem.statement_path
+    kind = kinds.of(problem)
+    try:
+        text = path.read_text(encoding="utf-8")
+        cases = [c for c in load_cases(problem) if c.public]
+        read = [(c.input.read_text(encoding="utf-8"), c.answer.read_text(encoding="utf-8")) for c in cases]
+    except (OSError, UnicodeDecodeError, JudgeError):
+        return []  # the spec and data checks name these
+    spec: dict[str, str] = {}
+    for given, answer in read:
+        made = kind.sample_call(problem, given, answer, "python3")
+        if made is not None:
+            spec[_plain(made[0])] = made[1]
+    notes = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        row = _CALL_ROW.match(line)
+        if row is None:
+            continue
+        call, stated = row.group(1), row.group(2)
+        if _plain(call) not in spec:
+            notes.append(f"{path}:{number}: the statement's sample {call} is no public case's call")
+        elif _plain(stated) != _plain(spec[_plain(call)]):
+            notes.append(
+                f"{path}:{number}: the statement says {call} gives {stated.strip()}, the public case {spec[_plain(call)]}"
+            )
     return notes
 
 

@@ -78,3 +78,24 @@ def test_a_statement_sample_that_disagrees_with_the_spec_is_warned_about(tmp_pat
     statement.write_text(text.replace("```\n19\n```", ""), encoding="utf-8")
     [warning] = statement_samples(load_problem(target))
     assert warning.endswith("its sample section has 1 code blocks, not input and output pairs")
+
+
+def test_a_function_statements_sample_table_that_disagrees_with_the_spec_is_a_warning(tmp_path: Path) -> None:
+    """Issue 59: a wrong value in a function statement's table went unnoticed by judge verify."""
+    from judge.author import scaffold
+    from judge.author.validation import statement_samples
+    from judge.kinds.table import load_problem
+    from tests.test_cli import judge
+
+    scaffold.create(tmp_path, "maxf", "python3", kind="functions")
+    assert judge("--problems", str(tmp_path), "gen", "maxf").returncode == 0
+    assert statement_samples(load_problem(tmp_path / "maxf")) == []  # as made: it agrees
+    statement = tmp_path / "maxf" / "statement.md"
+    text = statement.read_text().replace("| `max_sum([-5, -1, -8])` | `-1` |", "| `max_sum([-5, -1, -8])` | `5` |")
+    statement.write_text(text.replace("`max_sum([])`", "`max_sum([7])`"))
+    lines = {n: i + 1 for i, n in enumerate(statement.read_text().splitlines())}
+    notes = statement_samples(load_problem(tmp_path / "maxf"))
+    assert notes == [
+        f"{statement}:{lines['| `max_sum([-5, -1, -8])` | `5` |']}: the statement says max_sum([-5, -1, -8]) gives `5`, the public case -1",
+        f"{statement}:{lines['| `max_sum([7])` | raises `ValueError` |']}: the statement's sample max_sum([7]) is no public case's call",
+    ]
