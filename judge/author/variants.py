@@ -7,22 +7,24 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
+import logging
 import os
 import secrets
 import shutil
 import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from judge.author import making, parts
+from judge.author import making, parts, rendering
 from judge.problem import variants
-from judge.problem.spec import TESTS_DIR, Problem
+from judge.problem.spec import GENERATORS_DIR, TESTS_DIR, Problem, split_generate
 from judge.problem.tables import TableSource, TableStore
 
+log = logging.getLogger(__name__)
+
 SALT_FILE = "salt"
-_MAKING = threading.Lock()
 MADE_FILE = "variant.json"  # written last: a folder holding it is whole
 
 
@@ -61,16 +63,32 @@ def for_student(problem: Problem, student: str, root: Path) -> Problem:
     return problem if choice is None else made(problem, choice, root)
 
 
+def version(problem: Problem) -> str:
+    """What a variant is made from, hashed: the problem's digest (spec, tests, reference,
+    validators, generators, checker) with the statement and the params program, which the
+    digest leaves out. A change to any makes each variant again (with the same seed)."""
+    digest = hashlib.sha256(problem.digest.encode() + b"\0")
+    made_from = [problem.statement_path]
+    if problem.spec.variants is not None and problem.spec.variants.params is not None:
+        program = problem.directory / GENERATORS_DIR / split_generate(problem.spec.variants.params)[0]
+        made_from += sorted(program.rglob("*")) if program.is_dir() else [program]
+    for path in made_from:
+        if path.is_file():
+            digest.update(str(path.relative_to(problem.directory)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def made(problem: Problem, choice: variants.Chosen, root: Path, jobs: int = 1) -> Problem:
     """The variant as a problem: the same folder and programs, its own tests and statement,
     made once into `root` (a folder per variant and version of the problem)."""
-    folder = root / problem.id / f"{choice.label}-{problem.digest[:16]}"
+    folder = root / problem.id / f"{choice.label}-{version(problem)[:16]}"
     if not (folder / MADE_FILE).is_file():
-        # The flock makes a variant once among processes; the thread lock keeps this process
-        # to one making at a time (the web server's request threads), as its sandbox wants.
-        with _MAKING, _locked(root / problem.id / ".lock"):
+        # A lock per variant (among processes and threads alike: each flock is its own open
+        # file): it is made once, and a slow variant never holds up another student's.
+        with _locked(root / problem.id / f".{choice.label}.lock"):
             if not (folder / MADE_FILE).is_file():  # made by another while this one waited
                 _make(problem, choice, folder, jobs)
+                _remove_old(folder)
     params = json.loads((folder / MADE_FILE).read_text(encoding="utf-8"))["params"]
     return _as_problem(problem, choice, folder, params)
 
@@ -99,7 +117,7 @@ def _make(problem: Problem, choice: variants.Chosen, folder: Path, jobs: int) ->
         text = problem.statement_path.read_bytes()
         if problem.statement_path.suffix.lower() == ".md":
             shown = str(problem.statement_path)
-            text = variants.render_statement(text.decode("utf-8", errors="replace"), params, shown).encode()
+            text = rendering.rendered(text.decode("utf-8", errors="replace"), params, shown).encode()
         variant = _as_problem(problem, choice, work, params)
         variant.statement_path.write_bytes(text)
         tables: TableSource | None = TableStore() if problem.builtin else None
@@ -110,3 +128,13 @@ def _make(problem: Problem, choice: variants.Chosen, folder: Path, jobs: int) ->
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+
+
+def _remove_old(folder: Path) -> None:
+    # The variant's folders of other versions, once this one is in place: new readers take
+    # this one, and a reader of an old one has its files open (or lists the folder again).
+    label = folder.name.rsplit("-", 1)[0]
+    for old in folder.parent.glob(f"{label}-*"):
+        if old != folder and old.is_dir() and old.name.rsplit("-", 1)[0] == label:
+            shutil.rmtree(old, ignore_errors=True)
+            log.info("%s: removed, a version of the problem before %s", old, folder.name)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import shlex
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from judge.problem.spec import PARAM_NAME, ProblemSpec, Variants
 
 MAX_PARAMS = 64
 MAX_PARAMS_BYTES = 64 << 10
+MAX_STATEMENT_BYTES = 1 << 20  # a statement's rendered size: no template fills a page or a disk
+MAX_POWER_DIGITS = 4096  # `a ** b` whose result would be longer is refused before it is computed
 Value = int | float | str | bool
 
 
@@ -71,7 +74,7 @@ def parse_params(text: str, label: str) -> dict[str, Value]:
     if len(text.encode()) > MAX_PARAMS_BYTES:
         raise JudgeError(f"{label}: more than {MAX_PARAMS_BYTES >> 10} KiB of parameters")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except ValueError as err:
         raise JudgeError(f"{label}: not one JSON object: {err}") from None
     if not isinstance(data, dict) or len(data) > MAX_PARAMS:
@@ -81,14 +84,43 @@ def parse_params(text: str, label: str) -> dict[str, Value]:
             raise JudgeError(f"{label}: parameter {name!r}: a name is a lower-case letter, then letters, digits, _")
         if not isinstance(value, int | float | str | bool):
             raise JudgeError(f"{label}: parameter {name!r}: a number, a string or a boolean, not {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):  # 1e999 parses as inf
+            raise JudgeError(f"{label}: parameter {name!r}: a finite number, not {value!r}")
     return data
 
 
-def _environment() -> ImmutableSandboxedEnvironment:
+def _no_constant(word: str) -> None:
+    # NaN, Infinity and -Infinity: no JSON numbers, and no generator's argument.
+    raise ValueError(f"{word} is not a number")
+
+
+class _Bounded(ImmutableSandboxedEnvironment):
+    """The sandbox with `**` and `*` refused where their result would be huge: a template's
+    size and time are also bounded by the process that renders it (judge.author.variants),
+    this says why in the statement's words before that runs out."""
+
+    intercepted_binops = frozenset({"**", "*"})
+
+    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: object, right: object) -> object:
+        if operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1:
+            if right * math.log10(abs(left)) > MAX_POWER_DIGITS:
+                raise JudgeError(f"{left} ** {right} has more than {MAX_POWER_DIGITS} digits")
+        if operator == "*":
+            for many, times in ((left, right), (right, left)):
+                if (
+                    isinstance(many, str | list | tuple)
+                    and isinstance(times, int)
+                    and len(many) * times > MAX_STATEMENT_BYTES
+                ):
+                    raise JudgeError(f"a repeat longer than {MAX_STATEMENT_BYTES >> 20} MiB")
+        return super().call_binop(context, operator, left, right)
+
+
+def _environment() -> _Bounded:
     # An empty loader (no include, import or extends can read a file), no globals (no range, lipsum,
     # cycler...), and the sandbox refuses underscored attributes and unsafe calls: a template
     # reaches its parameters and nothing else. StrictUndefined: a misspelt name is an error.
-    env = ImmutableSandboxedEnvironment(
+    env = _Bounded(
         loader=jinja2.DictLoader({}), undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True
     )
     env.globals.clear()
@@ -96,14 +128,26 @@ def _environment() -> ImmutableSandboxedEnvironment:
 
 
 def render_statement(text: str, params: dict[str, Value], label: str) -> str:
-    """The statement with the variant's parameters filled in; JudgeError naming `label` (the
-    statement file) on a template that does not parse or reaches past the parameters."""
+    """The statement with the variant's parameters filled in; JudgeError in one line naming
+    `label` (the statement file) on a template that does not parse, reaches past the
+    parameters, fails as it runs (a filter given the wrong type, say) or makes more than
+    MAX_STATEMENT_BYTES."""
     try:
-        return _environment().from_string(text).render(params)
+        parts: list[str] = []
+        size = 0
+        for part in _environment().from_string(text).generate(params):
+            size += len(part.encode())
+            if size > MAX_STATEMENT_BYTES:
+                raise JudgeError(f"more than {MAX_STATEMENT_BYTES >> 20} MiB of statement")
+            parts.append(part)
+        return "".join(parts)
     except jinja2.TemplateSyntaxError as err:
         raise JudgeError(f"{label}:{err.lineno}: statement template: {err.message}") from None
-    except jinja2.TemplateError as err:
-        raise JudgeError(f"{label}: statement template: {err}") from None
+    except MemoryError:
+        raise JudgeError(f"{label}: statement template: ran out of memory") from None
+    except Exception as err:  # a filter's TypeError as much as the sandbox's refusal: the teacher's file
+        said = " ".join(str(err).split()) or type(err).__name__
+        raise JudgeError(f"{label}: statement template: {said}") from None
 
 
 def variant_spec(spec: ProblemSpec, seed: int | None, params: dict[str, Value], label: str) -> ProblemSpec:

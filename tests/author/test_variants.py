@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from judge.author import rendering, verify
 from judge.author import variants as making_variants
-from judge.author import verify
 from judge.errors import JudgeError
 from judge.grade import runner
 from judge.kinds.table import load_problem
@@ -129,7 +129,9 @@ def test_a_params_program_that_fails_is_named(tmp_path: Path) -> None:
     (folder / "generators/params.py").write_text("print('not json')\n")
     with pytest.raises(JudgeError, match=r"problem.yaml: variants.params \(s[0-9a-f]{8}\): not one JSON object"):
         making_variants.for_student(load_problem(folder), "alice", tmp_path / "cache")
-    assert not [p for p in (tmp_path / "cache" / "scaled").iterdir() if p.name != ".lock"]  # nothing half made
+    assert not [
+        p for p in (tmp_path / "cache" / "scaled").iterdir() if not p.name.endswith(".lock")
+    ]  # nothing half made
 
 
 def test_verify_checks_a_sample_of_variants(tmp_path: Path) -> None:
@@ -179,4 +181,54 @@ def test_first_visits_at_once_make_a_variant_once(tmp_path: Path) -> None:
         )
     assert len({p.tests_dir for p in made}) == 2 and made[0].tests_dir == made[1].tests_dir == made[3].tests_dir
     # Two folders, whole, and nothing half made beside them.
-    assert sorted(p.name[0] for p in (cache / "scaled").iterdir()) == [".", "s", "s"]
+    assert sorted(p.name[0] for p in (cache / "scaled").iterdir() if not p.name.endswith(".lock")) == ["s", "s"]
+
+
+def test_a_template_that_never_ends_is_stopped_and_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rendering, "CPU_S", 1)
+    folder = scaled(tmp_path)
+    (folder / "statement.md").write_text(
+        "{% for i in 'ab' * 100000 %}{% for j in 'ab' * 100000 %}{% endfor %}{% endfor %}"
+    )
+    with pytest.raises(JudgeError, match=r"statement.md: statement template: took more than"):
+        making_variants.for_student(load_problem(folder), "alice", tmp_path / "cache")
+
+
+def test_a_variant_being_made_holds_up_no_other_students(tmp_path: Path) -> None:
+    import fcntl
+    import os
+    import threading
+
+    problem = load_problem(scaled(tmp_path))
+    cache = tmp_path / "cache"
+    choice = making_variants.chosen_for(problem, "alice", cache)
+    assert choice is not None
+    # alice's variant is being made (its lock held) when bob's first visit comes.
+    (cache / "scaled").mkdir(parents=True)
+    held = os.open(cache / "scaled" / f".{choice.label}.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    try:
+        made: list[Problem] = []
+        bob = threading.Thread(target=lambda: made.append(making_variants.for_student(problem, "bob", cache)))
+        bob.start()
+        bob.join(120)  # for ever before: one lock per problem
+        assert made and made[0].variant != choice.label
+    finally:
+        os.close(held)
+        bob.join()
+
+
+def test_a_change_to_what_a_variant_is_made_from_makes_it_again(tmp_path: Path) -> None:
+    folder = scaled(tmp_path)
+    cache = tmp_path / "cache"
+    first = making_variants.for_student(load_problem(folder), "alice", cache)
+    assert "Multiply the sum by" in first.statement_path.read_text()
+    m = m_of(first)
+    (folder / "statement.md").write_text("# Scaled\n\nTimes {{ m }}.\n")
+    second = making_variants.for_student(load_problem(folder), "alice", cache)
+    assert second.statement_path.read_text() == f"# Scaled\n\nTimes {m}.\n"  # the same seed
+    assert not first.tests_dir.exists()  # the old version's folder removed once the new one is in place
+    (folder / "generators/params.py").write_text(PARAMS.replace("10**6)", "10**6) * 0 + 77"))
+    third = making_variants.for_student(load_problem(folder), "alice", cache)
+    assert m_of(third) == 77 and third.variant == first.variant
+    assert [p.name for p in (cache / "scaled").iterdir() if not p.name.startswith(".")] == [third.tests_dir.parent.name]

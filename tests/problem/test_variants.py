@@ -86,3 +86,26 @@ def test_variant_spec_reseeds_generated_groups_and_fills_parameters() -> None:
     assert one.groups[1].generate == "gen.py 9 'a b{{c}}' {seed}"
     with pytest.raises(JudgeError, match=r"\{n\} is not a parameter of the variant \(known: none\)"):
         variants.variant_spec(spec, 1, {}, "problem.yaml")
+
+
+@pytest.mark.parametrize(
+    ("template", "said"),
+    [
+        ("{{ w|sum }}", "unsupported operand"),
+        ("{{ w|dictsort }}", "no attribute"),
+        ("{{ w|format(w) }}", "not all arguments"),
+        ("{{ n ** 99999999 }}", "more than 4096 digits"),
+        ("{{ 'x' * 50000000 }}", "a repeat longer than 1 MiB"),
+        ("{% for i in w * 300000 %}{{ w * 2 }}{% endfor %}", "more than 1 MiB of statement"),
+    ],
+)
+def test_a_template_that_fails_as_it_runs_is_one_line_naming_the_file(template: str, said: str) -> None:
+    with pytest.raises(JudgeError, match=f"^statement.md: statement template: .*{said}") as failed:
+        variants.render_statement(template, {"n": 3, "w": "ab"}, "statement.md")
+    assert "\n" not in str(failed.value)
+
+
+def test_params_are_finite_numbers() -> None:
+    for bad in ('{"n": NaN}', '{"n": Infinity}', '{"n": -Infinity}', '{"n": 1e999}'):
+        with pytest.raises(JudgeError, match=r"^params.py: .*(not a number|a finite number)"):
+            variants.parse_params(bad, "params.py")
