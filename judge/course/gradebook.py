@@ -154,7 +154,10 @@ def with_manual(
         score = rubric.combined(assignment.review, judge_max, found.score, None)
         return replace(base, score=score, awaiting=found.submission is not None, graded=other)
     manual = rubric.points(rub, grade.applied)
-    return replace(base, score=rubric.combined(assignment.review, judge_max, found.score, manual), manual=manual)
+    score = rubric.combined(assignment.review, judge_max, found.score, manual)
+    if assignment.review.manual == "replace" and found.late and score is not None:
+        score = policy.counted(score, found.penalty)  # the late rule holds for the score by hand too
+    return replace(base, score=score, manual=manual)
 
 
 def late_mark(course: Course, assignment: Assignment, student: str, received: float) -> str:
@@ -204,13 +207,7 @@ def build(
     rows = []
     for student in students:
         cells = tuple(
-            with_manual(
-                cell(course, a, student, by_key.get((student, p), []), graded_of(manual.grades.get((student, p)))),
-                a,
-                max_scores.get(p, 0.0),
-                manual.grades.get((student, p)),
-                manual.rubrics.get(p, a.review.rubric(p) if a.review is not None else rubric.Rubric()),
-            )
+            graded_cell(course, a, student, by_key.get((student, p), []), max_scores.get(p, 0.0), manual, p)
             for a in course.assignments
             for p in a.problems
         )
@@ -220,6 +217,28 @@ def build(
         )
         rows.append(Row(student, cells, totals, round(sum(totals), 4)))
     return Gradebook(course.assignments, columns, tuple(rows))
+
+
+def graded_cell(
+    course: Course,
+    assignment: Assignment,
+    student: str,
+    attempts: Sequence[Attempt],
+    judge_max: float,
+    manual: rubric.Manual,
+    problem: str,
+) -> Counted:
+    """One cell with its hand grade: the grade of the counted submission, where it has one. The
+    oldest submission graded is the one no later late submission displaces."""
+    grade = manual.grades.get((student, problem))
+    each = manual.each.get((student, problem), {})
+    graded = min(each) if each else graded_of(grade)
+    found = cell(course, assignment, student, attempts, graded)
+    if found.submission is not None and found.submission in each:
+        override = grade.override if grade is not None else None
+        grade = rubric.Grade(each[found.submission], override, found.submission)
+    rub = manual.rubrics.get(problem, assignment.review.rubric(problem) if assignment.review else rubric.Rubric())
+    return with_manual(found, assignment, judge_max, grade, rub)
 
 
 def graded_of(grade: rubric.Grade | None) -> int | None:

@@ -11,6 +11,8 @@ from -5 to +5), so ten small deductions for style take at most five points.
   maximum plus the review's `max`.
 - `manual: replace`: the manual part alone, between 0 and `max`; a counted submission with no
   hand grade counts 0 until one is given (never the judge's score in a column out of `max`).
+  A late submission's penalty (the course's late rule) is taken off this score too, as off
+  any counted score: lateness costs the same whoever scores the work.
 - A grade belongs to the submission it was made on: a newer counted submission is ungraded.
 - An override (a teacher's score with a reason) replaces the combined score, whatever the rule.
 """
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -78,10 +80,12 @@ class Grade:
 @dataclass(frozen=True)
 class Manual:
     """Every hand-given grade the gradebook is to count: rubrics per problem (the file's and the
-    grading page's items), grades per (student, problem)."""
+    grading page's items), grades per (student, problem): the newest grade with the override,
+    and `each` submission's graded items (a grade belongs to the submission it was made on)."""
 
     rubrics: Mapping[str, Rubric]
     grades: Mapping[tuple[str, str], Grade]
+    each: Mapping[tuple[str, str], Mapping[int, frozenset[str]]] = field(default_factory=dict)
 
 
 NONE = Manual({}, {})

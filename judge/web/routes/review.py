@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
-from judge.course import rubric
+from judge.course import gradebook, policy, rubric
 from judge.course.gradebook import Gradebook
 from judge.course.spec import Assignment
 from judge.errors import JudgeError
@@ -268,6 +268,7 @@ class Grading:
     rubric: rubric.Rubric
     marked: Marked | None  # this submission's grade (None: not graded)
     earlier: Marked | None  # a grade made on another submission of the student: not this one's
+    uncounted: str = ""  # why this late submission does not count and cannot be graded ("": it can)
 
     @property
     def offered(self) -> frozenset[str]:
@@ -287,10 +288,26 @@ def grading(site: Site, user: User, submission_id: int, changing: bool = False) 
         dealt = site.reviews.dealt(found.problem)
         if dealt and dealt.get(found.student) != user.id:
             raise WebError(403, "This submission is dealt to another grader.", "/grade", "Grading")
-    held = site.reviews.grade(found.student, found.problem)
-    mine = held if held is not None and held.submission == found.id else None
-    other = held if held is not None and mine is None else None
-    return Grading(found, assignment, review, rubric_of(site, assignment, found.problem), mine, other)
+    mine = site.reviews.grade(found.student, found.problem)
+    held = site.reviews.grade_of(found.id)
+    other = mine if mine is not None and held is None else None
+    uncounted = not_counted(site, found)
+    if changing and uncounted:
+        raise WebError(409, uncounted, f"/grade/submissions/{found.id}", "Back")
+    return Grading(found, assignment, review, rubric_of(site, assignment, found.problem), held, other, uncounted)
+
+
+def not_counted(site: Site, found: SubmissionRow) -> str:
+    """Why a late submission cannot be graded ("": it can): the course's late rule keeps the
+    submission that counts, and a grade of this one would count nothing."""
+    cell = site.book().cell(found.student, found.problem)
+    if cell is None or cell.submission == found.id:
+        return ""
+    assignment, _ = reviewed(site, found.problem)
+    if gradebook.judged_at(site.course, assignment, found.student, found.created).phase is not policy.Phase.LATE:
+        return ""
+    counted = f"submission {cell.submission} counts" if cell.submission is not None else "another counts"
+    return f"This late submission does not count ({counted} by the course's late rule): it cannot be graded."
 
 
 def is_released(site: Site, g: Grading) -> bool:
@@ -516,17 +533,44 @@ def change_item(
     item_id: str,
     points: str = Form(""),
     after: str = Form(""),
-    _: User = Depends(require_teacher),
+    user: User = Depends(require_teacher),
     site: Site = Depends(site_of),
 ) -> Response:
-    """A page-made item's new points, for every student who has it; blank points remove it."""
-    reviewed(site, problem_id)
+    """A page-made item's new points, for every student who has it; blank points remove it. Each
+    released grade it changes is logged for the teacher."""
+    assignment, _ = reviewed(site, problem_id)
     back = f"/grade/submissions/{after}" if after.isdigit() else "/grade"
-    if not site.reviews.change_item(problem_id, item_id, _points(points, back)):
+    new_points = _points(points, back)
+    before = site.book()
+    if not site.reviews.change_item(problem_id, item_id, new_points):
         raise WebError(
             404, f"There is no item {item_id!r} made on the page (course.yaml's change in the file).", back, "Back"
         )
+    if assignment.id in site.reviews.released():
+        log_item_change(site, before, problem_id, f"item {item_id} {_fmt(new_points)}", user.id)
     return _back(request, back)
+
+
+def _fmt(points: float | None) -> str:
+    return "removed" if points is None else f"now {points:+g} points"
+
+
+def log_item_change(site: Site, before: Gradebook, problem: str, what: str, by: str) -> None:
+    """Log, for each released grade whose counted score an item's change moved, who, when and
+    the score before and after: the students see the new score at once."""
+    after, now = site.book(), site.clock()
+    for row in after.rows:
+        old, new = before.cell(row.student, problem), after.cell(row.student, problem)
+        if old is None or new is None or old.score == new.score or new.submission is None:
+            continue
+        marked = site.reviews.grade_of(new.submission)
+        if marked is not None:
+            why = f"{what}: score {_num(old.score)} -> {_num(new.score)}"
+            site.reviews.log_change(marked, by, now, why)
+
+
+def _num(value: float | None) -> str:
+    return "blank" if value is None else f"{value:g}"
 
 
 def answer(
@@ -575,8 +619,8 @@ def released_view(site: Site, user: User, found: SubmissionRow) -> Released | No
     not even whether it was graded) or for a submission that was not the one graded."""
     assignment, review = reviewed(site, found.problem)
     when = site.reviews.released().get(assignment.id)
-    marked = site.reviews.grade(found.student, found.problem)
-    if when is None or marked is None or marked.submission != found.id:
+    marked = site.reviews.grade_of(found.id)
+    if when is None or marked is None:
         return None
     rub = rubric_of(site, assignment, found.problem)
     items = tuple(i for i in rub.items if i.id in marked.applied)

@@ -390,6 +390,28 @@ CREATE TABLE review_grade_log (
 );
 CREATE INDEX review_grade_log_by_cell ON review_grade_log (student, problem, id);
 """
+# Version 10 (issue 58, second review): a grade by hand belongs to its submission, one row per
+# submission graded (a grade on a newer one never takes an older one's place), each existing
+# grade kept on the submission it was made on; the log of released grades says why (a grade
+# that stops counting, an item's points changed).
+_VERSION_10 = """
+CREATE TABLE review_grades_10 (
+    submission INTEGER PRIMARY KEY,  -- the submission graded
+    student TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    applied TEXT NOT NULL DEFAULT '[]',
+    comment TEXT NOT NULL DEFAULT '',
+    done INTEGER NOT NULL DEFAULT 0,
+    grader TEXT NOT NULL,
+    updated REAL NOT NULL
+);
+INSERT INTO review_grades_10 (submission, student, problem, applied, comment, done, grader, updated)
+    SELECT submission, student, problem, applied, comment, done, grader, updated FROM review_grades;
+DROP TABLE review_grades;
+ALTER TABLE review_grades_10 RENAME TO review_grades;
+CREATE INDEX review_grades_by_cell ON review_grades (student, problem, submission);
+ALTER TABLE review_grade_log ADD COLUMN why TEXT NOT NULL DEFAULT '';
+"""
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_1),
     _statements(_VERSION_2),
@@ -400,6 +422,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_7),
     _statements(_VERSION_8),
     _statements(_VERSION_9),
+    _statements(_VERSION_10),
 )
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")

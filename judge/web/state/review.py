@@ -1,5 +1,5 @@
-"""The review's rows (schema versions 7 and 9, judge.web.state.database): rubric items made on the
-grading page, each student's grade per problem (item ids applied, a general comment, done or not), score overrides (a log:
+"""The review's rows (schema versions 7, 9 and 10, judge.web.state.database): rubric items made on the
+grading page, each grade by hand on the submission it was made on (item ids applied, a general comment, done or not), score overrides (a log:
 the newest counts), comments on lines, graders' saved comments, who grades whom, the release of
 an assignment's grades, regrade requests with their answers (appended), and the log of changes
 to released grades. Held beside the store, on its
@@ -92,6 +92,15 @@ class GradeChange:
     after: tuple[str, ...]
     by: str
     at: float
+    why: str = ""  # "": the items changed; else what else did (it stopped counting, an item's points)
+
+
+def _log(db: sqlite3.Connection, marked: Marked, before: str, after: str, by: str, now: float, why: str) -> None:
+    db.execute(
+        "INSERT INTO review_grade_log (student, problem, submission, before, after, by, at, why)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (marked.student, marked.problem, marked.submission, before, after, by, now, why),
+    )
 
 
 def _state(marked: Marked | None) -> str:
@@ -183,15 +192,24 @@ class Reviews:
     # --- grades -------------------------------------------------------------------------------
 
     def grade(self, student: str, problem: str) -> Marked | None:
+        """The student's newest grade on a problem (of the newest submission graded)."""
         with self.database.connect() as db:
             row = db.execute(
-                "SELECT * FROM review_grades WHERE student = ? AND problem = ?", (student, problem)
+                "SELECT * FROM review_grades WHERE student = ? AND problem = ? ORDER BY submission DESC LIMIT 1",
+                (student, problem),
             ).fetchone()
         return _marked(row) if row is not None else None
 
-    def grades(self) -> list[Marked]:
+    def grade_of(self, submission: int) -> Marked | None:
+        """The grade made on this submission (None: not graded)."""
         with self.database.connect() as db:
-            return [_marked(r) for r in db.execute("SELECT * FROM review_grades")]
+            row = db.execute("SELECT * FROM review_grades WHERE submission = ?", (submission,)).fetchone()
+        return _marked(row) if row is not None else None
+
+    def grades(self) -> list[Marked]:
+        """Every grade, each student's oldest submission first."""
+        with self.database.connect() as db:
+            return [_marked(r) for r in db.execute("SELECT * FROM review_grades ORDER BY submission")]
 
     def save_grade(
         self,
@@ -206,29 +224,33 @@ class Reviews:
         done: bool | None = None,
         released: bool = False,
     ) -> Marked:
-        """Change one student's grade: an item toggled, the general comment, done or not. A grade
-        belongs to its submission: on a newer one it starts anew from the old grade's items, not
-        done. A change to a `released` grade is logged (who, when, before and after)."""
+        """Change the grade of one submission: an item toggled, the general comment, done or not.
+        A grade belongs to its submission: a newer one starts from the newest grade's items, not
+        done, and the older grade stays on its own submission. A change to a `released` grade is
+        logged (who, when, before and after), and so is a released grade that stops counting."""
         with self.database.transaction() as db:
-            row = db.execute(
-                "SELECT * FROM review_grades WHERE student = ? AND problem = ?", (student, problem)
-            ).fetchone()
+            row = db.execute("SELECT * FROM review_grades WHERE submission = ?", (submission,)).fetchone()
             before = _marked(row) if row is not None else None
-            held = before or Marked(student, problem, submission, frozenset(), "", False, grader, now)
-            if held.submission != submission:  # the old grade's items offered, its done not
-                held = Marked(student, problem, submission, held.applied, held.comment, False, grader, now)
+            newest = db.execute(
+                "SELECT * FROM review_grades WHERE student = ? AND problem = ? ORDER BY submission DESC LIMIT 1",
+                (student, problem),
+            ).fetchone()
+            start = _marked(newest) if newest is not None else None
+            held = before or Marked(
+                student, problem, submission, start.applied if start else frozenset(), "", False, grader, now
+            )
             applied = held.applied
             if toggle is not None:
                 applied = applied - {toggle} if toggle in applied else applied | {toggle}
             db.execute(
-                "INSERT INTO review_grades (student, problem, submission, applied, comment, done, grader, updated)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (student, problem) DO UPDATE SET"
-                " submission = excluded.submission, applied = excluded.applied, comment = excluded.comment,"
+                "INSERT INTO review_grades (submission, student, problem, applied, comment, done, grader, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission) DO UPDATE SET"
+                " applied = excluded.applied, comment = excluded.comment,"
                 " done = excluded.done, grader = excluded.grader, updated = excluded.updated",
                 (
+                    submission,
                     student,
                     problem,
-                    submission,
                     json.dumps(sorted(applied)),
                     held.comment if comment is None else comment,
                     int(held.done if done is None else done),
@@ -236,18 +258,18 @@ class Reviews:
                     now,
                 ),
             )
-            after = _marked(
-                db.execute(
-                    "SELECT * FROM review_grades WHERE student = ? AND problem = ?", (student, problem)
-                ).fetchone()
-            )
+            after = _marked(db.execute("SELECT * FROM review_grades WHERE submission = ?", (submission,)).fetchone())
+            if released and before is None and start is not None and start.submission < submission:
+                why = f"stops counting: submission {submission} counts now and is graded"
+                _log(db, start, _state(start), _state(start), grader, now, why)
             if released and _state(before) != _state(after):
-                db.execute(
-                    "INSERT INTO review_grade_log (student, problem, submission, before, after, by, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (student, problem, submission, _state(before), _state(after), grader, now),
-                )
+                _log(db, after, _state(before), _state(after), grader, now, "")
         return after
+
+    def log_change(self, marked: Marked, by: str, now: float, why: str) -> None:
+        """A released grade changed by something other than its items (an item's points, say)."""
+        with self.database.transaction() as db:
+            _log(db, marked, _state(marked), _state(marked), by, now, why)
 
     def changes(self, student: str, problem: str) -> list[GradeChange]:
         """The log of changes to a released grade of one cell, oldest first (the teacher's)."""
@@ -257,7 +279,14 @@ class Reviews:
             ).fetchall()
         return [
             GradeChange(
-                r["student"], r["problem"], r["submission"], _items(r["before"]), _items(r["after"]), r["by"], r["at"]
+                r["student"],
+                r["problem"],
+                r["submission"],
+                _items(r["before"]),
+                _items(r["after"]),
+                r["by"],
+                r["at"],
+                r["why"],
             )
             for r in rows
         ]
@@ -422,12 +451,15 @@ class Reviews:
         """The hand grades for the gradebook: every one (`released` None, the teacher's views),
         or only those of released problems (students, the LMS); overrides count at once."""
         grades: dict[tuple[str, str], rubric.Grade] = {}
-        for marked in self.grades():
+        each: dict[tuple[str, str], dict[int, frozenset[str]]] = {}
+        for marked in self.grades():  # oldest submission first: the newest grade stays in `grades`
             if released is None or marked.problem in released:
-                grades[(marked.student, marked.problem)] = rubric.Grade(marked.applied, None, marked.submission)
+                key = (marked.student, marked.problem)
+                grades[key] = rubric.Grade(marked.applied, None, marked.submission)
+                each.setdefault(key, {})[marked.submission] = marked.applied
         newest = {(o.student, o.problem): o.score for o in self.overrides()}  # oldest first: the newest stays
         for key, score in newest.items():
             if score is not None:
                 held = grades.get(key, rubric.Grade())
                 grades[key] = rubric.Grade(held.applied, score, held.submission)
-        return rubric.Manual(rubrics, grades)
+        return rubric.Manual(rubrics, grades, each)

@@ -337,3 +337,72 @@ def test_a_file_named_with_quotes_and_markup_can_be_commented_on(course: Class) 
     assert course.post("prof", f"/grade/submissions/{claim.id}/comment", at=f"{name}:1", text="again") == 303
     assert {c.file for c in course.app.state.site.reviews.comments(claim.id)} == {at}
     assert "<svg onload" not in page
+
+
+def test_a_released_grade_stays_on_its_submission_and_a_late_uncounted_one_cannot_be_graded(tmp_path: Path) -> None:
+    """Hostile review 2, break 1: a grader touching a late submission that does not count moved
+    the released grade onto it, and the late WA counted."""
+    course = Class(tmp_path, KEEP_LAST)
+    first = course.judged("alice", "lanqiao", "AC", 100)
+    assert course.post("prof", f"/grade/submissions/{first}/toggle", item="design") == 303
+    assert course.post("prof", f"/grade/submissions/{first}/done") == 303
+    assert course.post("prof", "/grade/week1/release") == 303
+    course.clock.set("2026-12-10 10:00")  # past the due date
+    late = course.judged("alice", "lanqiao", "WA", 40)
+    assert course.grades()["alice"]["week1:lanqiao"] == "104"  # the graded one keeps counting
+    page = course.client("prof").get(f"/grade/submissions/{late}").text
+    assert "This late submission does not count" in page and "Newer submission since grading" not in page
+    assert course.post("prof", f"/grade/submissions/{late}/toggle", item="names") == 409
+    assert course.post("prof", f"/grade/submissions/{late}/done") == 409
+    assert course.grades()["alice"]["week1:lanqiao"] == "104"
+    assert "Newer submission" not in course.client("prof").get(f"/grade/submissions/{first}").text
+    assert "A clean design" in course.client("alice").get(f"/submissions/{first}/review").text  # still released
+    reply = course.client("prof").get("/grade/lanqiao/next")  # every counted one graded: no late one offered
+    assert f"/grade/submissions/{late}" not in reply.headers["location"]
+
+
+def test_a_released_grade_that_stops_counting_is_logged_and_stays_on_its_submission(tmp_path: Path) -> None:
+    course = Class(tmp_path, KEEP_LAST)
+    first = course.judged("alice", "lanqiao", "AC", 100)
+    assert course.post("prof", f"/grade/submissions/{first}/toggle", item="design") == 303
+    assert course.post("prof", "/grade/week1/release") == 303
+    course.clock.set("2026-12-03 10:00")
+    newer = course.judged("alice", "lanqiao", "WA", 40)  # on time: it counts
+    assert course.post("prof", f"/grade/submissions/{newer}/toggle", item="names") == 303
+    assert course.grades()["alice"]["week1:lanqiao"] == "42"  # 40 + 4 - 2
+    site = course.app.state.site
+    old = site.reviews.grade_of(first)
+    assert old is not None and old.applied == {"design"}  # the first grade is still its own
+    page = course.client("prof").get(f"/grade/submissions/{newer}").text
+    assert f"submission {first}: stops counting: submission {newer} counts now and is graded" in page
+
+
+def test_replace_takes_the_late_penalty_off_the_grade_by_hand(tmp_path: Path) -> None:
+    """Hostile review 2: under `replace` a late submission counted its full rubric score under
+    the label "(late -10%)"; the course's late rule now holds for it, as the label says."""
+    text = COURSE.replace(
+        "  - id: week2\n    problems: [eight-digits]\n",
+        "  - id: week2\n    problems: [eight-digits]\n    due: 2026-12-08 23:59\n"
+        "    late: {penalty_per_day: 10, until: 2026-12-20 23:59}\n",
+    )
+    course = Class(tmp_path, text)
+    course.clock.set("2026-12-09 10:00")  # late by under a day: -10%
+    late = course.judged("alice", "eight-digits", "AC", 100)
+    assert course.post("prof", f"/grade/submissions/{late}/toggle", item="works") == 303
+    assert course.grades()["alice"]["week2:eight-digits"] == "18"  # 20 less 10%
+    assert course.post("prof", "/grade/week2/release") == 303
+    home = course.client("alice").get("/").text.split('data-problem="eight-digits"')[1].split("</tr>")[0]
+    assert "18" in home and "(late -10%)" in home
+
+
+def test_an_items_points_changed_after_the_release_is_logged_for_each_grade_it_changes(course: Class) -> None:
+    alice = course.judged("alice", "lanqiao", "AC", 90)
+    bob = course.judged("bob", "lanqiao", "AC", 80)
+    assert course.post("prof", "/grade/lanqiao/items", points="3", description="Tests of your own") == 303
+    assert course.post("prof", f"/grade/submissions/{alice}/toggle", item="+1") == 303
+    assert course.post("prof", "/grade/week1/release") == 303
+    assert course.post("prof", "/grade/lanqiao/items/+1", points="5") == 303
+    page = course.client("prof").get(f"/grade/submissions/{alice}").text
+    assert "prof, " in page and f"submission {alice}: item +1 now +5 points: score 93 -&gt; 95" in page
+    assert "item +1" not in course.client("prof").get(f"/grade/submissions/{bob}").text.split("Changes after")[-1]
+    assert "score 93" not in course.client("ta1").get(f"/grade/submissions/{alice}").text  # the teacher's log

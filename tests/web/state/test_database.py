@@ -12,6 +12,7 @@ import pytest
 
 from judge.errors import JudgeError
 from judge.web.state import database
+from judge.web.state.review import Reviews
 from judge.web.state.store import Store
 
 BEFORE = Path(__file__).parent / "data" / "store-before-migrations.sql"
@@ -142,3 +143,33 @@ def test_version_5_upgrades_to_names_and_the_ta_role_with_every_row_kept(tmp_pat
         db.execute("INSERT INTO users (id, role, token_hash, created) VALUES ('tom', 'ta', 'h3', 3.0)")
         with pytest.raises(sqlite3.IntegrityError):
             db.execute("INSERT INTO users (id, role, token_hash, created) VALUES ('x', 'admin', 'h4', 4.0)")
+
+
+def test_version_9_keeps_each_grade_on_the_submission_it_was_made_on(tmp_path: Path) -> None:
+    """Version 10 stores a grade per submission: every grade of version 9 (one per student and
+    problem) is carried over to the submission it recorded, and the log gains its `why`."""
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o700)
+    path = folder / database.DB_FILE
+    with sqlite3.connect(path) as db:
+        for step in database.MIGRATIONS[:9]:
+            for statement in step:
+                db.execute(statement)
+        db.execute("PRAGMA user_version = 9")
+        db.executemany(
+            "INSERT INTO review_grades (student, problem, submission, applied, comment, done, grader, updated)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [("ada", "p", 6, '["good"]', "fine", 1, "ta1", 5.0), ("bo", "p", 4, "[]", "", 0, "ta2", 6.0)],
+        )
+        db.execute(
+            "INSERT INTO review_grade_log (student, problem, submission, before, after, by, at)"
+            " VALUES ('ada', 'p', 6, ?, ?, 'ta1', 5.0)",
+            ('{"applied": [], "done": false}', '{"applied": ["good"], "done": true}'),
+        )
+    path.chmod(0o600)
+    reviews = Reviews(Store(folder))
+    ada, bo = reviews.grade_of(6), reviews.grade_of(4)
+    assert ada is not None and (ada.student, ada.applied, ada.comment, ada.done) == ("ada", {"good"}, "fine", True)
+    assert bo is not None and (bo.student, bo.grader) == ("bo", "ta2")
+    assert reviews.grade_of(5) is None
+    assert [(c.after, c.why) for c in reviews.changes("ada", "p")] == [(("good", "(done)"), "")]

@@ -114,3 +114,16 @@ def test_a_grade_on_a_newer_submission_starts_from_the_old_items_not_done(tmp_pa
     assert manual.grades[("ada", "p")].submission == 1  # the grade says which submission it is of
     again = reviews.save_grade("ada", "p", 3, "ta1", 3.0, comment="on the new one")
     assert (again.submission, again.applied, again.done) == (3, {"names"}, False)
+
+
+def test_a_grade_on_a_newer_submission_leaves_the_older_grade_on_its_own(tmp_path: Path) -> None:
+    _, reviews, course = setup(tmp_path)
+    reviews.save_grade("ada", "p", 1, "ta1", 1.0, toggle="names", done=True)
+    reviews.save_grade("ada", "p", 3, "ta1", 2.0, toggle="names", released=True)  # names off on submission 3
+    old, new = reviews.grade_of(1), reviews.grade_of(3)
+    assert old is not None and (old.applied, old.done) == ({"names"}, True)
+    assert new is not None and new.applied == frozenset()
+    manual = reviews.counted(course, every=True)  # type: ignore[arg-type]
+    assert manual.each[("ada", "p")] == {1: frozenset({"names"}), 3: frozenset()}
+    changes = reviews.changes("ada", "p")
+    assert [(c.submission, c.why) for c in changes] == [(1, "stops counting: submission 3 counts now and is graded")]
