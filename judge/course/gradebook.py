@@ -10,7 +10,8 @@ It is the one rule for what counts: the teacher's matrix, a student's own view, 
 - A student with no counted submission has a blank cell, and 0 in the totals.
 - Graded by hand (an assignment's `review:`, judge.course.rubric): the rubric's manual part
   combines with the judge's counted score by the course's rule (`add` or `replace`), and an
-  override replaces both. A grade belongs to the submission it was made on: where another
+  override replaces both. A grade belongs to the submission it was made on (the store keeps
+  one per submission graded): where another
   submission counts, the hand part is not carried over (the cell is `awaiting`, under
   `replace` 0 until graded). A submission received after the due date (a late one) never
   displaces a graded one: grading happens after the deadline, and a late resubmission must
@@ -232,7 +233,9 @@ def graded_cell(
     oldest submission graded is the one no later late submission displaces."""
     grade = manual.grades.get((student, problem))
     each = manual.each.get((student, problem), {})
-    graded = min(each) if each else graded_of(grade)
+    judged = {a.id for a in attempts if a.score is not None and a.verdict != Verdict.IE}
+    pinned = [s for s in each if s in judged]  # a grade of a submission rejudged to IE pins nothing
+    graded = min(pinned) if pinned else graded_of(grade) if not each else None
     found = cell(course, assignment, student, attempts, graded)
     if found.submission is not None and found.submission in each:
         override = grade.override if grade is not None else None

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from judge.course import gradebook
+from judge.course import gradebook, rubric
 from judge.course.gradebook import Attempt
 from judge.course.spec import load_course
 
@@ -133,3 +133,29 @@ def test_a_listing_marks_a_late_a_closed_and_an_extended_submission(tmp_path: Pa
     assert gradebook.late_mark(course, w1, "alice", t("2026-12-11 12:00")) == "after the deadline: not counted"
     assert gradebook.late_mark(course, w1, "carol", t("2026-12-09 12:00")) == "extended"
     assert gradebook.late_mark(course, w2, "alice", t("2027-06-01 12:00")) == ""  # no deadline: nothing to say
+
+
+def test_each_submission_keeps_its_own_grade_and_a_late_one_displaces_none(tmp_path: Path) -> None:
+    """A grade belongs to its submission: the counted one's grade counts; the oldest judged
+    submission graded is the one no late submission displaces (one rejudged to IE pins nothing)."""
+    path = tmp_path / "course.yaml"
+    path.write_text(
+        COURSE.replace(
+            "    late: {penalty_per_day: 50",
+            "    keep: last\n    review: {manual: add, max: 10,"
+            " rubric: {p: [{id: good, points: 5, description: good}]}}\n    late: {penalty_per_day: 50",
+        )
+    )
+    course = load_course(path, set(MAX))
+    attempts = [
+        Attempt(1, "alice", "p", t("2026-12-01 10:00"), "IE", 0.0),  # graded, then rejudged to IE
+        Attempt(2, "alice", "p", t("2026-12-02 10:00"), "WA", 40.0),
+        Attempt(3, "alice", "p", t("2026-12-09 10:00"), "AC", 100.0),  # late
+    ]
+    rub = course.assignments[0].review
+    assert rub is not None
+    grades = {("alice", "p"): rubric.Grade(frozenset(), None, 2)}  # the newest grade: none applied
+    each = {("alice", "p"): {1: frozenset({"good"}), 2: frozenset({"good"})}}
+    manual = rubric.Manual({"p": rub.rubric("p")}, grades, each)
+    cell = gradebook.build(course, ("alice",), attempts, MAX, manual).cell("alice", "p")
+    assert cell is not None and (cell.submission, cell.manual, cell.score) == (2, 5.0, 45.0)
