@@ -100,6 +100,8 @@ def rejudge(
     moves = rejudging.moved(store, course, maxima, plan)
     for line in _moves_lines(moves):
         click.echo(line)
+    for unjudged in (j for j in plan.judged if j.unjudged):
+        err.print(f"judge: submission {unjudged.id} could not be judged: {unjudged.unjudged} (left as it is)")
     students = len({m.student for m in moves})
     if dry_run:
         err.print(

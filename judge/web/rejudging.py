@@ -9,6 +9,7 @@ it waits while a student's submission is queued (the workers take it), as explan
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import time
@@ -32,6 +33,8 @@ from judge.web.state.proposal import DryRunProgress, Judged, Proposal, Stored
 from judge.web.state.queueing import Claim
 from judge.web.state.review import Reviews
 from judge.web.state.store import Store
+
+log = logging.getLogger("judge.web")
 
 LOOK_S = 0.5  # how often a dry run looks at the queue between two cases
 STUCK_S = 30.0  # a queue that has not moved this long has no worker (no server): go on
@@ -71,17 +74,7 @@ def judge_stored(
     """One submission judged as a worker judges it (without the live page and saved output),
     on its student's variant where the problem has variants (kept in `data_dir`); its cases
     paused while a student's submission waits, and resumed after."""
-    claim = Claim(
-        stored.id,
-        0,
-        stored.student,
-        stored.problem,
-        stored.language,
-        stored.filename,
-        stored.source,
-        (),
-        stored.program,
-    )
+    claim = _claim_of(stored)
     done: tuple[runner.CaseResult, ...] = ()
     while True:
         try:
@@ -94,6 +87,33 @@ def judge_stored(
             yielding.wait()
         except JudgeError as err:
             return worker.failed_record(claim, str(err))
+
+
+def judged_again(stored: Stored, problem: Problem, yielding: Yielding | None, data_dir: Path) -> Judged:
+    """A dry run's judging of one submission. Where its student's variant cannot be made (a
+    broken params program, say) it is not judged: the reason is logged and kept, and a commit
+    leaves the submission as it was, rather than an IE that would move its score."""
+    try:
+        own = variants.of_student(problem, stored.student, data_dir)
+    except JudgeError as err:
+        why = f"{problem.id}, variant {variants.label(problem, stored.student, data_dir)}: {err}"
+        log.error("rejudge of submission %d: could not be judged: %s", stored.id, why)
+        return Judged(stored.id, stored.finished, worker.failed_record(_claim_of(stored), why), why)
+    return Judged(stored.id, stored.finished, judge_stored(stored, own, yielding))
+
+
+def _claim_of(stored: Stored) -> Claim:
+    return Claim(
+        stored.id,
+        0,
+        stored.student,
+        stored.problem,
+        stored.language,
+        stored.filename,
+        stored.source,
+        (),
+        stored.program,
+    )
 
 
 def load_problems(problems_dir: Path, ids: list[str]) -> dict[str, Problem]:
@@ -122,7 +142,7 @@ def dry_run(
     for index, row in enumerate(stored):
         if yielding is not None:
             yielding.wait()
-        judged.append(Judged(row.id, row.finished, judge_stored(row, problems[row.problem], yielding, store.data_dir)))
+        judged.append(judged_again(row, problems[row.problem], yielding, store.data_dir))
         on_progress(index + 1, len(stored))
     digests = tuple((p, problems[p].digest) for p in ids)
     return Proposal(tuple(ids), digests, time.time(), tuple(judged))
@@ -141,7 +161,7 @@ def moved(store: Store, course: Course, max_scores: Mapping[str, float], plan: P
     rows = store.all()
     # A submission judged again since the dry run keeps its result: the commit leaves it alone.
     finished = {row.id: row.finished for row in rows if row.status == "done"}
-    new = {j.id: j.record for j in plan.judged if j.id in finished and finished[j.id] == j.finished}
+    new = {j.id: j.record for j in plan.judged if not j.unjudged and j.id in finished and finished[j.id] == j.finished}
     old = {i: r for i in new if (r := store.record(i)) is not None}
     before = [row.attempt_record for row in rows]
     after = [

@@ -3,11 +3,15 @@ their own variant (a rejudge too), and the teacher sees which variant a student 
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from judge.author import making
+from judge.course.spec import implicit
 from judge.kinds.table import load_problem
 from judge.problem import testdata
 from judge.run import sandbox
@@ -15,7 +19,7 @@ from judge.web import rejudging, variants
 from judge.web.serving.app import Settings, create_app
 from judge.web.state import proposal
 from judge.web.state.store import Store
-from judge.web.worker import LoadedProblems, claimed_problem, judge_claim
+from judge.web.worker import LoadedProblems, claimed_problem, failed_record, judge_claim
 from tests.author.test_variants import fixed, m_of, scaled
 
 
@@ -73,3 +77,35 @@ def test_each_student_reads_and_is_judged_on_their_own_variant(tmp_path: Path) -
     assert label == mine.variant and f"variant <strong>{label}</strong>" in teacher.get(f"/submissions/{ada_id}").text
     assert f"scaled {label}" in teacher.get("/teacher/students/ada").text
     assert 'id="variant"' not in ada.get(f"/submissions/{ada_id}").text
+
+
+def test_a_rejudge_that_cannot_make_a_variant_says_why_and_leaves_the_result(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    problems, data = tmp_path / "problems", tmp_path / "data"
+    problems.mkdir()
+    folder = scaled(problems)
+    store = Store(data)
+    token = store.add_user("tea", "teacher")
+    store.add_user("ada")
+    store.submit("ada", "scaled", "python3", "sum.py", b"print(0)\n")
+    claim = store.claim(worker=1)
+    assert claim is not None
+    accepted = dataclasses.replace(failed_record(claim, ""), verdict="AC", score=100.0, max_score=100.0)
+    assert store.finish(claim, accepted)
+    before = [(s.id, s.verdict, s.score, s.finished) for s in store.all()]
+    (folder / "generators/params.py").write_text("print('not json')\n")  # the teacher's slip
+    with caplog.at_level(logging.ERROR):
+        plan = rejudging.dry_run(store, problems, ["scaled"])
+    [judged] = plan.judged
+    label = variants.label(load_problem(folder), "ada", data)
+    assert judged.unjudged.startswith(f"scaled, variant {label}: ") and "not one JSON object" in judged.unjudged
+    assert f"submission {judged.id}: could not be judged: scaled, variant {label}" in caplog.text
+    # No score moves by it: it was AC, and no IE is offered in its place.
+    assert rejudging.moved(store, implicit(["scaled"]), {"scaled": 100.0}, plan) == ()
+    proposal.save(data, plan)
+    teacher = _client(data, problems, "tea", token)
+    page = teacher.get("/teacher/rejudging").text
+    assert f"submission {judged.id}</a>: could not be judged: scaled, variant {label}" in page
+    assert rejudging.commit(store, problems).written == 0
+    assert [(s.id, s.verdict, s.score, s.finished) for s in store.all()] == before

@@ -50,6 +50,7 @@ def page(
         died=progress is not None and progress.status == "running" and not running,
         plan=plan,
         lines=lines,
+        unjudged=[(j.id, j.unjudged) for j in plan.judged if j.unjudged] if plan is not None else [],
         students=len({line[0] for line in lines}),
         message=message,
         refresh=REFRESH_S if running else 0,

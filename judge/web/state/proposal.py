@@ -47,6 +47,9 @@ class Judged:
     id: int
     finished: float | None  # the judging it replaces (Stored.finished)
     record: GradeRecord
+    # Why it could not be judged again (its student's variant could not be made): a commit
+    # leaves it as it was, and no score moves by it.
+    unjudged: str = ""
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,10 @@ def save(data_dir: Path, proposal: Proposal) -> None:
         "problems": list(proposal.problems),
         "digests": [list(d) for d in proposal.digests],
         "made": proposal.made,
-        "judged": [{"id": j.id, "finished": j.finished, "record": results.to_json(j.record)} for j in proposal.judged],
+        "judged": [
+            {"id": j.id, "finished": j.finished, "record": results.to_json(j.record), "unjudged": j.unjudged}
+            for j in proposal.judged
+        ],
     }
     write_atomic(data_dir / PROPOSAL_FILE, json.dumps(body))
 
@@ -141,7 +147,10 @@ def load(data_dir: Path) -> Proposal | None:
             tuple(body["problems"]),
             tuple((str(p), str(d)) for p, d in body["digests"]),
             float(body["made"]),
-            tuple(Judged(int(j["id"]), j["finished"], results.from_json(j["record"])) for j in body["judged"]),
+            tuple(
+                Judged(int(j["id"]), j["finished"], results.from_json(j["record"]), str(j.get("unjudged", "")))
+                for j in body["judged"]
+            ),
         )
     except (KeyError, TypeError, ValueError) as err:
         raise JudgeError(f"{path}: not a rejudge file this judge can read ({err}); remove it") from None
@@ -171,7 +180,8 @@ def discard(data_dir: Path) -> None:
 
 def apply(database: Database, proposal: Proposal, now: float | None = None) -> tuple[int, int]:
     """Store the proposal's results, in one transaction: (written, left alone). A submission
-    judged again since the dry run (or gone) is left alone. Its judging keeps its length and ends
+    judged again since the dry run (or gone) is left alone, and so is one the dry run could not
+    judge (not counted in either). Its judging keeps its length and ends
     now, so the LMS's passback plans again and a student sees the change by the result step's
     rule; the output it printed on the old tests is dropped (io_cut says why), and an
     explanation searched against them goes too."""
@@ -179,6 +189,8 @@ def apply(database: Database, proposal: Proposal, now: float | None = None) -> t
     written = 0
     with database.transaction() as db:
         for judged in proposal.judged:
+            if judged.unjudged:
+                continue
             record = judged.record
             cursor = db.execute(
                 "UPDATE submissions SET verdict = ?, score = ?, max_score = ?, result = ?, "
@@ -203,4 +215,4 @@ def apply(database: Database, proposal: Proposal, now: float | None = None) -> t
             db.execute("DELETE FROM explanations WHERE submission = ?", (judged.id,))
             if db.execute("DELETE FROM case_io WHERE submission = ?", (judged.id,)).rowcount:
                 db.execute("INSERT OR REPLACE INTO io_cut VALUES (?, ?, ?)", (judged.id, IO_REJUDGED, now))
-    return written, len(proposal.judged) - written
+    return written, len([j for j in proposal.judged if not j.unjudged]) - written
