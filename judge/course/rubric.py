@@ -125,6 +125,16 @@ def combined(review: Review | None, judge_max: float, judged: float | None, manu
     return round(max(0.0, min(maximum(review, judge_max), (judged or 0.0) + manual)), 4)
 
 
+def moved_points(old: Rubric, new: Rubric) -> str:
+    """The items whose points differ between two rubrics, for the change log (`good 8 -> 3,
+    style removed`); "" when none does."""
+    was = {i.id: i.points for i in old.items}
+    now = {i.id: i.points for i in new.items}
+    moved = [f"{i} {was[i]:g} -> {now[i]:g}" for i in was if i in now and was[i] != now[i]]
+    moved += [f"{i} removed" for i in was if i not in now]
+    return ", ".join(moved)
+
+
 def regrade_closes(review: Review, released: datetime) -> datetime:
     return released + timedelta(days=review.regrade_days)
 

@@ -41,8 +41,10 @@ class CourseWatch:
         path: Path | None,
         every_s: float = 1.0,
         ticks: Callable[[], float] = time.monotonic,
+        changed: Callable[[Course, Course], None] | None = None,
     ) -> None:
         self.load = load
+        self.changed = changed  # told (old, new) when a changed file is taken
         self.path = path
         self.every_s = every_s
         self.ticks = ticks
@@ -72,5 +74,7 @@ class CourseWatch:
         except JudgeError as error:
             self.error = f"{error} (the course as it was before this change is still in force)"
             return
-        self.course, self.error = course, ""
+        old, self.course, self.error = self.course, course, ""
         self.reloads += 1
+        if self.changed is not None:
+            self.changed(old, course)

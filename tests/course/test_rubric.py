@@ -172,3 +172,10 @@ def test_a_grade_stays_with_its_submission_and_a_late_one_does_not_displace_it(t
     book = gradebook.build(course, ["alice"], [first, resubmitted], {"p": 100.0, "q": 50.0})
     ungraded = book.cell("alice", "p")
     assert ungraded is not None and ungraded.submission == 3  # no grade: the late one counts as ever
+
+
+def test_moved_points_names_each_item_whose_points_changed_or_that_went() -> None:
+    old = rubric.Rubric((rubric.Item("good", 8, "g"), rubric.Item("style", -2, "s"), rubric.Item("same", 1, "x")))
+    new = rubric.Rubric((rubric.Item("good", 3, "g"), rubric.Item("same", 1, "x"), rubric.Item("extra", 5, "e")))
+    assert rubric.moved_points(old, new) == "good 8 -> 3, style removed"
+    assert rubric.moved_points(new, new) == ""

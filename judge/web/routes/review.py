@@ -547,30 +547,13 @@ def change_item(
             404, f"There is no item {item_id!r} made on the page (course.yaml's change in the file).", back, "Back"
         )
     if assignment.id in site.reviews.released():
-        log_item_change(site, before, problem_id, f"item {item_id} {_fmt(new_points)}", user.id)
+        moved = {problem_id: f"item {item_id} {_fmt(new_points)}"}
+        site.reviews.log_moved(before, site.book(), moved, user.id, site.clock())
     return _back(request, back)
 
 
 def _fmt(points: float | None) -> str:
     return "removed" if points is None else f"now {points:+g} points"
-
-
-def log_item_change(site: Site, before: Gradebook, problem: str, what: str, by: str) -> None:
-    """Log, for each released grade whose counted score an item's change moved, who, when and
-    the score before and after: the students see the new score at once."""
-    after, now = site.book(), site.clock()
-    for row in after.rows:
-        old, new = before.cell(row.student, problem), after.cell(row.student, problem)
-        if old is None or new is None or old.score == new.score or new.submission is None:
-            continue
-        marked = site.reviews.grade_of(new.submission)
-        if marked is not None:
-            why = f"{what}: score {_num(old.score)} -> {_num(new.score)}"
-            site.reviews.log_change(marked, by, now, why)
-
-
-def _num(value: float | None) -> str:
-    return "blank" if value is None else f"{value:g}"
 
 
 def answer(

@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse
 from starlette.exceptions import HTTPException
 
 from judge.cluster.address import Endpoint
-from judge.course import gradebook, policy
+from judge.course import gradebook, policy, rubric
 from judge.course.spec import COURSE_FILE, Assignment, Course, implicit, load_course
 from judge.errors import JudgeError
 from judge.explain import stored
@@ -111,7 +111,10 @@ class Site:
         if not self.problems:
             raise JudgeError(f"{settings.problems_dir}: no problems to serve")
         self.watch = CourseWatch(
-            self._course, watched_course(settings.problems_dir, settings.course_file), COURSE_CHECK_S
+            self._course,
+            watched_course(settings.problems_dir, settings.course_file),
+            COURSE_CHECK_S,
+            changed=self.course_changed,
         )
         self.table = languages.load()
         self.env = reports.environment()
@@ -143,6 +146,23 @@ class Site:
 
     def _course(self) -> Course:
         return course_for(self.settings.problems_dir, self.settings.course_file, sorted(self.problems))
+
+    def course_changed(self, old: Course, new: Course) -> None:
+        """course.yaml taken again: log each released grade whose score a rubric item's new points
+        moved (by "course.yaml", the file being who changed it)."""
+        released = self.reviews.released()
+        moved = {}
+        for assignment in new.assignments:
+            was = old.assignment(assignment.id)
+            if assignment.id not in released or assignment.review is None or was is None or was.review is None:
+                continue
+            for problem in assignment.problems:
+                what = rubric.moved_points(was.review.rubric(problem), assignment.review.rubric(problem))
+                if what:
+                    moved[problem] = f"course.yaml's points: {what}"
+        if moved:
+            before, after = class_book(old, self.store, self.problems), class_book(new, self.store, self.problems)
+            self.reviews.log_moved(before, after, moved, "course.yaml", self.clock())
 
     @property
     def course(self) -> Course:

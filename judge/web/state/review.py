@@ -12,6 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from judge.course import rubric
+from judge.course.gradebook import Gradebook
 from judge.course.spec import Course
 from judge.web.state.database import Database
 
@@ -101,6 +102,10 @@ def _log(db: sqlite3.Connection, marked: Marked, before: str, after: str, by: st
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (marked.student, marked.problem, marked.submission, before, after, by, now, why),
     )
+
+
+def _score(value: float | None) -> str:
+    return "blank" if value is None else f"{value:g}"
 
 
 def _state(marked: Marked | None) -> str:
@@ -270,6 +275,18 @@ class Reviews:
         """A released grade changed by something other than its items (an item's points, say)."""
         with self.database.transaction() as db:
             _log(db, marked, _state(marked), _state(marked), by, now, why)
+
+    def log_moved(self, before: Gradebook, after: Gradebook, moved: dict[str, str], by: str, now: float) -> None:
+        """Log, for each grade of `moved` problems (problem -> what changed) whose counted score a
+        change of the rubric moved, the score before and after: students see the new one at once."""
+        for row in after.rows:
+            for problem, what in moved.items():
+                old, new = before.cell(row.student, problem), after.cell(row.student, problem)
+                if old is None or new is None or old.score == new.score or new.submission is None:
+                    continue
+                marked = self.grade_of(new.submission)
+                if marked is not None:
+                    self.log_change(marked, by, now, f"{what}: score {_score(old.score)} -> {_score(new.score)}")
 
     def changes(self, student: str, problem: str) -> list[GradeChange]:
         """The log of changes to a released grade of one cell, oldest first (the teacher's)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import os
 import re
 from pathlib import Path
 
@@ -406,3 +407,21 @@ def test_an_items_points_changed_after_the_release_is_logged_for_each_grade_it_c
     assert "prof, " in page and f"submission {alice}: item +1 now +5 points: score 93 -&gt; 95" in page
     assert "item +1" not in course.client("prof").get(f"/grade/submissions/{bob}").text.split("Changes after")[-1]
     assert "score 93" not in course.client("ta1").get(f"/grade/submissions/{alice}").text  # the teacher's log
+
+
+def test_course_yamls_points_changed_after_the_release_are_logged(tmp_path: Path) -> None:
+    """Hostile review 2: course.yaml's `design` 4 -> 1 after the release changed alice's released
+    grade with no entry in the log."""
+    course = Class(tmp_path)
+    alice = course.judged("alice", "lanqiao", "AC", 90)
+    assert course.post("prof", f"/grade/submissions/{alice}/toggle", item="design") == 303
+    assert course.post("prof", "/grade/week1/release") == 303
+    path = tmp_path / "course.yaml"
+    path.write_text(COURSE.replace("{id: design, points: 4,", "{id: design, points: 1,"))
+    stamp = path.stat().st_mtime_ns + 1_000_000_000  # a later save (not the same second)
+    os.utime(path, ns=(stamp, stamp))
+    course.app.state.site.watch.checked = -1e9  # looked at now, not in a second
+    assert course.grades()["alice"]["week1:lanqiao"] == "91"
+    page = course.client("prof").get(f"/grade/submissions/{alice}").text
+    assert "course.yaml, " in page
+    assert f"submission {alice}: course.yaml&#39;s points: design 4 -&gt; 1: score 94 -&gt; 91" in page
