@@ -316,6 +316,12 @@ class Unit(_Strict):
         default="file", description="file: one process pair per test file; test: one per test"
     )
     default_points: float = Field(default=1.0, ge=0, le=1000, description="A test's points when nothing else says")
+    starter: str | None = Field(
+        default=None,
+        min_length=1,
+        description="A file in the problem folder a student starts from (e.g. starter/stack.py): its name is one of"
+        " student_files; `judge starter` writes it and the web editor holds it when empty",
+    )
     per_test: dict[str, UnitTestLine] = Field(
         default_factory=dict,
         description="Points and visibility of single tests by id (public/test_stack.py::test_push), over the"
@@ -339,6 +345,9 @@ class Unit(_Strict):
                 raise ValueError(
                     f"student_files: {name!r}: a Python file name at the top of the submission (not main.py)"
                 )
+        if self.starter is not None and self.starter.replace("\\", "/").rsplit("/", 1)[-1] not in self.student_files:
+            # The starter is downloaded and submitted under its own name: it must be a file asked for.
+            raise ValueError(f"starter: {self.starter!r}: its file name is none of student_files")
         return self
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.errors import JudgeError
 from judge.kinds.base import CaseJob, CaseRun, Kind, Starter
 from judge.kinds.unit import found, listing, pairs, spec_part
 from judge.run.sources import Sources
@@ -173,6 +174,28 @@ class UnitTests(Kind):
             decided = CaseVerdict(decided.verdict, f"{decided.message} (the student's code printed: {shown!r})")
         return CaseRun(found.run, decided, None, own_output=False)
 
+    def starter_languages(self, problem: Problem) -> tuple[str, ...]:
+        """The languages the tests take, where the problem names a starter file (`unit.starter`)."""
+        unit = _unit(problem)
+        if unit.starter is None:
+            return ()
+        return ("java",) if unit.framework == "junit5" else LANGUAGES
+
+    def starter_file(self, problem: Problem, language: str) -> tuple[str, str]:
+        """(file name, text) of the problem's starter file: the same file in each language it takes."""
+        unit = _unit(problem)
+        if unit.starter is None:
+            raise JudgeError(f"{problem.spec_path}: this unit-test problem names no starter file (unit.starter)")
+        if language not in self.starter_languages(problem):
+            what = "Java's" if unit.framework == "junit5" else "Python's"
+            raise JudgeError(f"{problem.spec_path}: {language!r}: this problem's tests are {what}")
+        path = problem.directory / unit.starter
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise JudgeError(f"{path}: cannot read the starter file ({err.__class__.__name__})") from None
+        return path.name, text
+
     def starter(self, own: str, other: str, shape: str = "") -> Starter:
         if own == "java":
             return Starter(
@@ -185,6 +208,7 @@ class UnitTests(Kind):
                     ("unit/java/ref.java.j2", "solutions/accepted/Stack.java"),
                     ("unit/java/wrong.java.j2", "solutions/wrong_answer/Stack.java"),
                     ("unit/java/raises.java.j2", "solutions/run_time_error/Stack.java"),
+                    ("unit/java/starter.java.j2", "starter/Stack.java"),
                 ),
             )
         return Starter(
@@ -197,5 +221,6 @@ class UnitTests(Kind):
                 ("unit/ref.py.j2", "solutions/accepted/stack.py"),
                 ("unit/wrong.py.j2", "solutions/wrong_answer/stack.py"),
                 ("unit/raises.py.j2", "solutions/run_time_error/stack.py"),
+                ("unit/starter.py.j2", "starter/stack.py"),
             ),
         )

@@ -26,6 +26,12 @@ def issues(directory: Path, spec: ProblemSpec) -> list[Finding]:
         said.append((("unit", "tests"), f"{spec.unit.tests!r} points outside the problem folder"))
     elif not (directory / spec.unit.tests).is_dir():
         said.append((("unit", "tests"), f"folder not found: {spec.unit.tests}"))
+    starter = spec.unit.starter
+    if starter is not None:
+        if not inside(directory, starter):
+            said.append((("unit", "starter"), f"{starter!r} points outside the problem folder"))
+        elif not (directory / starter).is_file():
+            said.append((("unit", "starter"), f"file not found: {starter}"))
     return said
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from judge.author import scaffold
 from judge.grade import judging
+from judge.kinds import table as kinds
 from judge.kinds.table import load_problem
 from judge.kinds.unit import pairs
 from judge.problem.spec import Problem, SpecError
@@ -1106,3 +1107,20 @@ def test_a_unit_submission_shows_one_table_of_tests_by_title(tmp_path: Path) -> 
     assert (
         page.index("1.2 peek leaves the top") < page.index("1.10 push then pop") < page.index("an empty stack raises")
     )
+
+
+def test_a_starter_file_is_one_asked_for_and_there(tmp_path: Path) -> None:
+    scaffold.create(tmp_path, "stack", "python3", kind="unit")
+    spec = tmp_path / "stack" / "problem.yaml"
+    made = spec.read_text(encoding="utf-8")
+    assert "  starter: starter/stack.py\n" in made  # the scaffold writes one and names it
+    for starter, why in (
+        ("starter/queue.py", "its file name is none of student_files"),
+        ("stack.py", "file not found"),
+    ):
+        spec.write_text(made.replace("starter/stack.py", starter), encoding="utf-8")
+        with pytest.raises(SpecError, match=why):
+            load_problem(tmp_path / "stack")
+    spec.write_text(made.replace("  starter: starter/stack.py\n", ""), encoding="utf-8")
+    loaded = load_problem(tmp_path / "stack")
+    assert kinds.of(loaded).starter_languages(loaded) == ()  # none named: no starter in the editor

@@ -175,3 +175,23 @@ def test_the_problem_page_lists_ones_own_submissions_and_says_why_beside_the_for
     assert refused.status_code == 400
     form = refused.text[refused.text.index('id="submit-form"') :]
     assert form.index('id="message"') < form.index('id="submit-button"')
+
+
+def test_a_unit_problems_starter_file_is_in_the_empty_editor(tmp_path: Path) -> None:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    scaffold.create(problems, "stack", "python3", kind="unit")
+    store = Store(tmp_path / "data")
+    token = store.add_user("ada")
+    client = TestClient(
+        create_app(Settings(problems_dir=problems, data_dir=tmp_path / "data"), start_workers=False),
+        follow_redirects=False,
+    )
+    assert client.post("/login", data={"user": "ada", "token": token}).status_code == 303
+    page = client.get("/problems/stack", params={"lang": "python3"}).text
+    # The scaffold's starter/stack.py (unit.starter): in the page's editor and its download.
+    assert 'id="starters"' in page and "class Stack:" in page and "raise NotImplementedError" in page
+    got = client.get("/problems/stack/starter/python3")
+    assert got.status_code == 200 and got.headers["content-disposition"] == 'attachment; filename="stack.py"'
+    assert got.text == (problems / "stack" / "starter" / "stack.py").read_text(encoding="utf-8")
+    assert client.get("/problems/stack/starter/java").status_code == 404  # the tests are Python's
