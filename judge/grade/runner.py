@@ -213,7 +213,7 @@ def compile_for(problem: Problem, submission: Sources, where: Path) -> Build:
         return Build(False, refused, 0.0, 0.0)
     spec = problem.spec.limits
     limits = compile_limits(submission.language, spec.compile_time_s, spec.compile_memory_mib)
-    return compile_submission(kind.program(problem, submission), where, limits)
+    return compile_submission(kind.program(problem, submission), where, limits, student=submission)
 
 
 def run_case(

@@ -82,9 +82,28 @@ def compile_limits(
     )
 
 
-def compile_submission(submission: Sources, where: Path, limits: sandbox.RunLimits | None = None) -> Build:
+def box_names(program: Sources, student: Sources) -> tuple[dict[str, str], list[str]]:
+    """(box name -> the name the student gave, the judge's own box names) of a program built
+    of the student's files (the same bytes, under a name of the program's) and the judge's."""
+    given = {content: name for name, content in reversed(student.files)}
+    if student.single and student.files:
+        given[student.files[0][1]] = student.path.name  # one file: its own name, not a folder's
+    names: dict[str, str] = {}
+    judges: list[str] = []
+    for name, content in program.box_files():
+        if content in given:
+            names[name] = given[content]
+        else:
+            judges.append(name)
+    return names, judges
+
+
+def compile_submission(
+    submission: Sources, where: Path, limits: sandbox.RunLimits | None = None, student: Sources | None = None
+) -> Build:
     """Write the files into the box and compile them there, under `limits` (default:
-    compile_limits of its language)."""
+    compile_limits of its language). A failed compile's output speaks of `student`'s files
+    (the submission the program was built from; default: the program itself) by their names."""
     write_files(where, submission.box_files())
     argv = submission.compile_argv()
     if argv is None:
@@ -101,5 +120,6 @@ def compile_submission(submission: Sources, where: Path, limits: sandbox.RunLimi
         text = f"compilation stopped: {what.get(result.limit_hit, str(result.limit_hit))} limit\n{text}"
         return Build(False, text, result.cpu_s, result.wall_s)
     if result.exit_code != 0:
-        text = compiler_output.for_student(text, submission.language.family or submission.language.id)
+        names, judges = box_names(submission, student or submission)
+        text = compiler_output.for_student(text, submission.language.family or submission.language.id, names, judges)
     return Build(result.exit_code == 0, text, result.cpu_s, result.wall_s)
