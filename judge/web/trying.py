@@ -82,16 +82,42 @@ def _case(result: runner.CaseResult, files: testdata.CaseFiles, own: bool) -> Tr
     )
 
 
+_CALL = re.compile(r"^\s*(?:[A-Za-z_][A-Za-z_0-9]*\.)?([A-Za-z_][A-Za-z_0-9]*)\s*\((.*)\)\s*;?\s*$", re.DOTALL)
+
+
+def _json_arguments(inner: str) -> list[object]:
+    """A call's arguments, `[1, 2], 3`, as JSON (Python's True, False and None read as JSON's)."""
+    for python, plain in (("True", "true"), ("False", "false"), ("None", "null")):
+        inner = re.sub(rf"\b{python}\b", plain, inner)
+    found = json.loads(f"[{inner}]")
+    assert isinstance(found, list)
+    return found
+
+
 def arguments_of(text: str, name: str) -> object:
     """The student's call as JSON arguments: `[[1, 2], 3]`, or written as a call,
     `max_sum([1, 2], 3)` (Python's True, False and None read as JSON's); ValueError if neither."""
     written = text.strip()
     if written.startswith(name + "(") and written.endswith(")"):
-        inner = written[len(name) + 1 : -1]
-        for python, plain in (("True", "true"), ("False", "false"), ("None", "null")):
-            inner = re.sub(rf"\b{python}\b", plain, inner)
-        written = f"[{inner}]"
+        return _json_arguments(written[len(name) + 1 : -1])
     return json.loads(written)
+
+
+def scenario_of(text: str) -> object:
+    """A class's scenario as the student writes it: a call a line (`MinStack()`, `push(3)`, or
+    `s.push(3)`), or the spec's JSON, `[["MinStack"], ["push", 3]]`; ValueError if neither."""
+    written = text.strip()
+    if written.startswith("["):
+        return json.loads(written)
+    steps: list[object] = []
+    for line in written.splitlines():
+        if not line.strip():
+            continue
+        call = _CALL.match(line)
+        if call is None:
+            raise ValueError(line)
+        steps.append([call.group(1), *_json_arguments(call.group(2))])
+    return steps
 
 
 def own_call(submitted: judging.Submitted, text: str) -> TriedResult:
@@ -106,15 +132,17 @@ def own_call(submitted: judging.Submitted, text: str) -> TriedResult:
     problem, sources = submitted.problem, submitted.sources
     assert sources is not None and problem.spec.signature is not None
     api = api_of(problem.spec.signature)
-    if not isinstance(api, types.Signature):
-        return TriedResult("", "a class's scenario cannot be run on your own input: Run it on the samples", ())
     try:
-        args = arguments_of(text, api.name)
+        args = arguments_of(text, api.name) if isinstance(api, types.Signature) else scenario_of(text)
     except ValueError:
-        return TriedResult("", f"write the call as {api.name}(...) or its arguments as a JSON list", ())
+        if isinstance(api, types.Signature):
+            return TriedResult("", f"write the call as {api.name}(...) or its arguments as a JSON list", ())
+        return TriedResult("", f"write one call a line, {api.name}(...) first, then its methods' calls", ())
     issue = types.call_issue(api, args)
     if issue:
-        return TriedResult("", f"not a call of {api.name}: {issue}", ())
+        return TriedResult(
+            "", f"not a {'call' if isinstance(api, types.Signature) else 'scenario'} of {api.name}: {issue}", ()
+        )
     family = family_of(sources.language.id)
     spelling = family.name if family is not None else ""
     with tempfile.TemporaryDirectory(prefix="judge-run-") as folder, build.box() as where:
@@ -129,20 +157,38 @@ def own_call(submitted: judging.Submitted, text: str) -> TriedResult:
         limits = runner.run_limits(problem, sources.language)
         job = CaseJob(problem, runner.launch_of(problem, sources), where, (given, answer), limits, None, None)
         ran = run_on_stdin(job)
-    shown_call = calls.call(api.name, args, spelling)
+    if isinstance(api, types.Signature):
+        shown_call = calls.call(api.name, args, spelling)
+    else:  # a scenario: a call a line, each with what it returned
+        assert isinstance(args, list)
+        shown_call = "\n".join(calls.call(step[0], step[1:], spelling) for step in args)
     if isinstance(ran, CaseRun):
         return TriedResult("", ran.decided.message or "the run failed", ())
     failed = ran.exit_code != 0 or ran.limit_hit is not None or ran.memory_kib >= limits.memory_mib * 1024
     # Only a run that did not end well has a verdict here: there is no answer to compare with.
     verdict = judge_run(ran, limits.memory_mib * 1024, None, languages.memory_marks()) if failed else None
     said = outcome.result_of(ran.stdout)
-    if isinstance(said, dict) and "returned" in said:
-        output = calls.literal(said["returned"], spelling)
-    elif isinstance(said, dict) and "raised" in said:
-        output = f"raised {said['raised']}" + (f": {said['message']}" if said.get("message") else "")
+    steps = said.get("steps") if isinstance(said, dict) else None
+    if isinstance(steps, list):
+        assert isinstance(args, list)
+        output = "\n".join(
+            f"{calls.call(step[0], step[1:], spelling)} → {_said(got, spelling)}"
+            for step, got in zip(args, steps, strict=False)
+        )
     else:
-        output = "returned nothing"
+        output = _said(said, spelling)
     shown = verdict.verdict.value if verdict is not None and verdict.verdict is not Verdict.AC else ""
     message = verdict.message if verdict is not None and shown else ""
     case = TriedCase(OWN + "/1", shown, message, ran.cpu_s, shown_call, output, "", _text(ran.stderr))
     return TriedResult("", "", (case,))
+
+
+def _said(said: object, spelling: str) -> str:
+    """What a call came to, from the harness's result: its value, or what it raised."""
+    from judge.kinds.functions import calls
+
+    if isinstance(said, dict) and "returned" in said:
+        return calls.literal(said["returned"], spelling)
+    if isinstance(said, dict) and "raised" in said:
+        return f"raised {said['raised']}" + (f": {said['message']}" if said.get("message") else "")
+    return "returned nothing"

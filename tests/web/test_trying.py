@@ -102,3 +102,39 @@ def test_a_function_runs_on_the_students_own_call(tmp_path: Path) -> None:
     assert tried("[[]]").cases[0].output == "raised ValueError: empty"
     assert "not a call of max_sum" in tried('["x"]').error
     assert "write the call as max_sum(...)" in tried("max_sum(").error
+
+
+@needs.mark("isolation", "python3")
+def test_a_class_runs_on_the_students_own_scenario(tmp_path: Path) -> None:
+    """Issue 59: one's own input on a class problem is a scenario, a call a line (or the spec's
+    JSON), checked against the signature; the page shows what each step returned or raised."""
+    from judge.author import scaffold
+    from judge.kinds.table import load_problem
+    from judge.web.worker import submitted_of
+
+    scaffold.create(tmp_path, "stack", "python3", kind="functions", shape="class")
+    problem = load_problem(tmp_path / "stack")
+    source = (
+        b"class MinStack:\n    def __init__(self):\n        self.xs = []\n\n    def push(self, x):\n"
+        b"        self.xs.append(x)\n\n    def pop(self):\n        return self.xs.pop()\n\n"
+        b"    def top(self):\n        return self.xs[-1]\n\n    def min(self):\n        return min(self.xs)\n"
+    )
+    claim = Claim(1, 0, "ada", "stack", "python3", "mine.py", source)
+
+    def tried(text: str):  # type: ignore[no-untyped-def]
+        return judge_run(RunClaim(claim, text), submitted_of(claim, problem))
+
+    [case] = tried("MinStack()\ns.push(3)\npush(1)\nmin()\npop()\npop()\npop()").cases
+    assert case.input == "MinStack()\npush(3)\npush(1)\nmin()\npop()\npop()\npop()" and case.verdict == ""
+    assert case.output.splitlines() == [
+        "MinStack() → None",
+        "push(3) → None",
+        "push(1) → None",
+        "min() → 1",
+        "pop() → 1",
+        "pop() → 3",
+        "pop() → raised IndexError: pop from empty list",
+    ]
+    assert tried('[["MinStack"], ["push", 2], ["min"]]').cases[0].output.endswith("min() → 2")
+    assert "step 2: 'peek' is not a method of MinStack" in tried("MinStack()\npeek()").error
+    assert "write one call a line, MinStack(...) first" in tried("MinStack()\npush 3").error

@@ -213,6 +213,7 @@ def problem_view(
         runs=site.course.runs_per_minute > 0,
         own_input=trying.own_input_allowed(kinds.of(problem).name),
         own_call_example=samples[0].call if samples and samples[0].call else "f(...)",
+        own_scenario=trying.own_scenario(problem),
         error=error,
         max_kib=site.settings.max_source_bytes // 1024,
         limits=text,

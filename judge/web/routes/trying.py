@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from judge.kinds import table as kinds
+from judge.problem.spec import Problem
 from judge.run import sources
 from judge.web.routes.auth import require_user
 from judge.web.routes.door import default_language, program_of, read_upload
@@ -27,6 +28,22 @@ OWN_INPUT_KINDS = ("stdio", "functions")
 
 def own_input_allowed(kind: str) -> bool:
     return kind in OWN_INPUT_KINDS
+
+
+def own_scenario(problem: Problem) -> tuple[str, str]:
+    """(the class, a method of it) whose scenario one's own input is on a class-shaped function
+    problem; ("", "") on any other problem."""
+    from judge.kinds.functions import types
+
+    if kinds.of(problem).name != "functions" or problem.spec.signature is None:
+        return "", ""
+    try:
+        api = types.parse_api(problem.spec.signature)
+    except ValueError:
+        return "", ""
+    if not isinstance(api, types.ClassSignature):
+        return "", ""
+    return api.name, api.methods[0].name if api.methods else "method"
 
 
 def start_run(

@@ -19,8 +19,9 @@ def _client(tmp_path: Path, course_extra: str = "") -> tuple[TestClient, dict[st
     problems.mkdir()
     scaffold.create(problems, "sums", "python3")
     scaffold.create(problems, "maxf", "python3", kind="functions")
+    scaffold.create(problems, "stack", "python3", kind="functions", shape="class")
     (tmp_path / "course.yaml").write_text(
-        "title: C\nassignments:\n  - {id: w, problems: [sums, maxf], max_submissions: 3}\n" + course_extra
+        "title: C\nassignments:\n  - {id: w, problems: [sums, maxf, stack], max_submissions: 3}\n" + course_extra
     )
     store = Store(tmp_path / "data")
     tokens = {who: store.add_user(who) for who in ("ada", "bo")}
@@ -81,6 +82,9 @@ def test_the_cap_a_minute_holds_and_a_function_takes_ones_own_call(tmp_path: Pat
     assert capped.status_code == 429 and "2 runs in the last minute is the most allowed" in capped.text
     page = client.get("/problems/maxf").text
     assert 'id="run-samples"' in page and 'id="run-input"' in page and "Your own call" in page
+    # A class: one's own input is a scenario, a call a line, the constructor first.
+    stack = client.get("/problems/stack").text
+    assert "Your own scenario" in stack and "<code>MinStack(...)</code> first" in stack and "Your own call" not in stack
 
 
 def test_a_course_without_runs_shows_no_run_button(tmp_path: Path) -> None:
