@@ -27,10 +27,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dic
     problems.mkdir()
     scaffold.create(problems, "maxf", "python3", kind="functions")
     scaffold.create(problems, "sums", "cpp")  # a C++ reference: never the page's language
-    for problem in ("maxf", "sums"):
+    scaffold.create(problems, "stack", "python3", kind="unit")  # names its starter/stack.py
+    for problem in ("maxf", "sums", "stack"):
         assert judge("--problems", str(problems), "gen", problem).returncode == 0
     (root / "course.yaml").write_text(
-        "title: C\ndefault_language: python3\nassignments:\n  - {id: w, problems: [maxf, sums], max_submissions: 5}\n"
+        "title: C\ndefault_language: python3\nassignments:\n  - {id: w, problems: [maxf, sums, stack], max_submissions: 5}\n"
     )
     server = Server(problems, root / "data")
     tokens = server.roster("ana", "bo", "cy", "di", "ed")
@@ -46,6 +47,22 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield launched
         launched.close()
+
+
+def test_a_unit_problems_starter_is_in_the_editor_on_a_first_visit(
+    site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path
+) -> None:
+    server, tokens = site
+    for user, width in (("cy", 1280), ("di", 390)):
+        page = browser.new_page(viewport={"width": width, "height": 844})
+        log_in(page, server.base, user, tokens[user])
+        page.goto(server.base + "/problems/stack")
+        page.wait_for_selector("#submit-form[data-editor=ace]")
+        assert page.evaluate("ace.edit('editor').session.getMode().$id") == "ace/mode/python"
+        starter = page.evaluate("ace.edit('editor').getValue()")
+        assert "class Stack:" in starter and "raise NotImplementedError" in starter
+        check_page(page, f"editor-unit-{width}", width, tmp_path)
+        page.close()
 
 
 @pytest.mark.parametrize(("user", "width"), [("ana", 1280), ("bo", 390)])
