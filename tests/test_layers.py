@@ -153,7 +153,7 @@ def test_no_function_is_over_a_hundred_lines() -> None:
 def test_no_stage_asks_a_kind_its_name() -> None:
     """Kinds are asked what they can do (a flag or method of kinds.base.Kind), never which they
     are: `kind.name == "stdio"` outside kinds/ would break when a fifth kind behaves as stdio."""
-    names = {"stdio", "interactive", "functions", "unit"}
+    names = {"stdio", "interactive", "functions", "unit", "tests"}
     asking = []
     for path in sorted(PACKAGE.rglob("*.py")):
         if path.is_relative_to(PACKAGE / "kinds"):

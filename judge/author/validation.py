@@ -81,7 +81,7 @@ def statement_samples(problem: Problem) -> list[str]:
     from judge.problem.testdata import load_cases
 
     path = problem.statement_path
-    if path.suffix.lower() == ".md" and kinds.of(problem).name == "functions":
+    if path.suffix.lower() == ".md" and problem.spec.signature is not None:  # a function problem's calls
         return statement_calls(problem)
     if path.suffix.lower() != ".md" or not kinds.of(problem).samples_are_cases:
         return []  # an interactive problem's samples are a dialogue

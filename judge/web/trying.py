@@ -11,7 +11,6 @@ import tempfile
 from pathlib import Path
 
 from judge.grade import judging, runner
-from judge.kinds import table as kinds
 from judge.problem import testdata
 from judge.run.verdicts import Verdict
 from judge.web.state.runs import RunClaim, TriedCase, TriedResult
@@ -40,7 +39,7 @@ def judge_run(run: RunClaim, submitted: judging.Submitted) -> TriedResult:
         return TriedResult("", found.error or "this program cannot be run", ())
     if submitted.sources is None:
         return TriedResult("", "only a program can be run; submit this to have it judged", ())
-    if run.own_input is not None and kinds.of(problem).name == "functions":
+    if run.own_input is not None and problem.spec.signature is not None:  # a call of the function kind
         return own_call(submitted, run.own_input)
     public = [c for c in testdata.load_cases(problem) if c.public]
     with tempfile.TemporaryDirectory(prefix="judge-run-") as folder:

@@ -86,5 +86,5 @@ def test_a_function_problem_is_judged_on_a_judge_host_by_its_language(tmp_path: 
     assert [(r.verdict.value, r.message) for r in found] == [
         ("AC", ""),
         ("AC", ""),
-        ("WA", "raised KeyError, expected ValueError"),
+        ("WA", "max_sum([]): raised KeyError, expected ValueError"),  # a failed call names itself
     ]

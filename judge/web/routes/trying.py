@@ -35,7 +35,7 @@ def own_scenario(problem: Problem) -> tuple[str, str]:
     problem; ("", "") on any other problem."""
     from judge.kinds.functions import types
 
-    if kinds.of(problem).name != "functions" or problem.spec.signature is None:
+    if problem.spec.signature is None:  # only the function kind has a signature
         return "", ""
     try:
         api = types.parse_api(problem.spec.signature)
