@@ -177,6 +177,7 @@ def shapes(tmp_path_factory: pytest.TempPathFactory) -> Problem:
     folder = problems / "shapes"
     spec = folder / "problem.yaml"
     spec.write_text(spec.read_text().replace("Stack.java", "Shapes.java"))
+    (folder / "starter" / "Stack.java").rename(folder / "starter" / "Shapes.java")  # the spec names it so
     shutil.rmtree(folder / "unit")
     shutil.rmtree(folder / "solutions")
     (folder / "unit" / "public").mkdir(parents=True)
@@ -230,7 +231,8 @@ def test_no_submitted_class_takes_a_name_of_the_judges(tmp_path: Path) -> None:
     assert set(JUDGE_JAVA_CLASSES) == kit.KIT_CLASSES
     scaffold.create(tmp_path, "jstack", "java", kind="unit")
     spec = tmp_path / "jstack" / "problem.yaml"
-    spec.write_text(spec.read_text().replace("student_files: [Stack.java]", "student_files: [JudgeWire.java]"))
+    made = spec.read_text().replace("  starter: starter/Stack.java\n", "")  # the name alone is refused
+    spec.write_text(made.replace("student_files: [Stack.java]", "student_files: [JudgeWire.java]"))
     with pytest.raises(SpecError, match=r"JudgeWire\.java"):
         load_problem(tmp_path / "jstack")
 
@@ -416,6 +418,7 @@ def kinds(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     folder = problems / "kinds"
     spec = folder / "problem.yaml"
     text = spec.read_text().replace("Stack.java", "Counter.java")
+    (folder / "starter" / "Stack.java").rename(folder / "starter" / "Counter.java")  # the spec names it so
     spec.write_text(text.replace("  per_test_time_s: 2\n", f"  per_test_time_s: 2\n  mode: {request.param}\n"))
     shutil.rmtree(folder / "unit")
     shutil.rmtree(folder / "solutions")
