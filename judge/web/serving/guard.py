@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 
 from judge.web.routes.auth import current_user
 from judge.web.routes.site import FORM_BYTES, WebError, content_policy, log, site_of
+from judge.web.routes.trying import OWN_INPUT_BYTES
 
 # Posted to by an LMS, not by the judge's own pages: what makes them genuine is the platform's
 # signed id token (the launch) or nothing worth forging (the login that asks for one).
@@ -123,7 +124,16 @@ async def _checked(request: Request, call_next: Callable[[Request], Awaitable[Re
     # An honest length over the limit is refused before reading; a false one is cut at
     # the limit by the body's own count (max_body_size).
     site = site_of(request)
-    limit = site.submit_bytes if request.url.path.endswith("/submit") else LAUNCH_BYTES if foreign else FORM_BYTES
+    path = request.url.path
+    limit = (
+        site.submit_bytes
+        if path.endswith("/submit")
+        else site.submit_bytes + OWN_INPUT_BYTES
+        if path.endswith("/run")
+        else LAUNCH_BYTES
+        if foreign
+        else FORM_BYTES
+    )
     if int(length) > limit:
         return await http_error(request, WebError(413, site.too_large(limit)))
     return await call_next(request)

@@ -45,6 +45,18 @@ class Claim:
     program: bytes | None = None  # the program as the door identified it; None in rows from before
 
 
+RUN_STALE_S = 300.0  # a run claimed this long ago whose worker is gone no longer holds its student
+
+
+def run_waiting(db: sqlite3.Connection, student: str, now: float) -> int | None:
+    """The student's run still queued or running, if any (runs.py's table)."""
+    row = db.execute(
+        "SELECT id FROM runs WHERE student = ? AND status != 'done' AND (status = 'queued' OR started > ?)",
+        (student, now - RUN_STALE_S),
+    ).fetchone()
+    return int(row["id"]) if row is not None else None
+
+
 class PendingError(JudgeError):
     """The student already has a submission waiting."""
 
@@ -112,6 +124,11 @@ class SubmissionQueue(Database):
             ).fetchone()
             if waiting is not None:
                 raise PendingError(f"submission {waiting['id']} is still being judged; one at a time")
+            # A run of the student's beside a submission of theirs could time its secret cases
+            # or read what they leave in the page cache: one or the other (runs.py, both ways).
+            run = run_waiting(db, student, now)
+            if run is not None:
+                raise PendingError(f"your run {run} is still going; submit when it has ended")
             if quota is not None:
                 used = self._used(db, student, problem)
                 if used >= quota:

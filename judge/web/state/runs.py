@@ -12,12 +12,12 @@ from dataclasses import asdict, dataclass
 
 from judge.errors import JudgeError
 from judge.web.state.database import Database
-from judge.web.state.queueing import Claim, PendingError, RateError
+from judge.web.state.queueing import RUN_STALE_S, Claim, PendingError, RateError, run_waiting
 
 KEPT = 20  # a student's newest runs kept (with their sources); older ones are dropped
 # A run claimed longer ago than this by a worker that is gone (killed, or a restart) is taken
 # again by the next worker: a run takes seconds, and Workers.revive knows nothing of runs.
-STALE_S = 300.0
+STALE_S = RUN_STALE_S
 
 
 class RunOffError(JudgeError):
@@ -97,12 +97,15 @@ class Runs:
             raise RunOffError("this course allows no runs")
         language, filename, source, record = program
         with self.database.transaction() as db:
-            waiting = db.execute(
-                "SELECT id FROM runs WHERE student = ? AND status != 'done' AND (status = 'queued' OR started > ?)",
-                (student, now - STALE_S),
-            ).fetchone()
+            waiting = run_waiting(db, student, now)
             if waiting is not None:
-                raise PendingError(f"run {waiting['id']} is still running")
+                raise PendingError(f"run {waiting} is still running")
+            judging = db.execute(
+                "SELECT id FROM submissions WHERE student = ? AND status IN ('queued', 'compiling', 'running')",
+                (student,),
+            ).fetchone()
+            if judging is not None:  # a run beside it could time its secret cases (queueing.py)
+                raise PendingError(f"your submission {judging['id']} is being judged; Run when it is done")
             recent = [
                 float(r["created"])
                 for r in db.execute(
@@ -162,6 +165,8 @@ class Runs:
             return cursor.rowcount == 1
 
     def get(self, run_id: int) -> RunRow | None:
+        if not 0 < run_id < 2**63:  # no row has it, and SQLite's integers stop there
+            return None
         with self.database.connect() as db:
             row = db.execute(
                 "SELECT id, student, problem, language, own_input, status, created, finished, result FROM runs WHERE id = ?",

@@ -93,3 +93,13 @@ def test_a_course_without_runs_shows_no_run_button(tmp_path: Path) -> None:
     assert 'id="run-samples"' not in client.get("/problems/sums").text
     refused = client.post("/problems/sums/run", data={"language": "python3", "source": "print(4)\n"})
     assert refused.status_code == 403
+
+
+def test_a_run_takes_a_program_as_long_as_a_submission_and_odd_ids_are_not_found(tmp_path: Path) -> None:
+    client, tokens = _client(tmp_path)
+    _log_in(client, "ada", tokens["ada"])
+    long = "# a comment that makes the file long\n" * 200 + "print(4)\n"  # 7 KiB: past a plain form's 4
+    sent = client.post("/problems/sums/run", data={"language": "python3", "source": long, "on": "samples"})
+    assert sent.status_code == 303, sent.text
+    for odd in ("9223372036854775808", "0", "99999999999999999999999"):
+        assert client.get(f"/runs/{odd}").status_code == 404

@@ -66,3 +66,17 @@ def test_a_run_whose_worker_is_gone_is_taken_again_and_old_runs_go(tmp_path: Pat
         assert taken is not None
         runs.finish(taken.claim.id, 3, DONE)
     assert runs.get(made) is None  # only the newest are kept
+
+
+def test_a_run_and_a_submission_of_one_student_never_go_together(tmp_path: Path) -> None:
+    """A run beside the student's own submission could time its secret cases or read what they
+    leave in the page cache: each waits for the other, either way round."""
+    store, runs = _runs(tmp_path)
+    store.submit("ada", "sums", "python3", "a.py", b"print(1)\n", now=100.0)
+    with pytest.raises(PendingError, match="is being judged; Run when it is done"):
+        runs.ask("ada", "sums", PROGRAM, None, per_minute=5, now=101.0)
+    store.add_user("bo")
+    runs.ask("bo", "sums", PROGRAM, None, per_minute=5, now=101.0)  # another student's is no matter
+    with pytest.raises(PendingError, match=r"your run \d+ is still going"):
+        store.submit("bo", "sums", "python3", "b.py", b"print(1)\n", now=102.0)
+    assert runs.get(2**63) is None and runs.get(0) is None
