@@ -184,6 +184,7 @@ class WorkerSettings:
     cluster: Endpoint | None = None
     explain_budget_s: float = 30.0
     turn_s: float = TURN_S
+    run_workers: int = 1  # the most workers judging runs at once (the others are kept for submissions)
 
 
 def failed_record(claim: Claim, why: str) -> results.GradeRecord:
@@ -199,10 +200,10 @@ def claimed_problem(claim: Claim, loaded: LoadedProblems, problems_dir: Path, da
     return variants.of_student(loaded.get(problems_dir / claim.problem), claim.student, data_dir)
 
 
-def serve_run(runs: Runs, loaded: LoadedProblems, problems_dir: Path) -> bool:
+def serve_run(runs: Runs, loaded: LoadedProblems, problems_dir: Path, most: int = 1) -> bool:
     """Judge the oldest queued run, if any (whether there was one). Runs come after every
-    queued submission: trying code never delays what counts."""
-    taken = runs.claim(os.getpid())
+    queued submission, and on at most `most` workers at once."""
+    taken = runs.claim(os.getpid(), most=most)
     if taken is None:
         return False
     try:
@@ -234,7 +235,7 @@ def serve_queue(settings: WorkerSettings, stop: Event) -> None:
     while not stop.is_set() and os.getppid() == parent:
         claim = store.claim(os.getpid())
         if claim is None:
-            if serve_run(runs, loaded, problems_dir):
+            if serve_run(runs, loaded, problems_dir, settings.run_workers):
                 continue
             asked = store.claim_explanation(os.getpid())
             if asked is None:

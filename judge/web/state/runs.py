@@ -128,10 +128,17 @@ class Runs:
             )
             return int(cursor.lastrowid or 0)
 
-    def claim(self, worker: int, now: float | None = None) -> RunClaim | None:
-        """The oldest queued run (or one whose worker is long gone), now this worker's."""
+    def claim(self, worker: int, now: float | None = None, most: int = 1) -> RunClaim | None:
+        """The oldest queued run (or one whose worker is long gone), now this worker's, unless
+        `most` workers run runs already: a started run holds its worker to its end, so the
+        server keeps workers free of runs for the submissions that count."""
         now = time.time() if now is None else now
         with self.database.transaction() as db:
+            (busy,) = db.execute(
+                "SELECT COUNT(*) FROM runs WHERE status = 'running' AND started > ?", (now - STALE_S,)
+            ).fetchone()
+            if busy >= most:
+                return None
             row = db.execute(
                 "SELECT * FROM runs WHERE status = 'queued' OR (status = 'running' AND started <= ?) ORDER BY id LIMIT 1",
                 (now - STALE_S,),

@@ -80,3 +80,16 @@ def test_a_run_and_a_submission_of_one_student_never_go_together(tmp_path: Path)
     with pytest.raises(PendingError, match=r"your run \d+ is still going"):
         store.submit("bo", "sums", "python3", "b.py", b"print(1)\n", now=102.0)
     assert runs.get(2**63) is None and runs.get(0) is None
+
+
+def test_runs_take_at_most_the_workers_they_are_given(tmp_path: Path) -> None:
+    """A started run holds its worker to its end: runs are judged on `most` workers at once,
+    so with two workers one always stays free for the submissions that count."""
+    store, runs = _runs(tmp_path)
+    store.add_user("bo")
+    runs.ask("ada", "sums", PROGRAM, None, per_minute=5, now=100.0)
+    runs.ask("bo", "sums", PROGRAM, None, per_minute=5, now=100.0)
+    first = runs.claim(worker=1, now=101.0, most=1)
+    assert first is not None
+    assert runs.claim(worker=2, now=101.0, most=1) is None  # the other worker stays free
+    assert runs.claim(worker=2, now=101.0, most=2) is not None
