@@ -135,14 +135,20 @@ def test_the_names_a_secret_case_looked_up_reach_no_later_submission(
 ) -> None:
     """The dentry cache: a secret case looks up 64 missing names per bit that is set, and a
     later run times the look-ups of each bit's names. The kernel charges those dentries to the
-    case's cgroup too, and forgetting it drops them: the reader tells the bits at chance."""
+    case's cgroup too, and forgetting it drops them: the reader tells the bits at chance.
+    Right after the drop the CPU's caches still hold the lines it touched, and one reading in
+    a few tells part of the bits (docs/sandbox.md, "What is left"), so a forgotten case is
+    judged by the median of five readings: the dentries themselves must be gone."""
     secret = SECRETS[0]
     for forget_reads in (False, True):
-        prefix = f"/usr/lib/judge-probe-{os.urandom(6).hex()}"  # names no one has looked up
-        said = _across(prober, tmp_path, (f"d {prefix} {secret}", f"l {prefix} {BITS}"), forget_reads)
-        agree = _agree(said.split()[0], secret)
+        agreed = []
+        for _ in range(5 if forget_reads and FORGETS else 1):
+            prefix = f"/usr/lib/judge-probe-{os.urandom(6).hex()}"  # names no one has looked up
+            said = _across(prober, tmp_path, (f"d {prefix} {secret}", f"l {prefix} {BITS}"), forget_reads)
+            agreed.append(_agree(said.split()[0], secret))
+        agree = sorted(agreed)[len(agreed) // 2]
         if forget_reads and FORGETS:
-            assert agree < BITS - 28, said  # chance is 64 of 128 (5.7 either way)
+            assert agree < BITS - 28, agreed  # chance is 64 of 128 (5.7 either way)
         else:
             assert agree >= BITS - 28, said
 
