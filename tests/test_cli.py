@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -11,11 +13,24 @@ import pytest
 from tests.conftest import PROBLEMS, REPO
 
 
+def _finished(args: list[str], stdin: bytes, cwd: Path, env: dict[str, str] | None) -> subprocess.CompletedProcess[str]:
+    """Run the judge; one that is still running after 300 s is made to print where each of its
+    threads waits (faulthandler, on SIGABRT) before the test fails, so a hang in CI says where."""
+    env = {**(os.environ if env is None else env), "PYTHONFAULTHANDLER": "1"}
+    with subprocess.Popen(
+        args, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as proc:
+        try:
+            stdout, stderr = proc.communicate(stdin, timeout=300)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            stdout, stderr = proc.communicate(timeout=30)
+            raise AssertionError(f"{args} still ran after 300 s; where it waited:\n{stderr.decode()[-6000:]}") from None
+    return subprocess.CompletedProcess(args, proc.returncode, stdout.decode(), stderr.decode())
+
+
 def judge(*args: str, cwd: Path = REPO, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "judge", *args], cwd=cwd, input=stdin, capture_output=True, timeout=300
-    )
-    out = subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
+    out = _finished([sys.executable, "-m", "judge", *args], stdin, cwd, None)
     assert "Traceback" not in out.stderr, out.stderr
     return out
 
@@ -138,12 +153,7 @@ def test_help_lists_the_commands() -> None:
 
 
 def judge_env(*args: str, env: dict[str, str], cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    import os
-
-    result = subprocess.run(
-        [sys.executable, "-m", "judge", *args], cwd=cwd, capture_output=True, timeout=300, env={**os.environ, **env}
-    )
-    out = subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
+    out = _finished([sys.executable, "-m", "judge", *args], b"", cwd, {**os.environ, **env})
     assert "Traceback" not in out.stderr, out.stderr
     return out
 
