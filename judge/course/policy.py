@@ -58,7 +58,7 @@ class Standing:
 def window(course: Course, assignment: Assignment, student: str) -> Window:
     due, until = assignment.due, assignment.late.until if assignment.late is not None else None
     extension = course.extension(student, assignment.id)
-    if extension is not None and due is not None:
+    if extension is not None and extension.due is not None and due is not None:
         moved = extension.due - due
         until = extension.until if extension.until is not None else (until + moved if until is not None else None)
         due = extension.due
@@ -67,7 +67,7 @@ def window(course: Course, assignment: Assignment, student: str) -> Window:
         due + MINUTE if due is not None else None,
         until + MINUTE if until is not None else None,
         assignment.late.penalty_per_day if assignment.late is not None else 0.0,
-        extension is not None,
+        extension is not None and extension.due is not None,
     )
 
 

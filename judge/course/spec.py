@@ -10,6 +10,7 @@ minute and includes it: `due: 23:59` accepts a submission received at 23:59:59.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,8 @@ _UserId = Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]{1,64}$")]
 _Time = str | datetime | date
 _TIME = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?( ?(Z|[+-]\d\d:?\d\d))?$")
 MINUTE = timedelta(minutes=1)
+# An exam's length or a student's extra time: `40m`, `1h`, `1h30m` (whole minutes).
+_DURATION = re.compile(r"^(?:(\d{1,3})h)?(?:(\d{1,4})m)?$")
 
 
 class _Strict(BaseModel):
@@ -72,6 +75,13 @@ class _Review(_Strict):
     graders: Dealing = "random"
 
 
+class _Exam(_Strict):
+    duration: str = Field(description="Each student's time from their start: 40m, 1h30m")
+    addresses: list[str] = Field(default=[], max_length=1000, description="CIDR ranges allowed (empty: any)")
+    one_session: bool = True
+    lock_others: bool = False
+
+
 class _Assignment(_Strict):
     id: _Slug
     title: str = Field(default="", max_length=200)
@@ -85,13 +95,15 @@ class _Assignment(_Strict):
     feedback: FeedbackLevel | None = None
     announcement: str = Field(default="", max_length=4000)
     review: _Review | None = None
+    exam: _Exam | None = None
 
 
 class _Extension(_Strict):
     student: _UserId
     assignment: _Slug
-    due: _Time
+    due: _Time | None = None
     until: _Time | None = None
+    extra: str | None = Field(default=None, description="An exam's extra time for this student: 10m, 1h")
 
 
 class _Course(_Strict):
@@ -112,6 +124,16 @@ class Late:
 
 
 @dataclass(frozen=True)
+class Exam:
+    """An assignment taken as an exam: each student's own window, from their start."""
+
+    duration: timedelta
+    addresses: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]  # empty: any address
+    one_session: bool  # a new sign-in during the exam ends the student's other sessions
+    lock_others: bool  # no other assignment's pages during a student's exam
+
+
+@dataclass(frozen=True)
 class Assignment:
     id: str
     title: str
@@ -125,6 +147,7 @@ class Assignment:
     feedback: FeedbackLevel | None  # None: each problem's own level
     announcement: str
     review: Review | None = None  # None: the judge's score alone, no grading by hand
+    exam: Exam | None = None  # None: an ordinary assignment
 
     @property
     def name(self) -> str:
@@ -135,9 +158,10 @@ class Assignment:
 class Extension:
     student: str
     assignment: str
-    due: datetime
+    due: datetime | None  # None: the due date stays (an exam's extra time alone)
     until: datetime | None  # None: the late window moves with the due date
     line: int  # where course.yaml gives it, for the teacher's notes
+    extra: timedelta = timedelta(0)  # an exam's extra time for this student
 
 
 @dataclass(frozen=True)
@@ -265,7 +289,34 @@ class _Builder:
             raw.feedback,
             raw.announcement,
             self._review(raw, here),
+            self._exam(raw, here),
         )
+
+    def _exam(self, raw: _Assignment, here: tuple[str | int, ...]) -> Exam | None:
+        if raw.exam is None:
+            return None
+        where = (*here, "exam")
+        if raw.late is not None:
+            self.issue(
+                (*here, "late"), "an exam has no late window: each student's end is their start plus the duration"
+            )
+        duration = self._duration(raw.exam.duration, (*where, "duration"))
+        if duration is not None and duration <= timedelta(0):
+            self.issue((*where, "duration"), "an exam lasts at least a minute")
+        addresses = []
+        for k, text in enumerate(raw.exam.addresses):
+            try:
+                addresses.append(ipaddress.ip_network(text.strip(), strict=True))
+            except ValueError as err:
+                self.issue((*where, "addresses", k), f"{text!r} is not an address range like 10.1.0.0/16 ({err})")
+        return Exam(duration or MINUTE, tuple(addresses), raw.exam.one_session, raw.exam.lock_others)
+
+    def _duration(self, text: str, loc: tuple[str | int, ...]) -> timedelta | None:
+        found = _DURATION.match(text.strip().replace(" ", ""))
+        if not text.strip() or found is None:
+            self.issue(loc, f"{text!r} is not a duration like 40m, 1h or 1h30m")
+            return None
+        return timedelta(hours=int(found[1] or 0), minutes=int(found[2] or 0))
 
     def _review(self, raw: _Assignment, here: tuple[str | int, ...]) -> Review | None:
         if raw.review is None:
@@ -305,15 +356,22 @@ class _Builder:
             return None
         if any(e.student == raw.student and e.assignment == raw.assignment for e in self.model.extensions[:index]):
             self.issue(here, f"{raw.student!r} already has an extension of {raw.assignment!r}")
-        if assignment.due is None:
+        if assignment.due is None and raw.due is not None:
             self.issue((*here, "assignment"), f"assignment {raw.assignment!r} has no due time to extend")
         if until is not None and assignment.late is None:
             self.issue((*here, "until"), f"assignment {raw.assignment!r} has no late window to extend")
         if until is not None and due is not None and until <= due:
             self.issue((*here, "until"), "until must come after due")
-        if due is None:
+        extra = timedelta(0)
+        if raw.extra is not None:
+            extra = self._duration(raw.extra, (*here, "extra")) or timedelta(0)
+            if assignment.exam is None:
+                self.issue((*here, "extra"), f"assignment {raw.assignment!r} is no exam: extra time is an exam's")
+        if raw.due is None and raw.extra is None:
+            self.issue(here, "an extension gives a new `due`, or an exam's `extra` time")
+        if due is None and raw.due is not None:
             return None
-        return Extension(raw.student, raw.assignment, due, until, self.located.line_of(here))
+        return Extension(raw.student, raw.assignment, due, until, self.located.line_of(here), extra)
 
     def _when(self, value: _Time | None, loc: tuple[str | int, ...]) -> datetime | None:
         """A time of the file as an aware datetime, or None after saying what is wrong with it."""
