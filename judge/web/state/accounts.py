@@ -103,6 +103,30 @@ class Accounts(Database):
         with self.transaction() as db:
             db.execute("DELETE FROM sessions WHERE id_hash = ?", (_session_hash(session_id),))
 
+    def end_other_sessions(self, user_id: str, keep: str, why: str, now: float) -> int:
+        """End every session of a user but `keep` (an exam's one live session), each remembered
+        with `why` so its next request can say it; how many were ended."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM ended_sessions WHERE ended < ?", (now - SESSION_S,))
+            rows = db.execute(
+                "SELECT id_hash FROM sessions WHERE user = ? AND id_hash != ? AND expires >= ?",
+                (user_id, _session_hash(keep), now),
+            ).fetchall()
+            db.executemany(
+                "INSERT OR REPLACE INTO ended_sessions (id_hash, user, ended, why) VALUES (?, ?, ?, ?)",
+                [(r["id_hash"], user_id, now, why) for r in rows],
+            )
+            db.execute("DELETE FROM sessions WHERE user = ? AND id_hash != ?", (user_id, _session_hash(keep)))
+        return len(rows)
+
+    def ended_why(self, session_id: str) -> str | None:
+        """Why a session was ended by the judge (None: it was not; logged out, expired or unknown)."""
+        with self.connect() as db:
+            row = db.execute(
+                "SELECT why FROM ended_sessions WHERE id_hash = ?", (_session_hash(session_id),)
+            ).fetchone()
+        return str(row["why"]) if row is not None else None
+
     def end_sessions(self, user_id: str) -> int:
         """End every session of a user (the teacher's button); how many there were."""
         with self.transaction() as db:

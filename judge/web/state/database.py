@@ -412,6 +412,35 @@ ALTER TABLE review_grades_10 RENAME TO review_grades;
 CREATE INDEX review_grades_by_cell ON review_grades (student, problem, submission);
 ALTER TABLE review_grade_log ADD COLUMN why TEXT NOT NULL DEFAULT '';
 """
+# Version 11 (issue 61, exams): when each student started an exam (the server's clock), what
+# happened during it (sessions ended, addresses refused, time added by whom), and why a session
+# was ended, so its next request can say so.
+_VERSION_11 = """
+CREATE TABLE exam_starts (
+    assignment TEXT NOT NULL,
+    student TEXT NOT NULL,
+    started REAL NOT NULL,
+    address TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (assignment, student)
+);
+CREATE TABLE exam_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    assignment TEXT NOT NULL,
+    student TEXT NOT NULL,
+    kind TEXT NOT NULL,              -- started, session ended, address refused, time added
+    detail TEXT NOT NULL DEFAULT '',
+    seconds REAL NOT NULL DEFAULT 0, -- time added (kind 'time added')
+    by TEXT NOT NULL DEFAULT '',
+    at REAL NOT NULL
+);
+CREATE INDEX exam_events_by_student ON exam_events (assignment, student, id);
+CREATE TABLE ended_sessions (
+    id_hash TEXT PRIMARY KEY,
+    user TEXT NOT NULL,
+    ended REAL NOT NULL,
+    why TEXT NOT NULL
+);
+"""
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_1),
     _statements(_VERSION_2),
@@ -423,6 +452,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_8),
     _statements(_VERSION_9),
     _statements(_VERSION_10),
+    _statements(_VERSION_11),
 )
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")
