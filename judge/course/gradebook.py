@@ -17,6 +17,10 @@ It is the one rule for what counts: the teacher's matrix, a student's own view, 
   displaces a graded one: grading happens after the deadline, and a late resubmission must
   not silently drop a grade. Which grades count is the caller's choice: the teacher's views every
   one, a student's view and the LMS those released.
+- Teams (an assignment's `teams:`, judge.course.teams): a team submission is in the row of each
+  student it counts for, by the team rule there; a submission's deadline is its author's (their
+  extension included), so one submission has one standing in every member's row, and a hand
+  grade of it counts for each of them.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from datetime import UTC, datetime
 
 from judge.course import policy, rubric
 from judge.course.spec import Assignment, Course
+from judge.course.teams import NO_TEAMS, Teams
 from judge.problem.spec import Problem
 from judge.run.verdicts import Verdict
 
@@ -119,7 +124,10 @@ def cell(
     """The counted score of one student on one problem (`graded`: the submission a hand grade
     was made on, which no later late submission displaces)."""
     extended = course.extension(student, assignment.id) is not None
-    standings = ((a, judged_at(course, assignment, student, a.received)) for a in sorted(attempts, key=lambda a: a.id))
+    # Each submission stands by its author's deadline: a team's is the same in every member's row.
+    standings = (
+        (a, judged_at(course, assignment, a.student, a.received)) for a in sorted(attempts, key=lambda a: a.id)
+    )
     inside = [(a, s) for a, s in standings if s.accepted]
     judged = [(a, s) for a, s in inside if a.score is not None and a.verdict != Verdict.IE]
     if graded is not None and any(a.id == graded for a, _ in judged):
@@ -181,10 +189,11 @@ def of_problems(
     attempts: Iterable[Attempt],
     problems: Mapping[str, Problem],
     manual: rubric.Manual = rubric.NONE,
+    teams: Teams = NO_TEAMS,
 ) -> Gradebook:
     """The gradebook over these problems, each column out of its problem's maximum score (with
     the manual part's, where the review adds one)."""
-    return build(course, roster, attempts, {p.id: p.max_score for p in problems.values()}, manual)
+    return build(course, roster, attempts, {p.id: p.max_score for p in problems.values()}, manual, teams)
 
 
 def build(
@@ -193,9 +202,10 @@ def build(
     attempts: Iterable[Attempt],
     max_scores: Mapping[str, float],
     manual: rubric.Manual = rubric.NONE,
+    teams: Teams = NO_TEAMS,
 ) -> Gradebook:
     """The gradebook of every roster student, in roster order (others' submissions: a teacher's
-    own tries, say, are left out)."""
+    own tries, say, are left out); a team submission in the row of each student it counts for."""
     columns = tuple(
         Column(a.id, p, rubric.maximum(a.review, max_scores.get(p, 0.0)))
         for a in course.assignments
@@ -203,7 +213,8 @@ def build(
     )
     by_key: dict[tuple[str, str], list[Attempt]] = {}
     for attempt in attempts:
-        by_key.setdefault((attempt.student, attempt.problem), []).append(attempt)
+        for student in teams.credited(attempt.id, attempt.student, attempt.received):
+            by_key.setdefault((student, attempt.problem), []).append(attempt)
     students = list(dict.fromkeys(roster))
     rows = []
     for student in students:
@@ -232,7 +243,10 @@ def graded_cell(
     """One cell with its hand grade: the grade of the counted submission, where it has one. The
     oldest submission graded is the one no later late submission displaces."""
     grade = manual.grades.get((student, problem))
-    each = manual.each.get((student, problem), {})
+    each = dict(manual.each.get((student, problem), {}))
+    ids = {a.id for a in attempts}
+    for author in {a.student for a in attempts} - {student}:  # a teammate's submission graded
+        each.update((s, items) for s, items in manual.each.get((author, problem), {}).items() if s in ids)
     judged = {a.id for a in attempts if a.score is not None and a.verdict != Verdict.IE}
     pinned = [s for s in each if s in judged]  # a grade of a submission rejudged to IE pins nothing
     graded = min(pinned) if pinned else graded_of(grade) if not each else None

@@ -82,6 +82,14 @@ class _Exam(_Strict):
     lock_others: bool = False
 
 
+class _Teams(_Strict):
+    size: list[Annotated[int, Field(ge=1, le=50)]] = Field(
+        min_length=2, max_length=2, description="The least and the most members of a team: [2, 3]"
+    )
+    formed: Literal["csv", "students"] = Field(description="csv: the teacher's file; students: invite and accept")
+    lock: _Time | None = Field(default=None, description="From this minute on, students change no team")
+
+
 class _Assignment(_Strict):
     id: _Slug
     title: str = Field(default="", max_length=200)
@@ -95,6 +103,7 @@ class _Assignment(_Strict):
     feedback: FeedbackLevel | None = None
     announcement: str = Field(default="", max_length=4000)
     review: _Review | None = None
+    teams: _Teams | None = None
     exam: _Exam | None = None
 
 
@@ -134,6 +143,16 @@ class Exam:
 
 
 @dataclass(frozen=True)
+class TeamRule:
+    """An assignment taken by teams: one submission counts for every member (judge.course.teams)."""
+
+    least: int
+    most: int
+    formed: Literal["csv", "students"]  # csv: the teacher's file; students: invite and accept
+    lock: datetime | None  # from then on students change no team (None: until the teacher locks)
+
+
+@dataclass(frozen=True)
 class Assignment:
     id: str
     title: str
@@ -148,6 +167,7 @@ class Assignment:
     announcement: str
     review: Review | None = None  # None: the judge's score alone, no grading by hand
     exam: Exam | None = None  # None: an ordinary assignment
+    teams: TeamRule | None = None  # None: each student submits for themselves
 
     @property
     def name(self) -> str:
@@ -290,6 +310,7 @@ class _Builder:
             raw.announcement,
             self._review(raw, here),
             self._exam(raw, here),
+            teams=self._teams(raw, here),
         )
 
     def _exam(self, raw: _Assignment, here: tuple[str | int, ...]) -> Exam | None:
@@ -317,6 +338,15 @@ class _Builder:
             self.issue(loc, f"{text!r} is not a duration like 40m, 1h or 1h30m")
             return None
         return timedelta(hours=int(found[1] or 0), minutes=int(found[2] or 0))
+
+    def _teams(self, raw: _Assignment, here: tuple[str | int, ...]) -> TeamRule | None:
+        if raw.teams is None:
+            return None
+        least, most = raw.teams.size
+        if least > most:
+            self.issue((*here, "teams", "size"), f"[{least}, {most}]: the least number of members comes first")
+        lock = self._when(raw.teams.lock, (*here, "teams", "lock"))
+        return TeamRule(least, most, raw.teams.formed, lock)
 
     def _review(self, raw: _Assignment, here: tuple[str | int, ...]) -> Review | None:
         if raw.review is None:
