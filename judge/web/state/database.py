@@ -441,6 +441,45 @@ CREATE TABLE ended_sessions (
     why TEXT NOT NULL
 );
 """
+# Version 12 (issue 61, teams): teams per assignment, each stay of a student in one (left_at
+# NULL: a member now; one such stay per student and assignment), invitations, the teacher's
+# lock, and the team each team submission was made for (judge/web/state/teams.py).
+_VERSION_12 = """
+CREATE TABLE teams (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    assignment TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created REAL NOT NULL,
+    UNIQUE (assignment, name)
+);
+CREATE TABLE team_members (
+    team INTEGER NOT NULL,
+    assignment TEXT NOT NULL,
+    student TEXT NOT NULL,
+    joined REAL NOT NULL,
+    left_at REAL
+);
+CREATE UNIQUE INDEX team_members_now ON team_members (assignment, student) WHERE left_at IS NULL;
+CREATE INDEX team_members_by_team ON team_members (team);
+CREATE TABLE team_invites (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    team INTEGER NOT NULL,
+    student TEXT NOT NULL,
+    by TEXT NOT NULL,
+    created REAL NOT NULL,
+    UNIQUE (team, student)
+);
+CREATE TABLE team_locks (
+    assignment TEXT PRIMARY KEY,
+    by TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE TABLE team_submissions (
+    submission INTEGER PRIMARY KEY,
+    team INTEGER NOT NULL
+);
+CREATE INDEX team_submissions_by_team ON team_submissions (team);
+"""
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_1),
     _statements(_VERSION_2),
@@ -453,6 +492,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _statements(_VERSION_9),
     _statements(_VERSION_10),
     _statements(_VERSION_11),
+    _statements(_VERSION_12),
 )
 # Columns that databases made before numbered migrations may lack (they were added by probing).
 _EARLY_COLUMNS = ("started REAL", "queued REAL", "partial TEXT")

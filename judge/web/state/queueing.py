@@ -13,9 +13,11 @@ from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass
 
+from judge.course.spec import TeamRule
 from judge.errors import JudgeError
 from judge.grade import results
 from judge.grade.results import GradeRecord
+from judge.web.state import teams
 from judge.web.state.database import Database
 
 PENDING = ("queued", "compiling", "running")
@@ -97,6 +99,19 @@ def _fit(stdout: bytes, stderr: bytes, room: int) -> tuple[bytes, bytes, bool]:
     return out, err, True
 
 
+def team_of_submitter(db: sqlite3.Connection, assignment: str, student: str, rule: TeamRule) -> int:
+    """The team a submission is made for: the student's now, with enough members."""
+    team = teams.team_now(db, assignment, student)
+    if team is None:
+        raise teams.TeamError(403, "This assignment takes team submissions: join or start a team first.")
+    size = len(teams.members_now(db, team))
+    if size < rule.least:
+        raise teams.TeamError(
+            403, f"Your team has {size} member(s); this assignment takes teams of {rule.least} to {rule.most}."
+        )
+    return team
+
+
 class SubmissionQueue(Database):
     def submit(
         self,
@@ -110,12 +125,16 @@ class SubmissionQueue(Database):
         quota: int | None = None,
         per_minute: int = 0,
         program: bytes | None = None,
+        team: TeamRule | None = None,
+        assignment: str = "",
     ) -> int:
         """Store a submission in the queue, stamped with the server's clock `now`. In the same
         transaction: PendingError if the student already has one waiting, QuotaError past
         `quota` submissions of this problem (those the judge failed, IE, are not counted),
         RateError past `per_minute` submissions in the last minute (0: no cap). `program`: the
-        upload as the door identified it (sources.as_record), what the worker will judge."""
+        upload as the door identified it (sources.as_record), what the worker will judge.
+        `team`: the assignment's team rule: the submission is stamped with the student's team
+        now, TeamError where they have none or too few members, and the quota is the team's."""
         now = time.time() if now is None else now
         with self.transaction() as db:
             waiting = db.execute(
@@ -129,8 +148,9 @@ class SubmissionQueue(Database):
             run = run_waiting(db, student, now)
             if run is not None:
                 raise PendingError(f"your run {run} is still going; submit when it has ended")
+            stamped = None if team is None else team_of_submitter(db, assignment, student, team)
             if quota is not None:
-                used = self._used(db, student, problem)
+                used = self._used(db, student, problem) if stamped is None else teams.used_by(db, stamped, problem)
                 if used >= quota:
                     raise QuotaError(used, quota)
             if per_minute > 0:
@@ -149,6 +169,8 @@ class SubmissionQueue(Database):
                 (student, problem, language, filename, source, now, now, program),
             )
             assert cursor.lastrowid is not None
+            if stamped is not None:
+                teams.stamp(db, cursor.lastrowid, stamped)
             return cursor.lastrowid
 
     @staticmethod

@@ -128,10 +128,12 @@ def test_version_5_upgrades_to_names_and_the_ta_role_with_every_row_kept(tmp_pat
     before = _rows(path)
     Store(tmp_path / "data")
     after = _rows(path)
-    later = ("users", "runs", "ended_sessions")  # version 11 adds the exams' tables (issue 61), empty
-    kept = {t: rows for t, rows in after.items() if t not in later and not t.startswith(("review_", "exam_"))}
+    later = ("users", "runs", "ended_sessions", "teams")  # version 11 adds the exams' tables (issue 61), empty
+    kept = {t: rows for t, rows in after.items() if t not in later and not t.startswith(("review_", "exam_", "team_"))}
     assert kept == {t: r for t, r in before.items() if t != "users"}
     assert all(not after[t] for t in ("exam_starts", "exam_events", "ended_sessions"))
+    # Version 12 adds the teams' tables (issue 61), empty.
+    assert all(not after[t] for t in ("teams", "team_members", "team_invites", "team_locks", "team_submissions"))
     assert after["runs"] == []  # version 8 adds the runs (issue 59), empty
     # Version 7 adds the review's tables, empty.
     assert {t for t in after if t.startswith("review_")} and all(not after[t] for t in after if t.startswith("review_"))
