@@ -102,6 +102,7 @@ def judge_submission(
     trace: bool = False,
     done: tuple[CaseResult, ...] = (),
     pause: Callable[[], bool] | None = None,
+    stop: sandbox.Stop | None = None,
 ) -> SubmissionResult:
     """Compile once, then run every case in order, in one box.
 
@@ -112,12 +113,13 @@ def judge_submission(
 
     Time slices (the web judge's fair turns): `done` are the results of the first cases from
     an earlier turn, kept as they are; `pause`, asked before each further case once one has
-    run in this turn, may end the turn by raising Paused with the results so far.
+    run in this turn, may end the turn by raising Paused with the results so far. `stop`, once
+    set, ends the compile or the case under way (a web run giving its worker up, worker.py).
     """
     limits = limits or run_limits(problem, submission.language)
     results: list[CaseResult] = list(done)
     with box() as where:
-        build = compile_for(problem, submission, where)
+        build = compile_for(problem, submission, where, stop)
         if build.ok:
             if on_compiled is not None:
                 on_compiled()
@@ -138,7 +140,7 @@ def judge_submission(
                     if ran and pause is not None and pause():
                         raise Paused(tuple(results))
                     _clean_box(where, keep)
-                    result = run_case(problem, launch, where, case, limits, trace, runner)
+                    result = run_case(problem, launch, where, case, limits, trace, runner, stop)
                     ran = True
                     results.append(result)
                     if on_case is not None:
@@ -204,16 +206,17 @@ def launch_of(problem: Problem, submission: Sources) -> Launch:
     return kinds.of(problem).program(problem, submission).launch(problem.spec.limits.memory_mib)
 
 
-def compile_for(problem: Problem, submission: Sources, where: Path) -> Build:
+def compile_for(problem: Problem, submission: Sources, where: Path, stop: sandbox.Stop | None = None) -> Build:
     """Compile the submission in `where` under the problem's compile limits, as its problem's
-    kind builds it (a function inside its harness); the kind's own refusal is a CE."""
+    kind builds it (a function inside its harness); the kind's own refusal is a CE. `stop`,
+    once set, ends the compile."""
     kind = kinds.of(problem)
     refused = kind.compile_check(problem, submission)
     if refused:
         return Build(False, refused, 0.0, 0.0)
     spec = problem.spec.limits
     limits = compile_limits(submission.language, spec.compile_time_s, spec.compile_memory_mib)
-    return compile_submission(kind.program(problem, submission), where, limits, student=submission)
+    return compile_submission(kind.program(problem, submission), where, limits, student=submission, stop=stop)
 
 
 def run_case(

@@ -99,17 +99,22 @@ def box_names(program: Sources, student: Sources) -> tuple[dict[str, str], list[
 
 
 def compile_submission(
-    submission: Sources, where: Path, limits: sandbox.RunLimits | None = None, student: Sources | None = None
+    submission: Sources,
+    where: Path,
+    limits: sandbox.RunLimits | None = None,
+    student: Sources | None = None,
+    stop: sandbox.Stop | None = None,
 ) -> Build:
     """Write the files into the box and compile them there, under `limits` (default:
     compile_limits of its language). A failed compile's output speaks of `student`'s files
-    (the submission the program was built from; default: the program itself) by their names."""
+    (the submission the program was built from; default: the program itself) by their names.
+    `stop`, once set, ends the compile (a web run giving its worker up to a submission)."""
     write_files(where, submission.box_files())
     argv = submission.compile_argv()
     if argv is None:
         return Build(True, "", 0.0, 0.0)
     try:
-        result = sandbox.run(argv, box=where, limits=limits or compile_limits(submission.language))
+        result = sandbox.run(argv, box=where, limits=limits or compile_limits(submission.language), stop=stop)
     except SandboxFailure as err:
         return Build(False, str(err), 0.0, 0.0, internal=True)
     text = (result.stdout + result.stderr).decode("utf-8", errors="replace")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from judge.grade import judging, runner
 from judge.problem import testdata
+from judge.run import sandbox
 from judge.run.verdicts import Verdict
 from judge.web.state.runs import RunClaim, TriedCase, TriedResult
 
@@ -30,9 +31,11 @@ def _read(path: Path) -> str:
         return ""
 
 
-def judge_run(run: RunClaim, submitted: judging.Submitted) -> TriedResult:
+def judge_run(run: RunClaim, submitted: judging.Submitted, stop: sandbox.Stop | None = None) -> TriedResult:
     """The run's result: each public case (or the student's input) with its verdict, output and
-    time. `submitted`: the run's program as the workers read a claim (worker.submitted_of)."""
+    time. `submitted`: the run's program as the workers read a claim (worker.submitted_of).
+    `stop`, once set, ends its compile or case at once and the cases after it are not run: the
+    worker is wanted for a submission, and the result is thrown away (worker.serve_run)."""
     problem = submitted.problem
     found = judging.unrunnable(submitted)
     if found is not None:
@@ -40,7 +43,7 @@ def judge_run(run: RunClaim, submitted: judging.Submitted) -> TriedResult:
     if submitted.sources is None:
         return TriedResult("", "only a program can be run; submit this to have it judged", ())
     if run.own_input is not None and problem.spec.signature is not None:  # a call of the function kind
-        return own_call(submitted, run.own_input)
+        return own_call(submitted, run.own_input, stop)
     public = [c for c in testdata.load_cases(problem) if c.public]
     with tempfile.TemporaryDirectory(prefix="judge-run-") as folder:
         if run.own_input is not None:
@@ -55,7 +58,10 @@ def judge_run(run: RunClaim, submitted: judging.Submitted) -> TriedResult:
             return TriedResult("", "this problem has no public cases to run on", ())
         # full: every public case is run, even after one fails (a group's break rule is for
         # the score, and a run has none).
-        result = runner.judge_submission(problem, submitted.sources, cases, full=True, trace=True)
+        stopped = stop.is_set if stop is not None else None
+        result = runner.judge_submission(
+            problem, submitted.sources, cases, full=True, trace=True, pause=stopped, stop=stop
+        )
         if not result.build.ok:
             build = result.build
             return TriedResult("" if build.internal else build.message, build.message if build.internal else "", ())
@@ -119,13 +125,13 @@ def scenario_of(text: str) -> object:
     return steps
 
 
-def own_call(submitted: judging.Submitted, text: str) -> TriedResult:
+def own_call(submitted: judging.Submitted, text: str, stop: sandbox.Stop | None = None) -> TriedResult:
     """A function problem's Run on the student's own call: what their function returned (or
     raised), in the sandbox with the problem's limits, as a case's run is made."""
     from judge.kinds.base import CaseJob, CaseRun, run_on_stdin
     from judge.kinds.functions import calls, outcome, types
     from judge.kinds.functions.kind import api_of, family_of
-    from judge.run import build, languages, sandbox
+    from judge.run import build, languages
     from judge.run.verdicts import judge_run
 
     problem, sources = submitted.problem, submitted.sources
@@ -149,12 +155,12 @@ def own_call(submitted: judging.Submitted, text: str) -> TriedResult:
         given.write_text(json.dumps(args), encoding="utf-8")
         answer = Path(folder) / "own.ans"
         answer.write_text("null", encoding="utf-8")
-        made = runner.compile_for(problem, sources, where)
+        made = runner.compile_for(problem, sources, where, stop)
         if not made.ok:
             return TriedResult("" if made.internal else made.message, made.message if made.internal else "", ())
         sandbox.seal_build(where)
         limits = runner.run_limits(problem, sources.language)
-        job = CaseJob(problem, runner.launch_of(problem, sources), where, (given, answer), limits, None, None)
+        job = CaseJob(problem, runner.launch_of(problem, sources), where, (given, answer), limits, None, stop)
         ran = run_on_stdin(job)
     if isinstance(api, types.Signature):
         shown_call = calls.call(api.name, args, spelling)

@@ -12,9 +12,11 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import sqlite3
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
@@ -31,7 +33,7 @@ from judge.run import lifecycle, sandbox
 from judge.web import trying, variants
 from judge.web.state import live
 from judge.web.state.queueing import Claim
-from judge.web.state.runs import Runs, TriedResult
+from judge.web.state.runs import RunClaim, Runs, TriedResult
 from judge.web.state.store import Store
 
 IDLE_POLL_S = 0.2
@@ -185,6 +187,7 @@ class WorkerSettings:
     explain_budget_s: float = 30.0
     turn_s: float = TURN_S
     run_workers: int = 1  # the most workers judging runs at once (the others are kept for submissions)
+    workers: int = 1  # how many there are: a run gives its worker up when all are busy and a submission waits
 
 
 def failed_record(claim: Claim, why: str) -> results.GradeRecord:
@@ -200,22 +203,63 @@ def claimed_problem(claim: Claim, loaded: LoadedProblems, problems_dir: Path, da
     return variants.of_student(loaded.get(problems_dir / claim.problem), claim.student, data_dir)
 
 
-def serve_run(runs: Runs, loaded: LoadedProblems, problems_dir: Path, most: int = 1) -> bool:
+class ForSubmissions:
+    """The stop of a run (sandbox.Stop): set once a submission waits and every worker is busy,
+    so the run gives its worker up at once, mid-compile or mid-case, and the submission starts.
+    Asked of the store at most every `every_s` (the sandbox asks far more often); once set,
+    it stays set."""
+
+    def __init__(self, runs: Runs, workers: int, every_s: float = IDLE_POLL_S) -> None:
+        self.runs, self.workers, self.every_s = runs, workers, every_s
+        self.fired = False
+        self._asked = -float("inf")
+
+    def is_set(self) -> bool:
+        if not self.fired and time.monotonic() - self._asked >= self.every_s:
+            self._asked = time.monotonic()
+            try:
+                self.fired = self.runs.must_yield(self.workers)
+            except sqlite3.Error:  # a busy database: asked again next time
+                pass
+        return self.fired
+
+
+JudgeTaken = Callable[[RunClaim, sandbox.Stop], TriedResult]
+
+
+def run_judge(loaded: LoadedProblems, problems_dir: Path, data_dir: Path) -> JudgeTaken:
+    """How a worker judges a run it took: on its student's variant's public cases."""
+
+    def judge(taken: RunClaim, stop: sandbox.Stop) -> TriedResult:
+        problem = loaded.get(problems_dir / taken.claim.problem)
+        problem = variants.of_student(problem, taken.claim.student, data_dir)  # its public cases
+        return trying.judge_run(taken, submitted_of(taken.claim, problem), stop)
+
+    return judge
+
+
+def serve_run(runs: Runs, judge: JudgeTaken, most: int = 1, workers: int = 1, every_s: float = IDLE_POLL_S) -> bool:
     """Judge the oldest queued run, if any (whether there was one). Runs come after every
-    queued submission, and on at most `most` workers at once."""
+    queued submission, and on at most `most` workers at once; a run under way gives its
+    worker up when a submission would otherwise wait for one (ForSubmissions), and waits in
+    the queue again, first among runs. `every_s`: how often the store is asked meanwhile."""
     taken = runs.claim(os.getpid(), most=most)
     if taken is None:
         return False
+    stop = ForSubmissions(runs, workers, every_s)
     try:
-        problem = loaded.get(problems_dir / taken.claim.problem)
-        problem = variants.of_student(problem, taken.claim.student, runs.database.data_dir)  # its public cases
-        result = trying.judge_run(taken, submitted_of(taken.claim, problem))
+        result = judge(taken, stop)
+    except runner.Paused:  # the cases after the stop's are not run
+        result = None
     except JudgeError as err:
         result = TriedResult("", str(err), ())
     except Exception as err:  # a bug of the judge: said on the run's page, and the worker goes on
         traceback.print_exc()
         result = TriedResult("", f"internal error of the judge: {err}", ())
-    runs.finish(taken.claim.id, os.getpid(), result)
+    if stop.fired or result is None:
+        runs.requeue(taken.claim.id, os.getpid())  # what it did meanwhile is thrown away
+    else:
+        runs.finish(taken.claim.id, os.getpid(), result)
     return True
 
 
@@ -232,10 +276,11 @@ def serve_queue(settings: WorkerSettings, stop: Event) -> None:
     store = Store(data_dir)
     runs = Runs(store)
     loaded = LoadedProblems()
+    judge_run = run_judge(loaded, problems_dir, data_dir)
     while not stop.is_set() and os.getppid() == parent:
         claim = store.claim(os.getpid())
         if claim is None:
-            if serve_run(runs, loaded, problems_dir, settings.run_workers):
+            if serve_run(runs, judge_run, settings.run_workers, settings.workers):
                 continue
             asked = store.claim_explanation(os.getpid())
             if asked is None:

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from judge.kinds.table import load_problem
-from judge.web.worker import LoadedProblems
+from judge.web.worker import LoadedProblems, failed_record
+from tests import needs
 from tests.conftest import PROBLEMS
 
 
@@ -87,3 +88,100 @@ def test_a_worker_judges_the_program_the_door_identified_never_identifying_it_ag
     assert claim is not None and claim.program is not None
     record = judge_claim(claim, problem, store)
     assert record is not None and record.verdict == "AC" and record.source == "mine.py"
+
+
+def test_a_run_gives_its_worker_up_to_a_waiting_submission(tmp_path: Path) -> None:
+    """Ordering, no clock: a run under way when a submission waits and no worker is free stops,
+    goes back to the queue saying so, and the worker's next claim is the submission."""
+    from judge.run import sandbox
+    from judge.web.state.runs import RunClaim, Runs, TriedResult
+    from judge.web.state.store import Store
+    from judge.web.worker import serve_run
+
+    store = Store(tmp_path / "data")
+    for student in ("ada", "bo"):
+        store.add_user(student)
+    runs = Runs(store)
+    seen: list[bool] = []
+
+    def slow(taken: RunClaim, stop: sandbox.Stop) -> TriedResult:
+        seen.append(stop.is_set())  # nothing waits yet
+        store.submit("bo", "sums", "python3", "b.py", b"print(1)\n")  # a classmate submits meanwhile
+        seen.append(stop.is_set())  # the sandbox, asking as it watches, ends the run here
+        return TriedResult("", "", ())
+
+    run_id = runs.ask("ada", "sums", ("python3", "pasted", b"print(1)\n", b""), None, per_minute=5)
+    assert serve_run(runs, slow, most=1, workers=1, every_s=0.0)  # asked at each look
+    found = runs.get(run_id)
+    assert seen == [False, True] and found is not None and found.status == "queued" and found.yielded
+    claim = store.claim(worker=os.getpid())
+    assert claim is not None and claim.student == "bo"  # the submission first
+    store.finish(claim, failed_record(claim, "judged"))  # done: the run is taken again
+    assert serve_run(runs, lambda taken, stop: TriedResult("", "", ()), most=1, workers=1)
+    done = runs.get(run_id)
+    assert done is not None and done.status == "done" and not done.yielded
+
+
+def test_with_a_free_worker_a_run_goes_on(tmp_path: Path) -> None:
+    from judge.run import sandbox
+    from judge.web.state.runs import RunClaim, Runs, TriedResult
+    from judge.web.state.store import Store
+    from judge.web.worker import serve_run
+
+    store = Store(tmp_path / "data")
+    for student in ("ada", "bo"):
+        store.add_user(student)
+    runs = Runs(store)
+
+    def slow(taken: RunClaim, stop: sandbox.Stop) -> TriedResult:
+        store.submit("bo", "sums", "python3", "b.py", b"print(1)\n")
+        assert not stop.is_set()  # the other worker takes it
+        return TriedResult("", "", ())
+
+    run_id = runs.ask("ada", "sums", ("python3", "pasted", b"print(1)\n", b""), None, per_minute=5)
+    assert serve_run(runs, slow, most=1, workers=2, every_s=0.0)
+    done = runs.get(run_id)
+    assert done is not None and done.status == "done"
+
+
+@needs.mark("isolation", "python3")
+def test_a_sleeping_run_in_the_sandbox_stops_for_a_submission(tmp_path: Path) -> None:
+    """The real thing: a run sleeping in the sandbox (its wall limit far off) is stopped when a
+    classmate's submission comes, and waits in the queue; without the stop it ran to its TLE."""
+    import threading
+
+    from judge.author import scaffold
+    from judge.run import sources
+    from judge.web.state.runs import Runs
+    from judge.web.state.store import Store
+    from judge.web.worker import run_judge, serve_run
+    from tests.test_cli import judge
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    made = scaffold.create(problems, "maxsum", "python3")
+    spec = made.directory / "problem.yaml"
+    spec.write_text(spec.read_text().replace("time_s: 1.0", "time_s: 10.0"))
+    assert judge("--problems", str(problems), "gen", "maxsum").returncode == 0
+    store = Store(tmp_path / "data")
+    for student in ("ada", "bo"):
+        store.add_user(student)
+    runs = Runs(store)
+    source = b"import time\ntime.sleep(120)\n"
+    record = sources.as_record(sources.from_upload("s.py", source, language_id="python3"))
+    run_id = runs.ask("ada", "maxsum", ("python3", "s.py", source, record), None, 5)
+
+    def classmate() -> None:
+        for _ in range(6000):  # until the run is under way (a bound, not a time asserted)
+            found = runs.get(run_id)
+            if found is not None and found.status == "running":
+                break
+            threading.Event().wait(0.01)
+        store.submit("bo", "maxsum", "python3", "b.py", b"print(1)\n")
+
+    thread = threading.Thread(target=classmate)
+    thread.start()
+    served = serve_run(runs, run_judge(LoadedProblems(), problems, store.data_dir), most=1, workers=1)
+    thread.join()
+    found = runs.get(run_id)
+    assert served and found is not None and found.status == "queued" and found.yielded

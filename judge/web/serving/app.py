@@ -72,6 +72,7 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
                     settings.explain_budget_s,
                     settings.turn_s,
                     max(1, settings.workers - 1),  # one worker at least stays free of runs
+                    settings.workers,
                 ),
                 settings.workers,
             )

@@ -65,6 +65,7 @@ class RunRow:
     created: float
     finished: float | None
     result: TriedResult | None
+    yielded: bool = False  # started, then put back in the queue for a submission (Runs.requeue)
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,34 @@ class Runs:
         )
         return RunClaim(claim, row["own_input"])
 
+    def must_yield(self, workers: int, now: float | None = None) -> bool:
+        """Whether a run should give its worker up: a submission waits in the queue and every
+        one of the `workers` is busy (judging a submission, a run or an explanation), so the
+        submission would wait behind runs. A run is a try; a submission counts."""
+        now = time.time() if now is None else now
+        with self.database.connect() as db:
+            waiting = db.execute("SELECT 1 FROM submissions WHERE status = 'queued' LIMIT 1").fetchone()
+            if waiting is None:
+                return False
+            (busy,) = db.execute(
+                "SELECT (SELECT COUNT(*) FROM submissions WHERE status IN ('compiling', 'running')) "
+                "+ (SELECT COUNT(*) FROM runs WHERE status = 'running' AND started > ?) "
+                "+ (SELECT COUNT(*) FROM explanations WHERE status = 'running')",
+                (now - STALE_S,),
+            ).fetchone()
+        return int(busy) >= workers
+
+    def requeue(self, run_id: int, worker: int) -> bool:
+        """Put a started run back in the queue, first among runs (its id), to start again from
+        its compile when a worker is free; its page says it waits. False when this worker no
+        longer has it. Its `started` stays, which tells it yielded (RunRow.yielded)."""
+        with self.database.transaction() as db:
+            cursor = db.execute(
+                "UPDATE runs SET status = 'queued', worker = NULL WHERE id = ? AND worker = ? AND status = 'running'",
+                (run_id, worker),
+            )
+            return cursor.rowcount == 1
+
     def finish(self, run_id: int, worker: int, result: TriedResult, now: float | None = None) -> bool:
         """Store a run's result; False when another worker has it now (a stale claim)."""
         now = time.time() if now is None else now
@@ -176,7 +205,8 @@ class Runs:
             return None
         with self.database.connect() as db:
             row = db.execute(
-                "SELECT id, student, problem, language, own_input, status, created, finished, result FROM runs WHERE id = ?",
+                "SELECT id, student, problem, language, own_input, status, created, started, finished, result "
+                "FROM runs WHERE id = ?",
                 (run_id,),
             ).fetchone()
         if row is None:
@@ -192,4 +222,5 @@ class Runs:
             row["created"],
             row["finished"],
             result,
+            row["status"] == "queued" and row["started"] is not None,
         )

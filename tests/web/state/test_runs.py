@@ -93,3 +93,32 @@ def test_runs_take_at_most_the_workers_they_are_given(tmp_path: Path) -> None:
     assert first is not None
     assert runs.claim(worker=2, now=101.0, most=1) is None  # the other worker stays free
     assert runs.claim(worker=2, now=101.0, most=2) is not None
+
+
+def test_a_run_yields_only_when_a_submission_would_wait_behind_it(tmp_path: Path) -> None:
+    """A run gives its worker up when a submission is queued and every worker is busy; put
+    back, it is the first run claimed again, and its page can tell it yielded."""
+    store, runs = _runs(tmp_path)
+    store.add_user("bo")
+    store.add_user("cy")
+    store.add_user("di")
+    run_id = runs.ask("ada", "sums", PROGRAM, None, per_minute=5, now=100.0)
+    taken = runs.claim(worker=1, now=101.0, most=1)
+    assert taken is not None
+    assert not runs.must_yield(workers=1, now=102.0)  # nothing waits
+    store.submit("bo", "sums", "python3", "b.py", b"print(1)\n", now=102.0)
+    assert runs.must_yield(workers=1, now=102.0)  # the one worker is the run's
+    assert not runs.must_yield(workers=2, now=102.0)  # a free worker takes it
+    assert store.claim(worker=2, now=103.0) is not None  # now judged on the second worker...
+    store.submit("cy", "sums", "python3", "c.py", b"print(1)\n", now=103.0)
+    assert runs.must_yield(workers=2, now=104.0)  # ...and a third would wait behind the run
+    assert not runs.requeue(run_id, worker=7)  # not that worker's
+    assert runs.requeue(run_id, worker=1)
+    found = runs.get(run_id)
+    assert found is not None and found.status == "queued" and found.yielded
+    runs.ask("di", "sums", PROGRAM, None, per_minute=5, now=105.0)
+    again = runs.claim(worker=1, now=106.0, most=1)
+    assert again is not None and again.claim.id == run_id  # first among runs again
+    assert runs.finish(run_id, worker=1, result=DONE, now=107.0)
+    done = runs.get(run_id)
+    assert done is not None and not done.yielded
