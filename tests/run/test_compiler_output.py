@@ -95,3 +95,133 @@ def test_a_real_compile_error_names_the_students_file_only(tmp_path: Path, langu
     assert shown.startswith(where) or f"\n{where}" in shown, shown
     for judges in ("main.c", "solution.h", "Main.java", "harness.h", "In file included"):
         assert judges not in shown, shown
+
+
+# Real outputs of the judge's compile steps (Debian 12's toolchains), as the box names them.
+RUSTC_HARNESS = """\
+error[E0425]: cannot find value `y` in this scope
+ --> solution.rs:2:5
+  |
+2 |     y
+  |     ^ not found in this scope
+
+error[E0308]: mismatched types
+ --> main.rs:8:42
+  |
+8 |         judge_harness::returned(&max_sum(a0))
+  |                                  ------- ^^ expected `i64`, found `i32`
+  |
+  = note: expected struct `Vec<i64>`
+note: function defined here
+ --> solution.rs:1:4
+"""
+OTHERS = {
+    "go": (
+        "# command-line-arguments\n./main.go:9:32: cannot use a0 as type []int64\n./solution.go:4:9: undefined: y\n",
+        "cannot use a0 as type []int64\nmine.go:4:9: undefined: y\n",
+    ),
+    "csharp": (
+        "Compilation failed: 1 error(s), 0 warnings\nSolution.cs(2,50): error CS0103: The name `y' does not exist\n",
+        "Compilation failed: 1 error(s), 0 warnings\nmine.cs(2,50): error CS0103: The name `y' does not exist\n",
+    ),
+    "pascal": (
+        "Free Pascal Compiler version 3.2.2+dfsg-20 [2023/03/30] for x86_64\n"
+        "Copyright (c) 1993-2021 by Florian Klaempfl and others\n"
+        'main.pas(3,11) Error: Identifier not found "y"\nFatal: Compilation aborted\n'
+        "Error: /usr/bin/ppcx64 returned an error exitcode\n",
+        'mine.pas(3,11) Error: Identifier not found "y"\nFatal: Compilation aborted\n',
+    ),
+    "haskell": (
+        "[1 of 1] Compiling Main             ( Main.hs, /tmp/ghc/Main.o )\n\n"
+        "Main.hs:2:14: error: Variable not in scope: y\n  |\n2 | main = print y\n",
+        "mine.hs:2:14: error: Variable not in scope: y\n  |\n2 | main = print y\n",
+    ),
+    "fortran": (
+        "main.f90:3:12:\n\n    3 |   print *, y\n      |            1\nError: Symbol 'y' at (1) has no IMPLICIT type\n",
+        "mine.f90:3:12:\n\n    3 |   print *, y\n      |            1\nError: Symbol 'y' at (1) has no IMPLICIT type\n",
+    ),
+    "ocaml": (
+        'File "main.ml", line 2, characters 12-13:\nError: Unbound value y\n',
+        'File "mine.ml", line 2, characters 12-13:\nError: Unbound value y\n',
+    ),
+    "typescript": (
+        "main.ts(2,13): error TS2304: Cannot find name 'y'.\n",
+        "mine.ts(2,13): error TS2304: Cannot find name 'y'.\n",
+    ),
+    "kotlin": (
+        "OpenJDK 64-Bit Server VM warning: Options -Xverify:none and -noverify were deprecated\n"
+        "Main.kt:2:13: error: unresolved reference: y\n",
+        "mine.kt:2:13: error: unresolved reference: y\n",
+    ),
+    "javascript": (
+        "/box/main.js:3\n\nSyntaxError: Unexpected end of input\n"
+        "    at wrapSafe (node:internal/modules/cjs/loader:1464:18)\nNode.js v20.20.2\n",
+        "mine.js:3\n\nSyntaxError: Unexpected end of input\n",
+    ),
+}
+
+
+def test_rustc_names_the_students_file_and_cuts_the_harness_block() -> None:
+    shown = for_student(RUSTC_HARNESS, "rust", {"solution.rs": "mine.rs"}, ("main.rs", "judge_harness.rs"))
+    assert shown == (
+        "error[E0425]: cannot find value `y` in this scope\n --> mine.rs:2:5\n  |\n2 |     y\n"
+        "  |     ^ not found in this scope\n\nerror[E0308]: mismatched types\n"
+        "note: function defined here\n --> mine.rs:1:4\n"
+    )
+
+
+@pytest.mark.parametrize("family", sorted(OTHERS))
+def test_each_compilers_places_take_the_students_names(family: str) -> None:
+    given, shown = OTHERS[family]
+    box = {"go": "solution.go", "csharp": "Solution.cs", "haskell": "Main.hs", "kotlin": "Main.kt"}
+    student = box.get(family, "main." + {"pascal": "pas", "fortran": "f90", "ocaml": "ml", "typescript": "ts",
+                                         "javascript": "js"}.get(family, ""))  # fmt: skip
+    judges = ("main.go",) if family == "go" else ()
+    assert for_student(given, family, {student: "mine." + student.rsplit(".", 1)[1]}, judges) == shown
+
+
+# A stdio program's compile error in each compiled language: the student's file name, never the box's.
+PROGRAMS = {
+    "rust": ("sum.rs", 'fn main() {\n    println!("{}", y);\n}\n', "main.rs"),
+    "go": ("sum.go", 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println(y)\n}\n', "main.go"),
+    "csharp": ("sum.cs", "class P { static void Main() {\n  System.Console.WriteLine(y);\n} }\n", "main.cs"),
+    "haskell": ("sum.hs", "main :: IO ()\nmain = print y\n", "Main.hs"),
+    "pascal": ("sum.pas", "program p;\nbegin\n  writeln(y);\nend.\n", "main.pas"),
+    "fortran": ("sum.f90", "program p\n  implicit none\n  print *, y\nend program p\n", "main.f90"),
+    "ocaml": ("sum.ml", "let () =\n  print_int y\n", "main.ml"),
+    "kotlin": ("sum.kt", "fun main() {\n    println(y)\n}\n", "Main.kt"),
+    "typescript": ("sum.ts", "console.log(y);\n", "main.ts"),
+    "javascript": ("sum.js", "function f( {\n}\n", "main.js"),
+}
+
+
+@pytest.mark.parametrize(
+    "language", [pytest.param(lang, marks=needs.mark("isolation", lang)) for lang in sorted(PROGRAMS)]
+)
+def test_a_programs_compile_error_names_the_students_file(language: str) -> None:
+    from judge.run import build, sources
+
+    name, text, box = PROGRAMS[language]
+    program = sources.from_upload(name, text.encode(), language_id=language)
+    with build.box() as where:
+        made = build.compile_submission(program, where)
+    assert not made.ok and name in made.message and box not in made.message, made.message
+
+
+HARNESSED = {
+    "go": ("mine.go", "package main\n\nfunc max_sum(xs []int) int {\n\treturn y\n}\n", ("main.go", "judge_harness")),
+    "rust": ("mine.rs", "fn max_sum(xs: Vec<i32>) -> i64 {\n    y\n}\n", ("main.rs", "solution.rs", "judge_harness")),
+    "csharp": ("mine.cs", "public class Solution {\n  public static long max_sum(int[] xs) { return y; }\n}\n",
+               ("main.cs", "Solution.cs")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "language", [pytest.param(lang, marks=needs.mark("isolation", lang)) for lang in sorted(HARNESSED)]
+)
+def test_a_function_in_go_rust_or_csharp_names_the_students_file_only(tmp_path: Path, language: str) -> None:
+    name, text, judges = HARNESSED[language]
+    shown = _judged(tmp_path, name, text)
+    assert f"{name}:" in shown or f"{name}(" in shown, shown
+    for judge_file in judges:
+        assert judge_file not in shown, shown

@@ -9,6 +9,7 @@ import math
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
+from judge.web import examining
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
 from judge.web.state.accounts import ACCOUNT_THROTTLE, ADDRESS_THROTTLE, SESSION_S, Throttle, User
 
@@ -23,7 +24,10 @@ def current_user(request: Request) -> User | None:
 def require_user(request: Request) -> User:
     user = current_user(request)
     if user is None:
-        raise WebError(401, "Log in with your id and token to see this page.", "/login", "Log in")
+        # A session the judge ended (an exam's new sign-in elsewhere) says why, once asked.
+        value = request.cookies.get(COOKIE)
+        why = site_of(request).store.ended_why(value) if value else None
+        raise WebError(401, why or "Log in with your id and token to see this page.", "/login", "Log in")
     return user
 
 
@@ -97,6 +101,7 @@ def sign_in(response: Response, site: Site, user_id: str, framed: bool = False) 
     LMS's frame (an LTI launch), where a browser sends only a SameSite=None, Secure cookie, kept
     in the LMS site's partition; served over HTTPS (or on localhost) only."""
     session = site.store.new_session(user_id)
+    examining.one_session(site.course, site.exams, site.store, user_id, session, site.clock())
     if framed:
         set_framed_cookie(response, COOKIE, session, SESSION_S)
     else:

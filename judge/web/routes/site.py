@@ -28,9 +28,10 @@ from judge.problem import testdata
 from judge.problem.locate import problem_dirs
 from judge.problem.spec import Problem
 from judge.run import languages, sandbox
-from judge.web import variants
+from judge.web import examining, variants
 from judge.web.coursefile import CourseWatch
 from judge.web.state.accounts import User
+from judge.web.state.exams import ExamRecords
 from judge.web.state.lti import LtiRecords
 from judge.web.state.review import Reviews
 from judge.web.state.runs import Runs
@@ -102,6 +103,7 @@ class Site:
         self.lti = LtiRecords(self.store)  # LTI's rows, on the store's database
         self.reviews = Reviews(self.store)  # the review's rows (rubrics, grades by hand), alike
         self.runs = Runs(self.store)  # runs on the samples or one's own input (issue 59), alike
+        self.exams = ExamRecords(self.store)  # exams' starts and events (issue 61), alike
         for note in self.store.notes:
             log.warning("%s", note)
         self.problems: dict[str, Problem] = {}
@@ -282,9 +284,16 @@ class Site:
     def page(
         self, request: Request, template: str, http_status: int = 200, user: User | None = None, **context: object
     ) -> HTMLResponse:
+        # A student's exams (the home page's start button, every page's timer bar).
+        exams = (
+            examining.lines(self.course, self.exams, user.id, self.clock())
+            if user is not None and not user.can_grade and any(a.exam for a in self.course.assignments)
+            else {}
+        )
         html = self.env.get_template(template).render(
             base=base(request),
             user=user,
+            exams=exams,
             sandbox_mode=sandbox.detect().mode,
             course_title=self.course.title or "",
             reviewed_problems={p for a in self.course.assignments if a.review is not None for p in a.problems},

@@ -27,6 +27,7 @@ from judge.kinds import shown
 from judge.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
+from judge.web import examining
 from judge.web.routes import trying
 from judge.web.routes.auth import require_user
 from judge.web.routes.door import default_language, program_of, read_upload
@@ -321,6 +322,10 @@ def _accept(
     quota = None
     received = site.clock()  # one reading: the stamp is the moment the deadline was checked at
     if assignment is not None and user.role == "student":
+        if assignment.exam is not None:  # after the student's own end (a replayed form too): refused
+            refused = examining.submit_refusal(site.course, site.exams, assignment, user.id, received)
+            if refused is not None:
+                raise WebError(refused.status, refused.message, back)
         win = site.window(user, assignment)
         if not policy.standing(site.course, win, datetime.fromtimestamp(received, UTC)).accepted:
             closed = win.closes or datetime.fromtimestamp(received, UTC)

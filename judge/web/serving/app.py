@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 
 from judge.web.lti import passback
 from judge.web.lti import routes as lti_routes
-from judge.web.routes import api, auth, board, insight, rejudging, review, student, teacher
+from judge.web.routes import api, auth, board, exams, insight, rejudging, review, student, teacher
 from judge.web.routes.site import FORM_FIELDS, Settings, Site, log
 from judge.web.serving import guard
 from judge.web.worker import Workers, WorkerSettings
@@ -112,6 +112,7 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
         insight.routes(),
         review.routes(site),
         board.routes(),
+        exams.routes(),
         lti_routes.routes(),
     ):
         app.include_router(router)

@@ -10,8 +10,10 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
+from judge.web.routes import exams
 from judge.web.routes.auth import current_user
 from judge.web.routes.site import FORM_BYTES, WebError, content_policy, log, site_of
 from judge.web.routes.trying import OWN_INPUT_BYTES
@@ -140,7 +142,12 @@ async def _checked(request: Request, call_next: Callable[[Request], Awaitable[Re
 
 
 async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-    return harden(await _checked(request, call_next), site_of(request).framed_by())
+    async def gated(checked: Request) -> Response:
+        # What an exam refuses (an address, another assignment's page) before any route runs.
+        refused = await run_in_threadpool(exams.gate, checked)
+        return await (http_error(checked, refused) if refused is not None else call_next(checked))
+
+    return harden(await _checked(request, gated), site_of(request).framed_by())
 
 
 def install(app: FastAPI) -> None:

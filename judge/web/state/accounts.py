@@ -109,8 +109,7 @@ class Accounts(Database):
         with self.transaction() as db:
             db.execute("DELETE FROM ended_sessions WHERE ended < ?", (now - SESSION_S,))
             rows = db.execute(
-                "SELECT id_hash FROM sessions WHERE user = ? AND id_hash != ? AND expires >= ?",
-                (user_id, _session_hash(keep), now),
+                "SELECT id_hash FROM sessions WHERE user = ? AND id_hash != ?", (user_id, _session_hash(keep))
             ).fetchall()
             db.executemany(
                 "INSERT OR REPLACE INTO ended_sessions (id_hash, user, ended, why) VALUES (?, ?, ?, ?)",
