@@ -24,6 +24,7 @@ from typing import get_args
 
 from judge.grade.results import CaseRecord, GradeRecord, Heading
 from judge.grade.runner import GroupRecord
+from judge.kinds import table as kinds
 from judge.problem.spec import FeedbackLevel, Group, Problem
 from judge.run import languages
 from judge.run.verdicts import Verdict
@@ -106,6 +107,14 @@ def describe(level: FeedbackLevel) -> str:
 def level_of(problem: Problem | None) -> FeedbackLevel:
     """A problem's level; a record whose problem is gone gets the least."""
     return problem.spec.feedback if problem is not None else "verdict"
+
+
+def level_for(problem: Problem | None, asked: FeedbackLevel | None) -> FeedbackLevel:
+    """The level a student gets: the one `asked` (an assignment's), else the problem's; never
+    more than the problem's kind allows (a tests problem that shows a count: verdict)."""
+    level = asked or level_of(problem)
+    most = kinds.of(problem).most_shown(problem) if problem is not None else None
+    return most if most is not None and LEVELS.index(most) < LEVELS.index(level) else level
 
 
 # What a program can choose of its verdict on a secret case: AC, WA, TLE, MLE, RE, OLE, and an
@@ -258,7 +267,7 @@ def _failed_for_student(record: GradeRecord, cases: dict[str, list[CaseRecord]],
 def for_student(record: GradeRecord, problem: Problem | None, level: FeedbackLevel | None = None) -> Shown:
     """What the student may see at `level` (default: the problem's own). Public cases are
     shown whole; a secret case at most by its verdict; secret figures only as bands."""
-    level = level or level_of(problem)
+    level = level_for(problem, level)
     cases = _by_group(record)
     public = (
         {g.name for g in problem.spec.groups if g.visibility == "public"}

@@ -17,7 +17,7 @@ from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
-    from judge.problem.spec import Finding, Problem, ProblemSpec
+    from judge.problem.spec import FeedbackLevel, Finding, Problem, ProblemSpec
     from judge.problem.yamlpos import Located
 
 STOPPED = "not judged: stopped, its group had ended"
@@ -208,6 +208,11 @@ class Kind(ABC):
     def sample_call(self, problem: Problem, given: str, answer: str, language: str) -> tuple[str, str] | None:
         """A public case as the student would write it (a function's call and its value), in
         `language` (an id, or "" for none); None where the kind's cases are not calls."""
+        return None
+
+    def most_shown(self, problem: Problem) -> FeedbackLevel | None:
+        """The most a course may show a student of this problem's secret groups, whatever its
+        assignment's level (None: no cap of the kind's own)."""
         return None
 
     def starter_languages(self, problem: Problem) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from judge.problem.spec import Case, Group, inside
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
-    from judge.problem.spec import Finding, Problem, ProblemSpec
+    from judge.problem.spec import FeedbackLevel, Finding, Problem, ProblemSpec
     from judge.problem.yamlpos import Located
 
 
@@ -68,6 +68,10 @@ class Tests(Kind):
         if not public:  # a count: the score says how many, no group says which
             update["feedback"] = "verdict"
         return spec.model_copy(update=update)
+
+    def most_shown(self, problem: Problem) -> FeedbackLevel | None:
+        # A count: no assignment's level may say which bugs were caught (each bug a secret group).
+        return "verdict" if problem.spec.tests is not None and problem.spec.tests.shows == "count" else None
 
     def public_files(self, problem: Problem) -> list[tuple[str, str]]:
         """In place of samples (the groups are the bugs, whose names are feedback, not a

@@ -10,6 +10,7 @@ bug prints reaches the student, only whether it was caught."""
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -220,8 +221,9 @@ Pool = Callable[[Sequence[Job]], list[Any]]
 @contextmanager
 def worker_pool(jobs: int) -> Iterator[Pool]:
     """Run batches of jobs (a function and its arguments), `jobs` at a time in worker processes,
-    each batch's results in order; one pool for the checks and the bugs."""
-    if jobs <= 1:
+    each batch's results in order; one pool for the checks and the bugs. In a daemonic process
+    (a web judge's worker), which may have no children, they run here one after another."""
+    if jobs <= 1 or multiprocessing.current_process().daemon:
         yield lambda batch: [function(*args) for function, args in batch]
         return
     with lifecycle.worker_pool(jobs) as pool:

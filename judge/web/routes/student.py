@@ -28,7 +28,7 @@ from judge.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
 from judge.web import examining
-from judge.web.routes import trying
+from judge.web.routes import suites, trying
 from judge.web.routes.auth import require_user
 from judge.web.routes.door import default_language, program_of, read_upload
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
@@ -219,11 +219,12 @@ def problem_view(
         max_kib=site.settings.max_source_bytes // 1024,
         limits=text,
         feedback_note=feedback.describe(
-            assignment.feedback if assignment is not None and assignment.feedback else problem.spec.feedback
+            feedback.level_for(problem, assignment.feedback if assignment is not None else None)
         ),
         deadline=deadline_text(site, user, assignment) if assignment is not None else ("", ""),
         used=used_text(site, user, assignment, problem.id),
         starter=starter_view(site, problem, request.query_params.get("lang", "")),
+        tests_form=suites.form_of(site, problem, source, bool(error)),
         **own_submissions(site, user, problem),
     )
 
@@ -333,19 +334,25 @@ def _accept(
                 403, f"{assignment.name} closed at {site.when(closed - MINUTE)}; nothing more is accepted.", back
             )
         quota = assignment.max_submissions
-    name, data = read_upload(site, file, source, back)
-    program = program_of(site, problem, language, name, data, back, default_language(site, user, problem))
+    identified: bytes | None = None  # a kind that takes data (tests) is read by its kind again when judged
+    if kinds.of(problem).takes_data:
+        name, data = suites.upload_of(site, problem, file, source, back)
+        language = kinds.of(problem).name
+    else:
+        name, data = read_upload(site, file, source, back)
+        program = program_of(site, problem, language, name, data, back, default_language(site, user, problem))
+        language, identified = program.language.id, sources.as_record(program)
     try:
         return site.store.submit(
             user.id,
             problem.id,
-            program.language.id,
+            language,
             name,
             data,
             now=received,
             quota=quota,
             per_minute=site.settings.per_minute if user.role == "student" else 0,
-            program=sources.as_record(program),
+            program=identified,
         )
     except PendingError as err:
         raise WebError(
@@ -393,7 +400,7 @@ def live_view(site: Site, user: User, found: SubmissionRow) -> live.LiveView:
         return live.for_teacher(entries, found.case_total)
     problem = site.problems.get(found.problem)
     assignment = site.assignment_of(found.problem)
-    level = (assignment.feedback if assignment is not None else None) or feedback.level_of(problem)
+    level = feedback.level_for(problem, assignment.feedback if assignment is not None else None)
     public_total = site.public_cases(problem) if problem is not None else 0
     seen_at = live.cutoff(found.started, site.clock(), site.settings.result_step_s)
     return live.for_student(entries, public_total, found.case_total, level, seen_at)
@@ -466,6 +473,7 @@ def submission_page(
         io_link=f"{base(request)}/teacher/submissions/{submission_id}/io" if user.can_grade else "",
     )
     context |= {"s": found, "refresh": refresh, "live_url": live_url}
+    context["tests_caught"] = suites.caught_line(site.problems.get(record.problem), record)
     if user.can_grade:  # a student knows their variant by its statement: its label is the teacher's
         context["variant"] = site.variant_label(record.problem, found.student)
     return site.page(request, "web/submission.html.j2", 200, user, **context)

@@ -1,0 +1,115 @@
+"""A tests problem's form and door (a kind that takes data: docs/tests.md): the editor of a
+student's tests in the form the problem under test takes (files NAME.in and NAME.ans, or a
+function's calls), and what the form sent made into one upload, read by the kind's own rules
+before it is queued, as a program is read by run/sources.py's at the door."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import UploadFile
+
+from judge.errors import JudgeError
+from judge.grade.results import GradeRecord
+from judge.kinds import table as kinds
+from judge.kinds.tests.scoring import VALIDITY
+from judge.problem.spec import Problem
+from judge.web import suitetext
+from judge.web.routes.door import read_upload
+from judge.web.routes.site import Site, WebError
+
+FIRST_TEST = "== 01.in\n"  # an empty editor's text: where the first test goes
+
+
+@dataclass(frozen=True)
+class TestsForm:
+    """What the tests page shows beside its editor."""
+
+    under: str  # the problem under test's id
+    calls: bool  # its tests are a function's calls, one NAME.jsonl, not files
+    max_tests: int
+    max_test_bytes: int
+    text: str  # the editor's text: kept after a refusal, else the empty editor's
+    signature: str  # a function's starter file (its signature), "" for a program that reads its input
+    signature_name: str
+
+
+def under_test(site: Site, problem: Problem) -> Problem:
+    """The problem under test: as served when the site serves it, else loaded from its folder."""
+    assert problem.spec.tests is not None
+    served = site.problems.get(problem.spec.tests.of)
+    if served is not None:
+        return served
+    where = kinds.of(problem).under_test(problem)
+    assert where is not None
+    return kinds.load_problem(where)
+
+
+def _calls_starter(target: Problem) -> str:
+    """The empty calls file: what a line is, in comments (a `#` line is skipped)."""
+    return (
+        f"# Calls of {target.id}, one a line: its arguments as a JSON list, then optionally -> and the value\n"
+        "# expected (the reference's is used when you give none). For example:\n# [[1, 2, 3]] -> 6\n"
+    )
+
+
+def form_of(site: Site, problem: Problem, kept: str, refused: bool) -> TestsForm | None:
+    """The page's form for a problem of a kind that takes data (None for any other); `kept` the
+    text sent when a submission was `refused`."""
+    spec = problem.spec.tests
+    if not kinds.of(problem).takes_data or spec is None:
+        return None
+    target = under_test(site, problem)
+    calls = target.spec.signature is not None
+    signature, signature_name = "", ""
+    if calls and "python3" in kinds.of(target).starter_languages(target):
+        try:
+            signature_name, signature = kinds.of(target).starter_file(target, "python3")
+        except JudgeError:
+            signature_name, signature = "", ""
+    text = kept if refused else (_calls_starter(target) if calls else FIRST_TEST)
+    return TestsForm(spec.of, calls, spec.max_tests, spec.max_test_bytes, text, signature, signature_name)
+
+
+def upload_of(site: Site, problem: Problem, file: UploadFile | None, text: str, back: str) -> tuple[str, bytes]:
+    """The tests sent as one upload (a file, or the editor's text made into tests.zip or, for a
+    function's calls, tests.jsonl), refused in one sentence naming the file unless the kind reads
+    it as tests within the spec's caps: what is refused here is never queued."""
+    limit = site.settings.max_source_bytes
+    if file is not None and file.filename:
+        name, data = read_upload(site, file, "", back)
+    else:
+        name, data = _typed(site, problem, text, back)
+    if len(data) > limit:
+        raise WebError(413, f"Your tests are over the {limit // 1024} KiB limit of a submission.", back)
+    try:
+        kinds.of(problem).read_data(problem, (name, data))
+    except JudgeError as err:
+        raise WebError(400, f"{err}.", back, "Back to the form") from None
+    return name, data
+
+
+def _typed(site: Site, problem: Problem, text: str, back: str) -> tuple[str, bytes]:
+    text = text.replace("\r\n", "\n")
+    if under_test(site, problem).spec.signature is not None:
+        return suitetext.CALLS_NAME, text.encode("utf-8")
+    try:
+        files = suitetext.parse(text)
+    except JudgeError as err:
+        raise WebError(400, f"{err}.", back, "Back to the form") from None
+    return suitetext.ZIP_NAME, suitetext.pack(files)
+
+
+def caught_line(problem: Problem | None, record: GradeRecord) -> str:
+    """A judged suite in one line: how many bugs its tests caught, how many of them were valid
+    ("" for any other problem, or a suite not judged). The count is the score's, at every level."""
+    if problem is None or not kinds.of(problem).takes_data or record.verdict in ("NG", "IE"):
+        return ""
+    mine = [c for c in record.cases if c.group == VALIDITY]
+    bugs = [c for c in record.cases if c.group != VALIDITY]
+    valid = sum(c.verdict == "AC" for c in mine)
+    caught = sum(c.verdict == "AC" for c in bugs)
+    return (
+        f"Bugs caught: {caught} of {len(bugs)}. Your tests: {valid} of {len(mine)} valid"
+        f"{' (an invalid one earns nothing: the cases below say why)' if valid < len(mine) else ''}."
+    )

@@ -1,0 +1,205 @@
+"""A tests problem on the web judge (kind: tests, docs/tests.md): its page is an editor of
+tests in the form the problem under test takes, its submissions go the one submission path and
+are judged by the workers' function, and what a hostile student sends is refused at the door
+in one sentence, or earns nothing."""
+
+from __future__ import annotations
+
+import html
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from judge.author import scaffold
+from judge.author.making import generate, write
+from judge.grade import results
+from judge.kinds.table import load_problem
+from judge.problem.tables import TableStore
+from judge.web.serving.app import Settings, create_app
+from judge.web.state.store import Store
+from judge.web.worker import judge_claim
+from tests import needs
+from tests.kinds.tests import problems
+
+BUGS = """  points_per_bug: 5
+  max_tests: 3
+  bugs:
+    - {path: solutions/wrong_answer/empty_part.py, title: Empty part, hint: Every number negative?}
+    - {path: solutions/run_time_error/crash_on_one.py}
+"""
+COUNT = BUGS + "  shows: count\n"
+CALLS = """id: maxf-tests
+title: Tests of maxf
+source: the judge's tests
+limits: {time_s: 1.0, memory_mib: 256}
+kind: tests
+reference: suite
+tests:
+  for: maxf
+"""
+COURSE = """title: Testing
+assignments:
+  - id: w1
+    name: Week 1
+    problems: [sums-tests, sums-count, maxf-tests]
+    feedback: cases
+"""
+THOROUGH = "== 01.in\n3\n-5 -1 -8\n\n== 02.in\n1\n7\n== 02.ans\n7\n"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("suites") / "problems"
+    root.mkdir()
+    problems.make(root, "sums-tests", BUGS)
+    problems.make(root, "sums-count", COUNT)
+    scaffold.create(root, "maxf", "python3", kind="functions")
+    (root / "maxf-tests" / "suite").mkdir(parents=True)
+    (root / "maxf-tests" / "suite" / "calls.jsonl").write_text("[[-5, -1, -8]]\n")
+    (root / "maxf-tests" / "statement.md").write_text("# Tests of maxf\n\nCatch its bugs.\n")
+    (root / "maxf-tests" / "problem.yaml").write_text(CALLS)
+    for pid in ("sums", "maxf", "sums-tests", "sums-count", "maxf-tests"):
+        made = load_problem(root / pid)
+        write(made, generate(made, TableStore()))
+    (root / "course.yaml").write_text(COURSE)
+    return root
+
+
+class Web:
+    def __init__(self, root: Path, data: Path) -> None:
+        self.root, self.store = root, Store(data)
+        token = self.store.add_user("ada")
+        settings = Settings(problems_dir=root, data_dir=data, result_step_s=0)
+        self.client = TestClient(create_app(settings, start_workers=False), follow_redirects=False)
+        assert self.client.post("/login", data={"user": "ada", "token": token}).status_code == 303
+
+    def send(self, problem: str, text: str = "", upload: tuple[str, bytes] | None = None) -> tuple[int, str]:
+        files = {"file": upload} if upload is not None else {"file": ("", b"")}
+        reply = self.client.post(f"/problems/{problem}/submit", data={"source": text}, files=files)
+        return reply.status_code, reply.headers.get("location", "") or html.unescape(reply.text)
+
+    def judge_next(self) -> results.GradeRecord:
+        """The next queued submission judged as a web worker judges it, and its result stored."""
+        claim = self.store.claim(worker=1)
+        assert claim is not None
+        record = judge_claim(claim, load_problem(self.root / claim.problem), self.store)
+        assert record is not None
+        self.store.finish(claim, record)
+        return record
+
+
+@pytest.fixture
+def web(root: Path, tmp_path: Path) -> Web:
+    return Web(root, tmp_path / "data")
+
+
+def test_the_page_is_an_editor_of_tests_in_the_form_the_problem_under_test_takes(web: Web) -> None:
+    page = web.client.get("/problems/sums-tests").text
+    assert 'id="tests-form"' in page and '<textarea id="source" name="source"' in page
+    assert "== 01.in\n</textarea>" in page and "at most 3 tests of at most 65536 bytes each" in page
+    assert "/static/tests.js" in page and "/static/problem.js" not in page and 'id="language"' not in page
+    assert 'id="tests-folder"' in page and 'id="tests-add"' in page  # rows and a folder, with scripts
+    calls = web.client.get("/problems/maxf-tests").text
+    # A function's tests are calls: its signature shown, the calls file's empty form in the editor.
+    assert 'id="tests-signature"' in calls and "def max_sum(xs: list[int]) -&gt; int:" in calls
+    assert "# Calls of maxf, one a line" in calls and 'id="tests-folder"' not in calls
+
+
+@needs.mark("isolation", "python3")
+def test_typed_tests_go_the_submission_path_and_are_judged_by_the_bugs_they_catch(web: Web) -> None:
+    status, where = web.send("sums-tests", THOROUGH.replace("\n", "\r\n") + "== 03.in\n2 1\n")
+    assert status == 303, where
+    (row,) = web.store.of_student("ada")
+    assert (row.language, row.filename) == ("tests", "tests.zip")
+    record = web.judge_next()
+    assert (record.verdict, record.score, record.max_score) == ("AC", 10.0, 10.0)
+    page = web.client.get(where).text
+    assert "Bugs caught: 2 of 2. Your tests: 2 of 3 valid" in page
+    assert "caught by 01.in" in page and "rejected by the validator validate.py" in page
+    # The student's own submissions list it, counted.
+    assert "counts" in web.client.get("/problems/sums-tests").text
+
+
+@needs.mark("isolation", "python3")
+def test_a_functions_calls_are_one_file_and_catch_its_bugs(web: Web) -> None:
+    status, where = web.send("maxf-tests", "# all negative\n[[-5, -1, -8]]\n[[1, 2, 3]] -> 6\n")
+    assert status == 303, where
+    (row,) = web.store.of_student("ada")
+    assert row.filename == "tests.jsonl"
+    record = web.judge_next()
+    validity = [c.message for c in record.cases if c.group == "validity"]
+    assert validity == ["valid", "valid"] and record.score > 0
+    assert any(c.verdict == "AC" and c.message.startswith("caught by line-02") for c in record.cases)
+
+
+def zip_of(entries: dict[str, bytes]) -> bytes:
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return packed.getvalue()
+
+
+def test_what_a_hostile_student_sends_is_refused_at_the_door_in_one_sentence(web: Web) -> None:
+    bomb = zip_of({"01.in": b"0" * (64 << 20)})  # 64 MiB of zeros in a few KiB
+    assert len(bomb) < 64 * 1024
+    refused = [
+        ("", ("../x.in", b"3\n1 2 3\n"), 400, "looks like a path"),
+        ("", ("tests.zip", zip_of({"../x.in": b"1\n1\n"})), 400, "../x.in"),
+        ("", ("tests.zip", zip_of({"sub/../../x.in": b"1\n1\n"})), 400, "x.in"),
+        ("", ("01.in", b"1\n" + b"9" * 70000), 413, "over the 64 KiB limit"),
+        ("", ("tests.zip", bomb), 400, "unpacks to over"),
+        ("", ("tests.zip", zip_of({f"{n}.in": b"1\n1\n" for n in range(4)})), 400, "4 tests, over the cap of 3"),
+        ("== 01.in\n1\n1\n== ../x.in\n1\n", None, 400, "line 4: '../x.in' is not a test's file name"),
+        ("1\n1\n", None, 400, "your tests: line 1: a test starts with a line `== NAME.in`"),
+        ("".join(f"== {n}.in\n1\n1\n" for n in range(4)), None, 400, "4 tests, over the cap of 3"),
+        ("== 01.ans\n1\n", None, 400, "01.ans: no 01.in beside it"),
+    ]
+    for text, upload, status, words in refused:
+        got, body = web.send("sums-tests", text, upload)
+        assert got == status and words in body, (upload[0] if upload else text, got, body[-400:])
+        assert "Traceback" not in body
+    assert web.store.of_student("ada") == []
+    # The text sent is kept in the editor, beside the reason.
+    _, body = web.send("sums-tests", "== 01.in\n1\n1\n== ../x.in\n1\n")
+    assert "== ../x.in\n1\n</textarea>" in body and 'id="message" role="alert"' in body
+
+
+@needs.mark("isolation", "python3")
+def test_a_test_that_would_have_a_bug_read_files_earns_nothing(web: Web) -> None:
+    """A bug gets the test on stdin, in a box of its own: a test naming files is text, which
+    the validator refuses before any bug runs, and no file's content reaches the student."""
+    status, _ = web.send("sums-tests", "== 01.in\n/etc/passwd\n== 02.in\n1\n../../suite/01.ans\n")
+    assert status == 303
+    record = web.judge_next()
+    assert record.score == 0.0 and all(c.verdict != "AC" for c in record.cases)
+    assert "root:" not in repr(record)
+
+
+def test_a_count_names_no_bug_even_where_its_assignment_shows_cases(web: Web) -> None:
+    """The spec's `shows: count` caps what any assignment shows: the count, never which bug."""
+    web.store.submit("ada", "sums-count", "tests", "tests.zip", b"-")
+    claim = web.store.claim(worker=1)
+    assert claim is not None
+    cases = (
+        results.CaseRecord("validity/01", "validity", True, "AC", "valid", 0, 0, 0, None, 0),
+        results.CaseRecord("bug-1/01", "bug-1", False, "AC", "caught by 01.in", 0, 0, 0, None, 0),
+        results.CaseRecord("bug-2/01", "bug-2", False, "WA", "not caught", 0, 0, 0, None, 0),
+    )
+    groups = (
+        results.GroupRecord("validity", 0, 0, 1, 1),
+        results.GroupRecord("bug-1", 5, 5, 1, 1),
+        results.GroupRecord("bug-2", 5, 0, 0, 1),
+    )
+    record = results.GradeRecord(
+        "ada", "sums-count", "tests.zip", "tests", "h", "WA", 5.0, 10.0, "", "bwrap", "", cases, groups
+    )
+    web.store.finish(claim, record)
+    page = web.client.get(f"/submissions/{claim.id}").text
+    assert "Bugs caught: 1 of 2." in page and "feedback level verdict" in page
+    assert "bug-1" not in page and "bug-2" not in page and "caught by" not in page
+    shown = web.client.get(f"/api/submissions/{claim.id}").json()
+    assert "bug-1" not in repr(shown) and shown["feedback"] == "verdict"
