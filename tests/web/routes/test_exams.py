@@ -139,12 +139,16 @@ def test_an_address_outside_the_ranges_is_refused_and_a_forged_forwarded_header_
     via_proxy.cookies = exam.client("alice").cookies
     assert via_proxy.get("/problems/lanqiao", headers={"X-Forwarded-For": "10.1.3.4"}).status_code == 200
     assert via_proxy.get("/problems/lanqiao", headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 403
+    # A student's own header, which nginx's $proxy_add_x_forwarded_for keeps on the left: the
+    # address the proxy saw (the rightmost one it did not trust) decides.
+    chain = {"X-Forwarded-For": "10.1.3.4, 198.51.100.1"}
+    assert via_proxy.get("/problems/lanqiao", headers=chain).status_code == 403
     outsider = TestClient(proxied, follow_redirects=False, client=("203.0.113.9", 6000))  # type: ignore[arg-type]
     outsider.cookies = exam.client("alice").cookies
     assert outsider.get("/problems/lanqiao", headers={"X-Forwarded-For": "10.1.3.4"}).status_code == 403
     page = exam.client("prof").get("/teacher/exams/midterm").text
     alice_row = page.split('data-student="alice"')[1].split("</tr>")[0]
-    assert "from 10.1.0.5" in alice_row and '<td class="num">4</td>' in alice_row  # four refused
+    assert "from 10.1.0.5" in alice_row and '<td class="num">5</td>' in alice_row  # five refused
     assert "address refused (from 203.0.113.9)" in page
 
 
