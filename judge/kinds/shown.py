@@ -6,6 +6,7 @@ Reads the problem's files; the rendering itself is judge.problem.markup."""
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -25,6 +26,15 @@ class Sample:
     file: bool = False  # a file students are shown whole (a unit problem's public tests), not a case
     call: str = ""  # a function's sample as a call in the reader's language: `max_sum([1, 2])`
     returns: str = ""  # and what it returns (`3`, `raises ValueError`)
+    # The call and what it returns in every language the page offers (id, call, returns; ""
+    # is "from the file name"), for the page to follow the student's pick without a reload.
+    spelled: tuple[tuple[str, str, str], ...] = ()
+
+    def calls(self) -> dict[str, str]:
+        return {language: call for language, call, _ in self.spelled}
+
+    def returned(self) -> dict[str, str]:
+        return {language: value for language, _, value in self.spelled}
 
 
 @lru_cache(maxsize=64)
@@ -77,17 +87,30 @@ def statement_html(problem: Problem, own_samples: bool = True) -> str:
     return markup.render(text if own_samples else markup.without_samples(text))
 
 
-def page_parts(problem: Problem, language: str = "") -> tuple[str, list[Sample]]:
+def page_parts(problem: Problem, language: str = "", offered: Iterable[str] = ()) -> tuple[str, list[Sample]]:
     """The statement and the samples a page shows: a stdio problem's samples from the spec once,
     in place of the statement's own; a function's as calls in `language` (a language id, ""
     for none), in place of the statement's own table too (an interaction's are a dialogue:
-    its statement keeps its own)."""
+    its statement keeps its own). A call is spelled in each `offered` language too (Sample.spelled)."""
     shown = samples(problem)
     kind = kinds.of(problem)
     made = [kind.sample_call(problem, s.input, s.answer, language) for s in shown if not s.file]
     if shown and len(made) == len(shown) and all(m is not None for m in made):
         calls = [m for m in made if m is not None]
         shown = [replace(s, call=c, returns=r) for s, (c, r) in zip(shown, calls, strict=True)]
+        every = tuple(offered)
+        if every:  # and "from the file name"'s spelling, ""
+            shown = [replace(s, spelled=_spelled(problem, s, ("", *every))) for s in shown]
         return statement_html(problem, own_samples=False), shown
     own = not shown or not kind.samples_are_cases
     return statement_html(problem, own_samples=own), shown
+
+
+def _spelled(problem: Problem, sample: Sample, offered: Iterable[str]) -> tuple[tuple[str, str, str], ...]:
+    kind = kinds.of(problem)
+    found = []
+    for language in offered:
+        made = kind.sample_call(problem, sample.input, sample.answer, language)
+        if made is not None:
+            found.append((language, *made))
+    return tuple(found)

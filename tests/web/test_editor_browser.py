@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests import needs
+from tests.kinds.test_shown import make_positive
 from tests.test_cli import judge
 from tests.web.conftest import Server, log_in, write_code
 from tests.web.test_pages import ARGS, CHROMIUM, check_page
@@ -30,8 +31,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dic
     scaffold.create(problems, "stack", "python3", kind="unit")  # names its starter/stack.py
     for problem in ("maxf", "sums", "stack"):
         assert judge("--problems", str(problems), "gen", problem).returncode == 0
+    make_positive(problems)  # samples spelled apart by language: True in Python, true elsewhere
     (root / "course.yaml").write_text(
-        "title: C\ndefault_language: python3\nassignments:\n  - {id: w, problems: [maxf, sums, stack], max_submissions: 5}\n"
+        "title: C\ndefault_language: python3\nassignments:\n"
+        "  - {id: w, problems: [maxf, sums, stack, positive], max_submissions: 5}\n"
     )
     server = Server(problems, root / "data")
     tokens = server.roster("ana", "bo", "cy", "di", "ed")
@@ -150,3 +153,26 @@ def test_run_on_the_samples_and_on_ones_own_input_leaves_the_quota(
     page.goto(server.base + "/problems/sums")
     assert "0 of 5 used" in page.inner_text("#used")  # no submission spent
     page.close()
+
+
+def test_sample_calls_follow_the_language_picked_without_a_reload(
+    site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path
+) -> None:
+    """Issue 59: a function's sample calls were spelled in the page's first language only; each
+    is now spelled anew as the student picks another language."""
+    server, tokens = site
+    for width in (1280, 390):
+        page = browser.new_page(viewport={"width": width, "height": 844})
+        log_in(page, server.base, "ed", tokens["ed"])
+        page.goto(server.base + "/problems/positive")
+        page.wait_for_selector("#submit-form[data-editor=ace]")
+        returns = '#sample-calls tr[data-sample="samples/01"] code.returns'
+        assert page.eval_on_selector("#language", "e => e.value") == "python3"
+        assert page.text_content(returns) == "True"
+        page.select_option("#language", "cpp")
+        assert page.text_content(returns) == "true"
+        assert page.text_content('#sample-calls tr[data-sample="samples/02"] code.returns') == "false"
+        check_page(page, f"sample-calls-cpp-{width}", width, tmp_path)
+        page.select_option("#language", "python3")
+        assert page.text_content(returns) == "True"
+        page.close()

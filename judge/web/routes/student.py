@@ -190,7 +190,7 @@ def problem_view(
     """The problem page; after a refused submission, with why and the code sent, kept."""
     fallback = default_language(site, user, problem)
     chosen = language or fallback or "auto"
-    statement_part, samples = shown.page_parts(problem, chosen if chosen != "auto" else "")
+    statement_part, samples = shown.page_parts(problem, chosen if chosen != "auto" else "", site.table.languages)
     limits = problem.spec.limits
     multipliers = ", ".join(f"{lang} {m:g}×" for lang, m in limits.time_multipliers.items())
     text = f"{limits.time_s:g} s CPU{f' ({multipliers})' if multipliers else ''}, {limits.memory_mib} MiB"

@@ -76,6 +76,21 @@
     }
   }
 
+  // A function's sample calls in the language picked, from the spellings the server gave
+  // each one (data-spelled: language id -> text; "" is "from the file name").
+  function spellSamples() {
+    var spelled = document.querySelectorAll("[data-spelled]");
+    for (var i = 0; i < spelled.length; i++) {
+      var texts = {};
+      try { texts = JSON.parse(spelled[i].getAttribute("data-spelled")); } catch (e) { continue; }
+      var text = Object.prototype.hasOwnProperty.call(texts, select.value) ? texts[select.value] : texts[""];
+      if (typeof text === "string") {
+        spelled[i].textContent = text;
+      }
+    }
+  }
+  spellSamples();
+
   function modeOf() {
     var option = select.options[select.selectedIndex];
     return "ace/mode/" + ((option && option.getAttribute("data-mode")) || "text");
@@ -163,6 +178,7 @@
     if (note) {
       offerStarter();
     }
+    spellSamples();
     remember(code());
   });
   // An uploaded file names its language by its extension, whatever the editor is in.
@@ -171,6 +187,7 @@
     file.addEventListener("change", function () {
       if (file.files && file.files.length) {
         select.value = "auto";
+        spellSamples();
       }
     });
   }
