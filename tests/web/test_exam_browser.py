@@ -13,7 +13,8 @@ import pytest
 
 from tests import needs
 from tests.web.conftest import Server, log_in
-from tests.web.test_pages import ARGS, CHROMIUM, WIDTHS, check_page
+from tests.web.test_pages import WIDTHS, check_page
+from tests.web.test_pages import browser as browser  # the one Chromium of test_pages, a fixture
 
 pytestmark = needs.mark("chromium")
 # Opened long ago, due far ahead: the server runs on the real clock (the window's edges are
@@ -47,15 +48,6 @@ def exam_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server
     server.start()
     yield server, tokens
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra (playwright)")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
 
 
 def test_the_students_timer_and_the_teachers_exam_page(
