@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from judge import __version__
-from judge.cli import cluster, data, explain, gradescope, grading, lti, problems, rejudge, run, similar, web
+from judge.cli import cluster, data, explain, gradescope, grading, lti, problems, rejudge, run, similar, teams, web
 from judge.cli.common import err, path_option, report_errors
 from judge.errors import EXIT_INTERRUPTED, EXIT_USAGE, JudgeError
 from judge.paths import PROBLEMS_ENV
@@ -63,6 +63,7 @@ for command in (
     grading.verify,
     web.serve,
     web.roster,
+    teams.teams,
     lti.lti,
     web.gradebook,
     web.submissions,

@@ -60,11 +60,13 @@ class Teams:
             None,
         )
 
-    def together(self) -> frozenset[frozenset[str]]:
-        """Every set of students who were ever in one team (the similarity report spares them)."""
+    def together(self, assignment: str) -> frozenset[frozenset[str]]:
+        """Every set of students who were ever in one team of an assignment (the similarity
+        report does not pair them)."""
         by_team: dict[int, set[str]] = {}
         for m in self.members:
-            by_team.setdefault(m.team, set()).add(m.student)
+            if m.assignment == assignment:
+                by_team.setdefault(m.team, set()).add(m.student)
         return frozenset(frozenset(s) for s in by_team.values() if len(s) > 1)
 
 

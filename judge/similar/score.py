@@ -8,7 +8,7 @@ both write the textbook BFS get a fair score too.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,9 +64,15 @@ def boilerplate_hashes(paths: Sequence[Path]) -> frozenset[int]:
     return frozenset(hashes)
 
 
-def compare(submissions_dir: Path, problem_ids: Sequence[str], boilerplate: Sequence[Path] = ()) -> Similarity:
+def compare(
+    submissions_dir: Path,
+    problem_ids: Sequence[str],
+    boilerplate: Sequence[Path] = (),
+    together: Collection[frozenset[str]] = (),
+) -> Similarity:
     """Every pair of submissions of each problem, scored; files that are not submissions, or
-    cannot be read as source, are listed and left out."""
+    cannot be read as source, are listed and left out. Two students of one set of `together`
+    (a team's members) are no pair: their code is alike by design."""
     common = boilerplate_hashes(boilerplate)
     programs: list[Fingerprinted] = []
     skipped: list[tuple[Path, str]] = []
@@ -93,6 +99,7 @@ def compare(submissions_dir: Path, problem_ids: Sequence[str], boilerplate: Sequ
                 tuple(fingerprints.shared_spans(b.print, b.tokens, a.print)),
             )
             for a, b in itertools.combinations(mine, 2)
+            if not any(a.student in group and b.student in group for group in together)
         ]
         pairs += sorted(scored, key=lambda pair: (-pair.score, pair.a.student, pair.b.student))
     return Similarity(tuple(pairs), tuple(programs), tuple(skipped), tuple(boilerplate))

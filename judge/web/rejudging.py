@@ -33,6 +33,7 @@ from judge.web.state.proposal import DryRunProgress, Judged, Proposal, Stored
 from judge.web.state.queueing import Claim
 from judge.web.state.review import Reviews
 from judge.web.state.store import Store
+from judge.web.state.teams import TeamBook
 
 log = logging.getLogger("judge.web")
 
@@ -172,8 +173,9 @@ def moved(store: Store, course: Course, max_scores: Mapping[str, float], plan: P
     ]
     roster = store.students()
     manual = Reviews(store).counted(course, every=True)  # hand grades count as in the teacher's book
-    book_before = gradebook.build(course, roster, before, max_scores, manual)
-    book_after = gradebook.build(course, roster, after, max_scores, manual)
+    teams = TeamBook(store).teams()  # and a team submission in each member's row
+    book_before = gradebook.build(course, roster, before, max_scores, manual, teams)
+    book_after = gradebook.build(course, roster, after, max_scores, manual, teams)
     return moves(book_before, book_after, _verdicts(old), _verdicts(new))
 
 

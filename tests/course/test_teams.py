@@ -117,7 +117,7 @@ def test_a_team_submission_counts_for_its_members_now_and_those_in_it_when_it_ca
     assert teams.credited(11, "bob", t("2026-12-05 10:00")) == {"alice", "bob", "carol"}  # dave had left
     assert teams.credited(12, "dave", t("2026-12-05 10:00")) == {"dave", "erin"}
     assert teams.credited(13, "alice", t("2026-12-05 10:00")) == {"alice"}  # no team: its author's
-    assert teams.together() == {frozenset({"alice", "bob", "carol", "dave"}), frozenset({"dave", "erin"})}
+    assert teams.together("pair") == {frozenset({"alice", "bob", "carol", "dave"}), frozenset({"dave", "erin"})}
     assert teams.team_of("pair", "dave") == 2 and teams.team_of("pair", "zed") is None
 
 

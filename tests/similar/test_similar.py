@@ -120,3 +120,18 @@ def test_bad_input_gets_one_line(planted: Path, tmp_path: Path) -> None:
     (root / "class" / "student01" / "lanqiao.cpp").write_bytes(b"\x7fELF\0\0\0")
     listed = judge("similar", str(root / "class"), "-p", "lanqiao", "-o", str(root / "out"))
     assert listed.returncode == 0 and "lanqiao.cpp: binary file" in listed.stderr
+
+
+def test_members_of_one_team_are_no_pair(tmp_path: Path) -> None:
+    from judge.similar.score import compare
+
+    program = (
+        "total = 0\nfor line in open(0):\n    for word in line.split():\n        total += int(word)\nprint(total)\n"
+    )
+    for student in ("ann", "ben", "cal"):
+        (tmp_path / student).mkdir()
+        (tmp_path / student / "sums.py").write_text(program)
+    every = compare(tmp_path, ["sums"])
+    assert sorted((p.a.student, p.b.student) for p in every.pairs) == [("ann", "ben"), ("ann", "cal"), ("ben", "cal")]
+    teamed = compare(tmp_path, ["sums"], together=[frozenset({"ann", "ben"})])
+    assert sorted((p.a.student, p.b.student) for p in teamed.pairs) == [("ann", "cal"), ("ben", "cal")]

@@ -172,8 +172,9 @@ def step(site: Site, last: tuple[int, float] | None) -> tuple[int, float] | None
     (None while a result waits for its release, so the round plans again)."""
     if not site.lti.platforms():
         return last
-    judged, reviewed = site.lti.done_mark(), site.reviews.mark()  # a release changes scores too
-    mark = (judged[0] + reviewed[0], judged[1] + reviewed[1])
+    # A release changes scores too, and so does a student joining or leaving a team.
+    judged, reviewed, teamed = site.lti.done_mark(), site.reviews.mark(), site.team_book.mark()
+    mark = (judged[0] + reviewed[0] + teamed[0], judged[1] + reviewed[1] + teamed[1])
     waiting = False
     if mark != last:
         step, now = site.settings.result_step_s, site.clock()
@@ -181,7 +182,8 @@ def step(site: Site, last: tuple[int, float] | None) -> tuple[int, float] | None
         shown = [row.attempt_record for row in rows if row.released(step, now) or row.status != "done"]
         waiting = len(shown) < len(rows)
         released = site.reviews.counted(site.course, every=False)  # hand grades once released
-        book = gradebook.of_problems(site.course, site.store.students(), shown, site.problems, released)
+        teams = site.team_book.teams()  # a team submission is each member's score
+        book = gradebook.of_problems(site.course, site.store.students(), shown, site.problems, released, teams)
         queue(site.lti, book, {row.id: row.created for row in rows})
     sync_due(site.lti)
     send_due(site.lti, site.course, "/submissions/{id}", site.settings.lms_retry_s)

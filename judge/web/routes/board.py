@@ -61,7 +61,8 @@ def scoreboard(
     # The released hand grades count as on every student surface (the gradebook's one rule).
     released = site.reviews.counted(site.course, every=False)
     attempts = [r.attempt_record for r in rows]
-    book = gradebook.of_problems(site.course, site.store.students(), attempts, site.problems, released)
+    teams = site.team_book.teams()  # a team's submission is on each member's row
+    book = gradebook.of_problems(site.course, site.store.students(), attempts, site.problems, released, teams)
     keep = [i for i, c in enumerate(book.columns) if c.assignment == assignment.id]
     index = book.assignments.index(assignment)
     judge_max = {p: problem.max_score for p, problem in site.problems.items()}

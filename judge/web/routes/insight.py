@@ -101,7 +101,9 @@ def similarity_report(
         raise WebError(404, f"There is no problem {problem!r}.", "/teacher/similarity", "Similarity")
     rows = exporting.chosen(site.store.all(), False, [problem])
     folder = site.settings.data_dir / "similarity"
-    page = folder / f"{problem}-{max((r.id for r in rows), default=0)}.html"
+    # Made again after a newer submission, or a change of teams (whose members are no pair).
+    changes = site.team_book.mark()[0]
+    page = folder / f"{problem}-{max((r.id for r in rows), default=0)}{f'-t{changes}' if changes else ''}.html"
     with _BUILDING:  # two teachers opening it at once: one builds, the other reads the page made
         if not page.is_file():
             _build(request, site, problem, rows, page)
@@ -112,7 +114,9 @@ def _build(request: Request, site: Site, problem: str, rows: list[SubmissionRow]
     """Export the newest submissions, compare them, and keep the page (older ones removed)."""
     folder = page.parent
     exporting.export(site.store, rows, False, folder / problem, True)
-    found = compare(folder / problem, [problem])
+    assignment = site.course.assignment_of(problem)
+    together = site.team_book.teams().together(assignment.id) if assignment is not None else frozenset()
+    found = compare(folder / problem, [problem], together=together)
     for old in folder.glob(f"{problem}-*.html"):
         old.unlink(missing_ok=True)
     back = (f"{base(request)}/teacher/similarity", "similarity of every problem")

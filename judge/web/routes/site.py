@@ -36,6 +36,7 @@ from judge.web.state.lti import LtiRecords
 from judge.web.state.review import Reviews
 from judge.web.state.runs import Runs
 from judge.web.state.store import Store, SubmissionRow
+from judge.web.state.teams import TeamBook
 
 CSP = (
     "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; "
@@ -100,6 +101,7 @@ class Site:
         self.settings = settings
         self.clock = clock
         self.store = Store(settings.data_dir)
+        self.team_book = TeamBook(self.store)  # teams' rows (issue 61), on the store's database
         self.lti = LtiRecords(self.store)  # LTI's rows, on the store's database
         self.reviews = Reviews(self.store)  # the review's rows (rubrics, grades by hand), alike
         self.runs = Runs(self.store)  # runs on the samples or one's own input (issue 59), alike
@@ -228,9 +230,20 @@ class Site:
 
     def book_of(self, user: User) -> gradebook.Gradebook:
         """A student's own row, by the same rule, over the results released to them so far."""
-        seen = [self.seen_by(user, row).attempt_record for row in self.store.of_student(user.id)]
+        seen = [self.seen_by(user, row).attempt_record for row in self.rows_of(user)]
         released = self.reviews.counted(self.course, every=False)  # hand grades once released
-        return gradebook.of_problems(self.course, [user.id], seen, self.problems, released)
+        return gradebook.of_problems(self.course, [user.id], seen, self.problems, released, self.team_book.teams())
+
+    def rows_of(self, user: User) -> list[SubmissionRow]:
+        """A student's submissions and those that count for them by the team rule (a teammate's),
+        newest first."""
+        teams = self.team_book.teams()
+        if not any(m.student == user.id for m in teams.members):
+            return self.store.of_student(user.id)
+        ids = {s for s, t in teams.stamped.items() if any(m.team == t and m.student == user.id for m in teams.members)}
+        rows = self.store.of_student(user.id) + [r for r in self.store.many(ids) if r.student != user.id]
+        counted = [r for r in rows if user.id in teams.credited(r.id, r.student, r.created)]
+        return sorted(counted, key=lambda r: -r.id)
 
     def marks(self, rows: list[SubmissionRow]) -> dict[int, str]:
         """What each listed submission's row says of its deadline (gradebook.late_mark), by id."""
@@ -313,10 +326,14 @@ class Site:
 
     def visible(self, user: User, submission_id: int) -> SubmissionRow:
         found = self.store.get(submission_id)
-        # Another student's submission is "not found": its existence is not theirs to know.
-        if found is None or (found.student != user.id and not user.can_grade):
+        # Another student's submission is "not found": its existence is not theirs to know,
+        # unless it counts for them (a teammate's, by the team rule).
+        if found is None or (found.student != user.id and not user.can_grade and not self.counts_for(user, found)):
             raise WebError(404, f"There is no submission {submission_id} of yours.", "/submissions", "My submissions")
         return self.seen_by(user, found)
+
+    def counts_for(self, user: User, found: SubmissionRow) -> bool:
+        return user.id in self.team_book.teams().credited(found.id, found.student, found.created)
 
     def seen_by(self, user: User, found: SubmissionRow) -> SubmissionRow:
         """A submission as its reader may see it now: to a student, nothing changes at a moment
@@ -376,9 +393,8 @@ def class_book(course: Course, store: Store, problems: dict[str, Problem]) -> gr
     """The gradebook of a web judge's data: the teacher's pages, grades.csv and `judge gradebook`
     (every hand grade counted, released or not: they are the teacher's)."""
     manual = Reviews(store).counted(course, every=True)
-    return gradebook.of_problems(
-        course, store.students(), [row.attempt_record for row in store.all()], problems, manual
-    )
+    attempts = [row.attempt_record for row in store.all()]
+    return gradebook.of_problems(course, store.students(), attempts, problems, manual, TeamBook(store).teams())
 
 
 def site_of(request: Request) -> Site:

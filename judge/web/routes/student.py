@@ -36,6 +36,7 @@ from judge.web.state import live
 from judge.web.state.accounts import User
 from judge.web.state.queueing import PendingError, QuotaError, RateError
 from judge.web.state.store import SubmissionRow
+from judge.web.state.teams import TeamError
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,12 @@ def deadline_text(site: Site, user: User, assignment: Assignment) -> tuple[str, 
 
 
 def used_text(site: Site, user: User, assignment: Assignment | None, problem: str) -> str:
-    used = site.store.used(user.id, problem)
+    teamed = assignment is not None and assignment.teams is not None  # the team's quota, used by any member
+    used = (
+        site.team_book.used(assignment.id, user.id, problem)
+        if teamed and assignment
+        else site.store.used(user.id, problem)
+    )
     if assignment is not None and assignment.max_submissions is not None:
         return f"{used} of {assignment.max_submissions} used"
     return f"{used} used" if used else ""
@@ -143,6 +149,7 @@ def problem_list(request: Request, user: User = Depends(require_user), site: Sit
         title=site.course.title or "Problems",
         assignments=views,
         implicit=site.course.path is None,
+        teamed={a.id for a in site.course.assignments if a.teams is not None},
     )
 
 
@@ -352,6 +359,9 @@ def _accept(
             now=received,
             quota=quota,
             per_minute=site.settings.per_minute if user.role == "student" else 0,
+            # A team assignment's submission is the student's team's: stamped, and in its quota.
+            team=assignment.teams if assignment is not None and user.role == "student" else None,
+            assignment=assignment.id if assignment is not None else "",
             program=identified,
         )
     except PendingError as err:
@@ -369,6 +379,10 @@ def _accept(
             back,
             "Back to the problem",
         ) from None
+    except TeamError as err:
+        raise WebError(
+            err.status, str(err), f"/assignments/{assignment.id if assignment else ''}/team", "Your team"
+        ) from None
 
 
 def _source_lines(data: bytes, filename: str, language: str) -> list[Markup]:
@@ -385,7 +399,7 @@ def _source_lines(data: bytes, filename: str, language: str) -> list[Markup]:
 
 
 def my_submissions(request: Request, user: User = Depends(require_user), site: Site = Depends(site_of)) -> HTMLResponse:
-    mine = [site.seen_by(user, s) for s in site.store.of_student(user.id)]
+    mine = [site.seen_by(user, s) for s in site.rows_of(user)]  # a teammate's that count for them too
     return site.submissions_page(request, user, mine, "My submissions", show_student=False, refresh_s=2)
 
 

@@ -95,11 +95,13 @@ def _matrix(
         )
         for r in book.rows
     ]
+    teamed = site.course.assignment(only) if only else None  # its teams' page is linked
     return site.page(
         request,
         "web/gradebook.html.j2",
         user=user,
         heading=heading,
+        teams_of=only if teamed is not None and teamed.teams is not None else "",
         columns=[book.columns[i] for i in keep],
         totals_of=shown,
         maxes={a.id: book.max_of(a.id) for a in shown},
@@ -139,6 +141,7 @@ def assignment_matrix(
         f"keep {assignment.keep}",
         f"at most {assignment.max_submissions} submissions per problem" if assignment.max_submissions else "",
         f"scoreboard {assignment.scoreboard}",
+        f"teams of {assignment.teams.least} to {assignment.teams.most}" if assignment.teams else "",
     ]
     return _matrix(
         request,

@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from judge.web.lti import passback
 from judge.web.lti import routes as lti_routes
 from judge.web.routes import api, auth, board, exams, insight, rejudging, review, student, teacher
+from judge.web.routes import teams as team_routes
 from judge.web.routes.site import FORM_FIELDS, Settings, Site, log
 from judge.web.serving import guard
 from judge.web.worker import Workers, WorkerSettings
@@ -105,6 +106,7 @@ def create_app(settings: Settings, start_workers: bool = True, clock: Callable[[
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in (
         auth.routes(),
+        team_routes.routes(),
         student.routes(site),
         api.routes(),
         teacher.routes(),

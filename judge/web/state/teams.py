@@ -104,6 +104,20 @@ class TeamBook:
             stamped = {r["submission"]: r["team"] for r in db.execute("SELECT * FROM team_submissions")}
         return Teams(members, stamped)
 
+    def used(self, assignment: str, student: str, problem: str) -> int:
+        """The student's team's submissions of a problem against its quota (0: in no team)."""
+        with self.database.connect() as db:
+            team = team_now(db, assignment, student)
+            return 0 if team is None else used_by(db, team, problem)
+
+    def mark(self) -> tuple[int, float]:
+        """What changes when a student joins or leaves a team: the LMS's passback plans anew then."""
+        with self.database.connect() as db:
+            row = db.execute(
+                "SELECT COUNT(*) AS n, COALESCE(SUM(joined), 0) + COALESCE(SUM(left_at), 0) AS last FROM team_members"
+            ).fetchone()
+        return int(row["n"]), float(row["last"])
+
     def names(self, assignment: str) -> dict[int, str]:
         with self.database.connect() as db:
             return {

@@ -1,0 +1,212 @@
+"""Teams on the web (issue 61): a student's team page (start a team, invite, accept or decline an
+invitation, leave) and the teacher's list of an assignment's teams with its lock.
+
+Every change is a plain form behind the site's guard, decided by the state's transaction
+(judge/web/state/teams.py): the team a student acts on is always their own now, an invitation
+is accepted only by the one it names, and a locked assignment changes no team.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from judge.course import policy
+from judge.course.spec import MINUTE, Assignment, TeamRule
+from judge.course.teams import Member, locked, members_of
+from judge.web.routes.auth import require_grader, require_teacher, require_user
+from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
+from judge.web.state.accounts import User
+from judge.web.state.teams import TeamError
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    """One team as the teacher's page lists it."""
+
+    id: int
+    name: str
+    members: tuple[str, ...]
+    former: tuple[Member, ...]  # stays that ended
+    submissions: int
+
+
+def _teamed(site: Site, user: User, assignment_id: str) -> tuple[Assignment, TeamRule]:
+    """The assignment and its team rule, where the reader may see it (else 404)."""
+    assignment = site.course.assignment(assignment_id)
+    if assignment is None or assignment.teams is None:
+        raise WebError(404, f"There is no team assignment {assignment_id!r}.")
+    if not user.can_grade and site.standing(user, assignment).phase is policy.Phase.NOT_OPEN:
+        raise WebError(404, f"There is no team assignment {assignment_id!r}.")
+    return assignment, assignment.teams
+
+
+def rule_text(site: Site, rule: TeamRule, lock: float | None) -> str:
+    """`Teams of 2 to 3, formed by students; they lock Sat 5 Dec 2026 12:00 CET`."""
+    how = "set by your teacher" if rule.formed == "csv" else "formed by students: invite and accept"
+    text = f"Teams of {rule.least} to {rule.most}, {how}"
+    if lock is not None:
+        return f"{text}; locked by the teacher since {site.when(datetime.fromtimestamp(lock, UTC))}"
+    if rule.lock is not None:
+        return f"{text}; they lock at the end of {site.when(rule.lock)}"
+    return text
+
+
+def team_page(
+    request: Request, assignment_id: str, user: User = Depends(require_user), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    assignment, rule = _teamed(site, user, assignment_id)
+    teams, lock = site.team_book.teams(), site.team_book.lock_of(assignment.id)
+    mine = teams.team_of(assignment.id, user.id)
+    return site.page(
+        request,
+        "web/team.html.j2",
+        user=user,
+        assignment=assignment,
+        rule=rule_text(site, rule, lock),
+        formed=rule.formed,
+        locked=locked(rule, site.clock(), lock),
+        team=site.team_book.names(assignment.id).get(mine, "") if mine is not None else "",
+        members=members_of(teams, mine) if mine is not None else (),
+        small=mine is not None and len(members_of(teams, mine)) < rule.least,
+        least=rule.least,
+        sent=site.team_book.invites_of(mine) if mine is not None else [],
+        invites=site.team_book.invites_for(assignment.id, user.id),
+    )
+
+
+def _done(request: Request, assignment: Assignment) -> RedirectResponse:
+    return RedirectResponse(f"{base(request)}/assignments/{assignment.id}/team", status_code=303)
+
+
+def _refused(err: TeamError, assignment: Assignment) -> WebError:
+    return WebError(err.status, str(err), f"/assignments/{assignment.id}/team", "Your team")
+
+
+def start_team(
+    request: Request, assignment_id: str, user: User = Depends(require_user), site: Site = Depends(site_of)
+) -> RedirectResponse:
+    assignment, rule = _teamed(site, user, assignment_id)
+    try:
+        site.team_book.start(assignment.id, user.id, rule, site.clock())
+    except TeamError as err:
+        raise _refused(err, assignment) from None
+    return _done(request, assignment)
+
+
+def invite(
+    request: Request,
+    assignment_id: str,
+    student: str = Form(..., max_length=64),
+    user: User = Depends(require_user),
+    site: Site = Depends(site_of),
+) -> RedirectResponse:
+    assignment, rule = _teamed(site, user, assignment_id)
+    try:
+        site.team_book.invite(assignment.id, user.id, student.strip(), site.store.students(), rule, site.clock())
+    except TeamError as err:
+        raise _refused(err, assignment) from None
+    return _done(request, assignment)
+
+
+def accept(
+    request: Request,
+    assignment_id: str,
+    invitation: int = Form(...),
+    user: User = Depends(require_user),
+    site: Site = Depends(site_of),
+) -> RedirectResponse:
+    assignment, rule = _teamed(site, user, assignment_id)
+    try:
+        site.team_book.accept(assignment.id, invitation, user.id, rule, site.clock())
+    except TeamError as err:
+        raise _refused(err, assignment) from None
+    return _done(request, assignment)
+
+
+def decline(
+    request: Request,
+    assignment_id: str,
+    invitation: int = Form(...),
+    user: User = Depends(require_user),
+    site: Site = Depends(site_of),
+) -> RedirectResponse:
+    assignment, _ = _teamed(site, user, assignment_id)
+    site.team_book.decline(assignment.id, invitation, user.id)
+    return _done(request, assignment)
+
+
+def leave(
+    request: Request, assignment_id: str, user: User = Depends(require_user), site: Site = Depends(site_of)
+) -> RedirectResponse:
+    assignment, rule = _teamed(site, user, assignment_id)
+    try:
+        site.team_book.leave(assignment.id, user.id, rule, site.clock())
+    except TeamError as err:
+        raise _refused(err, assignment) from None
+    return _done(request, assignment)
+
+
+def teams_page(
+    request: Request, assignment_id: str, user: User = Depends(require_grader), site: Site = Depends(site_of)
+) -> HTMLResponse:
+    assignment, rule = _teamed(site, user, assignment_id)
+    teams, lock = site.team_book.teams(), site.team_book.lock_of(assignment.id)
+    counts: dict[int, int] = {}
+    for team in teams.stamped.values():
+        counts[team] = counts.get(team, 0) + 1
+    lines = [
+        TeamLine(
+            team,
+            name,
+            members_of(teams, team),
+            tuple(m for m in teams.members if m.team == team and m.left is not None),
+            counts.get(team, 0),
+        )
+        for team, name in sorted(site.team_book.names(assignment.id).items(), key=lambda pair: pair[1])
+    ]
+    placed = {m.student for m in teams.members if m.assignment == assignment.id and m.left is None}
+    return site.page(
+        request,
+        "web/teams.html.j2",
+        user=user,
+        assignment=assignment,
+        rule=rule_text(site, rule, lock),
+        lines=lines,
+        alone=[s for s in site.store.students() if s not in placed],
+        teacher_lock=lock is not None,
+        dated=rule.lock is not None and site.clock() >= (rule.lock + MINUTE).timestamp(),
+        when=lambda moment: site.when(datetime.fromtimestamp(moment, UTC)),
+    )
+
+
+def lock_teams(
+    request: Request,
+    assignment_id: str,
+    action: str = Form(..., max_length=8),
+    user: User = Depends(require_teacher),
+    site: Site = Depends(site_of),
+) -> RedirectResponse:
+    assignment, _ = _teamed(site, user, assignment_id)
+    if action == "lock":
+        site.team_book.lock(assignment.id, user.id, site.clock())
+    elif action == "unlock":
+        site.team_book.unlock(assignment.id)
+    else:
+        raise WebError(400, "Lock or unlock: nothing else.")
+    return RedirectResponse(f"{base(request)}/teacher/teams/{assignment.id}", status_code=303)
+
+
+def routes() -> APIRouter:
+    router = APIRouter()
+    here = "/assignments/{assignment_id}/team"
+    router.add_api_route(here, team_page, methods=["GET"], response_class=HTMLResponse)
+    for path, route in (("start", start_team), ("invite", invite), ("accept", accept), ("decline", decline)):
+        router.add_api_route(f"{here}/{path}", route, methods=["POST"], max_body_size=FORM_BYTES)
+    router.add_api_route(f"{here}/leave", leave, methods=["POST"], max_body_size=FORM_BYTES)
+    router.add_api_route("/teacher/teams/{assignment_id}", teams_page, methods=["GET"], response_class=HTMLResponse)
+    router.add_api_route("/teacher/teams/{assignment_id}/lock", lock_teams, methods=["POST"], max_body_size=FORM_BYTES)
+    return router
