@@ -125,6 +125,29 @@ def scenario_of(text: str) -> object:
     return steps
 
 
+def call_of(signature: str, text: str) -> tuple[object, str]:
+    """The student's own call (or a class's scenario) on `signature` as JSON arguments, and ""; or
+    (None, why it is no call of it, in one line). Asked at the door, so a malformed call costs
+    no run, and again by the worker."""
+    from judge.kinds.functions import types
+    from judge.kinds.functions.kind import api_of
+
+    api = api_of(signature)
+    try:
+        args = arguments_of(text, api.name) if isinstance(api, types.Signature) else scenario_of(text)
+    except (ValueError, RecursionError):  # json's errors are ValueErrors; a bracket too deep recurses
+        if isinstance(api, types.Signature):
+            return None, f"write the call as {api.name}(...) or its arguments as a JSON list"
+        return None, f"write one call a line, {api.name}(...) first, then its methods' calls"
+    try:
+        issue = types.call_issue(api, args)
+    except RecursionError:
+        issue = "its values are nested too deep"
+    if issue:
+        return None, f"not a {'call' if isinstance(api, types.Signature) else 'scenario'} of {api.name}: {issue}"
+    return args, ""
+
+
 def own_call(submitted: judging.Submitted, text: str, stop: sandbox.Stop | None = None) -> TriedResult:
     """A function problem's Run on the student's own call: what their function returned (or
     raised), in the sandbox with the problem's limits, as a case's run is made."""
@@ -137,17 +160,9 @@ def own_call(submitted: judging.Submitted, text: str, stop: sandbox.Stop | None 
     problem, sources = submitted.problem, submitted.sources
     assert sources is not None and problem.spec.signature is not None
     api = api_of(problem.spec.signature)
-    try:
-        args = arguments_of(text, api.name) if isinstance(api, types.Signature) else scenario_of(text)
-    except ValueError:
-        if isinstance(api, types.Signature):
-            return TriedResult("", f"write the call as {api.name}(...) or its arguments as a JSON list", ())
-        return TriedResult("", f"write one call a line, {api.name}(...) first, then its methods' calls", ())
-    issue = types.call_issue(api, args)
+    args, issue = call_of(problem.spec.signature, text)
     if issue:
-        return TriedResult(
-            "", f"not a {'call' if isinstance(api, types.Signature) else 'scenario'} of {api.name}: {issue}", ()
-        )
+        return TriedResult("", issue, ())
     family = family_of(sources.language.id)
     spelling = family.name if family is not None else ""
     with tempfile.TemporaryDirectory(prefix="judge-run-") as folder, build.box() as where:

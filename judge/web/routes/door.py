@@ -3,9 +3,16 @@ within the site's size limit, and identified once, by run/sources.py's rules."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator, Callable, Collection, Coroutine
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote_to_bytes
 
-from fastapi import UploadFile
+from fastapi import Request, Response, UploadFile
+from fastapi.routing import APIRoute
 
 from judge.errors import JudgeError
 from judge.problem.spec import Problem
@@ -83,3 +90,64 @@ def default_language(site: Site, user: User, problem: Problem) -> str | None:
             return row.language
     chosen = site.course.default_language
     return chosen if chosen in site.table.languages else None
+
+
+# The bytes of a request's body, kept where RawRoute's routes read them (the request's scope).
+RAW = "judge.raw_body"
+
+
+class _KeptBody(Request):
+    """A request that keeps its body's bytes as they are read: Starlette decodes a form's fields
+    and reads a field that is not UTF-8 as Latin-1 without a word; the bytes tell."""
+
+    async def stream(self) -> AsyncGenerator[bytes, None]:
+        kept: list[bytes] = self.scope.setdefault(RAW, [])
+        async for chunk in super().stream():
+            kept.append(chunk)
+            yield chunk
+
+
+class RawRoute(APIRoute):
+    """A route whose form's bytes can be asked after (not_utf8): its body, within the route's
+    size limit, is kept beside the fields Starlette decoded."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def keeping(request: Request) -> Response:
+            return await handler(_KeptBody(request.scope, request.receive))
+
+        return keeping
+
+
+def raw_body(request: Request) -> bytes:
+    """What a RawRoute's request body held (b"" elsewhere)."""
+    return b"".join(request.scope.get(RAW, []))
+
+
+def not_utf8(content_type: str, body: bytes, names: Collection[str]) -> str | None:
+    """The first of the form's text fields `names` whose bytes are not UTF-8, if any (a form of
+    either encoding a browser sends: multipart or urlencoded). Pure."""
+    kind = content_type.split(";", 1)[0].strip().lower()
+    fields: list[tuple[str, bytes]] = []
+    if kind == "multipart/form-data":
+        head = b"Content-Type: " + content_type.encode("latin-1", errors="replace") + b"\r\n\r\n"
+        message = BytesParser(policy=policy.HTTP).parsebytes(head + body)
+        assert isinstance(message, EmailMessage)
+        for part in message.iter_parts():
+            name = part.get_param("name", header="content-disposition")
+            data = part.get_payload(decode=True)
+            if isinstance(name, str) and part.get_filename() is None and isinstance(data, bytes):
+                fields.append((name, data))
+    elif kind == "application/x-www-form-urlencoded":
+        for pair in body.split(b"&"):
+            key, _, value = pair.partition(b"=")
+            name = unquote_to_bytes(key.replace(b"+", b" ")).decode("utf-8", errors="replace")
+            fields.append((name, unquote_to_bytes(value.replace(b"+", b" "))))
+    for name, data in fields:
+        if name in names:
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                return name
+    return None

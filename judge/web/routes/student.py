@@ -193,8 +193,11 @@ def problem_view(
     error: str = "",
     source: str = "",
     language: str = "",
+    own_text: str = "",
+    own_error: str = "",
 ) -> HTMLResponse:
-    """The problem page; after a refused submission, with why and the code sent, kept."""
+    """The problem page; after a refused submission, with why and the code sent, kept; after a
+    refused Run on one's own input, the input kept and why beside it (`own_error`)."""
     fallback = default_language(site, user, problem)
     chosen = language or fallback or "auto"
     statement_part, samples = shown.page_parts(problem, chosen if chosen != "auto" else "", site.table.languages)
@@ -222,6 +225,8 @@ def problem_view(
         own_input=trying.own_input_allowed(kinds.of(problem).name),
         own_call_example=samples[0].call if samples and samples[0].call else "f(...)",
         own_scenario=trying.own_scenario(problem),
+        own_text=own_text,
+        own_error=own_error,
         error=error,
         max_kib=site.settings.max_source_bytes // 1024,
         limits=text,
@@ -550,7 +555,7 @@ def routes(site: Site) -> APIRouter:
     router.add_api_route("/problems/{problem_id}", problem_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/problems/{problem_id}/submit", submit, methods=["POST"], max_body_size=site.submit_bytes)
     router.add_api_route("/problems/{problem_id}/starter/{language}", starter_file, methods=["GET"])
-    trying.add_routes(router, site)
+    trying.add_routes(router, site, problem_view)
     router.add_api_route("/submissions", my_submissions, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/submissions/{submission_id}", submission_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/submissions/{submission_id}/events", events, methods=["GET"])

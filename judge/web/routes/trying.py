@@ -7,6 +7,7 @@ apart from submissions (state/runs.py). One at a time per student, and at most t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -14,8 +15,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from judge.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
+from judge.web import trying as tried
+from judge.web.routes import door
 from judge.web.routes.auth import require_user
-from judge.web.routes.door import default_language, program_of, read_upload
 from judge.web.routes.site import Site, WebError, base, site_of
 from judge.web.state.accounts import User
 from judge.web.state.queueing import PendingError, RateError
@@ -46,46 +48,76 @@ def own_scenario(problem: Problem) -> tuple[str, str]:
     return api.name, api.methods[0].name if api.methods else "method"
 
 
-def start_run(
-    request: Request,
-    problem_id: str,
-    language: str = Form("auto"),
-    source: str = Form(""),
-    own_input: str = Form(""),
-    on: str = Form("samples"),
-    file: UploadFile | None = File(None),
-    user: User = Depends(require_user),
-    site: Site = Depends(site_of),
-) -> Response:
-    """Queue a run of the form's code; its page follows it."""
-    problem, _ = site.open_problem(user, problem_id)
-    back = f"/problems/{problem.id}#submit"
-    given: str | None = None
-    if on == "input":
-        if not own_input_allowed(kinds.of(problem).name):
-            raise WebError(400, "This problem's program reads no input: Run it on the samples.", back, "Back")
-        given = own_input.replace("\r\n", "\n")
-        if len(given.encode("utf-8")) > OWN_INPUT_BYTES:
-            raise WebError(413, f"Your input is over the {OWN_INPUT_BYTES // 1024} KiB a run takes.", back, "Back")
-    name, data = read_upload(site, file, source, back)
-    program = program_of(site, problem, language, name, data, back, default_language(site, user, problem))
-    record = (program.language.id, name, data, sources.as_record(program))
-    # A teacher may try as much as they like; a student by the course's cap.
-    cap = site.course.runs_per_minute if user.role == "student" else max(site.course.runs_per_minute, 1000)
-    try:
-        run_id = site.runs.ask(user.id, problem.id, record, given, cap)
-    except RunOffError:
-        raise WebError(403, "This course has no Run: submit to have your code judged.", back, "Back") from None
-    except PendingError:
-        raise WebError(429, "Your last run is still running: wait for its result.", back, "Back") from None
-    except RateError as err:
-        raise WebError(
-            429,
-            f"{err.count} runs in the last minute is the most allowed; try again in {math.ceil(err.wait_s)} s.",
-            back,
-            "Back",
-        ) from None
-    return RedirectResponse(f"{base(request)}/runs/{run_id}", status_code=303)
+# The problem page drawn again (routes/student.py's problem_view, handed to add_routes: that
+# module imports this one): status, error, source, language, and Run's own input with its refusal.
+ProblemView = Callable[..., HTMLResponse]
+TEXT_FIELDS = ("source", "own_input")  # a form's text the program reads: UTF-8, or refused
+
+
+def own_input_refusal(request: Request, problem: Problem, given: str) -> str:
+    """Why the student's own input cannot be run, in one line ("" when it can): its bytes are not
+    UTF-8 (Starlette would have read them as Latin-1), or on a function problem it is no call of
+    the signature. Asked before the run is counted, so a malformed call costs none."""
+    wrong = door.not_utf8(request.headers.get("content-type", ""), door.raw_body(request), TEXT_FIELDS)
+    if wrong == "own_input":
+        return "Your input is not UTF-8 text: save it as UTF-8 (a run reads text), then paste it again."
+    if problem.spec.signature is not None:
+        _, issue = tried.call_of(problem.spec.signature, given)
+        return f"{issue[:1].upper()}{issue[1:]}." if issue else ""
+    return ""
+
+
+def run_route(view: ProblemView) -> Callable[..., Response]:
+    """The endpoint that queues a run of the form's code; its page follows it. A refusal about
+    the student's own input shows the problem page again, the reason beside the input box."""
+
+    def start_run(
+        request: Request,
+        problem_id: str,
+        language: str = Form("auto"),
+        source: str = Form(""),
+        own_input: str = Form(""),
+        on: str = Form("samples"),
+        file: UploadFile | None = File(None),
+        user: User = Depends(require_user),
+        site: Site = Depends(site_of),
+    ) -> Response:
+        problem, assignment = site.open_problem(user, problem_id)
+        back = f"/problems/{problem.id}#submit"
+        if door.not_utf8(request.headers.get("content-type", ""), door.raw_body(request), ("source",)):
+            raise WebError(400, "The source is not UTF-8 text: save it as UTF-8 and send it again.", back, "Back")
+        given: str | None = None
+        if on == "input":
+            if not own_input_allowed(kinds.of(problem).name):
+                raise WebError(400, "This problem's program reads no input: Run it on the samples.", back, "Back")
+            given = own_input.replace("\r\n", "\n")
+            if len(given.encode("utf-8")) > OWN_INPUT_BYTES:
+                raise WebError(413, f"Your input is over the {OWN_INPUT_BYTES // 1024} KiB a run takes.", back, "Back")
+            refused = own_input_refusal(request, problem, given)
+            if refused:
+                kept = source if len(source) <= 2 * site.settings.max_source_bytes else ""
+                return view(request, site, user, problem, assignment, 400, "", kept, language, given, refused)
+        name, data = door.read_upload(site, file, source, back)
+        program = door.program_of(site, problem, language, name, data, back, door.default_language(site, user, problem))
+        record = (program.language.id, name, data, sources.as_record(program))
+        # A teacher may try as much as they like; a student by the course's cap.
+        cap = site.course.runs_per_minute if user.role == "student" else max(site.course.runs_per_minute, 1000)
+        try:
+            run_id = site.runs.ask(user.id, problem.id, record, given, cap)
+        except RunOffError:
+            raise WebError(403, "This course has no Run: submit to have your code judged.", back, "Back") from None
+        except PendingError:
+            raise WebError(429, "Your last run is still running: wait for its result.", back, "Back") from None
+        except RateError as err:
+            raise WebError(
+                429,
+                f"{err.count} runs in the last minute is the most allowed; try again in {math.ceil(err.wait_s)} s.",
+                back,
+                "Back",
+            ) from None
+        return RedirectResponse(f"{base(request)}/runs/{run_id}", status_code=303)
+
+    return start_run
 
 
 def run_page(
@@ -108,9 +140,13 @@ def run_page(
     )
 
 
-def add_routes(router: APIRouter, site: Site) -> None:
-    # The body of a submission, and the student's own input beside it.
+def add_routes(router: APIRouter, site: Site, view: ProblemView) -> None:
+    # The body of a submission, and the student's own input beside it, its bytes kept (RawRoute).
     router.add_api_route(
-        "/problems/{problem_id}/run", start_run, methods=["POST"], max_body_size=site.submit_bytes + OWN_INPUT_BYTES
+        "/problems/{problem_id}/run",
+        run_route(view),
+        methods=["POST"],
+        max_body_size=site.submit_bytes + OWN_INPUT_BYTES,
+        route_class_override=door.RawRoute,
     )
     router.add_api_route("/runs/{run_id}", run_page, methods=["GET"], response_class=HTMLResponse)

@@ -40,7 +40,7 @@
     return;
   }
   // A refused submission comes back as this page: show why beside the form, not its top.
-  var message = document.getElementById("message");
+  var message = document.getElementById("message") || document.getElementById("own-error");
   if (message) {
     message.scrollIntoView({ block: "center" });
   }

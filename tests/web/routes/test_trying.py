@@ -103,3 +103,65 @@ def test_a_run_takes_a_program_as_long_as_a_submission_and_odd_ids_are_not_found
     assert sent.status_code == 303, sent.text
     for odd in ("9223372036854775808", "0", "99999999999999999999999"):
         assert client.get(f"/runs/{odd}").status_code == 404
+
+
+def test_a_malformed_call_is_refused_beside_its_box_and_costs_no_run(tmp_path: Path) -> None:
+    """Issue 59: a call that is no call of the signature was counted (and queued) before the
+    worker refused it; now it is refused at the door, beside the input box, the input kept."""
+    client, tokens = _client(tmp_path, "runs_per_minute: 1\n")
+    _log_in(client, "ada", tokens["ada"])
+    code = "def max_sum(xs):\n    return max(xs)\n"
+    for wrong in ("max_sum(", '["x"]'):
+        sent = client.post(
+            "/problems/maxf/run", data={"language": "python3", "source": code, "on": "input", "own_input": wrong}
+        )
+        assert sent.status_code == 400 and 'id="own-error"' in sent.text, sent.text
+        kept = wrong.replace('"', "&#34;")
+        assert f">{kept}</textarea>" in sent.text  # the input kept, in its box
+        assert "def max_sum(xs):" in sent.text  # and the code
+    assert (
+        "Write the call as max_sum(...) or its arguments as a JSON list."
+        in client.post(
+            "/problems/maxf/run", data={"language": "python3", "source": code, "on": "input", "own_input": "max_sum("}
+        ).text
+    )
+    assert Runs(Store(tmp_path / "data")).get(1) is None  # nothing queued
+    # The cap of one a minute is still whole: a good call runs.
+    good = client.post(
+        "/problems/maxf/run", data={"language": "python3", "source": code, "on": "input", "own_input": "max_sum([1])"}
+    )
+    assert good.status_code == 303
+
+
+def _multipart(fields: dict[str, bytes]) -> tuple[bytes, str]:
+    boundary = "judgeboundary59"
+    body = b"".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode() + value + b"\r\n"
+        for name, value in fields.items()
+    )
+    return body + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def test_own_input_that_is_not_utf8_is_refused_never_read_as_latin1(tmp_path: Path) -> None:
+    """Starlette reads a form field that is not UTF-8 as Latin-1 without a word: b'\\xff' ran as
+    'ÿ'. The run is refused with why beside the box, multipart or urlencoded; UTF-8 runs."""
+    client, tokens = _client(tmp_path)
+    _log_in(client, "ada", tokens["ada"])
+    fields = {"language": b"python3", "source": b"print(input())\n", "on": b"input"}
+    body, kind = _multipart({**fields, "own_input": b"caf\xe9\n"})
+    sent = client.post("/problems/sums/run", content=body, headers={"content-type": kind})
+    assert sent.status_code == 400 and "Your input is not UTF-8 text" in sent.text and 'id="own-error"' in sent.text
+    plain = b"language=python3&source=print%28input%28%29%29&on=input&own_input=caf%E9"
+    sent = client.post(
+        "/problems/sums/run", content=plain, headers={"content-type": "application/x-www-form-urlencoded"}
+    )
+    assert sent.status_code == 400 and "Your input is not UTF-8 text" in sent.text
+    source, kind = _multipart({**fields, "source": b"print('\xe9')\n", "own_input": b"1\n"})
+    sent = client.post("/problems/sums/run", content=source, headers={"content-type": kind})
+    assert sent.status_code == 400 and "The source is not UTF-8 text" in sent.text
+    assert Runs(Store(tmp_path / "data")).get(1) is None
+    body, kind = _multipart({**fields, "own_input": "café\n".encode()})
+    sent = client.post("/problems/sums/run", content=body, headers={"content-type": kind})
+    assert sent.status_code == 303
+    found = Runs(Store(tmp_path / "data")).get(1)
+    assert found is not None and found.own_input == "café\n"
