@@ -79,8 +79,16 @@ def launch(
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Lms]]:
     root = tmp_path_factory.mktemp("lti")
-    problems = small_problems(root / "problems")
-    (root / "course.yaml").write_text(COURSE)
+    server, lms = serve_with_lms(root, small_problems(root / "problems"), COURSE)
+    yield server, lms
+    server.stop()
+    lms.stop()
+
+
+def serve_with_lms(root: Path, problems: Path, course: str) -> tuple[Server, Lms]:
+    """A judge serving `problems` with `course` (its course.yaml), registered with a started
+    LMS whose course c1 has a teacher t1 and students s1, s2, s3 (and an observer)."""
+    (root / "course.yaml").write_text(course)
     server = Server(problems, root / "data", extra=("--lms-retry", "1"))
     lms = Lms(server.base)
     lms.courses["c1"] = Course(
@@ -115,15 +123,16 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Lm
         str(server.data),
     )
     server.start()
-    yield server, lms
-    server.stop()
-    lms.stop()
+    return server, lms
 
 
 @pytest.fixture(scope="module")
 def linked(setup: tuple[Server, Lms]) -> tuple[Server, Lms, LtiClient]:
+    return link(*setup)
+
+
+def link(server: Server, lms: Lms) -> tuple[Server, Lms, LtiClient]:
     """The teacher's first launch offers the link; they confirm it with their judge token once."""
-    server, lms = setup
     token = server.roster("prof", teacher=True)["prof"]
     teacher = _client(server)
     offered = launch(teacher, lms, "t1")
