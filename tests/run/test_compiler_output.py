@@ -153,6 +153,10 @@ OTHERS = {
         "Main.kt:2:13: error: unresolved reference: y\n",
         "mine.kt:2:13: error: unresolved reference: y\n",
     ),
+    "scala": (
+        "Main.scala:3: error: not found: value y\n    println(y)\n            ^\none error found\n",
+        "mine.scala:3: error: not found: value y\n    println(y)\n            ^\none error found\n",
+    ),
     "javascript": (
         "/box/main.js:3\n\nSyntaxError: Unexpected end of input\n"
         "    at wrapSafe (node:internal/modules/cjs/loader:1464:18)\nNode.js v20.20.2\n",
@@ -173,7 +177,13 @@ def test_rustc_names_the_students_file_and_cuts_the_harness_block() -> None:
 @pytest.mark.parametrize("family", sorted(OTHERS))
 def test_each_compilers_places_take_the_students_names(family: str) -> None:
     given, shown = OTHERS[family]
-    box = {"go": "solution.go", "csharp": "Solution.cs", "haskell": "Main.hs", "kotlin": "Main.kt"}
+    box = {
+        "go": "solution.go",
+        "csharp": "Solution.cs",
+        "haskell": "Main.hs",
+        "kotlin": "Main.kt",
+        "scala": "Main.scala",
+    }
     student = box.get(family, "main." + {"pascal": "pas", "fortran": "f90", "ocaml": "ml", "typescript": "ts",
                                          "javascript": "js"}.get(family, ""))  # fmt: skip
     judges = ("main.go",) if family == "go" else ()

@@ -165,3 +165,16 @@ def test_own_input_that_is_not_utf8_is_refused_never_read_as_latin1(tmp_path: Pa
     assert sent.status_code == 303
     found = Runs(Store(tmp_path / "data")).get(1)
     assert found is not None and found.own_input == "café\n"
+
+
+def test_a_run_stopped_for_a_submission_says_so_on_its_page(tmp_path: Path) -> None:
+    """Issue 59: a run that gave its worker up to a classmate's submission waits, and says why."""
+    client, tokens = _client(tmp_path)
+    _log_in(client, "ada", tokens["ada"])
+    sent = client.post("/problems/sums/run", data={"language": "python3", "source": "print(4)\n"})
+    runs = Runs(Store(tmp_path / "data"))
+    taken = runs.claim(worker=1)
+    assert taken is not None and "Running" in client.get(sent.headers["location"]).text
+    assert runs.requeue(taken.claim.id, worker=1)
+    page = client.get(sent.headers["location"]).text
+    assert "Stopped for a classmate's submission, which goes first" in page
