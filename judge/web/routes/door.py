@@ -125,9 +125,9 @@ def raw_body(request: Request) -> bytes:
     return b"".join(request.scope.get(RAW, []))
 
 
-def not_utf8(content_type: str, body: bytes, names: Collection[str]) -> str | None:
-    """The first of the form's text fields `names` whose bytes are not UTF-8, if any (a form of
-    either encoding a browser sends: multipart or urlencoded). Pure."""
+def not_utf8(content_type: str, body: bytes, names: Collection[str]) -> frozenset[str]:
+    """Those of the form's text fields `names` whose bytes are not UTF-8 (a form of either
+    encoding a browser sends: multipart or urlencoded). Pure."""
     kind = content_type.split(";", 1)[0].strip().lower()
     fields: list[tuple[str, bytes]] = []
     if kind == "multipart/form-data":
@@ -144,10 +144,11 @@ def not_utf8(content_type: str, body: bytes, names: Collection[str]) -> str | No
             key, _, value = pair.partition(b"=")
             name = unquote_to_bytes(key.replace(b"+", b" ")).decode("utf-8", errors="replace")
             fields.append((name, unquote_to_bytes(value.replace(b"+", b" "))))
+    wrong = set()
     for name, data in fields:
         if name in names:
             try:
                 data.decode("utf-8")
             except UnicodeDecodeError:
-                return name
-    return None
+                wrong.add(name)
+    return frozenset(wrong)

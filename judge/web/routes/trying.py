@@ -54,12 +54,12 @@ ProblemView = Callable[..., HTMLResponse]
 TEXT_FIELDS = ("source", "own_input")  # a form's text the program reads: UTF-8, or refused
 
 
-def own_input_refusal(request: Request, problem: Problem, given: str) -> str:
+def own_input_refusal(problem: Problem, given: str, not_utf8: frozenset[str]) -> str:
     """Why the student's own input cannot be run, in one line ("" when it can): its bytes are not
     UTF-8 (Starlette would have read them as Latin-1), or on a function problem it is no call of
-    the signature. Asked before the run is counted, so a malformed call costs none."""
-    wrong = door.not_utf8(request.headers.get("content-type", ""), door.raw_body(request), TEXT_FIELDS)
-    if wrong == "own_input":
+    the signature. Asked before the run is counted, so a malformed call costs none. `not_utf8`:
+    the form's fields that are not UTF-8 (door.not_utf8)."""
+    if "own_input" in not_utf8:
         return "Your input is not UTF-8 text: save it as UTF-8 (a run reads text), then paste it again."
     if problem.spec.signature is not None:
         _, issue = tried.call_of(problem.spec.signature, given)
@@ -84,7 +84,8 @@ def run_route(view: ProblemView) -> Callable[..., Response]:
     ) -> Response:
         problem, assignment = site.open_problem(user, problem_id)
         back = f"/problems/{problem.id}#submit"
-        if door.not_utf8(request.headers.get("content-type", ""), door.raw_body(request), ("source",)):
+        wrong = door.not_utf8(request.headers.get("content-type", ""), door.raw_body(request), TEXT_FIELDS)
+        if "source" in wrong:
             raise WebError(400, "The source is not UTF-8 text: save it as UTF-8 and send it again.", back, "Back")
         given: str | None = None
         if on == "input":
@@ -93,7 +94,7 @@ def run_route(view: ProblemView) -> Callable[..., Response]:
             given = own_input.replace("\r\n", "\n")
             if len(given.encode("utf-8")) > OWN_INPUT_BYTES:
                 raise WebError(413, f"Your input is over the {OWN_INPUT_BYTES // 1024} KiB a run takes.", back, "Back")
-            refused = own_input_refusal(request, problem, given)
+            refused = own_input_refusal(problem, given, wrong)
             if refused:
                 kept = source if len(source) <= 2 * site.settings.max_source_bytes else ""
                 return view(request, site, user, problem, assignment, 400, "", kept, language, given, refused)

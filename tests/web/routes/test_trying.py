@@ -159,6 +159,9 @@ def test_own_input_that_is_not_utf8_is_refused_never_read_as_latin1(tmp_path: Pa
     source, kind = _multipart({**fields, "source": b"print('\xe9')\n", "own_input": b"1\n"})
     sent = client.post("/problems/sums/run", content=source, headers={"content-type": kind})
     assert sent.status_code == 400 and "The source is not UTF-8 text" in sent.text
+    both, kind = _multipart({"own_input": b"\xff", "language": b"python3", "source": b"#\xe9\n", "on": b"samples"})
+    sent = client.post("/problems/sums/run", content=both, headers={"content-type": kind})
+    assert sent.status_code == 400 and "The source is not UTF-8 text" in sent.text  # on the samples too
     assert Runs(Store(tmp_path / "data")).get(1) is None
     body, kind = _multipart({**fields, "own_input": "café\n".encode()})
     sent = client.post("/problems/sums/run", content=body, headers={"content-type": kind})
