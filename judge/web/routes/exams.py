@@ -28,9 +28,11 @@ def _as_error(refusal: examining.Refusal) -> WebError:
 
 
 def _assignment_of_path(site: Site, path: str) -> tuple[bool, Assignment | None]:
-    """Whether a path is an assignment's page, and whose: a problem's pages, a submission's,
-    a scoreboard's."""
+    """Whether a path is an assignment's page, and whose: a problem's pages, a submission's (its
+    page, events and API status), a scoreboard's."""
     parts = path.strip("/").split("/")
+    if parts[0] == "api":  # a submission's status by the API is its page's too
+        parts = parts[1:]
     if len(parts) >= 2 and parts[0] == "problems":
         return True, site.assignment_of(parts[1])
     if len(parts) >= 2 and parts[0] == "submissions" and parts[1].isdigit() and len(parts[1]) < 19:

@@ -115,9 +115,11 @@ def test_other_assignments_are_closed_during_the_exam_and_open_after(tmp_path: P
         and "During your exam Midterm the pages of other assignments are closed" in closed.text
     )
     assert alice.get(f"/submissions/{week1}").status_code == 403
+    assert alice.get(f"/api/submissions/{week1}").status_code == 403
     assert post_submission(alice, "eight-digits")[0] == 403
     exam.at("09:40")
     assert alice.get("/problems/eight-digits").status_code == 200
+    assert alice.get(f"/api/submissions/{week1}").status_code == 200
     assert exam.client("prof").get("/problems/eight-digits").status_code == 200  # never the teacher's
 
 
