@@ -78,10 +78,10 @@ class Tests(Kind):
         hand-out): what a submission is."""
         spec = problem.spec.tests
         assert spec is not None
-        said = (
-            f"Tests of {spec.of}: a folder or .zip of NAME.in files (NAME.ans beside each optional), at most"
-            f" {spec.max_tests} tests of at most {spec.max_test_bytes} bytes each; for a function problem, one"
-            " NAME.jsonl of calls instead, a line each: [args] -> expected.\n"
+        said = (  # short lines: a page shows it as it is, in a box of its own
+            f"Tests of {spec.of}: a folder or .zip of NAME.in files\n(NAME.ans beside each optional),\n"
+            f"at most {spec.max_tests} tests of at most {spec.max_test_bytes} bytes each;\nfor a function problem,"
+            " one NAME.jsonl of calls instead,\na line each: [args] -> expected.\n"
         )
         return [("your tests", said)]
 

@@ -101,9 +101,10 @@
   parse(text.value).forEach(add);
   if (!rows.children.length) { add({name: "01", input: "", answer: ""}); }
   rows.hidden = false;
-  document.getElementById("tests-tools").hidden = false;
-  text.hidden = true;
-  document.getElementById("source-label").hidden = true;
+  document.getElementById("tests-tools").classList.remove("hidden");
+  // The stylesheet shows every label as a block, over the hidden attribute: hidden by style.
+  text.style.display = "none";
+  document.getElementById("source-label").style.display = "none";
 
   document.getElementById("tests-add").addEventListener("click", function () {
     add({name: nextName(), input: "", answer: ""});
