@@ -84,6 +84,8 @@ def run_route(view: ProblemView) -> Callable[..., Response]:
     ) -> Response:
         problem, assignment = site.open_problem(user, problem_id)
         back = f"/problems/{problem.id}#submit"
+        if kinds.of(problem).takes_data:  # a student's tests are data, judged whole against the bugs
+            raise WebError(400, "A tests problem has no Run: submit your tests to have them judged.", back, "Back")
         wrong = door.not_utf8(request.headers.get("content-type", ""), door.raw_body(request), TEXT_FIELDS)
         if "source" in wrong:
             raise WebError(400, "The source is not UTF-8 text: save it as UTF-8 and send it again.", back, "Back")

@@ -106,6 +106,10 @@ def test_the_page_is_an_editor_of_tests_in_the_form_the_problem_under_test_takes
     # A function's tests are calls: its signature shown, the calls file's empty form in the editor.
     assert 'id="tests-signature"' in calls and "def max_sum(xs: list[int]) -&gt; int:" in calls
     assert "# Calls of maxf, one a line" in calls and 'id="tests-folder"' not in calls
+    # Nothing to Run: a crafted run of a program on a tests problem is refused, nothing queued.
+    ran = web.client.post("/problems/sums-tests/run", data={"language": "python3", "source": "print(1)\n"})
+    assert ran.status_code == 400 and "A tests problem has no Run" in ran.text
+    assert 'id="run-samples"' not in page
 
 
 @needs.mark("isolation", "python3")
