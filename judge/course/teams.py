@@ -24,7 +24,7 @@ HEADER = "team"  # a first row whose first cell is this names the columns, and i
 
 
 @dataclass(frozen=True)
-class Member:
+class Stay:
     """One stay of a student in a team, from `joined` to `left` (None: a member now)."""
 
     team: int
@@ -41,7 +41,7 @@ class Member:
 class Teams:
     """Every stay in every team, and which team each team submission was made for."""
 
-    members: tuple[Member, ...] = ()
+    members: tuple[Stay, ...] = ()
     stamped: Mapping[int, int] = field(default_factory=dict)  # submission id -> team id
 
     def credited(self, submission: int, author: str, received: float) -> frozenset[str]:
@@ -74,7 +74,7 @@ NO_TEAMS = Teams()
 
 
 @dataclass(frozen=True)
-class Listed:
+class ListedTeam:
     """A team as the teacher's file gives it."""
 
     name: str
@@ -82,11 +82,11 @@ class Listed:
     line: int
 
 
-def read_csv(text: str, source: str, roster: Collection[str], rule: TeamRule) -> tuple[Listed, ...]:
+def read_csv(text: str, source: str, roster: Collection[str], rule: TeamRule) -> tuple[ListedTeam, ...]:
     """A file of teams, a row each: the team's name, then its members' ids. Strict: an unknown
     student, a student in two teams, a name given twice, a size outside the rule's are each one
     JudgeError naming `source` and the line."""
-    listed: list[Listed] = []
+    listed: list[ListedTeam] = []
     seen: dict[str, int] = {}
     for number, row in enumerate(csv.reader(text.splitlines()), start=1):
         cells = [c.strip() for c in row if c.strip()]
@@ -109,7 +109,7 @@ def read_csv(text: str, source: str, roster: Collection[str], rule: TeamRule) ->
                 f"{source}:{number}: team {name!r} has {len(set(students))} member(s); "
                 f"this assignment takes {rule.least} to {rule.most}"
             )
-        listed.append(Listed(name, students, number))
+        listed.append(ListedTeam(name, students, number))
     return tuple(listed)
 
 

@@ -10,7 +10,7 @@ import pytest
 from judge.course import gradebook, rubric
 from judge.course.gradebook import Attempt
 from judge.course.spec import TeamRule, load_course
-from judge.course.teams import Member, Teams, locked, read_csv
+from judge.course.teams import Stay, Teams, locked, read_csv
 from judge.errors import JudgeError
 from judge.problem.spec import SpecError
 
@@ -102,12 +102,12 @@ def test_teams_lock_at_the_end_of_the_lock_minute_or_when_the_teacher_locks() ->
 
 # A team of three (alice, bob, then carol who joins late), and dave who was in it and left.
 STAYS = (
-    Member(1, "pair", "alice", t("2026-12-01 10:00")),
-    Member(1, "pair", "bob", t("2026-12-01 10:05")),
-    Member(1, "pair", "dave", t("2026-12-01 10:06"), t("2026-12-03 09:00")),
-    Member(1, "pair", "carol", t("2026-12-04 09:00")),
-    Member(2, "pair", "dave", t("2026-12-03 10:00")),
-    Member(2, "pair", "erin", t("2026-12-03 10:01")),
+    Stay(1, "pair", "alice", t("2026-12-01 10:00")),
+    Stay(1, "pair", "bob", t("2026-12-01 10:05")),
+    Stay(1, "pair", "dave", t("2026-12-01 10:06"), t("2026-12-03 09:00")),
+    Stay(1, "pair", "carol", t("2026-12-04 09:00")),
+    Stay(2, "pair", "dave", t("2026-12-03 10:00")),
+    Stay(2, "pair", "erin", t("2026-12-03 10:01")),
 )
 
 

@@ -92,12 +92,10 @@ def deadline_text(site: Site, user: User, assignment: Assignment) -> tuple[str, 
 
 
 def used_text(site: Site, user: User, assignment: Assignment | None, problem: str) -> str:
-    teamed = assignment is not None and assignment.teams is not None  # the team's quota, used by any member
-    used = (
-        site.team_book.used(assignment.id, user.id, problem)
-        if teamed and assignment
-        else site.store.used(user.id, problem)
-    )
+    if assignment is not None and assignment.teams is not None:  # the team's quota, used by any member
+        used = site.team_book.used(assignment.id, user.id, problem)
+    else:
+        used = site.store.used(user.id, problem)
     if assignment is not None and assignment.max_submissions is not None:
         return f"{used} of {assignment.max_submissions} used"
     return f"{used} used" if used else ""

@@ -8,6 +8,7 @@ is accepted only by the one it names, and a locked assignment changes no team.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -16,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from judge.course import policy
 from judge.course.spec import MINUTE, Assignment, TeamRule
-from judge.course.teams import Member, locked, members_of
+from judge.course.teams import Stay, locked, members_of
 from judge.web.routes.auth import require_grader, require_teacher, require_user
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
 from judge.web.state.accounts import User
@@ -30,7 +31,7 @@ class TeamLine:
     id: int
     name: str
     members: tuple[str, ...]
-    former: tuple[Member, ...]  # stays that ended
+    former: tuple[Stay, ...]  # stays that ended
     submissions: int
 
 
@@ -78,23 +79,24 @@ def team_page(
     )
 
 
-def _done(request: Request, assignment: Assignment) -> RedirectResponse:
+def _change(
+    request: Request, site: Site, user: User, assignment_id: str, act: Callable[[Assignment, TeamRule, float], object]
+) -> RedirectResponse:
+    """One change of teams by a student, refused with its status and reason, then the team page."""
+    assignment, rule = _teamed(site, user, assignment_id)
+    try:
+        act(assignment, rule, site.clock())
+    except TeamError as err:
+        raise WebError(err.status, str(err), f"/assignments/{assignment.id}/team", "Your team") from None
     return RedirectResponse(f"{base(request)}/assignments/{assignment.id}/team", status_code=303)
-
-
-def _refused(err: TeamError, assignment: Assignment) -> WebError:
-    return WebError(err.status, str(err), f"/assignments/{assignment.id}/team", "Your team")
 
 
 def start_team(
     request: Request, assignment_id: str, user: User = Depends(require_user), site: Site = Depends(site_of)
 ) -> RedirectResponse:
-    assignment, rule = _teamed(site, user, assignment_id)
-    try:
-        site.team_book.start(assignment.id, user.id, rule, site.clock())
-    except TeamError as err:
-        raise _refused(err, assignment) from None
-    return _done(request, assignment)
+    return _change(
+        request, site, user, assignment_id, lambda a, rule, now: site.team_book.start(a.id, user.id, rule, now)
+    )
 
 
 def invite(
@@ -104,12 +106,14 @@ def invite(
     user: User = Depends(require_user),
     site: Site = Depends(site_of),
 ) -> RedirectResponse:
-    assignment, rule = _teamed(site, user, assignment_id)
-    try:
-        site.team_book.invite(assignment.id, user.id, student.strip(), site.store.students(), rule, site.clock())
-    except TeamError as err:
-        raise _refused(err, assignment) from None
-    return _done(request, assignment)
+    roster = site.store.students()
+    return _change(
+        request,
+        site,
+        user,
+        assignment_id,
+        lambda a, rule, now: site.team_book.invite(a.id, user.id, student.strip(), roster, rule, now),
+    )
 
 
 def accept(
@@ -119,12 +123,13 @@ def accept(
     user: User = Depends(require_user),
     site: Site = Depends(site_of),
 ) -> RedirectResponse:
-    assignment, rule = _teamed(site, user, assignment_id)
-    try:
-        site.team_book.accept(assignment.id, invitation, user.id, rule, site.clock())
-    except TeamError as err:
-        raise _refused(err, assignment) from None
-    return _done(request, assignment)
+    return _change(
+        request,
+        site,
+        user,
+        assignment_id,
+        lambda a, rule, now: site.team_book.accept(a.id, invitation, user.id, rule, now),
+    )
 
 
 def decline(
@@ -134,20 +139,17 @@ def decline(
     user: User = Depends(require_user),
     site: Site = Depends(site_of),
 ) -> RedirectResponse:
-    assignment, _ = _teamed(site, user, assignment_id)
-    site.team_book.decline(assignment.id, invitation, user.id)
-    return _done(request, assignment)
+    return _change(
+        request, site, user, assignment_id, lambda a, _, __: site.team_book.decline(a.id, invitation, user.id)
+    )
 
 
 def leave(
     request: Request, assignment_id: str, user: User = Depends(require_user), site: Site = Depends(site_of)
 ) -> RedirectResponse:
-    assignment, rule = _teamed(site, user, assignment_id)
-    try:
-        site.team_book.leave(assignment.id, user.id, rule, site.clock())
-    except TeamError as err:
-        raise _refused(err, assignment) from None
-    return _done(request, assignment)
+    return _change(
+        request, site, user, assignment_id, lambda a, rule, now: site.team_book.leave(a.id, user.id, rule, now)
+    )
 
 
 def teams_page(

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from judge.course.spec import TeamRule
-from judge.course.teams import Listed, Member, Teams, locked
+from judge.course.teams import ListedTeam, Stay, Teams, locked
 from judge.errors import JudgeError
 from judge.web.state.database import Database
 
@@ -98,7 +98,7 @@ class TeamBook:
         """Every stay and every stamp, for the gradebook's rule."""
         with self.database.connect() as db:
             members = tuple(
-                Member(r["team"], r["assignment"], r["student"], r["joined"], r["left_at"])
+                Stay(r["team"], r["assignment"], r["student"], r["joined"], r["left_at"])
                 for r in db.execute("SELECT * FROM team_members ORDER BY joined, rowid")
             )
             stamped = {r["submission"]: r["team"] for r in db.execute("SELECT * FROM team_submissions")}
@@ -219,7 +219,7 @@ class TeamBook:
             rows = db.execute("SELECT * FROM team_invites WHERE team = ? ORDER BY id", (team,)).fetchall()
             return [Invite(r["id"], r["team"], r["student"], r["by"], ()) for r in rows]
 
-    def replace(self, assignment: str, listed: Sequence[Listed], now: float) -> int:
+    def replace(self, assignment: str, listed: Sequence[ListedTeam], now: float) -> int:
         """The teacher's file of teams, in one transaction: a student whose team changes leaves
         the old one (keeping what it made while they were in it) and joins the new one; one in
         no team of the file leaves theirs. How many students changed team."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judge.course.spec import TeamRule
-from judge.course.teams import Listed
+from judge.course.teams import ListedTeam
 from judge.web.state.queueing import QuotaError
 from judge.web.state.store import Store
 from judge.web.state.teams import TeamBook, TeamError
@@ -136,13 +136,13 @@ def test_one_who_left_or_whose_team_is_too_small_cannot_submit_for_it(tmp_path: 
 
 def test_the_teacher_file_moves_students_and_keeps_their_old_stays(tmp_path: Path) -> None:
     _, book = _book(tmp_path)
-    assert book.replace("a1", [Listed("red", ("ada", "bo"), 1), Listed("blue", ("cy", "di"), 2)], 1.0) == 4
-    assert book.replace("a1", [Listed("red", ("ada", "cy"), 1), Listed("blue", ("bo", "di"), 2)], 2.0) == 2
+    assert book.replace("a1", [ListedTeam("red", ("ada", "bo"), 1), ListedTeam("blue", ("cy", "di"), 2)], 1.0) == 4
+    assert book.replace("a1", [ListedTeam("red", ("ada", "cy"), 1), ListedTeam("blue", ("bo", "di"), 2)], 2.0) == 2
     teams = book.teams()
     names = book.names("a1")
     assert names[teams.team_of("a1", "bo") or 0] == "blue" and names[teams.team_of("a1", "cy") or 0] == "red"
     assert [(m.student, m.left) for m in teams.members if m.left is not None] == [("bo", 2.0), ("cy", 2.0)]
-    assert book.replace("a1", [Listed("red", ("ada", "cy"), 1)], 3.0) == 2  # bo and di are in no team now
+    assert book.replace("a1", [ListedTeam("red", ("ada", "cy"), 1)], 3.0) == 2  # bo and di are in no team now
 
 
 def _record():  # type: ignore[no-untyped-def]
