@@ -530,7 +530,7 @@ def test_a_spinning_submission_lets_a_classmate_in_between_its_cases(web_problem
         server.stop()
 
 
-def _zipped(files: dict[str, bytes]) -> bytes:
+def zipped(files: dict[str, bytes]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in files.items():
@@ -547,7 +547,7 @@ def test_a_zip_of_several_files_is_judged_and_shown_whole(server: Server, tmp_pa
     client = server.client()
     client.login("zoe", tokens["zoe"])
     folder = _two_files(tmp_path / "project")
-    archive = _zipped({f"project/{p.name}": p.read_bytes() for p in sorted(folder.iterdir())})
+    archive = zipped({f"project/{p.name}": p.read_bytes() for p in sorted(folder.iterdir())})
     reply = client.submit(PROBLEM, "sicily.zip", archive)
     assert reply.status == 303, reply.body[-400:]
     status = client.wait_done(submitted_id(reply.headers["location"]))
@@ -555,11 +555,11 @@ def test_a_zip_of_several_files_is_judged_and_shown_whole(server: Server, tmp_pa
     page = client.get(f"/submissions/{status['id']}").body
     assert "==&gt; main.cpp &lt;==" in page and "==&gt; solve.cpp &lt;==" in page
     for content, words in (
-        (_zipped({"../main.c": ACCEPTED}), "would be written outside its folder"),
-        (_zipped({"notes.txt": b"hello\n"}), "found: none"),
-        (_zipped({"a.py": b"print(1)\n", "b.py": b"print(2)\n"}), "which one runs?"),
+        (zipped({"../main.c": ACCEPTED}), "would be written outside its folder"),
+        (zipped({"notes.txt": b"hello\n"}), "found: none"),
+        (zipped({"a.py": b"print(1)\n", "b.py": b"print(2)\n"}), "which one runs?"),
         (b"PK\x03\x04 broken", "not a readable zip file"),
-        (_zipped({"main.py": b"print(1)\n", "a": b"x", "a/b.txt": b"y"}), "mine.zip: entries &#39;a&#39; and"),
+        (zipped({"main.py": b"print(1)\n", "a": b"x", "a/b.txt": b"y"}), "mine.zip: entries &#39;a&#39; and"),
     ):
         refused = client.submit(PROBLEM, "mine.zip", content)
         assert refused.status == 400 and words in refused.body, refused.body[-400:]

@@ -6,8 +6,6 @@ in one sentence, or earns nothing."""
 from __future__ import annotations
 
 import html
-import io
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from judge.web.state.store import Store
 from judge.web.worker import judge_claim
 from tests import needs
 from tests.kinds.tests import problems
+from tests.web.test_app import zipped
 
 BUGS = """  points_per_bug: 5
   max_tests: 3
@@ -139,24 +138,16 @@ def test_a_functions_calls_are_one_file_and_catch_its_bugs(web: Web) -> None:
     assert any(c.verdict == "AC" and c.message.startswith("caught by line-02") for c in record.cases)
 
 
-def zip_of(entries: dict[str, bytes]) -> bytes:
-    packed = io.BytesIO()
-    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in entries.items():
-            archive.writestr(name, data)
-    return packed.getvalue()
-
-
 def test_what_a_hostile_student_sends_is_refused_at_the_door_in_one_sentence(web: Web) -> None:
-    bomb = zip_of({"01.in": b"0" * (64 << 20)})  # 64 MiB of zeros in a few KiB
+    bomb = zipped({"01.in": b"0" * (64 << 20)})  # 64 MiB of zeros in a few KiB
     assert len(bomb) < 64 * 1024
     refused = [
         ("", ("../x.in", b"3\n1 2 3\n"), 400, "looks like a path"),
-        ("", ("tests.zip", zip_of({"../x.in": b"1\n1\n"})), 400, "../x.in"),
-        ("", ("tests.zip", zip_of({"sub/../../x.in": b"1\n1\n"})), 400, "x.in"),
+        ("", ("tests.zip", zipped({"../x.in": b"1\n1\n"})), 400, "../x.in"),
+        ("", ("tests.zip", zipped({"sub/../../x.in": b"1\n1\n"})), 400, "x.in"),
         ("", ("01.in", b"1\n" + b"9" * 70000), 413, "over the 64 KiB limit"),
         ("", ("tests.zip", bomb), 400, "unpacks to over"),
-        ("", ("tests.zip", zip_of({f"{n}.in": b"1\n1\n" for n in range(4)})), 400, "4 tests, over the cap of 3"),
+        ("", ("tests.zip", zipped({f"{n}.in": b"1\n1\n" for n in range(4)})), 400, "4 tests, over the cap of 3"),
         ("== 01.in\n1\n1\n== ../x.in\n1\n", None, 400, "line 4: '../x.in' is not a test's file name"),
         ("1\n1\n", None, 400, "your tests: line 1: a test starts with a line `== NAME.in`"),
         ("".join(f"== {n}.in\n1\n1\n" for n in range(4)), None, 400, "4 tests, over the cap of 3"),
