@@ -6,6 +6,8 @@ from __future__ import annotations
 import errno
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
@@ -385,3 +387,160 @@ def test_a_case_whose_init_fails_breaks_the_session_not_the_program(tmp_path: Pa
         for fd in (read, write):
             if fd >= 0:
                 os.close(fd)
+
+
+# What a Python process is, as seen from inside: its ids, capabilities, filter, signals, modules,
+# folder, argv, environment, descriptors, limits and stdin (printed by a call's harness).
+PYTHON_SELF = r"""
+import os, signal, sys
+with open("/proc/self/status") as status:
+    fields = dict(line.rstrip("\n").split(":\t", 1) for line in status if ":\t" in line)
+for key in ("Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp",
+            "Seccomp_filters", "SigBlk", "SigIgn", "SigCgt"):
+    print(key, fields.get(key, "").strip())
+print("modules", sorted(sys.modules))
+print("where", os.getcwd(), sys.argv, __file__, __name__, sys.path[0])
+print("env", sorted(os.environ.items()))
+print("fds", sorted(os.listdir("/proc/self/fd")))
+print("leader", os.getsid(0) == os.getpid())
+with open("/proc/self/limits") as limits:
+    print("limits", limits.read())
+print("stdin", sys.stdin.read(), sys.stdout.encoding, sys.stdin.encoding, sys.stdout.line_buffering)
+import ctypes
+print("dumpable", ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))
+"""
+
+# A call that goes for its zygote (its parent): a signal, a stop, its memory read and written
+# (where the next fork would find what it wrote), tracing it, its environment.
+AT_THE_ZYGOTE = r"""
+import ctypes, os, signal
+parent = os.getppid()
+def tried(what, act):
+    try:
+        act()
+    except OSError as err:
+        print(what, "refused", err.errno)
+    else:
+        print(what, "done")
+def write_memory():
+    with open(f"/proc/{parent}/mem", "r+b", buffering=0) as memory:
+        memory.seek(id(os) + 16)
+        memory.write(b"x")
+tried("signal", lambda: os.kill(parent, 0))
+tried("stop", lambda: os.kill(parent, signal.SIGSTOP))
+tried("kill", lambda: os.kill(parent, signal.SIGKILL))
+tried("memory", write_memory)
+tried("environment", lambda: open(f"/proc/{parent}/environ", "rb").read())
+libc = ctypes.CDLL(None, use_errno=True)
+print("trace", libc.ptrace(16, parent, 0, 0), ctypes.get_errno())  # PTRACE_ATTACH
+"""
+
+
+@contextmanager
+def _zygote_session(tmp_path: Path, script: str) -> Iterator[sandbox.CaseRunner]:
+    """A session as root whose box holds `script` as main.py, the build sealed."""
+    if not SUPPORT.active or ROOTLESS:
+        pytest.skip("a zygote needs a session as root" if ROOTLESS else SUPPORT.detail)
+    box = tmp_path / "box"
+    sandbox.prepare_box(box)
+    (box / "main.py").write_text(script)
+    sandbox.seal_build(box)
+    with sandbox.cases(box) as cases_runner:
+        assert cases_runner.session is not None
+        yield cases_runner
+
+
+LIMITS = runner.sandbox.RunLimits(2, 5, 256, 1 << 20)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("python", ["python3", "pypy3"])
+def test_a_call_forked_from_a_zygote_is_what_a_process_of_its_own_is(tmp_path: Path, python: str) -> None:
+    needs.require(python)
+    given = tmp_path / "call.in"
+    given.write_text("[1, 2]\n")
+    with _zygote_session(tmp_path, PYTHON_SELF) as cases_runner:
+        argv = [python, "-S", "main.py"]
+        forked = cases_runner.forking().run(argv, limits=LIMITS, stdin=given)
+        session_ = cases_runner.session
+        assert session_ is not None and session_.zygote is not None, session_ and session_.no_zygote
+        again = cases_runner.forking().run(argv, limits=LIMITS, stdin=given)
+        own = cases_runner.run(argv, limits=LIMITS, stdin=given)
+    assert forked.exit_code == own.exit_code == 0, (forked, own)
+    seen = forked.stdout.decode()
+    assert "Uid 65534" in seen and "CapEff 0000000000000000" in seen and "stdin [1, 2]" in seen, seen
+    assert seen == own.stdout.decode() == again.stdout.decode()
+
+
+@needs_bwrap
+def test_a_call_can_neither_signal_nor_trace_nor_write_its_zygote(tmp_path: Path) -> None:
+    with _zygote_session(tmp_path, AT_THE_ZYGOTE) as cases_runner:
+        forking = cases_runner.forking()
+        runs = [forking.run(["python3", "-S", "main.py"], limits=LIMITS) for _ in range(3)]
+        session_ = cases_runner.session
+        assert session_ is not None and session_.zygote is not None
+        kept = session_.zygote[1]
+        after = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
+        assert session_.zygote is not None and session_.zygote[1] is kept  # the same zygote, alive
+    for run in (*runs, after):
+        said = run.stdout.decode().splitlines()
+        assert said == [
+            "signal refused 1",
+            "stop refused 1",
+            "kill refused 1",
+            "memory refused 13",
+            "environment refused 13",
+            "trace -1 1",
+        ], run
+
+
+@needs_bwrap
+def test_a_zygote_that_is_gone_is_replaced_and_the_call_still_runs(tmp_path: Path) -> None:
+    with _zygote_session(tmp_path, "print(6 * 7)\n") as cases_runner:
+        forking = cases_runner.forking()
+        first = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
+        session_ = cases_runner.session
+        assert session_ is not None and session_.zygote is not None
+        kept = session_.zygote[1]
+        # its forks (a spare forked ahead) share its command line: the zygote is their parent
+        forks = [p for p in psutil.Process(session_.proc.pid).children(recursive=True) if "-c" in p.cmdline()]
+        zygotes = [p for p in forks if p.ppid() not in {fork.pid for fork in forks}]
+        assert len(zygotes) == 1, forks
+        zygotes[0].kill()  # from outside: nothing inside can
+        zygotes[0].wait(timeout=30)
+        second = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
+        third = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
+        assert session_.zygote is not None and session_.zygote[1] is not kept
+        assert not session_.broken
+    assert first.stdout == second.stdout == third.stdout == b"42\n"
+
+
+@needs_bwrap
+def test_a_new_build_gets_a_new_zygote(tmp_path: Path) -> None:
+    with _zygote_session(tmp_path, "print(1)\n") as cases_runner:
+        forking = cases_runner.forking()
+        first = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
+        session_ = cases_runner.session
+        assert session_ is not None and session_.zygote is not None
+        kept = session_.zygote[1]
+        harness = cases_runner.box / "main.py"
+        harness.unlink()  # the next submission's copy of the harness: a file of its own
+        harness.write_text("print(2)\n")
+        second = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
+        assert session_.zygote is not None and session_.zygote[1] is not kept
+    assert (first.stdout, second.stdout) == (b"1\n", b"2\n")
+
+
+@needs_bwrap
+def test_a_rootless_session_runs_each_call_as_a_process_of_its_own(tmp_path: Path) -> None:
+    """Rootless, a case's pid and mount namespaces are _fastspawn's init's, which no fork of a
+    zygote takes: each call is the interpreter's own start, as before."""
+    if not SUPPORT.active or not ROOTLESS:
+        pytest.skip("rootless only" if SUPPORT.active else SUPPORT.detail)
+    box = tmp_path / "box"
+    sandbox.prepare_box(box)
+    (box / "main.py").write_text("print(6 * 7)\n")
+    with sandbox.cases(box) as cases_runner:
+        run = cases_runner.forking().run(["python3", "-S", "main.py"], limits=LIMITS)
+        assert cases_runner.session is not None and cases_runner.session.zygote is None
+    assert run.stdout == b"42\n"

@@ -25,6 +25,9 @@ class Family:
     raises: str  # a starter's every body: the call raises until it is written
     plain: starters.Plainest  # how the decoy returns each type's plainest value
     check: checks.Check  # what is said of a module before it is compiled
+    # Each call a fork of a zygote that has the interpreter and the harness loaded (the
+    # sandbox's session, where it can), never the student's module: Python's start per call
+    forks: bool = False
 
     def program(self, api: types.Api, module: bytes) -> programs.Files:
         """(entry, files): the harness beside the student's module."""
@@ -52,7 +55,7 @@ FAMILIES = _by_name(
     Family(name="python", harness="harness_python.py", typed=programs.PYTHON_TYPES, build=programs.python_files,
            write=starters.python, raises="raise NotImplementedError", check=checks.python,
            plain=Plain(null="None", false="False", empty_list="[]", empty_dict="{{}}", returned="return {value}",
-                       made="pass", nothing="return None")),
+                       made="pass", nothing="return None"), forks=True),
     Family(name="cpp", harness="harness_cpp.hpp", typed=programs.CPP_TYPES, build=programs.cpp_files,
            write=starters.cpp, raises='throw std::logic_error("not written yet");', check=checks.nothing,
            plain=Plain(every="{}")),

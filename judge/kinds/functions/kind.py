@@ -11,6 +11,7 @@ the box.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -155,6 +156,9 @@ class Functions(Kind):
             raise JudgeError(f"{label}: the reference's function gave no value ({err})") from None
 
     def judge_case(self, job: CaseJob) -> CaseRun:
+        family = family_of(job.launch.language)
+        if job.runner is not None and family is not None and family.forks:
+            job = replace(job, runner=job.runner.forking())
         run = run_on_stdin(job)
         if isinstance(run, CaseRun):
             return run

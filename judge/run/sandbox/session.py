@@ -33,7 +33,7 @@ import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -144,6 +144,9 @@ class Session:
                 os.close(rules)
         self.broken = ""
         self.vfork = False  # whether the supervisor starts each case by vfork (_fastspawn)
+        # The zygote of the build's harness (docs/sandbox.md, A zygote): what it was started for, its channel
+        self.zygote: tuple[tuple[object, ...], socket.socket] | None = None
+        self.no_zygote = ""  # why none can start here, once one has failed to
         try:
             self._ready()
         except SandboxFailure:
@@ -182,14 +185,25 @@ class Session:
         stdin: Path | None = None,
         env: Mapping[str, str] | None = None,
         stop: Stop | None = None,
+        zygote: bool = False,
     ) -> RunResult:
+        """One case. With `zygote`, argv is a Python interpreter's command ending in a script
+        (the harness): the case is a fork of a zygote that has it loaded, where one can start."""
         if self.broken:
             raise SandboxFailure(self.broken)
         with spawn.RUN_LOCK:
             if not self.box.is_dir():
                 raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {self.box} is gone")
+            channel = self._zygote(argv) if zygote else None
+            if channel is not None:
+                try:
+                    return self._run_locked(argv, limits, stdin, env, stop, channel)
+                except (OSError, SandboxFailure):
+                    # The zygote is gone (nothing a case does should end it): this case runs
+                    # again as a process of its own, and the next call starts a new zygote.
+                    self._drop_zygote()
             try:
-                result = self._run_locked(argv, limits, stdin, env, stop)
+                result = self._run_locked(argv, limits, stdin, env, stop, self.control)
             except OSError as err:
                 where = f" ({err.filename})" if err.filename else ""
                 self.broken = f"the sandbox failed to run {Path(argv[0]).name}: {err.strerror or err}{where}"
@@ -205,6 +219,7 @@ class Session:
         stdin: Path | None,
         env: Mapping[str, str] | None,
         stop: Stop | None,
+        channel: socket.socket,
     ) -> RunResult:
         memory_bytes = limits.memory_mib * 1024 * 1024
         group = spawn.measured_group(self.layers.cgroup_version, limits)  # as on the per-case path
@@ -232,7 +247,7 @@ class Session:
             cpu_base = group.cpu_seconds()
             start = time.monotonic()
             # The cgroup's files go along as the group keeps them (not closed here).
-            socket.send_fds(self.control, [json.dumps(request).encode()], [held, *handed, *group.join_fds()])
+            socket.send_fds(channel, [json.dumps(request).encode()], [held, *handed, *group.join_fds()])
             for fd in handed:  # the supervisor has its own copies from here
                 os.close(fd)
             handed = []
@@ -249,9 +264,7 @@ class Session:
         def kill(timeout: float) -> None:
             group.kill_all(timeout=timeout)
 
-        watch = Watch(
-            kill, self.control.fileno(), None, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop
-        )
+        watch = Watch(kill, channel.fileno(), None, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
         try:
             # The supervisor says "started" once it has forked (not waited for: the judge
             # gets on meanwhile), then the wait status; an "error" or its end breaks the session.
@@ -259,7 +272,7 @@ class Session:
                 watch.read()
                 while True:
                     try:
-                        data = self.control.recv(4096, socket.MSG_DONTWAIT)
+                        data = channel.recv(4096, socket.MSG_DONTWAIT)
                     except BlockingIOError:
                         break
                     message = json.loads(data) if data else {}
@@ -267,8 +280,10 @@ class Session:
                         ended.append(int(message["status"]))
                         break
                     if "started" not in message:
-                        self.broken = f"the sandbox's supervisor failed: {message.get('error') or 'it ended'}"
-                        raise SandboxFailure(self.broken)
+                        said = f"the sandbox's supervisor failed: {message.get('error') or 'it ended'}"
+                        if channel is self.control:
+                            self.broken = said
+                        raise SandboxFailure(said)
                 if not ended:
                     watch.poll()
             return watch.finish(ended[0], None, False, 0)
@@ -280,8 +295,53 @@ class Session:
             os.close(held)
             spawn.release_group(group)
 
+    def _zygote(self, argv: Sequence[str]) -> socket.socket | None:
+        """The channel of a zygote for `argv` (an interpreter's command, then the harness), started
+        for this build's harness if it has none yet; None where none can be had (then each case
+        is a process of its own, as before)."""
+        if self.isolated or self.no_zygote or len(argv) < 2 or not _options(argv[1:-1]):
+            return None
+        try:
+            harness = (self.box / argv[-1]).stat()
+        except OSError:
+            return None
+        # A new build is a new copy of the harness: a zygote per submission, never one of another's
+        key = (tuple(argv), harness.st_ino, harness.st_ctime_ns)
+        if self.zygote is not None and self.zygote[0] == key:
+            return self.zygote[1]
+        self._drop_zygote()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        request = {
+            "zygote": list(argv[:-1]),
+            "harness": f"{BOX_MOUNT}/{argv[-1]}",
+            "env": spawn.run_environment(None, BOX_MOUNT, self.layers.path),
+        }
+        try:
+            socket.send_fds(self.control, [json.dumps(request).encode()], [theirs.fileno()])
+            theirs.close()
+            said = _answer(self.control)
+            if "zygote" not in said:
+                raise OSError(said.get("error") or "the supervisor ended")
+            ready = _answer(ours)
+            if "ready" not in ready:
+                raise OSError(ready.get("error") or f"it ended: {self._stderr() or 'no word'}")
+        except (OSError, TimeoutError, ValueError) as err:
+            theirs.close()
+            ours.close()
+            self.no_zygote = f"a zygote could not start: {err}"
+            return None
+        self.zygote = (key, ours)
+        return ours
+
+    def _drop_zygote(self) -> None:
+        """End the zygote: its channel closed, it returns and exits (the supervisor reaps it)."""
+        if self.zygote is not None:
+            self.zygote[1].close()
+            self.zygote = None
+
     def close(self) -> None:
         """End the supervisor and its namespaces (bubblewrap's pid 1 takes every process along)."""
+        self._drop_zygote()
         self.control.close()
         try:
             self.proc.wait(timeout=2)
@@ -305,13 +365,35 @@ _SUPERVISOR = os.path.realpath(supervisor.__file__)
 _SUPERVISOR_MOUNT = "/tmp/judge-supervisor.py"
 
 
+def _answer(channel: socket.socket) -> dict[str, object]:
+    """The next word on `channel` (an empty one when it ended), waited for as long as a start."""
+    channel.settimeout(_START_S)
+    try:
+        said = json.loads(channel.recv(4096) or b"{}")
+    finally:
+        channel.settimeout(None)
+    return said if isinstance(said, dict) else {}
+
+
+def _options(parts: Sequence[str]) -> bool:
+    """Whether an interpreter's arguments before its script are all options of its own (-S)."""
+    return all(part.startswith("-") and part not in ("-c", "-m") for part in parts)
+
+
 @dataclass(frozen=True)
 class CaseRunner:
-    """What runs the cases of one submission in its box: a session, or a sandbox per case."""
+    """What runs the cases of one submission in its box: a session, or a sandbox per case.
+    With `zygote`, each case's argv is a Python interpreter's, ending in the script to run,
+    and where the session can, each case is a fork of a zygote that has the script loaded."""
 
     box: Path
     session: Session | None
     layers: Layers
+    zygote: bool = False
+
+    def forking(self) -> CaseRunner:
+        """This runner, its cases forked from a zygote of their script where the session can."""
+        return replace(self, zygote=True)
 
     def run(
         self,
@@ -324,7 +406,7 @@ class CaseRunner:
     ) -> RunResult:
         if self.session is not None and not self.session.broken:
             try:
-                return self.session.run(argv, limits=limits, stdin=stdin, env=env, stop=stop)
+                return self.session.run(argv, limits=limits, stdin=stdin, env=env, stop=stop, zygote=self.zygote)
             except SandboxFailure:
                 if not self.box.is_dir() or not self.session.broken:
                     raise  # the box is gone: no sandbox could run the case

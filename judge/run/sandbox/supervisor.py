@@ -22,7 +22,13 @@ in a pid and mount namespace of its own under an init that shares the supervisor
 the call returns once the case has ended, with the program's wait status. The supervisor is
 not dumpable, so no process of its user may trace it or read its memory.
 
-Without it, the fork is made ahead: once a case's program has ended, a spare child is
+A zygote is this file again, run by a case's Python interpreter (python3, pypy3) that the
+supervisor starts for a function problem's calls (session.Session._zygote): it compiles the
+build's harness and, for each call, forks a child that takes the same steps and then runs the
+harness instead of an exec, so that a call costs a fork, not an interpreter's start. It never
+runs a student's code itself; the child does, as the case's user.
+
+Without _fastspawn, the fork is made ahead: once a case's program has ended, a spare child is
 forked, which waits for the next request on a socket of its own. Forking an interpreter costs
 about a millisecond (its page tables, then copy-on-write faults); made while the judge reads
 the last result, it is off the path of the next case when the judge is slower than the fork.
@@ -31,6 +37,7 @@ the last result, it is off the path of the next case when the judge is slower th
 from __future__ import annotations
 
 import array  # noqa: F401  (socket.recv_fds imports it: loaded now, before /tmp is replaced)
+import contextlib
 import ctypes
 import json
 import os
@@ -39,6 +46,10 @@ import select
 import signal
 import socket
 import sys
+
+TYPE_CHECKING = False  # typing's import would cost every zygote's start
+if TYPE_CHECKING:
+    from types import CodeType
 
 _PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
@@ -63,7 +74,8 @@ def _fresh_tmpfs(libc: ctypes.CDLL, size: int) -> None:
 
 
 def _child(request: dict[str, object], fds: list[int]) -> None:
-    """Between fork and exec: the case's cgroup, descriptors, limits and user. Never returns."""
+    """Between fork and exec: the case's cgroup, descriptors, limits and user. Never returns.
+    In a zygote, the harness it loaded runs instead of the exec (_run_harness)."""
     argv = [str(part) for part in request["argv"]]  # type: ignore[attr-defined]
     try:
         stdin, stdout, stderr, *joins = fds
@@ -90,12 +102,110 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
             os.setuid(uid)  # from root: every capability goes with it
         os.chdir(str(request["cwd"]))
         env = {str(k): str(v) for k, v in request["env"].items()}  # type: ignore[attr-defined]
-        os.execvpe(argv[0], argv, env)
+        if _harness is None:
+            os.execvpe(argv[0], argv, env)
     except BaseException as err:  # the program could not start: say why where its stderr goes
         try:
             os.write(2, f"judge: cannot run {argv[0] if argv else '?'}: {err}\n".encode())
         finally:
             os._exit(127)
+    _run_harness(_harness, argv[-1], env)
+
+
+# A zygote (main's `harness`): the harness's code, compiled at its start from the build's copy,
+# and the modules a fresh interpreter has (its boot's), so that a child drops the zygote's own.
+_harness: CodeType | None = None
+_FRESH_MODULES: frozenset[str] = frozenset(globals().get("FRESH_MODULES", ()))
+# How a zygote starts (`python -I -c _BOOT ...`, this file's text on descriptor 4): the modules
+# the interpreter loaded before any of ours are noted, then this file runs as the supervisor does.
+_BOOT = (
+    "import sys\nfresh = frozenset(sys.modules)\nimport os\nwith os.fdopen(4, 'rb') as text:\n    source = text.read()\n"
+    "exec(compile(source, 'judge-zygote', 'exec'), {'__name__': '__main__', 'FRESH_MODULES': fresh})\n"
+)
+
+
+def _run_harness(code: CodeType, script: str, env: dict[str, str]) -> None:
+    """In a zygote's child, now the case's user with the case's limits: the harness as a fresh
+    `python script` would run it (its environment, argv, path, signals and __main__). Never returns."""
+    signal.set_wakeup_fd(-1)  # the zygote's wake-up pipe is closed here: no signal's byte to a reused fd
+    ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # as after an exec: the program's own
+    os.environ.clear()
+    os.environ.update(env)
+    for name in set(sys.modules) - _FRESH_MODULES:  # a module of the student's own name is theirs
+        del sys.modules[name]
+    path = os.path.join(os.getcwd(), script)
+    sys.argv = [script]
+    sys.path[:0] = [os.path.dirname(path)]
+    for signum in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(signum, signal.SIG_IGN)  # as Python's start sets them
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    main = type(sys)("__main__")
+    main.__file__ = path
+    sys.modules["__main__"] = main
+    status = 0
+    try:
+        exec(code, main.__dict__)
+    except SystemExit as end:
+        status = end.code if isinstance(end.code, int) else int(end.code is not None)
+        if end.code is not None and not isinstance(end.code, int):
+            print(end.code, file=sys.stderr)
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        status = 1
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+    os._exit(status)
+
+
+def _load_harness(path: str) -> CodeType:
+    """The harness's code, compiled (never run) as the zygote starts: the judge's file in the
+    build, which no case can change (the build is sealed)."""
+    with open(path, "rb") as source:
+        return compile(source.read(), path, "exec")
+
+
+def _start_zygote(request: dict[str, object], fds: list[int], source: str, tmp_bytes: int) -> int:
+    """Fork and exec a zygote (the case's interpreter running this file with the harness loaded),
+    root with the supervisor's capabilities, on the channel in `fds`; its pid."""
+    command = [str(part) for part in request["zygote"]]  # type: ignore[attr-defined]
+    env = {str(k): str(v) for k, v in request["env"].items()}  # type: ignore[attr-defined]
+    if len(fds) != 1 or not command:
+        raise ValueError("a zygote takes one channel and a command")
+    text_r, text_w = os.pipe()
+    try:  # far below a pipe's buffer: written whole before the zygote starts
+        os.write(text_w, source.encode())
+    finally:
+        os.close(text_w)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            devnull = os.open(os.devnull, os.O_RDWR)
+            os.dup2(devnull, 0)
+            os.dup2(devnull, 1)  # 2 stays the supervisor's: the judge reads it
+            os.dup2(fds[0], 3)
+            os.dup2(text_r, 4)
+            for fd in (3, 4):
+                os.set_inheritable(fd, True)
+            os.closerange(5, 1 << 16)
+            os.chdir("/")  # never the box: nothing of a student's is on its path (-I)
+            # No stack limit in its start, so the kernel lays out its memory leaving the stack
+            # room to grow; each child then takes its case's limit, as an exec'd program has.
+            hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+            resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
+            harness = str(request["harness"])
+            argv = [*command, "-I", "-c", _BOOT, "3", str(tmp_bytes), "", "0", harness]
+            os.execvpe(command[0], argv, env)
+        finally:
+            os._exit(127)
+    os.close(text_r)
+    os.close(fds[0])
+    return pid
 
 
 class _Spec:
@@ -152,7 +262,12 @@ def _spawn_fast(fast: object, request: dict[str, object], fds: list[int], isolat
     return int(pid), int(status)
 
 
-def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str = "") -> None:
+def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str = "", harness: str = "") -> None:
+    """Serve the judge's requests on `control_fd`. With `harness` this process is a zygote: it
+    compiles that file and runs it in each case's child instead of an exec (_run_harness)."""
+    global _harness
+    _harness = _load_harness(harness) if harness else None
+    source = "" if harness else _own_source()  # for the zygotes it starts (read now: /tmp goes below)
     fast = _load_fast(fast_path)
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -179,7 +294,7 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
         _fresh_tmpfs(libc, tmp_bytes)
     control.send(json.dumps({"ready": os.getpid(), "vfork": fast is not None}).encode())
     running = 0  # the pid of the case's program while it runs
-    fresh = True
+    fresh = not harness  # a zygote's /tmp is the session's, which the supervisor's cases used too
     spare: tuple[int, socket.socket] | None = None  # the next case's child, forked ahead
     while True:
         readable, _, _ = select.select([control.fileno(), wake_r], [], [])
@@ -206,6 +321,11 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
         if not data:
             return  # the judge closed the session
         request = json.loads(data)
+        if "zygote" in request:
+            # Rootless, a case's namespaces are _fastspawn's init's alone: no zygote there
+            _answer_zygote(control, request, fds, "" if isolate else source, tmp_bytes)
+            fresh = False  # its calls write the /tmp this process would hand the next case
+            continue
         ended = -1  # isolate: the program's wait status (the case ends within the call)
         try:
             if isolate:
@@ -240,6 +360,25 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
             control.send(json.dumps({"status": ended}).encode())
         else:
             running = pid
+
+
+def _answer_zygote(
+    control: socket.socket, request: dict[str, object], fds: list[int], source: str, tmp_bytes: int
+) -> None:
+    """Start the zygote asked for and say its pid, or why not."""
+    try:
+        if not source:
+            raise ValueError("no zygote here")
+        control.send(json.dumps({"zygote": _start_zygote(request, fds, source, tmp_bytes)}).encode())
+    except (OSError, ValueError, TypeError, KeyError) as err:
+        for fd in fds:
+            os.close(fd)
+        control.send(json.dumps({"error": str(err)}).encode())
+
+
+def _own_source() -> str:
+    with open(sys.argv[0], encoding="utf-8") as own:
+        return own.read()
 
 
 def _prefork(control: socket.socket, wake: tuple[int, int]) -> tuple[int, socket.socket] | None:
@@ -283,4 +422,4 @@ def _hand(spare: tuple[int, socket.socket], data: bytes, fds: list[int]) -> int:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]), *sys.argv[3:5])
+    main(int(sys.argv[1]), int(sys.argv[2]), *sys.argv[3:6])
