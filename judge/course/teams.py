@@ -43,6 +43,14 @@ class Teams:
 
     members: tuple[Stay, ...] = ()
     stamped: Mapping[int, int] = field(default_factory=dict)  # submission id -> team id
+    by_team: Mapping[int, tuple[Stay, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Each team's stays at hand: a class's gradebook asks this of every submission.
+        index: dict[int, list[Stay]] = {}
+        for stay in self.members:
+            index.setdefault(stay.team, []).append(stay)
+        object.__setattr__(self, "by_team", {team: tuple(stays) for team, stays in index.items()})
 
     def credited(self, submission: int, author: str, received: float) -> frozenset[str]:
         """Whom a submission counts for: its author alone, or by the team rule above."""
@@ -50,7 +58,7 @@ class Teams:
         if team is None:
             return frozenset((author,))
         return frozenset(
-            (author, *(m.student for m in self.members if m.team == team and (m.left is None or m.during(received))))
+            (author, *(m.student for m in self.by_team.get(team, ()) if m.left is None or m.during(received)))
         )
 
     def team_of(self, assignment: str, student: str) -> int | None:

@@ -238,9 +238,10 @@ class Site:
         """A student's submissions and those that count for them by the team rule (a teammate's),
         newest first."""
         teams = self.team_book.teams()
-        if not any(m.student == user.id for m in teams.members):
+        theirs = {m.team for m in teams.members if m.student == user.id}
+        if not theirs:
             return self.store.of_student(user.id)
-        ids = {s for s, t in teams.stamped.items() if any(m.team == t and m.student == user.id for m in teams.members)}
+        ids = {s for s, t in teams.stamped.items() if t in theirs}
         rows = self.store.of_student(user.id) + [r for r in self.store.many(ids) if r.student != user.id]
         counted = [r for r in rows if user.id in teams.credited(r.id, r.student, r.created)]
         return sorted(counted, key=lambda r: -r.id)
