@@ -6,6 +6,7 @@ in one sentence, or earns nothing."""
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 import pytest
@@ -42,9 +43,15 @@ tests:
 COURSE = """title: Testing
 assignments:
   - id: w1
-    name: Week 1
-    problems: [sums-tests, sums-count, maxf-tests]
+    title: Week 1
+    problems: [sums-tests, sums-count]
     feedback: cases
+  - id: w2
+    title: Week 2
+    problems: [maxf-tests]
+    due: 2026-12-01 23:59
+    late: {penalty_per_day: 10, until: 2099-12-31 23:59}
+    max_submissions: 1
 """
 THOROUGH = "== 01.in\n3\n-5 -1 -8\n\n== 02.in\n1\n7\n== 02.ans\n7\n"
 
@@ -63,7 +70,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for pid in ("sums", "maxf", "sums-tests", "sums-count", "maxf-tests"):
         made = load_problem(root / pid)
         write(made, generate(made, TableStore()))
-    (root / "course.yaml").write_text(COURSE)
+    (root.parent / "course.yaml").write_text(COURSE)
     return root
 
 
@@ -172,6 +179,30 @@ def test_a_test_that_would_have_a_bug_read_files_earns_nothing(web: Web) -> None
     record = web.judge_next()
     assert record.score == 0.0 and all(c.verdict != "AC" for c in record.cases)
     assert "root:" not in repr(record)
+
+
+def finished(web: Web, problem: str, score: float, cases: tuple[results.CaseRecord, ...] = ()) -> int:
+    """The queued submission finished with a record of this score out of 10 (no sandbox)."""
+    claim = web.store.claim(worker=1)
+    assert claim is not None and claim.problem == problem
+    groups = tuple(results.GroupRecord(c.group, 5, 5 if c.verdict == "AC" else 0, 1, 1) for c in cases)
+    verdict = "AC" if score == 10 else "WA"
+    record = results.GradeRecord(
+        "ada", problem, claim.filename, "tests", "h", verdict, score, 10.0, "", "bwrap", "", cases, groups
+    )
+    web.store.finish(claim, record)
+    return claim.id
+
+
+def test_tests_go_the_one_submission_path_late_and_quota_included(web: Web) -> None:
+    status, _ = web.send("maxf-tests", "[[1, 2]]\n")
+    assert status == 303
+    finished(web, "maxf-tests", 10.0)
+    # Late (due on 1 Dec; 10% a started day since), and counted so by the gradebook's rule.
+    page = web.client.get("/problems/maxf-tests").text
+    assert re.search(r'<td class="mark"><b>counts</b> late -\d+%</td>', page), page[page.find('id="mine"') :]
+    status, said = web.send("maxf-tests", "[[1, 2]]\n")
+    assert status == 429 and "No submissions left for maxf-tests: 1 of 1 used" in said
 
 
 def test_a_count_names_no_bug_even_where_its_assignment_shows_cases(web: Web) -> None:
