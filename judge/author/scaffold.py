@@ -118,6 +118,7 @@ def create(
 def _suite_of(problems_dir: Path, kind: str, subject: str) -> list[tuple[str, bytes]]:
     """(path, content) of a tests problem's first suite: the public cases of the problem under
     test, which the teacher extends until it catches every bug; none for other kinds."""
+    from judge.kinds.tests.matrix import refusal
     from judge.problem import testdata
 
     testing = [k.name for k in kinds.KINDS.values() if k.takes_data]
@@ -132,6 +133,8 @@ def _suite_of(problems_dir: Path, kind: str, subject: str) -> list[tuple[str, by
     if not (problems_dir / subject).is_dir():
         raise JudgeError(f"--for {subject}: no problem {subject!r} in {problems_dir}")
     tested = kinds.load_problem(problems_dir / subject)
+    if not kinds.of(tested).solves:
+        raise JudgeError(f"--for {subject}: {refusal(kinds.of(tested).name)}")
     public = [case for case in testdata.load_cases(tested) if case.public]
     if not public:
         raise JudgeError(f"--for {subject}: it has no public cases to start the suite from (run `judge gen {subject}`)")

@@ -71,8 +71,18 @@ class Subject:
     validators: tuple[Built, ...]
 
 
+def refusal(kind_name: str) -> str:
+    """Why a problem of this kind cannot be under test: its reference makes no answer of an input."""
+    return (
+        f"a {kind_name} problem cannot be under test yet: a student's test is an input whose answer its"
+        " reference makes (stdio and function problems)"
+    )
+
+
 def subject(target: Problem, kind: Kind) -> Subject:
     """Build (once, cached) the reference and validators of the problem under test."""
+    if not kind.solves:  # a unit problem's tests are pytest files, an interactive one's a dialogue
+        raise JudgeError(f"{target.spec_path}: {refusal(kind.name)}")
     if target.builtin:
         raise JudgeError(
             f"{target.spec_path}: a problem with a built-in reference cannot be tested (it needs a program)"

@@ -241,3 +241,28 @@ def test_the_statement_pages_show_what_to_submit_not_the_bugs(root: Path) -> Non
     assert [s.name for s in samples] == ["your tests"]
     assert "at most 20 tests" in samples[0].input
     assert not any("empty" in s.input.lower() or "crash" in s.input.lower() for s in samples)
+
+
+def test_a_problem_whose_reference_makes_no_answers_cannot_be_under_test_yet(tmp_path: Path) -> None:
+    """A unit problem (its tests are pytest files) is refused in one line by judge new, and a
+    tests problem written for it by hand by its judging (verify, grade), never a traceback."""
+    from judge.author import scaffold
+    from judge.author.making import generate, write
+    from judge.grade.runner import judge_data
+    from judge.problem.tables import TableStore
+
+    scaffold.create(tmp_path, "stack", "python3", kind="unit")
+    unit_made = kinds.load_problem(tmp_path / "stack")
+    write(unit_made, generate(unit_made, TableStore()))
+    refused = "a unit problem cannot be under test yet: a student's test is an input whose answer its reference makes"
+    with pytest.raises(JudgeError, match=r"^--for stack: " + refused):
+        scaffold.create(tmp_path, "stack-tests", "python3", kind="tests", subject="stack")
+    assert not (tmp_path / "stack-tests").exists()
+    here = tmp_path / "by-hand"
+    (here / "suite").mkdir(parents=True)
+    (here / "suite" / "01.in").write_text("anything\n")
+    (here / "statement.md").write_text("# Tests of stack\n")
+    (here / "problem.yaml").write_text(problems.TESTS_SPEC.format(id="by-hand", extra="").replace("sums", "stack"))
+    problem = kinds.load_problem(here)
+    with pytest.raises(JudgeError, match=r"stack/problem.yaml: " + refused):
+        judge_data(problem, "mine", ("01.in", b"anything\n"))
