@@ -119,20 +119,29 @@ _FRESH_MODULES: frozenset[str] = frozenset(globals().get("FRESH_MODULES", ()))
 # How a zygote starts (`python -I -c _BOOT ...`, this file's text on descriptor 4): the modules
 # the interpreter loaded before any of ours are noted, then this file runs as the supervisor does.
 _BOOT = (
-    "import sys\nfresh = frozenset(sys.modules)\nimport os\nwith os.fdopen(4, 'rb') as text:\n    source = text.read()\n"
+    "import sys, os\nfresh = frozenset(sys.modules)\nwith os.fdopen(4, 'rb') as text:\n    source = text.read()\n"
     "exec(compile(source, 'judge-zygote', 'exec'), {'__name__': '__main__', 'FRESH_MODULES': fresh})\n"
 )
+
+
+def _as_fresh() -> None:
+    """In a zygote's fork, what of a fresh interpreter is no case's: no wake-up pipe of the
+    zygote's (closed here: no signal's byte to a reused descriptor), and only the modules a
+    fresh one has (a module of the student's own name is theirs). Done again in the call for
+    what the steps since loaded; the box goes on sys.path only once the fork is the case's user."""
+    signal.set_wakeup_fd(-1)
+    for name in set(sys.modules) - _FRESH_MODULES:
+        del sys.modules[name]
 
 
 def _run_harness(code: CodeType, script: str, env: dict[str, str]) -> None:
     """In a zygote's child, now the case's user with the case's limits: the harness as a fresh
     `python script` would run it (its environment, argv, path, signals and __main__). Never returns."""
-    signal.set_wakeup_fd(-1)  # the zygote's wake-up pipe is closed here: no signal's byte to a reused fd
     ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # as after an exec: the program's own
-    os.environ.clear()
-    os.environ.update(env)
-    for name in set(sys.modules) - _FRESH_MODULES:  # a module of the student's own name is theirs
-        del sys.modules[name]
+    _as_fresh()
+    if dict(os.environ) != env:  # the zygote's own is a case's, most often
+        os.environ.clear()
+        os.environ.update(env)
     path = os.path.join(os.getcwd(), script)
     sys.argv = [script]
     sys.path[:0] = [os.path.dirname(path)]
@@ -401,6 +410,9 @@ def _prefork(control: socket.socket, wake: tuple[int, int]) -> tuple[int, socket
             ours.close()
             for fd in wake:
                 os.close(fd)
+            # Off the call's path where the steps load nothing again (PyPy's ctypes would, anew)
+            if _harness is not None and sys.implementation.name == "cpython":
+                _as_fresh()
             data, fds, _, _ = socket.recv_fds(theirs, 1 << 20, 16)
         except BaseException:
             os._exit(127)
