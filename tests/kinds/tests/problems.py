@@ -40,11 +40,19 @@ def make(root: Path, tests_id: str = "sums-tests", extra: str = "") -> Path:
             if text is not None:
                 (target / "solutions" / relative).parent.mkdir(parents=True, exist_ok=True)
                 (target / "solutions" / relative).write_text(text)
+    return tests_of(root, tests_id, "sums", "3\n-5 -1 -8\n", extra)
+
+
+def tests_of(root: Path, tests_id: str, subject: str, first: str, extra: str = "") -> Path:
+    """root/<tests_id>, a tests problem for root/<subject>, its suite one test (`first`)."""
     here = root / tests_id
     (here / "suite").mkdir(parents=True)
-    (here / "suite" / "01.in").write_text("3\n-5 -1 -8\n")
-    (here / "statement.md").write_text("# Tests of sums\n\nWrite tests that catch the bugs.\n")
-    (here / "problem.yaml").write_text(TESTS_SPEC.format(id=tests_id, extra=extra))
+    (here / "suite" / "01.in").write_text(first)
+    (here / "statement.md").write_text(f"# Tests of {subject}\n\nWrite tests that catch the bugs.\n")
+    spec = TESTS_SPEC.format(id=tests_id, extra=extra)
+    (here / "problem.yaml").write_text(
+        spec.replace("for: sums", f"for: {subject}").replace(" of sums", f" of {subject}")
+    )
     return here
 
 

@@ -141,11 +141,7 @@ def test_a_function_problem_is_tested_by_calls_a_line_each(root: Path) -> None:
     from judge.author import scaffold
 
     scaffold.create(root, "maxfn", "python3", kind="functions")
-    here = root / "maxfn-tests"
-    (here / "suite").mkdir(parents=True)
-    (here / "suite" / "01.in").write_text("[[-5, -1, -8]]\n")
-    (here / "statement.md").write_text("# Tests of maxfn\n")
-    (here / "problem.yaml").write_text(problems.TESTS_SPEC.format(id="maxfn-tests", extra="").replace("sums", "maxfn"))
+    here = problems.tests_of(root, "maxfn-tests", "maxfn", "[[-5, -1, -8]]\n")
     problem = kinds.load_problem(here)
     calls = '[[1, 2, 3]] -> 6\n[[-5, -1, -8]]\n\n[[1, 2]] -> 4\n["x"]\n'
     folder = problems.write_tests(root / "students" / "calls", {"mine.jsonl": calls})
@@ -258,11 +254,7 @@ def test_a_problem_whose_reference_makes_no_answers_cannot_be_under_test_yet(tmp
     with pytest.raises(JudgeError, match=r"^--for stack: " + refused):
         scaffold.create(tmp_path, "stack-tests", "python3", kind="tests", subject="stack")
     assert not (tmp_path / "stack-tests").exists()
-    here = tmp_path / "by-hand"
-    (here / "suite").mkdir(parents=True)
-    (here / "suite" / "01.in").write_text("anything\n")
-    (here / "statement.md").write_text("# Tests of stack\n")
-    (here / "problem.yaml").write_text(problems.TESTS_SPEC.format(id="by-hand", extra="").replace("sums", "stack"))
+    here = problems.tests_of(tmp_path, "by-hand", "stack", "anything\n")
     problem = kinds.load_problem(here)
     with pytest.raises(JudgeError, match=r"stack/problem.yaml: " + refused):
         judge_data(problem, "mine", ("01.in", b"anything\n"))

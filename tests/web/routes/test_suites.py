@@ -31,15 +31,6 @@ BUGS = """  points_per_bug: 5
     - {path: solutions/run_time_error/crash_on_one.py}
 """
 COUNT = BUGS + "  shows: count\n"
-CALLS = """id: maxf-tests
-title: Tests of maxf
-source: the judge's tests
-limits: {time_s: 1.0, memory_mib: 256}
-kind: tests
-reference: suite
-tests:
-  for: maxf
-"""
 COURSE = """title: Testing
 assignments:
   - id: w1
@@ -63,10 +54,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     problems.make(root, "sums-tests", BUGS)
     problems.make(root, "sums-count", COUNT)
     scaffold.create(root, "maxf", "python3", kind="functions")
-    (root / "maxf-tests" / "suite").mkdir(parents=True)
-    (root / "maxf-tests" / "suite" / "calls.jsonl").write_text("[[-5, -1, -8]]\n")
-    (root / "maxf-tests" / "statement.md").write_text("# Tests of maxf\n\nCatch its bugs.\n")
-    (root / "maxf-tests" / "problem.yaml").write_text(CALLS)
+    problems.tests_of(root, "maxf-tests", "maxf", "[[-5, -1, -8]]\n")
     for pid in ("sums", "maxf", "sums-tests", "sums-count", "maxf-tests"):
         made = load_problem(root / pid)
         write(made, generate(made, TableStore()))
