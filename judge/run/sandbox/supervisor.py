@@ -304,7 +304,8 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
     control.send(json.dumps({"ready": os.getpid(), "vfork": fast is not None}).encode())
     running = 0  # the pid of the case's program while it runs
     fresh = not harness  # a zygote's /tmp is the session's, which the supervisor's cases used too
-    spare: tuple[int, socket.socket] | None = None  # the next case's child, forked ahead
+    # The next case's child, forked ahead (a zygote's first call's too: it is asked for at once)
+    spare = _prefork(control, (wake_r, wake_w)) if harness else None
     while True:
         readable, _, _ = select.select([control.fileno(), wake_r], [], [])
         if wake_r in readable:
