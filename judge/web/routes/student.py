@@ -28,7 +28,7 @@ from judge.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
 from judge.web import examining
-from judge.web.routes import suites, trying
+from judge.web.routes import door, suites, trying
 from judge.web.routes.auth import require_user
 from judge.web.routes.door import default_language, program_of, read_upload
 from judge.web.routes.site import FORM_BYTES, Site, WebError, base, site_of
@@ -310,11 +310,17 @@ def submit(
     site: Site = Depends(site_of),
 ) -> Response:
     problem, assignment = site.open_problem(user, problem_id)
+    # Starlette reads a field that is not UTF-8 as Latin-1 without a word: the bytes tell.
+    garbled = bool(door.not_utf8(request.headers.get("content-type", ""), door.raw_body(request), ("source",)))
     try:
+        if garbled:
+            back = f"/problems/{problem.id}#submit"
+            raise WebError(400, "The source is not UTF-8 text: save it as UTF-8 and send it again.", back)
         submission_id = _accept(site, user, problem, assignment, language, source, file)
     except WebError as err:
-        # Refused: the problem page again, saying why, with the pasted code and language kept.
-        kept = source if len(source) <= 2 * site.settings.max_source_bytes else ""
+        # Refused: the problem page again, saying why, with the pasted code (read as it was
+        # meant: never a Latin-1 reading) and the language kept.
+        kept = source if len(source) <= 2 * site.settings.max_source_bytes and not garbled else ""
         return problem_view(request, site, user, problem, assignment, err.status_code, err.message, kept, language)
     return RedirectResponse(f"{base(request)}/submissions/{submission_id}", status_code=303)
 
@@ -551,7 +557,13 @@ def routes(site: Site) -> APIRouter:
     router = APIRouter()
     router.add_api_route("/", problem_list, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/problems/{problem_id}", problem_page, methods=["GET"], response_class=HTMLResponse)
-    router.add_api_route("/problems/{problem_id}/submit", submit, methods=["POST"], max_body_size=site.submit_bytes)
+    router.add_api_route(
+        "/problems/{problem_id}/submit",
+        submit,
+        methods=["POST"],
+        max_body_size=site.submit_bytes,
+        route_class_override=door.RawRoute,  # the form's bytes kept: a source that is not UTF-8 is refused
+    )
     router.add_api_route("/problems/{problem_id}/starter/{language}", starter_file, methods=["GET"])
     trying.add_routes(router, site, problem_view)
     router.add_api_route("/submissions", my_submissions, methods=["GET"], response_class=HTMLResponse)

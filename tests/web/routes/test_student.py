@@ -201,3 +201,33 @@ def test_a_unit_problems_starter_file_is_in_the_empty_editor(tmp_path: Path) -> 
     assert got.status_code == 200 and got.headers["content-disposition"] == 'attachment; filename="stack.py"'
     assert got.text == (problems / "stack" / "starter" / "stack.py").read_text(encoding="utf-8")
     assert client.get("/problems/stack/starter/java").status_code == 404  # the tests are Python's
+
+
+def test_a_source_that_is_not_utf8_is_refused_never_read_as_latin1(tmp_path: Path) -> None:
+    """Starlette reads a form field that is not UTF-8 as Latin-1 without a word: print('\\xe9')
+    would be judged as print('é') and kept on the page so. Refused in one line, nothing queued,
+    multipart or urlencoded; the same source in UTF-8 is queued."""
+    client = _client(tmp_path)
+    boundary = "judgeboundary59"
+
+    def multipart(source: bytes) -> tuple[bytes, dict[str, str]]:
+        fields = {"language": b"python3", "source": source}
+        body = b"".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode() + value + b"\r\n"
+            for name, value in fields.items()
+        )
+        return body + f"--{boundary}--\r\n".encode(), {"content-type": f"multipart/form-data; boundary={boundary}"}
+
+    body, headers = multipart(b"print('\xe9')\n")
+    sent = client.post("/problems/sums/submit", content=body, headers=headers)
+    assert sent.status_code == 400 and "The source is not UTF-8 text" in sent.text
+    assert "print(&#39;\u00e9&#39;)" not in sent.text and "print('\u00e9')" not in sent.text  # never kept as Latin-1
+    plain = b"language=python3&source=print%28%27%E9%27%29"
+    sent = client.post(
+        "/problems/sums/submit", content=plain, headers={"content-type": "application/x-www-form-urlencoded"}
+    )
+    assert sent.status_code == 400 and "The source is not UTF-8 text" in sent.text
+    assert Store(tmp_path / "data").of_student("ada") == []
+    body, headers = multipart("print('\u00e9')\n".encode())
+    assert client.post("/problems/sums/submit", content=body, headers=headers).status_code == 303
+    assert len(Store(tmp_path / "data").of_student("ada")) == 1
