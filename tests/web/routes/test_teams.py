@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from judge.web import rejudging
 from judge.web.lti import passback
 from judge.web.state.lti import LmsCourse, Platform
-from tests.web.test_course import Course
+from judge.web.state.proposal import Judged, Proposal
+from tests.web.test_course import Course, record, scoreboard_rows
 
 TEAMS = """\
 title: Teams 2026
@@ -21,6 +23,7 @@ assignments:
     opens: 2026-12-01 09:00
     due: 2026-12-20 23:59
     max_submissions: 3
+    scoreboard: named
     teams: {size: [2, 3], formed: students, lock: 2026-12-15 12:00}
   - id: solo
     problems: [eight-digits]
@@ -180,3 +183,36 @@ def test_the_lms_gets_the_team_score_for_each_member(tmp_path: Path) -> None:
     assert course.post("carol", "accept", invitation=course.invitation("carol"))[0] == 303
     passback.step(site, mark)
     assert ("carol", "pair", 100.0) in [(s.user, s.assignment, s.score) for s in site.lti.sends()]
+
+
+def test_the_scoreboard_has_a_team_submission_in_each_members_row(tmp_path: Path) -> None:
+    course = Teamed(tmp_path)
+    course.team("alice", "bob")
+    assert course.submit("bob", "lanqiao")[0] == 303
+    course.judge("AC", 100)
+    rows = {r[1]: r for r in scoreboard_rows(course.client("carol").get("/assignments/pair/scoreboard").text)}
+    # solved and the total, by the gradebook's one rule: alice made nothing herself
+    assert (rows["alice"][2], rows["alice"][3]) == ("1", "100") and (rows["bob"][2], rows["bob"][3]) == ("1", "100")
+    assert rows["carol"][3] == "0"
+
+
+def test_a_rejudge_dry_run_moves_each_members_score(tmp_path: Path) -> None:
+    course = Teamed(tmp_path)
+    course.team("alice", "bob", "carol")
+    assert course.submit("alice", "lanqiao")[0] == 303
+    first = course.judge("WA", 40)
+    course.clock.set("2026-12-05 10:00")
+    assert course.post("carol", "leave")[0] == 303
+    assert course.post("alice", "invite", student="dave")[0] == 303
+    assert course.post("dave", "accept", invitation=course.invitation("dave"))[0] == 303
+    site = course.app.state.site
+    finished = course.store.get(first).finished
+    plan = Proposal(("lanqiao",), (), 0.0, (Judged(first, finished, record("alice", "lanqiao", "AC", 100)),))
+    moves = rejudging.moved(course.store, site.course, {"lanqiao": 100.0}, plan)
+    # The team now (with dave, a late joiner) and carol, a member when it came, each move from 40 to 100.
+    assert sorted((m.student, m.old, m.new) for m in moves) == [
+        ("alice", 40.0, 100.0),
+        ("bob", 40.0, 100.0),
+        ("carol", 40.0, 100.0),
+        ("dave", 40.0, 100.0),
+    ]
