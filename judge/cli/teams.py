@@ -49,18 +49,16 @@ def teams_import(ctx: click.Context, assignment: str, csv_file: Path, data_dir: 
     (a first row starting `team` is a header). Checked whole before anything is written: an
     unknown student, a student in two teams or a size outside course.yaml's is one error naming
     the line. A student moved leaves their old team and keeps what it made while they were in it."""
-    from judge.course.teams import read_csv
+    from judge.course.teams import read_file
     from judge.web.state.teams import TeamBook
 
     rule = _rule(ctx, course_file, assignment)
     try:
-        text = csv_file.read_text(encoding="utf-8-sig")
+        data = csv_file.read_bytes()
     except OSError as error:
         raise JudgeError(f"{csv_file}: cannot read: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise JudgeError(f"{csv_file}: not UTF-8 text") from None
     store = open_store(data_dir)
-    listed = read_csv(text, str(csv_file), set(store.students()), rule)
+    listed = read_file(data, str(csv_file), set(store.students()), rule)
     moved = TeamBook(store).replace(assignment, listed, time.time())
     err.print(f"judge: {len(listed)} team(s) of {assignment}; {moved} student(s) changed team")
 

@@ -121,6 +121,16 @@ def read_csv(text: str, source: str, roster: Collection[str], rule: TeamRule) ->
     return tuple(listed)
 
 
+def read_file(data: bytes, source: str, roster: Collection[str], rule: TeamRule) -> tuple[ListedTeam, ...]:
+    """A teacher's file of teams as its bytes (the command line's file, the teacher's page's
+    upload), read by read_csv; text that is not UTF-8 is one JudgeError naming `source`."""
+    try:
+        text = data.decode("utf-8-sig")  # a spreadsheet's CSV may start with a byte-order mark
+    except UnicodeDecodeError:
+        raise JudgeError(f"{source}: not UTF-8 text") from None
+    return read_csv(text, source, roster, rule)
+
+
 def locked(rule: TeamRule, now: float, teacher_lock: float | None) -> bool:
     """Whether students may no longer change teams: the teacher locked them, or the date passed."""
     if rule.formed == "csv" or teacher_lock is not None:

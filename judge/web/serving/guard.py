@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException
 from judge.web.routes import exams
 from judge.web.routes.auth import current_user
 from judge.web.routes.site import FORM_BYTES, WebError, content_policy, log, site_of
+from judge.web.routes.teams import TEAM_FILE_BYTES
 from judge.web.routes.trying import OWN_INPUT_BYTES
 
 # Posted to by an LMS, not by the judge's own pages: what makes them genuine is the platform's
@@ -134,6 +135,8 @@ async def _checked(request: Request, call_next: Callable[[Request], Awaitable[Re
         if path.endswith("/run")
         else LAUNCH_BYTES
         if foreign
+        else TEAM_FILE_BYTES + FORM_BYTES
+        if "/teacher/teams/" in path and path.endswith("/import")
         else FORM_BYTES
     )
     if int(length) > limit:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from judge.web import rejudging
 from judge.web.lti import passback
 from judge.web.state.lti import LmsCourse, Platform
@@ -216,3 +218,37 @@ def test_a_rejudge_dry_run_moves_each_members_score(tmp_path: Path) -> None:
         ("carol", 40.0, 100.0),
         ("dave", 40.0, 100.0),
     ]
+
+
+def test_the_teacher_imports_teams_from_the_page(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    course = Teamed(tmp_path)
+    prof = course.client("prof")
+
+    def send(user: str, data: bytes, **headers: str) -> tuple[int, str]:
+        reply = course.client(user).post(
+            "/teacher/teams/pair/import", files={"file": ("teams.csv", data)}, headers=headers
+        )
+        return reply.status_code, reply.text
+
+    assert 'id="teams-import"' in prof.get("/teacher/teams/pair").text
+    assert send("alice", b"red,alice,bob\n")[0] == 403  # a student: the teacher's alone
+    assert send("prof", b"red,alice,bob\n", Origin="http://evil")[0] == 403  # another site's form
+    # Checked whole before anything is written: the first two rows are good, the third is not.
+    status, text = send("prof", b"team,members\nred,alice,bob\nblue,carol,dave\ngreen,erin,zed\n")
+    assert status == 400 and "teams.csv:4: &#39;zed&#39; is not a student on the roster" in text
+    status, text = send("prof", b"red,alice,bob,carol,dave\n")
+    assert status == 400 and "teams.csv:1: team &#39;red&#39; has 4 member(s); this assignment takes 2 to 3" in text
+    status, text = send("prof", "red,alice,b\u00f6b\n".encode("latin-1"))
+    assert status == 400 and "teams.csv: not UTF-8 text" in text
+    assert send("prof", b"x" * (65 * 1024))[0] == 413
+    assert course.app.state.site.team_book.names("pair") == {}
+    with caplog.at_level("INFO", logger="judge.web"):
+        assert send("prof", b"red,alice,bob\nblue,carol,dave\n")[0] == 303
+    assert "pair: prof imported 2 team(s) from teams.csv; 4 student(s) changed team" in caplog.text
+    teams = course.app.state.site.team_book.teams()
+    assert teams.team_of("pair", "alice") == teams.team_of("pair", "bob") != teams.team_of("pair", "carol")
+    # Pasted rows, as the file: carol moves to red and keeps blue's past; dave is left in none.
+    reply = prof.post("/teacher/teams/pair/import", data={"text": "red,alice,bob,carol\n"})
+    assert reply.status_code == 303 and "1+team(s)+imported;+2+student(s)+changed+team" in reply.headers["location"]
+    page = prof.get(reply.headers["location"]).text
+    assert "1 team(s) imported; 2 student(s) changed team" in page and "In no team: dave, erin." in page
