@@ -9,11 +9,18 @@ exception it raised, and what it printed). A student who writes a reply of their
 says no more than their function could have returned; the assertions, the points and the time
 (the kernel's figure for this process, which the judge publishes) are in the other sandbox.
 
+Run with `--guarded` first, the module is the teacher's (a reference or a bug, under a
+student's own tests: kind tests): then the other side is the student's, and every request is
+hostile. A Guard answers only the module's own public names, hands over as handles only the
+module's own functions, classes, their objects and bound methods, and refuses every dunder or
+private name, so nothing reaches the module's globals, `__builtins__` or `open` (docs/tests.md).
+
 Standard library only; written into the box as it is (a copy of this file), as main.py.
 """
 
 from __future__ import annotations
 
+import ast
 import builtins
 import importlib
 import io
@@ -22,7 +29,10 @@ import operator
 import os
 import sys
 import traceback
+import types
 from typing import Any
+
+GUARDED = "--guarded"
 
 _CONTAINERS = (list, dict, set)
 # What the tests' side may apply to a student's object: the built-ins behind Python's syntax.
@@ -52,12 +62,93 @@ _APPLY: dict[str, Any] = {
 }
 
 
+# What a student's test may name as a built-in when the module is the teacher's: plain types
+# and exceptions, never a function (`eval`, `open`) the teacher's code could be made to call.
+_SAFE_BUILTINS = frozenset("int float str bool list tuple dict set frozenset bytes bytearray object".split())
+# Iterators of plain data a guarded side may hand over (`iter(obj)`): none has a public attribute.
+_PLAIN_ITERABLES: tuple[Any, ...] = ([], (), "", {}, set(), range(0), {}.items(), {}.values())
+_ITERATORS: frozenset[type] = frozenset({type(reversed([])), *(type(iter(each)) for each in _PLAIN_ITERABLES)})
+
+
+def own_names(module: types.ModuleType) -> frozenset[str]:
+    """The public names the module itself defines, as it is loaded: no dunder, no private name,
+    nothing imported into it (an import statement's name, a module, a function or class of
+    another module)."""
+    imported: set[str] = set()
+    try:
+        with open(str(module.__file__), encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+    except (OSError, SyntaxError, ValueError, TypeError):
+        tree = ast.Module(body=[], type_ignores=[])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            imported.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    found = set()
+    for name, value in vars(module).items():
+        if name.startswith("_") or name in imported or isinstance(value, types.ModuleType):
+            continue
+        home = getattr(value, "__module__", None) if isinstance(value, type) or callable(value) else module.__name__
+        if home == module.__name__:
+            found.add(name)
+    return frozenset(found)
+
+
+class Guard:
+    """What the other side may reach of the teacher's modules: their own public names, and as
+    handles only their own functions, classes, objects, bound methods and plain iterators."""
+
+    def __init__(self, modules: frozenset[str]) -> None:
+        self.modules = modules
+        self.own: dict[str, frozenset[str]] = {}
+
+    def load(self, name: str) -> types.ModuleType:
+        module = importlib.import_module(name)
+        self.own.setdefault(name, own_names(module))
+        return module
+
+    def allowed(self, value: Any) -> bool:
+        if isinstance(value, types.ModuleType):
+            return value.__name__ in self.own and sys.modules.get(value.__name__) is value
+        if isinstance(value, types.MethodType):
+            return self.allowed(value.__func__) and self.allowed(value.__self__)
+        if isinstance(value, types.FunctionType):
+            return value.__module__ in self.own and value.__globals__ is vars(sys.modules[value.__module__])
+        if isinstance(value, type):
+            return self.is_own_class(value)
+        if type(value) in _ITERATORS or isinstance(value, types.GeneratorType):
+            return True
+        return self.is_own_class(type(value))
+
+    def is_own_class(self, value: Any) -> bool:
+        return isinstance(value, type) and value.__module__ in self.own
+
+    def attribute(self, target: Any, name: str) -> Any:
+        """getattr, for a public name only; of a module, only one it defines."""
+        if isinstance(target, types.ModuleType):
+            if name not in self.own.get(target.__name__, frozenset()):
+                raise AttributeError(f"module {target.__name__!r} has no public name {name!r}")
+        elif name.startswith("_"):
+            raise AttributeError(f"{name!r}: a private or special name is not reachable")
+        return getattr(target, name)
+
+    def settable(self, target: Any, name: str) -> None:
+        if isinstance(target, types.ModuleType) or name.startswith("_"):
+            raise AttributeError(f"{name!r} cannot be set or deleted here")
+
+    def builtin(self, name: str) -> Any:
+        found = getattr(builtins, name, None)
+        if name in _SAFE_BUILTINS or (isinstance(found, type) and issubclass(found, BaseException)):
+            return found
+        raise TypeError(f"{name!r} is not a plain built-in type")
+
+
 class Objects:
     """The student's objects the other side holds a handle of, by number."""
 
-    def __init__(self) -> None:
+    def __init__(self, guard: Guard | None = None) -> None:
         self.by_id: dict[int, Any] = {}
         self.ids: dict[int, int] = {}  # id(obj) -> handle
+        self.guard = guard
 
     def handle(self, value: Any) -> int:
         known = self.ids.get(id(value))
@@ -90,6 +181,11 @@ def encode(value: Any, objects: Objects) -> Any:
         return {"$const": repr(value)}
     if isinstance(value, type) and value.__module__ == "builtins":
         return {"$builtin": value.__name__}
+    guard = objects.guard
+    if guard is not None and not guard.allowed(value):
+        if isinstance(value, type):  # a class of another module (an exception): its built-in base
+            return {"$builtin": next(c for c in value.__mro__ if c.__module__ == "builtins").__name__}
+        raise TypeError(f"a {type(value).__name__} is not a value of the module's that can be handed over")
     return _reference(value, objects)
 
 
@@ -121,7 +217,7 @@ def decode(value: Any, objects: Objects) -> Any:
     if tag == "$ref":
         return objects.by_id[inner]
     if tag == "$builtin":
-        return getattr(builtins, inner)
+        return objects.guard.builtin(inner) if objects.guard is not None else getattr(builtins, inner)
     if tag == "$float":
         return float(inner)
     if tag == "$const":
@@ -159,25 +255,31 @@ def _raised(err: BaseException, objects: Objects) -> dict[str, Any]:
         "message": message[:2000],
         "args": args,
         "attributes": attributes,
-        "where": shown[-5:],
+        # The teacher's module's lines are not the student's to see.
+        "where": shown[-5:] if objects.guard is None else [],
     }
 
 
 def perform(request: dict[str, Any], objects: Objects, modules: frozenset[str]) -> Any:
     """The student's code doing what one request asks."""
     op = request["op"]
+    guard = objects.guard
     if op == "import":
         if request["name"] not in modules:
             raise ImportError(f"no module named {request['name']!r} among the student's")
-        return importlib.import_module(request["name"])
+        return importlib.import_module(request["name"]) if guard is None else guard.load(request["name"])
     target: Any = objects.by_id[request["ref"]] if "ref" in request else None
     args = decode(request.get("args", []), objects)
     if op == "getattr":
-        return getattr(target, request["name"])
+        return getattr(target, request["name"]) if guard is None else guard.attribute(target, str(request["name"]))
+    if op in ("setattr", "delattr") and guard is not None:
+        guard.settable(target, str(request["name"]))
     if op == "setattr":
         setattr(target, request["name"], args[0])
         return None
     if op == "names":  # what `from module import *` takes
+        if guard is not None:
+            return sorted(guard.own.get(getattr(target, "__name__", ""), ()))
         return list(getattr(target, "__all__", [n for n in dir(target) if not n.startswith("_")]))
     if op == "delattr":
         delattr(target, request["name"])
@@ -196,8 +298,8 @@ def perform(request: dict[str, Any], objects: Objects, modules: frozenset[str]) 
     return result
 
 
-def serve(requests: Any, reply_fd: int, modules: frozenset[str]) -> None:
-    objects = Objects()
+def serve(requests: Any, reply_fd: int, modules: frozenset[str], guarded: bool = False) -> None:
+    objects = Objects(Guard(modules) if guarded else None)
     real_stdout = sys.stdout
     for line in requests:
         try:
@@ -233,7 +335,8 @@ def main() -> None:
     os.dup2(null, 0)
     os.dup2(2, 1)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    serve(requests, reply_fd, frozenset(sys.argv[1:]))
+    guarded = sys.argv[1:2] == [GUARDED]
+    serve(requests, reply_fd, frozenset(sys.argv[2:] if guarded else sys.argv[1:]), guarded)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ STUDENT_ENTRY = "bridge_student.py"
 TESTS_ENTRY = "bridge_tests.py"
 TOGETHER_ENTRY = "bridge_together.py"
 COLLECT_ENTRY = "bridge_collect.py"
+GUARDED = "--guarded"  # bridge_student.py's first argument when the module is the teacher's
 # In a JUnit tests' box, the student's sources: Stack.java as Stack.java.student, moved into
 # the folder student/ by the tests' JVM (JudgeTests.STUDENT), which reads their signatures there.
 JUNIT_STUDENT_FOLDER = "student"
@@ -282,9 +283,10 @@ def result_of(problem: Problem, launch: Launch, where: Path, test_id: str, limit
 
 
 def run_pairs(
-    problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits
+    problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits, guarded: bool = False
 ) -> dict[str, UnitResult]:
-    """Every test of `ids`, pair after pair until each has its verdict."""
+    """Every test of `ids`, pair after pair until each has its verdict. `guarded`: the module is
+    the teacher's and the tests a student's (kind tests): its side answers only public names."""
     unit = problem.spec.unit
     assert unit is not None
     memory_kib = limits.memory_mib * 1024
@@ -293,7 +295,7 @@ def run_pairs(
     remaining = list(ids)
     while remaining:
         try:
-            student, said = _pair(problem, launch, where, remaining, limits)
+            student, said = _pair(problem, launch, where, remaining, limits, guarded)
         except (SandboxFailure, programs.ProgramError) as err:
             failed = CaseVerdict(Verdict.IE, str(err))
             empty = sandbox.RunResult(None, None, 0.0, 0.0, 0, 0, None, False, b"", b"")
@@ -353,7 +355,7 @@ def _scrubbed(value: object, depth: int) -> object:
 
 
 def _pair(
-    problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits
+    problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits, guarded: bool = False
 ) -> tuple[sandbox.RunResult, outcome.Collected]:
     """One pair run on `ids`: the student's run, and what the pair said of its tests."""
     unit = problem.spec.unit
@@ -387,7 +389,7 @@ def _pair(
         argv = list(start)
     else:
         built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
-        argv = [*start, *modules_of(unit)]
+        argv = [*start, *((GUARDED,) if guarded else ()), *modules_of(unit)]
     # Together, the student's process runs pytest (or compiles and runs JUnit) itself, and a JVM
     # compiles the student's classes before serving them: its start counts.
     cpu = START_CPU_S * (3 if together or unit.framework == "junit5" else 1) + limits.cpu_s * len(ids)

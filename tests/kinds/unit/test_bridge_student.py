@@ -1,0 +1,182 @@
+"""The module's side of the unit bridge when the module is the teacher's (`--guarded`, kind
+tests): the other side is a student's test, which may write any request on the pipe. It
+reaches the module's own public names and values as data, never a dunder, a private name,
+an imported one, `open` or the module's source."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.kinds.unit import bridge_student
+
+REFERENCE = """import os
+from os import path as where
+from math import pi
+
+SECRET_SOURCE_MARK = "the reference"
+LIMIT = 3
+_hidden = 7
+
+
+class EmptyError(Exception):
+    pass
+
+
+class Stack:
+    def __init__(self):
+        self.items = []
+        self.module = os
+
+    def push(self, value):
+        self.items.append(value)
+
+    def pop(self):
+        if not self.items:
+            raise EmptyError("empty")
+        return self.items.pop()
+
+    def __iter__(self):
+        return iter(list(self.items))
+
+
+def total(values):
+    return sum(values)
+
+
+def apply(f, x):
+    return f(x)
+
+
+def leak():
+    return globals()
+"""
+
+
+@pytest.fixture
+def talk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Send raw requests to a guarded module side over a pipe; each reply back as a dict."""
+    (tmp_path / "refstack.py").write_text(REFERENCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("refstack", None)
+
+    def run(*requests: dict[str, Any], guarded: bool = True) -> list[dict[str, Any]]:
+        read_fd, write_fd = os.pipe()
+        lines = [json.dumps(r) + "\n" for r in requests]
+        bridge_student.serve(iter(lines), write_fd, frozenset({"refstack"}), guarded)
+        os.close(write_fd)
+        with os.fdopen(read_fd, encoding="utf-8") as replies:
+            return [json.loads(line) for line in replies]
+
+    yield run
+    sys.modules.pop("refstack", None)
+
+
+IMPORT = {"op": "import", "name": "refstack"}
+
+
+def getattr_of(name: str, ref: int = 1) -> dict[str, Any]:
+    return {"op": "getattr", "ref": ref, "name": name}
+
+
+def refused(reply: dict[str, Any]) -> bool:
+    return "raised" in reply and "ok" not in reply
+
+
+def test_the_modules_own_public_names_answer_and_values_cross_as_data(talk: Any) -> None:
+    replies = talk(
+        IMPORT,
+        getattr_of("LIMIT"),
+        getattr_of("total"),
+        {"op": "call", "ref": 2, "args": [[1, 2, 3]]},
+        {"op": "names", "ref": 1},
+    )
+    assert replies[1]["ok"] == 3
+    assert replies[2]["ok"]["kind"] == "callable"
+    assert replies[3]["ok"] == 6
+    assert replies[4]["ok"] == ["EmptyError", "LIMIT", "SECRET_SOURCE_MARK", "Stack", "apply", "leak", "total"]
+
+
+def test_a_class_its_objects_methods_and_exceptions_work_as_before(talk: Any) -> None:
+    replies = talk(
+        IMPORT,
+        getattr_of("Stack"),
+        {"op": "call", "ref": 2},  # Stack() -> its handle
+        getattr_of("pop", 3),
+        {"op": "call", "ref": 4},
+        {"op": "apply", "fn": "iter", "args": [{"$ref": 3}]},
+    )
+    assert replies[2]["ok"]["kind"] == "object"
+    raised = replies[4]["raised"]
+    assert raised["class"]["name"] == "EmptyError" and raised["message"] == "empty"
+    assert raised["where"] == []  # the teacher's file and lines are not shown
+    assert "$ref" in replies[5]["ok"]  # a plain iterator of the object's items
+
+
+@pytest.mark.parametrize(
+    "name", ["__builtins__", "__dict__", "__loader__", "__file__", "__spec__", "_hidden", "os", "where", "pi", "open"]
+)
+def test_no_dunder_private_or_imported_name_of_the_module_answers(talk: Any, name: str) -> None:
+    replies = talk(IMPORT, getattr_of(name))
+    assert refused(replies[1]), replies[1]
+
+
+def test_a_function_or_class_gives_no_way_to_its_globals_or_code(talk: Any) -> None:
+    replies = talk(
+        IMPORT,
+        getattr_of("total"),  # 2
+        getattr_of("__globals__", 2),
+        getattr_of("__code__", 2),
+        getattr_of("Stack"),  # 3
+        getattr_of("__mro__", 3),
+        getattr_of("mro", 3),  # a built-in method: not the module's
+        getattr_of("__class__", 3),
+        {"op": "call", "ref": 3},  # a Stack
+        getattr_of("module", 4),  # an attribute holding the os module
+        getattr_of("leak"),
+        {"op": "call", "ref": 5},  # globals(): holds __builtins__
+    )
+    assert all(refused(r) for r in replies[2:4] + replies[5:8] + replies[9:10] + replies[11:]), replies
+    assert replies[8]["ok"]["kind"] == "object"  # the numbering above holds: these were asked of a Stack
+
+
+def test_a_built_in_function_named_by_the_student_is_refused(talk: Any) -> None:
+    """apply(open, path) would read the reference: a student's `$builtin` is a plain type or none."""
+    path = {"$tuple": ["refstack.py"]}
+    replies = talk(
+        IMPORT,
+        getattr_of("apply"),
+        {"op": "call", "ref": 2, "args": [{"$builtin": "open"}, "refstack.py"]},
+        {"op": "call", "ref": 2, "args": [{"$builtin": "eval"}, "open('refstack.py').read()"]},
+        {"op": "call", "ref": 2, "args": [{"$builtin": "str"}, 5]},
+        {"op": "apply", "fn": "iter", "args": [{"$builtin": "input"}, path]},
+    )
+    assert refused(replies[2]) and refused(replies[3]) and refused(replies[5])
+    assert replies[4]["ok"] == "5"
+    assert "SECRET_SOURCE_MARK" not in json.dumps(replies)
+
+
+def test_the_modules_names_cannot_be_set_or_a_private_attribute_of_an_object(talk: Any) -> None:
+    replies = talk(
+        IMPORT,
+        {"op": "setattr", "ref": 1, "name": "LIMIT", "args": [5]},
+        getattr_of("Stack"),
+        {"op": "call", "ref": 2},
+        {"op": "setattr", "ref": 3, "name": "__class__", "args": [{"$builtin": "object"}]},
+        {"op": "setattr", "ref": 3, "name": "items", "args": [[1]]},
+        getattr_of("items", 3),
+    )
+    assert refused(replies[1]) and refused(replies[4])
+    assert replies[6]["ok"] == [1]
+
+
+def test_unguarded_the_students_module_answers_any_name_as_before(talk: Any) -> None:
+    """The unit kind's own bridge (the student's module, the teacher's tests) is unchanged."""
+    replies = talk(IMPORT, getattr_of("_hidden"), getattr_of("__file__"), guarded=False)
+    assert replies[1]["ok"] == 7 and replies[2]["ok"].endswith("refstack.py")
