@@ -52,15 +52,24 @@ def members_now(db: sqlite3.Connection, team: int) -> list[str]:
     return [r["student"] for r in rows]
 
 
+# Per member now: the team's submissions of the problem, and those of each team they were in
+# when it arrived (what counts for them by judge.course.teams's rule), an IE never.
+_USED_BY_MEMBER = (
+    "SELECT m.student, COUNT(DISTINCT s.id) AS n FROM team_members m "
+    "JOIN team_members stay ON stay.student = m.student AND stay.assignment = m.assignment "
+    "JOIN team_submissions t ON t.team = stay.team JOIN submissions s ON s.id = t.submission "
+    "WHERE m.team = :team AND m.left_at IS NULL AND s.problem = :problem "
+    "AND (s.verdict IS NULL OR s.verdict != 'IE') AND (stay.team = :team OR "
+    "(stay.joined <= s.created AND (stay.left_at IS NULL OR s.created < stay.left_at))) GROUP BY m.student"
+)
+
+
 def used_by(db: sqlite3.Connection, team: int, problem: str) -> int:
-    """The team's submissions of a problem that count against its quota (an IE does not)."""
-    return int(
-        db.execute(
-            "SELECT COUNT(*) FROM submissions s JOIN team_submissions t ON t.submission = s.id "
-            "WHERE t.team = ? AND s.problem = ? AND (s.verdict IS NULL OR s.verdict != 'IE')",
-            (team, problem),
-        ).fetchone()[0]
-    )
+    """What a team has used of its quota of a problem: the most submissions that count for any
+    member now. Not the team's own count alone: members who spent the quota in one team and
+    started another would have it anew, and keep every earlier submission (issue 61)."""
+    row = db.execute(f"SELECT MAX(n) FROM ({_USED_BY_MEMBER})", {"team": team, "problem": problem}).fetchone()
+    return int(row[0] or 0)
 
 
 def stamp(db: sqlite3.Connection, submission: int, team: int) -> None:

@@ -149,3 +149,23 @@ def _record():  # type: ignore[no-untyped-def]
     from tests.web.test_course import record
 
     return record("ada", "p", "WA", 10.0)
+
+
+def test_a_new_team_of_members_who_spent_the_quota_has_none_left(tmp_path: Path) -> None:
+    """Issue 61: two students spent their team's quota, left, and started a team anew: its
+    count was 0, so they had the quota again (and again), each earlier submission still theirs."""
+    store, book = _book(tmp_path)
+    _team_of(book, "ada", ("bo",))
+    for moment in (10.0, 13.0):
+        store.submit("ada", "p", "python3", "a.py", b"1", now=moment, quota=2, team=RULE, assignment="a1")
+        store.finish(store.claim(now=moment + 1), _record(), now=moment + 2)  # type: ignore[arg-type]
+    book.leave("a1", "ada", RULE, 20.0)
+    book.leave("a1", "bo", RULE, 20.0)
+    _team_of(book, "bo", ("ada",))
+    assert book.used("a1", "ada", "p") == 2
+    with pytest.raises(QuotaError) as caught:
+        store.submit("ada", "p", "python3", "a.py", b"1", now=30.0, quota=2, team=RULE, assignment="a1")
+    assert (caught.value.used, caught.value.cap) == (2, 2)
+    _team_of(book, "cy", ("di",))  # a team of others has its own quota whole
+    assert book.used("a1", "cy", "p") == 0
+    store.submit("cy", "p", "python3", "a.py", b"1", now=31.0, quota=2, team=RULE, assignment="a1")
