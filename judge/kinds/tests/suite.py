@@ -44,9 +44,16 @@ def read(given: Path | tuple[str, bytes], suite: Suite) -> tuple[StudentTest, ..
     return parse(shown, files, suite)
 
 
+def where(shown: str, name: str) -> str:
+    """The file a message names: the submission and its file, once when they are one (an
+    uploaded `07.in` was said as `07.in: 07.in: ...`)."""
+    return name if Path(shown).name == name else f"{shown}: {name}"
+
+
 def calls(shown: str, name: str, data: bytes) -> list[tuple[str, bytes]]:
     """A function problem's tests as calls, a line each: `[args]` or `[args] -> expected` (JSON),
     as the files NN.in (the arguments) and NN.ans (the expected value) they stand for."""
+    from judge.run import bounded
     from judge.run.values import canonical
 
     decoder = json.JSONDecoder()
@@ -56,15 +63,21 @@ def calls(shown: str, name: str, data: bytes) -> list[tuple[str, bytes]]:
         if not text or text.startswith("#"):
             continue
         try:
-            args, end = decoder.raw_decode(text)
+            end = decoder.raw_decode(text)[1]  # only where the arguments end: they are read below
             rest = text[end:].strip()
             if rest and not rest.startswith("->"):
                 raise ValueError("expected `-> value` after the arguments")
-            expected = decoder.decode(rest[2:].strip()) if rest else None
+            # Read with bounds: NaN, Infinity and a list nested thousands deep made the web
+            # judge's door answer 500 (json reads them; writing a test file or recursing did not).
+            args = bounded.loads(text[:end].encode())
+            expected = bounded.loads(rest[2:].strip().encode()) if rest else None
+        except RecursionError:
+            raise JudgeError(f"{where(shown, name)}:{number}: nested deeper than {bounded.MAX_DEPTH} levels") from None
         except ValueError as err:
-            raise JudgeError(f"{shown}: {name}:{number}: not `[args] -> expected` in JSON ({err})") from None
+            said = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise JudgeError(f"{where(shown, name)}:{number}: not `[args] -> expected` in JSON ({said})") from None
         if not isinstance(args, list):
-            raise JudgeError(f"{shown}: {name}:{number}: the arguments are a JSON list, e.g. [[1, 2, 3]]")
+            raise JudgeError(f"{where(shown, name)}:{number}: the arguments are a JSON list, e.g. [[1, 2, 3]]")
         test = f"line-{number:02d}"  # what the student's report names it by
         found.append((f"{test}.in", (canonical(args) + "\n").encode()))
         if rest:
@@ -82,15 +95,17 @@ def parse(shown: str, files: list[tuple[str, bytes]], suite: Suite) -> tuple[Stu
         stem, dot, suffix = name.rpartition(".")
         if not dot or f".{suffix}" not in SUFFIXES or not NAME.match(stem):
             raise JudgeError(
-                f"{shown}: {name}: not a test file (NAME.in, NAME.ans beside it optional, NAME letters, digits, - and _;"
+                f"{where(shown, name)}: not a test file (NAME.in, NAME.ans beside it optional, NAME letters, digits, - and _;"
                 " or one NAME.jsonl of calls)"
             )
         if len(data) > suite.max_test_bytes:
-            raise JudgeError(f"{shown}: {name}: {len(data)} bytes, over the cap of {suite.max_test_bytes} per test")
+            raise JudgeError(
+                f"{where(shown, name)}: {len(data)} bytes, over the cap of {suite.max_test_bytes} per test"
+            )
         (inputs if suffix == "in" else answers)[stem] = data
     lonely = sorted(set(answers) - set(inputs))
     if lonely:
-        raise JudgeError(f"{shown}: {lonely[0]}.ans: no {lonely[0]}.in beside it")
+        raise JudgeError(f"{where(shown, lonely[0] + '.ans')}: no {lonely[0]}.in beside it")
     if not inputs:
         raise JudgeError(f"{shown}: no tests (NAME.in files)")
     if len(inputs) > suite.max_tests:

@@ -69,3 +69,28 @@ def test_calls_a_line_each_become_tests_with_or_without_expected_values() -> Non
     ]
     with pytest.raises(JudgeError, match=r"mine\.jsonl:1: the arguments are a JSON list"):
         reading.read(("mine.jsonl", b"5 -> 5\n"), SUITE)
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (b"[" * 5000 + b"]" * 5000, "nested deeper than"),
+        (b"[[NaN]]", "NaN is not JSON"),
+        (b"[[1]] -> Infinity", "Infinity is not JSON"),
+        (b"[[1e999]]", "beyond a float"),
+        (b'[["\\ud800"]]', "lone surrogate"),
+    ],
+)
+def test_calls_that_json_reads_but_no_test_file_can_hold_are_refused_in_one_line(line: bytes, said: str) -> None:
+    # Each of these was a 500 at the web judge's door (a RecursionError, or NaN refused only
+    # when the test file was written) and a traceback from `judge run`.
+    with pytest.raises(JudgeError) as caught:
+        reading.read(("mine.jsonl", b"[[1]]\n" + line + b"\n"), SUITE)
+    assert str(caught.value).startswith("mine.jsonl:2: ") and said in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_an_uploaded_file_is_named_once() -> None:
+    with pytest.raises(JudgeError) as caught:
+        reading.read(("07.ans", b"5\n"), SUITE)
+    assert str(caught.value) == "07.ans: no 07.in beside it"
