@@ -598,8 +598,9 @@ def visible_tests(shown: feedback.Shown) -> tuple[str, ...]:
 
 
 def released_view(site: Site, user: User, found: SubmissionRow) -> Released | None:
-    """The grade of a student's own submission, or None before the release (nothing of it,
-    not even whether it was graded) or for a submission that was not the one graded."""
+    """The grade of a submission that counts for the reader (their own, or a teammate's by the
+    team rule), or None before the release (nothing of it, not even whether it was graded) or
+    for a submission that was not the one graded."""
     assignment, review = reviewed(site, found.problem)
     when = site.reviews.released().get(assignment.id)
     marked = site.reviews.grade_of(found.id)
@@ -612,8 +613,10 @@ def released_view(site: Site, user: User, found: SubmissionRow) -> Released | No
         comments = [
             LineComment(c.id, c.submission, c.file, c.first, c.last, c.text, c.item, "", c.at) for c in comments
         ]
-    # The student's own row, as they see it (a grader opening this page sees what the student does).
-    cell = site.book_of(User(found.student, "student")).cell(found.student, found.problem)
+    # The reader's own row, as they see it: a teammate's differs from the author's once either
+    # left the team (a grader opening this page sees what the author does).
+    reader = found.student if user.can_grade else user.id
+    cell = site.book_of(User(reader, "student")).cell(reader, found.problem)
     moment = datetime.fromtimestamp(when, UTC)
     open_now = rubric.regrade_open(review, moment, site.now())
     record = site.record_for(found)
@@ -625,7 +628,10 @@ def released_view(site: Site, user: User, found: SubmissionRow) -> Released | No
         rubric.maximum(review, found.max_score or 0.0),
         tuple(c for c in comments if not c.file),
         tuple(code_of(site, found, [c for c in comments if c.file])),
-        tuple(site.reviews.regrades(found.student, found.problem)),
+        # The reader's own requests, and a teammate's on this submission (the team's one grade).
+        tuple(
+            q for q in site.reviews.regrades(problem=found.problem) if q.student == reader or q.submission == found.id
+        ),
         f"until {site.when(rubric.regrade_closes(review, moment))}" if open_now else "",
         (*(i.id for i in items), *tests),
     )
@@ -647,12 +653,12 @@ def ask(
     user: User = Depends(require_user),
     site: Site = Depends(site_of),
 ) -> Response:
-    """A student's regrade request on an item or a test of their own released grade, inside
-    the window."""
+    """A student's regrade request on an item or a test of a released grade that counts for
+    them (their own submission's, or a teammate's: the team has one grade), inside the window."""
     back = f"/submissions/{submission_id}/review"
-    found = site.visible(user, submission_id)
-    if found.student != user.id:
-        raise WebError(403, "Only the student asks for a regrade of their own work.", back, "Back")
+    found = site.visible(user, submission_id)  # another's that counts not for them: 404
+    if user.can_grade:
+        raise WebError(403, "Only a student whose work it is asks for a regrade.", back, "Back")
     view = released_view(site, user, found)
     if view is None or not view.window:
         raise WebError(403, "Regrade requests are not open for this submission.", back, "Back")

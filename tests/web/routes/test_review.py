@@ -425,3 +425,59 @@ def test_course_yamls_points_changed_after_the_release_are_logged(tmp_path: Path
     page = course.client("prof").get(f"/grade/submissions/{alice}").text
     assert "course.yaml, " in page
     assert f"submission {alice}: course.yaml&#39;s points: design 4 -&gt; 1: score 94 -&gt; 91" in page
+
+
+TEAM_COURSE = """\
+title: Pairs 2026
+timezone: Europe/Berlin
+assignments:
+  - id: pair
+    problems: [lanqiao]
+    due: 2026-12-20 23:59
+    teams: {size: [2, 3], formed: students}
+    review:
+      manual: add
+      max: 10
+      regrade_days: 5
+      rubric:
+        lanqiao:
+          - {id: names, points: -2, description: Names that say nothing}
+"""
+
+
+def test_a_teammate_reads_the_released_review_of_a_members_submission(tmp_path: Path) -> None:
+    course = Class(tmp_path, TEAM_COURSE)
+    course.tokens |= {u: course.store.add_user(u) for u in ("carol", "dave")}
+
+    def join(student: str) -> None:
+        book = course.app.state.site.team_book
+        invitation = book.invites_for("pair", student)[0].id
+        assert course.post(student, "/assignments/pair/team/accept", invitation=str(invitation)) == 303
+
+    assert course.post("alice", "/assignments/pair/team/start") == 303
+    assert course.post("alice", "/assignments/pair/team/invite", student="bob") == 303
+    join("bob")
+    first = course.judged("alice", "lanqiao", "WA", 90)
+    assert course.post("prof", f"/grade/submissions/{first}/toggle", item="names") == 303
+    assert course.post("prof", f"/grade/submissions/{first}/comment", text="Good start.") == 303
+    assert course.client("prof").post(f"/grade/submissions/{first}/done", data={"done": "1"}).status_code == 303
+    # bob leaves; alice's new team (with carol) does better without him.
+    course.clock.set("2026-12-03 10:00")
+    assert course.post("bob", "/assignments/pair/team/leave") == 303
+    assert course.post("alice", "/assignments/pair/team/invite", student="carol") == 303
+    join("carol")
+    course.judged("carol", "lanqiao", "AC", 100)
+    assert course.post("prof", "/grade/pair/release") == 303
+    # bob's review is his own row's: 88 (his counted grade), not alice's 100 of the newer work.
+    page = course.client("bob").get(f"/submissions/{first}/review").text
+    assert "<b>88</b> / 110" in page and "Names that say nothing" in page and "Good start." in page
+    assert [course.grades()[s]["pair:lanqiao"] for s in ("alice", "bob")] == ["100", "88"]
+    # dave was never in the team: nothing of it, not even that it exists.
+    assert course.client("dave").get(f"/submissions/{first}/review").status_code == 404
+    assert course.post("dave", f"/submissions/{first}/regrade", target="names", reason="x") == 404
+    # bob asks on the team's grade; alice reads it on her page, and cannot ask the same twice.
+    assert course.post("bob", f"/submissions/{first}/regrade", target="names", reason="Our names say it.") == 303
+    mine = course.client("alice").get(f"/submissions/{first}/review").text
+    assert "Our names say it." in mine and "(asked by bob)" in mine
+    assert course.post("alice", f"/submissions/{first}/regrade", target="names", reason="Again") == 409
+    assert course.post("prof", f"/submissions/{first}/regrade", target="names", reason="x") == 403
