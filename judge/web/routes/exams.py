@@ -29,7 +29,8 @@ def _as_error(refusal: examining.Refusal) -> WebError:
 
 def _assignment_of_path(site: Site, path: str) -> tuple[bool, Assignment | None]:
     """Whether a path is an assignment's page, and whose: a problem's pages, a submission's (its
-    page, events and API status), a scoreboard's."""
+    page, events and API status), a run's (it shows the samples, the code and what it printed),
+    a scoreboard's."""
     parts = path.strip("/").split("/")
     if parts[0] == "api":  # a submission's status by the API is its page's too
         parts = parts[1:]
@@ -38,6 +39,9 @@ def _assignment_of_path(site: Site, path: str) -> tuple[bool, Assignment | None]
     if len(parts) >= 2 and parts[0] == "submissions" and parts[1].isdigit() and len(parts[1]) < 19:
         found = site.store.get(int(parts[1]))
         return True, site.assignment_of(found.problem) if found is not None else None
+    if len(parts) >= 2 and parts[0] == "runs" and parts[1].isdigit() and len(parts[1]) < 19:
+        ran = site.runs.get(int(parts[1]))
+        return True, site.assignment_of(ran.problem) if ran is not None else None
     if len(parts) >= 2 and parts[0] == "assignments":
         return True, site.course.assignment(parts[1])
     return False, None

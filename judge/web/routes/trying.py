@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from judge.kinds import table as kinds
 from judge.problem.spec import Problem
 from judge.run import sources
+from judge.web import examining
 from judge.web import trying as tried
 from judge.web.routes import door
 from judge.web.routes.auth import require_user
@@ -84,6 +85,11 @@ def run_route(view: ProblemView) -> Callable[..., Response]:
     ) -> Response:
         problem, assignment = site.open_problem(user, problem_id)
         back = f"/problems/{problem.id}#submit"
+        if assignment is not None and assignment.exam is not None and user.role == "student":
+            # A run after one's end would go on trying the exam's problem: refused as a submission is.
+            ended = examining.submit_refusal(site.course, site.exams, assignment, user.id, site.clock())
+            if ended is not None:
+                raise WebError(ended.status, ended.message, back, "Back")
         if kinds.of(problem).takes_data:  # a student's tests are data, judged whole against the bugs
             raise WebError(400, "A tests problem has no Run: submit your tests to have them judged.", back, "Back")
         wrong = door.not_utf8(request.headers.get("content-type", ""), door.raw_body(request), TEXT_FIELDS)

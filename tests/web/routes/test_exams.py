@@ -202,3 +202,31 @@ def test_the_teacher_adds_time_live_and_it_is_logged(tmp_path: Path) -> None:
     assert prof.post("/teacher/exams/midterm/time", data={"student": "zed", "minutes": "5"}).status_code == 404
     exam.at("10:05")
     assert post_submission(alice)[0] == 403
+
+
+def post_run(browser: TestClient, problem: str = "lanqiao") -> tuple[int, str]:
+    reply = browser.post(
+        f"/problems/{problem}/run", data={"language": "python3", "on": "samples"}, files={"file": SOURCE}
+    )
+    return reply.status_code, reply.headers.get("location", "") or reply.text
+
+
+def test_runs_keep_to_the_window_as_submissions_do(tmp_path: Path) -> None:
+    """Issue 61, a hostile student: Run on the exam's problem went on after their end, and the
+    page of a run of another assignment (its samples, code and output: notes brought in) opened
+    during the exam."""
+    exam = Exam(tmp_path)
+    alice = exam.client("alice")
+    exam.at("09:00")
+    status, week1_run = post_run(alice, "eight-digits")
+    assert status == 303 and "/runs/" in week1_run
+    assert alice.get(week1_run).status_code == 200
+    exam.at("09:10")
+    assert alice.post("/exams/midterm/start").status_code == 303
+    closed = alice.get(week1_run)
+    assert closed.status_code == 403 and "the pages of other assignments are closed" in closed.text
+    exam.at("09:50")
+    status, text = post_run(alice)
+    assert status == 403 and "Your time in Midterm ended at 09:50:00 UTC" in text
+    assert alice.get(week1_run).status_code == 200  # the exam over: open again
+    assert post_run(exam.client("bob"))[0] == 403  # never started: no run either
