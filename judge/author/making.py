@@ -188,3 +188,17 @@ def _write_atomic(path: Path, content: bytes) -> None:
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def prepare_data(
+    problem: Problem, jobs: int = 1, progress: Callable[[int, int], None] | None = None
+) -> tuple[Problem, str]:
+    """What a problem whose submissions are data needs made before judging (a tests problem's
+    mutants, once per machine), and the problem loaded again with it; "" when nothing."""
+    kind = kinds.of(problem)
+    under = kind.under_test(problem)
+    if under is None:
+        return problem, ""
+    target = kinds.load_problem(under)
+    said = kind.prepare_data(problem, target, kinds.of(target), jobs, progress)
+    return (kinds.load_problem(problem.directory) if said else problem), said

@@ -420,6 +420,14 @@ def prepare(problem_dir: Path, notify: Callable[[str], None] | None = None, jobs
         return Prepared(problem_dir, problem_dir.name, (Check("spec valid", tuple(str(err).splitlines())),), (), (), ())
     checks = [Check("spec valid", (), str(problem.spec_path.name))]
     if kinds.of(problem).takes_data:  # its submissions are tests: no cases, no programs to run
+        from judge.author import making
+
+        try:  # a tests problem's mutants: made (or read from the cache) before its suites are judged
+            problem, made = making.prepare_data(problem, jobs)
+        except JudgeError as err:
+            checks.append(Check("bugs made", (str(err),)))
+        else:
+            checks += [Check("bugs made", (), made)] if made else []
         return Prepared(problem_dir, problem.id, (*checks, *suite_checks(problem)), (), (), ())
     checks += check_data(problem, notify, jobs)
     if not any(c.failures for c in checks):

@@ -61,6 +61,13 @@ def gen(ctx: click.Context, problem_names: tuple[str, ...], check: bool, jobs: i
 
                 if problem.builtin:
                     store.ensure(refs.get(problem.spec.reference).tables)
+
+                def tried(kept: int, done: int, pid: str = problem.id, task: TaskID = shown) -> None:
+                    bar.update(task, description=f"{pid}: mutants ({kept} kept)", completed=done, total=None)
+
+                problem, made = making.prepare_data(problem, workers, tried)  # a tests problem's mutants
+                if made:
+                    say(f"{problem.id}: {made}")
                 cases = making.generate(problem, store, workers, notify=say, counter=counted)
             if check:
                 differences = making.compare(problem, cases)

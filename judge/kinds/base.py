@@ -17,7 +17,11 @@ from judge.run.sources import Launch, Sources
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from judge.problem.spec import FeedbackLevel, Finding, Problem, ProblemSpec
+
+    Progress = Callable[[int, int], None]  # (done, tried) as long work goes on
     from judge.problem.yamlpos import Located
 
 STOPPED = "not judged: stopped, its group had ended"
@@ -144,6 +148,14 @@ class Kind(ABC):
     ) -> tuple[DataCase, ...]:
         """A data submission judged against `target` (of `kind`): each case decided."""
         raise JudgeError(f"{problem.spec_path}: a {self.name} problem takes programs, not data")
+
+    def prepare_data(
+        self, problem: Problem, target: Problem, kind: Kind, jobs: int, progress: Progress | None = None
+    ) -> str:
+        """What judging a data submission needs made first, once per machine (a tests problem's
+        mutants), made by judge gen and verify; a line saying what, "" for nothing. Load the
+        problem again after: what was made may add groups."""
+        return ""
 
     def spec_issues(self, directory: Path, spec: ProblemSpec) -> list[Finding]:
         """What the kind requires of the rest of its problem's spec, each with its key path."""

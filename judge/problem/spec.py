@@ -362,6 +362,26 @@ class Bug(_Strict):
     hint: str | None = Field(default=None, min_length=1, description="Told a student whose tests miss it")
 
 
+class Mutants(_Strict):
+    """Bugs the judge makes from the reference of the problem under test (Python, C, C++): one
+    small change each, kept only when some test of that problem's own data catches it."""
+
+    operators: Annotated[
+        tuple[Literal["compare", "constant", "negate", "drop"], ...], BeforeValidator(_tuple_from_list)
+    ] = Field(
+        default=("compare", "constant", "negate", "drop"),
+        min_length=1,
+        description="compare: < for <=, > for >=, == for != and back; constant: an integer literal +1 or -1;"
+        " negate: an if's or while's condition; drop: an expression statement",
+    )
+    max: int = Field(default=10, ge=1, le=100, description="The most mutants kept, chosen deterministically")
+    secret: bool = Field(
+        default=False,
+        description="true: a mutant's group is named mutant-N and secret, whatever `shows` says (a student learns"
+        " how many mutants were caught, never which); false: at names and hints, its name (its line and change)",
+    )
+
+
 class Suite(_Strict):
     """A tests problem's part (kind: tests): the problem whose bugs a student's tests must catch."""
 
@@ -372,6 +392,9 @@ class Suite(_Strict):
         default=(),
         description="The bugs; default: every solution in the problem's wrong_answer/, time_limit_exceeded/"
         " and run_time_error/ folders",
+    )
+    mutants: Mutants | None = Field(
+        default=None, description="Bugs made from the reference besides these (judge gen and verify make them)"
     )
     scoring: Literal["per_bug", "fraction"] = Field(
         default="per_bug", description="per_bug: points_per_bug for each bug caught; fraction: points shared out"

@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.kinds.base import CaseJob, CaseRun, DataCase, Kind, Starter
-from judge.kinds.tests import matrix, scoring, suite
+from judge.kinds.tests import matrix, mutants, scoring, suite
 from judge.problem.locate import SPEC_FILE
 from judge.problem.spec import Case, Group, inside
 from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
+    from judge.kinds.base import Progress
     from judge.problem.spec import FeedbackLevel, Finding, Problem, ProblemSpec
     from judge.problem.yamlpos import Located
 
@@ -45,7 +46,7 @@ class Tests(Kind):
         for index, bug in enumerate(spec.tests.bugs):
             if not inside(target, bug.path) or not (target / bug.path).exists():
                 said.append((("tests", "bugs", index, "path"), f"no solution {bug.path!r} in {spec.tests.of}"))
-        if not matrix.bugs_of(target, spec.tests):
+        if not matrix.bugs_of(target, spec.tests) and spec.tests.mutants is None:
             said.append(
                 (("tests",), f"{spec.tests.of} has no bugs: list them in `bugs`, or put solutions in its wrong_answer/")
             )
@@ -54,18 +55,20 @@ class Tests(Kind):
     def complete_spec(self, directory: Path, spec: ProblemSpec, located: Located) -> ProblemSpec:
         """A group per bug (its points, visible as `shows` says), and one of the student's tests."""
         assert spec.tests is not None
-        bugs = matrix.bugs_of(directory.parent / spec.tests.of, spec.tests)
+        bugs = mutants.bugs(directory.parent / spec.tests.of, spec.tests)
         points = scoring.bug_points(spec.tests, len(bugs))
-        public = spec.tests.shows != "count"
         groups = [Group(name=scoring.VALIDITY, visibility="public", cases=(Case(input="the student's tests\n"),))]
         groups += [
             Group(
-                name=name, visibility="public" if public else "secret", points=points, cases=(Case(input=f"{name}\n"),)
+                name=name,
+                visibility="secret" if scoring.secret(spec.tests, bug) else "public",
+                points=points,
+                cases=(Case(input=f"{name}\n"),),
             )
-            for name in scoring.group_names(spec.tests, bugs)
+            for name, bug in zip(scoring.group_names(spec.tests, bugs), bugs, strict=True)
         ]
         update: dict[str, object] = {"groups": tuple(groups)}
-        if not public:  # a count: the score says how many, no group says which
+        if spec.tests.shows == "count":  # a count: the score says how many, no group says which
             update["feedback"] = "verdict"
         return spec.model_copy(update=update)
 
@@ -95,7 +98,9 @@ class Tests(Kind):
         # The bugs too (the problem under test's digest has its programs, not its solutions):
         # a bug changed or added judges every suite again.
         target = problem.directory.parent / spec.of
-        return mine + matrix.bugs_digest(target, matrix.bugs_of(target, spec)).encode()
+        made = mutants.cached(target, spec)  # the mutants' names (their text follows from the reference)
+        kept = "\0".join(m.name for m in made.kept) if made is not None else ""
+        return mine + matrix.bugs_digest(target, matrix.bugs_of(target, spec)).encode() + kept.encode()
 
     def judge_data(
         self, problem: Problem, target: Problem, kind: Kind, given: Path | tuple[str, bytes]
@@ -103,8 +108,18 @@ class Tests(Kind):
         spec = problem.spec.tests
         assert spec is not None
         tests = suite.read(given, spec)
-        checked, runs = matrix.judge_tests(spec, target, kind, tests)
-        return scoring.rows(spec, matrix.bugs_of(target.directory, spec), checked, runs)
+        mutants.required(problem, target.directory)
+        bugs = mutants.bugs(target.directory, spec)
+        checked, runs = matrix.judge_tests(bugs, target, kind, tests)
+        return scoring.rows(spec, bugs, checked, runs)
+
+    def prepare_data(
+        self, problem: Problem, target: Problem, kind: Kind, jobs: int, progress: Progress | None = None
+    ) -> str:
+        spec = problem.spec.tests
+        if spec is None or spec.mutants is None:
+            return ""
+        return mutants.make(target, kind, spec, jobs, progress).said
 
     def judge_case(self, job: CaseJob) -> CaseRun:
         # Never asked: a tests problem's submissions are judged whole (judge_data).

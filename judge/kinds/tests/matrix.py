@@ -20,17 +20,19 @@ from typing import Any
 
 from judge.errors import JudgeError
 from judge.kinds.base import CaseJob, Kind, run_limits
+from judge.kinds.tests.mutation import Mutant
 from judge.kinds.tests.scoring import BugRun, Checked
 from judge.kinds.tests.suite import StudentTest
 from judge.problem.spec import BUG_FOLDERS, Bug, Problem, Suite
 from judge.run import languages, lifecycle, programs, sandbox
 from judge.run.build import box
 from judge.run.programs import Built, ProgramError
-from judge.run.sources import Launch
+from judge.run.sources import Launch, Sources
 from judge.run.verdicts import Verdict
 
 VALID, INVALID = 42, 43  # the ICPC input validator's exit codes
 SOLUTIONS = "solutions"
+Named = tuple[str, Path, Path]  # a test: its name, its input, its answer
 
 
 def bugs_of(target_dir: Path, suite: Suite) -> tuple[Bug, ...]:
@@ -200,24 +202,34 @@ def check(found: Subject, tests: Sequence[StudentTest], folder: Path, pool: Pool
     return tuple(Checked(t.name, why[t.name]) for t in tests)
 
 
-def run_bug(found: Subject, bug: Bug, folder: Path, names: tuple[str, ...]) -> BugRun:
-    """The bug against the valid tests, in order, in one box and session, until one catches it
-    (its verdict is not AC; the checker failing, IE, catches nothing)."""
+def mutant_program(target: Problem, mutant: Mutant) -> Sources:
+    """The reference of the problem under test with the mutant's text in place of its own."""
+    reference = programs.load(target.directory / target.spec.reference)
+    assert reference.single, "only a reference of one file is mutated (mutants.references)"
+    shown = Path(f"{reference.path} ({mutant.name})")
+    return replace(reference, path=shown, files=((reference.files[0][0], mutant.text.encode()),))
+
+
+def run_bug(found: Subject, bug: Bug | Mutant, cases: Sequence[Named]) -> BugRun:
+    """The bug (a solution, or a mutant of the reference) against the tests (name, input,
+    answer), in order, in one box and session, until one catches it (its verdict is not AC;
+    the checker failing, IE, catches nothing)."""
     target = found.problem
     try:
-        program = found.kind.program(target, programs.load(target.directory / bug.path))
-        built = programs.build(program, target.spec.limits.memory_mib)
+        loaded = mutant_program(target, bug) if isinstance(bug, Mutant) else programs.load(target.directory / bug.path)
+        built = programs.build(found.kind.program(target, loaded), target.spec.limits.memory_mib)
     except ProgramError as err:
-        return BugRun("", f"the bug does not build: {err}")
+        # A mutant's compiler message would quote the reference: said without it.
+        return BugRun("", "the mutant does not build" if isinstance(bug, Mutant) else f"the bug does not build: {err}")
     limits = run_limits(target, languages.load().languages[built.language])
     launch = Launch(built.argv, built.language)
     with box() as where:
         _fill(where, built)
         keep = {entry.name for entry in where.iterdir()}
         with sandbox.cases(where, wanted=not found.kind.own_sandboxes) as runner:
-            for name in names:
+            for name, given, answer in cases:
                 _empty(where, keep)
-                case = (folder / f"{name}.in", folder / f"{name}.ans")
+                case = (given, answer)
                 verdict = found.kind.judge_case(CaseJob(target, launch, where, case, limits, runner)).decided.verdict
                 if verdict not in (Verdict.AC, Verdict.IE):
                     return BugRun(name)
@@ -248,11 +260,10 @@ def worker_pool(jobs: int) -> Iterator[Pool]:
 
 
 def judge_tests(
-    suite: Suite, target: Problem, kind: Kind, tests: Sequence[StudentTest], jobs: int = 2
+    bugs: Sequence[Bug | Mutant], target: Problem, kind: Kind, tests: Sequence[StudentTest], jobs: int = 2
 ) -> tuple[tuple[Checked, ...], tuple[BugRun, ...]]:
-    """The whole matrix: each test's validity, and each bug of the suite caught or not."""
+    """The whole matrix: each test's validity, and each bug caught or not."""
     found = subject(target, kind)
-    bugs = bugs_of(target.directory, suite)
     folder = lifecycle.make_temp_dir("tests")
     try:
         with worker_pool(jobs) as pool:
@@ -260,6 +271,7 @@ def judge_tests(
             valid = tuple(c.name for c in checked if not c.why)
             if not valid:
                 return checked, tuple(BugRun("") for _ in bugs)
-            return checked, tuple(pool([(run_bug, (found, bug, folder, valid)) for bug in bugs]))
+            named = tuple((name, folder / f"{name}.in", folder / f"{name}.ans") for name in valid)
+            return checked, tuple(pool([(run_bug, (found, bug, named)) for bug in bugs]))
     finally:
         lifecycle.remove_dir(folder)

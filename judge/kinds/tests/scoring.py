@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from judge.kinds.base import DataCase as Row
+from judge.kinds.tests.mutation import Mutant
 from judge.problem.spec import Bug, Suite
 from judge.run.verdicts import Verdict
 
@@ -38,11 +39,27 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-_")[:48] or "bug"
 
 
-def group_names(suite: Suite, bugs: tuple[Bug, ...]) -> tuple[str, ...]:
-    """The group of each bug, as students may see it: unique, and opaque when they learn only a count."""
+AnyBug = Bug | Mutant  # a solution of the problem under test, or a mutant of its reference
+
+
+def secret(suite: Suite, bug: AnyBug) -> bool:
+    """Whether students may not learn which bug this is: at `shows: count`, or a secret mutant."""
+    return suite.shows == "count" or (isinstance(bug, Mutant) and suite.mutants is not None and suite.mutants.secret)
+
+
+def group_names(suite: Suite, bugs: tuple[AnyBug, ...]) -> tuple[str, ...]:
+    """The group of each bug, as students may see it: unique, and opaque when they may not
+    learn which (bug-N; a secret mutant mutant-N); a mutant's name is its line and change."""
     names: list[str] = []
+    mutants = 0
     for index, bug in enumerate(bugs, start=1):
-        base = f"bug-{index}" if suite.shows == "count" else _slug(bug.title or PurePosixPath(bug.path).stem)
+        mutants += isinstance(bug, Mutant)
+        if suite.shows == "count":
+            base = f"bug-{index}"
+        elif isinstance(bug, Mutant):
+            base = f"mutant-{mutants}" if secret(suite, bug) else bug.group
+        else:
+            base = _slug(bug.title or PurePosixPath(bug.path).stem)
         name = base
         while name in names or name == VALIDITY:
             name = f"{base}-{index}"
@@ -58,7 +75,7 @@ def bug_points(suite: Suite, count: int) -> float:
 
 
 def rows(
-    suite: Suite, bugs: tuple[Bug, ...], checked: tuple[Checked, ...], runs: tuple[BugRun, ...]
+    suite: Suite, bugs: tuple[AnyBug, ...], checked: tuple[Checked, ...], runs: tuple[BugRun, ...]
 ) -> tuple[Row, ...]:
     """The record's cases: each student test's validity (public: the test is the student's own),
     then each bug, caught or not, said as `shows` allows."""
@@ -67,15 +84,15 @@ def rows(
         Row(VALIDITY, f"{VALIDITY}/{c.name}", True, Verdict.NJ if c.why else Verdict.AC, c.why or "valid")
         for c in checked
     ]
-    public = suite.shows != "count"
     for name, bug, run in zip(group_names(suite, bugs), bugs, runs, strict=True):
+        public = not secret(suite, bug)
         if run.failure:
             found.append(Row(name, f"{name}/01", public, Verdict.IE, run.failure))
         elif run.caught_by:
             found.append(Row(name, f"{name}/01", public, Verdict.AC, f"caught by {run.caught_by}.in"))
         else:
             missed = "not caught"
-            if suite.shows == "hints" and bug.hint:
+            if suite.shows == "hints" and isinstance(bug, Bug) and bug.hint:  # a mutant has no hint
                 missed = f"not caught: {bug.hint}"
             found.append(Row(name, f"{name}/01", public, Verdict.WA, missed))
     return tuple(found)
