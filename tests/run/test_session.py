@@ -544,3 +544,19 @@ def test_a_rootless_session_runs_each_call_as_a_process_of_its_own(tmp_path: Pat
         run = cases_runner.forking().run(["python3", "-S", "main.py"], limits=LIMITS)
         assert cases_runner.session is not None and cases_runner.session.zygote is None
     assert run.stdout == b"42\n"
+
+
+@needs_bwrap
+def test_calls_of_a_zygote_and_cases_of_their_own_take_turns_in_one_session(tmp_path: Path) -> None:
+    """The zygote makes the next call's /tmp as soon as a call is swept; a case the supervisor
+    starts meanwhile must not replace /tmp at the same moment (it did: EINVAL, the session broken)."""
+    script = "import os\nprint(sorted(os.listdir('/tmp')))\nopen('/tmp/mark', 'w').close()\n"
+    with _zygote_session(tmp_path, script) as cases_runner:
+        forking = cases_runner.forking()
+        runs = []
+        for _ in range(6):
+            runs.append(forking.run(["python3", "-S", "main.py"], limits=LIMITS))
+            runs.append(cases_runner.run(["python3", "-S", "main.py"], limits=LIMITS))
+        session_ = cases_runner.session
+        assert session_ is not None and not session_.broken and session_.zygote is not None
+    assert [run.stdout for run in runs] == [b"[]\n"] * len(runs), runs

@@ -147,6 +147,8 @@ class Session:
         # The zygote of the build's harness (docs/sandbox.md, A zygote): what it was started for, its channel
         self.zygote: tuple[tuple[object, ...], socket.socket] | None = None
         self.no_zygote = ""  # why none can start here, once one has failed to
+        self.mounting = False  # the zygote makes a fresh /tmp: waited for before anything else
+        self.last: socket.socket | None = None  # the channel of the last case's request
         try:
             self._ready()
         except SandboxFailure:
@@ -194,6 +196,7 @@ class Session:
         with spawn.RUN_LOCK:
             if not self.box.is_dir():
                 raise SandboxFailure(f"the sandbox failed to run {Path(argv[0]).name}: its box {self.box} is gone")
+            self._settle()
             channel = self._zygote(argv) if zygote else None
             if channel is not None:
                 try:
@@ -233,7 +236,11 @@ class Session:
             # Rootless the box is a folder on disk: each case writes into an overlay of its own
             # (_fastspawn.c), capped as a box is as root (lifecycle.cap_folder).
             "box_bytes": lifecycle.BOX_CAP_BYTES if self.isolated else 0,
+            # A /tmp made ahead (a zygote's, once a call was swept) is not fresh once a case of
+            # another process of the sandbox has run since.
+            "stale": channel is not self.last,
         }
+        self.last = channel
         handed: list[int] = []
         out_r = err_r = held = -1
         try:
@@ -292,6 +299,12 @@ class Session:
             os.close(err_r)
             if not group.kill_all():
                 self.broken = "the sandbox could not end a case's processes"
+            elif channel is not self.control:
+                # None of the case's processes is left: the zygote may make the next call's
+                # /tmp now, while the judge decides this one, instead of on the next request.
+                with suppress(OSError):
+                    channel.send(b'{"swept": true}')
+                    self.mounting = True
             os.close(held)
             spawn.release_group(group)
 
@@ -335,9 +348,23 @@ class Session:
 
     def _drop_zygote(self) -> None:
         """End the zygote: its channel closed, it returns and exits (the supervisor reaps it)."""
+        self._settle()
         if self.zygote is not None:
             self.zygote[1].close()
             self.zygote = None
+
+    def _settle(self) -> None:
+        """Wait for the zygote's fresh /tmp (asked for once a call was swept): two processes of
+        the sandbox must never replace /tmp at once. A zygote that never says is gone."""
+        if self.mounting and self.zygote is not None:
+            self.mounting = False
+            try:
+                if "fresh" not in _answer(self.zygote[1]):
+                    raise OSError("it ended")
+            except (OSError, TimeoutError, ValueError):
+                self.zygote[1].close()
+                self.zygote = None
+        self.mounting = False
 
     def close(self) -> None:
         """End the supervisor and its namespaces (bubblewrap's pid 1 takes every process along)."""

@@ -331,17 +331,17 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
         if not data:
             return  # the judge closed the session
         request = json.loads(data)
-        if "zygote" in request:
-            # Rootless, a case's namespaces are _fastspawn's init's alone: no zygote there
-            _answer_zygote(control, request, fds, "" if isolate else source, tmp_bytes)
-            fresh = False  # its calls write the /tmp this process would hand the next case
+        # Rootless, a case's namespaces are _fastspawn's init's alone: no zygote there
+        between = _between(control, request, fds, libc, "" if isolate else source, tmp_bytes)
+        if between is not None:
+            fresh = between
             continue
         ended = -1  # isolate: the program's wait status (the case ends within the call)
         try:
             if isolate:
                 pid, ended = _spawn_fast(fast, request, fds, True)
             else:
-                if not fresh or int(request["tmp_bytes"]) != tmp_bytes:
+                if not fresh or request.get("stale") or int(request["tmp_bytes"]) != tmp_bytes:
                     tmp_bytes = int(request["tmp_bytes"])
                     _fresh_tmpfs(libc, tmp_bytes)
                 fresh = False
@@ -370,6 +370,30 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
             control.send(json.dumps({"status": ended}).encode())
         else:
             running = pid
+
+
+def _between(
+    control: socket.socket, request: dict[str, object], fds: list[int], libc: ctypes.CDLL, source: str, tmp_bytes: int
+) -> bool | None:
+    """A request between cases: start a zygote (whose calls write the /tmp this process would
+    hand the next case: not fresh), or, once the judge has swept a case's processes (none is
+    left to write into it), a fresh /tmp made before the next request (fresh). None: a case."""
+    if "zygote" in request:
+        _answer_zygote(control, request, fds, source, tmp_bytes)
+        return False
+    if "swept" not in request:
+        return None
+    for fd in fds:
+        os.close(fd)
+    try:
+        _fresh_tmpfs(libc, tmp_bytes)
+    except OSError:
+        fresh = False  # the next case's request tries again, and says why
+    else:
+        fresh = True
+    # Done: the judge waits for this before another process of the sandbox mounts its /tmp
+    control.send(json.dumps({"fresh": fresh}).encode())
+    return fresh
 
 
 def _answer_zygote(
