@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.kinds.tests import scoring
+from judge.kinds.tests.mutation import Mutant
 from judge.kinds.tests.scoring import BugRun, Checked
 from judge.problem.spec import Bug, Suite
 from judge.run.verdicts import Verdict
@@ -66,3 +67,28 @@ def test_group_names_stay_unique() -> None:
     twins = (Bug(path="a/x.py"), Bug(path="b/x.py"), Bug(path="c/validity.py"))
     names = scoring.group_names(suite(), twins)
     assert len(set(names)) == 3 and scoring.VALIDITY not in names
+
+
+MUTANTS = (
+    Mutant("compare", 12, "< for <=", "12-lt-for-le", "text of the mutant\n"),
+    Mutant("drop", 14, "statement dropped", "14-dropped", "text of the other\n"),
+)
+
+
+def test_a_mutant_is_named_by_its_line_and_change_has_no_hint_and_no_code_shown() -> None:
+    bugs = (BUGS[1], *MUTANTS)
+    rows = scoring.rows(suite(shows="hints", mutants={}), bugs, CHECKED, (BugRun(""), BugRun("02"), BugRun("")))
+    found = {r.group: (r.public, r.message) for r in rows if r.group != scoring.VALIDITY}
+    assert found == {
+        "empty_part": (True, "not caught: What if every number is negative?"),
+        "mutant-12-lt-for-le": (True, "caught by 02.in"),
+        "mutant-14-dropped": (True, "not caught"),  # no hint: none was written for a mutant
+    }
+    assert not any("text of" in r.message for r in rows)
+
+
+def test_secret_mutants_are_numbered_and_secret_the_solutions_still_named() -> None:
+    bugs = (BUGS[0], *MUTANTS)
+    rows = scoring.rows(suite(mutants={"secret": True}), bugs, CHECKED, (BugRun("02"), BugRun(""), BugRun("02")))
+    found = [(r.group, r.public) for r in rows if r.group != scoring.VALIDITY]
+    assert found == [("off-by-one", True), ("mutant-1", False), ("mutant-2", False)]
