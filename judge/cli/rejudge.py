@@ -59,11 +59,13 @@ def rejudge(
     their tests: --dry-run lists each student whose counted score would change (old -> new, and
     which cases changed verdict) and keeps the results; without it, the kept results are stored
     (the LMS gets only the scores that changed)."""
+    from judge.course.teams import check_kept
     from judge.kinds.table import load_problem
     from judge.problem.locate import problem_dirs
     from judge.web import rejudging
     from judge.web.routes.site import course_for
     from judge.web.state import proposal
+    from judge.web.state.teams import TeamBook
 
     if not (data_dir / "judge.sqlite3").is_file():
         raise JudgeError(f"{data_dir}: no web judge data here (judge.sqlite3 is missing)")
@@ -80,6 +82,7 @@ def rejudge(
     if unknown:
         raise JudgeError(f"{problems_dir}: no problem {', '.join(map(repr, unknown))}")
     store = open_store(data_dir)
+    check_kept(course, TeamBook(store).teams())
     maxima = {p.id: p.max_score for p in problems.values()}
     if dry_run:
         if not wanted:

@@ -194,9 +194,11 @@ def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layo
     """Write the web judge's gradebook offline: every roster student and assignment problem,
     the counted score after the course's policy (the numbers of /teacher/grades.csv)."""
     from judge.course.gradebook import FORMATS
+    from judge.course.teams import check_kept
     from judge.kinds.table import load_problem
     from judge.problem.locate import problem_dirs
     from judge.web.routes.site import class_book, course_for
+    from judge.web.state.teams import TeamBook
 
     if not (data_dir / "judge.sqlite3").is_file():
         raise JudgeError(f"{data_dir}: no web judge data here (judge.sqlite3 is missing)")
@@ -204,6 +206,7 @@ def gradebook(ctx: click.Context, data_dir: Path, course_file: Path | None, layo
     problems = {p.id: p for p in (load_problem(Path(d)) for d in problem_dirs(problems_dir))}
     course = course_for(problems_dir, course_file, sorted(problems))
     store = open_store(data_dir)
+    check_kept(course, TeamBook(store).teams())
     text = FORMATS[layout](class_book(course, store, problems), store.names())
     if output is None:
         click.echo(text, nl=False)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from judge.course.spec import MINUTE, TeamRule
+from judge.course.spec import MINUTE, Course, TeamRule
 from judge.errors import JudgeError
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$")
@@ -129,6 +129,25 @@ def read_file(data: bytes, source: str, roster: Collection[str], rule: TeamRule)
     except UnicodeDecodeError:
         raise JudgeError(f"{source}: not UTF-8 text") from None
     return read_csv(text, source, roster, rule)
+
+
+def check_kept(course: Course, teams: Teams) -> None:
+    """JudgeError naming the course file and the assignment when an assignment that took team
+    submissions has no `teams:` now. Each counts for every member: without the key the judge
+    would either move those members' grades or keep a rule the file no longer says, so the
+    file is refused (a reload keeps the course in force) until the key is back."""
+    made: dict[str, int] = {}
+    for team in teams.stamped.values():
+        stays = teams.by_team.get(team, ())
+        if stays:
+            made[stays[0].assignment] = made.get(stays[0].assignment, 0) + 1
+    for assignment in course.assignments:
+        if assignment.teams is None and made.get(assignment.id):
+            raise JudgeError(
+                f"{course.path or 'the course'}: assignment {assignment.id!r} has no `teams:` but "
+                f"{made[assignment.id]} team submission(s) were made to it, each counted for every member; "
+                "put its `teams:` back (lock the teams to stop changes)"
+            )
 
 
 def locked(rule: TeamRule, now: float, teacher_lock: float | None) -> bool:

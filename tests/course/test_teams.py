@@ -10,7 +10,7 @@ import pytest
 from judge.course import gradebook, rubric
 from judge.course.gradebook import Attempt
 from judge.course.spec import TeamRule, load_course
-from judge.course.teams import Stay, Teams, locked, read_csv
+from judge.course.teams import Stay, Teams, check_kept, locked, read_csv
 from judge.errors import JudgeError
 from judge.problem.spec import SpecError
 
@@ -155,3 +155,16 @@ def test_a_team_submission_stands_by_its_author_deadline_and_grade_in_every_row(
     graded = rubric.Manual({"lanqiao": tidy}, {}, {("alice", "lanqiao"): {20: frozenset({"tidy"})}})
     book = gradebook.build(course, ["alice", "bob"], [late], {"lanqiao": 100.0}, graded, teams)
     assert [book.cell(s, "lanqiao").score for s in ("alice", "bob")] == [55.0, 55.0]  # type: ignore[union-attr]
+
+
+def test_a_course_without_teams_for_an_assignment_that_took_team_submissions_is_refused(tmp_path: Path) -> None:
+    stays = (Stay(1, "pair", "alice", t("2026-12-01 10:00")), Stay(1, "pair", "bob", t("2026-12-01 10:00")))
+    made = Teams(stays, {7: 1})
+    check_kept(load(tmp_path), made)  # teams: as they were
+    check_kept(load(tmp_path), Teams(stays))  # teams but no team submission: may go
+    without = COURSE.replace("    teams: {size: [2, 3], formed: students, lock: 2026-12-05 12:00}\n", "")
+    check_kept(load(tmp_path, without), Teams(stays))
+    with pytest.raises(JudgeError, match=r"course\.yaml: assignment 'pair' has no `teams:` but 1 team submission"):
+        check_kept(load(tmp_path, without), made)
+    # The assignment gone from the file with its problems: nothing left to count, as for any.
+    check_kept(load(tmp_path, without.replace("  - id: pair\n", "  - id: other\n")), made)

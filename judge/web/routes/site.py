@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from judge.cluster.address import Endpoint
 from judge.course import gradebook, policy, rubric
 from judge.course.spec import COURSE_FILE, Assignment, Course, implicit, load_course
+from judge.course.teams import check_kept
 from judge.errors import JudgeError
 from judge.explain import stored
 from judge.grade import feedback, reports
@@ -149,7 +150,9 @@ class Site:
         return held[1]
 
     def _course(self) -> Course:
-        return course_for(self.settings.problems_dir, self.settings.course_file, sorted(self.problems))
+        course = course_for(self.settings.problems_dir, self.settings.course_file, sorted(self.problems))
+        check_kept(course, self.team_book.teams())  # `teams:` removed after team submissions
+        return course
 
     def course_changed(self, old: Course, new: Course) -> None:
         """course.yaml taken again: log each released grade whose score a rubric item's new points

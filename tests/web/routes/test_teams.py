@@ -5,14 +5,19 @@ passback per member, and a hostile student's forged forms."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from judge.errors import JudgeError
 from judge.web import rejudging
 from judge.web.lti import passback
+from judge.web.serving.app import create_app
 from judge.web.state.lti import LmsCourse, Platform
 from judge.web.state.proposal import Judged, Proposal
+from tests.conftest import PROBLEMS, REPO
 from tests.web.test_course import Course, record, scoreboard_rows
 
 TEAMS = """\
@@ -252,3 +257,47 @@ def test_the_teacher_imports_teams_from_the_page(tmp_path: Path, caplog: pytest.
     assert reply.status_code == 303 and "1+team(s)+imported;+2+student(s)+changed+team" in reply.headers["location"]
     page = prof.get(reply.headers["location"]).text
     assert "1 team(s) imported; 2 student(s) changed team" in page and "In no team: dave, erin." in page
+
+
+def test_teams_removed_after_team_submissions_are_refused_naming_the_assignment(tmp_path: Path) -> None:
+    course = Teamed(tmp_path)
+    course.team("alice", "bob")
+    site = course.app.state.site
+    without = TEAMS.replace("    teams: {size: [2, 3], formed: students, lock: 2026-12-15 12:00}\n", "")
+    # Teams removed before any team submission: taken (nothing counted for a team yet).
+    (tmp_path / "course.yaml").write_text(without)
+    site.watch.checked = -1e9  # looked at now, not in a second
+    assert course.client("alice").get("/assignments/pair/team").status_code == 404 and site.watch.error == ""
+    (tmp_path / "course.yaml").write_text(TEAMS)
+    site.watch.checked = -1e9
+    assert course.client("alice").get("/assignments/pair/team").status_code == 200
+    assert course.submit("alice", "lanqiao")[0] == 303
+    course.judge("AC", 100)
+    (tmp_path / "course.yaml").write_text(without + "# the teams went\n")
+    site.watch.checked = -1e9
+    # The mistake is refused: the course in force keeps its teams, bob's grade does not move,
+    # and the teacher's dashboard says why, naming the file and the assignment.
+    assert course.client("alice").get("/assignments/pair/team").status_code == 200
+    assert course.grades()["bob"]["pair:lanqiao"] == "100"
+    dashboard = course.client("prof").get("/teacher").text
+    assert "assignment &#39;pair&#39; has no `teams:` but 1 team submission(s) were made to it" in dashboard
+    assert str(tmp_path / "course.yaml") in dashboard
+    # A server started on that file stops at once with the same line.
+    with pytest.raises(JudgeError, match=r"course\.yaml: assignment 'pair' has no `teams:` but 1 team submission"):
+        create_app(course.app.state.site.settings, start_workers=False)
+    # And so do the commands that read the gradebook (judge rejudge loads it as judge gradebook does).
+    command = [
+        sys.executable,
+        "-m",
+        "judge",
+        "--problems",
+        str(PROBLEMS),
+        "gradebook",
+        "--data",
+        str(tmp_path / "data"),
+    ]
+    offline = subprocess.run(
+        [*command, "--course", str(tmp_path / "course.yaml")], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert offline.returncode == 2 and offline.stdout == ""
+    assert offline.stderr.count("\n") == 1 and "assignment 'pair' has no `teams:`" in offline.stderr
