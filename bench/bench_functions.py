@@ -5,6 +5,11 @@ A trivial function, `add(a: int, b: int) -> int`, and 40 calls of it:
 - **call**: a function problem, judged as a student's submission is: one sandbox session per
   submission, a fresh process per call (the harness, then the student's code), the value
   compared outside the sandbox. Reported: the mean wall time of a call as the judge measured it.
+  In Python and PyPy each call is a fork of the submission's zygote (an interpreter with the
+  harness loaded, never the student's module); the rows under it judge the same submission
+  again through the zygote and with each call an interpreter's own start (as before the
+  zygote), one after the other in the same run, with the mean and the median of the 40 calls
+  (the first is a session's first case, which costs the judge more in every language).
 - **stdio**: the same 40 cases as a program problem (the program reads `a b`, prints the sum),
   judged the same way: the cost of a case without a harness.
 - **pytest**: the same 40 calls as 40 tests in one test file, run as one pytest process
@@ -12,12 +17,13 @@ A trivial function, `add(a: int, b: int) -> int`, and 40 calls of it:
   in the grader's own process): its wall time over 40.
 
 The function does nothing, so a call's figure is the harness's and the sandbox's overhead.
-Targets (issue 42): a Python call at most 3 ms above the function's own time, a compiled
+Targets (issues 42, 62): a Python call at most 3 ms above the function's own time, a compiled
 language's at most 2 ms. Not a test: nothing here fails a build.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import statistics
 import subprocess
@@ -31,6 +37,7 @@ sys.path.insert(0, str(REPO))
 
 from judge.author import making  # noqa: E402
 from judge.grade import judging  # noqa: E402
+from judge.kinds.functions import families  # noqa: E402
 from judge.kinds.table import load_problem  # noqa: E402
 from judge.problem.tables import TableStore  # noqa: E402
 
@@ -48,6 +55,7 @@ groups:
 {cases}"""
 FUNCTIONS = {
     "python3": ("add.py", "def add(a, b):\n    return a + b\n"),
+    "pypy3": ("add.py", "def add(a, b):\n    return a + b\n"),
     "cpp": ("add.cpp", "int add(int a, int b) { return a + b; }\n"),
     "c": ("add.c", "int add(int a, int b) { return a + b; }\n"),
     "java": (
@@ -60,6 +68,7 @@ FUNCTIONS = {
 }
 PROGRAMS = {
     "python3": ("add.py", "a, b = map(int, input().split())\nprint(a + b)\n"),
+    "pypy3": ("add.py", "a, b = map(int, input().split())\nprint(a + b)\n"),
     "cpp": ("add.cpp", '#include <cstdio>\nint main() { int a, b; scanf("%d %d", &a, &b); printf("%d\\n", a + b); }\n'),
     "c": (
         "add.c",
@@ -87,6 +96,7 @@ PROGRAMS = {
 }
 TOOLS = {
     "python3": "python3",
+    "pypy3": "pypy3",
     "cpp": "g++",
     "c": "gcc",
     "java": "javac",
@@ -117,12 +127,41 @@ def _problem(root: Path, kind: str) -> Path:
 
 
 def _per_case_ms(folder: Path, language: str, name: str, text: str, work: Path) -> tuple[str, float]:
+    verdict, walls = _walls_ms(folder, language, name, text, work)
+    return verdict, statistics.mean(walls)
+
+
+def _walls_ms(folder: Path, language: str, name: str, text: str, work: Path) -> tuple[str, list[float]]:
+    """The verdict and each case's wall time in ms (the first is a session's first case, which
+    costs the judge more in every language)."""
     problem = load_problem(folder)
     source = work / language / name
     source.parent.mkdir(parents=True, exist_ok=True)
     source.write_text(text)
-    record = judging.judge(judging.identify(problem, source, "bench"), full=True)
-    return record.verdict, statistics.mean(c.wall_s for c in record.cases) * 1000
+    record = judging.judge(judging.identify(problem, source, "bench", language), full=True)
+    return record.verdict, [c.wall_s * 1000 for c in record.cases]
+
+
+def _own_start_ms(folder: Path, language: str, name: str, text: str, work: Path) -> tuple[str, list[float]]:
+    """The same calls, each an interpreter's own start (the family's zygote set aside, here only)."""
+    python = families.FAMILIES["python"]
+    families.FAMILIES["python"] = dataclasses.replace(python, forks=False)
+    try:
+        return _walls_ms(folder, language, name, text, work)
+    finally:
+        families.FAMILIES["python"] = python
+
+
+def _python_rows(functions: Path, language: str, name: str, text: str, root: Path) -> None:
+    """A zygote's calls and the same calls each an interpreter's own start, one after the other:
+    mean and median of the 40 calls."""
+    for label, (verdict, walls) in (
+        ("zygote", _walls_ms(functions, language, name, text, root / "zygote")),
+        ("own start", _own_start_ms(functions, language, name, text, root / "own")),
+    ):
+        flags = "" if verdict == "AC" else f"  (verdict {verdict})"
+        mean, median = statistics.mean(walls), statistics.median(walls)
+        print(f"    {label:10} mean {mean:6.1f} ms, median {median:6.1f} ms{flags}")
 
 
 def _pytest_per_test_ms(work: Path) -> float:
@@ -161,6 +200,8 @@ def main() -> None:
             target = "3 ms" if language == "python3" else "2 ms" if language in ("cpp", "c", "go", "rust") else "-"
             flags = "" if verdict == stdio_verdict == "AC" else f"  (verdicts {verdict}, {stdio_verdict})"
             print(f"  {language:10} {call:6.1f} ms {stdio:6.1f} ms   {target}{flags}")
+            if language in ("python3", "pypy3"):
+                _python_rows(functions, language, name, text, root / "python")
         print(f"  pytest, one process for {CALLS} tests, no sandbox: {_pytest_per_test_ms(root):.1f} ms a test")
 
 
