@@ -321,6 +321,11 @@ class _Builder:
             self.issue(
                 (*here, "late"), "an exam has no late window: each student's end is their start plus the duration"
             )
+        if raw.teams is not None:  # windows are each student's, a team's submission every member's
+            self.issue(
+                (*here, "teams"),
+                "an exam is taken alone: a teammate's submission would count for a member after their own end",
+            )
         duration = self._duration(raw.exam.duration, (*where, "duration"))
         if duration is not None and duration <= timedelta(0):
             self.issue((*where, "duration"), "an exam lasts at least a minute")

@@ -117,3 +117,13 @@ def test_addresses_in_and_out_of_the_ranges(tmp_path: Path) -> None:
     assert address_allowed(exam, "::ffff:10.1.0.9")
     assert not address_allowed(exam, "10.2.0.1") and not address_allowed(exam, "testclient")
     assert not address_allowed(exam, None)
+
+
+def test_an_exam_is_no_team_assignment(tmp_path: Path) -> None:
+    """Issue 61, a hostile student: in an exam taken by teams, a teammate who started later
+    submitted after a member's end, and it counted for that member."""
+    text = EXAM.replace("    exam:", "    teams: {size: [2, 2], formed: students}\n    exam:")
+    with pytest.raises(SpecError) as caught:
+        load(tmp_path, text)
+    assert "course.yaml:8: assignments[0].teams: an exam is taken alone" in str(caught.value)
+    assert "\n" not in str(caught.value).strip()
