@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from judge.kinds.base import CaseJob, CaseRun, DataCase, Kind, Starter
 from judge.kinds.tests import matrix, mutants, scoring, suite
+from judge.kinds.tests.unit_suite import is_unit, judged, submission_bytes
 from judge.problem.locate import SPEC_FILE
 from judge.problem.spec import Case, Group, inside
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -91,6 +92,9 @@ class Tests(Kind):
     def read_data(self, problem: Problem, given: Path | tuple[str, bytes]) -> bytes:
         spec = problem.spec.tests
         assert spec is not None
+        if is_unit(problem.directory.parent / spec.of):  # a student's pytest files (unit_suite.py)
+            under = problem.directory.parent / spec.of
+            return submission_bytes(given, spec) + matrix.bugs_digest(under, matrix.bugs_of(under, spec)).encode()
         tests = suite.read(given, spec)
         mine = b"".join(
             f"{t.name}\0{len(t.input)}\0".encode() + t.input + b"\0" + (t.answer or b"") + b"\0" for t in tests
@@ -107,6 +111,8 @@ class Tests(Kind):
     ) -> tuple[DataCase, ...]:
         spec = problem.spec.tests
         assert spec is not None
+        if target.spec.unit is not None:  # a student's own pytest files against its modules
+            return judged(spec, target, kind, given)
         tests = suite.read(given, spec)
         mutants.required(problem, target.directory)
         bugs = mutants.bugs(target.directory, spec)

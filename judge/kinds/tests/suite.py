@@ -29,6 +29,12 @@ class StudentTest:
 def read(given: Path | tuple[str, bytes], suite: Suite) -> tuple[StudentTest, ...]:
     """The tests of a submission on disk or uploaded (name, bytes); JudgeError naming the file
     for anything but tests within the caps."""
+    return parse(*submitted(given, suite))
+
+
+def submitted(given: Path | tuple[str, bytes], suite: Suite) -> tuple[str, list[tuple[str, bytes]], Suite]:
+    """A submission's files (a folder, an archive, one file; on disk or uploaded), read under the
+    suite's caps: how to name it, its (name, content) files, the suite."""
     caps = sources.Caps(bytes=suite.max_tests * 2 * suite.max_test_bytes, files=suite.max_tests * 2 + 1)
     if isinstance(given, Path):
         shown = str(given)
@@ -41,7 +47,7 @@ def read(given: Path | tuple[str, bytes], suite: Suite) -> tuple[StudentTest, ..
             files = sources.archive_files(Path(given[0]), given[1], caps)
         else:
             files = [(Path(given[0]).name, given[1])]
-    return parse(shown, files, suite)
+    return shown, files, suite
 
 
 def where(shown: str, name: str) -> str:

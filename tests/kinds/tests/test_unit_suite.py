@@ -1,0 +1,166 @@
+"""A tests problem for a unit problem: a student's own pytest file run against the reference
+(validity) and each bug, the module in a box of its own behind the bridge's guarded side. A
+student's test that reaches for the reference's source (through the module's dunders, its
+functions' globals, inspect, open, the file system) fails on the reference, is invalid, and
+no message carries the reference's code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.author import scaffold
+from judge.errors import JudgeError
+from judge.grade import judging, results
+from judge.kinds import table as kinds
+from judge.kinds.tests import unit_suite
+from judge.problem.spec import Suite
+from tests import needs
+from tests.test_cli import judge
+
+pytestmark = needs.mark("isolation", "pytest")
+
+SPEC = """id: stack-tests
+title: Tests of stack
+source: the judge's tests
+limits: {time_s: 1.0, memory_mib: 256}
+kind: tests
+reference: suite
+tests:
+  for: stack
+  points_per_bug: 5
+"""
+THOROUGH = """import pytest
+
+import stack
+
+
+def test_pop_gives_the_last_pushed():
+    s = stack.Stack()
+    s.push(1)
+    s.push(2)
+    assert s.pop() == 2
+
+
+def test_reverse_in_place_changes_the_list():
+    items = [1, 2, 3]
+    stack.reverse_in_place(items)
+    assert items == [3, 2, 1]
+
+
+def test_an_empty_pop_raises_its_error():
+    with pytest.raises(stack.EmptyStackError):
+        stack.Stack().pop()
+
+
+def test_wrong_on_the_reference():
+    assert stack.Stack().__len__() == 1
+"""
+# Each test passes only if it reads the reference's source (its docstring, "A stack on a Python list").
+HOSTILE = """import glob
+import inspect
+import os
+
+import stack
+
+MARK = "A stack on a " + "Python list"
+
+
+def test_builtins_open():
+    assert MARK in stack.__builtins__["open"](stack.__file__).read()
+
+
+def test_module_dict():
+    assert MARK in stack.__dict__["__doc__"]
+
+
+def test_function_globals():
+    assert MARK in stack.reverse_in_place.__globals__["__doc__"]
+
+
+def test_class_mro_to_object_subclasses():
+    kinds = stack.Stack.__class__.__mro__[-1].__subclasses__()
+    assert any("FileIO" in str(k) for k in kinds)
+
+
+def test_inspect_getsource():
+    assert MARK in inspect.getsource(stack.Stack)
+
+
+def test_open_the_module_file():
+    assert MARK in open(stack.__file__).read()
+
+
+def test_the_file_system():
+    found = [p for p in glob.glob("/**/*.py", recursive=True) if "proc" not in p]
+    assert any(MARK in open(p, errors="replace").read() for p in found if os.path.isfile(p))
+
+
+def test_a_method_to_its_globals():
+    s = stack.Stack()
+    assert MARK in s.push.__func__.__globals__["__doc__"]
+"""
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("problems")
+    scaffold.create(root, "stack", "python3", kind="unit")
+    assert judge("--problems", str(root), "gen", "stack").returncode == 0
+    here = root / "stack-tests"
+    (here / "suite").mkdir(parents=True)
+    (here / "suite" / "test_mine.py").write_text(THOROUGH.rsplit("\n\n\ndef test_wrong", 1)[0] + "\n")
+    (here / "statement.md").write_text("# Tests of stack\n")
+    (here / "problem.yaml").write_text(SPEC)
+    return root
+
+
+def judged(root: Path, text: str, name: str) -> results.GradeRecord:
+    problem = kinds.load_problem(root / "stack-tests")
+    folder = root / "students" / name
+    folder.mkdir(parents=True)
+    (folder / "test_mine.py").write_text(text)
+    return judging.judge(judging.identify(problem, folder, name))
+
+
+def validity(record: results.GradeRecord) -> dict[str, tuple[str, str]]:
+    return {c.name.removeprefix("validity/"): (c.verdict, c.message) for c in record.cases if c.group == "validity"}
+
+
+def test_a_students_pytest_file_is_checked_on_the_reference_and_catches_the_bugs(root: Path) -> None:
+    record = judged(root, THOROUGH, "thorough")
+    said = validity(record)
+    assert said["test_mine-test_pop_gives_the_last_pushed"] == ("AC", "valid")
+    verdict, why = said["test_mine-test_wrong_on_the_reference"]
+    assert verdict == "NJ" and "fails on the reference (WA)" in why
+    bugs = {c.group: (c.verdict, c.message) for c in record.cases if c.group != "validity"}
+    assert bugs == {
+        "stack": ("AC", "caught by test_mine-test_pop_gives_the_last_pushed"),  # wrong_answer/stack.py
+        "stack-2": ("AC", "caught by test_mine-test_pop_gives_the_last_pushed"),  # run_time_error/stack.py
+    }, bugs
+    assert (record.verdict, record.score, record.max_score) == ("AC", 10.0, 10.0)
+
+
+def test_a_test_reaching_for_the_references_source_is_invalid_and_shown_none_of_it(root: Path) -> None:
+    record = judged(root, HOSTILE, "hostile")
+    said = validity(record)
+    assert len(said) == 8 and all(verdict == "NJ" for verdict, _ in said.values()), said
+    assert record.score == 0.0
+    shown = " ".join(message for _, message in said.values())
+    # A line of the reference's that no test holds (MARK is the tests' own, quoted by pytest).
+    assert "self._items" not in shown and "def peek" not in shown, shown
+
+
+def test_verify_checks_the_reference_suite_catches_every_bug(root: Path) -> None:
+    verified = judge("--problems", str(root), "verify", "stack-tests")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "the reference suite catches every bug" in verified.stdout
+
+
+def test_a_file_that_is_not_a_pytest_file_is_refused_naming_it(tmp_path: Path) -> None:
+    suite = Suite.model_validate({"for": "stack"})
+    with pytest.raises(JudgeError, match=r"notes\.txt: not a pytest file"):
+        unit_suite.read(("notes.txt", b"hello"), suite, tmp_path / "t")
+    with pytest.raises(JudgeError, match=r"test_a\.py:1: "):
+        unit_suite.read(("test_a.py", b"def test_x(:\n"), suite, tmp_path / "u")
