@@ -4,7 +4,10 @@ problem (`judge new`'s, Python), every bug wrong only on the 20th test, so the w
 submission judged in a process that has judged one before (the bugs built in the programs'
 cache, as `judge grade` judges a class); beside it, the same 200 bug runs one by one, each in a
 sandbox of its own (programs.run), and the 20 tests checked the same way. Medians of 3 runs.
-Target (issue 60): the matrix under 5 s on 2 cores. Not a test: nothing here fails a build.
+Target (issue 60): the matrix under 5 s on 2 cores. Then with 10 mutants of the reference
+(`mutants: {max: 10}`): their making (built and run on the problem's own tests/ until 10 are
+caught), first with nothing cached, then read from the cache; and the matrix with the 20 bugs.
+Not a test: nothing here fails a build.
 """
 
 from __future__ import annotations
@@ -19,11 +22,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from judge.author import scaffold  # noqa: E402
+from judge.author import making, scaffold  # noqa: E402
 from judge.grade import judging  # noqa: E402
 from judge.kinds.table import load_problem  # noqa: E402
 from judge.kinds.tests import matrix  # noqa: E402
-from judge.run import programs  # noqa: E402
+from judge.run import languages, programs  # noqa: E402
 
 RUNS = 3
 TESTS = 20
@@ -85,10 +88,31 @@ def one_by_one(here: Path, student: Path) -> float:
     for data in inputs:
         for built in (*found.validators, found.reference):
             programs.run(programs.Task(built, (), data, limits.sandbox_limits(built)))
+    table = languages.load().languages
     for built in bugs:
         for data in inputs:
-            programs.run(programs.Task(built, (), data, matrix.run_limits(target, built.language)))
+            programs.run(programs.Task(built, (), data, matrix.run_limits(target, table[built.language])))
     return time.perf_counter() - start
+
+
+def with_mutants(here: Path, student: Path) -> tuple[float, float, float, str]:
+    """(making them with nothing cached, reading them from the cache, the matrix with them), what was made."""
+    target = load_problem(here.parent / "sums")
+    making.write(target, making.generate(target, jobs=2))
+    (here / "problem.yaml").write_text(SPEC.replace("max_tests: 20}", "max_tests: 20, mutants: {max: 10}}"))
+    start = time.perf_counter()
+    problem, said = making.prepare_data(load_problem(here), jobs=2)
+    cold = time.perf_counter() - start
+    start = time.perf_counter()
+    making.prepare_data(load_problem(here), jobs=2)
+    cached = time.perf_counter() - start
+    judging.judge(judging.identify(problem, student, "bench"))  # the mutants built: warm
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        judging.judge(judging.identify(problem, student, "bench"))
+        times.append(time.perf_counter() - start)
+    return cold, cached, statistics.median(times), said
 
 
 def main() -> None:
@@ -103,10 +127,14 @@ def main() -> None:
             judging.judge(judging.identify(problem, student, "bench"))
             times.append(time.perf_counter() - start)
         alone = statistics.median(one_by_one(here, student) for _ in range(RUNS))
+        cold, cached, mutated, said = with_mutants(here, student)
     judged = statistics.median(times)
     print(f"tests problem: {TESTS} tests x {BUGS} bugs (Python), the whole matrix")
     print(f"  judged (validity, then each bug in one session, 2 at a time): {judged:.2f} s  (target < 5 s)")
     print(f"  the same runs one by one, a sandbox each:                     {alone:.2f} s  ({alone / judged:.1f}x)")
+    print(f"mutants of the reference (Python): {said}")
+    print(f"  made with nothing cached: {cold:.2f} s; read from the cache: {cached:.3f} s")
+    print(f"  the matrix with them ({BUGS} bugs + the mutants): {mutated:.2f} s")
 
 
 if __name__ == "__main__":
