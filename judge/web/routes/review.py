@@ -119,14 +119,23 @@ def code_of(site: Site, found: SubmissionRow, comments: list[LineComment]) -> li
 
 def counted_ids(site: Site, problem: str, book: Gradebook | None = None) -> dict[str, int]:
     """Each student's counted submission of a problem (what is graded), by the teacher's book
-    (made here unless given: a page that asks several times makes it once)."""
+    (made here unless given: a page that asks several times makes it once). A team submission
+    counts for each member but is graded once: it is under one student, its author (or, where
+    its author counts another, its first member by id), so it is dealt and counted once."""
     found = {}
     book = book if book is not None else site.book()
     for row in book.rows:
         cell = book.cell(row.student, problem)
         if cell is not None and cell.submission is not None:
             found[row.student] = cell.submission
-    return found
+    if len(set(found.values())) == len(found):
+        return found  # no submission counts for two students: no team
+    authors = {row.id: row.student for row in site.store.many(set(found.values()))}
+    under: dict[int, str] = {}
+    for student, submission in sorted(found.items()):
+        if submission not in under or student == authors.get(submission):
+            under[submission] = student
+    return {student: submission for submission, student in sorted(under.items(), key=lambda pair: pair[1])}
 
 
 def graders_of(site: Site) -> list[str]:
@@ -151,11 +160,8 @@ def queue_of(site: Site, user: User, problem: str, review: rubric.Review, book: 
 def graded_students(site: Site, problem: str, counted: dict[str, int]) -> set[str]:
     """Students whose counted submission of a problem is graded and done (a grade of an older
     one is not: a newer submission since grading waits to be graded)."""
-    return {
-        m.student
-        for m in site.reviews.grades()
-        if m.problem == problem and m.done and counted.get(m.student) == m.submission
-    }
+    done = {m.submission for m in site.reviews.grades() if m.problem == problem and m.done}
+    return {student for student, submission in counted.items() if submission in done}
 
 
 def progress(site: Site, problem: str, students: list[str], grader: str, book: Gradebook | None = None) -> Progress:
@@ -286,7 +292,7 @@ def grading(site: Site, user: User, submission_id: int, changing: bool = False) 
         raise WebError(409, "This submission is not judged yet.", "/grade", "Grading")
     if changing and not user.can_manage:
         dealt = site.reviews.dealt(found.problem)
-        if dealt and dealt.get(found.student) != user.id:
+        if dealt and dealt.get(found.student) != user.id and not dealt_to(site, user, found, dealt):
             raise WebError(403, "This submission is dealt to another grader.", "/grade", "Grading")
     mine = site.reviews.grade(found.student, found.problem)
     held = site.reviews.grade_of(found.id)
@@ -295,6 +301,12 @@ def grading(site: Site, user: User, submission_id: int, changing: bool = False) 
     if changing and uncounted:
         raise WebError(409, uncounted, f"/grade/submissions/{found.id}", "Back")
     return Grading(found, assignment, review, rubric_of(site, assignment, found.problem), held, other, uncounted)
+
+
+def dealt_to(site: Site, user: User, found: SubmissionRow, dealt: dict[str, str]) -> bool:
+    """Whether a team submission is dealt to this grader under a member other than its author
+    (one whose author counts another submission since leaving the team)."""
+    return any(dealt.get(s) == user.id for s, sub in counted_ids(site, found.problem).items() if sub == found.id)
 
 
 def not_counted(site: Site, found: SubmissionRow) -> str:

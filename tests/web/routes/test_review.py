@@ -481,3 +481,32 @@ def test_a_teammate_reads_the_released_review_of_a_members_submission(tmp_path: 
     assert "Our names say it." in mine and "(asked by bob)" in mine
     assert course.post("alice", f"/submissions/{first}/regrade", target="names", reason="Again") == 409
     assert course.post("prof", f"/submissions/{first}/regrade", target="names", reason="x") == 403
+
+
+def test_a_team_submission_is_dealt_and_graded_once(tmp_path: Path) -> None:
+    course = Class(tmp_path, TEAM_COURSE)
+    course.tokens |= {u: course.store.add_user(u) for u in ("carol", "dave")}
+    site = course.app.state.site
+    for starter, other in (("alice", "bob"), ("carol", "dave")):
+        assert course.post(starter, "/assignments/pair/team/start") == 303
+        assert course.post(starter, "/assignments/pair/team/invite", student=other) == 303
+        invitation = site.team_book.invites_for("pair", other)[0].id
+        assert course.post(other, "/assignments/pair/team/accept", invitation=str(invitation)) == 303
+    first = course.judged("alice", "lanqiao", "AC", 100)
+    second = course.judged("dave", "lanqiao", "WA", 50)
+    dealt = course.client("prof").post("/grade/pair/deal")
+    assert "2+submission(s)+dealt+to+2+grader(s)" in dealt.headers["location"]  # not one per member
+    assert sorted(site.reviews.dealt("lanqiao")) == ["alice", "dave"]  # each under its author
+    ta = grader_of(course, "lanqiao", "alice")
+    assert course.post(ta, f"/grade/submissions/{first}/toggle", item="names") == 303
+    assert course.client(ta).post(f"/grade/submissions/{first}/done", data={"done": "1"}).status_code == 303
+    # Graded once, done for both members: the queues count submissions, not members.
+    assert f"{ta}: 1 of 1" in course.client("prof").get("/grade").text
+    assert '<td class="num progress">1 of 2</td>' in course.client("prof").get("/grade").text
+    assert (
+        "every+submission+of+lanqiao+in+your+queue+is+graded"
+        in course.client(ta).get("/grade/lanqiao/next").headers["location"]
+    )
+    other = grader_of(course, "lanqiao", "dave")
+    assert course.client(other).get("/grade/lanqiao/next").headers["location"].endswith(f"/submissions/{second}")
+    assert [course.grades()[s]["pair:lanqiao"] for s in ("alice", "bob")] == ["98", "98"]
