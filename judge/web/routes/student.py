@@ -372,6 +372,8 @@ def _accept(
             team=assignment.teams if assignment is not None and user.role == "student" else None,
             assignment=assignment.id if assignment is not None else "",
             program=identified,
+            # A student's door stays shut until their result is shown, at its result step.
+            held_s=0.0 if user.can_grade else site.settings.result_step_s,
         )
     except PendingError as err:
         raise WebError(

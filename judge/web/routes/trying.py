@@ -112,7 +112,8 @@ def run_route(view: ProblemView) -> Callable[..., Response]:
         # A teacher may try as much as they like; a student by the course's cap.
         cap = site.course.runs_per_minute if user.role == "student" else max(site.course.runs_per_minute, 1000)
         try:
-            run_id = site.runs.ask(user.id, problem.id, record, given, cap)
+            held = 0.0 if user.can_grade else site.settings.result_step_s  # until the result is shown
+            run_id = site.runs.ask(user.id, problem.id, record, given, cap, held_s=held)
         except RunOffError:
             raise WebError(403, "This course has no Run: submit to have your code judged.", back, "Back") from None
         except PendingError:

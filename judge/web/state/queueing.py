@@ -6,6 +6,7 @@ once per judging, explanations asked for, and rejudging. Every change that must 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
@@ -57,6 +58,32 @@ def run_waiting(db: sqlite3.Connection, student: str, now: float) -> int | None:
         (student, now - RUN_STALE_S),
     ).fetchone()
     return int(row["id"]) if row is not None else None
+
+
+def release_at(started: float, finished: float, step_s: float) -> float:
+    """When a judged submission's result reaches its student: the end of the whole step of
+    `step_s` its judging ended in (its finish, without a step). Settings.result_step_s."""
+    if step_s <= 0:
+        return finished
+    return started + max(1, math.ceil((finished - started) / step_s)) * step_s
+
+
+def judging(db: sqlite3.Connection, student: str, now: float, held_s: float) -> int | None:
+    """The student's submission still being judged, or judged and its result not yet theirs
+    (release_at, steps of `held_s`). A door that opened the moment judging ended (a second
+    submission, a run) told its student that moment to a poll's precision, which the result
+    step hides: log2(judging / 0.2 s) bits a submission where the step leaves log2(judging / 5 s)."""
+    rows = db.execute(
+        "SELECT id, status, started, finished FROM submissions WHERE student = ? "
+        "AND (status IN ('queued', 'compiling', 'running') OR (status = 'done' AND finished > ?))",
+        (student, now - max(held_s, 0.0)),
+    )
+    for row in rows:
+        if row["status"] != "done":
+            return int(row["id"])
+        if held_s > 0 and row["started"] is not None and now < release_at(row["started"], row["finished"], held_s):
+            return int(row["id"])
+    return None
 
 
 class PendingError(JudgeError):
@@ -127,6 +154,7 @@ class SubmissionQueue(Database):
         program: bytes | None = None,
         team: TeamRule | None = None,
         assignment: str = "",
+        held_s: float = 0.0,
     ) -> int:
         """Store a submission in the queue, stamped with the server's clock `now`. In the same
         transaction: PendingError if the student already has one waiting, QuotaError past
@@ -134,15 +162,14 @@ class SubmissionQueue(Database):
         RateError past `per_minute` submissions in the last minute (0: no cap). `program`: the
         upload as the door identified it (sources.as_record), what the worker will judge.
         `team`: the assignment's team rule: the submission is stamped with the student's team
-        now, TeamError where they have none or too few members, and the quota is the team's."""
+        now, TeamError where they have none or too few members, and the quota is the team's.
+        `held_s`: a student's result step (Settings.result_step_s): their last submission is
+        waiting until its result is theirs (`judging`)."""
         now = time.time() if now is None else now
         with self.transaction() as db:
-            waiting = db.execute(
-                "SELECT id FROM submissions WHERE student = ? AND status IN ('queued', 'compiling', 'running')",
-                (student,),
-            ).fetchone()
+            waiting = judging(db, student, now, held_s)
             if waiting is not None:
-                raise PendingError(f"submission {waiting['id']} is still being judged; one at a time")
+                raise PendingError(f"submission {waiting} is still being judged; one at a time")
             # A run of the student's beside a submission of theirs could time its secret cases
             # or read what they leave in the page cache: one or the other (runs.py, both ways).
             run = run_waiting(db, student, now)

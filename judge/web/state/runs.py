@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 
 from judge.errors import JudgeError
 from judge.web.state.database import Database
-from judge.web.state.queueing import RUN_STALE_S, Claim, PendingError, RateError, run_waiting
+from judge.web.state.queueing import RUN_STALE_S, Claim, PendingError, RateError, judging, run_waiting
 
 KEPT = 20  # a student's newest runs kept (with their sources); older ones are dropped
 # A run claimed longer ago than this by a worker that is gone (killed, or a restart) is taken
@@ -89,10 +89,12 @@ class Runs:
         own_input: str | None,
         per_minute: int,
         now: float | None = None,
+        held_s: float = 0.0,
     ) -> int:
         """Queue a run of `program` (language, file name, bytes, identified record); PendingError
-        while one of the student's runs waits, RateError past `per_minute` in the last minute,
-        RunOffError when the course allows none (0)."""
+        while one of the student's runs waits, or a submission of theirs until its result is
+        theirs (steps of `held_s`: queueing.judging), RateError past `per_minute` in the last
+        minute, RunOffError when the course allows none (0)."""
         now = time.time() if now is None else now
         if per_minute <= 0:
             raise RunOffError("this course allows no runs")
@@ -101,12 +103,9 @@ class Runs:
             waiting = run_waiting(db, student, now)
             if waiting is not None:
                 raise PendingError(f"run {waiting} is still running")
-            judging = db.execute(
-                "SELECT id FROM submissions WHERE student = ? AND status IN ('queued', 'compiling', 'running')",
-                (student,),
-            ).fetchone()
-            if judging is not None:  # a run beside it could time its secret cases (queueing.py)
-                raise PendingError(f"your submission {judging['id']} is being judged; Run when it is done")
+            submitted = judging(db, student, now, held_s)
+            if submitted is not None:  # a run beside it could time its secret cases (queueing.py)
+                raise PendingError(f"your submission {submitted} is being judged; Run when it is done")
             recent = [
                 float(r["created"])
                 for r in db.execute(

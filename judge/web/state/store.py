@@ -8,7 +8,6 @@ A submission is stored before it is judged, so a crash or restart loses none: th
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from judge.grade import results
 from judge.grade.results import GradeRecord
 from judge.web.state.accounts import Accounts
 from judge.web.state.people import People
-from judge.web.state.queueing import PENDING, SubmissionQueue
+from judge.web.state.queueing import PENDING, SubmissionQueue, release_at
 
 # What a listing needs: never the source or the result, which pages refreshing every
 # second or two would otherwise read for every row.
@@ -56,8 +55,7 @@ class SubmissionRow:
             return False
         if step_s <= 0 or self.started is None or self.finished is None:
             return True
-        steps = max(1, math.ceil((self.finished - self.started) / step_s))
-        return now >= self.started + steps * step_s
+        return now >= release_at(self.started, self.finished, step_s)
 
     @property
     def attempt_record(self) -> gradebook.Attempt:

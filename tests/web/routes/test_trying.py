@@ -4,6 +4,7 @@ student's run not found, one's own input only where the program reads input."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -181,3 +182,25 @@ def test_a_run_stopped_for_a_submission_says_so_on_its_page(tmp_path: Path) -> N
     assert runs.requeue(taken.claim.id, worker=1)
     page = client.get(sent.headers["location"]).text
     assert "Stopped for a classmate's submission, which goes first" in page
+
+
+def test_a_students_judged_submission_holds_run_and_submit_until_its_result_is_shown(tmp_path: Path) -> None:
+    """Run (or Submit), asked again and again, opened the moment judging ended: it timed the
+    judging to a poll where the result step shows it in whole steps. Both wait for the step."""
+    from judge.grade import results
+
+    client, tokens = _client(tmp_path)
+    _log_in(client, "ada", tokens["ada"])
+    sent = client.post("/problems/sums/submit", data={"language": "python3", "source": "print(4)\n"})
+    assert sent.status_code == 303
+    store = Store(tmp_path / "data")
+    later = time.time() + 3600  # judged an hour from now: its step ends after, however slow the machine
+    claim = store.claim(now=later)
+    assert claim is not None
+    assert store.finish(claim, results.failed("ada", "sums", "a.py", "python3", "h", 1.0, "t", "n"), now=later + 0.1)
+    assert client.get(f"/api/submissions/{claim.id}").json()["status"] == "running"  # not shown yet
+    ran = client.post("/problems/sums/run", data={"language": "python3", "source": "print(4)\n", "on": "samples"})
+    assert ran.status_code == 429
+    again = client.post("/problems/sums/submit", data={"language": "python3", "source": "print(4)\n"})
+    assert again.status_code == 429 and "still being judged" in again.text
+    assert Runs(store).claim(worker=1) is None and len(store.of_student("ada")) == 1

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from judge.grade import results
 from judge.web.state.queueing import PendingError, RateError
 from judge.web.state.runs import KEPT, STALE_S, RunOffError, Runs, TriedCase, TriedResult
 from judge.web.state.store import Store
 
 PROGRAM = ("python3", "pasted", b"print(1)\n", b"")
+JUDGED = results.failed("ada", "sums", "a.py", "python3", "h", 100.0, "test", "none")
 DONE = TriedResult("", "", (TriedCase("samples/1", "AC", "", 0.01, "1\n", "1\n", "1\n", ""),))
 
 
@@ -122,3 +124,22 @@ def test_a_run_yields_only_when_a_submission_would_wait_behind_it(tmp_path: Path
     assert runs.finish(run_id, worker=1, result=DONE, now=107.0)
     done = runs.get(run_id)
     assert done is not None and not done.yielded
+
+
+def test_a_students_doors_stay_shut_until_their_result_is_shown(tmp_path: Path) -> None:
+    """A second submission or a run, asked every 0.2 s, once opened the moment judging ended
+    and so timed it to the poll, where the result shows it only in whole result steps: both
+    doors now wait for the end of the step (queueing.judging), as the result does."""
+    store, runs = _runs(tmp_path)
+    store.submit("ada", "sums", "python3", "a.py", b"print(1)\n", now=100.0)
+    claim = store.claim(now=100.0)
+    assert claim is not None and store.finish(claim, JUDGED, now=101.2)  # shown at 105
+    for now in (101.3, 104.9):
+        with pytest.raises(PendingError, match="Run when it is done"):
+            runs.ask("ada", "sums", PROGRAM, None, per_minute=5, now=now, held_s=5.0)
+        with pytest.raises(PendingError, match="still being judged"):
+            store.submit("ada", "sums", "python3", "a.py", b"print(1)\n", now=now, held_s=5.0)
+    runs.ask("ada", "sums", PROGRAM, None, per_minute=5, now=101.3)  # a teacher's: no step
+    ran = runs.claim(worker=1, now=101.4)
+    assert ran is not None and runs.finish(ran.claim.id, 1, DONE)
+    runs.ask("ada", "sums", PROGRAM, None, per_minute=5, now=105.0, held_s=5.0)
