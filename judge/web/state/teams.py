@@ -207,12 +207,17 @@ class TeamBook:
         """End the student's stay in their team: what the team made while they were in it stays theirs."""
         with self.database.transaction() as db:
             _open(db, assignment, rule, now)
-            if team_now(db, assignment, student) is None:
+            team = team_now(db, assignment, student)
+            if team is None:
                 raise TeamError(409, "You are in no team.")
             db.execute(
                 "UPDATE team_members SET left_at = ? WHERE assignment = ? AND student = ? AND left_at IS NULL",
                 (now, assignment, student),
             )
+            # The leaver's invitations are spent, and every one of a team left empty: accepted,
+            # they let a student into a team nobody is in any more, and its work (issue 61).
+            empty = not members_now(db, team)
+            db.execute("DELETE FROM team_invites WHERE team = ? AND (by = ? OR ?)", (team, student, empty))
 
     def invites_for(self, assignment: str, student: str) -> list[Invite]:
         with self.database.connect() as db:

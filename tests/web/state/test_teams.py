@@ -169,3 +169,20 @@ def test_a_new_team_of_members_who_spent_the_quota_has_none_left(tmp_path: Path)
     _team_of(book, "cy", ("di",))  # a team of others has its own quota whole
     assert book.used("a1", "cy", "p") == 0
     store.submit("cy", "p", "python3", "a.py", b"1", now=31.0, quota=2, team=RULE, assignment="a1")
+
+
+def test_an_invitation_is_spent_when_its_sender_leaves_or_its_team_empties(tmp_path: Path) -> None:
+    """Issue 61, a hostile student: the team invited bo, everyone left, and bo accepted: alone
+    in a team of no one, with every submission it had made counted for him."""
+    _, book = _book(tmp_path)
+    team = _team_of(book, "ada", ("bo",))
+    book.invite("a1", "ada", "cy", ROSTER, RULE, 4.0)
+    book.invite("a1", "bo", "di", ROSTER, RULE, 4.0)
+    (to_cy,) = book.invites_for("a1", "cy")
+    book.leave("a1", "ada", RULE, 5.0)  # ada's invitation goes with her; bo's stays
+    assert book.invites_for("a1", "cy") == [] and len(book.invites_for("a1", "di")) == 1
+    with pytest.raises(TeamError) as caught:
+        book.accept("a1", to_cy.id, "cy", RULE, 6.0)
+    assert caught.value.status == 404
+    book.leave("a1", "bo", RULE, 7.0)  # bo's goes with him, and the team is empty: nobody joins it
+    assert book.invites_for("a1", "di") == [] and book.teams().team_of("a1", "di") is None
