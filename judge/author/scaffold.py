@@ -20,6 +20,7 @@ from judge import paths
 from judge.errors import JudgeError
 from judge.kinds import table as kinds
 from judge.kinds.table import json_schema
+from judge.problem.spec import Problem
 
 TEMPLATES = Path(paths.TEMPLATES) / "new"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -115,6 +116,21 @@ def create(
     return Scaffold(target, tuple(written))
 
 
+def _unit_suite_of(tested: Problem) -> list[tuple[str, bytes]]:
+    """A unit problem's public pytest files (the top of its tests' public/), as suite/'s first."""
+    from judge.kinds.unit import found, listing
+
+    unit = tested.spec.unit
+    assert unit is not None
+    if unit.framework == "junit5":
+        raise JudgeError(f"--for {tested.id}: a JUnit problem cannot be under test yet (pytest and unittest ones can)")
+    public = tested.directory / unit.tests / found.PUBLIC_FOLDER
+    files = [path for path in listing.files_with_tests(public) if path.parent == public]
+    if not files:
+        raise JudgeError(f"--for {tested.id}: no public test files in {public} to start the suite from")
+    return [(f"suite/{path.name}", path.read_bytes()) for path in files]
+
+
 def _suite_of(problems_dir: Path, kind: str, subject: str) -> list[tuple[str, bytes]]:
     """(path, content) of a tests problem's first suite: the public cases of the problem under
     test, which the teacher extends until it catches every bug; none for other kinds."""
@@ -133,6 +149,8 @@ def _suite_of(problems_dir: Path, kind: str, subject: str) -> list[tuple[str, by
     if not (problems_dir / subject).is_dir():
         raise JudgeError(f"--for {subject}: no problem {subject!r} in {problems_dir}")
     tested = kinds.load_problem(problems_dir / subject)
+    if tested.spec.unit is not None:  # a student's own pytest files: the public ones to start from
+        return _unit_suite_of(tested)
     if not kinds.of(tested).solves:
         raise JudgeError(f"--for {subject}: {refusal(kinds.of(tested).name)}")
     public = [case for case in testdata.load_cases(tested) if case.public]

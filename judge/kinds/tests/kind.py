@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from judge.kinds.base import CaseJob, CaseRun, DataCase, Kind, Starter
 from judge.kinds.tests import matrix, mutants, scoring, suite
-from judge.kinds.tests.unit_suite import is_unit, judged, submission_bytes
+from judge.kinds.tests.unit_suite import is_unit, judged, submission_bytes, unit_shown
 from judge.problem.locate import SPEC_FILE
 from judge.problem.spec import Case, Group, inside
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -82,6 +82,8 @@ class Tests(Kind):
         hand-out): what a submission is."""
         spec = problem.spec.tests
         assert spec is not None
+        if is_unit(problem.directory.parent / spec.of):
+            return [("your tests", unit_shown(spec))]
         said = (  # short lines: a page shows it as it is, in a box of its own
             f"Tests of {spec.of}: a folder or .zip of NAME.in files\n(NAME.ans beside each optional),\n"
             f"at most {spec.max_tests} tests of at most {spec.max_test_bytes} bytes each;\nfor a function problem,"

@@ -55,13 +55,7 @@ def is_unit(target_dir: Path) -> bool:
 def read(given: Path | tuple[str, bytes], spec: Suite, work: Path) -> UnitSuite:
     """The student's pytest files (test_*.py or *_test.py at the top), written into `work` and
     listed there; JudgeError naming the file (and line) for anything else."""
-    shown, files, _ = suite.submitted(given, spec)
-    wanted, _ = found.FRAMEWORKS["pytest"]
-    for name, data in files:
-        if "/" in name or not wanted(name) or not suite.NAME.match(name.removesuffix(".py")):
-            raise JudgeError(f"{shown}: {name}: not a pytest file of tests (test_NAME.py or NAME_test.py, at the top)")
-        if len(data) > spec.max_test_bytes:
-            raise JudgeError(f"{shown}: {name}: {len(data)} bytes, over the cap of {spec.max_test_bytes} per file")
+    shown, files = checked_files(given, spec)
     work.mkdir(parents=True, exist_ok=True)
     for name, data in files:
         (work / name).write_bytes(data)
@@ -79,9 +73,30 @@ def read(given: Path | tuple[str, bytes], spec: Suite, work: Path) -> UnitSuite:
     return UnitSuite(tuple(sorted(files)), tuple(t.id for t in tests), names)
 
 
+def unit_shown(spec: Suite) -> str:
+    """What a submission is, in short lines (the statement's box in place of samples)."""
+    return (
+        f"Tests of {spec.of}: pytest files test_NAME.py\n(a folder or .zip of them, or one file)"
+        f" that import its module,\nat most {spec.max_tests} tests, files of at most {spec.max_test_bytes} bytes.\n"
+    )
+
+
+def checked_files(given: Path | tuple[str, bytes], spec: Suite) -> tuple[str, list[tuple[str, bytes]]]:
+    """How to name the submission, and its files if each is a pytest file of tests at the top
+    within the cap (else JudgeError naming the file): what the web judge's door reads too."""
+    shown, files, _ = suite.submitted(given, spec)
+    wanted, _ = found.FRAMEWORKS["pytest"]
+    for name, data in files:
+        if "/" in name or not wanted(name) or not suite.NAME.match(name.removesuffix(".py")):
+            raise JudgeError(f"{shown}: {name}: not a pytest file of tests (test_NAME.py or NAME_test.py, at the top)")
+        if len(data) > spec.max_test_bytes:
+            raise JudgeError(f"{shown}: {name}: {len(data)} bytes, over the cap of {spec.max_test_bytes} per file")
+    return shown, files
+
+
 def submission_bytes(given: Path | tuple[str, bytes], spec: Suite) -> bytes:
-    """The submission's bytes as its hash takes them (its files, by name)."""
-    files = suite.submitted(given, spec)[1]
+    """The submission's bytes as its hash takes them (its files, by name), checked as `read` does."""
+    files = checked_files(given, spec)[1]
     return b"".join(f"{name}\0{len(content)}\0".encode() + content for name, content in sorted(files))
 
 

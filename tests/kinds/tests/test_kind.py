@@ -240,21 +240,25 @@ def test_the_statement_pages_show_what_to_submit_not_the_bugs(root: Path) -> Non
 
 
 def test_a_problem_whose_reference_makes_no_answers_cannot_be_under_test_yet(tmp_path: Path) -> None:
-    """A unit problem (its tests are pytest files) is refused in one line by judge new, and a
-    tests problem written for it by hand by its judging (verify, grade), never a traceback."""
+    """An interactive problem (its tests are dialogues) is refused in one line by judge new, and
+    a tests problem written for it by hand by its judging (verify, grade), never a traceback; so
+    is a JUnit unit problem (a Python one takes a student's pytest files: test_unit_suite.py)."""
     from judge.author import scaffold
     from judge.author.making import generate, write
     from judge.grade.runner import judge_data
     from judge.problem.tables import TableStore
 
-    scaffold.create(tmp_path, "stack", "python3", kind="unit")
-    unit_made = kinds.load_problem(tmp_path / "stack")
-    write(unit_made, generate(unit_made, TableStore()))
-    refused = "a unit problem cannot be under test yet: a student's test is an input whose answer its reference makes"
-    with pytest.raises(JudgeError, match=r"^--for stack: " + refused):
-        scaffold.create(tmp_path, "stack-tests", "python3", kind="tests", subject="stack")
-    assert not (tmp_path / "stack-tests").exists()
-    here = problems.tests_of(tmp_path, "by-hand", "stack", "anything\n")
+    scaffold.create(tmp_path, "guess", "python3", kind="interactive")
+    made = kinds.load_problem(tmp_path / "guess")
+    write(made, generate(made, TableStore()))
+    refused = "a interactive problem cannot be under test yet: a student's test is an input whose answer its"
+    with pytest.raises(JudgeError, match=r"^--for guess: " + refused):
+        scaffold.create(tmp_path, "guess-tests", "python3", kind="tests", subject="guess")
+    assert not (tmp_path / "guess-tests").exists()
+    here = problems.tests_of(tmp_path, "by-hand", "guess", "anything\n")
     problem = kinds.load_problem(here)
-    with pytest.raises(JudgeError, match=r"stack/problem.yaml: " + refused):
+    with pytest.raises(JudgeError, match=r"guess/problem.yaml: " + refused):
         judge_data(problem, "mine", ("01.in", b"anything\n"))
+    scaffold.create(tmp_path, "jstack", "java", kind="unit")
+    with pytest.raises(JudgeError, match=r"^--for jstack: a JUnit problem cannot be under test yet"):
+        scaffold.create(tmp_path, "jstack-tests", "python3", kind="tests", subject="jstack")

@@ -162,5 +162,18 @@ def test_a_file_that_is_not_a_pytest_file_is_refused_naming_it(tmp_path: Path) -
     suite = Suite.model_validate({"for": "stack"})
     with pytest.raises(JudgeError, match=r"notes\.txt: not a pytest file"):
         unit_suite.read(("notes.txt", b"hello"), suite, tmp_path / "t")
+    with pytest.raises(JudgeError, match=r"conftest\.py: not a pytest file"):
+        unit_suite.submission_bytes(("conftest.py", b"import os\n"), suite)  # the web judge's door
     with pytest.raises(JudgeError, match=r"test_a\.py:1: "):
         unit_suite.read(("test_a.py", b"def test_x(:\n"), suite, tmp_path / "u")
+
+
+def test_judge_new_for_a_unit_problem_starts_from_its_public_tests_and_verifies(root: Path) -> None:
+    made = judge("--problems", str(root), "new", "stack-new", "--kind", "tests", "--for", "stack")
+    assert made.returncode == 0, made.stdout + made.stderr
+    public = sorted(p.name for p in (root / "stack" / "unit" / "public").glob("test_*.py"))
+    assert sorted(p.name for p in (root / "stack-new" / "suite").iterdir()) == public
+    problem = kinds.load_problem(root / "stack-new")
+    assert "pytest files test_NAME.py" in kinds.of(problem).public_files(problem)[0][1]
+    verified = judge("--problems", str(root), "verify", "stack-new")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
