@@ -79,6 +79,8 @@ def calls(shown: str, name: str, data: bytes) -> list[tuple[str, bytes]]:
             expected = bounded.loads(rest[2:].strip().encode()) if rest else None
         except RecursionError:
             raise JudgeError(f"{where(shown, name)}:{number}: nested deeper than {bounded.MAX_DEPTH} levels") from None
+        except bounded.OutOfBounds as err:  # its own words: `not JSON (NaN is not JSON)`
+            raise JudgeError(f"{where(shown, name)}:{number}: {err}") from None
         except ValueError as err:
             said = str(err).splitlines()[0] if str(err) else type(err).__name__
             raise JudgeError(f"{where(shown, name)}:{number}: not `[args] -> expected` in JSON ({said})") from None

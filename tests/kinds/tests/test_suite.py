@@ -75,7 +75,7 @@ def test_calls_a_line_each_become_tests_with_or_without_expected_values() -> Non
     ("line", "said"),
     [
         (b"[" * 5000 + b"]" * 5000, "nested deeper than"),
-        (b"[[NaN]]", "NaN is not JSON"),
+        (b"[[NaN]]", "mine.jsonl:2: not JSON (NaN is not JSON)"),
         (b"[[1]] -> Infinity", "Infinity is not JSON"),
         (b"[[1e999]]", "beyond a float"),
         (b'[["\\ud800"]]', "lone surrogate"),
