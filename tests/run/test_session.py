@@ -453,6 +453,14 @@ def _zygote_session(tmp_path: Path, script: str) -> Iterator[sandbox.CaseRunner]
 LIMITS = runner.sandbox.RunLimits(2, 5, 256, 1 << 20)
 
 
+def _first_call(cases_runner: sandbox.CaseRunner) -> tuple[sandbox.RunResult, session.Session, object]:
+    """A first call of main.py through the zygote: its run, the session, and the zygote's channel."""
+    run = cases_runner.forking().run(["python3", "-S", "main.py"], limits=LIMITS)
+    session_ = cases_runner.session
+    assert session_ is not None and session_.zygote is not None
+    return run, session_, session_.zygote[1]
+
+
 @needs_bwrap
 @pytest.mark.parametrize("python", ["python3", "pypy3"])
 def test_a_call_forked_from_a_zygote_is_what_a_process_of_its_own_is(tmp_path: Path, python: str) -> None:
@@ -498,10 +506,7 @@ def test_a_call_can_neither_signal_nor_trace_nor_write_its_zygote(tmp_path: Path
 def test_a_zygote_that_is_gone_is_replaced_and_the_call_still_runs(tmp_path: Path) -> None:
     with _zygote_session(tmp_path, "print(6 * 7)\n") as cases_runner:
         forking = cases_runner.forking()
-        first = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
-        session_ = cases_runner.session
-        assert session_ is not None and session_.zygote is not None
-        kept = session_.zygote[1]
+        first, session_, kept = _first_call(cases_runner)
         # its forks (a spare forked ahead) share its command line: the zygote is their parent
         forks = [p for p in psutil.Process(session_.proc.pid).children(recursive=True) if "-c" in p.cmdline()]
         zygotes = [p for p in forks if p.ppid() not in {fork.pid for fork in forks}]
@@ -510,7 +515,7 @@ def test_a_zygote_that_is_gone_is_replaced_and_the_call_still_runs(tmp_path: Pat
         zygotes[0].wait(timeout=30)
         second = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
         third = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
-        assert session_.zygote is not None and session_.zygote[1] is not kept
+        assert session_.zygote is not None and session_.zygote[1] is not kept, session_.no_zygote
         assert not session_.broken
     assert first.stdout == second.stdout == third.stdout == b"42\n"
 
@@ -518,15 +523,11 @@ def test_a_zygote_that_is_gone_is_replaced_and_the_call_still_runs(tmp_path: Pat
 @needs_bwrap
 def test_a_new_build_gets_a_new_zygote(tmp_path: Path) -> None:
     with _zygote_session(tmp_path, "print(1)\n") as cases_runner:
-        forking = cases_runner.forking()
-        first = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
-        session_ = cases_runner.session
-        assert session_ is not None and session_.zygote is not None
-        kept = session_.zygote[1]
+        first, session_, kept = _first_call(cases_runner)
         harness = cases_runner.box / "main.py"
         harness.unlink()  # the next submission's copy of the harness: a file of its own
         harness.write_text("print(2)\n")
-        second = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
+        second = cases_runner.forking().run(["python3", "-S", "main.py"], limits=LIMITS)
         assert session_.zygote is not None and session_.zygote[1] is not kept
     assert (first.stdout, second.stdout) == (b"1\n", b"2\n")
 

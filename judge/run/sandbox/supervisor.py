@@ -39,6 +39,7 @@ from __future__ import annotations
 import array  # noqa: F401  (socket.recv_fds imports it: loaded now, before /tmp is replaced)
 import contextlib
 import ctypes
+import errno
 import json
 import os
 import resource
@@ -66,7 +67,8 @@ def _fresh_tmpfs(libc: ctypes.CDLL, size: int) -> None:
     """Replace /tmp and /dev/shm with empty tmpfs mounts (what a case wrote there goes with them)."""
     for where in _FRESH:
         target = where.encode()
-        if libc.umount2(target, _MNT_DETACH) != 0:
+        # EINVAL: nothing mounted there (a zygote killed between the two steps): mount anew
+        if libc.umount2(target, _MNT_DETACH) != 0 and ctypes.get_errno() != errno.EINVAL:
             raise OSError(ctypes.get_errno(), f"umount {where}")
         options = f"size={size},mode=1777".encode()
         if libc.mount(b"tmpfs", target, b"tmpfs", _MS_NOSUID | _MS_NODEV, options) != 0:
@@ -299,7 +301,7 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
     # A /tmp of our own, which takes along the interpreter a judge outside /usr bound
     # there for the start: from now on nothing here reads a file of it. (isolate: each
     # case's init mounts its own over bubblewrap's, which cannot be unmounted from here.)
-    if not isolate:
+    if not isolate and not harness:  # a zygote mounts one for each call
         _fresh_tmpfs(libc, tmp_bytes)
     control.send(json.dumps({"ready": os.getpid(), "vfork": fast is not None}).encode())
     running = 0  # the pid of the case's program while it runs
