@@ -13,6 +13,7 @@ from judge.errors import JudgeError
 from judge.grade.results import GradeRecord
 from judge.kinds import table as kinds
 from judge.kinds.tests.scoring import VALIDITY
+from judge.kinds.tests.suite import CALLS
 from judge.problem.spec import Problem
 from judge.web import suitetext
 from judge.web.routes.door import read_upload
@@ -78,6 +79,10 @@ def upload_of(site: Site, problem: Problem, file: UploadFile | None, text: str, 
     limit = site.settings.max_source_bytes
     if file is not None and file.filename:
         name, data = read_upload(site, file, "", back)
+        if name.endswith(CALLS) and under_test(site, problem).spec.signature is None:
+            # Else read as calls and judged, each line an input its validator refuses: a submission spent.
+            target = problem.spec.tests.of if problem.spec.tests is not None else "the problem under test"
+            raise WebError(400, f"{name}: calls are for a function problem; {target} reads NAME.in files.", back)
     else:
         name, data = _typed(site, problem, text, back)
     if len(data) > limit:

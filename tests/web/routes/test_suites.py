@@ -147,6 +147,7 @@ def test_what_a_hostile_student_sends_is_refused_at_the_door_in_one_sentence(web
         ("1\n1\n", None, 400, "your tests: line 1: a test starts with a line `== NAME.in`"),
         ("".join(f"== {n}.in\n1\n1\n" for n in range(4)), None, 400, "4 tests, over the cap of 3"),
         ("== 01.ans\n1\n", None, 400, "01.ans: no 01.in beside it"),
+        ("", ("mine.jsonl", b"[[1, 2]]\n"), 400, "mine.jsonl: calls are for a function problem; sums reads NAME.in"),
     ]
     for text, upload, status, words in refused:
         got, body = web.send("sums-tests", text, upload)
