@@ -134,6 +134,16 @@ def submit_refusal(
     )
 
 
+def ended_for(
+    course: Course, records: ExamRecords, assignment: Assignment | None, student: str, role: str, now: float
+) -> Refusal | None:
+    """A judging a student asks of an exam's problem outside their window (a run, an
+    explanation) refused as a submission is; None for another assignment or the staff."""
+    if assignment is None or assignment.exam is None or role != "student":
+        return None
+    return submit_refusal(course, records, assignment, student, now)
+
+
 def one_session(course: Course, records: ExamRecords, ending: SessionEnder, student: str, keep: str, now: float) -> int:
     """A sign-in (or a start) during an exam of one live session: every other session of the
     student ends, each with the reason its next request shows, and the teacher sees it (an

@@ -539,6 +539,11 @@ def explain(
     found = site.visible(user, submission_id)
     record = site.record_for(found)
     back = f"/submissions/{submission_id}"
+    # An example with the reference's answer, on an exam's problem after one's end: refused as a run is.
+    at, assignment = site.clock(), site.assignment_of(found.problem)
+    ended = examining.ended_for(site.course, site.exams, assignment, user.id, user.role, at)
+    if ended is not None:
+        raise WebError(ended.status, ended.message, back, "Back to the submission")
     if record is None or not site.explainable(record):
         raise WebError(
             400,

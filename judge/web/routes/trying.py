@@ -85,11 +85,10 @@ def run_route(view: ProblemView) -> Callable[..., Response]:
     ) -> Response:
         problem, assignment = site.open_problem(user, problem_id)
         back = f"/problems/{problem.id}#submit"
-        if assignment is not None and assignment.exam is not None and user.role == "student":
-            # A run after one's end would go on trying the exam's problem: refused as a submission is.
-            ended = examining.submit_refusal(site.course, site.exams, assignment, user.id, site.clock())
-            if ended is not None:
-                raise WebError(ended.status, ended.message, back, "Back")
+        # A run after one's end would go on trying the exam's problem: refused as a submission is.
+        ended = examining.ended_for(site.course, site.exams, assignment, user.id, user.role, site.clock())
+        if ended is not None:
+            raise WebError(ended.status, ended.message, back, "Back")
         if kinds.of(problem).takes_data:  # a student's tests are data, judged whole against the bugs
             raise WebError(400, "A tests problem has no Run: submit your tests to have them judged.", back, "Back")
         wrong = door.not_utf8(request.headers.get("content-type", ""), door.raw_body(request), TEXT_FIELDS)

@@ -212,9 +212,9 @@ def post_run(browser: TestClient, problem: str = "lanqiao") -> tuple[int, str]:
 
 
 def test_runs_keep_to_the_window_as_submissions_do(tmp_path: Path) -> None:
-    """Issue 61, a hostile student: Run on the exam's problem went on after their end, and the
-    page of a run of another assignment (its samples, code and output: notes brought in) opened
-    during the exam."""
+    """Issue 61, a hostile student: Run and explain on the exam's problem went on after their end,
+    and the page of a run of another assignment (its samples, code and output: notes brought in)
+    opened during the exam."""
     exam = Exam(tmp_path)
     alice = exam.client("alice")
     exam.at("09:00")
@@ -225,8 +225,15 @@ def test_runs_keep_to_the_window_as_submissions_do(tmp_path: Path) -> None:
     assert alice.post("/exams/midterm/start").status_code == 303
     closed = alice.get(week1_run)
     assert closed.status_code == 403 and "the pages of other assignments are closed" in closed.text
+    bob = exam.client("bob")
+    assert bob.post("/exams/midterm/start").status_code == 303 and post_submission(bob)[0] == 303
+    failed = exam.judge("WA", 0)
     exam.at("09:50")
     status, text = post_run(alice)
     assert status == 403 and "Your time in Midterm ended at 09:50:00 UTC" in text
+    # Nor an explanation (a failing input with the reference's answer) of an exam's submission.
+    exam.at("10:00")  # bob's end: his 10 min extra
+    explained = bob.post(f"/submissions/{failed}/explain")
+    assert explained.status_code == 403 and "Your time in Midterm ended at 10:00:00 UTC" in explained.text
     assert alice.get(week1_run).status_code == 200  # the exam over: open again
-    assert post_run(exam.client("bob"))[0] == 403  # never started: no run either
+    assert post_run(exam.client("carol"))[0] == 403  # never started: no run either
