@@ -175,7 +175,7 @@ def test_an_invitation_is_spent_when_its_sender_leaves_or_its_team_empties(tmp_p
     """Issue 61, a hostile student: the team invited bo, everyone left, and bo accepted: alone
     in a team of no one, with every submission it had made counted for him."""
     _, book = _book(tmp_path)
-    team = _team_of(book, "ada", ("bo",))
+    _team_of(book, "ada", ("bo",))
     book.invite("a1", "ada", "cy", ROSTER, RULE, 4.0)
     book.invite("a1", "bo", "di", ROSTER, RULE, 4.0)
     (to_cy,) = book.invites_for("a1", "cy")
