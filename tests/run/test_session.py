@@ -511,6 +511,9 @@ def test_a_zygote_that_is_gone_is_replaced_and_the_call_still_runs(tmp_path: Pat
         forks = [p for p in psutil.Process(session_.proc.pid).children(recursive=True) if "-c" in p.cmdline()]
         zygotes = [p for p in forks if p.ppid() not in {fork.pid for fork in forks}]
         assert len(zygotes) == 1, forks
+        # Nothing a fork could write and the zygote (or the next fork) read: no mapping shared and writable
+        with open(f"/proc/{zygotes[0].pid}/maps") as maps:
+            assert not [line for line in maps if line.split()[1][1::2] == "ws"]
         zygotes[0].kill()  # from outside: nothing inside can
         zygotes[0].wait(timeout=30)
         second = forking.run(["python3", "-S", "main.py"], limits=LIMITS)
