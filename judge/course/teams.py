@@ -160,4 +160,7 @@ def locked(rule: TeamRule, now: float, teacher_lock: float | None) -> bool:
 
 def members_of(teams: Teams, team: int) -> tuple[str, ...]:
     """A team's members now, in the order they joined."""
-    return tuple(m.student for m in sorted(teams.members, key=lambda m: m.joined) if m.team == team and m.left is None)
+    # Its own stays only: the teacher's page asks this of every team, and a student who starts
+    # and leaves teams in a loop made sorting every stay of the class per team quadratic (issue 61).
+    stays = teams.by_team.get(team, ())
+    return tuple(m.student for m in sorted(stays, key=lambda m: m.joined) if m.left is None)

@@ -10,7 +10,7 @@ import pytest
 from judge.course import gradebook, rubric
 from judge.course.gradebook import Attempt
 from judge.course.spec import TeamRule, load_course
-from judge.course.teams import Stay, Teams, check_kept, locked, read_csv
+from judge.course.teams import Stay, Teams, check_kept, locked, members_of, read_csv
 from judge.errors import JudgeError
 from judge.problem.spec import SpecError
 
@@ -168,3 +168,24 @@ def test_a_course_without_teams_for_an_assignment_that_took_team_submissions_is_
         check_kept(load(tmp_path, without), made)
     # The assignment gone from the file with its problems: nothing left to count, as for any.
     check_kept(load(tmp_path, without.replace("  - id: pair\n", "  - id: other\n")), made)
+
+
+class _Counted(tuple[Stay, ...]):
+    """A class's stays that count how often they are read whole."""
+
+    reads = 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        _Counted.reads += 1
+        return super().__iter__()
+
+
+def test_a_teams_members_are_read_from_its_own_stays_not_the_whole_class() -> None:
+    """Issue 61, a hostile student: starting and leaving teams in a loop (4,000 in minutes) made
+    the teacher's teams page sort every stay of the class once per team, 3.7 s a load and
+    growing with the square."""
+    left = tuple(Stay(k, "a1", "dave", float(k), float(k) + 0.5) for k in range(49))
+    counted = Teams(_Counted((*left, Stay(49, "a1", "dave", 49.0))), {})
+    _Counted.reads = 0
+    assert [members_of(counted, k) for k in (0, 48, 49)] == [(), (), ("dave",)]
+    assert _Counted.reads == 0  # each team's stays at hand, indexed once when the Teams was made

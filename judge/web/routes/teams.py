@@ -169,7 +169,7 @@ def teams_page(
             team,
             name,
             members_of(teams, team),
-            tuple(m for m in teams.members if m.team == team and m.left is not None),
+            tuple(m for m in teams.by_team.get(team, ()) if m.left is not None),
             counts.get(team, 0),
         )
         for team, name in sorted(site.team_book.names(assignment.id).items(), key=lambda pair: pair[1])
