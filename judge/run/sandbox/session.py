@@ -238,7 +238,7 @@ class Session:
             "box_bytes": lifecycle.BOX_CAP_BYTES if self.isolated else 0,
             # A /tmp made ahead (a zygote's, once a call was swept) is not fresh once a case of
             # another process of the sandbox has run since.
-            "stale": channel is not self.last,
+            "stale": self.last is not None and channel is not self.last,
         }
         self.last = channel
         handed: list[int] = []
