@@ -62,26 +62,38 @@ HOSTILE = """import glob
 import inspect
 import os
 
+import _judge_unit
 import stack
 
 MARK = "A stack on a " + "Python list"
 
 
-def test_builtins_open():
-    assert MARK in stack.__builtins__["open"](stack.__file__).read()
+def raw(**request):
+    # The tests' process is the student's: past the stand-ins' own refusals, straight on the pipe.
+    return _judge_unit.CHANNEL.ask(request, [])
 
 
-def test_module_dict():
-    assert MARK in stack.__dict__["__doc__"]
+def handle(remote):
+    return object.__getattribute__(remote, "_handle")
+
+
+def test_the_modules_builtins_open():
+    opened = raw(op="getattr", ref=stack.__dict__["_handle"], name="__builtins__")["open"]
+    assert MARK in opened(raw(op="getattr", ref=stack.__dict__["_handle"], name="__file__")).read()
+
+
+def test_the_modules_doc():
+    assert MARK in raw(op="getattr", ref=stack.__dict__["_handle"], name="__doc__")
 
 
 def test_function_globals():
-    assert MARK in stack.reverse_in_place.__globals__["__doc__"]
+    assert MARK in raw(op="getattr", ref=handle(stack.reverse_in_place), name="__globals__")["__doc__"]
 
 
-def test_class_mro_to_object_subclasses():
-    kinds = stack.Stack.__class__.__mro__[-1].__subclasses__()
-    assert any("FileIO" in str(k) for k in kinds)
+def test_a_method_to_its_class_mro():
+    method = raw(op="getattr", ref=handle(stack.Stack()), name="push")
+    cls = raw(op="getattr", ref=handle(method), name="__self__")
+    assert raw(op="getattr", ref=handle(cls), name="__class__")
 
 
 def test_inspect_getsource():
@@ -98,8 +110,9 @@ def test_the_file_system():
 
 
 def test_a_method_to_its_globals():
-    s = stack.Stack()
-    assert MARK in s.push.__func__.__globals__["__doc__"]
+    method = raw(op="getattr", ref=handle(stack.Stack()), name="push")
+    function = raw(op="getattr", ref=handle(method), name="__func__")
+    assert MARK in raw(op="getattr", ref=handle(function), name="__globals__")["__doc__"]
 """
 
 
