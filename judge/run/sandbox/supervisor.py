@@ -111,7 +111,10 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
             os.write(2, f"judge: cannot run {argv[0] if argv else '?'}: {err}\n".encode())
         finally:
             os._exit(127)
-    _run_harness(_harness, argv[-1], env)
+    try:
+        _run_harness(_harness, argv[-1], env)
+    finally:
+        os._exit(127)  # never back into the zygote's loop, whatever failed
 
 
 # A zygote (main's `harness`): the harness's code, compiled at its start from the build's copy,
@@ -186,13 +189,15 @@ def _start_zygote(request: dict[str, object], fds: list[int], source: str, tmp_b
     if len(fds) != 1 or not command:
         raise ValueError("a zygote takes one channel and a command")
     text_r, text_w = os.pipe()
-    try:  # far below a pipe's buffer: written whole before the zygote starts
-        os.write(text_w, source.encode())
-    finally:
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(text_r)
         os.close(text_w)
-    pid = os.fork()
+        raise
     if pid == 0:
         try:
+            os.close(text_w)
             signal.set_wakeup_fd(-1)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -216,6 +221,14 @@ def _start_zygote(request: dict[str, object], fds: list[int], source: str, tmp_b
             os._exit(127)
     os.close(text_r)
     os.close(fds[0])
+    try:  # the zygote reads it to its end as it starts (a write the pipe cannot hold waits for that)
+        written = source.encode()
+        while written:
+            written = written[os.write(text_w, written) :]
+    except OSError:
+        pass  # it is gone: the judge hears no word from it, and says so
+    finally:
+        os.close(text_w)
     return pid
 
 
@@ -445,7 +458,10 @@ def _prefork(control: socket.socket, wake: tuple[int, int]) -> tuple[int, socket
             os._exit(127)
         if not data:
             os._exit(0)  # the session ended, or the supervisor forks the next case itself
-        _child(json.loads(data), fds)
+        try:
+            _child(json.loads(data), fds)
+        finally:
+            os._exit(127)  # never back into the supervisor's loop
     theirs.close()
     return pid, ours
 
