@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from judge.kinds.base import CaseJob, CaseRun, DataCase, Kind, Starter
 from judge.kinds.tests import matrix, mutants, scoring, suite
-from judge.kinds.tests.unit_suite import is_unit, judged, submission_bytes, unit_shown
+from judge.kinds.tests.unit_suite import is_unit, judged, read_bytes, unit_shown
 from judge.problem.locate import SPEC_FILE
 from judge.problem.spec import Case, Group, inside
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -96,7 +96,7 @@ class Tests(Kind):
         assert spec is not None
         if is_unit(problem.directory.parent / spec.of):  # a student's pytest files (unit_suite.py)
             under = problem.directory.parent / spec.of
-            return submission_bytes(given, spec) + matrix.bugs_digest(under, matrix.bugs_of(under, spec)).encode()
+            return read_bytes(given, spec) + matrix.bugs_digest(under, matrix.bugs_of(under, spec)).encode()
         tests = suite.read(given, spec)
         mine = b"".join(
             f"{t.name}\0{len(t.input)}\0".encode() + t.input + b"\0" + (t.answer or b"") + b"\0" for t in tests

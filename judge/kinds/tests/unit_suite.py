@@ -100,6 +100,18 @@ def submission_bytes(given: Path | tuple[str, bytes], spec: Suite) -> bytes:
     return b"".join(f"{name}\0{len(content)}\0".encode() + content for name, content in sorted(files))
 
 
+def read_bytes(given: Path | tuple[str, bytes], spec: Suite) -> bytes:
+    """The submission's bytes (as `submission_bytes`) once its files read as tests, so a file
+    that is not Python or holds no test is refused naming it (and its line) before it is judged:
+    the web judge's door, where a refusal spends no submission."""
+    work = lifecycle.make_temp_dir("unit-suite-read")
+    try:
+        read(given, spec, work / FOLDER)  # its tests listed from the source (ast), none run
+    finally:
+        lifecycle.remove_dir(work)
+    return submission_bytes(given, spec)
+
+
 def _under_tests(target: Problem, tests: Path) -> Problem:
     """The problem under test with the student's folder as its tests, always `mode: apart`."""
     unit = target.spec.unit

@@ -20,6 +20,8 @@ from judge.web.routes.door import read_upload
 from judge.web.routes.site import Site, WebError
 
 FIRST_TEST = "== 01.in\n"  # an empty editor's text: where the first test goes
+# A unit problem's: one pytest file, named by its header line as a test's file is.
+FIRST_FILE = "== test_mine.py\n"
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class TestsForm:
 
     under: str  # the problem under test's id
     calls: bool  # its tests are a function's calls, one NAME.jsonl, not files
+    unit: bool  # its tests are pytest files test_NAME.py (the problem under test is a unit problem)
     max_tests: int
     max_test_bytes: int
     text: str  # the editor's text: kept after a refusal, else the empty editor's
@@ -68,8 +71,9 @@ def form_of(site: Site, problem: Problem, kept: str, refused: bool) -> TestsForm
             signature_name, signature = kinds.of(target).starter_file(target, "python3")
         except JudgeError:
             signature_name, signature = "", ""
-    text = kept if refused else (_calls_starter(target) if calls else FIRST_TEST)
-    return TestsForm(spec.of, calls, spec.max_tests, spec.max_test_bytes, text, signature, signature_name)
+    unit = target.spec.unit is not None
+    text = kept if refused else (_calls_starter(target) if calls else FIRST_FILE if unit else FIRST_TEST)
+    return TestsForm(spec.of, calls, unit, spec.max_tests, spec.max_test_bytes, text, signature, signature_name)
 
 
 def upload_of(site: Site, problem: Problem, file: UploadFile | None, text: str, back: str) -> tuple[str, bytes]:
@@ -77,6 +81,10 @@ def upload_of(site: Site, problem: Problem, file: UploadFile | None, text: str, 
     function's calls, tests.jsonl), refused in one sentence naming the file unless the kind reads
     it as tests within the spec's caps: what is refused here is never queued."""
     limit = site.settings.max_source_bytes
+    unit = under_test(site, problem).spec.unit
+    if unit is not None and unit.framework == "junit5":
+        # The grader refuses it too: refused here, no submission is spent on it.
+        raise WebError(400, "A JUnit problem cannot be under test yet (pytest and unittest ones can).", back)
     if file is not None and file.filename:
         name, data = read_upload(site, file, "", back)
         if name.endswith(CALLS) and under_test(site, problem).spec.signature is None:
@@ -96,13 +104,38 @@ def upload_of(site: Site, problem: Problem, file: UploadFile | None, text: str, 
 
 def _typed(site: Site, problem: Problem, text: str, back: str) -> tuple[str, bytes]:
     text = text.replace("\r\n", "\n")
-    if under_test(site, problem).spec.signature is not None:
+    target = under_test(site, problem)
+    if target.spec.signature is not None:
         return suitetext.CALLS_NAME, text.encode("utf-8")
+    if target.spec.unit is not None:
+        return _typed_files(text, back)
     try:
         files = suitetext.parse(text)
     except JudgeError as err:
         raise WebError(400, f"{err}.", back, "Back to the form") from None
     return suitetext.ZIP_NAME, suitetext.pack(files)
+
+
+def _typed_files(text: str, back: str) -> tuple[str, bytes]:
+    """A unit problem's typed pytest files, each after a line `== test_NAME.py`: one file as
+    itself, several as tests.zip; their names are the kind's to judge (read_data, after this)."""
+    files: list[tuple[str, list[str]]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        header = suitetext.HEADER.match(line)
+        if header is not None:
+            if any(header.group(1) == seen for seen, _ in files):
+                raise WebError(400, f"{suitetext.SHOWN}: line {number}: {header.group(1)} is there twice.", back)
+            files.append((header.group(1), []))
+        elif files:
+            files[-1][1].append(line)
+        elif line.strip():
+            raise WebError(400, f"{suitetext.SHOWN}: line {number}: a file starts with a line `== test_NAME.py`.", back)
+    if not files:
+        raise WebError(400, f"{suitetext.SHOWN}: no file (a line `== test_NAME.py`, then its tests).", back)
+    bodies = [(name, "\n".join(lines).rstrip("\n") + "\n") for name, lines in files]
+    if len(bodies) == 1:
+        return bodies[0][0], bodies[0][1].encode("utf-8")
+    return suitetext.ZIP_NAME, suitetext.pack(bodies)
 
 
 def caught_line(problem: Problem | None, record: GradeRecord) -> str:

@@ -22,6 +22,7 @@ from judge.web.state.store import Store
 from judge.web.worker import judge_claim
 from tests import needs
 from tests.kinds.tests import problems
+from tests.kinds.tests import test_unit_suite as unit
 from tests.web.test_app import zipped
 
 BUGS = """  points_per_bug: 5
@@ -218,3 +219,74 @@ def test_a_count_names_no_bug_even_where_its_assignment_shows_cases(web: Web) ->
     assert "bug-1" not in page and "bug-2" not in page and "caught by" not in page
     shown = web.client.get(f"/api/submissions/{claim.id}").json()
     assert "bug-1" not in repr(shown) and shown["feedback"] == "verdict"
+
+
+@pytest.fixture(scope="module")
+def unit_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """stack (a unit problem, two bugs) and stack-tests, a tests problem of it."""
+    root = tmp_path_factory.mktemp("unit-suites") / "problems"
+    root.mkdir()
+    scaffold.create(root, "stack", "python3", kind="unit")
+    here = root / "stack-tests"
+    (here / "suite").mkdir(parents=True)
+    (here / "suite" / "test_mine.py").write_text(unit.THOROUGH.rsplit("\n\n\ndef test_wrong", 1)[0] + "\n")
+    (here / "statement.md").write_text("# Tests of stack\n")
+    (here / "problem.yaml").write_text(unit.SPEC + "  shows: names\n")
+    for pid in ("stack", "stack-tests"):
+        made = load_problem(root / pid)
+        write(made, generate(made, TableStore()))
+    return root
+
+
+@pytest.fixture
+def unit_web(unit_root: Path, tmp_path: Path) -> Web:
+    return Web(unit_root, tmp_path / "data")
+
+
+def test_a_unit_problems_page_is_an_editor_of_one_pytest_file(unit_web: Web) -> None:
+    page = unit_web.client.get("/problems/stack-tests").text
+    assert "== test_mine.py\n</textarea>" in page and "pytest files (<code>test_NAME.py</code>)" in page
+    assert 'id="tests-rows"' not in page and "one <code>test_NAME.py</code>, or a .zip" in page
+
+
+@needs.mark("isolation", "pytest")
+def test_a_typed_pytest_file_is_judged_by_the_bugs_it_catches(unit_web: Web) -> None:
+    status, where = unit_web.send("stack-tests", "== test_mine.py\r\n" + unit.THOROUGH.replace("\n", "\r\n"))
+    assert status == 303, where
+    (row,) = unit_web.store.of_student("ada")
+    assert (row.language, row.filename) == ("tests", "test_mine.py")
+    record = unit_web.judge_next()
+    assert (record.score, record.max_score) == (10.0, 10.0)
+    page = unit_web.client.get(where).text
+    assert "Bugs caught: 2 of 2. Your tests: 3 of 4 valid" in page
+    # At the spec's `shows: names`: which test caught each bug, and why the invalid one is.
+    assert "caught by test_mine-test_pop_gives_the_last_pushed" in page and "fails on the reference (WA)" in page
+
+
+def test_a_unit_problems_door_refuses_other_files_in_one_line(unit_web: Web) -> None:
+    refused = [
+        ("", ("mine.py", b"def test_x():\n    pass\n"), "mine.py: not a pytest file of tests"),
+        ("", ("conftest.py", b"x = 1\n"), "conftest.py: not a pytest file of tests"),
+        ("== helper.py\nx = 1\n", None, "helper.py: not a pytest file of tests"),
+        ("== test_a.py\ndef test_x(:\n", None, "test_a.py:1"),
+        ("import stack\n", None, "line 1: a file starts with a line `== test_NAME.py`"),
+        ("== test_a.py\nx = 1\n== test_a.py\n", None, "line 3: test_a.py is there twice"),
+    ]
+    for text, upload, words in refused:
+        got, body = unit_web.send("stack-tests", text, upload)
+        assert got == 400 and words in body, (upload[0] if upload else text, got, body[-400:])
+        assert "Traceback" not in body and "\n" not in body[body.find('role="alert">') :].split("</p>")[0]
+    assert unit_web.store.of_student("ada") == []
+
+
+@needs.mark("isolation", "pytest")
+def test_an_uploaded_hostile_pytest_file_earns_nothing_and_sees_no_source(unit_web: Web) -> None:
+    """Its tests pass only by reading the reference's source through the module (its dunders,
+    its functions' globals, inspect, open, the file system): each fails there, invalid."""
+    status, where = unit_web.send("stack-tests", upload=("test_mine.py", unit.HOSTILE.encode()))
+    assert status == 303, where
+    record = unit_web.judge_next()
+    assert record.score == 0.0 and all(c.verdict != "AC" for c in record.cases)
+    page = unit_web.client.get(where).text
+    assert "Bugs caught: 0 of 2. Your tests: 0 of 8 valid" in page
+    assert "self._items" not in page and "def peek" not in page
