@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from judge.author import scaffold
 from judge.author.making import generate, write
 from judge.kinds.table import load_problem
 from judge.problem.tables import TableStore
 from tests import needs
 from tests.kinds.tests import problems
+from tests.kinds.tests import test_unit_suite as unit
 from tests.web.conftest import Server, log_in
 from tests.web.test_pages import ARGS, CHROMIUM, check_page
 
@@ -81,6 +83,57 @@ def test_the_tests_editor_adds_and_removes_rows_and_shows_the_bugs_caught(tmp_pa
                 check_page(phone, "tests-editor", 390, tmp_path)
                 phone.goto(url)
                 check_page(phone, "tests-result", 390, tmp_path)
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@needs.mark("chromium", "isolation", "pytest")
+def test_a_unit_problems_editor_takes_a_pytest_file_and_shows_the_bugs_it_caught(tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra (playwright)")
+    root = tmp_path / "problems"
+    root.mkdir()
+    scaffold.create(root, "stack", "python3", kind="unit")
+    here = root / "stack-tests"
+    (here / "suite").mkdir(parents=True)
+    (here / "suite" / "test_mine.py").write_text(unit.THOROUGH.rsplit("\n\n\ndef test_wrong", 1)[0] + "\n")
+    (here / "statement.md").write_text("# Tests of stack\n")
+    (here / "problem.yaml").write_text(unit.SPEC + "  shows: names\n")
+    for pid in ("stack", "stack-tests"):
+        made = load_problem(root / pid)
+        write(made, generate(made, TableStore()))
+    (tmp_path / "course.yaml").write_text("title: C\nassignments:\n  - {id: w, problems: [stack-tests]}\n")
+    server = Server(root, tmp_path / "data")
+    tokens = server.roster("ana")
+    server.start()
+    try:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                log_in(page, server.base, "ana", tokens["ana"])
+                page.goto(server.base + "/problems/stack-tests")
+                assert page.locator("#source").is_visible() and page.locator(".test-row").count() == 0
+                assert page.locator("#source").input_value() == "== test_mine.py\n"
+                page.fill("#source", "== test_mine.py\n" + unit.THOROUGH)
+                check_page(page, "unit-tests-editor", 1280, tmp_path)
+                page.click("#submit-button")
+                page.wait_for_url("**/submissions/*")
+                page.wait_for_selector("#tests-caught", timeout=120_000)
+                assert page.inner_text("#tests-caught") == (
+                    "Bugs caught: 2 of 2. Your tests: 3 of 4 valid (an invalid one earns nothing: the cases below say why)."
+                )
+                assert "caught by test_mine-test_pop_gives_the_last_pushed" in page.inner_text("#cases")
+                url = page.url
+                check_page(page, "unit-tests-result", 1280, tmp_path)
+                phone = browser.new_page(viewport={"width": 390, "height": 844})
+                log_in(phone, server.base, "ana", tokens["ana"])
+                phone.goto(server.base + "/problems/stack-tests")
+                check_page(phone, "unit-tests-editor", 390, tmp_path)
+                phone.goto(url)
+                check_page(phone, "unit-tests-result", 390, tmp_path)
             finally:
                 browser.close()
     finally:
