@@ -290,3 +290,15 @@ def test_an_uploaded_hostile_pytest_file_earns_nothing_and_sees_no_source(unit_w
     page = unit_web.client.get(where).text
     assert "Bugs caught: 0 of 2. Your tests: 0 of 8 valid" in page
     assert "self._items" not in page and "def peek" not in page
+
+
+def test_a_junit_problem_under_test_is_refused_at_the_door_in_one_line(tmp_path: Path) -> None:
+    """The grader cannot judge one yet: refused before it is queued, no submission spent."""
+    root = tmp_path / "problems"
+    root.mkdir()
+    scaffold.create(root, "jstack", "java", kind="unit")
+    problems.tests_of(root, "jstack-tests", "jstack", "")
+    web = Web(root, tmp_path / "data")
+    got, body = web.send("jstack-tests", upload=("StackTest.java", b"class StackTest {}\n"))
+    assert got == 400 and "A JUnit problem cannot be under test yet" in body, body[-400:]
+    assert web.store.of_student("ada") == []
