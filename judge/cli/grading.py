@@ -24,9 +24,10 @@ from judge.cli.common import (
 )
 from judge.cli.render import print_verification, verdict_markup
 from judge.cli.reporting import load_problems, write_reports
-from judge.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
+from judge.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, JudgeError
 
 if TYPE_CHECKING:
+    from judge.grade import grading
     from judge.grade.engines import Engine
     from judge.grade.grading import ClassFolder
     from judge.grade.results import GradeRecord
@@ -57,6 +58,24 @@ def _explain_class(folder: ClassFolder, out_dir: Path, budget_s: float, jobs: in
     out.print(f"explained {len(made)} failing submission(s): a failing example found for {found}")
 
 
+def _variants_from(folder: ClassFolder, data_dir: Path | None) -> grading.VariantOf | None:
+    """How each student gets their own variant: from the web judge's data folder, the salt and
+    the cache `judge serve` uses (its locks too). Without it, a class with submissions of a
+    variants problem is refused: judging them all on tests/ would grade nobody's own tests."""
+    from judge.web import variants
+
+    if data_dir is not None:
+        return lambda problem, student: variants.of_student(problem, student, data_dir)
+    for entry in folder.entries:
+        problem = folder.problems.get(entry.problem)
+        if not entry.problem_error and problem is not None and problem.spec.variants is not None:
+            raise JudgeError(
+                f"{problem.spec_path}: {problem.id} has variants: judge grade needs --data DATA, the web judge's"
+                " data folder (its salt), to judge each student on their own variant"
+            )
+    return None
+
+
 @click.command()
 @click.argument("submissions_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("submissions"))
 @click.option("-p", "--problem", "problem_names", multiple=True, help="Only these problems (repeatable).")
@@ -79,6 +98,14 @@ def _explain_class(folder: ClassFolder, out_dir: Path, budget_s: float, jobs: in
     show_default=True,
     help="Seconds of search per failing submission.",
 )
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The web judge's data folder: each student is judged on their own variant of a problem with"
+    " variants (its salt and cached variants, shared with a running `judge serve --data`).",
+)
 @cluster_options
 @unsafe_option
 @click.pass_context
@@ -92,6 +119,7 @@ def grade(
     full: bool,
     explain_failures: bool,
     explain_budget: float,
+    data_dir: Path | None,
     scheduler: str | None,
     certs_dir: Path | None,
     insecure_loopback: bool,
@@ -108,10 +136,8 @@ def grade(
 
     point = cluster_endpoint(scheduler, certs_dir, insecure_loopback, "client")
     problems = load_problems(ctx, problem_names)
-    for problem in problems.values():
-        if problem.spec.variants is not None:  # no student's variant here: said, not hidden
-            say(f"{problem.id} has variants: judge grade judges every student on its tests/, not their own variant")
     folder = grading.read_class(submissions_dir, problems)
+    variant_of = _variants_from(folder, data_dir)
     workers = jobs or grading.default_jobs()
 
     def engine_for(needed: set[str]) -> Engine:
@@ -139,6 +165,7 @@ def grade(
                 engine_for if point is not None else None,
                 on_done,
                 on_plan=lambda todo: progress.update(bar, total=todo),
+                variant_of=variant_of,
             )
         except KeyboardInterrupt:
             err.print(f"judge: interrupted; {sum(counts.values())} result(s) saved, rerun to resume")

@@ -129,17 +129,32 @@ def _split_flat(stem: str, problem_ids: Sequence[str]) -> tuple[str, str]:
     return stem.split("_", 1)[0], ""
 
 
+# A student's own problem: their variant where the problem has variants (made above grading,
+# by judge.author.variants), else the problem itself.
+VariantOf = Callable[[Problem, str], Problem]
+
+
 def plan(
-    entries: Sequence[Entry], problems: dict[str, Problem], results_dir: Path, regrade: bool, full: bool = False
+    entries: Sequence[Entry],
+    problems: dict[str, Problem],
+    results_dir: Path,
+    regrade: bool,
+    full: bool = False,
+    variant_of: VariantOf | None = None,
 ) -> tuple[list[Submitted], int]:
     """(submissions to judge, each identified once; how many are up to date and skipped). A
-    result judged in the other mode (--full or lazy groups) is judged again."""
+    result judged in the other mode (--full or lazy groups) is judged again. With `variant_of`
+    each student is judged on their own variant (its digest is in the hash: a new variant
+    judges again)."""
     todo: list[Submitted] = []
     skipped = 0
     for entry in entries:
         if entry.problem_error or entry.problem not in problems:
             continue
-        submitted = judging.identify(problems[entry.problem], entry.path, entry.student, full=full)
+        problem = problems[entry.problem]
+        if variant_of is not None:
+            problem = variant_of(problem, entry.student)
+        submitted = judging.identify(problem, entry.path, entry.student, full=full)
         stored = results.read(results.path_for(results_dir, entry.student, entry.problem))
         # A result judged without isolation is judged again once isolation is there (a file
         # that could not be judged at all, NG, ran nothing: it stays as it is).
@@ -340,7 +355,8 @@ def _record(state: _Judging, ordered: list[CaseResult] | None = None) -> results
         state.limits,
         state.compiled.sandbox_mode,
     )
-    return results.from_result(state.submitted.student, state.submitted.content_hash, result)
+    variant = state.submitted.problem.variant or ""
+    return results.from_result(state.submitted.student, state.submitted.content_hash, result, variant)
 
 
 def _expected_seconds(submitted: Submitted, results_dir: Path) -> float:
@@ -456,11 +472,12 @@ def grade_class(
     engine_for: Callable[[set[str]], Engine] | None = None,
     on_done: Callable[[results.GradeRecord], None] | None = None,
     on_plan: Callable[[int], None] | None = None,
+    variant_of: VariantOf | None = None,
 ) -> Graded:
     """Judge what changed in the class (all with `regrade`) with `jobs` workers, or on the
     engine `engine_for` makes for the languages to judge (judge hosts); results on disk as
-    each finishes."""
-    todo, skipped = plan(folder.entries, folder.problems, results_dir, regrade, full)
+    each finishes. `variant_of`: each student's own variant of a problem that has them."""
+    todo, skipped = plan(folder.entries, folder.problems, results_dir, regrade, full, variant_of)
     if on_plan is not None:
         on_plan(len(todo))  # how many will be judged: a progress bar's length
     engine = engine_for(languages_of(todo)) if engine_for is not None and todo else None

@@ -173,7 +173,7 @@ def judge(
         done=done,
         pause=pause,
     )
-    return results.from_result(submitted.student, submitted.content_hash, result)
+    return results.from_result(submitted.student, submitted.content_hash, result, problem.variant or "")
 
 
 def _judge_data(submitted: Submitted, given: Path | tuple[str, bytes]) -> results.GradeRecord:
@@ -187,4 +187,4 @@ def _judge_data(submitted: Submitted, given: Path | tuple[str, bytes]) -> result
     except JudgeError as err:
         named = (submitted.student, problem.id, submitted.shown, submitted.language, submitted.content_hash)
         return results.failed(*named, problem.max_score, str(err), sandbox.detect().mode)
-    return results.from_result(submitted.student, submitted.content_hash, result)
+    return results.from_result(submitted.student, submitted.content_hash, result, problem.variant or "")

@@ -320,6 +320,7 @@ def render(
                     _source_lines(record.source, record.language),
                     statement_link=f"../../problems/{record.problem}.html" if record.problem in problems else "",
                     explanation=Markup((explanations or {}).get((record.student, record.problem), "")),
+                    variant=record.variant,
                 )
             ),
         )
@@ -428,13 +429,21 @@ def _diffs(record: Shown, problem: Problem | None) -> list[dict[str, object]]:
     return found
 
 
+def _variant(cell: Cell) -> str:
+    return cell.record.variant if cell.record is not None else ""
+
+
 def _csv(students: Sequence[StudentRow], problem_ids: Sequence[str]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", *problem_ids, "total"])
+    # Which variant each student had, a column per problem judged on variants, after the
+    # total: a class without variants keeps the columns it always had.
+    varied = [i for i in range(len(problem_ids)) if any(_variant(s.cells[i]) for s in students)]
+    writer.writerow(["student", *problem_ids, "total", *(f"{problem_ids[i]} variant" for i in varied)])
     for student in students:
         scores = [_fmt(cell.score) if cell.counted else "" for cell in student.cells]
-        writer.writerow([student.name, *scores, _fmt(student.total)])
+        labels = [_variant(student.cells[i]) for i in varied]
+        writer.writerow([student.name, *scores, _fmt(student.total), *labels])
     return buffer.getvalue()
 
 

@@ -63,9 +63,10 @@ class GradeRecord(Heading):
     cases: tuple[CaseRecord, ...]
     groups: tuple[GroupRecord, ...]
     schema: int = SCHEMA
+    variant: str = ""  # the student's variant of the problem (its label), "" when it has none
 
 
-def from_result(student: str, content_hash: str, result: SubmissionResult) -> GradeRecord:
+def from_result(student: str, content_hash: str, result: SubmissionResult, variant: str = "") -> GradeRecord:
     return GradeRecord(
         schema=SCHEMA,
         student=student,
@@ -81,6 +82,7 @@ def from_result(student: str, content_hash: str, result: SubmissionResult) -> Gr
         cases=tuple(case_record(c) for c in result.cases),
         groups=result.groups,
         error=result.build.message if result.build.internal else "",
+        variant=variant,
     )
 
 
