@@ -112,7 +112,7 @@ class ClusterEngine(Tickets):
         self._needs = needs.client_needs(language_ids, isolated=os.environ.get(sandbox.UNSAFE_ENV) != "1")
         self._notify = notify
         self._client: Client | None = None
-        self._data: dict[Path, Future[Any]] = {}
+        self._data: dict[tuple[Path, Path], Future[Any]] = {}
         self._compiled: dict[Future[Any], Future[Any]] = {}  # what the client is told -> the build
         self._queue: Any = None  # distributed.as_completed
         self._waiting: batching.Queue[Job[Future[Any]]] = batching.Queue(lambda job: job.dropped)
@@ -176,14 +176,13 @@ class ClusterEngine(Tickets):
         return self._client
 
     def _problem(self, problem: Problem) -> Future[Any]:
-        """The problem's data on the cluster, sent once a run (a run's problems do not change)."""
-
-        found = self._data.get(problem.directory)
+        """The problem's data on the cluster, sent once a run (a run's problems do not change).
+        Students' variants share the problem's folder, each with tests of its own: a key each."""
+        key = (problem.directory, problem.tests_dir)
+        found = self._data.get(key)
         if found is None:
             digest = problem.digest
-            found = self._data[problem.directory] = self.client.scatter(
-                remote.pack_problem(problem, digest), hash=False
-            )
+            found = self._data[key] = self.client.scatter(remote.pack_problem(problem, digest), hash=False)
         return found
 
     def _capacity(self) -> int:

@@ -21,7 +21,7 @@ from judge import paths
 from judge.author.verify import Solution, SolutionRun
 from judge.cluster import needs, untar
 from judge.grade.runner import CaseResult
-from judge.problem.spec import Problem, ProblemSpec
+from judge.problem.spec import TESTS_DIR, Problem, ProblemSpec
 from judge.problem.testdata import ANSWER_SUFFIX, INPUT_SUFFIX, CaseFiles
 from judge.run import lifecycle, sandbox
 from judge.run.build import Build
@@ -64,14 +64,16 @@ class RemoteBuild:
     sandbox_mode: str
 
 
-def _tar(root: Path, paths: list[Path], dereference: bool = False) -> bytes:
+def _tar(root: Path, paths: list[Path], dereference: bool = False, named: dict[Path, str] | None = None) -> bytes:
     """The files as an uncompressed tar. A build is archived as it is (a link in a box stays a
-    link, and unpacking refuses one that leads out); a problem's files by their content."""
+    link, and unpacking refuses one that leads out); a problem's files by their content.
+    `named`: files outside `root` and the names they take in the archive."""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", dereference=dereference) as archive:
         for path in sorted(set(paths)):
             # Fixed metadata: the same files make the same bytes.
-            info = archive.gettarinfo(str(path), arcname=str(path.relative_to(root)))
+            name = (named or {}).get(path) or str(path.relative_to(root))
+            info = archive.gettarinfo(str(path), arcname=name)
             info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
             if info.isfile():
                 with path.open("rb") as stream:
@@ -82,12 +84,16 @@ def _tar(root: Path, paths: list[Path], dereference: bool = False) -> bytes:
 
 
 def pack_problem(problem: Problem, digest: str) -> ProblemData:
-    """Client side: the spec file, every test file and every program of the problem."""
-    files = [problem.spec_path, *problem.tests_dir.rglob("*")]
+    """Client side: the spec file, every test file and every program of the problem. A
+    student's variant goes as its own tests/ and spec: the host judges it as any problem,
+    never told the salt it was drawn with."""
+    tests = [p for p in problem.tests_dir.rglob("*") if p.is_file()]
+    named = {p: str(Path(TESTS_DIR) / p.relative_to(problem.tests_dir)) for p in tests}
+    files = [problem.spec_path, *tests]
     for program in problem.program_paths():
         files += [program, *program.rglob("*")] if program.is_dir() else [program]
     kept = [p for p in files if p.is_file()]
-    return ProblemData(digest, problem.spec, _tar(problem.directory, kept, dereference=True))
+    return ProblemData(digest, problem.spec, _tar(problem.directory, kept, dereference=True, named=named))
 
 
 def _unpack(archive: bytes, target: Path) -> None:

@@ -62,13 +62,13 @@ def judge_claim(
     turn was given up after `turn_s` seconds for a waiting classmate (Store.pause), and the
     judging resumes from the next case when a worker claims the submission again."""
     submitted = submitted_of(claim, problem)
-    record = judging.unrunnable(submitted, here=cluster is None or problem.variant is not None)
+    record = judging.unrunnable(submitted, here=cluster is None)
     if record is not None:
         return record
     cases = testdata.load_cases(problem)
     store.progress(claim, "compiling", 0, len(cases))
-    # Judge hosts load a problem's tests/ by its folder, not a variant's: a variant is judged here.
-    if cluster is not None and problem.variant is None:
+    # A student's variant goes to the hosts as its own tests and spec (never the salt).
+    if cluster is not None:
         return _on_cluster(claim, submitted, store, cluster)
 
     # Each case's verdict as it is known, for the live page (cases of earlier turns first), and

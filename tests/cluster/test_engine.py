@@ -20,7 +20,10 @@ from pathlib import Path
 import pytest
 
 import tests.needs
+from judge.cli.common import cluster_endpoint
 from judge.cluster import certs, needs
+from judge.cluster.address import Endpoint
+from judge.grade import judging
 from tests.author.test_parts import make_problem
 from tests.grade.test_grading import make_class, small_problems
 from tests.test_cli import judge
@@ -334,3 +337,61 @@ def test_an_interactive_problem_is_judged_on_judge_hosts(tmp_path: Path, cluster
     local = outcome(grade(tmp_path, "local", "-j", "2"))
     hosts = outcome(grade(tmp_path, "hosts", "--scheduler", cluster.address, "--certs", str(cluster.certs)))
     assert hosts == local and local["ada"][:2] == ("AC", 100.0) and local["bo"][0] == "WA"
+
+
+@tests.needs.mark("isolation")
+def test_each_students_variant_is_judged_on_the_hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import LocalCluster
+
+    from judge.author import making
+    from judge.kinds.table import load_problem
+    from judge.web import variants
+    from tests.author.test_variants import fixed, m_of, scaled
+
+    problems, data = tmp_path / "problems", tmp_path / "data"
+    problems.mkdir()
+    base = load_problem(scaled(problems))
+    making.write(base, making.generate(base))
+    ada, bob = (variants.of_student(base, who, data) for who in ("ada", "bob"))
+    for who in ("ada", "bob"):
+        (tmp_path / "submissions" / who).mkdir(parents=True)
+        (tmp_path / "submissions" / who / "scaled.py").write_text(fixed(m_of(ada)))
+    with LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=":0",
+        resources=needs.resources(needs.local_offer()),
+    ) as pool:
+        on_pool = ("--scheduler", pool.scheduler_address, "--insecure-loopback", "--data", str(data))
+        found = json.loads((grade(tmp_path, "out", *on_pool) / "results.json").read_text())["submissions"]
+        point = cluster_endpoint(pool.scheduler_address, None, True, "client")
+        assert point is not None
+        # The web judge's worker too; judged here (judging.judge), it would fail: on the hosts only.
+        monkeypatch.setattr(judging, "judge", None)
+        on_web = _web_verdicts_on(point, problems, data)
+    want = {"ada": ("AC", ada.variant), "bob": ("WA", bob.variant)}
+    assert {r["student"]: (r["verdict"], r["variant"]) for r in found} == want
+    assert on_web == want
+
+
+def _web_verdicts_on(point: Endpoint, problems: Path, data: Path) -> dict[str, tuple[str, str]]:
+    """The web judge's worker judging ada's and bob's submissions (ada's program) on the hosts."""
+    from judge.web.state.store import Store
+    from judge.web.worker import LoadedProblems, claimed_problem, judge_claim
+
+    store = Store(data)
+    program = (problems.parent / "submissions" / "ada" / "scaled.py").read_bytes()
+    for who in ("ada", "bob"):
+        store.add_user(who)
+        store.submit(who, "scaled", "python3", "scaled.py", program)
+    verdicts = {}
+    loaded = LoadedProblems()
+    for _ in range(2):
+        claim = store.claim(worker=1)
+        assert claim is not None
+        record = judge_claim(claim, claimed_problem(claim, loaded, problems, data), store, point)
+        assert record is not None
+        verdicts[claim.student] = (record.verdict, record.variant)
+    return verdicts

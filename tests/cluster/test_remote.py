@@ -16,6 +16,7 @@ from judge.kinds.table import load_problem
 from judge.problem import testdata
 from judge.run import languages, sources
 from judge.run.sources import Launch
+from tests import needs
 from tests.author.test_parts import make_problem
 from tests.test_cli import judge
 
@@ -88,3 +89,27 @@ def test_a_function_problem_is_judged_on_a_judge_host_by_its_language(tmp_path: 
         ("AC", ""),
         ("WA", "max_sum([]): raised KeyError, expected ValueError"),  # a failed call names itself
     ]
+
+
+@needs.mark("isolation")
+def test_a_students_variant_reaches_a_host_as_its_own_tests_without_the_salt(tmp_path: Path) -> None:
+    from judge.author import making
+    from judge.web import variants
+    from tests.author.test_variants import scaled
+
+    problems, data = tmp_path / "problems", tmp_path / "data"
+    problems.mkdir()
+    base = load_problem(scaled(problems))
+    making.write(base, making.generate(base))
+    ada, bob = (variants.of_student(base, who, data) for who in ("ada", "bob"))
+    packed = [remote.pack_problem(v, v.digest) for v in (ada, bob)]
+    for variant, data_of in zip((ada, bob), packed, strict=True):
+        with tarfile.open(fileobj=io.BytesIO(data_of.archive)) as archive:
+            names = archive.getnames()
+        assert not any("salt" in name or "variants" in name for name in names)  # nothing of DATA's
+        here = remote.problem_here(data_of)
+        cases = testdata.load_cases(variant)
+        arrived = testdata.load_cases(here)
+        assert [c.id for c in arrived] == [c.id for c in cases]
+        assert [c.input.read_bytes() for c in arrived] == [c.input.read_bytes() for c in cases]
+    assert packed[0].archive != packed[1].archive  # each student's own tests, not tests/
