@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.author import scaffold
+from judge.author.making import generate, write
+from judge.kinds.table import load_problem
+from judge.problem.tables import TableStore
 
 BUGS = {
     # An all-negative input catches it (it allows the empty part: 0).
@@ -61,3 +64,17 @@ def write_tests(folder: Path, tests: dict[str, str]) -> Path:
     for name, text in tests.items():
         (folder / name).write_text(text)
     return folder
+
+
+def unit_of(root: Path, spec: str, first: str) -> None:
+    """root/stack (a unit problem, two bugs) and root/stack-tests, a tests problem of it (`spec`,
+    its problem.yaml), its suite one pytest file (`first`), both made."""
+    scaffold.create(root, "stack", "python3", kind="unit")
+    here = root / "stack-tests"
+    (here / "suite").mkdir(parents=True)
+    (here / "suite" / "test_mine.py").write_text(first)
+    (here / "statement.md").write_text("# Tests of stack\n")
+    (here / "problem.yaml").write_text(spec)
+    for pid in ("stack", "stack-tests"):
+        made = load_problem(root / pid)
+        write(made, generate(made, TableStore()))

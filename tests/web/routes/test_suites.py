@@ -226,15 +226,7 @@ def unit_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """stack (a unit problem, two bugs) and stack-tests, a tests problem of it."""
     root = tmp_path_factory.mktemp("unit-suites") / "problems"
     root.mkdir()
-    scaffold.create(root, "stack", "python3", kind="unit")
-    here = root / "stack-tests"
-    (here / "suite").mkdir(parents=True)
-    (here / "suite" / "test_mine.py").write_text(unit.THOROUGH.rsplit("\n\n\ndef test_wrong", 1)[0] + "\n")
-    (here / "statement.md").write_text("# Tests of stack\n")
-    (here / "problem.yaml").write_text(unit.SPEC + "  shows: names\n")
-    for pid in ("stack", "stack-tests"):
-        made = load_problem(root / pid)
-        write(made, generate(made, TableStore()))
+    problems.unit_of(root, unit.SPEC + "  shows: names\n", unit.THOROUGH.rsplit("\n\n\ndef test_wrong", 1)[0] + "\n")
     return root
 
 
