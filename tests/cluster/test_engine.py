@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -27,6 +28,9 @@ from judge.grade import judging
 from tests.author.test_parts import make_problem
 from tests.grade.test_grading import make_class, small_problems
 from tests.test_cli import judge
+
+if TYPE_CHECKING:
+    from distributed import LocalCluster
 
 # Minutes of clusters starting, burning and being killed: the slow tier (make test-slow).
 pytestmark = pytest.mark.slow
@@ -115,6 +119,20 @@ def cluster(tmp_path_factory: pytest.TempPathFactory, folder: Path) -> Iterator[
         made.close()
 
 
+def local_cluster(workers: int) -> LocalCluster:
+    """Judge hosts in this machine's processes, offering what this machine has."""
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=":0",
+        resources=needs.resources(needs.local_offer()),
+    )
+
+
 def outcome(out: Path) -> dict[str, tuple[str, float, tuple[str, ...]]]:
     found = json.loads((out / "results.json").read_text())["submissions"]
     return {r["student"]: (r["verdict"], r["score"], tuple(c["verdict"] for c in r["cases"])) for r in found}
@@ -130,8 +148,6 @@ def grade(root: Path, out: str, *extra: str) -> Path:
 
 @tests.needs.mark("java")  # the class's CE is a Java class's
 def test_verdicts_are_the_same_on_every_engine(tmp_path: Path, cluster: Cluster) -> None:
-    from distributed import LocalCluster
-
     small_problems(tmp_path / "problems")
     make_class(tmp_path)
     # (-j1 against -j2 is test_grading's.)
@@ -140,14 +156,7 @@ def test_verdicts_are_the_same_on_every_engine(tmp_path: Path, cluster: Cluster)
         s: v[:2] for s, v in local.items()
     }
     assert {v[0] for v in local.values()} >= {"AC", "WA", "TLE", "MLE", "RE", "OLE", "CE"}
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=":0",
-        resources=needs.resources(needs.local_offer()),
-    ) as pool:
+    with local_cluster(2) as pool:
         on_pool = grade(tmp_path, "local-cluster", "--scheduler", pool.scheduler_address, "--insecure-loopback")
     assert outcome(on_pool) == local
     hosts = grade(tmp_path, "hosts", "--scheduler", cluster.address, "--certs", str(cluster.certs))
@@ -341,8 +350,6 @@ def test_an_interactive_problem_is_judged_on_judge_hosts(tmp_path: Path, cluster
 
 @tests.needs.mark("isolation")
 def test_each_students_variant_is_judged_on_the_hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from distributed import LocalCluster
-
     from judge.author import making
     from judge.kinds.table import load_problem
     from judge.web import variants
@@ -356,14 +363,7 @@ def test_each_students_variant_is_judged_on_the_hosts(tmp_path: Path, monkeypatc
     for who in ("ada", "bob"):
         (tmp_path / "submissions" / who).mkdir(parents=True)
         (tmp_path / "submissions" / who / "scaled.py").write_text(fixed(m_of(ada)))
-    with LocalCluster(
-        n_workers=1,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=":0",
-        resources=needs.resources(needs.local_offer()),
-    ) as pool:
+    with local_cluster(1) as pool:
         on_pool = ("--scheduler", pool.scheduler_address, "--insecure-loopback", "--data", str(data))
         found = json.loads((grade(tmp_path, "out", *on_pool) / "results.json").read_text())["submissions"]
         point = cluster_endpoint(pool.scheduler_address, None, True, "client")
