@@ -126,5 +126,7 @@ def compile_submission(
         return Build(False, text, result.cpu_s, result.wall_s)
     if result.exit_code != 0:
         names, judges = box_names(submission, student or submission)
+        if submission.language.id == "ada":  # GNAT names the files gnatchop wrote, one per unit
+            names = compiler_output.ada_units(submission.box_files(), names)
         text = compiler_output.for_student(text, submission.language.family or submission.language.id, names, judges)
     return Build(result.exit_code == 0, text, result.cpu_s, result.wall_s)

@@ -235,3 +235,121 @@ def test_a_function_in_go_rust_or_csharp_names_the_students_file_only(tmp_path: 
     assert f"{name}:" in shown or f"{name}(" in shown, shown
     for judge_file in judges:
         assert judge_file not in shown, shown
+
+
+# Real outputs of the interpreters' syntax checks and GNAT through the judge (Debian 12's
+# toolchains), a student's sum.<ext> in the box as main.<ext>: (what the box said, what is shown).
+CHECKS = {
+    "ruby": (
+        "main.rb:2: syntax error, unexpected integer literal, expecting ')'\n  puts 1\n       ^\n",
+        "sum.rb:2: syntax error, unexpected integer literal, expecting ')'\n  puts 1\n       ^\n",
+    ),
+    "php": (
+        '\nFatal error: Cannot redeclare f() (previously declared in main.php:2) in main.php on line 3\n'
+        "Errors parsing main.php\n",
+        "Fatal error: Cannot redeclare f() (previously declared in sum.php:2) in sum.php on line 3\n",
+    ),
+    "perl": (
+        'syntax error at main.pl line 2, near "+;"\nmain.pl had compilation errors.\n',
+        'syntax error at sum.pl line 2, near "+;"\n',
+    ),
+    "lua": ("luac5.4: main.lua:1: unexpected symbol near ')'\n", "sum.lua:1: unexpected symbol near ')'\n"),
+    "prolog": (
+        "Warning: /box/main.pl:2:\nWarning:    Singleton variables: [X]\n"
+        "ERROR: /box/main.pl:3:8: Syntax error: Operator expected\n"
+        "Warning: Halting with status 1 due to 1 errors and 1 warnings\n",
+        "Warning: sum.pl:2:\nWarning:    Singleton variables: [X]\nERROR: sum.pl:3:8: Syntax error: Operator expected\n",
+    ),
+    "lisp": (
+        '; compiling file "/box/main.lisp" (written 07 DEC 2026 09:17:17 AM):\n\n'
+        "; compilation aborted after 0:00:00.000\n; \n; caught ERROR:\n;   READ error during COMPILE-FILE:\n;   \n"
+        ';     end of file on #<SB-INT:FORM-TRACKING-STREAM for "file /box/main.lisp" {10013623A3}>\n;   \n'
+        ";     (in form starting at line: 1, column: 0, position: 0)\n; \n; compilation unit aborted\n"
+        ";   caught 1 fatal ERROR condition\n;   caught 1 ERROR condition\n",
+        "; caught ERROR:\n;   READ error during COMPILE-FILE:\n;   \n;     end of file on sum.lisp\n;   \n"
+        ";     (in form starting at line: 1, column: 0, position: 0)\n",
+    ),
+    "bash": (
+        "main.sh: line 3: syntax error: unexpected end of file\n",
+        "sum.sh: line 3: syntax error: unexpected end of file\n",
+    ),
+    "awk": (
+        "gawk: main.awk:1: BEGIN { print 1 +; }\ngawk: main.awk:1:                  ^ syntax error\n",
+        "sum.awk:1: BEGIN { print 1 +; }\nsum.awk:1:                  ^ syntax error\n",
+    ),
+    "r": (
+        "Error in parse(file = \"main.R\") : \n  main.R:1:6: unexpected INCOMPLETE_STRING\n1: x <- 'abc\n"
+        "         ^\nExecution halted\n",
+        "sum.R:1:6: unexpected INCOMPLETE_STRING\n1: x <- 'abc\n         ^\n",
+    ),
+    "ada": (
+        'main.adb:4:06: error: missing ";"\nmain.adb: parse errors detected\nmain.adb: chop may not be successful\n',
+        'sum.adb:4:06: error: missing ";"\nsum.adb: parse errors detected\n',
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("family", sorted(CHECKS))
+def test_each_interpreters_check_names_the_students_file_without_its_noise(family: str) -> None:
+    given, shown = CHECKS[family]
+    ext = {"ruby": "rb", "perl": "pl", "prolog": "pl", "r": "R", "bash": "sh", "ada": "adb"}.get(family, family)
+    assert for_student(given, family, {f"main.{ext}": f"sum.{ext}"}) == shown
+
+
+def test_an_r_error_on_the_line_of_its_call_loses_the_judges_frame() -> None:
+    given = (
+        "Error in parse(file = \"main.R\") : main.R:2:9: unexpected ')'\n1: x <- 1 +\n2: print(x))\nExecution halted\n"
+    )
+    assert for_student(given, "r", {"main.R": "sum.r"}) == "sum.r:2:9: unexpected ')'\n1: x <- 1 +\n2: print(x))\n"
+
+
+ADA_ONE = b"-- my sum\n\nwith Ada.Text_IO;\nprocedure Hello is\nbegin\n   Ada.Text_IO.Put_Line (Y);\nend Hello;\n"
+ADA_NESTED = b"procedure Sum is\n   procedure Show is\n   begin\n      null;\n   end Show;\nbegin\n   Show;\nend Sum;\n"
+
+
+def test_a_gnat_units_file_is_the_students_only_where_it_holds_that_unit_alone() -> None:
+    from judge.run.compiler_output import ada_units
+
+    one = ada_units([("main.adb", ADA_ONE)], {"main.adb": "sum.adb"})
+    assert one == {"main.adb": "sum.adb", "hello.adb": "sum.adb", "hello.ads": "sum.adb"}
+    given = 'hello.adb:6:26: error: "Y" is undefined\ngnatmake: "hello.adb" compilation error\n'
+    assert for_student(given, "ada", one) == 'sum.adb:6:26: error: "Y" is undefined\n'
+    # Two units in one file (here a nested procedure): gnatchop's lines are the unit's, not the file's.
+    assert ada_units([("main.adb", ADA_NESTED)], {"main.adb": "mine.adb"}) == {"main.adb": "mine.adb"}
+    # Two files claiming one unit (a spec and a body of `procedure P`) name neither.
+    two = [("main.adb", b"procedure P is\nbegin\n null;\nend P;\n"), ("p.ads", b"procedure P;\n")]
+    assert ada_units(two, {"main.adb": "x.adb", "p.ads": "y.ads"}) == {"main.adb": "x.adb", "p.ads": "y.ads"}
+
+
+# A broken program in each interpreted language (and Ada) judged for real: the student's file
+# named, never the box's main.<ext> nor the tool's noise.
+BROKEN = {
+    "ruby": ("sum.rb", "def f(\n  puts 1\nend end\n", "sum.rb:2:"),
+    "php": ("sum.php", "<?php\necho 1 +;\n", "in sum.php on line 2"),
+    "perl": ("sum.pl", "#!/usr/bin/perl\nmy $x = 1 +;\nprint $x;\n", "at sum.pl line 2"),
+    "lua": ("sum.lua", "print(1 +)\n", "sum.lua:1:"),
+    "prolog": ("sum.pl", "main :- X is 1 +, write(X).\n", "ERROR: sum.pl:1:"),
+    "lisp": ("sum.lisp", "(defun f (x) (+ x 1)\n(print (f 2)\n", "end of file on sum.lisp"),
+    "bash": ("sum.sh", "if true; then\n  echo 1\n", "sum.sh: line 3:"),
+    "awk": ("sum.awk", "BEGIN { print 1 +; }\n", "sum.awk:1:"),
+    "r": ("sum.r", "x <- 1 +\nprint(x))\n", "sum.r:2:9:"),
+    "ada": ("mine.adb", "with Ada.Text_IO;\nprocedure Sum is\nbegin\n   Ada.Text_IO.Put_Line (Y);\nend Sum;\n",
+            "mine.adb:4:26:"),
+}  # fmt: skip
+NOISE = ("main.", "/box/", "luac", "gawk:", "Errors parsing", "compilation errors", "Halting", "Execution halted",
+         "compiling file", "caught 1", "Error in parse", "gnatmake", "sum.adb")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "language", [pytest.param(lang, marks=needs.mark("isolation", lang)) for lang in sorted(BROKEN)]
+)
+def test_an_interpreters_real_syntax_error_names_the_students_file(language: str) -> None:
+    from judge.run import build, sources
+
+    name, text, where = BROKEN[language]
+    program = sources.from_upload(name, text.encode(), language_id=language)
+    with build.box() as box:
+        made = build.compile_submission(program, box)
+    assert not made.ok and where in made.message, made.message
+    for noise in NOISE:
+        assert noise not in made.message, made.message
