@@ -9,6 +9,8 @@ import pytest
 from judge.author import scaffold
 from judge.grade import judging
 from judge.kinds.table import load_problem
+from judge.run import build, sources
+from judge.run.build import Build
 from judge.run.compiler_output import for_student
 from tests import needs
 from tests.test_cli import judge
@@ -95,6 +97,13 @@ def test_a_real_compile_error_names_the_students_file_only(tmp_path: Path, langu
     assert shown.startswith(where) or f"\n{where}" in shown, shown
     for judges in ("main.c", "solution.h", "Main.java", "harness.h", "In file included"):
         assert judges not in shown, shown
+
+
+def _compiled(name: str, text: str, language: str) -> Build:
+    """A student's one file, `name`, compiled through the judge's build in a box of its own."""
+    program = sources.from_upload(name, text.encode(), language_id=language)
+    with build.box() as where:
+        return build.compile_submission(program, where)
 
 
 # Real outputs of the judge's compile steps (Debian 12's toolchains), as the box names them.
@@ -209,12 +218,8 @@ PROGRAMS = {
     "language", [pytest.param(lang, marks=needs.mark("isolation", lang)) for lang in sorted(PROGRAMS)]
 )
 def test_a_programs_compile_error_names_the_students_file(language: str) -> None:
-    from judge.run import build, sources
-
     name, text, box = PROGRAMS[language]
-    program = sources.from_upload(name, text.encode(), language_id=language)
-    with build.box() as where:
-        made = build.compile_submission(program, where)
+    made = _compiled(name, text, language)
     assert not made.ok and name in made.message and box not in made.message, made.message
 
 
@@ -344,12 +349,8 @@ NOISE = ("main.", "/box/", "luac", "gawk:", "Errors parsing", "compilation error
     "language", [pytest.param(lang, marks=needs.mark("isolation", lang)) for lang in sorted(BROKEN)]
 )
 def test_an_interpreters_real_syntax_error_names_the_students_file(language: str) -> None:
-    from judge.run import build, sources
-
     name, text, where = BROKEN[language]
-    program = sources.from_upload(name, text.encode(), language_id=language)
-    with build.box() as box:
-        made = build.compile_submission(program, box)
+    made = _compiled(name, text, language)
     assert not made.ok and where in made.message, made.message
     for noise in NOISE:
         assert noise not in made.message, made.message
