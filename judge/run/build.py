@@ -87,7 +87,9 @@ def box_names(program: Sources, student: Sources) -> tuple[dict[str, str], list[
     of the student's files (the same bytes, under a name of the program's) and the judge's."""
     given = {content: name for name, content in reversed(student.files)}
     if student.single and student.files:
-        given[student.files[0][1]] = student.path.name  # one file: its own name, not a folder's
+        # One file: its own name, not a folder's; pasted text (a name of no suffix, the web's
+        # "pasted") has none to give, and keeps the box's (main.py).
+        given[student.files[0][1]] = student.path.name if student.path.suffix else student.main_box_name
     names: dict[str, str] = {}
     judges: list[str] = []
     for name, content in program.box_files():

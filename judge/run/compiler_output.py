@@ -185,11 +185,21 @@ def ada_units(files: Sequence[tuple[str, bytes]], names: Mapping[str, str]) -> d
     return mapped
 
 
+def _named_frames(text: str, names: Mapping[str, str]) -> str:
+    """A traceback's `File "main.py"` as the file the student gave (`sum.py`). A notebook's
+    module has bytes of its own, so no name maps to it and it stays the box's."""
+
+    def named(found: re.Match[str]) -> str:
+        return f'File "{names.get(found.group(1), found.group(1))}"'
+
+    return re.sub(r'File "([^"]*)"', named, text) if names else text
+
+
 def for_student(text: str, family: str, names: Mapping[str, str] | None = None, judges: Collection[str] = ()) -> str:
     """A failed compile's output as the student is shown it (`family`: languages.yaml's, else its
     id; `names` and `judges` as `compiled` takes them; for Ada, `ada_units` of them)."""
     if family in ("python", "python3", "pypy3"):
-        return python(text) or text
+        return _named_frames(python(text) or text, names or {})
     if family in COMPILED:
         return compiled(text, names or {}, judges) or text
     if family in INTERPRETED:

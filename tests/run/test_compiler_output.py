@@ -35,6 +35,20 @@ def test_a_python_syntax_error_shows_the_students_file_and_line_only() -> None:
     assert "<string>" not in shown and "ast.py" not in shown and "Traceback" not in shown
 
 
+def test_a_python_syntax_error_names_the_file_as_the_student_gave_it() -> None:
+    """The box's main.py is the student's sum.py: the frame says sum.py (a notebook's module has
+    bytes of its own, so nothing maps to it and it stays main.py)."""
+    shown = for_student(CHECKED, "python", {"main.py": "sum.py"})
+    assert shown.startswith('File "sum.py", line 2\n') and "main.py" not in shown
+    assert for_student(CHECKED, "python", {}).startswith('File "main.py", line 2')
+
+
+@needs.mark("isolation", "python3")
+def test_a_real_python_syntax_error_names_the_students_file() -> None:
+    built = _compiled("sum.py", "def f(:\n    pass\n", "python3")
+    assert not built.ok and built.message.startswith('File "sum.py", line 1'), built.message
+
+
 def test_other_compilers_and_unknown_shapes_are_left_as_they_are() -> None:
     gcc = "main.c:3:5: error: expected ';' before '}' token\n"
     assert for_student(gcc, "c") == gcc
