@@ -462,6 +462,34 @@ def _first_call(cases_runner: sandbox.CaseRunner) -> tuple[sandbox.RunResult, se
 
 
 @needs_bwrap
+@pytest.mark.parametrize("fast", ["1", "0"])
+def test_no_case_inherits_a_signal_the_judge_ignores(
+    tmp_path: Path, fast: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judge started from a shell that ignores SIGINT and SIGQUIT (a background job's) passes
+    the ignore on through fork and exec: a case by vfork, by a fork of the supervisor and by a
+    zygote's fork alike starts with every signal at its default (CI's runner ignored 32 once,
+    and a zygote's call saw it ignored where a case of its own did not)."""
+    import signal
+
+    if fast == "0" and ROOTLESS:
+        pytest.skip(VFORK_ONLY)
+    monkeypatch.setenv(session.FAST_ENV, fast)
+    before = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGQUIT)}
+    try:
+        with _zygote_session(tmp_path, PYTHON_SELF) as cases_runner:
+            runs = [cases_runner.run(["python3", "-S", "main.py"], limits=LIMITS)]
+            runs.append(cases_runner.forking().run(["python3", "-S", "main.py"], limits=LIMITS))
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    for run in runs:
+        seen = dict(line.split(" ", 1) for line in run.stdout.decode().splitlines() if line.startswith("Sig"))
+        # Python's own start ignores SIGPIPE (13) and SIGXFSZ (25), and nothing else.
+        assert seen["SigIgn"] == f"{(1 << 12) | (1 << 24):016x}", run
+
+
+@needs_bwrap
 @pytest.mark.parametrize("python", ["python3", "pypy3"])
 def test_a_call_forked_from_a_zygote_is_what_a_process_of_its_own_is(tmp_path: Path, python: str) -> None:
     needs.require(python)
