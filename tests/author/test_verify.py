@@ -119,6 +119,7 @@ def test_bad_folders_and_headers_fail_with_their_file(scratch: Path) -> None:
     assert f"{path}:2: unknown verdict 'SLOW'" in result.stdout
 
 
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_time_limits_close_to_a_verdict_warn_and_strict_fails(scratch: Path, tmp_path: Path) -> None:
     add_solution(scratch, "accepted", "slowish.c", burning(0.6))  # AC, but over half the 1 s limit
     add_solution(scratch, "time_limit_exceeded", "barely.c", burning(1.2))  # TLE, but under 1.5 s

@@ -418,6 +418,7 @@ def test_submissions_of_several_files_in_every_layout(tmp_path: Path) -> None:
     assert "graded 1 submission(s), 4 unchanged" in grade(tmp_path, "reports", "-j", "2").stdout
 
 
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_a_per_case_group_gives_up_after_k_time_limits_in_a_row(tmp_path: Path) -> None:
     # lanqiao's random group (per_case, 40 cases) told to give up after 2 TLEs in a row: a
     # program that never ends gets TLE, TLE, then NJ for the other 38, each worth nothing,

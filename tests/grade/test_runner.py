@@ -81,6 +81,7 @@ def test_compile_error(tmp_path: Path) -> None:
     assert "CE compilation error" in table.stdout
 
 
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_ad_hoc_with_and_without_answer(tmp_path: Path) -> None:
     case, answer = tmp_path / "case.in", tmp_path / "case.ans"
     case.write_text("4 1 3 5 2 6 7 8 9\n")
@@ -135,6 +136,7 @@ def test_unknown_language_flag(tmp_path: Path) -> None:
     assert result.returncode == 2 and "unknown language 'cobol'" in result.stderr
 
 
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_custom_checker_protocol(problems_copy: Path, tmp_path: Path) -> None:
     problem = problems_copy / "eight-digits"
     (problem / "checker.py").write_text(

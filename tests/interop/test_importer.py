@@ -28,6 +28,7 @@ def spec_of(directory: Path) -> dict[str, object]:
     return dict(yaml.safe_load((directory / "problem.yaml").read_text()))
 
 
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_a_legacy_folder_package(tmp_path: Path, problems: Path) -> None:
     package = legacy(tmp_path / "add-two")
     imported = importer.import_package(package, problems)

@@ -14,6 +14,8 @@ import urllib.parse
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from judge.web.state.store import Store
 from tests import needs
 from tests.conftest import PROBLEMS, REPO
@@ -182,6 +184,7 @@ def test_one_pending_submission_per_student(server: Server) -> None:
     assert client.submit(PROBLEM, "main.c", ACCEPTED).status == 303
 
 
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_a_restart_mid_queue_loses_nothing_and_judges_each_once(web_problems: Path, tmp_path: Path) -> None:
     server = Server(web_problems, tmp_path / "data", workers=1)
     students = [f"s{i:02d}" for i in range(6)]
@@ -310,6 +313,7 @@ def test_roster_logout_ends_a_students_sessions_from_the_shell(server: Server) -
     assert "Traceback" not in unknown.stderr
 
 
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_a_worker_that_dies_is_replaced_and_its_submission_judged_again(web_problems: Path, tmp_path: Path) -> None:
     server = Server(web_problems, tmp_path / "data", workers=1)
     tokens = server.roster("jon")
@@ -597,6 +601,7 @@ def test_an_interactive_problem_is_judged_on_the_web(tmp_path: Path) -> None:
 
 
 @needs.mark("isolation", "pytest")
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_a_unit_problem_is_judged_on_the_web_and_shows_its_public_tests(tmp_path: Path) -> None:
     from judge.author import scaffold
 

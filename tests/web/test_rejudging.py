@@ -166,6 +166,7 @@ def test_the_command_shows_progress_and_whose_score_moves_then_commits(room: Pat
     assert unknown.returncode != 0 and "no problem 'nosuch'" in unknown.stderr and "Traceback" not in unknown.stderr
 
 
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_the_teachers_page_runs_the_dry_run_lists_the_moves_and_commits(room: Path) -> None:
     import time
 

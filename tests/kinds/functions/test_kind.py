@@ -538,6 +538,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Problem:
 
 
 @needs_sandbox
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_the_new_class_problem_verifies_as_made(stack: Problem) -> None:
     verified = judge("--problems", str(stack.directory.parent), "verify", "stack")
     assert verified.returncode == 0, verified.stdout + verified.stderr

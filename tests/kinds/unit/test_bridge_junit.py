@@ -213,6 +213,7 @@ def test_a_class_that_does_not_fit_the_tests_is_a_ce_naming_the_line(shapes: Pro
 
 
 @needs_java
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_the_students_code_never_runs_in_the_tests_jvm(shapes: Problem, tmp_path: Path) -> None:
     """A static initializer that would end the tests' JVM runs only in the student's: each test
     touching the class fails there (RE) and no test's record is lost or an IE."""

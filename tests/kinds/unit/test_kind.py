@@ -691,6 +691,7 @@ def junit(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 
 
 @needs_junit
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_a_junit_problem_verifies_as_made_with_its_points(junit: Problem) -> None:
     verified = judge("--problems", str(junit.directory.parent), "verify", "jstack")
     assert verified.returncode == 0, verified.stdout + verified.stderr
@@ -701,6 +702,7 @@ def test_a_junit_problem_verifies_as_made_with_its_points(junit: Problem) -> Non
 
 
 @needs_junit
+@pytest.mark.slow  # heavy end to end: make test-slow
 def test_a_java_student_exiting_or_forging_gets_nothing_it_did_not_earn(junit: Problem, tmp_path: Path) -> None:
     reference = (junit.directory / "solutions" / "accepted" / "Stack.java").read_text()
     old, new = JAVA_HOSTILE["exits"]
