@@ -71,12 +71,13 @@ demo: $(STAMP) editor
 # (pytest-xdist: one process per core, at most four, a test file's tests in one of them; much
 # of a test's time is spent waiting on sandboxes, compilers and clocks), then the
 # problems themselves: a broken test file or a reference solution that no longer gets its
-# verdict fails the build (judge verify, about a minute on two cores).
+# verdict fails the build (judge verify, about a minute on two cores). The 25 slowest tests
+# are listed at the end, so that a run says where the ten minutes went.
 test: $(TEST_STAMP) editor
 	$(BIN)/ruff check judge tests bench
 	$(BIN)/ruff format --check judge tests bench
 	$(BIN)/python -m mypy judge
-	$(BIN)/python -m pytest -q -m "not slow" -n auto --maxprocesses 4 --dist loadfile
+	$(BIN)/python -m pytest -q -m "not slow" -n auto --maxprocesses 4 --dist loadfile --durations 25
 	$(BIN)/judge verify --junit reports/verify.xml
 	$(BIN)/python tests/author/check_verify_junit.py reports/verify.xml
 
