@@ -80,6 +80,7 @@ class _Exam(_Strict):
     addresses: list[str] = Field(default=[], max_length=1000, description="CIDR ranges allowed (empty: any)")
     one_session: bool = True
     lock_others: bool = False
+    explain: bool = Field(default=False, description="Students may have a failing submission explained during it")
 
 
 class _Teams(_Strict):
@@ -140,6 +141,7 @@ class Exam:
     addresses: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]  # empty: any address
     one_session: bool  # a new sign-in during the exam ends the student's other sessions
     lock_others: bool  # no other assignment's pages during a student's exam
+    explain: bool = False  # a failing input with the reference's answer is help an exam gives only if said
 
 
 @dataclass(frozen=True)
@@ -335,7 +337,7 @@ class _Builder:
                 addresses.append(ipaddress.ip_network(text.strip(), strict=True))
             except ValueError as err:
                 self.issue((*where, "addresses", k), f"{text!r} is not an address range like 10.1.0.0/16 ({err})")
-        return Exam(duration or MINUTE, tuple(addresses), raw.exam.one_session, raw.exam.lock_others)
+        return Exam(duration or MINUTE, tuple(addresses), raw.exam.one_session, raw.exam.lock_others, raw.exam.explain)
 
     def _duration(self, text: str, loc: tuple[str | int, ...]) -> timedelta | None:
         found = _DURATION.match(text.strip().replace(" ", ""))

@@ -144,6 +144,19 @@ def ended_for(
     return submit_refusal(course, records, assignment, student, now)
 
 
+def explain_refusal(
+    course: Course, records: ExamRecords, assignment: Assignment | None, student: str, role: str, now: float
+) -> Refusal | None:
+    """Explaining a submission of an exam's problem (a failing input with the reference's answer):
+    only inside the student's window, and only where the exam says `explain: true`."""
+    ended = ended_for(course, records, assignment, student, role, now)
+    if ended is not None or assignment is None or assignment.exam is None or role != "student":
+        return ended
+    if assignment.exam.explain:
+        return None
+    return Refusal(403, f"{assignment.name} is an exam without explanations: a failing input is not shown during it.")
+
+
 def one_session(course: Course, records: ExamRecords, ending: SessionEnder, student: str, keep: str, now: float) -> int:
     """A sign-in (or a start) during an exam of one live session: every other session of the
     student ends, each with the reason its next request shows, and the teacher sees it (an

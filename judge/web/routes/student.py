@@ -444,6 +444,12 @@ def live_state(site: Site, user: User, submission_id: int) -> tuple[str, bool]:
     return key, not found.pending and not explaining
 
 
+def _may_explain(site: Site, user: User, problem: str) -> bool:
+    """Whether the page offers Explain: not where the request would be refused (an exam's)."""
+    assignment = site.assignment_of(problem)
+    return examining.explain_refusal(site.course, site.exams, assignment, user.id, user.role, site.clock()) is None
+
+
 def submission_page(
     request: Request, submission_id: int, user: User = Depends(require_user), site: Site = Depends(site_of)
 ) -> HTMLResponse:
@@ -482,7 +488,7 @@ def submission_page(
             f"(up to {site.settings.explain_budget_s:g} s once a worker is free); the example appears here by itself."
         )
         refresh = 3
-    elif site.explainable(record):
+    elif site.explainable(record) and _may_explain(site, user, found.problem):
         action = f"{base(request)}/submissions/{submission_id}/explain"
     context = reports.submission_context(
         site.shown_to(user, record),
@@ -539,9 +545,10 @@ def explain(
     found = site.visible(user, submission_id)
     record = site.record_for(found)
     back = f"/submissions/{submission_id}"
-    # An example with the reference's answer, on an exam's problem after one's end: refused as a run is.
+    # An example with the reference's answer, on an exam's problem: inside one's window and where
+    # the exam allows it only (after the end, refused as a run is).
     at, assignment = site.clock(), site.assignment_of(found.problem)
-    ended = examining.ended_for(site.course, site.exams, assignment, user.id, user.role, at)
+    ended = examining.explain_refusal(site.course, site.exams, assignment, user.id, user.role, at)
     if ended is not None:
         raise WebError(ended.status, ended.message, back, "Back to the submission")
     if record is None or not site.explainable(record):

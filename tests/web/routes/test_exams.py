@@ -33,8 +33,8 @@ SOURCE = ("main.py", b"print(1)\n")
 
 
 class Exam(Course):
-    def __init__(self, tmp_path: Path) -> None:
-        super().__init__(tmp_path, EXAM)
+    def __init__(self, tmp_path: Path, text: str = EXAM) -> None:
+        super().__init__(tmp_path, text)
         self.at("08:30")
 
     def at(self, hhmm: str) -> None:
@@ -151,7 +151,7 @@ def test_an_address_outside_the_ranges_is_refused_and_a_forged_forwarded_header_
     page = exam.client("prof").get("/teacher/exams/midterm").text
     alice_row = page.split('data-student="alice"')[1].split("</tr>")[0]
     assert "from 10.1.0.5" in alice_row and '<td class="num">5</td>' in alice_row  # five refused
-    assert "address refused (from 203.0.113.9)" in page
+    assert "address refused (from 203.0.113.9)" in page and "; no explanations." in page
 
 
 def test_a_second_browser_ends_the_first_which_says_why_and_the_teacher_sees_it(tmp_path: Path) -> None:
@@ -228,6 +228,10 @@ def test_runs_keep_to_the_window_as_submissions_do(tmp_path: Path) -> None:
     bob = exam.client("bob")
     assert bob.post("/exams/midterm/start").status_code == 303 and post_submission(bob)[0] == 303
     failed = exam.judge("WA", 0)
+    # Explaining it inside bob's window: the exam says nothing of explanations, so none.
+    assert "/explain" not in bob.get(f"/submissions/{failed}").text
+    inside = bob.post(f"/submissions/{failed}/explain")
+    assert inside.status_code == 403 and "Midterm is an exam without explanations" in inside.text
     exam.at("09:50")
     status, text = post_run(alice)
     assert status == 403 and "Your time in Midterm ended at 09:50:00 UTC" in text
@@ -237,3 +241,18 @@ def test_runs_keep_to_the_window_as_submissions_do(tmp_path: Path) -> None:
     assert explained.status_code == 403 and "Your time in Midterm ended at 10:00:00 UTC" in explained.text
     assert alice.get(week1_run).status_code == 200  # the exam over: open again
     assert post_run(exam.client("carol"))[0] == 403  # never started: no run either
+
+
+def test_an_exam_that_allows_explanations_gives_them_inside_the_window_only(tmp_path: Path) -> None:
+    exam = Exam(tmp_path, EXAM.replace("lock_others: true}", "lock_others: true, explain: true}"))
+    bob = exam.client("bob")
+    exam.at("09:10")
+    assert bob.post("/exams/midterm/start").status_code == 303 and post_submission(bob)[0] == 303
+    failed = exam.judge("WA", 0)
+    assert "failing submissions may be explained" in exam.client("prof").get("/teacher/exams/midterm").text
+    assert f"/submissions/{failed}/explain" in bob.get(f"/submissions/{failed}").text
+    assert bob.post(f"/submissions/{failed}/explain").status_code == 303
+    exam.at("10:00")  # bob's end
+    assert "/explain" not in bob.get(f"/submissions/{failed}").text
+    ended = bob.post(f"/submissions/{failed}/explain")
+    assert ended.status_code == 403 and "Your time in Midterm ended at 10:00:00 UTC" in ended.text
