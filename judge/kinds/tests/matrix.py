@@ -145,13 +145,20 @@ def _empty(where: Path, keep: set[str]) -> None:
             lifecycle.remove_tree(entry)
 
 
+def forked(runner: sandbox.CaseRunner, built: Built) -> sandbox.CaseRunner:
+    """The runner of a Python program's runs: each a fork of a zygote that has its script
+    compiled (never run) where the session can start one, not an interpreter's start per test."""
+    return runner.forking() if languages.load().languages[built.language].family == "python" else runner
+
+
 def run_batch(built: Built, inputs: tuple[Path, ...], limits: sandbox.RunLimits) -> tuple[sandbox.RunResult, ...]:
     """A problem's program (validator, reference) on each input, in one box and one session."""
     found: list[sandbox.RunResult] = []
     with box() as where:
         _fill(where, built)
         keep = {entry.name for entry in where.iterdir()}
-        with sandbox.cases(where) as runner:
+        with sandbox.cases(where) as session:
+            runner = forked(session, built)
             for given in inputs:
                 _empty(where, keep)
                 found.append(runner.run(list(built.argv), limits=limits, stdin=given))
@@ -226,7 +233,8 @@ def run_bug(found: Subject, bug: Bug | Mutant, cases: Sequence[Named]) -> BugRun
     with box() as where:
         _fill(where, built)
         keep = {entry.name for entry in where.iterdir()}
-        with sandbox.cases(where, wanted=not found.kind.own_sandboxes) as runner:
+        with sandbox.cases(where, wanted=not found.kind.own_sandboxes) as session:
+            runner = forked(session, built)
             for name, given, answer in cases:
                 _empty(where, keep)
                 case = (given, answer)

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from judge.kinds.tests import matrix
+from judge.run import programs, sandbox
 from judge.run.programs import Built
-from judge.run.sandbox import RunResult
+from judge.run.sandbox import RunResult, session
+from tests import needs
 
 VALIDATOR = Built("validators/validate.py", Path("/nowhere"), ("python3", "main.py"), "python3", True, 0)
 TRACEBACK = (
@@ -29,3 +34,32 @@ def test_a_crash_of_the_validator_or_the_reference_quotes_none_of_its_code() -> 
     assert said == "the validator validate.py exited with code 1 on it"
     assert matrix.reference_issue(ran(1, TRACEBACK)) == "the reference exited with code 1 on it"
     assert matrix.reference_issue(ran(0, TRACEBACK)) == ""
+
+
+ECHO = "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n"
+
+
+@needs.mark("isolation", "python3")
+def test_a_python_programs_runs_are_forks_of_one_zygote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each run a fork of a zygote that has the script compiled, not an interpreter's start per test.
+    zygotes = sandbox.session_support().active and not sandbox.detect().rootless  # as root in a session
+    channels: list[int] = []  # after each run, its session's zygote (0: none)
+    run = session.Session.run
+
+    def spy(self: session.Session, *args: Any, **kwargs: Any) -> RunResult:
+        result = run(self, *args, **kwargs)
+        channels.append(id(self.zygote[1]) if self.zygote is not None else 0)
+        return result
+
+    monkeypatch.setattr(session.Session, "run", spy)
+    (tmp_path / "sum.py").write_text(ECHO)
+    built = programs.load_and_build(tmp_path / "sum.py", 256)
+    inputs = []
+    for index, text in enumerate(("1 2\n", "3 4 5\n", "-7\n")):
+        inputs.append(tmp_path / f"{index}.in")
+        inputs[-1].write_text(text)
+    limits = sandbox.RunLimits(cpu_s=2, wall_s=5, memory_mib=256, output_bytes=1 << 16)
+    found = matrix.run_batch(built, tuple(inputs), limits)
+    assert [r.stdout for r in found] == [b"3\n", b"12\n", b"-7\n"], found
+    if zygotes:
+        assert len(channels) == 3 and len(set(channels)) == 1 and channels[0], channels
