@@ -3,8 +3,8 @@
 // came of it written after a mark as the last line of stdout (harness_python.py's protocol). A
 // class problem's scenario makes the student's class and calls its methods in turn, a step each.
 // The expected value is never here: the judge compares outside the sandbox.
-import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.lang.reflect.Array;
@@ -107,8 +107,18 @@ public class Main {
             for (int i = 0; i < items.size(); i++) Array.set(out, i, as(items.get(i), kind.getComponentType()));
             return out;
         }
-        throw new IllegalArgumentException("no JSON type for a parameter of type " + kind.getName());
+        throw new IllegalArgumentException(cat("no JSON type for a parameter of type ", kind.getName()));
     }
+
+    // Strings joined without `+`: javac compiles `+` to an invokedynamic whose first use spins
+    // LambdaForm classes at run time, about 20 ms of CPU in a JVM's start (the whole call's cost).
+    static String cat(Object... parts) {
+        StringBuilder out = new StringBuilder();
+        for (Object part : parts) out.append(part);
+        return out.toString();
+    }
+
+    static final String HEX = "0123456789abcdef";
 
     static String quote(String s) {
         StringBuilder out = new StringBuilder("\"");
@@ -116,7 +126,7 @@ public class Main {
             char c = s.charAt(i);
             if (c == '"') out.append("\\\"");
             else if (c == '\\') out.append("\\\\");
-            else if (c < 32) out.append(String.format("\\u%04x", (int) c));
+            else if (c < 32) out.append("\\u00").append(HEX.charAt(c >> 4)).append(HEX.charAt(c & 15));
             else out.append(c);
         }
         return out.append('"').toString();
@@ -149,7 +159,7 @@ public class Main {
             StringBuilder out = new StringBuilder("{");
             boolean first = true;
             for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                if (!(e.getKey() instanceof String)) throw new IllegalStateException("a map with keys of " + e.getKey().getClass().getSimpleName());
+                if (!(e.getKey() instanceof String)) throw new IllegalStateException(cat("a map with keys of ", e.getKey().getClass().getSimpleName()));
                 out.append(first ? "" : ",").append(quote((String) e.getKey())).append(':').append(dump(e.getValue()));
                 first = false;
             }
@@ -161,7 +171,7 @@ public class Main {
     static void report(FileOutputStream out, String result) {
         System.out.flush();
         try {
-            out.write((MARK + result + "\n").getBytes(StandardCharsets.UTF_8));
+            out.write(cat(MARK, result, "\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
         } catch (Exception ignored) {
             // its stdout is the student's to break
@@ -172,7 +182,7 @@ public class Main {
     static String raised(Throwable error) {
         String message = error.getMessage() == null ? "" : error.getMessage();
         if (message.length() > 500) message = message.substring(0, 500);
-        return "{\"raised\":" + quote(error.getClass().getSimpleName()) + ",\"message\":" + quote(message) + "}";
+        return cat("{\"raised\":", quote(error.getClass().getSimpleName()), ",\"message\":", quote(message), "}");
     }
 
     // What one call came to: its value, its exception, or a value of no JSON type.
@@ -196,9 +206,9 @@ public class Main {
             return raised(error);
         }
         try {
-            return "{\"returned\":" + dump(result) + "}";
+            return cat("{\"returned\":", dump(result), "}");
         } catch (IllegalStateException | StackOverflowError error) {
-            return "{\"unserializable\":" + quote(String.valueOf(error.getMessage())) + "}";
+            return cat("{\"unserializable\":", quote(String.valueOf(error.getMessage())), "}");
         }
     }
 
@@ -223,7 +233,7 @@ public class Main {
             List<Object> given = step.subList(1, step.size());
             java.lang.reflect.Executable found = named(owner, i == 0 ? null : (String) step.get(0), given.size());
             String got = found == null
-                ? "{\"raised\":\"NoSuchMethodException\",\"message\":" + quote(step.get(0) + " with " + given.size() + " parameter(s)") + "}"
+                ? cat("{\"raised\":\"NoSuchMethodException\",\"message\":", quote(cat(step.get(0), " with ", given.size(), " parameter(s)")), "}")
                 : outcome(found, made, given);
             said.append(i > 0 ? "," : "").append(got);
             if (made == null) break;  // the constructor raised: the scenario ends there
@@ -235,23 +245,22 @@ public class Main {
     public static void main(String[] args) throws Exception {
         FileOutputStream out = new FileOutputStream(FileDescriptor.out);  // taken before its code runs
         InputStream in = System.in;
-        ByteArrayOutputStream read = new ByteArrayOutputStream();
-        in.transferTo(read);
-        text = read.toString(StandardCharsets.UTF_8);
+        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         at = 0;
         List<Object> call = (List<Object>) value();
-        String[] asked = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("function.txt")), StandardCharsets.UTF_8).split("\n");
+        // A FileInputStream, not java.nio.file's Files: those are some 30 classes more to load.
+        String[] asked = new String(new FileInputStream("function.txt").readAllBytes(), StandardCharsets.UTF_8).split("\n");
         boolean isClass = asked.length > 1 && asked[1].trim().equals("class");
         Class<?> owner;
         try {
             owner = Class.forName(isClass ? asked[0].trim() : "Solution");
         } catch (Throwable error) {
-            report(out, "{\"import\":" + raised(error) + "}");
+            report(out, cat("{\"import\":", raised(error), "}"));
             return;
         }
         if (isClass) { report(out, scenario(owner, call)); return; }
         java.lang.reflect.Executable found = named(owner, asked[0].trim(), call.size());
-        if (found == null) { report(out, "{\"missing\":" + quote(asked[0].trim()) + "}"); return; }
+        if (found == null) { report(out, cat("{\"missing\":", quote(asked[0].trim()), "}")); return; }
         Object self = null;
         if (!Modifier.isStatic(found.getModifiers())) {
             try {
