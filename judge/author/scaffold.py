@@ -117,15 +117,14 @@ def create(
 
 
 def _unit_suite_of(tested: Problem) -> list[tuple[str, bytes]]:
-    """A unit problem's public pytest files (the top of its tests' public/), as suite/'s first."""
+    """A unit problem's public test files (pytest files or JUnit classes, the top of its tests'
+    public/), as suite/'s first."""
     from judge.kinds.unit import found, listing
 
     unit = tested.spec.unit
     assert unit is not None
-    if unit.framework == "junit5":
-        raise JudgeError(f"--for {tested.id}: a JUnit problem cannot be under test yet (pytest and unittest ones can)")
     public = tested.directory / unit.tests / found.PUBLIC_FOLDER
-    files = [path for path in listing.files_with_tests(public) if path.parent == public]
+    files = [path for path in listing.files_with_tests(public, unit.framework) if path.parent == public]
     if not files:
         raise JudgeError(f"--for {tested.id}: no public test files in {public} to start the suite from")
     return [(f"suite/{path.name}", path.read_bytes()) for path in files]

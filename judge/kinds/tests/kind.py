@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from judge.kinds.base import CaseJob, CaseRun, DataCase, Kind, Starter
 from judge.kinds.tests import matrix, mutants, scoring, suite
-from judge.kinds.tests.unit_suite import is_unit, judged, read_bytes, unit_shown
+from judge.kinds.tests.unit_suite import framework_of, judged, read_bytes, unit_shown
 from judge.problem.locate import SPEC_FILE
 from judge.problem.spec import Case, Group, inside
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -82,8 +82,9 @@ class Tests(Kind):
         hand-out): what a submission is."""
         spec = problem.spec.tests
         assert spec is not None
-        if is_unit(problem.directory.parent / spec.of):
-            return [("your tests", unit_shown(spec))]
+        framework = framework_of(problem.directory.parent / spec.of)
+        if framework is not None:
+            return [("your tests", unit_shown(spec, framework))]
         said = (  # short lines: a page shows it as it is, in a box of its own
             f"Tests of {spec.of}: a folder or .zip of NAME.in files\n(NAME.ans beside each optional),\n"
             f"at most {spec.max_tests} tests of at most {spec.max_test_bytes} bytes each;\nfor a function problem,"
@@ -94,9 +95,10 @@ class Tests(Kind):
     def read_data(self, problem: Problem, given: Path | tuple[str, bytes]) -> bytes:
         spec = problem.spec.tests
         assert spec is not None
-        if is_unit(problem.directory.parent / spec.of):  # a student's pytest files (unit_suite.py)
-            under = problem.directory.parent / spec.of
-            return read_bytes(given, spec) + matrix.bugs_digest(under, matrix.bugs_of(under, spec)).encode()
+        under = problem.directory.parent / spec.of
+        framework = framework_of(under)
+        if framework is not None:  # a student's pytest files or JUnit classes (unit_suite.py)
+            return read_bytes(given, spec, framework) + matrix.bugs_digest(under, matrix.bugs_of(under, spec)).encode()
         tests = suite.read(given, spec)
         mine = b"".join(
             f"{t.name}\0{len(t.input)}\0".encode() + t.input + b"\0" + (t.answer or b"") + b"\0" for t in tests

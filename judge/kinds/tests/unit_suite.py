@@ -1,15 +1,18 @@
-"""A student's own pytest files for a unit problem (a tests problem `for` a unit problem): run
+"""A student's own pytest files (or JUnit test classes) for a unit problem (a tests problem `for` a unit problem): run
 against the problem's reference (validity: every test must pass there) and each bug (its wrong
 solutions: other modules of the same name), a bug caught when some valid test fails on it.
 
 The roles of the unit kind swapped: the tests are the student's, in the tests' box with the
 stand-ins (nothing of the problem's there), and the module is the teacher's, in a box of its own
 where no student's file ever is, served by the bridge's guarded side (bridge_student.py
---guarded): only the module's own public names, values as data. docs/tests.md."""
+--guarded, or JudgeStudent --guarded): only the module's own public names, values as data. Of
+a JUnit problem, the tests' box holds stand-ins made in a box of the teacher's (guarded_junit.py),
+never the classes' sources. docs/tests.md."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,7 +23,7 @@ from judge.errors import JudgeError
 from judge.kinds.base import DataCase, run_limits
 from judge.kinds.tests import matrix, scoring, suite
 from judge.kinds.tests.scoring import BugRun, Checked
-from judge.kinds.unit import found, listing, pairs
+from judge.kinds.unit import found, guarded_junit, listing, pairs
 from judge.problem.locate import SPEC_FILE
 from judge.run import languages, lifecycle, programs
 from judge.run.programs import ProgramError
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
     from judge.problem.spec import Bug, Problem, Suite
 
 FOLDER = "tests"
+JUNIT = "junit5"
+JAVA_CLASS = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,99}\.java")
 
 
 @dataclass(frozen=True)
@@ -43,29 +48,40 @@ class UnitSuite:
     names: tuple[str, ...]
 
 
-def is_unit(target_dir: Path) -> bool:
-    """Whether the problem under test is a unit problem (its problem.yaml says `kind: unit`)."""
+def framework_of(target_dir: Path) -> str | None:
+    """The problem under test's unit framework (pytest, unittest, junit5), None when it is not a
+    unit problem (its problem.yaml does not say `kind: unit`)."""
     try:
         spec = yaml.safe_load((target_dir / SPEC_FILE).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError, UnicodeDecodeError):
-        return False  # the spec's loader says why, naming the file
-    return isinstance(spec, dict) and spec.get("kind") == "unit"
+        return None  # the spec's loader says why, naming the file
+    if not isinstance(spec, dict) or spec.get("kind") != "unit":
+        return None
+    unit = spec.get("unit")
+    framework = unit.get("framework", "pytest") if isinstance(unit, dict) else "pytest"
+    return framework if framework in found.FRAMEWORKS else "pytest"
 
 
-def read(given: Path | tuple[str, bytes], spec: Suite, work: Path) -> UnitSuite:
-    """The student's pytest files (test_*.py or *_test.py at the top), written into `work` and
-    listed there; JudgeError naming the file (and line) for anything else."""
-    shown, files = checked_files(given, spec)
+def read(given: Path | tuple[str, bytes], spec: Suite, work: Path, framework: str = "pytest") -> UnitSuite:
+    """The student's pytest files (test_*.py or *_test.py at the top) or JUnit classes
+    (NAMETest.java), written into `work` and listed there; JudgeError naming the file (and
+    line) for anything else."""
+    shown, files = checked_files(given, spec, framework)
     work.mkdir(parents=True, exist_ok=True)
     for name, data in files:
         (work / name).write_bytes(data)
     try:
-        tests = [t for t in listing.unit_tests(work, 1.0, {}) if not t.skipped]
+        tests = [t for t in listing.unit_tests(work, 1.0, {}, framework) if not t.skipped]
     except listing.ListingError as err:
         line = f":{err.line}" if err.line else ""
         raise JudgeError(f"{shown}: {err.path.name}{line}: {err}") from None
     if not tests:
-        raise JudgeError(f"{shown}: no tests (functions named test_... in test_NAME.py files)")
+        what = (
+            "@Test methods in NAMETest.java classes"
+            if framework == JUNIT
+            else "functions named test_... in test_NAME.py files"
+        )
+        raise JudgeError(f"{shown}: no tests ({what})")
     if len(tests) > spec.max_tests:
         raise JudgeError(f"{shown}: {len(tests)} tests, over the cap of {spec.max_tests}")
     taken: set[str] = set()
@@ -73,43 +89,54 @@ def read(given: Path | tuple[str, bytes], spec: Suite, work: Path) -> UnitSuite:
     return UnitSuite(tuple(sorted(files)), tuple(t.id for t in tests), names)
 
 
-def unit_shown(spec: Suite) -> str:
+def unit_shown(spec: Suite, framework: str = "pytest") -> str:
     """What a submission is, in short lines (the statement's box in place of samples)."""
+    if framework == JUNIT:
+        return (
+            f"Tests of {spec.of}: JUnit 5 classes NAMETest.java\n(a folder or .zip of them, or one file)"
+            f" that use its public classes,\nat most {spec.max_tests} tests, files of at most {spec.max_test_bytes} bytes.\n"
+        )
     return (
         f"Tests of {spec.of}: pytest files test_NAME.py\n(a folder or .zip of them, or one file)"
         f" that import its module,\nat most {spec.max_tests} tests, files of at most {spec.max_test_bytes} bytes.\n"
     )
 
 
-def checked_files(given: Path | tuple[str, bytes], spec: Suite) -> tuple[str, list[tuple[str, bytes]]]:
-    """How to name the submission, and its files if each is a pytest file of tests at the top
-    within the cap (else JudgeError naming the file): what the web judge's door reads too."""
+def checked_files(
+    given: Path | tuple[str, bytes], spec: Suite, framework: str = "pytest"
+) -> tuple[str, list[tuple[str, bytes]]]:
+    """How to name the submission, and its files if each is a test file of the framework at the
+    top within the cap (else JudgeError naming the file): what the web judge's door reads too."""
     shown, files, _ = suite.submitted(given, spec)
-    wanted, _ = found.FRAMEWORKS["pytest"]
+    wanted, _ = found.FRAMEWORKS[framework]
     for name, data in files:
-        if "/" in name or not wanted(name) or not suite.NAME.match(name.removesuffix(".py")):
+        if framework == JUNIT:
+            # A Java class's name (the file's), never one of the judge's runner (Judge...).
+            if "/" in name or not wanted(name) or not JAVA_CLASS.fullmatch(name) or name.startswith("Judge"):
+                raise JudgeError(f"{shown}: {name}: not a JUnit test class (NAMETest.java, TestNAME.java, at the top)")
+        elif "/" in name or not wanted(name) or not suite.NAME.match(name.removesuffix(".py")):
             raise JudgeError(f"{shown}: {name}: not a pytest file of tests (test_NAME.py or NAME_test.py, at the top)")
         if len(data) > spec.max_test_bytes:
             raise JudgeError(f"{shown}: {name}: {len(data)} bytes, over the cap of {spec.max_test_bytes} per file")
     return shown, files
 
 
-def submission_bytes(given: Path | tuple[str, bytes], spec: Suite) -> bytes:
+def submission_bytes(given: Path | tuple[str, bytes], spec: Suite, framework: str = "pytest") -> bytes:
     """The submission's bytes as its hash takes them (its files, by name), checked as `read` does."""
-    files = checked_files(given, spec)[1]
+    files = checked_files(given, spec, framework)[1]
     return b"".join(f"{name}\0{len(content)}\0".encode() + content for name, content in sorted(files))
 
 
-def read_bytes(given: Path | tuple[str, bytes], spec: Suite) -> bytes:
+def read_bytes(given: Path | tuple[str, bytes], spec: Suite, framework: str = "pytest") -> bytes:
     """The submission's bytes (as `submission_bytes`) once its files read as tests, so a file
     that is not Python or holds no test is refused naming it (and its line) before it is judged:
     the web judge's door, where a refusal spends no submission."""
     work = lifecycle.make_temp_dir("unit-suite-read")
     try:
-        read(given, spec, work / FOLDER)  # its tests listed from the source (ast), none run
+        read(given, spec, work / FOLDER, framework)  # its tests listed from the source, none run
     finally:
         lifecycle.remove_dir(work)
-    return submission_bytes(given, spec)
+    return submission_bytes(given, spec, framework)
 
 
 def _under_tests(target: Problem, tests: Path) -> Problem:
@@ -123,9 +150,12 @@ def _under_tests(target: Problem, tests: Path) -> Problem:
     return problem
 
 
-def verdicts(problem: Problem, kind: Kind, path: str, ids: tuple[str, ...]) -> dict[str, CaseVerdict]:
+def verdicts(
+    problem: Problem, kind: Kind, path: str, ids: tuple[str, ...], stand_ins: tuple[tuple[str, Path], ...] = ()
+) -> dict[str, CaseVerdict]:
     """The student's tests `ids` against one of the problem's modules (`path`: its reference or
-    a bug), in its own box behind the bridge's guarded side: each test's verdict."""
+    a bug), in its own box behind the bridge's guarded side: each test's verdict. `stand_ins`:
+    a JUnit problem's, made from its reference (`junit_stand_ins`)."""
     try:
         program = kind.program(problem, programs.load(problem.directory / path))
         built = programs.build(program, problem.spec.limits.memory_mib)
@@ -134,7 +164,7 @@ def verdicts(problem: Problem, kind: Kind, path: str, ids: tuple[str, ...]) -> d
     limits = run_limits(problem, languages.load().languages[built.language])
     launch = Launch(built.argv, built.language)
     # The build's folder is the module's box: run_pairs copies it fresh for each pair.
-    results = pairs.run_pairs(problem, launch, built.directory, list(ids), limits, guarded=True)
+    results = pairs.run_pairs(problem, launch, built.directory, list(ids), limits, guarded=True, stand_ins=stand_ins)
     return {test: result.decided for test, result in results.items()}
 
 
@@ -149,9 +179,28 @@ def invalid(decided: CaseVerdict | None) -> str:
     return f"it fails on the reference ({decided.verdict.value}): {message}"[:600]
 
 
-def run_bug(problem: Problem, kind: Kind, bug: Bug, tests: UnitSuite, valid: tuple[str, ...]) -> BugRun:
+def junit_stand_ins(problem: Problem, kind: Kind, where: Path) -> tuple[tuple[str, Path], ...]:
+    """The stand-ins of a JUnit problem's public classes, made from its reference in a box of
+    its own (guarded_junit.py) and written into `where`: the same for the reference and every
+    bug, so a bug is judged by the reference's API (a method it lacks fails its call)."""
+    try:
+        program = kind.program(problem, programs.load(problem.directory / problem.spec.reference))
+        built = programs.build(program, problem.spec.limits.memory_mib)
+        return guarded_junit.stand_ins(built, problem.program_limits, where)
+    except ProgramError as err:
+        raise JudgeError(f"{problem.spec_path}: {err}") from None
+
+
+def run_bug(
+    problem: Problem,
+    kind: Kind,
+    bug: Bug,
+    tests: UnitSuite,
+    valid: tuple[str, ...],
+    stand_ins: tuple[tuple[str, Path], ...] = (),
+) -> BugRun:
     """The valid tests on a bug: caught by the first that does not pass (an IE catches nothing)."""
-    decided = verdicts(problem, kind, bug.path, valid)
+    decided = verdicts(problem, kind, bug.path, valid, stand_ins)
     named = dict(zip(tests.ids, tests.names, strict=True))
     for test in valid:
         verdict = decided[test].verdict if test in decided else Verdict.IE
@@ -163,19 +212,18 @@ def run_bug(problem: Problem, kind: Kind, bug: Bug, tests: UnitSuite, valid: tup
 def judge_suite(
     spec: Suite, bugs: tuple[Bug, ...], target: Problem, kind: Kind, given: Path | tuple[str, bytes], jobs: int = 2
 ) -> tuple[tuple[Checked, ...], tuple[BugRun, ...]]:
-    """The student's pytest files against the reference, then the valid tests against each bug."""
+    """The student's test files against the reference, then the valid tests against each bug."""
     unit = target.spec.unit
     assert unit is not None
-    if unit.framework == "junit5":
-        raise JudgeError(f"{target.spec_path}: a JUnit problem cannot be under test yet (pytest and unittest ones can)")
     work = lifecycle.make_temp_dir("unit-suite")
     try:
         # The folder is named by its content: the tests' program is built once per content.
-        digest = hashlib.sha256(submission_bytes(given, spec)).hexdigest()[:16]
-        tests = read(given, spec, work / f"{FOLDER}-{digest}")
+        digest = hashlib.sha256(submission_bytes(given, spec, unit.framework)).hexdigest()[:16]
+        tests = read(given, spec, work / f"{FOLDER}-{digest}", unit.framework)
         problem = _under_tests(target, work / f"{FOLDER}-{digest}")
+        stand_ins = junit_stand_ins(problem, kind, work / "standins") if unit.framework == JUNIT else ()
         with matrix.worker_pool(jobs) as pool:
-            on_reference = pool([(verdicts, (problem, kind, target.spec.reference, tests.ids))])[0]
+            on_reference = pool([(verdicts, (problem, kind, target.spec.reference, tests.ids, stand_ins))])[0]
             checked = tuple(
                 Checked(name, invalid(on_reference.get(test)))
                 for test, name in zip(tests.ids, tests.names, strict=True)
@@ -183,7 +231,7 @@ def judge_suite(
             valid = tuple(test for test, c in zip(tests.ids, checked, strict=True) if not c.why)
             if not valid:
                 return checked, tuple(BugRun("") for _ in bugs)
-            return checked, tuple(pool([(run_bug, (problem, kind, bug, tests, valid)) for bug in bugs]))
+            return checked, tuple(pool([(run_bug, (problem, kind, bug, tests, valid, stand_ins)) for bug in bugs]))
     finally:
         lifecycle.remove_dir(work)
 

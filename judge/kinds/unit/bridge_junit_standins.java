@@ -28,20 +28,59 @@ import java.util.Set;
 public final class JudgeStandIns {
     private final ClassLoader student;
     private final Set<Class<?>> stood = new LinkedHashSet<>();
+    // A tests problem's stand-ins (made by `main`, in the teacher's box): public API only, as
+    // the guarded JudgeStudent answers it.
+    private final boolean publicOnly;
 
     /** `seen`: the simple names the tests already see (java.lang's, their on-demand imports'):
      * a class of the student's by one of those names has no stand-in, else it would shadow the
      * JDK's or JUnit's class in the tests (a `Math` whose `abs` the student answers). */
     JudgeStandIns(ClassLoader student, List<Class<?>> classes, Set<String> seen) {
+        this(student, classes, seen, false);
+    }
+
+    JudgeStandIns(ClassLoader student, List<Class<?>> classes, Set<String> seen, boolean publicOnly) {
         this.student = student;
+        this.publicOnly = publicOnly;
         for (Class<?> c : classes) {
             Class<?> top = c;
             while (top.getEnclosingClass() != null) {
                 top = top.getEnclosingClass();
             }
-            if (standable(c) && !seen.contains(top.getSimpleName())) {
+            if (standable(c) && !seen.contains(top.getSimpleName()) && (!publicOnly || exposed(c))) {
                 stood.add(c);
             }
+        }
+    }
+
+    /** The class and every class around it public (and nested ones static): the API. */
+    private static boolean exposed(Class<?> c) {
+        for (Class<?> k = c; k != null; k = k.getEnclosingClass()) {
+            if (!Modifier.isPublic(k.getModifiers())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A tests problem's stand-ins, made in a box of the teacher's (its classes' sources, no
+     * file of a student's): the box's top-level .java files compiled, and the stand-in sources
+     * of their public API written into the folder `args[0]`, whose files alone the judge hands
+     * the students' tests' box. Signatures only: no body, field or private name of the classes'.
+     */
+    public static void main(String[] args) throws java.io.IOException {
+        java.nio.file.Path box = java.nio.file.Paths.get("").toAbsolutePath();
+        StringBuilder errors = new StringBuilder();
+        ClassLoader loader = JudgeTests.compileStudent(box, errors);
+        if (loader == null) {
+            System.err.println(errors);
+            System.exit(1);
+        }
+        List<Class<?>> classes = JudgeTests.classesOf(loader);
+        Map<String, String> made = new JudgeStandIns(loader, classes, JudgeTests.seen(List.of(), classes), true).sources();
+        for (Map.Entry<String, String> file : made.entrySet()) {
+            java.nio.file.Files.writeString(box.resolve(args[0]).resolve(file.getKey()), file.getValue());
         }
     }
 
@@ -170,7 +209,7 @@ public final class JudgeStandIns {
     }
 
     private boolean usable(Executable e) {
-        if (e.isSynthetic() || Modifier.isPrivate(e.getModifiers())) {
+        if (e.isSynthetic() || Modifier.isPrivate(e.getModifiers()) || (publicOnly && !Modifier.isPublic(e.getModifiers()))) {
             return false;
         }
         for (Type t : e.getGenericParameterTypes()) {

@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -28,16 +29,73 @@ import java.util.Set;
  * printed, and the test's arrays and collections as the call left them. The tests, their
  * assertions and their results are in the other JVM: nothing here decides anything.
  * Runs as JudgeStudent, from the judge's kit; stdin and stdout are the pipes to the tests.
+ *
+ * With `--guarded` (a tests problem: the classes are the teacher's and the tests a student's,
+ * who holds the pipe and can write any frame) it answers only the classes' public API: objects
+ * of their public classes by public constructors, their public methods (and an object's
+ * equals, hashCode, toString, an exception's message, a JDK interface's method on their own
+ * objects); names resolve to nothing else, nothing is made accessible, and a value crosses as
+ * plain data or as a handle of their own objects, never a Class, a loader or another JDK object.
  */
 public final class JudgeStudent implements JudgeWire.Side {
     static final int PRINTED_BYTES = 1 << 16;
 
+    static final String GUARDED = "--guarded";
+
     private final ClassLoader loader;
+    private final boolean guarded;
     private final List<Object> objects = new ArrayList<>();
     private final Map<Object, Integer> ids = new IdentityHashMap<>();
 
-    JudgeStudent(ClassLoader loader) {
+    JudgeStudent(ClassLoader loader, boolean guarded) {
         this.loader = loader;
+        this.guarded = guarded;
+    }
+
+    /** Guarded: what a request may name as a class to make, call or be an enum of. */
+    boolean teachers(Class<?> c) {
+        if (c.getClassLoader() != loader) {
+            return false;
+        }
+        for (Class<?> k = c; k != null; k = k.getEnclosingClass()) {
+            boolean nested = k.getEnclosingClass() != null;
+            if (!Modifier.isPublic(k.getModifiers()) || (nested && !Modifier.isStatic(k.getModifiers()))
+                    || k.isAnonymousClass() || k.isLocalClass() || k.isSynthetic()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Guarded: a refusal, raised to the tests as the call's exception. */
+    static SecurityException refused(String what) {
+        return new SecurityException("the judge answers only the public API of the problem's classes: not " + what);
+    }
+
+    /** Guarded: the method a request may call, or a refusal. */
+    Method allowed(Object self, Class<?> declaring, String name, Class<?>[] types) throws NoSuchMethodException {
+        String shown = declaring.getName() + "." + name;
+        boolean own = self != null && self.getClass().getClassLoader() == loader;
+        if (teachers(declaring)) {
+            Method m = declaring.getMethod(name, types); // public ones only
+            if (teachers(m.getDeclaringClass()) && (Modifier.isStatic(m.getModifiers()) || declaring.isInstance(self))) {
+                return m;
+            }
+        } else if (declaring == Object.class && (name.equals("equals") || name.equals("hashCode")
+                || name.equals("toString")) && self != null) {
+            return Object.class.getMethod(name, types);
+        } else if (declaring == Throwable.class && (name.equals("getMessage") || name.equals("getLocalizedMessage"))
+                && self instanceof Throwable) {
+            return Throwable.class.getMethod(name, types);
+        } else if (declaring.isInterface() && declaring.getClassLoader() == null && Modifier.isPublic(declaring.getModifiers())
+                && own && declaring.isInstance(self)) {
+            // A JDK interface's method on the teacher's own object (an Iterator's next, a compareTo).
+            Method m = declaring.getMethod(name, types);
+            if (m.getDeclaringClass().getClassLoader() == null && !Modifier.isStatic(m.getModifiers())) {
+                return m;
+            }
+        }
+        throw refused(shown);
     }
 
     /** What the student's code prints in a call, kept to PRINTED_BYTES. */
@@ -70,6 +128,13 @@ public final class JudgeStudent implements JudgeWire.Side {
 
     @Override
     public void writeOther(DataOutputStream out, Object value) throws IOException {
+        if (guarded && value.getClass().getClassLoader() != loader) {
+            // A Class, a loader, a reflected member, a stream, any JDK object: not the API's.
+            throw refused("a value of " + value.getClass().getName());
+        }
+        if (guarded && value instanceof Enum && !teachers(((Enum<?>) value).getDeclaringClass())) {
+            throw refused("a value of " + value.getClass().getName());
+        }
         if (value instanceof Enum && ((Enum<?>) value).getDeclaringClass().getClassLoader() == loader) {
             out.writeByte('U');
             JudgeWire.writeString(out, ((Enum<?>) value).getDeclaringClass().getName());
@@ -89,11 +154,24 @@ public final class JudgeStudent implements JudgeWire.Side {
         for (Class<?> c = value.getClass(); c != null; c = c.getSuperclass()) {
             interfaces(c, names);
         }
+        if (guarded) {
+            names.removeIf(this::hidden);
+        }
         out.writeByte('H');
         out.writeInt(id);
         out.writeInt(names.size());
         for (String name : names) {
             JudgeWire.writeString(out, name);
+        }
+    }
+
+    /** Guarded: a class name not shown (a teacher's class that is not public API). */
+    private boolean hidden(String name) {
+        try {
+            Class<?> c = Class.forName(name, false, loader);
+            return c.getClassLoader() == loader ? !teachers(c) : !Modifier.isPublic(c.getModifiers());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return true;
         }
     }
 
@@ -117,6 +195,9 @@ public final class JudgeStudent implements JudgeWire.Side {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public Object readEnum(String type, String name) throws IOException {
         Class<?> c = named(type);
+        if (guarded && !teachers(c)) {
+            throw refused(type);
+        }
         if (!c.isEnum()) {
             throw new IOException(type + " is not an enum");
         }
@@ -130,7 +211,9 @@ public final class JudgeStudent implements JudgeWire.Side {
             return primitive;
         }
         try {
-            return Class.forName(name, true, loader);
+            // Guarded, a name is resolved without running a class's initializer (a JDK class's
+            // is no business of a request): it is a parameter type, else refused where used.
+            return Class.forName(name, !guarded, loader);
         } catch (ClassNotFoundException e) {
             throw new IOException("no class " + name);
         }
@@ -181,9 +264,15 @@ public final class JudgeStudent implements JudgeWire.Side {
         try {
             if (kind == 'N') {
                 Class<?> made = named(JudgeWire.readString(in));
-                Constructor<?> constructor = made.getDeclaredConstructor(types(strings(in)));
+                if (guarded && (!teachers(made) || Modifier.isAbstract(made.getModifiers()))) {
+                    throw refused("new " + made.getName());
+                }
+                Constructor<?> constructor = guarded ? made.getConstructor(types(strings(in)))
+                        : made.getDeclaredConstructor(types(strings(in)));
                 args = values(in);
-                constructor.setAccessible(true);
+                if (!guarded) {
+                    constructor.setAccessible(true);
+                }
                 Object object = constructor.newInstance(args);
                 int id = objects.size();
                 objects.add(object);
@@ -193,9 +282,12 @@ public final class JudgeStudent implements JudgeWire.Side {
                 Object self = JudgeWire.read(in, this, 0);
                 Class<?> declaring = named(JudgeWire.readString(in));
                 String name = JudgeWire.readString(in);
-                Method method = method(declaring, name, types(strings(in)));
+                Class<?>[] types = types(strings(in));
+                Method method = guarded ? allowed(self, declaring, name, types) : method(declaring, name, types);
                 args = values(in);
-                method.trySetAccessible();
+                if (!guarded) {
+                    method.trySetAccessible();
+                }
                 result = method.invoke(self, args);
             } else if (kind == 'V') {
                 args = new Object[0];
@@ -255,7 +347,9 @@ public final class JudgeStudent implements JudgeWire.Side {
             JudgeWire.writeString(out, printed.take());
             List<String> names = new ArrayList<>();
             for (Class<?> c = error.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
-                names.add(c.getName());
+                if (!guarded || !hidden(c.getName())) {
+                    names.add(c.getName());
+                }
             }
             out.writeInt(names.size());
             for (String name : names) {
@@ -283,7 +377,7 @@ public final class JudgeStudent implements JudgeWire.Side {
             JudgeWire.writeFrame(channel, new byte[] {'E'});
             System.exit(0);
         }
-        JudgeStudent side = new JudgeStudent(loader);
+        JudgeStudent side = new JudgeStudent(loader, args.length > 0 && args[0].equals(GUARDED));
         Thread.currentThread().setContextClassLoader(loader);
         JudgeWire.writeFrame(channel, new byte[] {'K'});
         while (true) {

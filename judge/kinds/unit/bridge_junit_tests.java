@@ -68,6 +68,9 @@ public final class JudgeTests {
     static final String STUDENT = "student";
     static final String STUDENT_SUFFIX = ".student";
     static final String STAND_INS = "judge-standins";
+    static final String STAND_IN_SUFFIX = ".standin";
+    static final String GUARDED = "--guarded"; // after the clock: a tests problem's run (`prepared`)
+    private static boolean guarded;
     static final int PRINTED_CHARS = 4096;
     static final String MEMORY_ERROR = "the student's code raised MemoryError";
     static final Object ENDED = new Object();
@@ -679,6 +682,7 @@ public final class JudgeTests {
         return found;
     }
 
+    /** `student`: the classes stood in for, or null when the stand-ins are made (guarded). */
     static ClassLoader compileTests(Path box, List<String> ids, ClassLoader student) throws IOException {
         Set<String> own = new LinkedHashSet<>();
         for (String id : ids) {
@@ -695,14 +699,21 @@ public final class JudgeTests {
                 }
             }
         }
-        List<Class<?>> theirs = classesOf(student);
-        Map<String, String> made = new JudgeStandIns(student, theirs, seen(tests, theirs)).sources();
         Path folder = box.resolve(STAND_INS);
         Files.createDirectories(folder);
         List<File> sources = new ArrayList<>(tests);
-        for (Map.Entry<String, String> file : made.entrySet()) {
-            Files.writeString(folder.resolve(file.getKey()), file.getValue());
-            sources.add(folder.resolve(file.getKey()).toFile());
+        if (student != null) {
+            List<Class<?>> theirs = classesOf(student);
+            Map<String, String> made = new JudgeStandIns(student, theirs, seen(tests, theirs)).sources();
+            for (Map.Entry<String, String> file : made.entrySet()) {
+                Files.writeString(folder.resolve(file.getKey()), file.getValue());
+            }
+        }
+        // Guarded, the stand-ins are the judge's, made in the teacher's box (`prepared`).
+        try (Stream<Path> made = Files.list(folder)) {
+            for (Path p : made.sorted().collect(Collectors.toList())) {
+                sources.add(p.toFile());
+            }
         }
         Path classes = Files.createTempDirectory("judge-tests");
         String failed = compile(sources, classes, System.getProperty("java.class.path"), box);
@@ -855,7 +866,8 @@ public final class JudgeTests {
             collectError("no clock of the student's CPU time: " + e, false);
             System.exit(42);
         }
-        List<String> ids = new ArrayList<>(List.of(args).subList(4, args.length));
+        guarded = args.length > 4 && args[4].equals(GUARDED);
+        List<String> ids = new ArrayList<>(List.of(args).subList(guarded ? 5 : 4, args.length));
         listen(fromStudent);
         try {
             standIns = watched(box, ids);
@@ -892,6 +904,21 @@ public final class JudgeTests {
      * when either does not compile (written as a CE). */
     static ClassLoader prepared(Path box, List<String> ids) throws IOException {
         StringBuilder errors = new StringBuilder();
+        if (guarded) {
+            // A tests problem: the tests are a student's, and the classes the teacher's, whose
+            // sources never come here. The judge lays only their stand-ins, made in a box of the
+            // teacher's (JudgeStandIns.main), as NAME.java.standin.
+            Files.createDirectories(box.resolve(STAND_INS));
+            try (Stream<Path> listed = Files.list(box)) {
+                for (Path p : listed.collect(Collectors.toList())) {
+                    String name = p.getFileName().toString();
+                    if (name.endsWith(".java" + STAND_IN_SUFFIX)) {
+                        Files.copy(p, box.resolve(STAND_INS).resolve(name.substring(0, name.length() - STAND_IN_SUFFIX.length())));
+                    }
+                }
+            }
+            return compileTests(box, ids, null);
+        }
         // The judge lays the student's sources beside the tests as NAME.java.student (read-only).
         try (Stream<Path> listed = Files.list(box)) {
             for (Path p : listed.collect(Collectors.toList())) {

@@ -196,6 +196,18 @@ def _junit_tests_program(tests: Path, digest: str, made: kit.Kit, memory_mib: in
     )
 
 
+def _tests_files(
+    built: programs.Built, where: Path, guarded: bool, stand_ins: tuple[tuple[str, Path], ...]
+) -> tuple[tuple[str, Path], ...]:
+    """What a JUnit tests' box gets of the module's side: the student's sources, or, guarded
+    (the module is the teacher's), only the stand-ins made in a box of the teacher's."""
+    if not guarded:
+        return _student_sources(built, where)
+    if built.language == "java" and not stand_ins:
+        raise programs.ProgramError("a guarded JUnit pair needs the stand-ins of the teacher's classes")
+    return stand_ins
+
+
 def _student_sources(built: programs.Built, where: Path) -> tuple[tuple[str, Path], ...]:
     """The student's top-level .java files, copied into a JUnit tests' box (mode apart)."""
     if built.language != "java":
@@ -283,10 +295,17 @@ def result_of(problem: Problem, launch: Launch, where: Path, test_id: str, limit
 
 
 def run_pairs(
-    problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits, guarded: bool = False
+    problem: Problem,
+    launch: Launch,
+    where: Path,
+    ids: list[str],
+    limits: sandbox.RunLimits,
+    guarded: bool = False,
+    stand_ins: tuple[tuple[str, Path], ...] = (),
 ) -> dict[str, UnitResult]:
     """Every test of `ids`, pair after pair until each has its verdict. `guarded`: the module is
-    the teacher's and the tests a student's (kind tests): its side answers only public names."""
+    the teacher's and the tests a student's (kind tests): its side answers only public names;
+    of a JUnit problem, the tests' box gets `stand_ins` (guarded_junit.py), never its sources."""
     unit = problem.spec.unit
     assert unit is not None
     memory_kib = limits.memory_mib * 1024
@@ -295,7 +314,7 @@ def run_pairs(
     remaining = list(ids)
     while remaining:
         try:
-            student, said = _pair(problem, launch, where, remaining, limits, guarded)
+            student, said = _pair(problem, launch, where, remaining, limits, guarded, stand_ins)
         except (SandboxFailure, programs.ProgramError) as err:
             failed = CaseVerdict(Verdict.IE, str(err))
             empty = sandbox.RunResult(None, None, 0.0, 0.0, 0, 0, None, False, b"", b"")
@@ -355,7 +374,13 @@ def _scrubbed(value: object, depth: int) -> object:
 
 
 def _pair(
-    problem: Problem, launch: Launch, where: Path, ids: list[str], limits: sandbox.RunLimits, guarded: bool = False
+    problem: Problem,
+    launch: Launch,
+    where: Path,
+    ids: list[str],
+    limits: sandbox.RunLimits,
+    guarded: bool = False,
+    stand_ins: tuple[tuple[str, Path], ...] = (),
 ) -> tuple[sandbox.RunResult, outcome.Collected]:
     """One pair run on `ids`: the student's run, and what the pair said of its tests."""
     unit = problem.spec.unit
@@ -386,7 +411,7 @@ def _pair(
             (*reads, str(made.folder)),
         )
         built = _junit_tests_program(problem.directory / unit.tests, problem.digest, made, tool.memory_mib)
-        argv = list(start)
+        argv = [*start, *((GUARDED,) if guarded else ())]
     else:
         built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
         argv = [*start, *((GUARDED,) if guarded else ()), *modules_of(unit)]
@@ -414,11 +439,18 @@ def _pair(
             tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, str(clock.folder)))
             # The tests' side of a Python pair is told where pytest is ("": the system's).
             kit_arg = () if together or unit.framework == "junit5" else (kit_folder,)
+            if guarded and unit.framework == "junit5":
+                kit_arg = (GUARDED,)  # JudgeTests compiles the tests against the stand-ins given
             # Each bridge is told a test's CPU time and wall limit: the rule is the sandbox's alone.
             times = (f"{limits.cpu_s:g}", f"{per_test_wall_s:g}")
             args = (exchange.FEEDBACK, *times, str(clock.path), *kit_arg, *ids)
             task = programs.Task(
-                built, args, None, tests_limits, keep=exchange.FEEDBACK, files=_student_sources(built, where)
+                built,
+                args,
+                None,
+                tests_limits,
+                keep=exchange.FEEDBACK,
+                files=_tests_files(built, where, guarded, stand_ins),
             )
             done = exchange.interact(argv, box, student_limits, task, clock, called="the tests")
     finally:

@@ -241,8 +241,8 @@ def test_the_statement_pages_show_what_to_submit_not_the_bugs(root: Path) -> Non
 
 def test_a_problem_whose_reference_makes_no_answers_cannot_be_under_test_yet(tmp_path: Path) -> None:
     """An interactive problem (its tests are dialogues) is refused in one line by judge new, and
-    a tests problem written for it by hand by its judging (verify, grade), never a traceback; so
-    is a JUnit unit problem (a Python one takes a student's pytest files: test_unit_suite.py)."""
+    a tests problem written for it by hand by its judging (verify, grade), never a traceback (a
+    unit problem takes a student's pytest files or JUnit classes: test_unit_suite*.py)."""
     from judge.author import scaffold
     from judge.author.making import generate, write
     from judge.grade.runner import judge_data
@@ -259,6 +259,3 @@ def test_a_problem_whose_reference_makes_no_answers_cannot_be_under_test_yet(tmp
     problem = kinds.load_problem(here)
     with pytest.raises(JudgeError, match=r"guess/problem.yaml: " + refused):
         judge_data(problem, "mine", ("01.in", b"anything\n"))
-    scaffold.create(tmp_path, "jstack", "java", kind="unit")
-    with pytest.raises(JudgeError, match=r"^--for jstack: a JUnit problem cannot be under test yet"):
-        scaffold.create(tmp_path, "jstack-tests", "python3", kind="tests", subject="jstack")

@@ -1,0 +1,298 @@
+"""A tests problem for a JUnit problem: a student's JUnit classes run against the reference
+(validity) and each bug, the classes in a box of their own behind JudgeStudent --guarded, the
+tests' box holding only stand-ins made in a box of the teacher's. A student's test that reaches
+for the reference's source or class bytes (files, resources, reflection on the stand-in,
+Class.forName, raw requests on the bridge's wire) fails on the reference, is invalid, and no
+message carries the reference's code. JVM end to end is heavy: one cheap test (the stand-ins
+made) in make test, the rest under make test-slow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.author import scaffold
+from judge.errors import JudgeError
+from judge.grade import judging, results
+from judge.kinds import table as kinds
+from judge.kinds.tests import unit_suite
+from judge.problem.spec import Suite
+from tests import needs
+from tests.test_cli import judge
+
+pytestmark = needs.mark("isolation", "junit")
+
+SPEC = """id: jstack-tests
+title: Tests of jstack
+source: the judge's tests
+limits: {time_s: 1.0, memory_mib: 256}
+kind: tests
+reference: suite
+tests:
+  for: jstack
+  points_per_bug: 5
+"""
+THOROUGH = """import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class MineTest {
+    @Test
+    void popGivesTheLastPushed() {
+        Stack s = new Stack();
+        s.push(1);
+        s.push(2);
+        assertEquals(2, s.pop());
+    }
+
+    @Test
+    void sizeCounts() {
+        Stack s = new Stack();
+        s.push(5);
+        assertEquals(1, s.size());
+    }
+
+    @Test
+    void wrongOnTheReference() {
+        assertEquals(1, new Stack().size());
+    }
+
+    @Test
+    void neverEnds() {
+        Stack s = new Stack();
+        while (true) {
+            s.push(1);
+        }
+    }
+}
+"""
+# Each test passes only if it reads the reference's (or a bug's) source or class bytes; the
+# last one expects what the wrong_answer bug (a queue) gives.
+HOSTILE = """import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** Each test passes only if it reads the reference's source or class bytes. */
+class StackTest {
+    // Made at run time: a constant would be in this class's own bytes.
+    static final String MARK = String.join("", "A stack on an ", "ArrayList");
+    static final String BUG = String.join("", "a queue, ", "not a stack");
+    static final String USES = String.join("", "peek at an ", "empty stack"); // in its class's bytes
+
+    static boolean reference(byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.ISO_8859_1);
+        return text.contains(MARK) || text.contains(BUG) || text.contains(USES);
+    }
+
+    @Test
+    void theFileSystem() throws Exception {
+        List<Path> found = new ArrayList<>();
+        Files.walkFileTree(Paths.get("/"), new SimpleFileVisitor<Path>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                // The system's folders hold nothing of a problem's: the rest is walked whole.
+                boolean skip = false;
+                for (String system : new String[] {"/proc", "/sys", "/dev", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc"}) {
+                    skip |= dir.startsWith(system);
+                }
+                return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                try {
+                    if (attrs.isRegularFile() && attrs.size() < (1 << 20) && reference(Files.readAllBytes(file))) {
+                        found.add(file);
+                    }
+                } catch (Exception e) {
+                    // unreadable: on
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, java.io.IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        if (found.isEmpty()) {
+            throw new AssertionError("found nothing of the reference's");
+        }
+    }
+
+    @Test
+    void theResourceOfItsClass() throws Exception {
+        try (InputStream in = Stack.class.getResourceAsStream("Stack.class")) {
+            assertTrue(reference(in.readAllBytes()));
+        }
+    }
+
+    @Test
+    void theResourceOfItsSource() throws Exception {
+        try (InputStream in = Stack.class.getResourceAsStream("Stack.java")) {
+            assertTrue(reference(in.readAllBytes()));
+        }
+    }
+
+    @Test
+    void reflectionOnTheStandIn() throws Exception {
+        assertNotNull(Stack.class.getDeclaredField("items"));
+    }
+
+    @Test
+    void classForNameOfTheTeachersClass() throws Exception {
+        Class<?> c = Class.forName("Stack", false, Thread.currentThread().getContextClassLoader());
+        assertNotNull(c.getDeclaredField("items"));
+    }
+
+    @Test
+    void getClassOverTheWire() {
+        assertNotNull(JudgeTests.call(new Stack(), "java.lang.Object", "getClass", new String[] {}, new Object[] {}));
+    }
+
+    @Test
+    void aFileReaderMadeOverTheWire() {
+        assertNotNull(JudgeTests.make("java.io.FileInputStream", new String[] {"java.lang.String"}, new Object[] {"Stack.java"}));
+    }
+
+    @Test
+    void aJdkStaticOverTheWire() {
+        assertNotNull(JudgeTests.call(null, "java.lang.System", "getProperty", new String[] {"java.lang.String"}, new Object[] {"user.dir"}));
+    }
+
+    @Test
+    void aPrivateFieldsListOverTheWire() {
+        assertNotNull(JudgeTests.call(new Stack(), "java.lang.Object", "clone", new String[] {}, new Object[] {}));
+    }
+
+    @Test
+    void theExpectedValueIsTheBugs() {
+        Stack s = new Stack();
+        s.push(1);
+        s.push(2);
+        assertEquals(1, s.pop());
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("problems")
+    scaffold.create(root, "jstack", "java", kind="unit")
+    assert judge("--problems", str(root), "gen", "jstack").returncode == 0
+    here = root / "jstack-tests"
+    (here / "suite").mkdir(parents=True)
+    (here / "suite" / "StackTest.java").write_bytes(
+        (root / "jstack" / "unit" / "public" / "StackTest.java").read_bytes()
+    )
+    (here / "statement.md").write_text("# Tests of jstack\n")
+    (here / "problem.yaml").write_text(SPEC)
+    return root
+
+
+def judged(root: Path, text: str, name: str, file: str = "StackTest.java") -> results.GradeRecord:
+    problem = kinds.load_problem(root / "jstack-tests")
+    folder = root / "students" / name
+    folder.mkdir(parents=True)
+    (folder / file).write_text(text)
+    return judging.judge(judging.identify(problem, folder, name))
+
+
+def validity(record: results.GradeRecord) -> dict[str, tuple[str, str]]:
+    return {c.name.removeprefix("validity/"): (c.verdict, c.message) for c in record.cases if c.group == "validity"}
+
+
+def test_the_stand_ins_are_the_references_public_signatures_and_nothing_else(tmp_path: Path) -> None:
+    """The fast tier's JUnit test: made in a box of the teacher's, they hold the public
+    constructors and methods (bodies forwarded), no field, private member, body or comment."""
+    scaffold.create(tmp_path, "jstack", "java", kind="unit")
+    reference = tmp_path / "jstack" / "solutions" / "accepted" / "Stack.java"
+    reference.write_text(
+        reference.read_text().replace(
+            "    public int size() {",
+            "    private int secretDepth() {\n        return 42;\n    }\n\n"
+            "    int packageOnly() {\n        return 7;\n    }\n\n    public int size() {",
+        )
+    )
+    (reference.parent / "Helper.java").write_text(
+        "class Helper {\n    public static int help() {\n        return 1;\n    }\n}\n"
+    )
+    problem = kinds.load_problem(tmp_path / "jstack")
+    made = unit_suite.junit_stand_ins(problem, kinds.of(problem), tmp_path / "standins")
+    assert [name for name, _ in made] == ["Stack.java.standin"]  # Helper is not public: no stand-in
+    text = made[0][1].read_text()
+    for member in (
+        "public Stack()",
+        "public void push(int a0)",
+        "public int pop()",
+        "public int peek()",
+        "public int size()",
+    ):
+        assert member in text, text
+    for secret in ("items", "ArrayList", "secretDepth", "packageOnly", "empty stack", "A stack on", "42"):
+        assert secret not in text, (secret, text)
+
+
+def test_a_file_that_is_not_a_junit_test_class_is_refused_naming_it(tmp_path: Path) -> None:
+    suite = Suite.model_validate({"for": "jstack"})
+    for name in ("Stack.java", "notes.txt", "JudgeTests.java", "test_mine.py", "My-Test.java"):
+        with pytest.raises(JudgeError, match=rf"{name}: not a JUnit test class"):
+            unit_suite.checked_files((name, b"class X {}\n"), suite, "junit5")
+    with pytest.raises(JudgeError, match=r"no tests \(@Test methods"):
+        unit_suite.read(("MineTest.java", b"class MineTest {}\n"), suite, tmp_path / "t", "junit5")
+
+
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_a_students_junit_class_is_checked_on_the_reference_and_catches_the_bugs(root: Path) -> None:
+    record = judged(root, THOROUGH, "thorough", "MineTest.java")
+    said = validity(record)
+    assert said["minetest-minetest-popgivesthelastpushed"] == ("AC", "valid"), said
+    assert said["minetest-minetest-sizecounts"] == ("AC", "valid"), said
+    verdict, why = said["minetest-minetest-wrongonthereference"]
+    assert verdict == "NJ" and "fails on the reference (WA)" in why, why
+    verdict, why = said["minetest-minetest-neverends"]
+    assert verdict == "NJ" and "fails on the reference" in why, why
+    bugs = {c.group: (c.verdict, c.message) for c in record.cases if c.group != "validity"}
+    assert bugs == {
+        "stack": ("AC", "caught by minetest-minetest-popgivesthelastpushed"),  # wrong_answer/Stack.java
+        "stack-2": ("AC", "caught by minetest-minetest-popgivesthelastpushed"),  # run_time_error/Stack.java
+    }, bugs
+    assert (record.verdict, record.score, record.max_score) == ("AC", 10.0, 10.0)
+
+
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_a_junit_test_reaching_for_the_references_source_or_bytes_is_invalid_and_shown_none(root: Path) -> None:
+    record = judged(root, HOSTILE, "hostile")
+    said = validity(record)
+    assert len(said) == 10 and all(verdict == "NJ" for verdict, _ in said.values()), said
+    assert record.score == 0.0
+    shown = " ".join(message for _, message in said.values())
+    # Lines of the reference's and its bugs' that no test holds.
+    assert "items.remove" not in shown and "A stack on an ArrayList" not in shown and "a queue, not" not in shown, shown
+
+
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_judge_new_for_a_junit_problem_starts_from_its_public_tests_and_verifies(root: Path) -> None:
+    made = judge("--problems", str(root), "new", "jstack-new", "--kind", "tests", "--for", "jstack")
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert sorted(p.name for p in (root / "jstack-new" / "suite").iterdir()) == ["StackTest.java"]
+    problem = kinds.load_problem(root / "jstack-new")
+    assert "JUnit 5 classes NAMETest.java" in kinds.of(problem).public_files(problem)[0][1]
+    verified = judge("--problems", str(root), "verify", "jstack-new")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "the reference suite catches every bug" in verified.stdout
