@@ -95,17 +95,17 @@ class Tests(Kind):
     def read_data(self, problem: Problem, given: Path | tuple[str, bytes]) -> bytes:
         spec = problem.spec.tests
         assert spec is not None
-        under = problem.directory.parent / spec.of
-        framework = framework_of(under)
+        target = problem.directory.parent / spec.of
+        framework = framework_of(target)
         if framework is not None:  # a student's pytest files or JUnit classes (unit_suite.py)
-            return read_bytes(given, spec, framework) + matrix.bugs_digest(under, matrix.bugs_of(under, spec)).encode()
-        tests = suite.read(given, spec)
-        mine = b"".join(
-            f"{t.name}\0{len(t.input)}\0".encode() + t.input + b"\0" + (t.answer or b"") + b"\0" for t in tests
-        )
+            mine = read_bytes(given, spec, framework)
+        else:
+            mine = b"".join(
+                f"{t.name}\0{len(t.input)}\0".encode() + t.input + b"\0" + (t.answer or b"") + b"\0"
+                for t in suite.read(given, spec)
+            )
         # The bugs too (the problem under test's digest has its programs, not its solutions):
         # a bug changed or added judges every suite again.
-        target = problem.directory.parent / spec.of
         made = mutants.cached(target, spec)  # the mutants' names (their text follows from the reference)
         kept = "\0".join(m.name for m in made.kept) if made is not None else ""
         return mine + matrix.bugs_digest(target, matrix.bugs_of(target, spec)).encode() + kept.encode()
@@ -115,11 +115,11 @@ class Tests(Kind):
     ) -> tuple[DataCase, ...]:
         spec = problem.spec.tests
         assert spec is not None
-        if target.spec.unit is not None:  # a student's own pytest files against its modules
-            return judged(spec, target, kind, given)
-        tests = suite.read(given, spec)
         mutants.required(problem, target.directory)
         bugs = mutants.bugs(target.directory, spec)
+        if target.spec.unit is not None:  # a student's own pytest files against its modules
+            return judged(spec, bugs, target, kind, given)
+        tests = suite.read(given, spec)
         checked, runs = matrix.judge_tests(bugs, target, kind, tests)
         return scoring.rows(spec, bugs, checked, runs)
 

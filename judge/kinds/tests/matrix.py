@@ -210,11 +210,15 @@ def check(found: Subject, tests: Sequence[StudentTest], folder: Path, pool: Pool
 
 
 def mutant_program(target: Problem, mutant: Mutant) -> Sources:
-    """The reference of the problem under test with the mutant's text in place of its own."""
+    """The reference of the problem under test with the mutant's text in place of its file's."""
     reference = programs.load(target.directory / target.spec.reference)
-    assert reference.single, "only a reference of one file is mutated (mutants.references)"
+    assert reference.single or mutant.file, "a mutant of a reference of several files names its file"
     shown = Path(f"{reference.path} ({mutant.name})")
-    return replace(reference, path=shown, files=((reference.files[0][0], mutant.text.encode()),))
+    files = tuple(
+        (name, mutant.text.encode() if reference.single or name == mutant.file else data)
+        for name, data in reference.files
+    )
+    return replace(reference, path=shown, files=files)
 
 
 def run_bug(found: Subject, bug: Bug | Mutant, cases: Sequence[Named]) -> BugRun:

@@ -10,7 +10,8 @@ import ast
 import hashlib
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 
 OPERATORS = ("compare", "constant", "negate", "drop")
 FAMILIES = ("python", "c", "cpp")  # the language families whose references can be mutated
@@ -28,16 +29,24 @@ class Mutant:
     slug: str  # the same for a group's name: "12-lt-for-le"
     text: str
     occurrence: int = 1  # the nth change of the same name on its line
+    file: str = ""  # which file of a reference of several (a unit problem's modules); "" of one
 
     @property
     def name(self) -> str:
         again = f" ({self.occurrence})" if self.occurrence > 1 else ""
-        return f"mutant: line {self.line}, {self.what}{again}"
+        where = f"{self.file} line" if self.file else "line"
+        return f"mutant: {where} {self.line}, {self.what}{again}"
 
     @property
     def group(self) -> str:
         again = f"-{self.occurrence}" if self.occurrence > 1 else ""
-        return f"mutant-{self.slug}{again}"
+        where = re.sub(r"[^a-z0-9]+", "-", PurePosixPath(self.file).stem.lower()).strip("-") + "-" if self.file else ""
+        return f"mutant-{where}{self.slug}{again}"
+
+
+def in_files(files: Sequence[tuple[str, str]], operators: Sequence[str]) -> tuple[Mutant, ...]:
+    """The mutants of a Python reference of several files (name, text): each file's, named by it."""
+    return tuple(replace(mutant, file=name) for name, text in files for mutant in mutants_of("python", text, operators))
 
 
 def mutants_of(family: str, text: str, operators: Sequence[str]) -> tuple[Mutant, ...]:

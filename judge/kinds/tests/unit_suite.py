@@ -22,7 +22,8 @@ import yaml
 from judge.errors import JudgeError
 from judge.kinds.base import DataCase, run_limits
 from judge.kinds.tests import matrix, scoring, suite
-from judge.kinds.tests.scoring import BugRun, Checked
+from judge.kinds.tests.mutation import Mutant
+from judge.kinds.tests.scoring import AnyBug, BugRun, Checked
 from judge.kinds.unit import found, guarded_junit, listing, pairs
 from judge.problem.locate import SPEC_FILE
 from judge.run import languages, lifecycle, programs
@@ -32,7 +33,7 @@ from judge.run.verdicts import CaseVerdict, Verdict
 
 if TYPE_CHECKING:
     from judge.kinds.base import Kind
-    from judge.problem.spec import Bug, Problem, Suite
+    from judge.problem.spec import Problem, Suite
 
 FOLDER = "tests"
 JUNIT = "junit5"
@@ -151,20 +152,30 @@ def _under_tests(target: Problem, tests: Path) -> Problem:
 
 
 def verdicts(
-    problem: Problem, kind: Kind, path: str, ids: tuple[str, ...], stand_ins: tuple[tuple[str, Path], ...] = ()
+    problem: Problem,
+    kind: Kind,
+    path: str | Mutant,
+    ids: tuple[str, ...],
+    stand_ins: tuple[tuple[str, Path], ...] = (),
+    guarded: bool = True,
 ) -> dict[str, CaseVerdict]:
     """The student's tests `ids` against one of the problem's modules (`path`: its reference or
     a bug), in its own box behind the bridge's guarded side: each test's verdict. `stand_ins`:
     a JUnit problem's, made from its reference (`junit_stand_ins`)."""
-    try:
-        program = kind.program(problem, programs.load(problem.directory / path))
+    try:  # a mutant: the reference with one file changed (guarded=False: the teacher's own tests)
+        source = (
+            matrix.mutant_program(problem, path)
+            if isinstance(path, Mutant)
+            else programs.load(problem.directory / path)
+        )
+        program = kind.program(problem, source)
         built = programs.build(program, problem.spec.limits.memory_mib)
     except ProgramError as err:
         return dict.fromkeys(ids, CaseVerdict(Verdict.IE, f"the module does not build: {err}"))
     limits = run_limits(problem, languages.load().languages[built.language])
     launch = Launch(built.argv, built.language)
     # The build's folder is the module's box: run_pairs copies it fresh for each pair.
-    results = pairs.run_pairs(problem, launch, built.directory, list(ids), limits, guarded=True, stand_ins=stand_ins)
+    results = pairs.run_pairs(problem, launch, built.directory, list(ids), limits, guarded=guarded, stand_ins=stand_ins)
     return {test: result.decided for test, result in results.items()}
 
 
@@ -194,13 +205,13 @@ def junit_stand_ins(problem: Problem, kind: Kind, where: Path) -> tuple[tuple[st
 def run_bug(
     problem: Problem,
     kind: Kind,
-    bug: Bug,
+    bug: AnyBug,
     tests: UnitSuite,
     valid: tuple[str, ...],
     stand_ins: tuple[tuple[str, Path], ...] = (),
 ) -> BugRun:
     """The valid tests on a bug: caught by the first that does not pass (an IE catches nothing)."""
-    decided = verdicts(problem, kind, bug.path, valid, stand_ins)
+    decided = verdicts(problem, kind, bug if isinstance(bug, Mutant) else bug.path, valid, stand_ins)
     named = dict(zip(tests.ids, tests.names, strict=True))
     for test in valid:
         verdict = decided[test].verdict if test in decided else Verdict.IE
@@ -210,7 +221,7 @@ def run_bug(
 
 
 def judge_suite(
-    spec: Suite, bugs: tuple[Bug, ...], target: Problem, kind: Kind, given: Path | tuple[str, bytes], jobs: int = 2
+    spec: Suite, bugs: tuple[AnyBug, ...], target: Problem, kind: Kind, given: Path | tuple[str, bytes], jobs: int = 2
 ) -> tuple[tuple[Checked, ...], tuple[BugRun, ...]]:
     """The student's test files against the reference, then the valid tests against each bug."""
     unit = target.spec.unit
@@ -236,10 +247,11 @@ def judge_suite(
         lifecycle.remove_dir(work)
 
 
-def judged(spec: Suite, target: Problem, kind: Kind, given: Path | tuple[str, bytes]) -> tuple[DataCase, ...]:
-    """The submission's cases, as the kind's rows say them: a test is named by its name alone
-    (the rows name a stdio test by its input file)."""
-    bugs = matrix.bugs_of(target.directory, spec)
+def judged(
+    spec: Suite, bugs: tuple[AnyBug, ...], target: Problem, kind: Kind, given: Path | tuple[str, bytes]
+) -> tuple[DataCase, ...]:
+    """The submission's cases against `bugs` (the solutions, then any mutants), as the kind's
+    rows say them: a test is named by its name alone (the rows name a stdio test by its input file)."""
     checked, runs = judge_suite(spec, bugs, target, kind, given)
     named = {f"caught by {run.caught_by}.in": f"caught by {run.caught_by}" for run in runs if run.caught_by}
     return tuple(

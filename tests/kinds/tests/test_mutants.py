@@ -14,6 +14,7 @@ from judge.author import making, scaffold, verify
 from judge.grade import judging, results
 from judge.kinds import table as kinds
 from judge.kinds.tests import mutants
+from judge.problem.spec import Suite
 from tests import needs
 from tests.kinds.tests import problems
 
@@ -136,3 +137,171 @@ def test_c_and_cpp_mutants_made_and_filtered(root: Path, language: str) -> None:
     reference = (directory / target.spec.reference).read_text()
     for mutant in made.kept:
         assert mutant.text != reference and mutant.name.startswith("mutant: line ")
+
+
+UNIT_SPEC = """id: stack-tests
+title: Tests of stack
+source: the judge's tests
+limits: {time_s: 1.0, memory_mib: 256}
+kind: tests
+reference: suite
+tests:
+  for: stack
+  points_per_bug: 5
+  mutants: {operators: [negate, constant]}
+"""
+THOROUGH = """import pytest
+
+import stack
+
+
+def test_pop_gives_the_last_pushed():
+    s = stack.Stack()
+    s.push(1)
+    s.push(2)
+    assert s.pop() == 2
+
+
+def test_peek_shows_the_last_pushed():
+    s = stack.Stack()
+    s.push(1)
+    s.push(2)
+    assert s.peek() == 2
+
+
+def test_an_empty_pop_raises_its_error():
+    with pytest.raises(stack.EmptyStackError):
+        stack.Stack().pop()
+"""
+SHALLOW = """import stack
+
+
+def test_one_push_one_pop():
+    s = stack.Stack()
+    s.push(1)
+    assert s.pop() == 1
+"""
+# Each test passes where the module's source cannot be read and, where it can, fails on any
+# mutant (its text is not the reference's): were a route open, it would catch every mutant.
+HOSTILE = """import inspect
+import os
+
+import _judge_unit
+import stack
+
+REFERENCE = {reference!r}
+
+
+def raw(**request):
+    return _judge_unit.CHANNEL.ask(request, [])
+
+
+def same_or_unread(read):
+    try:
+        text = read()
+    except Exception:
+        return
+    if "def reverse_in_place" in text:  # the module's source, not the stand-in's
+        assert text == REFERENCE
+
+
+def test_open_its_file():
+    same_or_unread(lambda: open(stack.__file__).read())
+
+
+def test_inspect_getsource():
+    same_or_unread(lambda: inspect.getsource(stack.Stack))
+
+
+def test_its_builtins_open():
+    ref = stack.__dict__["_handle"]
+    opened = lambda: raw(op="getattr", ref=ref, name="__builtins__")["open"]
+    same_or_unread(lambda: opened()(raw(op="getattr", ref=ref, name="__file__")).read())
+
+
+def test_the_file_system():
+    # Everywhere but the system's own folders (read-only, the same on every machine).
+    for top, folders, files in os.walk("/"):
+        if top == "/":
+            folders[:] = [f for f in folders if f not in ("proc", "sys", "dev", "usr", "lib", "lib64", "bin", "sbin")]
+        for name in files:
+            if name.endswith(".py") and not name.startswith("test_"):
+                same_or_unread(lambda: open(os.path.join(top, name), errors="replace").read())
+"""
+
+
+@pytest.fixture(scope="module")
+def unit_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    needs.require("pytest")
+    root = tmp_path_factory.mktemp("unit")
+    problems.unit_of(root, UNIT_SPEC, THOROUGH)
+    return root
+
+
+def unit_judged(root: Path, text: str, name: str) -> results.GradeRecord:
+    problem = kinds.load_problem(root / "stack-tests")
+    folder = root / "students" / name
+    folder.mkdir(parents=True)
+    (folder / "test_mine.py").write_text(text)
+    record = judging.judge(judging.identify(problem, folder, name))
+    assert not record.error, record.error
+    return record
+
+
+def test_a_unit_problems_mutants_are_those_its_own_test_files_catch(unit_root: Path) -> None:
+    problem, said = making.prepare_data(kinds.load_problem(unit_root / "stack-tests"), jobs=2)
+    # peek's `[-1]` as `[-0]` is the one survivor: every teacher's test peeks at a stack of one.
+    assert said == "3 mutants kept of 4 tried: 1 survived the problem's own tests, 0 did not build"
+    groups = {g.name: g.visibility for g in problem.spec.groups if g.name.startswith("mutant-")}
+    assert groups == dict.fromkeys(["mutant-16-negated", "mutant-21-negated", "mutant-23-2-for-1"], "public")
+    # secret: the same mutants (the same record), named mutant-N and secret.
+    secret = unit_root / "stack-tests-secret"
+    shutil.copytree(unit_root / "stack-tests", secret)
+    spec = (secret / "problem.yaml").read_text().replace("id: stack-tests", "id: stack-tests-secret")
+    (secret / "problem.yaml").write_text(spec.replace("constant]}", "constant], secret: true}"))
+    hidden = {g.name: g.visibility for g in kinds.load_problem(secret).spec.groups if g.name.startswith("mutant")}
+    assert hidden == {"mutant-1": "secret", "mutant-2": "secret", "mutant-3": "secret"}
+
+
+def test_a_students_pytest_suite_is_scored_on_the_mutants_it_catches(unit_root: Path) -> None:
+    making.prepare_data(kinds.load_problem(unit_root / "stack-tests"), jobs=2)
+    thorough = unit_judged(unit_root, THOROUGH, "thorough")
+    assert {c.group: c.verdict for c in thorough.cases if c.group != "validity"} == {
+        "stack": "AC",
+        "stack-2": "AC",
+        "mutant-16-negated": "AC",
+        "mutant-21-negated": "AC",
+        "mutant-23-2-for-1": "AC",
+    }
+    assert (thorough.verdict, thorough.score, thorough.max_score) == ("AC", 25.0, 25.0)
+    shallow = unit_judged(unit_root, SHALLOW, "shallow")
+    caught = sorted(c.group for c in shallow.cases if c.group != "validity" and c.verdict == "AC")
+    assert caught == ["mutant-16-negated", "stack-2"]  # pop's guard negated; the bug that crashes on push
+    assert (shallow.verdict, shallow.score) == ("WA", 10.0)
+
+
+def test_a_suite_reading_a_mutants_source_is_valid_and_catches_nothing(unit_root: Path) -> None:
+    making.prepare_data(kinds.load_problem(unit_root / "stack-tests"), jobs=2)
+    reference = (unit_root / "stack" / "solutions" / "accepted" / "stack.py").read_text()
+    record = unit_judged(unit_root, HOSTILE.format(reference=reference), "hostile")
+    validity = {c.name: c.verdict for c in record.cases if c.group == "validity"}
+    assert len(validity) == 4 and set(validity.values()) == {"AC"}, [c.message for c in record.cases]
+    assert [c.verdict for c in record.cases if c.group.startswith("mutant-")] == ["WA"] * 3
+    assert record.score == 0.0
+
+
+def test_a_unit_problem_with_a_reference_of_several_modules_has_mutants_of_each(tmp_path: Path) -> None:
+    reference = tmp_path / "shapes" / "solutions" / "accepted"
+    reference.mkdir(parents=True)
+    (reference / "shapes.py").write_text("def area(w, h):\n    return w * h if w > 0 else None\n")
+    (reference / "util.py").write_text("def clamp(x):\n    return min(x, 10)\n")
+    (tmp_path / "shapes" / "problem.yaml").write_text("kind: unit\nreference: solutions/accepted\n")
+    suite = Suite.model_validate({"for": "shapes", "mutants": {"operators": ["compare", "constant"]}})
+    made = mutants.candidates(tmp_path / "shapes", suite)
+    assert sorted(m.name for m in made) == [
+        "mutant: shapes.py line 2, -1 for 0",
+        "mutant: shapes.py line 2, 1 for 0",
+        "mutant: shapes.py line 2, >= for >",
+        "mutant: util.py line 2, 11 for 10",
+        "mutant: util.py line 2, 9 for 10",
+    ]

@@ -114,3 +114,18 @@ def test_the_same_mutants_in_the_same_order_every_time() -> None:
 def test_only_the_operators_asked_for() -> None:
     made = mutation.mutants_of("python", PYTHON, ("negate",))
     assert {m.operator for m in made} == {"negate"}
+
+
+def test_a_reference_of_several_files_names_the_file_of_each_mutant() -> None:
+    files = [("shapes.py", "def area(w, h):\n    return w * h if w > 0 else None\n"), ("geo/util.py", "LIMIT = 10\n")]
+    made = mutation.in_files(files, ["compare", "constant"])
+    assert [(m.file, m.name, m.group) for m in made] == [
+        ("shapes.py", "mutant: shapes.py line 2, >= for >", "mutant-shapes-2-ge-for-gt"),
+        ("shapes.py", "mutant: shapes.py line 2, 1 for 0", "mutant-shapes-2-1-for-0"),
+        ("shapes.py", "mutant: shapes.py line 2, -1 for 0", "mutant-shapes-2-minus-1-for-0"),
+        ("geo/util.py", "mutant: geo/util.py line 1, 11 for 10", "mutant-util-1-11-for-10"),
+        ("geo/util.py", "mutant: geo/util.py line 1, 9 for 10", "mutant-util-1-9-for-10"),
+    ]
+    # Each is its own file's text with one change; a mutant of one file leaves the other alone.
+    assert all(ast.parse(m.text) for m in made)
+    assert made[0].text.startswith("def area(w, h):\n    return w * h if w >= 0 else None")
