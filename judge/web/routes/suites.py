@@ -20,8 +20,10 @@ from judge.web.routes.door import read_upload
 from judge.web.routes.site import Site, WebError
 
 FIRST_TEST = "== 01.in\n"  # an empty editor's text: where the first test goes
-# A unit problem's: one pytest file, named by its header line as a test's file is.
+# A unit problem's: one pytest file (or JUnit class), named by its header line as a test's file is.
 FIRST_FILE = "== test_mine.py\n"
+FIRST_CLASS = "== MineTest.java\n"
+PYTEST_NAME, JUNIT_NAME = "test_NAME.py", "NAMETest.java"  # how the page names a file of tests
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class TestsForm:
     text: str  # the editor's text: kept after a refusal, else the empty editor's
     signature: str  # a function's starter file (its signature), "" for a program that reads its input
     signature_name: str
+    junit: bool = False  # a unit problem's tests are JUnit classes NAMETest.java, not pytest files
 
 
 def under_test(site: Site, problem: Problem) -> Problem:
@@ -72,8 +75,14 @@ def form_of(site: Site, problem: Problem, kept: str, refused: bool) -> TestsForm
         except JudgeError:
             signature_name, signature = "", ""
     unit = target.spec.unit is not None
-    text = kept if refused else (_calls_starter(target) if calls else FIRST_FILE if unit else FIRST_TEST)
-    return TestsForm(spec.of, calls, unit, spec.max_tests, spec.max_test_bytes, text, signature, signature_name)
+    junit = _junit(target)
+    first = FIRST_CLASS if junit else FIRST_FILE
+    text = kept if refused else (_calls_starter(target) if calls else first if unit else FIRST_TEST)
+    return TestsForm(spec.of, calls, unit, spec.max_tests, spec.max_test_bytes, text, signature, signature_name, junit)
+
+
+def _junit(target: Problem) -> bool:
+    return target.spec.unit is not None and target.spec.unit.framework == "junit5"
 
 
 def upload_of(site: Site, problem: Problem, file: UploadFile | None, text: str, back: str) -> tuple[str, bytes]:
@@ -81,10 +90,6 @@ def upload_of(site: Site, problem: Problem, file: UploadFile | None, text: str, 
     function's calls, tests.jsonl), refused in one sentence naming the file unless the kind reads
     it as tests within the spec's caps: what is refused here is never queued."""
     limit = site.settings.max_source_bytes
-    unit = under_test(site, problem).spec.unit
-    if unit is not None and unit.framework == "junit5":
-        # The grader refuses it too: refused here, no submission is spent on it.
-        raise WebError(400, "A JUnit problem cannot be under test yet (pytest and unittest ones can).", back)
     if file is not None and file.filename:
         name, data = read_upload(site, file, "", back)
         if name.endswith(CALLS) and under_test(site, problem).spec.signature is None:
@@ -108,7 +113,7 @@ def _typed(site: Site, problem: Problem, text: str, back: str) -> tuple[str, byt
     if target.spec.signature is not None:
         return suitetext.CALLS_NAME, text.encode("utf-8")
     if target.spec.unit is not None:
-        return _typed_files(text, back)
+        return _typed_files(text, back, JUNIT_NAME if _junit(target) else PYTEST_NAME)
     try:
         files = suitetext.parse(text)
     except JudgeError as err:
@@ -116,9 +121,10 @@ def _typed(site: Site, problem: Problem, text: str, back: str) -> tuple[str, byt
     return suitetext.ZIP_NAME, suitetext.pack(files)
 
 
-def _typed_files(text: str, back: str) -> tuple[str, bytes]:
-    """A unit problem's typed pytest files, each after a line `== test_NAME.py`: one file as
-    itself, several as tests.zip; their names are the kind's to judge (read_data, after this)."""
+def _typed_files(text: str, back: str, example: str) -> tuple[str, bytes]:
+    """A unit problem's typed pytest files (or JUnit classes), each after a line `== test_NAME.py`
+    (`example`): one file as itself, several as tests.zip; their names are the kind's to judge
+    (read_data, after this)."""
     files: list[tuple[str, list[str]]] = []
     for number, line in enumerate(text.split("\n"), start=1):
         header = suitetext.HEADER.match(line)
@@ -129,9 +135,9 @@ def _typed_files(text: str, back: str) -> tuple[str, bytes]:
         elif files:
             files[-1][1].append(line)
         elif line.strip():
-            raise WebError(400, f"{suitetext.SHOWN}: line {number}: a file starts with a line `== test_NAME.py`.", back)
+            raise WebError(400, f"{suitetext.SHOWN}: line {number}: a file starts with a line `== {example}`.", back)
     if not files:
-        raise WebError(400, f"{suitetext.SHOWN}: no file (a line `== test_NAME.py`, then its tests).", back)
+        raise WebError(400, f"{suitetext.SHOWN}: no file (a line `== {example}`, then its tests).", back)
     bodies = [(name, "\n".join(lines).rstrip("\n") + "\n") for name, lines in files]
     if len(bodies) == 1:
         return bodies[0][0], bodies[0][1].encode("utf-8")

@@ -23,6 +23,7 @@ from judge.web.worker import judge_claim
 from tests import needs
 from tests.kinds.tests import problems
 from tests.kinds.tests import test_unit_suite as unit
+from tests.test_cli import judge as judge_cli
 from tests.web.test_app import zipped
 
 BUGS = """  points_per_bug: 5
@@ -46,6 +47,20 @@ assignments:
     max_submissions: 1
 """
 THOROUGH = "== 01.in\n3\n-5 -1 -8\n\n== 02.in\n1\n7\n== 02.ans\n7\n"
+JUNIT_THOROUGH = """import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class MineTest {
+    @Test
+    void popGivesTheLastPushed() {
+        Stack s = new Stack();
+        s.push(1);
+        s.push(2);
+        assertEquals(2, s.pop());
+    }
+}
+"""
 
 
 @pytest.fixture(scope="module")
@@ -284,13 +299,59 @@ def test_an_uploaded_hostile_pytest_file_earns_nothing_and_sees_no_source(unit_w
     assert "self._items" not in page and "def peek" not in page
 
 
-def test_a_junit_problem_under_test_is_refused_at_the_door_in_one_line(tmp_path: Path) -> None:
-    """The grader cannot judge one yet: refused before it is queued, no submission spent."""
-    root = tmp_path / "problems"
+@pytest.fixture(scope="module")
+def junit_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """jstack (a JUnit problem, two bugs) and jstack-tests, a tests problem of it."""
+    root = tmp_path_factory.mktemp("junit-suites") / "problems"
     root.mkdir()
     scaffold.create(root, "jstack", "java", kind="unit")
     problems.tests_of(root, "jstack-tests", "jstack", "")
-    web = Web(root, tmp_path / "data")
-    got, body = web.send("jstack-tests", upload=("StackTest.java", b"class StackTest {}\n"))
-    assert got == 400 and "A JUnit problem cannot be under test yet" in body, body[-400:]
+    return root
+
+
+def test_a_junit_problems_page_takes_test_classes_and_its_door_refuses_other_files_in_one_line(
+    junit_root: Path, tmp_path: Path
+) -> None:
+    """The editor starts a NAMETest.java; a file of another name, a pytest file or a class of
+    no test is refused before it is queued, no submission spent; a test class is queued."""
+    web = Web(junit_root, tmp_path / "data")
+    page = web.client.get("/problems/jstack-tests").text
+    assert "== MineTest.java\n</textarea>" in page and "JUnit 5 classes (<code>NAMETest.java</code>" in page
+    assert "one <code>NAMETest.java</code>, or a .zip" in page
+    refused = [
+        ("", ("Stack.java", b"public class Stack {}\n"), "Stack.java: not a JUnit test class"),
+        ("== test_mine.py\ndef test_x():\n    pass\n", None, "test_mine.py: not a JUnit test class"),
+        ("", ("JudgeTests.java", b"class JudgeTests {}\n"), "JudgeTests.java: not a JUnit test class"),
+        ("== MineTest.java\nclass MineTest {}\n", None, "no tests (@Test methods"),
+        ("class MineTest {}\n", None, "line 1: a file starts with a line `== NAMETest.java`"),
+    ]
+    for text, upload, words in refused:
+        got, body = web.send("jstack-tests", text, upload)
+        assert got == 400 and words in body, (upload[0] if upload else text, got, body[-400:])
+        assert "Traceback" not in body and "\n" not in body[body.find('role="alert">') :].split("</p>")[0]
     assert web.store.of_student("ada") == []
+    status, where = web.send("jstack-tests", "== MineTest.java\n" + JUNIT_THOROUGH)
+    assert status == 303, where
+    (row,) = web.store.of_student("ada")
+    assert (row.language, row.filename) == ("tests", "MineTest.java")
+
+
+@needs.mark("isolation", "junit")
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_an_uploaded_junit_class_is_judged_and_a_hostile_one_earns_nothing(junit_root: Path, tmp_path: Path) -> None:
+    from tests.kinds.tests import test_unit_suite_junit as junit
+
+    web = Web(junit_root, tmp_path / "data")
+    for made in ("jstack", "jstack-tests"):
+        assert judge_cli("--problems", str(junit_root), "gen", made).returncode == 0
+    status, where = web.send("jstack-tests", "== MineTest.java\n" + JUNIT_THOROUGH)
+    assert status == 303, where
+    record = web.judge_next()
+    assert record.score == record.max_score > 0, record
+    status, where = web.send("jstack-tests", upload=("StackTest.java", junit.HOSTILE.encode()))
+    assert status == 303, where
+    record = web.judge_next()
+    assert record.score == 0.0 and all(c.verdict != "AC" for c in record.cases)
+    page = web.client.get(where).text
+    assert "Bugs caught: 0 of 2. Your tests: 0 of 10 valid" in page
+    assert "items.remove" not in page and "A stack on an ArrayList" not in page
