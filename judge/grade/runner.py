@@ -131,7 +131,9 @@ def judge_submission(
                 ends.add(earlier)
             ran = False
             # One sandbox for every case where the machine allows (sandbox.session).
-            with sandbox.cases(where, wanted=not kinds.of(problem).own_sandboxes) as runner:
+            kind = kinds.of(problem)
+            reads = kind.case_reads(problem, submission.language.id)
+            with sandbox.cases(where, wanted=not kind.own_sandboxes, read_only=reads) as runner:
                 for index, case in enumerate(cases[len(done) :], start=len(done)):
                     if case.group in ends.ended:
                         if ends_group is None:

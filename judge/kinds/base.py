@@ -169,6 +169,11 @@ class Kind(ABC):
     def judge_case(self, job: CaseJob) -> CaseRun:
         """Run the built program on the job's case and decide."""
 
+    def case_reads(self, problem: Problem, language: str) -> tuple[str, ...]:
+        """Folders of the judge's that the cases of a submission in `language` read, shown
+        read-only at their own paths in its sandbox (a kit made once per machine)."""
+        return ()
+
     def program(self, problem: Problem, sources: Sources) -> Sources:
         """The program the sandbox builds and runs of a submission (or the reference): the
         submission itself, or wrapped (a function's harness beside it)."""

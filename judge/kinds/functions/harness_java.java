@@ -119,6 +119,7 @@ public class Main {
     }
 
     static final String HEX = "0123456789abcdef";
+    static final FileOutputStream ERR = new FileOutputStream(FileDescriptor.err);  // before the student's code
 
     static String quote(String s) {
         StringBuilder out = new StringBuilder("\"");
@@ -180,6 +181,16 @@ public class Main {
     }
 
     static String raised(Throwable error) {
+        // The heap's limit (-Xmx) reached is the memory limit's verdict, not an exception the
+        // call raised: the JVM's own last words on stderr, as a program's are (memory_marks).
+        if (error instanceof OutOfMemoryError) {
+            try {
+                ERR.write(cat("java.lang.OutOfMemoryError: ", error.getMessage(), "\n").getBytes(StandardCharsets.UTF_8));
+            } catch (Exception ignored) {
+                // the exit says it all the same
+            }
+            Runtime.getRuntime().halt(3);
+        }
         String message = error.getMessage() == null ? "" : error.getMessage();
         if (message.length() > 500) message = message.substring(0, 500);
         return cat("{\"raised\":", quote(error.getClass().getSimpleName()), ",\"message\":", quote(message), "}");

@@ -148,7 +148,19 @@ private fun judgeDump(v: Any?, depth: Int): String {
     }
 }
 
+private val judgeErr = FileOutputStream(FileDescriptor.err) // taken before the student's code runs
+
 private fun judgeRaised(error: Throwable): String {
+    // The heap's limit (-Xmx) reached is the memory limit's verdict, not an exception the call
+    // raised: the JVM's own last words on stderr, as a program's are (memory_marks).
+    if (error is OutOfMemoryError) {
+        try {
+            judgeErr.write(("java.lang.OutOfMemoryError: " + error.message + "\n").toByteArray(Charsets.UTF_8))
+        } catch (ignored: Exception) {
+            // the exit says it all the same
+        }
+        Runtime.getRuntime().halt(3)
+    }
     val message = (error.message ?: "").take(500)
     return "{\"raised\":" + judgeQuote(error.javaClass.simpleName) + ",\"message\":" + judgeQuote(message) + "}"
 }

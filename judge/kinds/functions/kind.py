@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
 from judge.kinds.base import CaseJob, CaseRun, Decoy, Kind, Starter, run_on_stdin
-from judge.kinds.functions import calls, families, outcome, spec_part, starters, types
+from judge.kinds.functions import calls, families, jvm_kit, outcome, spec_part, starters, types
 from judge.problem.checkers import FOR_VALUES
 from judge.run import custom_checker, languages, values
 from judge.run.checkers import CheckResult
@@ -105,6 +105,25 @@ def decide_case(problem: Problem, case: tuple[Path, Path], output: bytes, langua
 _NAMED_FAILURES = ("the value: ", "returned", "raised")
 
 
+def _kit_of(language: str) -> jvm_kit.Kit | None:
+    family = family_of(language)
+    return jvm_kit.kit(family.name) if family is not None else None
+
+
+def _from_kit(job: CaseJob) -> CaseJob:
+    """A Java or Kotlin call started from its family's kit (the harness's jar and the archive
+    of the classes a call loads: jvm_kit), where the call's sandbox shows the kit's folder."""
+    made = _kit_of(job.launch.language)
+    if made is None:
+        return job
+    folder, limits = str(made.folder), job.limits
+    if job.runner is None:
+        limits = replace(limits, read_only=(*limits.read_only, folder))
+    elif folder not in job.runner.shown:
+        return job  # a session started without it: the call starts as before
+    return replace(job, launch=replace(job.launch, argv=tuple(made.argv(job.launch.argv))), limits=limits)
+
+
 class Functions(Kind):
     name = "functions"
     summary = "a function (or class) of `signature` is called once per case"
@@ -155,10 +174,15 @@ class Functions(Kind):
         except ValueError as err:
             raise JudgeError(f"{label}: the reference's function gave no value ({err})") from None
 
+    def case_reads(self, problem: Problem, language: str) -> tuple[str, ...]:
+        made = _kit_of(language)
+        return (str(made.folder),) if made is not None else ()
+
     def judge_case(self, job: CaseJob) -> CaseRun:
         family = family_of(job.launch.language)
         if job.runner is not None and family is not None and family.forks:
             job = replace(job, runner=job.runner.forking())
+        job = _from_kit(job)
         run = run_on_stdin(job)
         if isinstance(run, CaseRun):
             return run

@@ -107,13 +107,14 @@ def _bound(path: str) -> bool:
 class Session:
     """bubblewrap and the supervisor for one box; `run` one case at a time, `close` at the end."""
 
-    def __init__(self, box: Path, layers: Layers, tmp_bytes: int) -> None:
+    def __init__(self, box: Path, layers: Layers, tmp_bytes: int, read_only: tuple[str, ...] = ()) -> None:
         self.box, self.layers = box, layers
         python, python_env = _interpreter()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.control = ours
         rules = filters.program_fd()
-        prefix = bwrap_prefix(layers, str(box), None, tmp_bytes, seccomp_fd=rules)[:-1]  # without its "--"
+        # `read_only`: folders of the judge's every case may read (a kind's kit), at their own paths
+        prefix = bwrap_prefix(layers, str(box), None, tmp_bytes, read_only, seccomp_fd=rules)[:-1]  # without "--"
         # Rootless, the program would run as the supervisor's own user: each case gets a pid
         # and mount namespace of its own instead, under an init (_fastspawn.c).
         self.isolated = layers.rootless
@@ -417,6 +418,7 @@ class CaseRunner:
     session: Session | None
     layers: Layers
     zygote: bool = False
+    shown: tuple[str, ...] = ()  # folders every case sees read-only (cases' read_only)
 
     def forking(self) -> CaseRunner:
         """This runner, its cases forked from a zygote of their script where the session can."""
@@ -439,6 +441,7 @@ class CaseRunner:
                     raise  # the box is gone: no sandbox could run the case
                 # The session broke (its supervisor is gone): this case and the rest get a
                 # sandbox each, as on a machine without sessions.
+        limits = replace(limits, read_only=(*limits.read_only, *self.shown))
         return spawn.run(argv, box=self.box, limits=limits, stdin=stdin, env=env, layers=self.layers, stop=stop)
 
 
@@ -528,9 +531,12 @@ _failed = 0  # the process in which a session failed to start: it runs each case
 
 
 @contextmanager
-def cases(box: Path, layers: Layers | None = None, wanted: bool = True) -> Iterator[CaseRunner]:
+def cases(
+    box: Path, layers: Layers | None = None, wanted: bool = True, read_only: tuple[str, ...] = ()
+) -> Iterator[CaseRunner]:
     """A CaseRunner for the cases of one submission in `box`: a session where the machine has
-    one and it is `wanted` (a kind whose cases run in sandboxes of their own has no use for it)."""
+    one and it is `wanted` (a kind whose cases run in sandboxes of their own has no use for it).
+    `read_only`: folders every case sees, read-only, at their own paths."""
     global _failed
     layers = layers or detect()
     session: Session | None = None
@@ -539,12 +545,14 @@ def cases(box: Path, layers: Layers | None = None, wanted: bool = True) -> Itera
     if wanted and not _why_not(layers) and _failed != os.getpid():
         try:
             with spawn.RUN_LOCK:  # a run's sweep must not take the session's bubblewrap for its own
-                session = Session(box, layers, TMP_CAP_BYTES)
+                session = Session(box, layers, TMP_CAP_BYTES, read_only)
         except (OSError, SandboxFailure):
             _failed = os.getpid()
             session = None
     try:
-        yield CaseRunner(box, session, layers)
+        # The supervisor gives each case a fresh /tmp: a folder below it is not seen in a session.
+        shown = tuple(f for f in read_only if session is None or not Path(f).is_relative_to("/tmp"))
+        yield CaseRunner(box, session, layers, shown=shown)
     finally:
         if session is not None:
             session.close()

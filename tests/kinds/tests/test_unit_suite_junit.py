@@ -189,6 +189,60 @@ class StackTest {
 }
 """
 
+# Valid (it passes on the reference), and it fails on a bug only if that bug's source is in its
+# reach: it must catch none.
+SPY = """import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+
+import org.junit.jupiter.api.Test;
+
+/** Passes on the reference; fails on a bug only if the bug's source is in reach. */
+class SpyTest {
+    static final String[] BUGS = {String.join("", "a queue, ", "not a stack"), String.join("", "the list is ", "never made")};
+
+    @Test
+    void readsTheBugsFiles() throws Exception {
+        Files.walkFileTree(Paths.get("/"), new SimpleFileVisitor<Path>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                boolean skip = false;
+                for (String system : new String[] {"/proc", "/sys", "/dev", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc"}) {
+                    skip |= dir.startsWith(system);
+                }
+                return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                try {
+                    if (attrs.isRegularFile() && attrs.size() < (1 << 20)) {
+                        String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+                        for (String bug : BUGS) {
+                            if (text.contains(bug)) {
+                                throw new AssertionError("read a bug's source");
+                            }
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // unreadable: on
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, java.io.IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -253,6 +307,8 @@ def test_a_file_that_is_not_a_junit_test_class_is_refused_naming_it(tmp_path: Pa
     for name in ("Stack.java", "notes.txt", "JudgeTests.java", "test_mine.py", "My-Test.java"):
         with pytest.raises(JudgeError, match=rf"{name}: not a JUnit test class"):
             unit_suite.checked_files((name, b"class X {}\n"), suite, "junit5")
+    with pytest.raises(JudgeError, match=r"BigTest\.java: 70000 bytes, over the cap of 65536"):
+        unit_suite.checked_files(("BigTest.java", b"/" * 70000), suite, "junit5")  # a huge test
     with pytest.raises(JudgeError, match=r"no tests \(@Test methods"):
         unit_suite.read(("MineTest.java", b"class MineTest {}\n"), suite, tmp_path / "t", "junit5")
 
@@ -296,3 +352,10 @@ def test_judge_new_for_a_junit_problem_starts_from_its_public_tests_and_verifies
     verified = judge("--problems", str(root), "verify", "jstack-new")
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "the reference suite catches every bug" in verified.stdout
+
+
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_the_bugs_sources_never_enter_the_students_box(root: Path) -> None:
+    record = judged(root, SPY, "spy", "SpyTest.java")
+    assert validity(record) == {"spytest-spytest-readsthebugsfiles": ("AC", "valid")}
+    assert record.score == 0.0 and not [c for c in record.cases if c.group != "validity" and c.verdict == "AC"]

@@ -1,0 +1,246 @@
+"""A Java or Kotlin call at the cost of a JVM's start: the family's harness compiled once per
+machine into a jar, and a class-data-sharing archive (AppCDS, static) of the classes a call
+loads, the JDK's and the harness's, never a student's.
+
+Each call stays a fresh JVM (a JVM cannot be forked), so nothing of one call reaches the next;
+what the archive saves is the parsing, checking and linking of those classes at every start:
+the JVM maps them ready-made. The kit's folder is named by the harness's source and the JDK
+(its `java`, `lib/modules` and `libjvm.so` by size and time), so an upgrade of either makes a
+new one, and it is made whole or not at all (a folder renamed into place, as the JUnit kit's),
+in the sandbox as every Java run is. It is bound read-only into the submission's sandbox, at
+the same path, outside the box: no call can change what the next one maps.
+
+The JVM takes a truncated or altered archive on trust (it maps it, and may crash), so the
+judge checks the archive's SHA-256 against the one written when it was made before it uses
+it; one that does not match is not used, and the calls start as before. An archive the JVM
+finds stale (another JDK, another jar) it sets aside itself under -Xshare:auto.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+from judge.errors import SandboxFailure
+from judge.kinds.functions import families, programs, types
+from judge.paths import cache_dir
+from judge.run import languages, lifecycle, sandbox, toolfolders
+from judge.run.programs import ProgramError
+
+KITS = "functions-jvm"
+JAR = "harness.jar"
+ARCHIVE = "call.jsa"
+DIGEST = "call.jsa.sha256"
+# The languages whose calls use a kit, by family: the language whose run and compile it takes.
+LANGUAGES = {"java": "java", "kotlin": "kotlin"}
+# The student's side of the sample call the archive is made from (the harness's never start
+# with these): its classes are left out of the jar and of the archive.
+SAMPLE_PREFIX = "Solution"
+# A call of every kind of value: a list, a map, a string in; a list out.
+SAMPLE_SIGNATURE = "sample(xs: list[int], named: dict[str, str], word: str) -> list[long]"
+SAMPLES = {
+    "java": (
+        "import java.util.*;\npublic class Solution {\n"
+        "    public static long[] sample(int[] xs, Map<String, String> named, String word) {\n"
+        "        long[] out = new long[xs.length];\n"
+        "        for (int i = 0; i < xs.length; i++) out[i] = xs[i] + named.size() + word.length();\n"
+        "        return out;\n    }\n}\n"
+    ),
+    "kotlin": (
+        "fun sample(xs: List<Int>, named: Map<String, String>, word: String): List<Long> =\n"
+        "    xs.map { it.toLong() + named.size + word.length }\n"
+    ),
+}
+SAMPLE_CALL = b'[[1, 2, 3], {"a": "b"}, "w\\u00e9"]\n'
+MAKE_LIMITS = sandbox.RunLimits(
+    cpu_s=60.0, wall_s=sandbox.wall_for(60.0), memory_mib=768, output_bytes=64 << 20, address_space=False
+)
+# The JVM's own warnings (an archive it sets aside) go to stderr: stdout is the call's.
+LOG_FLAGS = ("-Xlog:disable", "-Xlog:all=warning:stderr")
+
+
+@dataclass(frozen=True)
+class Kit:
+    folder: Path  # bound read-only into the calls' sandboxes, at the same path
+    archive: bool  # call.jsa is there and matched its digest: the calls map it
+
+    def argv(self, run: Sequence[str], dump: str = "") -> list[str]:
+        """A call's command from the language's `run` (java ... -cp CP MAIN): the harness's jar
+        first on the class path, then the jars of CP, then its folders (the student's); the
+        archive mapped where there is one. `dump`: instead write a class list there."""
+        shared = [f"-XX:SharedArchiveFile={self.folder / ARCHIVE}", "-Xshare:auto"] if self.archive else []
+        if dump:
+            shared = ["-Xshare:off", f"-XX:DumpLoadedClassList={dump}"]  # every class, none taken as shared
+        out = [run[0], *LOG_FLAGS, *shared]
+        rest = list(run[1:])
+        while rest:
+            part = rest.pop(0)
+            if part in ("-cp", "-classpath") and rest:
+                out += [part, class_path(self.folder, rest.pop(0))]
+            else:
+                out.append(part)
+        return out
+
+
+def class_path(folder: Path, given: str) -> str:
+    """The kit's jar, the jars of `given`, then its other entries: the archive was made with
+    the first two, and the JVM takes an archive whose class path is a prefix of the run's."""
+    entries = given.split(":")
+    jars = [entry for entry in entries if entry.endswith(".jar")]
+    return ":".join([str(folder / JAR), *jars, *(entry for entry in entries if entry not in jars)])
+
+
+def _language(family: str) -> languages.Language:
+    return languages.load().languages[LANGUAGES[family]]
+
+
+def _key(family: str) -> str:
+    """What the kit is made from: the harness's source, the language's commands and the JDK."""
+    digest = hashlib.sha256(f"{family}\0".encode())
+    record = families.FAMILIES[family]
+    language = _language(family)
+    digest.update(programs.harness(record.harness))
+    digest.update(repr((language.compile, language.run, SAMPLES[family], SAMPLE_CALL)).encode())
+    java = toolfolders.locate("java").where
+    if java is None:
+        raise ProgramError("no java here")
+    home = Path(java).resolve().parent.parent
+    for path in (Path(java).resolve(), home / "lib" / "modules", home / "lib" / "server" / "libjvm.so"):
+        if path.exists():
+            status = path.stat()
+            digest.update(f"{path}\0{status.st_size}\0{status.st_mtime_ns}\0".encode())
+    return digest.hexdigest()[:20]
+
+
+def _sum(path: Path) -> str:
+    with path.open("rb") as stream:
+        return hashlib.file_digest(stream, "sha256").hexdigest()
+
+
+def checked(folder: Path) -> bool:
+    """The archive is there and is the one that was made (a truncated one crashes the JVM)."""
+    try:
+        return (folder / DIGEST).read_text().strip() == _sum(folder / ARCHIVE)
+    except OSError:
+        return False
+
+
+@lru_cache(maxsize=4)
+def _kit(family: str, key: str) -> Kit:
+    folder = Path(cache_dir()) / KITS / f"{family}-{key}"
+    if not (folder / JAR).is_file() or not (folder / ARCHIVE).is_file():
+        _make(family, folder)
+    return Kit(folder, checked(folder))
+
+
+def kit(family: str) -> Kit | None:
+    """This machine's kit of a family's calls, made on first use; None where the family has
+    none or it cannot be made (the calls then start as before)."""
+    if family not in LANGUAGES or os.environ.get(KIT_ENV, "").strip() == "0":
+        return None
+    try:
+        return _kit(family, _key(family))
+    except (ProgramError, OSError):
+        return None
+
+
+KIT_ENV = "JUDGE_JVM_KIT"  # 0: every call starts as before, without the kit (the bench's "before")
+
+
+def _sample_box(family: str, work: Path) -> Path:
+    """A box holding the harness and a sample student's module, as a build of a call has them."""
+    box = work / "box"
+    box.mkdir()
+    sandbox.prepare_box(box)
+    _, files = families.FAMILIES[family].program(types.parse_api(SAMPLE_SIGNATURE), SAMPLES[family].encode())
+    for name, data in files.items():
+        (box / name).write_bytes(data)
+    (box / "call.json").write_bytes(SAMPLE_CALL)
+    return box
+
+
+def _run(argv: list[str], box: Path, what: str, reads: tuple[str, ...] = (), stdin: Path | None = None) -> None:
+    try:
+        result = sandbox.run(argv, box=box, limits=replace(MAKE_LIMITS, read_only=reads), stdin=stdin)
+    except SandboxFailure as err:
+        raise ProgramError(f"the JVM kit's {what} failed: {err}") from None
+    if not result.ok:
+        said = (result.stdout + result.stderr).decode("utf-8", errors="replace").strip()
+        raise ProgramError(f"the JVM kit's {what} failed: {said[-300:]}")
+
+
+def _make(family: str, folder: Path) -> None:
+    """The harness and a sample student's module compiled in the sandbox (by the language's own
+    compile), the harness's classes put in a jar (its folder appears whole or not at all, and
+    a judge that made it first wins), then the archive made from the sample's call."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    work = lifecycle.make_temp_dir("jvm-kit", where=folder.parent)  # on the cache's disk: renamed into place
+    try:
+        box = _sample_box(family, work)
+        sources = sorted(name for name in os.listdir(box) if name.endswith((".java", ".kt")))
+        _run([part for part in _language(family).compile or [] if part != "{files}"] + sources, box, "compile")
+        harness = [path for path in box.rglob("*.class") if not path.name.startswith(SAMPLE_PREFIX)]
+        if not (folder / JAR).is_file():
+            _place_jar(work, folder, box, harness)
+        for path in harness:  # the calls load the harness from the jar, and only from there
+            path.unlink()
+        if not (folder / ARCHIVE).is_file():
+            _make_archive(family, folder, box, work)
+    finally:
+        lifecycle.remove_dir(work)
+
+
+def _place_jar(work: Path, folder: Path, box: Path, harness: list[Path]) -> None:
+    made = work / "kit"
+    made.mkdir()
+    with zipfile.ZipFile(made / JAR, "w") as jar:
+        for path in sorted(harness):
+            jar.write(path, path.relative_to(box).as_posix())
+    os.chmod(made / JAR, 0o444)
+    os.chmod(made, 0o755)
+    try:
+        os.rename(made, folder)
+    except OSError:
+        if not (folder / JAR).is_file():
+            raise
+
+
+def _run_argv(family: str) -> list[str]:
+    language = _language(family)
+    return [part.replace("{memory_mib}", "256").replace("{mainclass}", "Main") for part in language.run]
+
+
+def _make_archive(family: str, folder: Path, box: Path, work: Path) -> None:
+    """The archive of the classes the sample call loads (the student's left out), dumped in
+    the sandbox with the calls' own flags. Without it the calls are slower, not wrong: a
+    failure here leaves none."""
+    run, reads = _run_argv(family), (str(folder),)
+    try:
+        _run(Kit(folder, False).argv(run, dump="classes.lst"), box, "sample call", reads, box / "call.json")
+    except ProgramError:
+        return
+    listed = (box / "classes.lst").read_text(errors="replace").splitlines()
+    kept = [line for line in listed if line and not line.startswith(SAMPLE_PREFIX)]
+    (box / "classes.lst").write_text("\n".join(kept) + "\n")
+    flags = [part for part in run if part.startswith(("-XX:", "-Xmx"))]
+    jars = [entry for entry in class_path(folder, run[run.index("-cp") + 1]).split(":") if entry.endswith(".jar")]
+    dump = [run[0], *flags, "-Xshare:dump", "-XX:SharedClassListFile=classes.lst", f"-XX:SharedArchiveFile={ARCHIVE}"]
+    try:
+        _run([*dump, "-cp", ":".join(jars)], box, "archive", reads)
+    except ProgramError:
+        return
+    dumped = box / ARCHIVE
+    if dumped.is_file() and dumped.stat().st_size > 0:
+        kept_file = work / ARCHIVE
+        shutil.copyfile(dumped, kept_file)
+        os.chmod(kept_file, 0o444)
+        (work / DIGEST).write_text(_sum(kept_file) + "\n")
+        os.chmod(work / DIGEST, 0o444)
+        os.replace(work / DIGEST, folder / DIGEST)
+        os.replace(kept_file, folder / ARCHIVE)  # last: an archive is never there without its digest
