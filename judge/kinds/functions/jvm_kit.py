@@ -66,7 +66,7 @@ LOG_FLAGS = ("-Xlog:disable", "-Xlog:all=warning:stderr")
 
 
 @dataclass(frozen=True)
-class Kit:
+class JvmKit:
     folder: Path  # bound read-only into the calls' sandboxes, at the same path
     archive: bool  # call.jsa is there and matched its digest: the calls map it
 
@@ -132,14 +132,14 @@ def checked(folder: Path) -> bool:
 
 
 @lru_cache(maxsize=4)
-def _kit(family: str, key: str) -> Kit:
+def _kit(family: str, key: str) -> JvmKit:
     folder = Path(cache_dir()) / KITS / f"{family}-{key}"
     if not (folder / JAR).is_file() or not (folder / ARCHIVE).is_file():
         _make(family, folder)
-    return Kit(folder, checked(folder))
+    return JvmKit(folder, checked(folder))
 
 
-def kit(family: str) -> Kit | None:
+def kit(family: str) -> JvmKit | None:
     """This machine's kit of a family's calls, made on first use; None where the family has
     none or it cannot be made (the calls then start as before)."""
     if family not in LANGUAGES or os.environ.get(KIT_ENV, "").strip() == "0":
@@ -222,7 +222,7 @@ def _make_archive(family: str, folder: Path, box: Path, work: Path) -> None:
     failure here leaves none."""
     run, reads = _run_argv(family), (str(folder),)
     try:
-        _run(Kit(folder, False).argv(run, dump="classes.lst"), box, "sample call", reads, box / "call.json")
+        _run(JvmKit(folder, False).argv(run, dump="classes.lst"), box, "sample call", reads, box / "call.json")
     except ProgramError:
         return
     listed = (box / "classes.lst").read_text(errors="replace").splitlines()

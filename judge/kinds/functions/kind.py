@@ -105,7 +105,7 @@ def decide_case(problem: Problem, case: tuple[Path, Path], output: bytes, langua
 _NAMED_FAILURES = ("the value: ", "returned", "raised")
 
 
-def _kit_of(language: str) -> jvm_kit.Kit | None:
+def _kit_of(language: str) -> jvm_kit.JvmKit | None:
     family = family_of(language)
     return jvm_kit.kit(family.name) if family is not None else None
 

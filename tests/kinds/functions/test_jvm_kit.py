@@ -23,7 +23,7 @@ LIMITS = sandbox.RunLimits(cpu_s=20.0, wall_s=60.0, memory_mib=512, output_bytes
 
 
 def test_a_call_takes_the_harness_from_the_jar_and_maps_the_archive() -> None:
-    made = jvm_kit.Kit(Path("/kit"), True)
+    made = jvm_kit.JvmKit(Path("/kit"), True)
     assert made.argv(RUN) == [
         "java",
         *jvm_kit.LOG_FLAGS,
@@ -35,7 +35,7 @@ def test_a_call_takes_the_harness_from_the_jar_and_maps_the_archive() -> None:
         "/kit/harness.jar:/usr/share/java/x.jar:.",  # the archive's jars first, the student's folder last
         "Main",
     ]
-    assert not any("SharedArchiveFile" in part for part in jvm_kit.Kit(Path("/kit"), False).argv(RUN))
+    assert not any("SharedArchiveFile" in part for part in jvm_kit.JvmKit(Path("/kit"), False).argv(RUN))
 
 
 def test_an_archive_that_is_not_the_one_made_is_not_used(tmp_path: Path) -> None:
@@ -46,7 +46,7 @@ def test_an_archive_that_is_not_the_one_made_is_not_used(tmp_path: Path) -> None
     assert not jvm_kit.checked(tmp_path)
 
 
-def _kit() -> jvm_kit.Kit:
+def _kit() -> jvm_kit.JvmKit:
     made = jvm_kit.kit("java")
     assert made is not None and made.archive, "the JVM kit could not be made"
     return made
@@ -65,7 +65,7 @@ def _box(tmp_path: Path) -> Path:
     return box
 
 
-def _call(made: jvm_kit.Kit, box: Path, *extra: str) -> sandbox.RunResult:
+def _call(made: jvm_kit.JvmKit, box: Path, *extra: str) -> sandbox.RunResult:
     run = ["java", "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", *extra, "-cp", ".", "Main"]
     limits = replace(LIMITS, read_only=(str(made.folder),))
     return sandbox.run(made.argv(run), box=box, limits=limits, stdin=box / "call.json")
@@ -91,7 +91,7 @@ def test_an_archive_the_jvm_finds_stale_is_set_aside_and_the_call_still_runs(tmp
     copy = tmp_path / "kit"
     shutil.copytree(made.folder, copy)
     os.utime(copy / jvm_kit.JAR, (0, 0))  # another jar than the archive's: the JVM must not use it
-    stale = jvm_kit.Kit(copy, jvm_kit.checked(copy))
+    stale = jvm_kit.JvmKit(copy, jvm_kit.checked(copy))
     assert stale.archive  # the judge's digest is of the archive, which is whole
     ran = _call(stale, _box(tmp_path), "-Xlog:class+load=info:stderr")
     said = ran.stderr.decode()
