@@ -14,12 +14,18 @@
  *
  * Rootless (isolate), where the program would be the supervisor's own user, the first process
  * is cloned into a pid, mount and IPC namespace of the case's own instead: an init (case_init)
- * that starts the program the same way and returns its wait status once it has ended. */
+ * that starts the program the same way and returns its wait status once it has ended.
+ *
+ * The judge starts a sandbox of a case's own the same way (spawn.py, sandbox=1): bubblewrap
+ * by vfork, born in the run's cgroup (or joining it first), its session, signals, stdio and
+ * descriptors as above, and the case's rlimits, which every process bubblewrap makes inherits:
+ * they are in force before the program's first instruction without an exec of prlimit(1). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +44,7 @@
 #define MAX_JOINS 8
 #define MAX_LIMITS 16
 #define MAX_CANDIDATES 64
+#define MAX_KEEP 8
 
 struct plan {
     int fds[3];
@@ -52,6 +59,9 @@ struct plan {
     char *const *envp;
     const char *candidates[MAX_CANDIDATES];
     int n_candidates;
+    int keep[MAX_KEEP];   /* descriptors the program inherits beyond its stdio (start_sandbox) */
+    int n_keep;
+    int sandbox; /* start_sandbox: bubblewrap itself, its user, capabilities and IPC namespace kept */
     int isolate;          /* a pid and mount namespace of the case's own, under an init of ours */
     char tmp_options[64]; /* the case's /tmp and /dev/shm (isolate) */
     char box_options[64]; /* the tmpfs under the case's /box (isolate), "" for none */
@@ -70,6 +80,16 @@ static void __attribute__((noreturn)) fail(int stage) {
     _exit(127);
 }
 
+/* close_range(2), or one by one on a kernel (or headers) without it. */
+static void close_range_of(unsigned int first, unsigned int last) {
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, first, last, 0U) == 0) return;
+#endif
+    long top = sysconf(_SC_OPEN_MAX);
+    unsigned int end = (unsigned int)(top > 0 && top < (1L << 20) ? top : 65536);
+    for (unsigned int fd = first; fd <= last && fd < end; fd++) close((int)fd);
+}
+
 /* Every signal to its default, by the raw system call: glibc's sigaction refuses its own two
  * (32 and 33), which an ignoring ancestor would otherwise pass on through the exec. An all-zero
  * kernel sigaction is SIG_DFL with no flags and no mask, whatever its layout. */
@@ -81,6 +101,20 @@ static void default_signals(void) {
     }
 }
 
+/* Every descriptor from 3 up closed, but the kept ones (sorted, each at least 3), which lose
+ * their close-on-exec flag: the child has a copy of the descriptor table, not the parent's. */
+static void close_others(const struct plan *plan) {
+    unsigned int from = 3;
+    int i;
+    for (i = 0; i < plan->n_keep; i++) {
+        unsigned int fd = (unsigned int)plan->keep[i];
+        if (fcntl((int)fd, F_SETFD, 0) != 0) fail(3);
+        if (fd > from) close_range_of(from, fd - 1);
+        from = fd + 1;
+    }
+    close_range_of(from, ~0U);
+}
+
 /* Between vfork and exec: system calls only (no malloc, no locks, no Python). */
 static void __attribute__((noinline, noreturn)) child(const struct plan *plan) {
     int i;
@@ -90,23 +124,19 @@ static void __attribute__((noinline, noreturn)) child(const struct plan *plan) {
     }
     /* SysV IPC and POSIX message queues of the case's own, gone with its last process (an
      * isolated case's init made them already): nothing it queues reaches the next case */
-    if (!plan->isolate && unshare(CLONE_NEWIPC) != 0) fail(10);
+    if (!plan->isolate && !plan->sandbox && unshare(CLONE_NEWIPC) != 0) fail(10);
     if (setsid() < 0) fail(2);
     default_signals();
     for (i = 0; i < 3; i++) {
         if (dup2(plan->fds[i], i) < 0) fail(3);
     }
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0)
-#endif
-    { /* a kernel (or headers) older than close_range: one by one */
-        long top = sysconf(_SC_OPEN_MAX);
-        for (i = 3; i < (top > 0 && top < (1L << 20) ? top : 65536); i++) close(i);
-    }
+    close_others(plan);
     for (i = 0; i < plan->n_limits; i++) {
         if (setrlimit(plan->resources[i], &plan->limits[i]) != 0) fail(4);
     }
-    if (plan->uid >= 0) {
+    if (plan->sandbox) {
+        /* bubblewrap changes nothing of its own user: setpriv (as root) or its user namespace does */
+    } else if (plan->uid >= 0) {
         /* raw system calls: glibc's wrappers would signal every thread of the (shared) process */
         if (syscall(SYS_setgroups, 0, NULL) != 0) fail(5);
         if (syscall(SYS_setresgid, plan->uid, plan->uid, plan->uid) != 0) fail(5);
@@ -238,25 +268,55 @@ static const char *STAGES[] = {"",
                                "make its IPC namespace"};
 
 PyDoc_STRVAR(spawn_doc,
-             "spawn(argv, envp, candidates, cwd, uid, fds, joins, rlimits, isolate=0, tmp_bytes=0, box_bytes=0)\n"
+             "spawn(argv, envp, candidates, cwd, uid, fds, joins, rlimits, isolate=0, tmp_bytes=0, box_bytes=0,\n"
+             "      keep=[], sandbox=0)\n"
              "-> (pid, errno, stage, status)\n\n"
              "Start argv (bytes) from the first executable of candidates that runs. errno is 0 when it\n"
              "was executed; else the child has exited with 127 and stage says where it failed.\n"
              "isolate: the program runs in a pid and mount namespace of its own under an init, and\n"
              "the call returns once it has ended, with its wait status (else status is -1); box_bytes > 0\n"
-             "makes its /box an overlay with a tmpfs of that size above the build.");
+             "makes its /box an overlay with a tmpfs of that size above the build. keep: descriptors\n"
+             "(ascending, 3 or above) left open for the program. sandbox: the program is bubblewrap itself\n"
+             "(a sandbox per case, spawn.py): its user, capabilities and IPC namespace stay the caller's,\n"
+             "uid is not used, and the rlimits it takes are inherited by every process of the sandbox.");
+
+/* The descriptors kept open across the exec: ascending, each 3 or above (stdio is dup2'ed). */
+static int read_keep(PyObject *list, struct plan *plan) {
+    Py_ssize_t i, n = PyList_GET_SIZE(list);
+    if (n > MAX_KEEP) {
+        PyErr_SetString(PyExc_ValueError, "too many descriptors to keep");
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        long fd = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (fd == -1 && PyErr_Occurred()) return -1;
+        if (fd < 3 || fd > INT32_MAX || (i > 0 && fd <= plan->keep[i - 1])) {
+            PyErr_SetString(PyExc_ValueError, "descriptors to keep: ascending, each 3 or above");
+            return -1;
+        }
+        plan->keep[i] = (int)fd;
+    }
+    plan->n_keep = (int)n;
+    return 0;
+}
 
 static PyObject *spawn(PyObject *self, PyObject *args) {
-    PyObject *argv_list, *env_list, *cand_list, *joins_list, *limits_list;
+    PyObject *argv_list, *env_list, *cand_list, *joins_list, *limits_list, *keep_list = NULL;
     const char *cwd;
     long uid;
     long long tmp_bytes = 0, box_bytes = 0;
     struct plan plan;
     memset(&plan, 0, sizeof plan);
-    if (!PyArg_ParseTuple(args, "O!O!O!yl(iii)O!O!|pLL", &PyList_Type, &argv_list, &PyList_Type, &env_list,
+    if (!PyArg_ParseTuple(args, "O!O!O!yl(iii)O!O!|pLLO!p", &PyList_Type, &argv_list, &PyList_Type, &env_list,
                           &PyList_Type, &cand_list, &cwd, &uid, &plan.fds[0], &plan.fds[1], &plan.fds[2], &PyList_Type,
-                          &joins_list, &PyList_Type, &limits_list, &plan.isolate, &tmp_bytes, &box_bytes))
+                          &joins_list, &PyList_Type, &limits_list, &plan.isolate, &tmp_bytes, &box_bytes,
+                          &PyList_Type, &keep_list, &plan.sandbox))
         return NULL;
+    if (plan.sandbox && plan.isolate) {
+        PyErr_SetString(PyExc_ValueError, "a sandbox's start is never isolated");
+        return NULL;
+    }
+    if (keep_list != NULL && read_keep(keep_list, &plan) != 0) return NULL;
     snprintf(plan.tmp_options, sizeof plan.tmp_options, "size=%lld,mode=1777", tmp_bytes);
     if (box_bytes > 0) snprintf(plan.box_options, sizeof plan.box_options, "size=%lld,mode=0755", box_bytes);
     Py_ssize_t i, n;
@@ -367,4 +427,9 @@ static PyMethodDef methods[] = {{"spawn", spawn, METH_VARARGS, spawn_doc}, {NULL
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastspawn",
                                     "A case's program started by vfork (see the C source).", -1, methods};
 
-PyMODINIT_FUNC PyInit__fastspawn(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__fastspawn(void) {
+    PyObject *made = PyModule_Create(&module);
+    /* spawn() takes keep and sandbox (the judge's start of a sandbox per case): spawn.py asks */
+    if (made != NULL && PyModule_AddIntConstant(made, "SANDBOX_START", 1) != 0) Py_CLEAR(made);
+    return made;
+}

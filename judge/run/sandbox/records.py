@@ -132,7 +132,12 @@ class Layers:
     def all(self) -> tuple[Layer, ...]:
         what = "CPU backstop, FSIZE, STACK, CORE 0; AS and NPROC when no cgroup"
         if self.bwrap.active and self.prlimit_path:
-            what += f"; set by {self.prlimit_path} inside the sandbox, before the program's exec"
+            # spawn.py: by _fastspawn where it is built, else (and rootless, NPROC) by prlimit
+            what += (
+                "; in force before the program's exec: a sandbox of a case's own takes them before"
+                " bubblewrap's exec (the _fastspawn extension; rootless, NPROC is set inside), else"
+                f" {self.prlimit_path} sets them inside the sandbox"
+            )
         elif self.bwrap.active:
             what += "; prlimit(1) not found (util-linux): set from outside, which can race with a fork under load"
         return (self.bwrap, self.user, self.cgroup, Layer("rlimits", True, what))

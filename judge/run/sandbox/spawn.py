@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import queue
 import resource
@@ -15,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 
 from judge.errors import SandboxFailure
 from judge.run import cgroups, lifecycle
@@ -105,12 +107,13 @@ def _command(
     fixed: tuple[str, ...] = (),
 ) -> list[str]:
     """The command line: bubblewrap's (with the block, status and seccomp fds), then prlimit
-    with the rlimits `inside` (None: set from outside), then setpriv to nobody, then argv."""
+    with the rlimits `inside` (none: set before bubblewrap's exec, or from outside), then
+    setpriv to nobody, then argv."""
     if not layers.bwrap.active:
         return list(argv)
     block_r, status_fd, rules = fds
     full = bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules, fixed)
-    if inside is not None:
+    if inside:
         assert layers.prlimit_path is not None
         full += [layers.prlimit_path, *prlimit_options(inside), "--"]
     if layers.user.active and layers.setpriv_path and not layers.rootless:
@@ -143,8 +146,18 @@ def _child_setup(join_files: Sequence[str | Path], rlimits: list[Rlimit], drop_u
 
 
 @dataclass(frozen=True)
+class _FastStart:
+    """A sandbox started by _fastspawn's vfork (see _fastspawn.c): the rlimits it takes before
+    bubblewrap's exec, so that every process of the sandbox inherits them."""
+
+    module: ModuleType
+    rlimits: tuple[Rlimit, ...]
+
+
+@dataclass(frozen=True)
 class _Started:
-    proc: subprocess.Popen[bytes]
+    pid: int
+    popen: subprocess.Popen[bytes] | None  # None: started by _fastspawn
     out_r: int | None  # None: stdout was handed to another program
     err_r: int
     start: float
@@ -160,6 +173,7 @@ def _start(
     in_child: Callable[[], None] | None,
     group: cgroups.RunGroup | None,
     passed: tuple[int | None, ...],
+    fast: _FastStart | None = None,
 ) -> _Started:
     """Spawn the command, the program's ends of its pipes closed here once it holds them; on
     failure every descriptor is closed and the group released, as if nothing had begun."""
@@ -194,7 +208,20 @@ def _start(
             pass_fds=tuple(closing),
         )
         launcher = _launcher_for(group) if in_child is None else None
-        proc = launcher.spawn(spawn_args) if launcher else subprocess.Popen(**spawn_args)  # type: ignore[call-overload]
+        if fast is not None:
+            # Born in the group under the launcher; else the child joins it before the exec.
+            joins = [] if launcher or group is None else group.join_fds()
+            fds = (stdin_fd, out_w, err_w)
+
+            def begin() -> tuple[int, subprocess.Popen[bytes] | None]:
+                return _fast_spawn(fast, full, box, fds, run_env, (closing, joins)), None
+        else:
+
+            def begin() -> tuple[int, subprocess.Popen[bytes] | None]:
+                proc = subprocess.Popen(**spawn_args)  # type: ignore[call-overload]
+                return proc.pid, proc
+
+        pid, popen = launcher.call(begin) if launcher else begin()
         # The launcher thread sits in the group, so its fork of the judge (page tables: more
         # in a bigger judge process, such as a dask worker) is charged there: not the
         # program's time. The program has not started yet (bwrap waits on the block fd).
@@ -211,7 +238,64 @@ def _start(
         # it sees its end when it ends. bubblewrap has read the filter or holds its own copy.
         for fd in (out_w, err_w, *closing, *([] if held is not None else [stdin_fd])):
             os.close(fd)
-    return _Started(proc, out_r, err_r, start, cpu_base, held)
+    return _Started(pid, popen, out_r, err_r, start, cpu_base, held)
+
+
+_FAST_ENV = "JUDGE_FASTSPAWN"  # session.FAST_ENV: 0 starts a sandbox per case by Popen too
+
+
+def starts_by_vfork() -> bool:
+    """Whether a sandbox of a case's own starts here by _fastspawn's vfork, its rlimits taken
+    before bubblewrap's exec (else by Popen, and prlimit(1) inside sets them)."""
+    return _fast_module() is not None
+
+
+def _fast_module() -> ModuleType | None:
+    """_fastspawn where it was built (with its sandbox start) and not switched off, else None."""
+    if os.environ.get(_FAST_ENV, "").strip() == "0":
+        return None
+    return _fast_built()
+
+
+@lru_cache(maxsize=1)
+def _fast_built() -> ModuleType | None:
+    try:
+        module = importlib.import_module("judge.run.sandbox._fastspawn")
+    except ImportError:
+        return None
+    return module if getattr(module, "SANDBOX_START", 0) else None  # an older build has no sandbox start
+
+
+def _fast_spawn(
+    fast: _FastStart,
+    full: list[str],
+    box: Path,
+    stdio: tuple[int, int, int],
+    env: Mapping[str, str],
+    fds: tuple[list[int], list[int]],
+) -> int:
+    """bubblewrap started by vfork with the run's rlimits: its pid. `fds`: the descriptors it
+    keeps (the block, seccomp and status ones) and the group files it writes itself into."""
+    keep, joins = fds
+    pid, error, stage, _ = fast.module.spawn(
+        [os.fsencode(part) for part in full],
+        [os.fsencode(f"{name}={value}") for name, value in env.items()],
+        [os.fsencode(full[0])],
+        os.fsencode(str(box)),
+        -1,
+        stdio,
+        joins,
+        [(which, soft, hard) for which, (soft, hard) in fast.rlimits],
+        False,
+        0,
+        0,
+        sorted(keep),
+        True,
+    )
+    if error:
+        os.waitpid(pid, 0)  # it has exited (127) without running anything
+        raise OSError(error, f"{os.strerror(error)} (where it was to {stage})", full[0])
+    return int(pid)
 
 
 def _run_locked(
@@ -241,12 +325,20 @@ def _run_locked(
     # the end is the kernel's stamp of bubblewrap's exit status, not when the judge got to it.
     status = _status_socket() if under_bwrap and stdout is not None and _writes_status(layers.bwrap_path) else None
     status_fd = status[1].fileno() if status is not None else None
-    # The rlimits are set inside the sandbox by prlimit(1), which execs the program: they
-    # are in force before its first instruction. (Set from outside on bwrap's processes,
-    # they raced with bwrap's fork: a child forked meanwhile kept the judge's 8 MiB stack.)
+    # The rlimits are in force before the program's first instruction: set in bubblewrap's
+    # own process before its exec (_fastspawn), so that every process it makes inherits them,
+    # or else inside the sandbox by prlimit(1), which execs the program. (Set from outside on
+    # bwrap's processes, they raced with bwrap's fork: a child forked meanwhile kept the
+    # judge's 8 MiB stack.) Rootless, RLIMIT_NPROC is prlimit's all the same: a user namespace
+    # keeps its maker's as the bound of the user's processes on the whole machine, so set on
+    # bubblewrap it would count the judge user's every process.
     inside = under_bwrap and layers.prlimit_path is not None
+    nested = [limit for limit in rlimits if layers.rootless and limit[0] == resource.RLIMIT_NPROC]
+    module = _fast_module() if under_bwrap and (inside or not nested) else None
+    fast = _FastStart(module, tuple(limit for limit in rlimits if limit not in nested)) if module else None
+    inner = nested if fast else rlimits if inside else None
     rules = filters.program_fd() if under_bwrap else None
-    full = _command(layers, box, limits, argv, rlimits if inside else None, (block_r, status_fd, rules), fixed)
+    full = _command(layers, box, limits, argv, inner, (block_r, status_fd, rules), fixed)
     run_env = run_environment(env, BOX_MOUNT if under_bwrap else str(box), layers.path)
     drop_user = layers.user.active and not under_bwrap
     in_child = None if under_bwrap else _child_setup(group.join_files() if group else [], rlimits, drop_user)
@@ -256,27 +348,29 @@ def _run_locked(
     try:
         # bubblewrap's end of the status socket goes to it as a plain descriptor (same number).
         passed = (block_r, rules, status[1].detach() if status is not None else None)
-        started = _start(full, box, (stdin, stdout), run_env, in_child, group, passed)
+        started = _start(full, box, (stdin, stdout), run_env, in_child, group, passed, fast)
     except BaseException:
         if block_w is not None:
             os.close(block_w)
         if status is not None:
             status[0].close()
         raise
-    proc = started.proc
+    pid = started.pid
     if block_w is not None:
         try:
             # bwrap's monitor is confined at once, while it is still starting up, so the
             # processes it forks into the namespaces are born confined; any it forked
             # already are confined too. Nothing of the submission runs before this ends.
-            _confine_tree(proc.pid, group, [] if inside else rlimits)
+            # (Started by _fastspawn, it is confined already.)
+            if fast is None:
+                _confine_tree(pid, group, [] if inside else rlimits)
         finally:
             os.write(block_w, b"1")
             os.close(block_w)
     stamp = (lambda: _exit_stamp(status[0])) if status is not None else None
     try:
         return watch_run(
-            proc,
+            pid,
             group,
             limits,
             started.out_r,
@@ -296,7 +390,9 @@ def _run_locked(
         os.close(started.err_r)
         if status is not None:
             status[0].close()
-        kill_tree(proc.pid, group)
+        if started.popen is not None:
+            started.popen.returncode = 0  # reaped with wait4 (or by the sweep): no wait of Popen's
+        kill_tree(pid, group)
         sweep(mine)
         if started.held is not None:
             os.close(started.held)
@@ -347,6 +443,9 @@ def _exit_stamp(ours: socket.socket) -> float | None:
     return stamp - (time.time() - time.monotonic())
 
 
+_Begun = tuple[int, "subprocess.Popen[bytes] | None"]  # a run's first pid, and its Popen if it has one
+
+
 class _Launcher:
     """A thread of the judge that lives in the reusable cgroup and starts the runs.
 
@@ -358,9 +457,9 @@ class _Launcher:
 
     def __init__(self, group: cgroups.RunGroup) -> None:
         self.group = group
-        self._requests: queue.SimpleQueue[tuple[dict[str, object], queue.SimpleQueue[object]] | None] = (
-            queue.SimpleQueue()
-        )
+        self._requests: queue.SimpleQueue[
+            tuple[Callable[[], _Begun], queue.SimpleQueue[_Begun | BaseException]] | None
+        ] = queue.SimpleQueue()
         self._ready = threading.Event()
         self._error: OSError | None = None
         self._thread = threading.Thread(target=self._loop, name="judge-launcher", daemon=True)
@@ -378,19 +477,19 @@ class _Launcher:
             return
         self._ready.set()
         while (request := self._requests.get()) is not None:
-            kwargs, reply = request
+            begin, reply = request
             try:
-                reply.put(subprocess.Popen(**kwargs))  # type: ignore[call-overload]
+                reply.put(begin())
             except BaseException as err:  # handed to the caller, who raises it
                 reply.put(err)
 
-    def spawn(self, kwargs: dict[str, object]) -> subprocess.Popen[bytes]:
-        reply: queue.SimpleQueue[object] = queue.SimpleQueue()
-        self._requests.put((kwargs, reply))
+    def call(self, begin: Callable[[], _Begun]) -> _Begun:
+        """`begin` (a start of a run) called in the launcher's thread: what it returns."""
+        reply: queue.SimpleQueue[_Begun | BaseException] = queue.SimpleQueue()
+        self._requests.put((begin, reply))
         result = reply.get()
         if isinstance(result, BaseException):
             raise result
-        assert isinstance(result, subprocess.Popen)
         return result
 
     def stop(self) -> None:

@@ -6,7 +6,6 @@ import os
 import resource
 import selectors
 import signal
-import subprocess
 import time
 from collections.abc import Callable
 
@@ -271,7 +270,7 @@ class Watch:
 
 
 def watch_run(
-    proc: subprocess.Popen[bytes],
+    pid: int,
     group: cgroups.RunGroup | None,
     limits: RunLimits,
     out_r: int | None,
@@ -291,21 +290,20 @@ def watch_run(
     # A pidfd wakes the loop the moment the program ends, instead of at the next poll.
     pidfd: int | None = None
     try:
-        pidfd = os.pidfd_open(proc.pid)
+        pidfd = os.pidfd_open(pid)
     except (AttributeError, OSError):
         pass
 
     def kill(timeout: float) -> None:
-        kill_tree(proc.pid, group, timeout)
+        kill_tree(pid, group, timeout)
 
-    watch = Watch(kill, pidfd, proc.pid, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
+    watch = Watch(kill, pidfd, pid, group, limits, out_r, err_r, start, memory_bytes, cpu_base, stop)
     watch.exit_stamp, watch.clock = exit_stamp, clock
     try:
         while True:
             watch.read()
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                proc.returncode = 0  # reaped with wait4; keep Popen from waiting again
+            reaped, status, usage = os.wait4(pid, os.WNOHANG)
+            if reaped:
                 return watch.finish(status, usage, under_bwrap, judge_rss)
             watch.poll()
     finally:
