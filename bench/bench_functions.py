@@ -10,6 +10,10 @@ A trivial function, `add(a: int, b: int) -> int`, and 40 calls of it:
   again through the zygote and with each call an interpreter's own start (as before the
   zygote), one after the other in the same run, with the mean and the median of the 40 calls
   (the first is a session's first case, which costs the judge more in every language).
+  In Java each call is a fresh JVM started from the JVM kit (the harness's jar and an archive
+  of the classes a call loads, jvm_kit.py); the rows under it judge the same submission from
+  the kit and with each call a JVM's plain start (as before the kit), one after the other,
+  beside a bare `java Hello` with the same flags outside any sandbox.
 - **stdio**: the same 40 cases as a program problem (the program reads `a b`, prints the sum),
   judged the same way: the cost of a case without a harness.
 - **pytest**: the same 40 calls as 40 tests in one test file, run as one pytest process
@@ -18,12 +22,13 @@ A trivial function, `add(a: int, b: int) -> int`, and 40 calls of it:
 
 The function does nothing, so a call's figure is the harness's and the sandbox's overhead.
 Targets (issues 42, 62): a Python call at most 3 ms above the function's own time, a compiled
-language's at most 2 ms. Not a test: nothing here fails a build.
+language's at most 2 ms, a Java call 30 ms. Not a test: nothing here fails a build.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import statistics
 import subprocess
@@ -37,9 +42,10 @@ sys.path.insert(0, str(REPO))
 
 from judge.author import making  # noqa: E402
 from judge.grade import judging  # noqa: E402
-from judge.kinds.functions import families  # noqa: E402
+from judge.kinds.functions import families, jvm_kit  # noqa: E402
 from judge.kinds.table import load_problem  # noqa: E402
 from judge.problem.tables import TableStore  # noqa: E402
+from judge.run import languages  # noqa: E402
 
 CALLS = 40
 SPEC = """id: {id}
@@ -164,6 +170,45 @@ def _python_rows(functions: Path, language: str, name: str, text: str, root: Pat
         print(f"    {label:10} mean {mean:6.1f} ms, median {median:6.1f} ms{flags}")
 
 
+def _java_rows(functions: Path, name: str, text: str, root: Path) -> None:
+    """The Java calls from the JVM kit (the harness's jar, the archive of a call's classes) and
+    each a JVM's plain start as before the kit, one after the other, beside a bare JVM's start
+    (Hello, the run's flags, no sandbox): mean and median of the 40 calls."""
+    rows = []
+    for label, kit in (("kit", "1"), ("no kit", "0")):
+        os.environ[jvm_kit.KIT_ENV] = kit
+        try:
+            rows.append((label, _walls_ms(functions, "java", name, text, root / label)))
+        finally:
+            os.environ.pop(jvm_kit.KIT_ENV, None)
+    for label, (verdict, walls) in rows:
+        flags = "" if verdict == "AC" else f"  (verdict {verdict})"
+        mean, median = statistics.mean(walls), statistics.median(walls)
+        print(f"    {label:10} mean {mean:6.1f} ms, median {median:6.1f} ms{flags}")
+    bare = _bare_java_ms(root / "hello")
+    print(
+        f"    {'bare JVM':10} mean {statistics.mean(bare):6.1f} ms, median {statistics.median(bare):6.1f} ms"
+        "  (java Hello, no sandbox)"
+    )
+
+
+def _bare_java_ms(work: Path) -> list[float]:
+    """`java Hello` started CALLS times with the java language's run flags, outside any sandbox."""
+    work.mkdir(parents=True)
+    (work / "Hello.java").write_text(
+        'public class Hello {\n    public static void main(String[] a) { System.out.println("hi"); }\n}\n'
+    )
+    subprocess.run(["javac", "-d", ".", "Hello.java"], cwd=work, check=True)
+    run = languages.load().languages["java"].run
+    argv = [part.replace("{memory_mib}", "256").replace("{mainclass}", "Hello") for part in run]
+    walls = []
+    for _ in range(CALLS):
+        began = time.monotonic()
+        subprocess.run(argv, cwd=work, check=True, stdout=subprocess.DEVNULL)
+        walls.append((time.monotonic() - began) * 1000)
+    return walls
+
+
 def _pytest_per_test_ms(work: Path) -> float:
     """40 tests of add in one file, one pytest process, outside any sandbox."""
     folder = work / "pytest"
@@ -198,10 +243,13 @@ def main() -> None:
             program_name, program_text = PROGRAMS[language]
             stdio_verdict, stdio = _per_case_ms(programs, language, program_name, program_text, root / "programs")
             target = "3 ms" if language == "python3" else "2 ms" if language in ("cpp", "c", "go", "rust") else "-"
+            target = "30 ms" if language == "java" else target
             flags = "" if verdict == stdio_verdict == "AC" else f"  (verdicts {verdict}, {stdio_verdict})"
             print(f"  {language:10} {call:6.1f} ms {stdio:6.1f} ms   {target}{flags}")
             if language in ("python3", "pypy3"):
                 _python_rows(functions, language, name, text, root / "python")
+            if language == "java":
+                _java_rows(functions, name, text, root / "java")
         print(f"  pytest, one process for {CALLS} tests, no sandbox: {_pytest_per_test_ms(root):.1f} ms a test")
 
 
