@@ -166,15 +166,26 @@ class LoadedProblems:
 
 
 def _stamp(directory: Path) -> tuple[tuple[str, int, int, int], ...]:
-    """Every file of a problem folder by name, size, and modification and change times (ns)."""
+    """Every file of a problem folder by name, size, and modification and change times (ns).
+    Walked by os.scandir: Path.rglob's objects cost 15 ms a claim on eight-digits' 130 files."""
     found = []
-    for path in sorted(directory.rglob("*")):
+    folders = [str(directory)]
+    start = len(str(directory)) + 1
+    while folders:
         try:
-            info = path.stat()
+            entries = list(os.scandir(folders.pop()))
         except OSError:
             continue
-        found.append((str(path.relative_to(directory)), info.st_size, info.st_mtime_ns, info.st_ctime_ns))
-    return tuple(found)
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+                    continue
+                info = entry.stat()
+            except OSError:
+                continue
+            found.append((entry.path[start:], info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+    return tuple(sorted(found))
 
 
 @dataclass(frozen=True)

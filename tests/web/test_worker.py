@@ -30,6 +30,49 @@ def test_a_problem_is_loaded_again_only_when_a_file_of_it_changed(tmp_path: Path
     assert again is not first and again.digest != digest
 
 
+def test_a_worker_s_problems_never_mix_and_a_file_added_or_removed_is_seen(tmp_path: Path) -> None:
+    lanqiao, eight = tmp_path / "lanqiao", tmp_path / "eight-digits"
+    shutil.copytree(PROBLEMS / "lanqiao", lanqiao)
+    shutil.copytree(PROBLEMS / "eight-digits", eight)
+    loaded = LoadedProblems()
+    first_l, first_e = loaded.get(lanqiao), loaded.get(eight)
+    assert (first_l.id, first_e.id) == ("lanqiao", "eight-digits")
+    assert loaded.get(lanqiao) is first_l and loaded.get(eight) is first_e  # each its own, in turn
+    added = eight / "tests" / "random" / "note.txt"  # deep in the folder: seen
+    added.write_text("a file the teacher added\n")
+    again_e = loaded.get(eight)
+    assert again_e is not first_e and loaded.get(lanqiao) is first_l  # the other problem kept
+    added.unlink()
+    assert loaded.get(eight) is not again_e
+    assert loaded.get(lanqiao) is first_l
+
+
+def test_a_claim_commits_without_a_flush_and_a_result_with_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim a power cut undoes leaves its submission queued, as a restart does; the result
+    must outlive one (a student was shown it)."""
+    from contextlib import AbstractContextManager
+
+    from judge.grade import results
+    from judge.web.state.store import Store
+
+    store = Store(tmp_path / "data")
+    store.add_user("ada")
+    store.submit("ada", "p", "c", "main.c", b"x")
+    said: list[bool] = []
+    real = Store.transaction
+
+    def spied(self: Store, durable: bool = True) -> AbstractContextManager[object]:
+        said.append(durable)
+        return real(self, durable)
+
+    monkeypatch.setattr(Store, "transaction", spied)
+    claim = store.claim(worker=1)
+    assert claim is not None and said == [False]
+    said.clear()
+    assert store.finish(claim, results.failed("ada", "p", "main.c", "c", "", 0.0, "why", "none"))
+    assert said == [True]
+
+
 def test_a_function_problem_is_judged_from_an_upload(tmp_path: Path) -> None:
     """The web path: a student's uploaded module, judged by its own name from the stored bytes."""
     from judge.author import scaffold

@@ -220,7 +220,9 @@ class SubmissionQueue(Database):
         oldest. A student resubmitting a program that runs to its limits goes behind the class.
         A submission that gave up its turn comes back with the cases it had judged (Claim.done)."""
         now = time.time() if now is None else now
-        with self.transaction() as db:
+        # Not durable: a claim a power cut undoes leaves the submission queued, as a restart
+        # leaves a claimed one (requeue_interrupted); the result's durable commit flushes it.
+        with self.transaction(durable=False) as db:
             row = db.execute(
                 f"SELECT s.*, {_USED} AS used FROM submissions s WHERE s.status = 'queued' ORDER BY used, s.id LIMIT 1",
                 (now - fair_s,),
