@@ -343,8 +343,8 @@ def _run_locked(
     drop_user = layers.user.active and not under_bwrap
     in_child = None if under_bwrap else _child_setup(group.join_files() if group else [], rlimits, drop_user)
     # What a fork (or vfork) of the judge is charged before it execs: the judge's own peak,
-    # which the kernel folds into the child's ru_maxrss at the exec.
-    judge_rss = max(high_water_bytes(os.getpid()), resident_bytes())
+    # which the kernel folds into the child's ru_maxrss at the exec (read only without a cgroup).
+    judge_rss = max(high_water_bytes(os.getpid()), resident_bytes()) if group is None else 0
     try:
         # bubblewrap's end of the status socket goes to it as a plain descriptor (same number).
         passed = (block_r, rules, status[1].detach() if status is not None else None)
