@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import shutil
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -225,6 +226,35 @@ def run_bug(found: Subject, bug: Bug | Mutant, cases: Sequence[Named]) -> BugRun
     """The bug (a solution, or a mutant of the reference) against the tests (name, input,
     answer), in order, in one box and session, until one catches it (its verdict is not AC;
     the checker failing, IE, catches nothing)."""
+    return run_bugs(found, (bug,), cases)[0]
+
+
+def run_bugs(found: Subject, bugs: Sequence[Bug | Mutant], cases: Sequence[Named]) -> tuple[BugRun, ...]:
+    """Bugs one after another in one box and one sandbox session, whose start is paid once
+    (a worker's share of the bugs), not once per bug: the box is emptied and the next bug's
+    build laid in between, so each bug still runs with nothing but its own build, and each
+    case with a fresh /tmp, IPC namespace and cgroup as ever."""
+    runs: list[BugRun] = []
+    with box() as where, sandbox.cases(where, wanted=not found.kind.own_sandboxes) as session:
+        laid = 0.0
+        for bug in bugs:
+            # A zygote is the session's for as long as its script's (inode, ctime) stays the same;
+            # the file times' clock is coarse (a tick of a few ms): the next build is laid in a
+            # later tick, so its script is never taken for the last bug's.
+            time.sleep(max(0.0, laid + LAY_S - time.monotonic()))
+            _empty(where, set())
+            runs.append(_bug_in(found, bug, cases, where, session))
+            laid = time.monotonic()
+    return tuple(runs)
+
+
+LAY_S = 0.02  # longer than the file times' tick
+
+
+def _bug_in(
+    found: Subject, bug: Bug | Mutant, cases: Sequence[Named], where: Path, session: sandbox.CaseRunner
+) -> BugRun:
+    """One bug built (once per machine) and laid in the empty box, run on the cases until one catches it."""
     target = found.problem
     try:
         loaded = mutant_program(target, bug) if isinstance(bug, Mutant) else programs.load(target.directory / bug.path)
@@ -234,17 +264,14 @@ def run_bug(found: Subject, bug: Bug | Mutant, cases: Sequence[Named]) -> BugRun
         return BugRun("", "the mutant does not build" if isinstance(bug, Mutant) else f"the bug does not build: {err}")
     limits = run_limits(target, languages.load().languages[built.language])
     launch = Launch(built.argv, built.language)
-    with box() as where:
-        _fill(where, built)
-        keep = {entry.name for entry in where.iterdir()}
-        with sandbox.cases(where, wanted=not found.kind.own_sandboxes) as session:
-            runner = forked(session, built)
-            for name, given, answer in cases:
-                _empty(where, keep)
-                case = (given, answer)
-                verdict = found.kind.judge_case(CaseJob(target, launch, where, case, limits, runner)).decided.verdict
-                if verdict not in (Verdict.AC, Verdict.IE):
-                    return BugRun(name)
+    _fill(where, built)
+    keep = {entry.name for entry in where.iterdir()}
+    runner = forked(session, built)
+    for name, given, answer in cases:
+        _empty(where, keep)
+        verdict = found.kind.judge_case(CaseJob(target, launch, where, (given, answer), limits, runner)).decided.verdict
+        if verdict not in (Verdict.AC, Verdict.IE):
+            return BugRun(name)
     return BugRun("")
 
 
@@ -284,6 +311,9 @@ def judge_tests(
             if not valid:
                 return checked, tuple(BugRun("") for _ in bugs)
             named = tuple((name, folder / f"{name}.in", folder / f"{name}.ans") for name in valid)
-            return checked, tuple(pool([(run_bug, (found, bug, named)) for bug in bugs]))
+            # A share of the bugs to each worker, each share in one session (run_bugs).
+            count = max(1, min(jobs, len(bugs)))
+            done = pool([(run_bugs, (found, tuple(bugs[first::count]), named)) for first in range(count)])
+            return checked, tuple(done[index % count][index // count] for index in range(len(bugs)))
     finally:
         lifecycle.remove_dir(folder)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 
+from judge.author import making
+from judge.kinds import table as kinds
 from judge.kinds.tests import matrix
+from judge.kinds.tests.suite import StudentTest
 from judge.run import programs, sandbox
 from judge.run.programs import Built
 from judge.run.sandbox import RunResult, session
 from tests import needs
+from tests.kinds.tests import problems
 
 VALIDATOR = Built("validators/validate.py", Path("/nowhere"), ("python3", "main.py"), "python3", True, 0)
 TRACEBACK = (
@@ -63,3 +67,32 @@ def test_a_python_programs_runs_are_forks_of_one_zygote(tmp_path: Path, monkeypa
     assert [r.stdout for r in found] == [b"3\n", b"12\n", b"-7\n"], found
     if zygotes:
         assert len(channels) == 3 and len(set(channels)) == 1 and channels[0], channels
+
+
+@needs.mark("isolation", "python3")
+def test_the_bugs_share_a_session_and_each_is_still_judged_on_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One worker (in this process): its bugs in one session, not one each (issue 60, item 5).
+    problems.make(tmp_path)
+    target = kinds.load_problem(tmp_path / "sums")
+    making.write(target, making.generate(target, jobs=2))
+    opened: list[Path] = []
+    cases = sandbox.cases
+
+    def spy(where: Path, *args: Any, **kwargs: Any) -> Any:
+        opened.append(where)
+        return cases(where, *args, **kwargs)
+
+    monkeypatch.setattr(sandbox, "cases", spy)
+    spec = kinds.load_problem(tmp_path / "sums-tests").spec.tests
+    assert spec is not None
+    bugs = matrix.bugs_of(target.directory, spec)
+    tests = [StudentTest("neg", b"3\n-5 -1 -8\n", None), StudentTest("one", b"1\n1\n", None)]
+    tests += [StudentTest("five", b"5\n1 2 3 4 5\n", None)]
+    checked, runs = matrix.judge_tests(bugs, target, kinds.of(target), tests, jobs=1)
+    assert [c.why for c in checked] == ["", "", ""]
+    caught = {PurePosixPath(bug.path).stem: run.caught_by for bug, run in zip(bugs, runs, strict=True)}
+    # Each bug caught by its own test: a crash, a loop, a wrong answer (none leaks into the next).
+    assert caught == {"crash_on_one": "one", "forever_on_five": "five", "empty_part": "neg", "first_only": "neg"}
+    assert len(opened) == len(target.spec.validators) + 2  # the validators', the reference's, the bugs' one
