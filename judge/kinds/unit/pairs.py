@@ -171,7 +171,9 @@ def _junit_tests_program(tests: Path, digest: str, made: kit.Kit, memory_mib: in
     """The tests' side of a JUnit problem in mode apart, once per problem version (`digest`):
     the teacher's files, and a folder student/ that each run fills with the student's sources
     (the tests' JVM reads their signatures there, and runs none of them)."""
-    folder = Path(cache_dir()) / "unit-junit-tests" / hashlib.sha256(f"{tests}\0{digest}".encode()).hexdigest()[:24]
+    # Named by content, not path: a tests problem's student's folder is a fresh temporary one
+    # each judging, and the same classes judged again take the same folder.
+    folder = Path(cache_dir()) / "unit-junit-tests" / f"{digest[:12]}-{_box_digest(tests)[:24]}"
     if not (folder / JUNIT_STUDENT_FOLDER).is_dir():
         folder.parent.mkdir(parents=True, exist_ok=True)
         work = lifecycle.make_temp_dir("unit-junit-tests", where=folder.parent)

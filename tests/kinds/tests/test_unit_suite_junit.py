@@ -67,9 +67,45 @@ class MineTest {
     }
 }
 """
+# A walk of the file system outside the system's folders (a Java method of the classes below).
+WALKER = """    /** The files outside the system's folders whose bytes `wanted` takes. */
+    static List<Path> reading(java.util.function.Predicate<byte[]> wanted) throws Exception {
+        List<Path> found = new ArrayList<>();
+        Files.walkFileTree(Paths.get("/"), new SimpleFileVisitor<Path>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                // The system's folders hold nothing of a problem's: the rest is walked whole.
+                boolean skip = false;
+                for (String system : new String[] {"/proc", "/sys", "/dev", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc"}) {
+                    skip |= dir.startsWith(system);
+                }
+                return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                try {
+                    if (attrs.isRegularFile() && attrs.size() < (1 << 20) && wanted.test(Files.readAllBytes(file))) {
+                        found.add(file);
+                    }
+                } catch (Exception e) {
+                    // unreadable: on
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, java.io.IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return found;
+    }
+"""
 # Each test passes only if it reads the reference's (or a bug's) source or class bytes; the
 # last one expects what the wrong_answer bug (a queue) gives.
-HOSTILE = """import static org.junit.jupiter.api.Assertions.assertEquals;
+HOSTILE = (
+    """import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,40 +136,14 @@ class StackTest {
 
     @Test
     void theFileSystem() throws Exception {
-        List<Path> found = new ArrayList<>();
-        Files.walkFileTree(Paths.get("/"), new SimpleFileVisitor<Path>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                // The system's folders hold nothing of a problem's: the rest is walked whole.
-                boolean skip = false;
-                for (String system : new String[] {"/proc", "/sys", "/dev", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc"}) {
-                    skip |= dir.startsWith(system);
-                }
-                return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                try {
-                    if (attrs.isRegularFile() && attrs.size() < (1 << 20) && reference(Files.readAllBytes(file))) {
-                        found.add(file);
-                    }
-                } catch (Exception e) {
-                    // unreadable: on
-                }
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, java.io.IOException e) {
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        if (found.isEmpty()) {
+        if (reading(StackTest::reference).isEmpty()) {
             throw new AssertionError("found nothing of the reference's");
         }
     }
 
+"""
+    + WALKER
+    + """
     @Test
     void theResourceOfItsClass() throws Exception {
         try (InputStream in = Stack.class.getResourceAsStream("Stack.class")) {
@@ -188,16 +198,20 @@ class StackTest {
     }
 }
 """
+)
 
 # Valid (it passes on the reference), and it fails on a bug only if that bug's source is in its
 # reach: it must catch none.
-SPY = """import java.nio.charset.StandardCharsets;
+SPY = (
+    """import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -205,43 +219,24 @@ import org.junit.jupiter.api.Test;
 class SpyTest {
     static final String[] BUGS = {String.join("", "a queue, ", "not a stack"), String.join("", "the list is ", "never made")};
 
+    static boolean bug(byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.ISO_8859_1);
+        return text.contains(BUGS[0]) || text.contains(BUGS[1]);
+    }
+
     @Test
     void readsTheBugsFiles() throws Exception {
-        Files.walkFileTree(Paths.get("/"), new SimpleFileVisitor<Path>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                boolean skip = false;
-                for (String system : new String[] {"/proc", "/sys", "/dev", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc"}) {
-                    skip |= dir.startsWith(system);
-                }
-                return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                try {
-                    if (attrs.isRegularFile() && attrs.size() < (1 << 20)) {
-                        String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-                        for (String bug : BUGS) {
-                            if (text.contains(bug)) {
-                                throw new AssertionError("read a bug's source");
-                            }
-                        }
-                    }
-                } catch (java.io.IOException e) {
-                    // unreadable: on
-                }
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, java.io.IOException e) {
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        if (!reading(SpyTest::bug).isEmpty()) {
+            throw new AssertionError("read a bug's source");
+        }
     }
+
+"""
+    + WALKER
+    + """
 }
 """
+)
 
 
 @pytest.fixture(scope="module")

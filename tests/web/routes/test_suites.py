@@ -23,6 +23,7 @@ from judge.web.worker import judge_claim
 from tests import needs
 from tests.kinds.tests import problems
 from tests.kinds.tests import test_unit_suite as unit
+from tests.kinds.tests import test_unit_suite_junit as junit
 from tests.test_cli import judge as judge_cli
 from tests.web.test_app import zipped
 
@@ -47,20 +48,6 @@ assignments:
     max_submissions: 1
 """
 THOROUGH = "== 01.in\n3\n-5 -1 -8\n\n== 02.in\n1\n7\n== 02.ans\n7\n"
-JUNIT_THOROUGH = """import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import org.junit.jupiter.api.Test;
-
-class MineTest {
-    @Test
-    void popGivesTheLastPushed() {
-        Stack s = new Stack();
-        s.push(1);
-        s.push(2);
-        assertEquals(2, s.pop());
-    }
-}
-"""
 
 
 @pytest.fixture(scope="module")
@@ -270,6 +257,15 @@ def test_a_typed_pytest_file_is_judged_by_the_bugs_it_catches(unit_web: Web) -> 
     assert "caught by test_mine-test_pop_gives_the_last_pushed" in page and "fails on the reference (WA)" in page
 
 
+def refuses(web: Web, problem: str, refused: list[tuple[str, tuple[str, bytes] | None, str]]) -> None:
+    """Each (text, upload) refused at the door in one line holding its words; nothing queued."""
+    for text, upload, words in refused:
+        got, body = web.send(problem, text, upload)
+        assert got == 400 and words in body, (upload[0] if upload else text, got, body[-400:])
+        assert "Traceback" not in body and "\n" not in body[body.find('role="alert">') :].split("</p>")[0]
+    assert web.store.of_student("ada") == []
+
+
 def test_a_unit_problems_door_refuses_other_files_in_one_line(unit_web: Web) -> None:
     refused = [
         ("", ("mine.py", b"def test_x():\n    pass\n"), "mine.py: not a pytest file of tests"),
@@ -279,11 +275,7 @@ def test_a_unit_problems_door_refuses_other_files_in_one_line(unit_web: Web) -> 
         ("import stack\n", None, "line 1: a file starts with a line `== test_NAME.py`"),
         ("== test_a.py\nx = 1\n== test_a.py\n", None, "line 3: test_a.py is there twice"),
     ]
-    for text, upload, words in refused:
-        got, body = unit_web.send("stack-tests", text, upload)
-        assert got == 400 and words in body, (upload[0] if upload else text, got, body[-400:])
-        assert "Traceback" not in body and "\n" not in body[body.find('role="alert">') :].split("</p>")[0]
-    assert unit_web.store.of_student("ada") == []
+    refuses(unit_web, "stack-tests", refused)
 
 
 @needs.mark("isolation", "pytest")
@@ -325,12 +317,8 @@ def test_a_junit_problems_page_takes_test_classes_and_its_door_refuses_other_fil
         ("== MineTest.java\nclass MineTest {}\n", None, "no tests (@Test methods"),
         ("class MineTest {}\n", None, "line 1: a file starts with a line `== NAMETest.java`"),
     ]
-    for text, upload, words in refused:
-        got, body = web.send("jstack-tests", text, upload)
-        assert got == 400 and words in body, (upload[0] if upload else text, got, body[-400:])
-        assert "Traceback" not in body and "\n" not in body[body.find('role="alert">') :].split("</p>")[0]
-    assert web.store.of_student("ada") == []
-    status, where = web.send("jstack-tests", "== MineTest.java\n" + JUNIT_THOROUGH)
+    refuses(web, "jstack-tests", refused)
+    status, where = web.send("jstack-tests", "== MineTest.java\n" + junit.THOROUGH)
     assert status == 303, where
     (row,) = web.store.of_student("ada")
     assert (row.language, row.filename) == ("tests", "MineTest.java")
@@ -339,12 +327,10 @@ def test_a_junit_problems_page_takes_test_classes_and_its_door_refuses_other_fil
 @needs.mark("isolation", "junit")
 @pytest.mark.slow  # JVMs end to end: make test-slow
 def test_an_uploaded_junit_class_is_judged_and_a_hostile_one_earns_nothing(junit_root: Path, tmp_path: Path) -> None:
-    from tests.kinds.tests import test_unit_suite_junit as junit
-
     web = Web(junit_root, tmp_path / "data")
     for made in ("jstack", "jstack-tests"):
         assert judge_cli("--problems", str(junit_root), "gen", made).returncode == 0
-    status, where = web.send("jstack-tests", "== MineTest.java\n" + JUNIT_THOROUGH)
+    status, where = web.send("jstack-tests", "== MineTest.java\n" + junit.THOROUGH)
     assert status == 303, where
     record = web.judge_next()
     assert record.score == record.max_score > 0, record
