@@ -213,7 +213,16 @@ public final class JudgeStudent implements JudgeWire.Side {
         try {
             // Guarded, a name is resolved without running a class's initializer (a JDK class's
             // is no business of a request): it is a parameter type, else refused where used.
-            return Class.forName(name, !guarded, loader);
+            Class<?> found = Class.forName(name, !guarded, loader);
+            Class<?> component = found;
+            while (component.isArray()) {
+                component = component.getComponentType();
+            }
+            if (guarded && component.getClassLoader() == loader && !teachers(component)) {
+                // A class of the teacher's outside the API answers as one that is not there.
+                throw new ClassNotFoundException(name);
+            }
+            return found;
         } catch (ClassNotFoundException e) {
             throw new IOException("no class " + name);
         }
