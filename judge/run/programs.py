@@ -159,6 +159,7 @@ class Task:
     limits: sandbox.RunLimits
     files: tuple[tuple[str, Path], ...] = ()  # copied into the box first: (name there, source)
     keep: str = ""  # a folder of the box (name) whose files are returned with the result
+    keep_bytes: int = KEPT_BYTES  # of each of them, at most (what is beyond is not read)
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,7 @@ def run_keeping(
             for item in sorted((box / task.keep).iterdir()):
                 if item.is_file() and not item.is_symlink():
                     with open(item, "rb") as stream:
-                        kept.append((item.name, stream.read(KEPT_BYTES)))
+                        kept.append((item.name, stream.read(task.keep_bytes)))
         return Outcome(result, tuple(kept))
     finally:
         lifecycle.remove_dir(work)

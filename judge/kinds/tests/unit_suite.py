@@ -11,6 +11,7 @@ never the classes' sources. docs/tests.md."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
 from dataclasses import dataclass, replace
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 FOLDER = "tests"
 JUNIT = "junit5"
 JAVA_CLASS = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,99}\.java")
+IE = CaseVerdict(Verdict.IE, "the test did not run")
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,7 @@ def verdicts(
     ids: tuple[str, ...],
     stand_ins: tuple[tuple[str, Path], ...] = (),
     guarded: bool = True,
+    offered: tuple[str, ...] = (),
 ) -> dict[str, CaseVerdict]:
     """The student's tests `ids` against one of the problem's modules (`path`: its reference or
     a bug), in its own box behind the bridge's guarded side: each test's verdict. `stand_ins`:
@@ -175,19 +178,64 @@ def verdicts(
     limits = run_limits(problem, languages.load().languages[built.language])
     launch = Launch(built.argv, built.language)
     # The build's folder is the module's box: run_pairs copies it fresh for each pair.
-    results = pairs.run_pairs(problem, launch, built.directory, list(ids), limits, guarded=guarded, stand_ins=stand_ins)
-    return {test: result.decided for test, result in results.items()}
+    by_file: dict[str, list[str]] = {}
+    for test in ids:
+        by_file.setdefault(test.split("::", 1)[0], []).append(test)
+    decided: dict[str, CaseVerdict] = {}
+    for file in by_file.values():  # a process (pair) per file: what one file does to its own reaches no other's
+        results = pairs.run_pairs(
+            problem, launch, built.directory, file, limits, guarded=guarded, stand_ins=stand_ins, offered=offered
+        )
+        decided.update((test, result.decided) for test, result in results.items())
+    return decided
 
 
-def invalid(decided: CaseVerdict | None) -> str:
-    """Why a test is invalid by its verdict on the reference ("" if it passed there). The bridge
-    calls the module "the student's code", which here is the reference."""
-    if decided is None:
+def invalid(decided: CaseVerdict | None, again: CaseVerdict | None = None) -> str:
+    """Why a test is invalid by its verdicts on the reference, run twice ("" if it passed
+    both). The bridge calls the module "the student's code", which here is the reference."""
+    if decided is None or again is None:
         return "it did not run on the reference"
+    if (decided.verdict is Verdict.AC) != (again.verdict is Verdict.AC):
+        return "flaky: passed and failed on the reference"
     if decided.verdict is Verdict.AC:
         return ""
     message = decided.message.replace("the student's code", "the reference").replace("the student's", "the")
     return f"it fails on the reference ({decided.verdict.value}): {message}"[:600]
+
+
+def public_names(source: bytes) -> frozenset[str]:
+    """The public names a Python module's source defines at its top (functions, classes,
+    assigned names), read, never run."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return frozenset()
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found.update(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset(name for name in found if not name.startswith("_"))
+
+
+def offered(target: Problem) -> tuple[str, ...]:
+    """Each module under test with the names its reference defines (NAME=a,b): what the guarded
+    side offers on the reference and on every bug alike, so no bug is told apart by a name of
+    its own (one it lacks is missing where it is used)."""
+    unit = target.spec.unit
+    assert unit is not None
+    try:
+        reference = programs.load(target.directory / target.spec.reference)
+    except ProgramError as err:
+        raise JudgeError(f"{target.spec_path}: {err}") from None
+    files = dict(reference.files)
+    found = []
+    for module in pairs.modules_of(unit):
+        source = next(iter(files.values())) if reference.single else files.get(f"{module}.py", b"")
+        found.append(f"{module}={','.join(sorted(public_names(source)))}")
+    return tuple(found)
 
 
 def junit_stand_ins(problem: Problem, kind: Kind, where: Path) -> tuple[tuple[str, Path], ...]:
@@ -209,21 +257,25 @@ def run_bug(
     tests: UnitSuite,
     valid: tuple[str, ...],
     stand_ins: tuple[tuple[str, Path], ...] = (),
+    names: tuple[str, ...] = (),
 ) -> BugRun:
-    """The valid tests on a bug: caught by the first that does not pass (an IE catches nothing)."""
-    decided = verdicts(problem, kind, bug if isinstance(bug, Mutant) else bug.path, valid, stand_ins)
+    """Every test on a bug, the very runs the reference had (the same tests, order and
+    processes, so no test that passed only by what an invalid one left behind counts), twice:
+    caught by the first valid test that failed it in both runs (an IE catches nothing)."""
+    path = bug if isinstance(bug, Mutant) else bug.path
     named = dict(zip(tests.ids, tests.names, strict=True))
-    for test in valid:
-        verdict = decided[test].verdict if test in decided else Verdict.IE
-        if verdict not in (Verdict.AC, Verdict.IE):
-            return BugRun(named[test])
-    return BugRun("")
+    first = verdicts(problem, kind, path, tests.ids, stand_ins, True, names)
+    failed = [test for test in valid if first.get(test, IE).verdict not in (Verdict.AC, Verdict.IE)]
+    if not failed:
+        return BugRun("")  # no second run: it could only confirm a catch
+    again = verdicts(problem, kind, path, tests.ids, stand_ins, True, names)
+    return BugRun(next((named[t] for t in failed if again.get(t, IE).verdict not in (Verdict.AC, Verdict.IE)), ""))
 
 
 def judge_suite(
     spec: Suite, bugs: tuple[AnyBug, ...], target: Problem, kind: Kind, given: Path | tuple[str, bytes], jobs: int = 2
 ) -> tuple[tuple[Checked, ...], tuple[BugRun, ...]]:
-    """The student's test files against the reference, then the valid tests against each bug."""
+    """The student's test files against the reference, twice, then against each bug, twice."""
     unit = target.spec.unit
     assert unit is not None
     work = lifecycle.make_temp_dir("unit-suite")
@@ -234,15 +286,19 @@ def judge_suite(
         problem = _under_tests(target, work / f"{FOLDER}-{digest}")
         stand_ins = junit_stand_ins(problem, kind, work / "standins") if unit.framework == JUNIT else ()
         with matrix.worker_pool(jobs) as pool:
-            on_reference = pool([(verdicts, (problem, kind, target.spec.reference, tests.ids, stand_ins))])[0]
+            names = offered(target) if unit.framework != JUNIT else ()
+            run = (problem, kind, target.spec.reference, tests.ids, stand_ins, True, names)
+            on_reference = pool([(verdicts, run)] * 2)
             checked = tuple(
-                Checked(name, invalid(on_reference.get(test)))
+                Checked(name, invalid(*(run.get(test) for run in on_reference)))
                 for test, name in zip(tests.ids, tests.names, strict=True)
             )
             valid = tuple(test for test, c in zip(tests.ids, checked, strict=True) if not c.why)
             if not valid:
                 return checked, tuple(BugRun("") for _ in bugs)
-            return checked, tuple(pool([(run_bug, (problem, kind, bug, tests, valid, stand_ins)) for bug in bugs]))
+            return checked, tuple(
+                pool([(run_bug, (problem, kind, bug, tests, valid, stand_ins, names)) for bug in bugs])
+            )
     finally:
         lifecycle.remove_dir(work)
 

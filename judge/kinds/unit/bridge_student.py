@@ -97,14 +97,22 @@ class Guard:
     """What the other side may reach of the teacher's modules: their own public names, and as
     handles only their own functions, classes, objects, bound methods and plain iterators."""
 
-    def __init__(self, modules: frozenset[str]) -> None:
+    def __init__(self, modules: frozenset[str], offered: dict[str, frozenset[str]] | None = None) -> None:
         self.modules = modules
         self.own: dict[str, frozenset[str]] = {}
+        # Each module's names as the reference defines them (kind tests): the same list for
+        # every bug, so a bug's own extra name does not tell it apart; one it lacks is missing.
+        self.offered = offered or {}
 
     def load(self, name: str) -> types.ModuleType:
         module = importlib.import_module(name)
-        self.own.setdefault(name, own_names(module))
+        own = own_names(module)
+        self.own.setdefault(name, own & self.offered[name] if name in self.offered else own)
         return module
+
+    def listed(self, name: str) -> list[str]:
+        """What `from module import *` takes: the reference's names, else the module's own."""
+        return sorted(self.offered.get(name, self.own.get(name, ())))
 
     def allowed(self, value: Any) -> bool:
         if isinstance(value, types.ModuleType):
@@ -279,7 +287,7 @@ def perform(request: dict[str, Any], objects: Objects, modules: frozenset[str]) 
         return None
     if op == "names":  # what `from module import *` takes
         if guard is not None:
-            return sorted(guard.own.get(getattr(target, "__name__", ""), ()))
+            return guard.listed(getattr(target, "__name__", ""))
         return list(getattr(target, "__all__", [n for n in dir(target) if not n.startswith("_")]))
     if op == "delattr":
         delattr(target, request["name"])
@@ -298,8 +306,14 @@ def perform(request: dict[str, Any], objects: Objects, modules: frozenset[str]) 
     return result
 
 
-def serve(requests: Any, reply_fd: int, modules: frozenset[str], guarded: bool = False) -> None:
-    objects = Objects(Guard(modules) if guarded else None)
+def serve(
+    requests: Any,
+    reply_fd: int,
+    modules: frozenset[str],
+    guarded: bool = False,
+    offered: dict[str, frozenset[str]] | None = None,
+) -> None:
+    objects = Objects(Guard(modules, offered) if guarded else None)
     real_stdout = sys.stdout
     for line in requests:
         try:
@@ -336,7 +350,10 @@ def main() -> None:
     os.dup2(2, 1)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     guarded = sys.argv[1:2] == [GUARDED]
-    serve(requests, reply_fd, frozenset(sys.argv[2:] if guarded else sys.argv[1:]), guarded)
+    # A module given as NAME=a,b (guarded): the names of it the other side may reach.
+    given = [arg.partition("=") for arg in (sys.argv[2:] if guarded else sys.argv[1:])]
+    offered = {name: frozenset(filter(None, names.split(","))) for name, has, names in given if has}
+    serve(requests, reply_fd, frozenset(name for name, _, _ in given), guarded, offered)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,10 @@ from __future__ import annotations
 import builtins
 import json
 import os
+import random
 import re
 import select
+import signal
 import sys
 import time
 import types
@@ -35,6 +37,12 @@ STUDENT_MARK = "_judge_student"  # set on an exception that the student's code r
 MAX_REPLY_BYTES = 16 << 20
 MAX_DEPTH = 200
 MAX_PRINTED_CHARS = 1 << 16
+# `--deadline=CPU,WALL` before the ids (kind tests, where the tests are a student's): a test's
+# own deadline in this process, its CPU time and its wall time; a stall there ends that test
+# as TLE, not the whole run at its limit.
+DEADLINE = "--deadline="
+SEED = 0  # `random` is seeded so before each test: the same draws on the reference and each bug
+NOT_RUN = "it did not run to its end (not run, xfail, pytest.exit or KeyboardInterrupt)"
 
 
 class StudentGone(Exception):
@@ -551,6 +559,13 @@ class RemoteClass(type):
 IMPORT_FAILED: dict[str, str] = {}
 
 
+def _missing(said: str) -> Any:
+    def missing(*_args: Any, **_kwargs: Any) -> Any:
+        raise AttributeError(said)
+
+    return missing
+
+
 class StandIn(types.ModuleType):
     """The student's module as the tests import it."""
 
@@ -567,7 +582,15 @@ class StandIn(types.ModuleType):
         (`len`, `range`) or a module's: a star import adds the student's names and never
         replaces the test's own."""
         taken = set(importer) | set(dir(builtins)) | {m.split(".", 1)[0] for m in sys.modules}
-        return [n for n in self.__dict__["_offered"] if n not in taken]
+        wanted = [n for n in self.__dict__["_offered"] if n not in taken]
+        for name in wanted:
+            try:
+                getattr(self, name)
+            except AttributeError as err:
+                # A name offered that the module lacks (a bug without the reference's function):
+                # it fails where it is used, as a missing attribute, not the whole file's import.
+                self.__dict__[name] = _missing(str(err))
+        return wanted
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name.startswith("__") or name in ("_handle", "_offered"):
@@ -644,17 +667,26 @@ def _phase(call: Any) -> dict[str, Any]:
 PARAMETERS = re.compile(r"\[.*\]$")  # test_x[1-a]: one run of the parametrized test_x
 
 
+def _unfinished() -> tuple[type[BaseException], ...]:
+    """What ends a test's call before its end: a skip, an xfail, pytest.exit, an interrupt."""
+    import pytest
+
+    return (KeyboardInterrupt, pytest.exit.Exception, pytest.skip.Exception, pytest.xfail.Exception)
+
+
 class Recorder:
     """A pytest plugin writing each listed test's record as it ends. A parametrized test is one
     listed test: its runs (test_x[1], test_x[2]) are gathered into one record, which fails with
     the first of them that fails, and whose time is all of theirs; an xfail is counted as pytest
     counts it."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, deadline: tuple[float, float] = (0.0, 0.0)) -> None:
         self.out = open(path, "a", encoding="utf-8")
         self.open: str | None = None  # the listed test whose runs are being gathered
         self.phases: list[dict[str, Any]] = []
         self.run_phases: list[dict[str, Any]] = []
+        self.deadline = deadline
+        self.unfinished = 0  # runs of the listed test whose call did not run to its end
         self.cpu = 0.0
         self.printed: list[str] = []
         self.started = time.monotonic()
@@ -673,13 +705,34 @@ class Recorder:
             self.write({"start": listed})
             self.open, self.phases, self.cpu, self.printed = listed, [], 0.0, []
             self.started = time.monotonic()
+            self.unfinished = 0
+            random.seed(SEED)
             CHANNEL.begin()
         else:
             CHANNEL.begin(fresh=False)  # a further run: the test's time goes on
         CHANNEL.in_test = True
         self.run_phases = []
+        self.unfinished += 1
+        if self.deadline[0] > 0:
+            signal.signal(signal.SIGPROF, self.overdue)
+            signal.signal(signal.SIGALRM, self.overdue)
+            signal.setitimer(signal.ITIMER_PROF, self.deadline[0])
+            signal.setitimer(signal.ITIMER_REAL, self.deadline[1])
+
+    def overdue(self, signum: int, _frame: Any) -> None:
+        """The test's own deadline passed (a loop of its own): TLE, and a new pair for the rest."""
+        cpu = signum == signal.SIGPROF
+        said = f"the test ran past its own deadline ({self.deadline[0 if cpu else 1]:g} s of {'CPU' if cpu else 'wall'} time)"
+        self.run_phases.append({"when": "call", "kind": "stuck", "message": said})
+        self.phases.extend(self.run_phases)
+        self.unfinished = 0
+        self.flush()
+        self.out.close()
+        os._exit(43)
 
     def pytest_runtest_makereport(self, item: Any, call: Any) -> None:
+        if call.when == "call" and (call.excinfo is None or not call.excinfo.errisinstance(_unfinished())):
+            self.unfinished -= 1  # its call ran to its end: passed, or failed as a test fails
         if call.excinfo is None:
             return
         try:
@@ -700,6 +753,8 @@ class Recorder:
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         assert CHANNEL is not None
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         CHANNEL.in_test = False
         try:
             CHANNEL.used()  # to its end: what the student's process did after its last reply
@@ -721,6 +776,10 @@ class Recorder:
         """The gathered record of the listed test, once its runs are over."""
         if self.open is None:
             return
+        if self.deadline[0] > 0 and self.unfinished > 0 and not any(p["kind"] != "skipped" for p in self.phases):
+            # A student's test (kind tests) passes only by its own end: one not run, an xfail, or
+            # one stopping the run did not pass (of a teacher's, pytest's count is kept).
+            self.phases.append({"when": "call", "kind": "skipped", "message": NOT_RUN})
         record = {
             "id": self.open,
             "phases": self.phases,
@@ -745,8 +804,17 @@ class Recorder:
             )
 
 
+def same_hashes() -> None:
+    """Run again with str hashes seeded alike (PYTHONHASHSEED), so a set's order is the same
+    on the reference and each bug: no luck drawn from it."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.environ["PYTHONHASHSEED"] = "0"
+        os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
+
+
 def main() -> int:
     global CHANNEL
+    same_hashes()
     import site
 
     site.main()  # the system's packages (python3 -S leaves them out): its pytest, if the judge uses it
@@ -758,7 +826,11 @@ def main() -> int:
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(2, 1)
-    recorder = Recorder(os.path.join(feedback, RESULTS))
+    deadline = (0.0, 0.0)
+    if node_ids and node_ids[0].startswith(DEADLINE):
+        cpu_s, wall_s = node_ids.pop(0).removeprefix(DEADLINE).split(",")
+        deadline = float(cpu_s), float(wall_s)
+    recorder = Recorder(os.path.join(feedback, RESULTS), deadline)
     try:
         CHANNEL = Channel(reads, writes, limits, StudentClock(clock))
     except (OSError, ValueError) as err:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from judge.errors import SandboxFailure
 from judge.kinds.unit import kit, listing, outcome, pytest_kit
-from judge.kinds.unit.bridge_tests import RESULTS
+from judge.kinds.unit.bridge_tests import DEADLINE, RESULTS
 from judge.paths import cache_dir
 from judge.run import exchange, languages, lifecycle, programs, sandbox
 from judge.run.verdicts import CaseVerdict, PartnerEnd, Verdict
@@ -43,6 +43,8 @@ GUARDED = "--guarded"  # bridge_student.py's first argument when the module is t
 JUNIT_STUDENT_FOLDER = "student"
 JUNIT_STUDENT_SUFFIX = ".student"
 START_CPU_S = 2.0  # the student's process's own start (Python, the module's import) on top of its tests
+DEADLINE_CPU_S, DEADLINE_WALLS = 1.0, 2  # deadline_arg
+RESULTS_BYTES = 1 << 20  # the results file read of a pair: beyond, in kind tests, the tests' fault
 TESTS_CPU_S = 10.0  # the tests' process: pytest's start and the teacher's code, on top of a second a test
 
 # A stand-in module: importing it makes it the student's, over in the other sandbox.
@@ -304,10 +306,12 @@ def run_pairs(
     limits: sandbox.RunLimits,
     guarded: bool = False,
     stand_ins: tuple[tuple[str, Path], ...] = (),
+    offered: tuple[str, ...] = (),
 ) -> dict[str, UnitResult]:
     """Every test of `ids`, pair after pair until each has its verdict. `guarded`: the module is
-    the teacher's and the tests a student's (kind tests): its side answers only public names;
-    of a JUnit problem, the tests' box gets `stand_ins` (guarded_junit.py), never its sources."""
+    the teacher's and the tests a student's (kind tests): its side answers only public names
+    (of a Python module, those `offered` lists, NAME=a,b: the reference's); of a JUnit problem,
+    the tests' box gets `stand_ins` (guarded_junit.py), never its sources."""
     unit = problem.spec.unit
     assert unit is not None
     memory_kib = limits.memory_mib * 1024
@@ -316,7 +320,7 @@ def run_pairs(
     remaining = list(ids)
     while remaining:
         try:
-            student, said = _pair(problem, launch, where, remaining, limits, guarded, stand_ins)
+            student, said = _pair(problem, launch, where, remaining, limits, guarded, stand_ins, offered)
         except (SandboxFailure, programs.ProgramError) as err:
             failed = CaseVerdict(Verdict.IE, str(err))
             empty = sandbox.RunResult(None, None, 0.0, 0.0, 0, 0, None, False, b"", b"")
@@ -338,6 +342,8 @@ def run_pairs(
             # Together, the tests' process is the student's: its end before a word is theirs.
             ended = outcome.ended(student, memory_kib) if together else None
             why = said.broken or ended or CaseVerdict(Verdict.IE, "the tests' process ended before this test")
+            if guarded and why.verdict is Verdict.IE:
+                why = CaseVerdict(Verdict.RE, why.message)  # a student's tests' process: its end is theirs
             return {**done, **{i: UnitResult(why, student) for i in left}}
         remaining = left
     return done
@@ -383,6 +389,7 @@ def _pair(
     limits: sandbox.RunLimits,
     guarded: bool = False,
     stand_ins: tuple[tuple[str, Path], ...] = (),
+    offered: tuple[str, ...] = (),
 ) -> tuple[sandbox.RunResult, outcome.Collected]:
     """One pair run on `ids`: the student's run, and what the pair said of its tests."""
     unit = problem.spec.unit
@@ -416,7 +423,7 @@ def _pair(
         argv = [*start, *((GUARDED,) if guarded else ())]
     else:
         built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
-        argv = [*start, *((GUARDED,) if guarded else ()), *modules_of(unit)]
+        argv = [*start, *((GUARDED,) if guarded else ()), *(offered or modules_of(unit))]
     # Together, the student's process runs pytest (or compiles and runs JUnit) itself, and a JVM
     # compiles the student's classes before serving them: its start counts.
     cpu = START_CPU_S * (3 if together or unit.framework == "junit5" else 1) + limits.cpu_s * len(ids)
@@ -441,6 +448,8 @@ def _pair(
             tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, str(clock.folder)))
             # The tests' side of a Python pair is told where pytest is ("": the system's).
             kit_arg = () if together or unit.framework == "junit5" else (kit_folder,)
+            if guarded and unit.framework != "junit5":
+                kit_arg = (*kit_arg, deadline_arg(limits))  # the tests are a student's: their own deadline
             if guarded and unit.framework == "junit5":
                 kit_arg = (GUARDED,)  # JudgeTests compiles the tests against the stand-ins given
             # Each bridge is told a test's CPU time and wall limit: the rule is the sandbox's alone.
@@ -452,6 +461,7 @@ def _pair(
                 None,
                 tests_limits,
                 keep=exchange.FEEDBACK,
+                keep_bytes=RESULTS_BYTES,
                 files=_tests_files(built, where, guarded, stand_ins),
             )
             done = exchange.interact(argv, box, student_limits, task, clock, called="the tests")
@@ -460,12 +470,22 @@ def _pair(
     lines = _lines(done.kept)
     if together:
         said = outcome.collected(lines, ids)
+    elif guarded and (why := forged(lines, ids, len(dict(done.kept).get(RESULTS, b"")))):
+        # The tests' process is wholly a student's: what it wrote there is theirs, and fails them.
+        failed = CaseVerdict(Verdict.RE, f"the tests wrote on the judge's results channel: {why}")
+        return done.submission, outcome.Collected((), tuple((test, failed) for test in ids), None, None)
     else:
         said = _apart(lines, done.partner)
     if said.broken is None and not said.records and not said.failed and done.partner.exit_code not in (42, 43):
         why = done.partner.message or f"exit code {done.partner.exit_code}"
         said = replace(said, broken=CaseVerdict(Verdict.IE, f"the tests' process failed: {why}"))
     return done.submission, said
+
+
+def deadline_arg(limits: sandbox.RunLimits) -> str:
+    """A student's test's own deadline in the tests' process (kind tests): a CPU second more than
+    a test's CPU time, and twice its wall limit, so a loop there ends that test (as TLE) soon."""
+    return f"{DEADLINE}{limits.cpu_s + DEADLINE_CPU_S:g},{DEADLINE_WALLS * sandbox.wall_for(limits.cpu_s):g}"
 
 
 def _other_test_files(problem: Problem, ids: list[str]) -> frozenset[str]:
@@ -500,6 +520,28 @@ def _fresh_box(where: Path, leave_out: frozenset[str]) -> Path:
         lifecycle.remove_dir(box)
         raise
     return box
+
+
+def forged(lines: list[object], ids: list[str], size: int) -> str:
+    """Why the results of a pair are not the runner's own (kind tests, where the tests' process
+    is a student's and may write there), "" if they read as it writes them: each test of `ids`
+    started once, then its one record, a collect error only before any start."""
+    if size >= RESULTS_BYTES:
+        return f"over {RESULTS_BYTES >> 20} MiB"
+    wanted, seen, open_ = set(ids), set[object](), None
+    for raw in lines:
+        if not isinstance(raw, dict):
+            return "a line that is not a record"
+        if "collect_error" in raw and not seen and len(raw) == 3:
+            continue
+        if set(raw) == {"start"} and open_ is None and raw["start"] in wanted - seen:
+            seen.add(open_ := raw["start"])
+            continue
+        if open_ is not None and raw.get("id") == open_ and outcome.record_of(raw) is not None:
+            open_ = None
+            continue
+        return f"a line out of place ({json.dumps(raw)[:80]})"
+    return ""
 
 
 def _apart(lines: list[object], tests: PartnerEnd) -> outcome.Collected:
