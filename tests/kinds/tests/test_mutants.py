@@ -17,6 +17,8 @@ from judge.kinds.tests import mutants
 from judge.problem.spec import Suite
 from tests import needs
 from tests.kinds.tests import problems
+from tests.kinds.tests.test_unit_suite import THOROUGH as UNIT_THOROUGH
+from tests.kinds.tests.test_unit_suite import judged as unit_judged
 
 pytestmark = needs.mark("isolation", "python3")
 
@@ -150,29 +152,18 @@ tests:
   points_per_bug: 5
   mutants: {operators: [negate, constant]}
 """
-THOROUGH = """import pytest
-
-import stack
-
-
-def test_pop_gives_the_last_pushed():
-    s = stack.Stack()
-    s.push(1)
-    s.push(2)
-    assert s.pop() == 2
-
+# The unit suite's thorough file (its last test invalid) and a test of peek, which it lacks.
+THOROUGH = (
+    UNIT_THOROUGH
+    + """
 
 def test_peek_shows_the_last_pushed():
     s = stack.Stack()
     s.push(1)
     s.push(2)
     assert s.peek() == 2
-
-
-def test_an_empty_pop_raises_its_error():
-    with pytest.raises(stack.EmptyStackError):
-        stack.Stack().pop()
 """
+)
 SHALLOW = """import stack
 
 
@@ -238,16 +229,6 @@ def unit_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def unit_judged(root: Path, text: str, name: str) -> results.GradeRecord:
-    problem = kinds.load_problem(root / "stack-tests")
-    folder = root / "students" / name
-    folder.mkdir(parents=True)
-    (folder / "test_mine.py").write_text(text)
-    record = judging.judge(judging.identify(problem, folder, name))
-    assert not record.error, record.error
-    return record
-
-
 def test_a_unit_problems_mutants_are_those_its_own_test_files_catch(unit_root: Path) -> None:
     problem, said = making.prepare_data(kinds.load_problem(unit_root / "stack-tests"), jobs=2)
     # peek's `[-1]` as `[-0]` is the one survivor: every teacher's test peeks at a stack of one.
@@ -285,7 +266,9 @@ def test_a_suite_reading_a_mutants_source_is_valid_and_catches_nothing(unit_root
     reference = (unit_root / "stack" / "solutions" / "accepted" / "stack.py").read_text()
     record = unit_judged(unit_root, HOSTILE.format(reference=reference), "hostile")
     validity = {c.name: c.verdict for c in record.cases if c.group == "validity"}
-    assert len(validity) == 4 and set(validity.values()) == {"AC"}, [c.message for c in record.cases]
+    assert not record.error and len(validity) == 4 and set(validity.values()) == {"AC"}, [
+        c.message for c in record.cases
+    ]
     assert [c.verdict for c in record.cases if c.group.startswith("mutant-")] == ["WA"] * 3
     assert record.score == 0.0
 
