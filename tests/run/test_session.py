@@ -4,6 +4,7 @@ nothing that an earlier case left, and a hostile program cannot break the sandbo
 from __future__ import annotations
 
 import errno
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from judge.grade import runner
 from judge.kinds.table import load_problem
 from judge.problem import testdata
 from judge.run import build, sandbox
-from judge.run.sandbox import session
+from judge.run.sandbox import session, zygote_kit
 from tests import needs
 from tests.conftest import PROBLEMS
 from tests.run.conftest import ROOTLESS, SUPPORT, VFORK_ONLY, needs_bwrap
@@ -437,13 +438,13 @@ print("trace", libc.ptrace(16, parent, 0, 0), ctypes.get_errno())  # PTRACE_ATTA
 
 
 @contextmanager
-def _zygote_session(tmp_path: Path, script: str) -> Iterator[sandbox.CaseRunner]:
-    """A session as root whose box holds `script` as main.py, the build sealed."""
+def _zygote_session(tmp_path: Path, script: str, name: str = "main.py") -> Iterator[sandbox.CaseRunner]:
+    """A session as root whose box holds `script` as main.py (or `name`), the build sealed."""
     if not SUPPORT.active or ROOTLESS:
         pytest.skip("a zygote needs a session as root" if ROOTLESS else SUPPORT.detail)
     box = tmp_path / "box"
     sandbox.prepare_box(box)
-    (box / "main.py").write_text(script)
+    (box / name).write_text(script)
     sandbox.seal_build(box)
     with sandbox.cases(box) as cases_runner:
         assert cases_runner.session is not None
@@ -592,3 +593,112 @@ def test_calls_of_a_zygote_and_cases_of_their_own_take_turns_in_one_session(tmp_
         session_ = cases_runner.session
         assert session_ is not None and not session_.broken and session_.zygote is not None
     assert [run.stdout for run in runs] == [b"[]\n"] * len(runs), runs
+
+
+# What a Node process is, as seen from inside: its ids, capabilities, filter, signals, globals,
+# modules, folder, argv, environment, stdio, limits and stdin (main.js of a JavaScript call).
+NODE_SELF = r"""
+const fs = require("fs");
+const status = Object.fromEntries(fs.readFileSync("/proc/self/status", "utf8").split("\n")
+  .filter((line) => line.includes(":\t")).map((line) => line.split(":\t").map((part) => part.trim())));
+for (const key of ["Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs",
+                   "Seccomp", "SigBlk", "SigIgn", "SigCgt"]) console.log(key, status[key]);
+console.log("globals", Object.getOwnPropertyNames(globalThis).sort().join(" "));
+console.log("cache", Object.keys(require.cache).join(" "), require.main === module, module.id, __filename);
+console.log("where", process.cwd(), JSON.stringify(process.argv), JSON.stringify(process.execArgv), process._eval);
+console.log("env", JSON.stringify(Object.entries(process.env).sort()));
+console.log("stdio", [0, 1, 2].map((fd) => fs.readlinkSync(`/proc/self/fd/${fd}`).replace(/\[\d+\]/, "")).join(" "));
+console.log("leader", fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ")[3] == process.pid);
+console.log("limits", fs.readFileSync("/proc/self/limits", "utf8"));
+console.log("stdin", fs.readFileSync(0, "utf8"));
+const others = fs.readdirSync("/proc/self/fd").filter((fd) => fd > 2).map((fd) => {
+  try { return fs.readlinkSync(`/proc/self/fd/${fd}`).replace(/\[\d+\]/, ""); } catch (error) { return "dir"; }
+});
+fs.writeSync(2, others.sort().join(" "));
+"""
+NODE = ["node", "--max-old-space-size=256", "--stack-size=65500", "main.js"]
+
+
+@needs_bwrap
+def test_a_javascript_call_forked_from_a_zygote_is_what_a_node_of_its_own_is(tmp_path: Path) -> None:
+    needs.require("javascript")
+    given = tmp_path / "call.in"
+    given.write_text("[1, 2]\n")
+    with _zygote_session(tmp_path, NODE_SELF, "main.js") as cases_runner:
+        forked = cases_runner.forking().run(NODE, limits=LIMITS, stdin=given)
+        session_ = cases_runner.session
+        assert session_ is not None and session_.zygote is not None, session_ and session_.no_zygote
+        again = cases_runner.forking().run(NODE, limits=LIMITS, stdin=given)
+        own = cases_runner.run(NODE, limits=LIMITS, stdin=given)
+    assert forked.exit_code == own.exit_code == 0, (forked, own)
+    seen = forked.stdout.decode()
+    assert "Uid 65534" in seen and "CapEff 0000000000000000" in seen and "stdin [1, 2]" in seen, seen
+    assert "where /box" in seen and "/box/main.js true . /box/main.js" in seen, seen
+    assert seen == own.stdout.decode() == again.stdout.decode()
+    # No descriptor of the zygote's (its channel, addon and script, a call's cgroup files):
+    # beyond its stdio, only what libuv made anew in the child, and the listing's own folder
+    others = set(forked.stderr.decode().split())
+    assert others <= {"anon_inode:[eventpoll]", "anon_inode:[eventfd]", "pipe:", "/dev/null", "dir"}, forked
+
+
+# A JavaScript call that looks for what an earlier call stashed, then stashes its arguments in
+# /tmp, /dev/shm, a global, a process left running, and goes for the zygote: a signal, a stop,
+# a kill, its memory and environment through /proc. One line of what it found. (Its folder is
+# the runner's to clean between cases, as for any case: not the zygote's part.)
+NODE_STASH = r"""
+const fs = require("fs");
+const { spawn } = require("child_process");
+const found = [];
+for (const path of ["/tmp/stash", "/dev/shm/stash"]) if (fs.existsSync(path)) found.push(path);
+if (globalThis.STASH !== undefined) found.push("a global");
+for (const pid of fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+  try {
+    if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("judge-stash")) found.push("a process left");
+  } catch (error) {}
+}
+const tried = [];
+for (const path of ["/tmp/stash", "/dev/shm/stash"]) {
+  try { fs.writeFileSync(path, "[1, 2]"); } catch (error) { tried.push(path + " " + error.code); }
+}
+globalThis.STASH = [1, 2];
+spawn("/bin/sh", ["-c", "exec sleep 60", "judge-stash"], { detached: true, stdio: "ignore" }).unref();
+const parent = process.ppid;
+for (const signal of ["SIGUSR2", "SIGSTOP", "SIGKILL"]) {
+  try { process.kill(parent, signal); tried.push(signal + " done"); } catch (error) { tried.push(signal + " " + error.code); }
+}
+for (const what of ["mem", "environ"]) {
+  try { fs.openSync(`/proc/${parent}/${what}`, "r+"); tried.push(what + " done"); } catch (error) { tried.push(what + " " + error.code); }
+}
+console.log(JSON.stringify({ found, tried }));
+process.exit(0);
+"""
+
+
+@needs_bwrap
+def test_a_javascript_call_finds_nothing_an_earlier_call_stashed_nor_reaches_its_zygote(tmp_path: Path) -> None:
+    needs.require("javascript")
+    with _zygote_session(tmp_path, NODE_STASH, "main.js") as cases_runner:
+        forking = cases_runner.forking()
+        first = forking.run(NODE, limits=LIMITS)
+        session_ = cases_runner.session
+        assert session_ is not None and session_.zygote is not None, session_ and session_.no_zygote
+        kept = session_.zygote[1]
+        runs = [first, *(forking.run(NODE, limits=LIMITS) for _ in range(2))]
+        assert session_.zygote is not None and session_.zygote[1] is kept  # the same zygote, alive
+    refused = ["SIGUSR2 EPERM", "SIGSTOP EPERM", "SIGKILL EPERM", "mem EACCES", "environ EACCES"]
+    for run in runs:
+        assert run.exit_code == 0, run
+        assert json.loads(run.stdout) == {"found": [], "tried": refused}, run
+
+
+@needs_bwrap
+def test_without_the_node_zygote_each_javascript_call_is_nodes_own_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    needs.require("javascript")
+    monkeypatch.setenv(zygote_kit.NODE_ENV, "0")
+    with _zygote_session(tmp_path, "console.log(6 * 7)\n", "main.js") as cases_runner:
+        runs = [cases_runner.forking().run(NODE, limits=LIMITS) for _ in range(2)]
+        session_ = cases_runner.session
+        assert session_ is not None and session_.zygote is None and "Node" in session_.no_zygote
+    assert [run.stdout for run in runs] == [b"42\n", b"42\n"], runs

@@ -67,7 +67,7 @@ FAMILIES = _by_name(
            plain=Plain(fill=starters.c_constant)),
     Family(name="javascript", harness="harness_javascript.js", typed=programs.JAVASCRIPT_TYPES,
            build=programs.javascript_files, write=starters.javascript, raises='throw new Error("not written yet");',
-           check=checks.javascript, plain=Plain(empty_list="[]", empty_dict="{{}}")),
+           check=checks.javascript, plain=Plain(empty_list="[]", empty_dict="{{}}"), forks=True),
     Family(name="go", harness="harness_go.go", typed=programs.GO_TYPES, build=programs.go_files,
            write=starters.go, raises='panic("not written yet")', check=checks.nothing,
            plain=Plain(returned="var plain {type}; return plain", made="return &{owner}{{}}")),

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from judge.errors import SandboxFailure
 from judge.run import lifecycle
-from judge.run.sandbox import filters, spawn, supervisor
+from judge.run.sandbox import filters, spawn, supervisor, zygote_kit
 from judge.run.sandbox.argv import bwrap_prefix, rlimit_list
 from judge.run.sandbox.detect import detect
 from judge.run.sandbox.inputs import sealed_copy
@@ -190,8 +190,8 @@ class Session:
         stop: Stop | None = None,
         zygote: bool = False,
     ) -> RunResult:
-        """One case. With `zygote`, argv is a Python interpreter's command ending in a script
-        (the harness): the case is a fork of a zygote that has it loaded, where one can start."""
+        """One case. With `zygote`, argv is an interpreter's command (Python's or Node's) ending
+        in a script: the case is a fork of a zygote of that interpreter, where one can start."""
         if self.broken:
             raise SandboxFailure(self.broken)
         with spawn.RUN_LOCK:
@@ -325,14 +325,19 @@ class Session:
             return self.zygote[1]
         self._drop_zygote()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        request = {
+        request: dict[str, object] = {
             "zygote": list(argv[:-1]),
             "harness": f"{BOX_MOUNT}/{argv[-1]}",
             "env": spawn.run_environment(None, BOX_MOUNT, self.layers.path),
         }
+        handed = [theirs.fileno()]
         try:
-            socket.send_fds(self.control, [json.dumps(request).encode()], [theirs.fileno()])
+            handed += _boot(argv[0], request)
+            socket.send_fds(self.control, [json.dumps(request).encode()], handed)
             theirs.close()
+            for fd in handed[1:]:
+                os.close(fd)
+            handed = handed[:1]  # closed: never again below (the number may be another's by then)
             said = _answer(self.control)
             if "zygote" not in said:
                 raise OSError(said.get("error") or "the supervisor ended")
@@ -342,6 +347,9 @@ class Session:
         except (OSError, TimeoutError, ValueError) as err:
             theirs.close()
             ours.close()
+            for fd in handed[1:]:
+                with suppress(OSError):
+                    os.close(fd)
             self.no_zygote = f"a zygote could not start: {err}"
             return None
         self.zygote = (key, ours)
@@ -401,6 +409,23 @@ def _answer(channel: socket.socket) -> dict[str, object]:
     finally:
         channel.settimeout(None)
     return said if isinstance(said, dict) else {}
+
+
+def _boot(command: str, request: dict[str, object]) -> list[int]:
+    """What a zygote of the interpreter `command` needs beyond the request's command: the
+    descriptors to hand along (none for Python, whose zygote is supervisor.py). For Node, the
+    zygote's script goes in the request and its addon as a descriptor (the sandbox shows no
+    file of the judge's); OSError where the addon cannot be had."""
+    if os.path.basename(command) not in NODES:
+        return []
+    addon = zygote_kit.node_addon()
+    if not addon:
+        raise OSError(f"no zygote for Node here (${zygote_kit.NODE_ENV}=0, or its addon would not compile)")
+    request.update(boot="node", text=zygote_kit.node_script())
+    return [os.open(addon, os.O_RDONLY | os.O_CLOEXEC)]
+
+
+NODES = ("node", "nodejs")  # the interpreters whose zygote is zygote_node.js
 
 
 def _options(parts: Sequence[str]) -> bool:

@@ -199,50 +199,80 @@ def _load_harness(path: str) -> CodeType:
         return compile(source.read(), path, "exec")
 
 
+def _zygote_boot(
+    request: dict[str, object], fds: list[int], source: str, tmp_bytes: int
+) -> tuple[list[str], list[int], int, str]:
+    """How a zygote of the request's language starts: the arguments after its interpreter's
+    command; what goes on its descriptors from 4 on (Python: a pipe that this process writes
+    the supervisor's text into; Node: the addon the judge built, zygote_node.c, and its script
+    in a memfd, run as a main script of that path, so that no `-e` adds its globals); and that
+    pipe's writing end and text (-1 and "" for none)."""
+    harness = str(request["harness"])
+    if request.get("boot") == "node":
+        if len(fds) != 2:
+            raise ValueError("a Node zygote takes one channel and its addon")
+        script = os.memfd_create("judge-zygote.js")
+        try:
+            text = str(request["text"]).encode()
+            while text:
+                text = text[os.write(script, text) :]
+        except OSError:
+            os.close(script)
+            raise
+        argv = ["--single-threaded", "--preserve-symlinks-main", "/proc/self/fd/5", "3", str(tmp_bytes), harness]
+        return argv, [fds[1], script], -1, ""
+    if len(fds) != 1:
+        raise ValueError("a zygote takes one channel")
+    text_r, text_w = os.pipe()
+    return ["-I", "-c", _BOOT, "3", str(tmp_bytes), "", "0", harness], [text_r], text_w, source
+
+
 def _start_zygote(request: dict[str, object], fds: list[int], source: str, tmp_bytes: int) -> int:
-    """Fork and exec a zygote (the case's interpreter running this file with the harness loaded),
-    root with the supervisor's capabilities, on the channel in `fds`; its pid."""
+    """Fork and exec a zygote (the case's interpreter with the harness's language's zygote
+    loaded: this file for Python, zygote_node.js for Node), root with the supervisor's
+    capabilities, on the channel in `fds`; its pid."""
     command = [str(part) for part in request["zygote"]]  # type: ignore[attr-defined]
     env = {str(k): str(v) for k, v in request["env"].items()}  # type: ignore[attr-defined]
-    if len(fds) != 1 or not command:
-        raise ValueError("a zygote takes one channel and a command")
-    text_r, text_w = os.pipe()
+    if not command:
+        raise ValueError("a zygote takes a command")
+    tail, given, text_w, written = _zygote_boot(request, fds, source, tmp_bytes)
     try:
         pid = os.fork()
     except OSError:
-        os.close(text_r)
-        os.close(text_w)
+        for fd in (*given, text_w):
+            if fd >= 0 and fd not in fds:  # the request's own are closed by the caller
+                os.close(fd)
         raise
     if pid == 0:
         try:
-            os.close(text_w)
+            if text_w >= 0:
+                os.close(text_w)
             signal.set_wakeup_fd(-1)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
             devnull = os.open(os.devnull, os.O_RDWR)
             os.dup2(devnull, 0)
             os.dup2(devnull, 1)  # 2 stays the supervisor's: the judge reads it
-            os.dup2(fds[0], 3)
-            os.dup2(text_r, 4)
-            for fd in (3, 4):
-                os.set_inheritable(fd, True)
-            os.closerange(5, 1 << 16)
+            for to, fd in enumerate([fds[0], *given], start=3):
+                os.dup2(fd, to)
+                os.set_inheritable(to, True)
+            os.closerange(4 + len(given), 1 << 16)
             os.chdir("/")  # never the box: nothing of a student's is on its path (-I)
             # No stack limit in its start, so the kernel lays out its memory leaving the stack
             # room to grow; each child then takes its case's limit, as an exec'd program has.
             hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
             resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
-            harness = str(request["harness"])
-            argv = [*command, "-I", "-c", _BOOT, "3", str(tmp_bytes), "", "0", harness]
-            os.execvpe(command[0], argv, env)
+            os.execvpe(command[0], [*command, *tail], env)
         finally:
             os._exit(127)
-    os.close(text_r)
-    os.close(fds[0])
+    for fd in {*fds, *given}:
+        os.close(fd)
+    if text_w < 0:
+        return pid
     try:  # the zygote reads it to its end as it starts (a write the pipe cannot hold waits for that)
-        written = source.encode()
-        while written:
-            written = written[os.write(text_w, written) :]
+        left = written.encode()
+        while left:
+            left = left[os.write(text_w, left) :]
     except OSError:
         pass  # it is gone: the judge hears no word from it, and says so
     finally:
