@@ -10,6 +10,9 @@ A trivial function, `add(a: int, b: int) -> int`, and 40 calls of it:
   again through the zygote and with each call an interpreter's own start (as before the
   zygote), one after the other in the same run, with the mean and the median of the 40 calls
   (the first is a session's first case, which costs the judge more in every language).
+  In JavaScript likewise each call is a fork of a Node zygote (zygote_node.js and its addon
+  loaded, never main.js); its rows judge the same submission through the zygote and with
+  each call Node's own start, beside a bare `node -e 0` outside any sandbox.
   In Java each call is a fresh JVM started from the JVM kit (the harness's jar and an archive
   of the classes a call loads, jvm_kit.py); the rows under it judge the same submission from
   the kit and with each call a JVM's plain start (as before the kit), one after the other,
@@ -22,7 +25,7 @@ A trivial function, `add(a: int, b: int) -> int`, and 40 calls of it:
 
 The function does nothing, so a call's figure is the harness's and the sandbox's overhead.
 Targets (issues 42, 62): a Python call at most 3 ms above the function's own time, a compiled
-language's at most 2 ms, a Java call 30 ms. Not a test: nothing here fails a build.
+language's at most 2 ms, a JavaScript call 8 ms, a Java call 30 ms. Not a test: nothing here fails a build.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from judge.kinds.functions import families, jvm_kit  # noqa: E402
 from judge.kinds.table import load_problem  # noqa: E402
 from judge.problem.tables import TableStore  # noqa: E402
 from judge.run import languages  # noqa: E402
+from judge.run.sandbox import zygote_kit  # noqa: E402
 
 CALLS = 40
 SPEC = """id: {id}
@@ -192,6 +196,32 @@ def _java_rows(functions: Path, name: str, text: str, root: Path) -> None:
     )
 
 
+def _javascript_rows(functions: Path, name: str, text: str, root: Path) -> None:
+    """The JavaScript calls through the Node zygote and each Node's own start (the zygote set
+    aside by $JUDGE_NODE_ZYGOTE=0), one after the other, beside a bare `node -e 0` outside any
+    sandbox and the load average: mean and median of the 40 calls."""
+    rows = []
+    for label, switch in (("zygote", "1"), ("own start", "0")):
+        os.environ[zygote_kit.NODE_ENV] = switch
+        try:
+            rows.append((label, _walls_ms(functions, "javascript", name, text, root / label.replace(" ", "-"))))
+        finally:
+            os.environ.pop(zygote_kit.NODE_ENV, None)
+    for label, (verdict, walls) in rows:
+        flags = "" if verdict == "AC" else f"  (verdict {verdict})"
+        mean, median = statistics.mean(walls), statistics.median(walls)
+        print(f"    {label:10} mean {mean:6.1f} ms, median {median:6.1f} ms{flags}")
+    bare = []
+    for _ in range(CALLS):
+        began = time.monotonic()
+        subprocess.run(["node", "-e", "0"], check=True)
+        bare.append((time.monotonic() - began) * 1000)
+    print(
+        f"    {'bare node':10} mean {statistics.mean(bare):6.1f} ms, median {statistics.median(bare):6.1f} ms"
+        f"  (node -e 0, no sandbox; load average {os.getloadavg()[0]:.1f})"
+    )
+
+
 def _bare_java_ms(work: Path) -> list[float]:
     """`java Hello` started CALLS times with the java language's run flags, outside any sandbox."""
     work.mkdir(parents=True)
@@ -243,13 +273,15 @@ def main() -> None:
             program_name, program_text = PROGRAMS[language]
             stdio_verdict, stdio = _per_case_ms(programs, language, program_name, program_text, root / "programs")
             target = "3 ms" if language == "python3" else "2 ms" if language in ("cpp", "c", "go", "rust") else "-"
-            target = "30 ms" if language == "java" else target
+            target = "30 ms" if language == "java" else "8 ms" if language == "javascript" else target
             flags = "" if verdict == stdio_verdict == "AC" else f"  (verdicts {verdict}, {stdio_verdict})"
             print(f"  {language:10} {call:6.1f} ms {stdio:6.1f} ms   {target}{flags}")
             if language in ("python3", "pypy3"):
                 _python_rows(functions, language, name, text, root / "python")
             if language == "java":
                 _java_rows(functions, name, text, root / "java")
+            if language == "javascript":
+                _javascript_rows(functions, name, text, root / "javascript")
         print(f"  pytest, one process for {CALLS} tests, no sandbox: {_pytest_per_test_ms(root):.1f} ms a test")
 
 
