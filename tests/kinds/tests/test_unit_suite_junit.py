@@ -354,3 +354,29 @@ def test_the_bugs_sources_never_enter_the_students_box(root: Path) -> None:
     record = judged(root, SPY, "spy", "SpyTest.java")
     assert validity(record) == {"spytest-spytest-readsthebugsfiles": ("AC", "valid")}
     assert record.score == 0.0 and not [c for c in record.cases if c.group != "validity" and c.verdict == "AC"]
+
+
+# Passes on the reference; its own record on the results channel would make it fail on a bug.
+FORGE = """import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+
+import org.junit.jupiter.api.Test;
+
+/** Passes on the reference; on a bug it would fail, were its own record believed. */
+class ForgeTest {
+    @Test
+    void writesItsOwnRecord() throws Exception {
+        String line = "{\\"id\\": \\"ForgeTest.java::ForgeTest::writesItsOwnRecord\\", \\"phases\\": []}\\n";
+        Files.writeString(Paths.get("feedback", "results.jsonl"), line, StandardOpenOption.APPEND);
+    }
+}
+"""
+
+
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_a_junit_class_writing_on_the_results_channel_fails_there(root: Path) -> None:
+    record = judged(root, FORGE, "forge", "ForgeTest.java")
+    verdict, why = validity(record)["forgetest-forgetest-writesitsownrecord"]
+    assert verdict == "NJ" and "the tests wrote on the judge's results channel" in why, why
+    assert record.score == 0.0
