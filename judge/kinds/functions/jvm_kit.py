@@ -21,13 +21,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from judge.errors import SandboxFailure
+from judge.kinds import jars
 from judge.kinds.functions import families, programs, types
 from judge.paths import cache_dir
 from judge.run import languages, lifecycle, sandbox, toolfolders
@@ -192,28 +192,14 @@ def _make(family: str, folder: Path) -> None:
         _run([part for part in _language(family).compile or [] if part != "{files}"] + sources, box, "compile")
         harness = [path for path in box.rglob("*.class") if not path.name.startswith(SAMPLE_PREFIX)]
         if not (folder / JAR).is_file():
-            _place_jar(work, folder, box, harness)
+            classes = ((path, path.relative_to(box).as_posix()) for path in sorted(harness))
+            jars.place(work / "kit", folder, JAR, classes, 0o444)
         for path in harness:  # the calls load the harness from the jar, and only from there
             path.unlink()
         if not (folder / ARCHIVE).is_file():
             _make_archive(family, folder, box, work)
     finally:
         lifecycle.remove_dir(work)
-
-
-def _place_jar(work: Path, folder: Path, box: Path, harness: list[Path]) -> None:
-    made = work / "kit"
-    made.mkdir()
-    with zipfile.ZipFile(made / JAR, "w") as jar:
-        for path in sorted(harness):
-            jar.write(path, path.relative_to(box).as_posix())
-    os.chmod(made / JAR, 0o444)
-    os.chmod(made, 0o755)
-    try:
-        os.rename(made, folder)
-    except OSError:
-        if not (folder / JAR).is_file():
-            raise
 
 
 def _run_argv(family: str) -> list[str]:

@@ -17,13 +17,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import zipfile
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from judge.errors import SandboxFailure
+from judge.kinds import jars
 from judge.paths import cache_dir
 from judge.run import lifecycle, sandbox, toolfolders
 from judge.run.programs import ProgramError
@@ -165,18 +165,7 @@ def _make_jar(root: Path, folder: Path) -> None:
         if not result.ok:
             said = (result.stdout + result.stderr).decode("utf-8", errors="replace").strip()
             raise ProgramError(f"the JUnit runner does not compile: {said[:300]}")
-        made = work / "kit"
-        made.mkdir()
-        with zipfile.ZipFile(made / JAR, "w") as jar:
-            for path in sorted(box.glob("*.class")):
-                jar.write(path, path.name)
-        os.chmod(made / JAR, 0o644)
-        os.chmod(made, 0o755)
-        try:
-            os.rename(made, folder)
-        except OSError:
-            if not (folder / JAR).is_file():
-                raise
+        jars.place(work / "kit", folder, JAR, ((path, path.name) for path in sorted(box.glob("*.class"))), 0o644)
     finally:
         lifecycle.remove_dir(work)
 
