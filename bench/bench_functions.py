@@ -162,16 +162,19 @@ def _own_start_ms(folder: Path, language: str, name: str, text: str, work: Path)
         families.FAMILIES["python"] = python
 
 
-def _python_rows(functions: Path, language: str, name: str, text: str, root: Path) -> None:
-    """A zygote's calls and the same calls each an interpreter's own start, one after the other:
-    mean and median of the 40 calls."""
-    for label, (verdict, walls) in (
-        ("zygote", _walls_ms(functions, language, name, text, root / "zygote")),
-        ("own start", _own_start_ms(functions, language, name, text, root / "own")),
-    ):
+def _print_rows(rows: list[tuple[str, tuple[str, list[float]]]]) -> None:
+    """Each row's label, the mean and median of its calls, and its verdict where not AC."""
+    for label, (verdict, walls) in rows:
         flags = "" if verdict == "AC" else f"  (verdict {verdict})"
         mean, median = statistics.mean(walls), statistics.median(walls)
         print(f"    {label:10} mean {mean:6.1f} ms, median {median:6.1f} ms{flags}")
+
+
+def _python_rows(functions: Path, language: str, name: str, text: str, root: Path) -> None:
+    """A zygote's calls and the same calls each an interpreter's own start, one after the other:
+    mean and median of the 40 calls."""
+    zygote = _walls_ms(functions, language, name, text, root / "zygote")
+    _print_rows([("zygote", zygote), ("own start", _own_start_ms(functions, language, name, text, root / "own"))])
 
 
 def _java_rows(functions: Path, name: str, text: str, root: Path) -> None:
@@ -185,10 +188,7 @@ def _java_rows(functions: Path, name: str, text: str, root: Path) -> None:
             rows.append((label, _walls_ms(functions, "java", name, text, root / label)))
         finally:
             os.environ.pop(jvm_kit.KIT_ENV, None)
-    for label, (verdict, walls) in rows:
-        flags = "" if verdict == "AC" else f"  (verdict {verdict})"
-        mean, median = statistics.mean(walls), statistics.median(walls)
-        print(f"    {label:10} mean {mean:6.1f} ms, median {median:6.1f} ms{flags}")
+    _print_rows(rows)
     bare = _bare_java_ms(root / "hello")
     print(
         f"    {'bare JVM':10} mean {statistics.mean(bare):6.1f} ms, median {statistics.median(bare):6.1f} ms"
@@ -207,10 +207,7 @@ def _javascript_rows(functions: Path, name: str, text: str, root: Path) -> None:
             rows.append((label, _walls_ms(functions, "javascript", name, text, root / label.replace(" ", "-"))))
         finally:
             os.environ.pop(zygote_kit.NODE_ENV, None)
-    for label, (verdict, walls) in rows:
-        flags = "" if verdict == "AC" else f"  (verdict {verdict})"
-        mean, median = statistics.mean(walls), statistics.median(walls)
-        print(f"    {label:10} mean {mean:6.1f} ms, median {median:6.1f} ms{flags}")
+    _print_rows(rows)
     bare = []
     for _ in range(CALLS):
         began = time.monotonic()

@@ -494,10 +494,16 @@ def test_no_case_inherits_a_signal_the_judge_ignores(
 @pytest.mark.parametrize("python", ["python3", "pypy3"])
 def test_a_call_forked_from_a_zygote_is_what_a_process_of_its_own_is(tmp_path: Path, python: str) -> None:
     needs.require(python)
+    _forked_as_own(tmp_path, PYTHON_SELF, [python, "-S", "main.py"])
+
+
+def _forked_as_own(tmp_path: Path, script: str, argv: list[str]) -> tuple[sandbox.RunResult, str]:
+    """`script` (named as argv's last part) run twice through a zygote and once as a process of
+    its own, all on the same stdin: the first forked run and what it printed, which the other
+    two printed too, as the case's user with no capability."""
     given = tmp_path / "call.in"
     given.write_text("[1, 2]\n")
-    with _zygote_session(tmp_path, PYTHON_SELF) as cases_runner:
-        argv = [python, "-S", "main.py"]
+    with _zygote_session(tmp_path, script, argv[-1]) as cases_runner:
         forked = cases_runner.forking().run(argv, limits=LIMITS, stdin=given)
         session_ = cases_runner.session
         assert session_ is not None and session_.zygote is not None, session_ and session_.no_zygote
@@ -507,6 +513,7 @@ def test_a_call_forked_from_a_zygote_is_what_a_process_of_its_own_is(tmp_path: P
     seen = forked.stdout.decode()
     assert "Uid 65534" in seen and "CapEff 0000000000000000" in seen and "stdin [1, 2]" in seen, seen
     assert seen == own.stdout.decode() == again.stdout.decode()
+    return forked, seen
 
 
 @needs_bwrap
@@ -622,19 +629,8 @@ NODE = ["node", "--max-old-space-size=256", "--stack-size=65500", "main.js"]
 @needs_bwrap
 def test_a_javascript_call_forked_from_a_zygote_is_what_a_node_of_its_own_is(tmp_path: Path) -> None:
     needs.require("javascript")
-    given = tmp_path / "call.in"
-    given.write_text("[1, 2]\n")
-    with _zygote_session(tmp_path, NODE_SELF, "main.js") as cases_runner:
-        forked = cases_runner.forking().run(NODE, limits=LIMITS, stdin=given)
-        session_ = cases_runner.session
-        assert session_ is not None and session_.zygote is not None, session_ and session_.no_zygote
-        again = cases_runner.forking().run(NODE, limits=LIMITS, stdin=given)
-        own = cases_runner.run(NODE, limits=LIMITS, stdin=given)
-    assert forked.exit_code == own.exit_code == 0, (forked, own)
-    seen = forked.stdout.decode()
-    assert "Uid 65534" in seen and "CapEff 0000000000000000" in seen and "stdin [1, 2]" in seen, seen
+    forked, seen = _forked_as_own(tmp_path, NODE_SELF, NODE)
     assert "where /box" in seen and "/box/main.js true . /box/main.js" in seen, seen
-    assert seen == own.stdout.decode() == again.stdout.decode()
     # No descriptor of the zygote's (its channel, addon and script, a call's cgroup files):
     # beyond its stdio, only what libuv made anew in the child, and the listing's own folder
     others = set(forked.stderr.decode().split())
