@@ -865,10 +865,55 @@ def max_sum(xs):
 """
 
 
+# The same in JavaScript, through the Node zygote: /tmp, /dev/shm, its folder, a global, a
+# process left running, and the zygote signalled, stopped and killed, its memory opened.
+STASH_JS = r"""
+const fs = require("fs");
+const { spawn } = require("child_process");
+
+function found() {
+  const seen = ["/tmp/stash", "/dev/shm/stash", "stash"].filter((path) => fs.existsSync(path));
+  if (globalThis.judgeStash !== undefined) seen.push("a global");
+  for (const pid of fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("judge-stash")) seen.push("a process left");
+    } catch (error) {}
+  }
+  return seen;
+}
+
+function stash(xs) {
+  for (const path of ["/tmp/stash", "/dev/shm/stash", "stash"]) fs.writeFileSync(path, JSON.stringify(xs));
+  globalThis.judgeStash = xs;
+  spawn("/bin/sh", ["-c", "exec sleep 60", "judge-stash"], { detached: true, stdio: "ignore" }).unref();
+  for (const signal of ["SIGSTOP", "SIGKILL"]) {
+    try { process.kill(process.ppid, signal); } catch (error) {}
+  }
+  try { fs.writeSync(fs.openSync(`/proc/${process.ppid}/mem`, "r+"), "STASH"); } catch (error) {}
+}
+
+function max_sum(xs) {
+  const seen = found();
+  stash(xs);
+  if (seen.length) return -(10 ** 9) - seen.length;
+  if (xs.length === 0) throw new RangeError("an empty list has no part");
+  let best = xs[0], here = xs[0];
+  for (const x of xs.slice(1)) {
+    here = Math.max(x, here + x);
+    best = Math.max(best, here);
+  }
+  return best;
+}
+"""
+
+
 @needs_sandbox
+@pytest.mark.parametrize("name", ["stash.py", "stash.js"])
 def test_a_call_finds_nothing_an_earlier_call_stashed(
-    problem: Problem, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    problem: Problem, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
+    if name.endswith(".js"):
+        needs.require("javascript")
     zygotes = sandbox.session_support().active and not sandbox.detect().rootless  # as root in a session
     forked: list[int] = []  # each call's channel: a zygote's where the session has one
     run_locked = session.Session._run_locked
@@ -878,8 +923,8 @@ def test_a_call_finds_nothing_an_earlier_call_stashed(
         return run_locked(self, *args)
 
     monkeypatch.setattr(session.Session, "_run_locked", spy)
-    source = tmp_path / "stash.py"
-    source.write_text(STASH)
+    source = tmp_path / name
+    source.write_text(STASH_JS if name.endswith(".js") else STASH)
     record = judging.judge(judging.identify(problem, source, "mallory"), full=True)
     assert [c.verdict for c in record.cases] == ["AC"] * len(record.cases), record.cases
     if zygotes:
