@@ -27,7 +27,7 @@ from judge.kinds.tests.mutation import Mutant
 from judge.kinds.tests.scoring import AnyBug, BugRun, Checked
 from judge.kinds.unit import found, guarded_junit, listing, pairs
 from judge.problem.locate import SPEC_FILE
-from judge.run import languages, lifecycle, programs
+from judge.run import languages, lifecycle, programs, sources
 from judge.run.programs import ProgramError
 from judge.run.sources import Launch
 from judge.run.verdicts import CaseVerdict, Verdict
@@ -111,17 +111,33 @@ def checked_files(
     """How to name the submission, and its files if each is a test file of the framework at the
     top within the cap (else JudgeError naming the file): what the web judge's door reads too."""
     shown, files, _ = suite.submitted(given, spec)
-    wanted, _ = found.FRAMEWORKS[framework]
+    if isinstance(given, tuple) and not sources.is_archive(Path(given[0])) and Path(given[0]).name != given[0]:
+        raise JudgeError(f"{given[0]}: {name_refused(given[0], framework)}")  # one file sent under a path
     for name, data in files:
-        if framework == JUNIT:
-            # A Java class's name (the file's), never one of the judge's runner (Judge...).
-            if "/" in name or not wanted(name) or not JAVA_CLASS.fullmatch(name) or name.startswith("Judge"):
-                raise JudgeError(f"{shown}: {name}: not a JUnit test class (NAMETest.java, TestNAME.java, at the top)")
-        elif "/" in name or not wanted(name) or not suite.NAME.match(name.removesuffix(".py")):
-            raise JudgeError(f"{shown}: {name}: not a pytest file of tests (test_NAME.py or NAME_test.py, at the top)")
+        if refused := name_refused(name, framework):
+            raise JudgeError(f"{shown}: {name}: {refused}")
         if len(data) > spec.max_test_bytes:
             raise JudgeError(f"{shown}: {name}: {len(data)} bytes, over the cap of {spec.max_test_bytes} per file")
     return shown, files
+
+
+def name_refused(name: str, framework: str = "pytest") -> str:
+    """Why `name` is no test file's name of the framework ("" if it is one): a file at the top,
+    named by the kind's pattern (the web judge's typed files are checked by it too)."""
+    wanted, _ = found.FRAMEWORKS[framework]
+    if framework == JUNIT:
+        # A Java class's name (the file's), never one of the judge's runner (Judge...).
+        if (
+            "/" in name
+            or "\\" in name
+            or not wanted(name)
+            or not JAVA_CLASS.fullmatch(name)
+            or name.startswith("Judge")
+        ):
+            return "not a JUnit test class (NAMETest.java, TestNAME.java, at the top)"
+    elif "/" in name or "\\" in name or not wanted(name) or not suite.NAME.match(name.removesuffix(".py")):
+        return "not a pytest file of tests (test_NAME.py or NAME_test.py, at the top)"
+    return ""
 
 
 def submission_bytes(given: Path | tuple[str, bytes], spec: Suite, framework: str = "pytest") -> bytes:

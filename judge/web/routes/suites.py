@@ -12,6 +12,7 @@ from fastapi import UploadFile
 from judge.errors import JudgeError
 from judge.grade.results import GradeRecord
 from judge.kinds import table as kinds
+from judge.kinds.tests import unit_suite
 from judge.kinds.tests.scoring import VALIDITY
 from judge.kinds.tests.suite import CALLS
 from judge.problem.spec import Problem
@@ -113,7 +114,7 @@ def _typed(site: Site, problem: Problem, text: str, back: str) -> tuple[str, byt
     if target.spec.signature is not None:
         return suitetext.CALLS_NAME, text.encode("utf-8")
     if target.spec.unit is not None:
-        return _typed_files(text, back, JUNIT_NAME if _junit(target) else PYTEST_NAME)
+        return _typed_files(text, back, target)
     try:
         files = suitetext.parse(text)
     except JudgeError as err:
@@ -121,14 +122,17 @@ def _typed(site: Site, problem: Problem, text: str, back: str) -> tuple[str, byt
     return suitetext.ZIP_NAME, suitetext.pack(files)
 
 
-def _typed_files(text: str, back: str, example: str) -> tuple[str, bytes]:
-    """A unit problem's typed pytest files (or JUnit classes), each after a line `== test_NAME.py`
-    (`example`): one file as itself, several as tests.zip; their names are the kind's to judge
-    (read_data, after this)."""
+def _typed_files(text: str, back: str, target: Problem) -> tuple[str, bytes]:
+    """A unit problem's typed pytest files (or JUnit classes), each after a line `== test_NAME.py`:
+    one file as itself, several as tests.zip, each name the kind's pattern (no path) or refused."""
+    example = JUNIT_NAME if _junit(target) else PYTEST_NAME
     files: list[tuple[str, list[str]]] = []
     for number, line in enumerate(text.split("\n"), start=1):
         header = suitetext.HEADER.match(line)
         if header is not None:
+            refused = unit_suite.name_refused(header.group(1), "junit5" if _junit(target) else "pytest")
+            if refused:
+                raise WebError(400, f"{suitetext.SHOWN}: line {number}: {header.group(1)}: {refused}.", back)
             if any(header.group(1) == seen for seen, _ in files):
                 raise WebError(400, f"{suitetext.SHOWN}: line {number}: {header.group(1)} is there twice.", back)
             files.append((header.group(1), []))

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, cast
 import pytest
 
 from judge.author import scaffold
+from judge.errors import JudgeError
 from judge.grade import judging, results
 from judge.kinds import table as kinds
 from judge.kinds.tests import scoring, unit_suite
 from judge.kinds.unit import pairs
-from judge.problem.spec import Bug
+from judge.problem.spec import Bug, Suite
 from judge.run.verdicts import CaseVerdict, Verdict
 from tests import needs
 from tests.kinds.tests.test_unit_suite import SPEC
@@ -209,3 +210,11 @@ def test_the_names_offered_are_the_references_public_ones_read_never_run() -> No
     source = b"import os\nX = 1\n_hidden = 2\ndef f(): pass\nclass C: pass\nif True:\n    nested = 3\n"
     assert unit_suite.public_names(source) == {"X", "f", "C"}
     assert unit_suite.public_names(b"def (:") == frozenset()
+
+
+def test_one_file_sent_under_a_path_is_refused_never_renamed() -> None:
+    suite = Suite.model_validate({"for": "stack"})
+    with pytest.raises(JudgeError, match=r"^\.\./test_x\.py: not a pytest file"):
+        unit_suite.submission_bytes(("../test_x.py", b"def test_x():\n    pass\n"), suite)
+    assert unit_suite.name_refused("test_x.py") == ""
+    assert unit_suite.name_refused("../test_x.py") != ""
