@@ -19,20 +19,12 @@ from judge.kinds import table as kinds
 from judge.kinds.tests import unit_suite
 from judge.problem.spec import Suite
 from tests import needs
+from tests.kinds.tests import test_unit_suite as unit
 from tests.test_cli import judge
 
 pytestmark = needs.mark("isolation", "junit")
 
-SPEC = """id: jstack-tests
-title: Tests of jstack
-source: the judge's tests
-limits: {time_s: 1.0, memory_mib: 256}
-kind: tests
-reference: suite
-tests:
-  for: jstack
-  points_per_bug: 5
-"""
+SPEC = unit.SPEC.replace("stack", "jstack")  # jstack-tests, for: jstack, 5 points a bug
 THOROUGH = """import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;

@@ -274,21 +274,24 @@ def test_a_unit_problems_door_refuses_other_files_in_one_line(unit_web: Web) -> 
         ("== test_a.py\ndef test_x(:\n", None, "test_a.py:1"),
         ("import stack\n", None, "line 1: a file starts with a line `== test_NAME.py`"),
         ("== test_a.py\nx = 1\n== test_a.py\n", None, "line 3: test_a.py is there twice"),
-        # A typed name with a path, even one file alone, is refused, never renamed.
-        ("== ../test_x.py\ndef test_x():\n    pass\n", None, "line 1: ../test_x.py: not a pytest file of tests"),
     ]
     refuses(unit_web, "stack-tests", refused)
+
+
+def earns_nothing(web: Web, problem: str, upload: tuple[str, bytes]) -> str:
+    """The upload queued, judged and scoring nothing, no case passed; its result page."""
+    status, where = web.send(problem, upload=upload)
+    assert status == 303, where
+    record = web.judge_next()
+    assert record.score == 0.0 and all(c.verdict != "AC" for c in record.cases)
+    return web.client.get(where).text
 
 
 @needs.mark("isolation", "pytest")
 def test_an_uploaded_hostile_pytest_file_earns_nothing_and_sees_no_source(unit_web: Web) -> None:
     """Its tests pass only by reading the reference's source through the module (its dunders,
     its functions' globals, inspect, open, the file system): each fails there, invalid."""
-    status, where = unit_web.send("stack-tests", upload=("test_mine.py", unit.HOSTILE.encode()))
-    assert status == 303, where
-    record = unit_web.judge_next()
-    assert record.score == 0.0 and all(c.verdict != "AC" for c in record.cases)
-    page = unit_web.client.get(where).text
+    page = earns_nothing(unit_web, "stack-tests", ("test_mine.py", unit.HOSTILE.encode()))
     assert "Bugs caught: 0 of 2. Your tests: 0 of 8 valid" in page
     assert "self._items" not in page and "def peek" not in page
 
@@ -336,10 +339,6 @@ def test_an_uploaded_junit_class_is_judged_and_a_hostile_one_earns_nothing(junit
     assert status == 303, where
     record = web.judge_next()
     assert record.score == record.max_score > 0, record
-    status, where = web.send("jstack-tests", upload=("StackTest.java", junit.HOSTILE.encode()))
-    assert status == 303, where
-    record = web.judge_next()
-    assert record.score == 0.0 and all(c.verdict != "AC" for c in record.cases)
-    page = web.client.get(where).text
+    page = earns_nothing(web, "jstack-tests", ("StackTest.java", junit.HOSTILE.encode()))
     assert "Bugs caught: 0 of 2. Your tests: 0 of 10 valid" in page
     assert "items.remove" not in page and "A stack on an ArrayList" not in page
