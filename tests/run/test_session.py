@@ -637,6 +637,23 @@ def test_a_javascript_call_forked_from_a_zygote_is_what_a_node_of_its_own_is(tmp
     assert others <= {"anon_inode:[eventpoll]", "anon_inode:[eventfd]", "pipe:", "/dev/null", "dir"}, forked
 
 
+@needs_bwrap
+def test_a_javascript_call_inherits_no_signal_the_judge_ignores(tmp_path: Path) -> None:
+    """Node's start resets signals 1-31 only: one above (a real-time signal) that the judge's
+    ancestors ignore would reach a forked call, where a Node of its own (by vfork, whose start
+    resets every signal) has it at its default."""
+    import signal
+
+    needs.require("javascript")
+    before = signal.signal(signal.SIGRTMIN + 6, signal.SIG_IGN)
+    try:
+        _, seen = _forked_as_own(tmp_path, NODE_SELF, NODE)
+    finally:
+        signal.signal(signal.SIGRTMIN + 6, before)
+    ignored = int(dict(line.split(" ", 1) for line in seen.splitlines() if line.startswith("Sig"))["SigIgn"], 16)
+    assert not ignored >> (signal.SIGRTMIN + 6 - 1) & 1, seen
+
+
 # A JavaScript call that looks for what an earlier call stashed, then stashes its arguments in
 # /tmp, /dev/shm, a global, a process left running, and goes for the zygote: a signal, a stop,
 # a kill, its memory and environment through /proc. One line of what it found. (Its folder is
@@ -698,3 +715,26 @@ def test_without_the_node_zygote_each_javascript_call_is_nodes_own_start(
         session_ = cases_runner.session
         assert session_ is not None and session_.zygote is None and "Node" in session_.no_zygote
     assert [run.stdout for run in runs] == [b"42\n", b"42\n"], runs
+
+
+@needs_bwrap
+def test_a_folder_every_case_reads_is_shown_read_only_where_the_sandbox_can(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kind's kit (the JVM kit of Java calls): read-only at its own path. A session replaces
+    /tmp for each case, so a folder below /tmp (this test's) is shown by a sandbox per case only."""
+    kit = tmp_path / "kit"
+    kit.mkdir(mode=0o755)
+    (kit / "said").write_text("kit\n")
+    box = tmp_path / "box"
+    sandbox.prepare_box(box)
+    limits = runner.sandbox.RunLimits(1, 3, 64, 1024)
+    with sandbox.cases(box, read_only=(str(kit),)) as cases_runner:
+        if cases_runner.session is not None:
+            assert cases_runner.shown == ()
+    monkeypatch.setenv(sandbox.SESSION_ENV, "0")
+    with sandbox.cases(box, read_only=(str(kit),)) as cases_runner:
+        assert cases_runner.session is None and cases_runner.shown == (str(kit),)
+        run = cases_runner.run(["/bin/sh", "-c", f"cat {kit}/said; echo changed > {kit}/said"], limits=limits)
+    assert run.stdout == b"kit\n" and run.exit_code != 0  # read, not written
+    assert (kit / "said").read_text() == "kit\n"
