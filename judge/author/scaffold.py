@@ -95,6 +95,8 @@ def create(
         "source": _yaml_text("made by `judge new`: replace with the problem's origin"),
         "reference": Path(plan[4][1]).name if len(plan) > 4 else "",
         "subject": subject,
+        # Of a unit problem under test: its framework, which says what a student's tests are.
+        "framework": _framework_of(problems_dir, subject),
     }
     staging = Path(tempfile.mkdtemp(prefix=f".{problem_id}.", dir=problems_dir))
     try:
@@ -114,6 +116,13 @@ def create(
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return Scaffold(target, tuple(written))
+
+
+def _framework_of(problems_dir: Path, subject: str) -> str:
+    """The unit framework of the problem under test (pytest, unittest, junit5), "" if none."""
+    from judge.kinds.tests import unit_suite
+
+    return (unit_suite.framework_of(problems_dir / subject) or "") if subject else ""
 
 
 def _unit_suite_of(tested: Problem) -> list[tuple[str, bytes]]:

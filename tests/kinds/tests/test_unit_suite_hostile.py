@@ -5,6 +5,7 @@ one submission of several files (a file is a process of its own), each break ass
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 import pytest
@@ -218,3 +219,11 @@ def test_one_file_sent_under_a_path_is_refused_never_renamed() -> None:
         unit_suite.submission_bytes(("../test_x.py", b"def test_x():\n    pass\n"), suite)
     assert unit_suite.name_refused("test_x.py") == ""
     assert unit_suite.name_refused("../test_x.py") != ""
+
+
+def test_judge_new_for_a_unit_problem_states_pytest_files_not_inputs(tmp_path: Path) -> None:
+    scaffold.create(tmp_path, "stack", "python3", kind="unit")
+    scaffold.create(tmp_path, "stack-tests", "python3", kind="tests", subject="stack")
+    statement = (tmp_path / "stack-tests" / "statement.md").read_text()
+    assert "files `test_NAME.py`" in statement and "NAME.in" not in statement, statement
+    assert "NAME.in" not in (tmp_path / "stack-tests" / "problem.yaml").read_text()

@@ -348,6 +348,38 @@ def test_the_bugs_sources_never_enter_the_students_box(root: Path) -> None:
     assert record.score == 0.0 and not [c for c in record.cases if c.group != "validity" and c.verdict == "AC"]
 
 
+# A failing primer leaves a mark the later test needs: were a bug to run only the valid test, it
+# would fail there and catch every bug (issue 60's review).
+ORDER = """import org.junit.jupiter.api.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+@TestMethodOrder(MethodOrderer.MethodName.class)
+class StackTest {
+    static boolean ran = false;
+
+    @Test
+    void a_primer() {
+        ran = true;
+        fail("meant to be invalid");
+    }
+
+    @Test
+    void b_needs_the_primer() {
+        assertTrue(ran);
+    }
+}
+"""
+
+
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_a_junit_test_passing_by_an_invalid_ones_state_catches_no_bug(root: Path) -> None:
+    record = judged(root, ORDER, "order")
+    said = validity(record)
+    assert said["stacktest-stacktest-b_needs_the_primer"] == ("AC", "valid"), said
+    assert said["stacktest-stacktest-a_primer"][0] == "NJ", said
+    assert record.score == 0.0, [(c.group, c.message) for c in record.cases]
+
+
 # Passes on the reference; its own record on the results channel would make it fail on a bug.
 FORGE = """import java.nio.file.Files;
 import java.nio.file.Paths;
