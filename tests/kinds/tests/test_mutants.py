@@ -17,6 +17,7 @@ from judge.kinds.tests import mutants
 from judge.problem.spec import Suite
 from tests import needs
 from tests.kinds.tests import problems
+from tests.kinds.tests.test_unit_suite import SPEC as UNIT_TESTS_SPEC
 from tests.kinds.tests.test_unit_suite import THOROUGH as UNIT_THOROUGH
 from tests.kinds.tests.test_unit_suite import judged as unit_judged
 
@@ -141,17 +142,7 @@ def test_c_and_cpp_mutants_made_and_filtered(root: Path, language: str) -> None:
         assert mutant.text != reference and mutant.name.startswith("mutant: line ")
 
 
-UNIT_SPEC = """id: stack-tests
-title: Tests of stack
-source: the judge's tests
-limits: {time_s: 1.0, memory_mib: 256}
-kind: tests
-reference: suite
-tests:
-  for: stack
-  points_per_bug: 5
-  mutants: {operators: [negate, constant]}
-"""
+UNIT_SPEC = UNIT_TESTS_SPEC + "  mutants: {operators: [negate, constant]}\n"
 # The unit suite's thorough file (its last test invalid) and a test of peek, which it lacks.
 THOROUGH = (
     UNIT_THOROUGH
