@@ -269,6 +269,7 @@ static void __attribute__((noreturn)) refuse(const char *step) {
 
 /* In the child: every step a case takes before its program runs. Returns, or exits 127. */
 static void become_case(napi_env env, const struct call *call, const struct open_fd *before, int n_before) {
+    static const unsigned long dfl[8]; /* an all-zero kernel sigaction: SIG_DFL, no flags, no mask */
     struct uv_loop_s *loop = NULL;
     struct stat st;
     sigset_t none;
@@ -280,6 +281,12 @@ static void become_case(napi_env env, const struct call *call, const struct open
     if (setsid() < 0) refuse("start a session");
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL); /* Node's own handlers stay, as Node's start set them */
+    /* Node's start resets 1-31 only: the rest to their default by the raw call (glibc refuses
+     * its own 32 and 33), or an ignore of the judge's ancestors would reach the call; but 33,
+     * whose handler glibc's start installs in every process (a fresh Node's too) */
+    for (i = 32; i < NSIG; i++) {
+        if (i != 33) syscall(SYS_rt_sigaction, i, dfl, NULL, (size_t)(NSIG / 8));
+    }
     /* The zygote's descriptors are marked (close-on-exec cleared): libuv makes each of its own
      * close-on-exec, the signal lock its fork handler made anew included, so after the loop's
      * fork every marked one left is the zygote's, whatever number libuv reused, and goes. */
