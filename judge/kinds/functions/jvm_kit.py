@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -220,17 +219,14 @@ def _make_archive(family: str, folder: Path, box: Path, work: Path) -> None:
     kept = [line for line in listed if line and not line.startswith(SAMPLE_PREFIX)]
     (box / "classes.lst").write_text("\n".join(kept) + "\n")
     flags = [GC[1] if part == GC[0] else part for part in run if part.startswith(("-XX:", "-Xmx"))]
-    jars = [entry for entry in class_path(folder, run[run.index("-cp") + 1]).split(":") if entry.endswith(".jar")]
+    listed_jars = [part for part in class_path(folder, run[run.index("-cp") + 1]).split(":") if part.endswith(".jar")]
     dump = [run[0], *flags, "-Xshare:dump", "-XX:SharedClassListFile=classes.lst", f"-XX:SharedArchiveFile={ARCHIVE}"]
     try:
-        _run([*dump, "-cp", ":".join(jars)], box, "archive", reads)
+        _run([*dump, "-cp", ":".join(listed_jars)], box, "archive", reads)
     except ProgramError:
         return
-    dumped = box / ARCHIVE
-    if dumped.is_file() and dumped.stat().st_size > 0:
-        kept_file = work / ARCHIVE
-        shutil.copyfile(dumped, kept_file)
-        os.chmod(kept_file, 0o444)
+    kept_file = jars.copied_out(box / ARCHIVE, work, 0o444)
+    if kept_file is not None:
         (work / DIGEST).write_text(_sum(kept_file) + "\n")
         os.chmod(work / DIGEST, 0o444)
         os.replace(work / DIGEST, folder / DIGEST)

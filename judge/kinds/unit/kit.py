@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -187,11 +186,8 @@ def _make_archive(folder: Path) -> None:
             sandbox.run(argv, box=box, limits=replace(MAKE_LIMITS, read_only=(str(folder),)))
         except SandboxFailure:
             return
-        dumped = box / ARCHIVE
-        if dumped.is_file() and dumped.stat().st_size > 0:
-            kept = work / ARCHIVE
-            shutil.copyfile(dumped, kept)
-            os.chmod(kept, 0o644)
+        kept = jars.copied_out(box / ARCHIVE, work, 0o644)
+        if kept is not None:
             os.replace(kept, folder / ARCHIVE)
     finally:
         lifecycle.remove_dir(work)
