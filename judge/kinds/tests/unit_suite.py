@@ -40,6 +40,10 @@ FOLDER = "tests"
 JUNIT = "junit5"
 JAVA_CLASS = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,99}\.java")
 IE = CaseVerdict(Verdict.IE, "the test did not run")
+# A student's test runs this many times on the reference (valid: passed each) and on a bug that
+# it fails (caught: failed each): a coin-flip test earns a bug with chance at most 1/4**RUNS
+# (docs/tests.md, "Luck").
+RUNS = 3
 
 
 @dataclass(frozen=True)
@@ -206,12 +210,12 @@ def verdicts(
     return decided
 
 
-def invalid(decided: CaseVerdict | None, again: CaseVerdict | None = None) -> str:
-    """Why a test is invalid by its verdicts on the reference, run twice ("" if it passed
-    both). The bridge calls the module "the student's code", which here is the reference."""
-    if decided is None or again is None:
+def invalid(decided: CaseVerdict | None, *again: CaseVerdict | None) -> str:
+    """Why a test is invalid by its verdicts on the reference, one a run ("" if it passed
+    every run). The bridge calls the module "the student's code", which here is the reference."""
+    if decided is None or None in again:
         return "it did not run on the reference"
-    if (decided.verdict is Verdict.AC) != (again.verdict is Verdict.AC):
+    if any((decided.verdict is Verdict.AC) != (other is not None and other.verdict is Verdict.AC) for other in again):
         return "flaky: passed and failed on the reference"
     if decided.verdict is Verdict.AC:
         return ""
@@ -276,16 +280,19 @@ def run_bug(
     names: tuple[str, ...] = (),
 ) -> BugRun:
     """Every test on a bug, the very runs the reference had (the same tests, order and
-    processes, so no test that passed only by what an invalid one left behind counts), twice:
-    caught by the first valid test that failed it in both runs (an IE catches nothing)."""
+    processes, so no test that passed only by what an invalid one left behind counts), RUNS
+    times: caught by the first valid test that failed it in every run (an IE catches nothing).
+    A run is made only while some test has failed every run so far: one that catches nothing
+    costs one run."""
     path = bug if isinstance(bug, Mutant) else bug.path
     named = dict(zip(tests.ids, tests.names, strict=True))
-    first = verdicts(problem, kind, path, tests.ids, stand_ins, True, names)
-    failed = [test for test in valid if first.get(test, IE).verdict not in (Verdict.AC, Verdict.IE)]
-    if not failed:
-        return BugRun("")  # no second run: it could only confirm a catch
-    again = verdicts(problem, kind, path, tests.ids, stand_ins, True, names)
-    return BugRun(next((named[t] for t in failed if again.get(t, IE).verdict not in (Verdict.AC, Verdict.IE)), ""))
+    failed = list(valid)
+    for _ in range(RUNS):
+        run = verdicts(problem, kind, path, tests.ids, stand_ins, True, names)
+        failed = [test for test in failed if run.get(test, IE).verdict not in (Verdict.AC, Verdict.IE)]
+        if not failed:
+            return BugRun("")
+    return BugRun(named[failed[0]])
 
 
 def judge_suite(
@@ -304,7 +311,7 @@ def judge_suite(
         with matrix.worker_pool(jobs) as pool:
             names = offered(target) if unit.framework != JUNIT else ()
             run = (problem, kind, target.spec.reference, tests.ids, stand_ins, True, names)
-            on_reference = pool([(verdicts, run)] * 2)
+            on_reference = pool([(verdicts, run)] * RUNS)
             checked = tuple(
                 Checked(name, invalid(*(run.get(test) for run in on_reference)))
                 for test, name in zip(tests.ids, tests.names, strict=True)

@@ -175,23 +175,25 @@ def test_the_tests_writing_the_results_channel_fail_never_ie_nor_pass(record: re
         assert verdict == "NJ" and "(RE)" in why and "results channel: over 1 MiB" in why, why
 
 
-def test_a_test_is_valid_only_if_it_passed_the_reference_twice() -> None:
+def test_a_test_is_valid_only_if_it_passed_the_reference_every_run() -> None:
     passed, failed = CaseVerdict(Verdict.AC, ""), CaseVerdict(Verdict.WA, "no")
     assert unit_suite.invalid(passed, passed) == ""
     assert unit_suite.invalid(passed, failed) == "flaky: passed and failed on the reference"
     assert unit_suite.invalid(failed, passed) == "flaky: passed and failed on the reference"
+    assert unit_suite.invalid(passed, passed, failed) == "flaky: passed and failed on the reference"
+    assert unit_suite.invalid(passed, passed, passed) == ""
 
 
-def test_a_catch_counts_only_if_the_test_failed_the_bug_in_both_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    runs = iter(
-        [{"t.py::a": CaseVerdict(Verdict.WA, "")}, {"t.py::a": CaseVerdict(Verdict.AC, "")}]
-        + [{"t.py::a": CaseVerdict(Verdict.WA, "")}] * 2
-    )
+def test_a_catch_counts_only_if_the_test_failed_the_bug_in_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    failed, passed = {"t.py::a": CaseVerdict(Verdict.WA, "")}, {"t.py::a": CaseVerdict(Verdict.AC, "")}
+    runs = iter([failed, failed, passed, *[failed] * unit_suite.RUNS])
     monkeypatch.setattr(unit_suite, "verdicts", lambda *_args: next(runs))
     tests = unit_suite.UnitSuite((), ("t.py::a",), ("t-a",))
     problem, kind = cast("Problem", None), cast("Kind", None)  # verdicts, replaced, uses neither
     bug = Bug(path="solutions/wrong_answer/b.py")
-    assert unit_suite.run_bug(problem, kind, bug, tests, ("t.py::a",)) == scoring.BugRun("")  # once: luck
+    assert unit_suite.run_bug(problem, kind, bug, tests, ("t.py::a",)) == scoring.BugRun(
+        ""
+    )  # failed, then passed: luck
     assert unit_suite.run_bug(problem, kind, bug, tests, ("t.py::a",)) == scoring.BugRun("t-a")
 
 
