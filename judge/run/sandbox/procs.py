@@ -7,7 +7,9 @@ import os
 import resource
 import signal
 import stat
+import threading
 import time
+from functools import lru_cache
 from pathlib import Path
 
 import psutil
@@ -89,11 +91,34 @@ def decode_status(status: int, under_bwrap: bool) -> tuple[int | None, int | Non
 
 
 def process_tree(pid: int) -> list[psutil.Process]:
-    try:
-        root = psutil.Process(pid)
-        return [root, *root.children(recursive=True)]
-    except psutil.Error:
-        return []
+    """`pid` and its descendants ([] once it is gone), by the kernel's list of each one's
+    children: a walk of the tree alone, where psutil's children() reads every process of the
+    machine (1-3 ms a look on a busy one, and without a cgroup the watch looks every 2 ms)."""
+    if not _children_lists():
+        try:
+            root = psutil.Process(pid)
+            return [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return []
+    found: list[psutil.Process] = []
+    pending, seen = [pid], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            found.append(psutil.Process(current))
+        except psutil.Error:
+            continue  # ended meanwhile: its children, if any, went to the judge (the subreaper)
+        pending += cgroups.children_of(current)
+    return found
+
+
+@lru_cache(maxsize=1)
+def _children_lists() -> bool:
+    """Whether the kernel lists each task's children (/proc/PID/task/TID/children)."""
+    return os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children")
 
 
 def runnable(procs: list[psutil.Process]) -> bool:
@@ -211,13 +236,11 @@ def sweep(keep: frozenset[int] = frozenset()) -> int:
         return 0
     for _ in range(5):
         left: list[psutil.Process] = []
-        for child in psutil.Process().children():
-            if child.pid in keep or child.pid in LONG_LIVED:
-                continue
-            try:
-                left += [child, *child.children(recursive=True)]
-            except psutil.Error:
-                left.append(child)
+        # The kernel's lists, not psutil's scan of every process: a sandbox's pid 1 outlives
+        # its monitor by a moment and is swept here after every case without a cgroup.
+        for child in own_children():
+            if child not in keep and child not in LONG_LIVED:
+                left += process_tree(child)
         if not left:
             break
         for proc in left:
