@@ -135,12 +135,17 @@ def checked(folder: Path) -> bool:
         return False
 
 
-@lru_cache(maxsize=4)
-def _kit(family: str, key: str) -> JvmKit:
-    folder = Path(cache_dir()) / KITS / f"{family}-{key}"
-    if not (folder / JAR).is_file() or not (folder / ARCHIVE).is_file():
-        _make(family, folder)
-    return JvmKit(folder, checked(folder))
+@lru_cache(maxsize=8)
+def _kit(family: str, key: str, cache: str) -> JvmKit | None:
+    """The kit, made where it is not whole; None where it cannot be made (not tried again in
+    this process: each submission would wait for it)."""
+    folder = Path(cache) / KITS / f"{family}-{key}"
+    try:
+        if not (folder / JAR).is_file() or not (folder / ARCHIVE).is_file():
+            _make(family, folder)
+    except (ProgramError, OSError):
+        return None
+    return JvmKit(folder, checked(folder)) if (folder / JAR).is_file() else None
 
 
 def kit(family: str) -> JvmKit | None:
@@ -149,9 +154,10 @@ def kit(family: str) -> JvmKit | None:
     if family not in LANGUAGES or os.environ.get(KIT_ENV, "").strip() == "0":
         return None
     try:
-        return _kit(family, _key(family))
+        key = _key(family)
     except (ProgramError, OSError):
         return None
+    return _kit(family, key, cache_dir())
 
 
 KIT_ENV = "JUDGE_JVM_KIT"  # 0: every call starts as before, without the kit (the bench's "before")
