@@ -274,6 +274,8 @@ def test_a_unit_problems_door_refuses_other_files_in_one_line(unit_web: Web) -> 
         ("== test_a.py\ndef test_x(:\n", None, "test_a.py:1"),
         ("import stack\n", None, "line 1: a file starts with a line `== test_NAME.py`"),
         ("== test_a.py\nx = 1\n== test_a.py\n", None, "line 3: test_a.py is there twice"),
+        # A typed name with a path, even one file alone, is refused, never renamed.
+        ("== ../test_x.py\ndef test_x():\n    pass\n", None, "line 1: ../test_x.py: not a pytest file of tests"),
     ]
     refuses(unit_web, "stack-tests", refused)
 
