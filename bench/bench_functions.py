@@ -136,9 +136,11 @@ def _problem(root: Path, kind: str) -> Path:
     return folder
 
 
-def _per_case_ms(folder: Path, language: str, name: str, text: str, work: Path) -> tuple[str, float]:
+def _per_case_ms(folder: Path, language: str, name: str, text: str, work: Path) -> tuple[str, str]:
+    """The verdict and `mean/median` of the calls' wall times: the mean carries the session's
+    first case, the median is a call once the session runs."""
     verdict, walls = _walls_ms(folder, language, name, text, work)
-    return verdict, statistics.mean(walls)
+    return verdict, f"{statistics.mean(walls):5.1f}/{statistics.median(walls):4.1f}"
 
 
 def _walls_ms(folder: Path, language: str, name: str, text: str, work: Path) -> tuple[str, list[float]]:
@@ -260,8 +262,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-functions-") as folder:
         root = Path(folder)
         functions, programs = _problem(root, "functions"), _problem(root, "stdio")
-        print(f"add(a, b), {CALLS} calls; mean wall per call (per case), the sandbox's session and process included")
-        print(f"  {'language':10} {'call':>9} {'stdio':>9}   target")
+        print(
+            f"add(a, b), {CALLS} calls; wall per call (per case), mean/median in ms, the sandbox's session "
+            f"and process included; load average {os.getloadavg()[0]:.1f}"
+        )
+        print(f"  {'language':10} {'call':>10} {'stdio':>10}   target")
         for language, (name, text) in FUNCTIONS.items():
             if shutil.which(TOOLS[language]) is None:
                 print(f"  {language:10} skipped: no {TOOLS[language]} here")
@@ -272,7 +277,7 @@ def main() -> None:
             target = "3 ms" if language == "python3" else "2 ms" if language in ("cpp", "c", "go", "rust") else "-"
             target = "30 ms" if language == "java" else "8 ms" if language == "javascript" else target
             flags = "" if verdict == stdio_verdict == "AC" else f"  (verdicts {verdict}, {stdio_verdict})"
-            print(f"  {language:10} {call:6.1f} ms {stdio:6.1f} ms   {target}{flags}")
+            print(f"  {language:10} {call:>10} {stdio:>10}   {target}{flags}")
             if language in ("python3", "pypy3"):
                 _python_rows(functions, language, name, text, root / "python")
             if language == "java":

@@ -55,6 +55,9 @@ class Language(BaseModel):
     time_factor: float = Field(default=1.0, gt=0, le=20)  # where the problem sets no multiplier
     compile_time_factor: float = Field(default=1.0, gt=0, le=20)
     env: dict[str, str] = Field(default_factory=dict)  # added to the sandbox's environment
+    # Added to the compile's only: a run never reads them, and each run would pay env(1)'s exec
+    # for them (Go's toolchain variables cost each case of a Go program about a millisecond).
+    compile_env: dict[str, str] = Field(default_factory=dict)
     # Memory a runtime needs beyond the program's heap (-Xmx): added to the cgroup limit.
     jvm_allowance_mib: int = Field(default=0, ge=0)
     # RLIMIT_AS is wrong for a JVM, which reserves far more address space than it uses.
@@ -89,8 +92,8 @@ class Language(BaseModel):
                 raise ValueError(f"compile_reads: {folder!r} is not an absolute folder below /")
         if set(self.keeps_suffix) - set(self.extensions):
             raise ValueError(f"keeps_suffix: {sorted(set(self.keeps_suffix) - set(self.extensions))} not in extensions")
-        if any(placeholders(value) for value in self.env.values()):
-            raise ValueError("env values are plain text (no placeholders): a compile shares them")
+        if any(placeholders(value) for value in (*self.env.values(), *self.compile_env.values())):
+            raise ValueError("env and compile_env values are plain text (no placeholders): a compile shares them")
         for argv in (self.compile or (), self.run, (self.source,)):
             for part in argv:
                 unknown = placeholders(part) - PLACEHOLDERS
@@ -157,14 +160,22 @@ class Language(BaseModel):
         return name
 
     def fill(
-        self, argv: Sequence[str], source: str, mainclass: str, memory_mib: int, files: Sequence[str] | None = None
+        self,
+        argv: Sequence[str],
+        source: str,
+        mainclass: str,
+        memory_mib: int,
+        files: Sequence[str] | None = None,
+        compiling: bool = False,
     ) -> list[str]:
         """An argv of languages.yaml with its placeholders filled: `{source}` the entry file,
-        `{files}` every source file (`files`; the entry alone when not given)."""
+        `{files}` every source file (`files`; the entry alone when not given); a compile's
+        (`compiling`) takes compile_env's variables too."""
         values = {"source": source, "binary": self.binary or "", "mainclass": mainclass, "memory_mib": str(memory_mib)}
         # The language's variables go in through env(1): the argv is all a run (or a judge
         # host) needs to know.
-        filled: list[str] = ["env", *(f"{k}={v}" for k, v in self.env.items())] if self.env else []
+        variables = {**self.env, **self.compile_env} if compiling else self.env
+        filled: list[str] = ["env", *(f"{k}={v}" for k, v in variables.items())] if variables else []
         for part in argv:
             if part == "{files}":
                 filled += files if files is not None else [source]
@@ -174,7 +185,9 @@ class Language(BaseModel):
 
     def compile_argv(self, mainclass: str = "Main") -> list[str] | None:
         """The compile of one source file (named as the language names it)."""
-        return None if self.compile is None else self.fill(self.compile, self.source_name(mainclass), mainclass, 0)
+        if self.compile is None:
+            return None
+        return self.fill(self.compile, self.source_name(mainclass), mainclass, 0, compiling=True)
 
     def run_argv(self, memory_mib: int, mainclass: str = "Main") -> list[str]:
         return self.fill(self.run, self.source_name(mainclass), mainclass, memory_mib)

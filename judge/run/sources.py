@@ -145,13 +145,13 @@ class Sources:
         other = [(n, c) for n, c in self.files if (n, c) not in own and b"\0" not in c]
         return [(name, data.decode("utf-8", errors="replace")) for name, data in own + other]
 
-    def fill(self, argv: Sequence[str], memory_mib: int) -> list[str]:
-        return self.language.fill(argv, self.main_box_name, self.mainclass, memory_mib, self.source_names())
+    def fill(self, argv: Sequence[str], memory_mib: int, compiling: bool = False) -> list[str]:
+        return self.language.fill(argv, self.main_box_name, self.mainclass, memory_mib, self.source_names(), compiling)
 
     def compile_argv(self) -> list[str] | None:
         if self.build_script:
             return ["sh", BUILD_SCRIPT]
-        return None if self.language.compile is None else self.fill(self.language.compile, 0)
+        return None if self.language.compile is None else self.fill(self.language.compile, 0, compiling=True)
 
     def run_argv(self, memory_mib: int) -> list[str]:
         if self.run_script:

@@ -50,6 +50,10 @@ def test_a_language_environment_goes_in_through_env() -> None:
     argv = go.compile_argv()
     assert argv is not None and argv[0] == "env" and "GOCACHE=/tmp/go-cache" in argv
     assert argv[argv.index("go") :] == ["go", "build", "-o", "main", "main.go"]
+    # Go's variables are its toolchain's: its runs start the program itself, with no env(1) before it
+    assert go.run_argv(256) == ["./main"]
+    csharp = languages.load().by_id("csharp")
+    assert csharp.run_argv(256)[:2] == ["env", "XDG_CONFIG_HOME=/tmp"]  # mono reads its config at run time
 
 
 def test_a_missing_toolchain_names_its_package(tmp_path: Path) -> None:
