@@ -200,16 +200,25 @@ def _junit_tests_program(tests: Path, digest: str, made: kit.Kit, memory_mib: in
     )
 
 
-def _tests_files(
-    built: programs.Built, where: Path, guarded: bool, stand_ins: tuple[tuple[str, Path], ...]
-) -> tuple[tuple[str, Path], ...]:
+@dataclass(frozen=True)
+class Guard:
+    """A pair whose module is the teacher's and whose tests are a student's (kind tests): the
+    module's side answers only public names (of a Python module, those `offered` lists, the
+    reference's); a JUnit problem's tests' box gets `stand_ins` (guarded_junit.py), never its
+    sources."""
+
+    stand_ins: tuple[tuple[str, Path], ...] = ()
+    offered: tuple[str, ...] = ()
+
+
+def _tests_files(built: programs.Built, where: Path, guard: Guard | None) -> tuple[tuple[str, Path], ...]:
     """What a JUnit tests' box gets of the module's side: the student's sources, or, guarded
     (the module is the teacher's), only the stand-ins made in a box of the teacher's."""
-    if not guarded:
+    if guard is None:
         return _student_sources(built, where)
-    if built.language == "java" and not stand_ins:
+    if built.language == "java" and not guard.stand_ins:
         raise programs.ProgramError("a guarded JUnit pair needs the stand-ins of the teacher's classes")
-    return stand_ins
+    return guard.stand_ins
 
 
 def _student_sources(built: programs.Built, where: Path) -> tuple[tuple[str, Path], ...]:
@@ -304,14 +313,10 @@ def run_pairs(
     where: Path,
     ids: list[str],
     limits: sandbox.RunLimits,
-    guarded: bool = False,
-    stand_ins: tuple[tuple[str, Path], ...] = (),
-    offered: tuple[str, ...] = (),
+    guard: Guard | None = None,
 ) -> dict[str, UnitResult]:
-    """Every test of `ids`, pair after pair until each has its verdict. `guarded`: the module is
-    the teacher's and the tests a student's (kind tests): its side answers only public names
-    (of a Python module, those `offered` lists, NAME=a,b: the reference's); of a JUnit problem,
-    the tests' box gets `stand_ins` (guarded_junit.py), never its sources."""
+    """Every test of `ids`, pair after pair until each has its verdict; with a `guard`, the
+    module is the teacher's and the tests a student's (Guard)."""
     unit = problem.spec.unit
     assert unit is not None
     memory_kib = limits.memory_mib * 1024
@@ -320,7 +325,7 @@ def run_pairs(
     remaining = list(ids)
     while remaining:
         try:
-            student, said = _pair(problem, launch, where, remaining, limits, guarded, stand_ins, offered)
+            student, said = _pair(problem, launch, where, remaining, limits, guard)
         except (SandboxFailure, programs.ProgramError) as err:
             failed = CaseVerdict(Verdict.IE, str(err))
             empty = sandbox.RunResult(None, None, 0.0, 0.0, 0, 0, None, False, b"", b"")
@@ -342,7 +347,7 @@ def run_pairs(
             # Together, the tests' process is the student's: its end before a word is theirs.
             ended = outcome.ended(student, memory_kib) if together else None
             why = said.broken or ended or CaseVerdict(Verdict.IE, "the tests' process ended before this test")
-            if guarded and why.verdict is Verdict.IE:
+            if guard is not None and why.verdict is Verdict.IE:
                 why = CaseVerdict(Verdict.RE, why.message)  # a student's tests' process: its end is theirs
             return {**done, **{i: UnitResult(why, student) for i in left}}
         remaining = left
@@ -387,12 +392,11 @@ def _pair(
     where: Path,
     ids: list[str],
     limits: sandbox.RunLimits,
-    guarded: bool = False,
-    stand_ins: tuple[tuple[str, Path], ...] = (),
-    offered: tuple[str, ...] = (),
+    guard: Guard | None = None,
 ) -> tuple[sandbox.RunResult, outcome.Collected]:
     """One pair run on `ids`: the student's run, and what the pair said of its tests."""
     unit = problem.spec.unit
+    guarded = guard is not None
     assert unit is not None
     tool = problem.program_limits
     together = unit.runs == "together"
@@ -423,7 +427,7 @@ def _pair(
         argv = [*start, *((GUARDED,) if guarded else ())]
     else:
         built = _tests_program(problem.directory / unit.tests, modules_of(unit), problem.digest, tool.memory_mib)
-        argv = [*start, *((GUARDED,) if guarded else ()), *(offered or modules_of(unit))]
+        argv = [*start, *((GUARDED,) if guarded else ()), *((guard.offered if guard else ()) or modules_of(unit))]
     # Together, the student's process runs pytest (or compiles and runs JUnit) itself, and a JVM
     # compiles the student's classes before serving them: its start counts.
     cpu = START_CPU_S * (3 if together or unit.framework == "junit5" else 1) + limits.cpu_s * len(ids)
@@ -462,7 +466,7 @@ def _pair(
                 tests_limits,
                 keep=exchange.FEEDBACK,
                 keep_bytes=RESULTS_BYTES,
-                files=_tests_files(built, where, guarded, stand_ins),
+                files=_tests_files(built, where, guard),
             )
             done = exchange.interact(argv, box, student_limits, task, clock, called="the tests")
     finally:
