@@ -203,7 +203,7 @@ def verdicts(
         by_file.setdefault(test.split("::", 1)[0], []).append(test)
     decided: dict[str, CaseVerdict] = {}
     for file in by_file.values():  # a process (pair) per file: what one file does to its own reaches no other's
-        guard = pairs.Guard(stand_ins, offered) if guarded else None
+        guard = pairs.GuardedPair(stand_ins, offered) if guarded else None
         results = pairs.run_pairs(problem, launch, built.directory, file, limits, guard)
         decided.update((test, result.decided) for test, result in results.items())
     return decided

@@ -201,7 +201,7 @@ def _junit_tests_program(tests: Path, digest: str, made: kit.Kit, memory_mib: in
 
 
 @dataclass(frozen=True)
-class Guard:
+class GuardedPair:
     """A pair whose module is the teacher's and whose tests are a student's (kind tests): the
     module's side answers only public names (of a Python module, those `offered` lists, the
     reference's); a JUnit problem's tests' box gets `stand_ins` (guarded_junit.py), never its
@@ -211,7 +211,7 @@ class Guard:
     offered: tuple[str, ...] = ()
 
 
-def _tests_files(built: programs.Built, where: Path, guard: Guard | None) -> tuple[tuple[str, Path], ...]:
+def _tests_files(built: programs.Built, where: Path, guard: GuardedPair | None) -> tuple[tuple[str, Path], ...]:
     """What a JUnit tests' box gets of the module's side: the student's sources, or, guarded
     (the module is the teacher's), only the stand-ins made in a box of the teacher's."""
     if guard is None:
@@ -313,10 +313,10 @@ def run_pairs(
     where: Path,
     ids: list[str],
     limits: sandbox.RunLimits,
-    guard: Guard | None = None,
+    guard: GuardedPair | None = None,
 ) -> dict[str, UnitResult]:
     """Every test of `ids`, pair after pair until each has its verdict; with a `guard`, the
-    module is the teacher's and the tests a student's (Guard)."""
+    module is the teacher's and the tests a student's (GuardedPair)."""
     unit = problem.spec.unit
     assert unit is not None
     memory_kib = limits.memory_mib * 1024
@@ -392,7 +392,7 @@ def _pair(
     where: Path,
     ids: list[str],
     limits: sandbox.RunLimits,
-    guard: Guard | None = None,
+    guard: GuardedPair | None = None,
 ) -> tuple[sandbox.RunResult, outcome.Collected]:
     """One pair run on `ids`: the student's run, and what the pair said of its tests."""
     unit = problem.spec.unit
