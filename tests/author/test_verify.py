@@ -161,6 +161,7 @@ def test_verify_warns_about_a_duplicate_input(tmp_path: Path) -> None:
     assert any("edge/01.in" in note and "the same input as" in note for note in prepared.notes), prepared.notes
 
 
+@pytest.mark.slow
 def test_a_solution_may_be_a_folder_of_several_files(scratch: Path) -> None:
     """As ICPC packages have them: the folder is one program, its header in its entry file."""
     add_solution(scratch, "accepted/two_files", "main.py", "import table\ntable.answer()\n")

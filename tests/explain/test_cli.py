@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests import needs
 from tests.conftest import PROBLEMS, REPO
 from tests.explain.test_search import contention
@@ -35,6 +37,7 @@ def test_json_of_a_wrong_program_names_its_smallest_failing_board() -> None:
     assert found["tried"] >= 1 and found["skipped"] >= 1  # the goal itself is a test: never run
 
 
+@pytest.mark.slow
 def test_a_right_program_gets_what_was_tried(tmp_path: Path) -> None:
     result = judge("explain", str(RIGHT), "-p", "sicily-rotations", "--json", "--budget", budget(6))
     assert result.returncode == 0, result.stderr
@@ -77,6 +80,7 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path: Path) -> None:
     assert option.returncode == 2 and "Invalid value for '--budget'" in option.stderr
 
 
+@pytest.mark.slow
 def test_a_problem_of_programs_is_searched_with_its_own_generators(tmp_path: Path) -> None:
     import yaml
 

@@ -84,6 +84,7 @@ def _verdict(problems: Path, problem: str, source: Path) -> str:
     return str(json.loads(ran.stdout)["verdict"])
 
 
+@pytest.mark.slow
 def test_a_puzzle_round_trips(tmp_path: Path) -> None:
     package = tmp_path / "sicily-rotations.zip"
     exporter.export_problem(load_problem(PROBLEMS / "sicily-rotations"), package)

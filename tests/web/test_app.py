@@ -508,6 +508,7 @@ def test_the_teacher_reads_what_a_program_printed_on_a_secret_case(server: Serve
     assert "marker-on-stderr" in secret and "marker-on-stdout" in secret
 
 
+@pytest.mark.slow
 def test_a_spinning_submission_lets_a_classmate_in_between_its_cases(web_problems: Path, tmp_path: Path) -> None:
     # One worker, turns of 1 s. bob's program spins on every case (1 s of CPU each); carol's
     # correct one arrives while it runs and is judged before bob's, which then resumes.

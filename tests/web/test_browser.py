@@ -14,6 +14,7 @@ from tests.web.conftest import Server, log_in, write_code
 CHROMIUM = needs.chromium()
 
 
+@pytest.mark.slow
 @needs.mark("chromium")
 def test_a_student_takes_a_function_problems_starter_and_submits_it(tmp_path: Path) -> None:
     """The signature shown in the language the student picks, its file downloaded, a function

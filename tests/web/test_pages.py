@@ -131,6 +131,7 @@ def _submit(page: Any, code: str, language: str) -> str:
     return str(page.url)
 
 
+@pytest.mark.slow
 def test_every_page_fits_a_phone_and_passes_axe(
     site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path
 ) -> None:
@@ -300,6 +301,7 @@ def test_results_arrive_case_by_case_without_a_reload(
     assert all(text.startswith("case ") and text.endswith(" judged") for text in seen)
 
 
+@pytest.mark.slow
 def test_the_explain_note_becomes_the_example_without_a_reload(
     site: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path
 ) -> None:

@@ -46,6 +46,7 @@ def _teacher_adds_the_judge(browser: Any, server: Server, lms: Lms, token: str, 
         page.close()
 
 
+@pytest.mark.slow
 @needs.mark("chromium")
 def test_a_student_opens_the_judge_inside_the_lms_page(tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api", reason="needs the test extra (playwright)")

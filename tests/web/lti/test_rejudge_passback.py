@@ -7,6 +7,8 @@ from __future__ import annotations
 import shutil
 import time
 
+import pytest
+
 from tests.web.conftest import Server, judge_cli
 from tests.web.lti.lms import Lms
 from tests.web.lti.test_routes import LtiClient, launch, linked, setup
@@ -24,6 +26,7 @@ def _wait(check: object, what: str, timeout: float = 120.0) -> None:
     raise AssertionError(f"not within {timeout} s: {what}")
 
 
+@pytest.mark.slow
 def test_only_the_scores_a_rejudge_changed_reach_the_lms(linked: tuple[Server, Lms, LtiClient]) -> None:
     server, lms, teacher = linked
     course = lms.courses["c1"]
