@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 from judge.errors import JudgeError
@@ -539,11 +539,7 @@ class Database:
             # Sources and token hashes: for the judge's own user only, on a shared lab machine too.
             self._tighten(data_dir, 0o700)
             # Made 0600 before SQLite opens it: its -wal and -shm files take the database's mode.
-            # Only where it is not there: a close of any descriptor of the file drops every POSIX
-            # lock this process holds on it, an open connection's too, and another process would
-            # then take itself for the last and remove the WAL under that connection.
-            with suppress(FileExistsError):
-                os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
             with self.connect() as db:
                 db.execute("PRAGMA journal_mode=WAL")
                 migrate(db, self.path)

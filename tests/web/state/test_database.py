@@ -5,8 +5,6 @@ new one at once apply each migration once."""
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -179,19 +177,3 @@ def test_version_9_keeps_each_grade_on_the_submission_it_was_made_on(tmp_path: P
     assert bo is not None and (bo.student, bo.grader) == ("bo", "ta2")
     assert reviews.grade_of(5) is None
     assert [(c.after, c.why) for c in reviews.changes("ada", "p")] == [(("good", "(done)"), "")]
-
-
-def test_a_second_database_of_the_folder_leaves_an_open_connection_its_locks(tmp_path: Path) -> None:
-    """The server makes two of the same folder (the site's, the worker pool's). Opening and
-    closing the file itself would drop every POSIX lock the process holds on it, an open
-    connection's too: another process closing its connection then takes itself for the last
-    and removes the WAL under the open one (a corrupted file, seen when connections were reused)."""
-    first = database.Database(tmp_path)
-    wal = first.path.with_name(first.path.name + "-wal")
-    with first.connect() as held:
-        held.execute("CREATE TABLE scratch (x)")  # a write: the WAL holds it
-        assert wal.exists()
-        database.Database(tmp_path)  # a second one, while `held` is open
-        other = f"import sqlite3; db = sqlite3.connect({str(first.path)!r}); db.execute('SELECT count(*) FROM sqlite_master').fetchall(); db.close()"
-        subprocess.run([sys.executable, "-c", other], check=True)
-        assert wal.exists(), "another process's close removed the WAL under an open connection"
