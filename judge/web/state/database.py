@@ -10,6 +10,7 @@ would not read.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -527,6 +528,19 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
     db.execute("COMMIT")
 
 
+@contextmanager
+def _alone_in(data_dir: Path) -> Iterator[None]:
+    """Held while a Database makes, switches to WAL and migrates the file: by one thread or
+    process at a time. A flock of the folder, never of the database (whose descriptors SQLite's
+    POSIX locks are tied to); it goes when the descriptor is closed, or the holder dies."""
+    fd = os.open(data_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 class Database:
     """The file and its connections; the store's parts (accounts, queue, reading) share it."""
 
@@ -538,11 +552,20 @@ class Database:
             data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
             # Sources and token hashes: for the judge's own user only, on a shared lab machine too.
             self._tighten(data_dir, 0o700)
-            # Made 0600 before SQLite opens it: its -wal and -shm files take the database's mode.
-            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
-            with self.connect() as db:
-                db.execute("PRAGMA journal_mode=WAL")
-                migrate(db, self.path)
+            with _alone_in(data_dir):
+                new = not self.path.exists()
+                with self.connect() as db:  # SQLite makes the file where it is not there
+                    # Made 0600 before the first write: its -wal and -shm take the database's mode.
+                    # A chmod, never an open of our own: closing any descriptor of the file
+                    # drops every POSIX lock this process holds on it, an open connection's
+                    # too, and another process's close would then remove the WAL under it.
+                    if new:
+                        self.path.chmod(0o600)
+                    # Switching needs the file alone, and a busy one is refused at once, not
+                    # waited for: only when not WAL yet, and one Database at a time.
+                    if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                        db.execute("PRAGMA journal_mode=WAL")
+                    migrate(db, self.path)
             for path in sorted(data_dir.iterdir()):
                 if path.is_file() and not path.is_symlink():
                     self._tighten(path, 0o600)

@@ -5,7 +5,12 @@ new one at once apply each migration once."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -177,3 +182,115 @@ def test_version_9_keeps_each_grade_on_the_submission_it_was_made_on(tmp_path: P
     assert bo is not None and (bo.student, bo.grader) == ("bo", "ta2")
     assert reviews.grade_of(5) is None
     assert [(c.after, c.why) for c in reviews.changes("ada", "p")] == [(("good", "(done)"), "")]
+
+
+def test_a_second_database_of_the_folder_leaves_an_open_connection_its_locks(tmp_path: Path) -> None:
+    """The server makes two of the same folder (the site's, the worker pool's). Opening and
+    closing the file itself would drop every POSIX lock the process holds on it, an open
+    connection's too: another process closing its connection then takes itself for the last
+    and removes the WAL under the open one (a corrupted file, seen when connections were reused)."""
+    first = database.Database(tmp_path)
+    wal = first.path.with_name(first.path.name + "-wal")
+    with first.connect() as held:
+        held.execute("CREATE TABLE scratch (x)")
+        held.execute("INSERT INTO scratch VALUES (1)")  # a write: the WAL holds it
+        assert wal.exists()
+        database.Database(tmp_path)  # a second one, while `held` is open
+        other = (
+            f"import sqlite3; db = sqlite3.connect({str(first.path)!r}); "
+            "db.execute('SELECT count(*) FROM sqlite_master').fetchall(); db.close()"
+        )
+        subprocess.run([sys.executable, "-c", other], check=True)
+        assert wal.exists(), "another process's close removed the WAL under an open connection"
+        held.execute("INSERT INTO scratch VALUES (2)")
+    check = f"import sqlite3; db = sqlite3.connect({str(first.path)!r}); print(db.execute('PRAGMA integrity_check').fetchone()[0], db.execute('SELECT group_concat(x) FROM scratch').fetchone()[0])"
+    said = subprocess.run([sys.executable, "-c", check], check=True, capture_output=True, text=True).stdout
+    assert said.split() == ["ok", "1,2"]
+
+
+def test_a_new_database_is_made_for_its_user_alone(tmp_path: Path) -> None:
+    """SQLite makes the file (no descriptor of our own, whose close would drop its locks), and
+    it is made 0600 before its -wal and -shm, which take its mode."""
+    made = database.Database(tmp_path / "data")
+    assert made.notes == []  # made tight, not tightened after
+    with made.connect() as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        db.execute("CREATE TABLE scratch (x)")
+        modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "data").iterdir()}
+    assert modes == {"judge.sqlite3": 0o600, "judge.sqlite3-wal": 0o600, "judge.sqlite3-shm": 0o600}
+
+
+def test_threads_making_a_new_database_switch_and_migrate_it_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PRAGMA journal_mode=WAL needs the file alone and is refused at once, not waited for
+    ('database is locked', seen in CI): a Database's connection that switches and migrates is
+    held by one thread or process at a time. Each holds it a while here, so overlaps would show."""
+    connect = database.Database.connect
+    inside: list[int] = []
+    most = [0]
+    count = threading.Lock()
+
+    @contextmanager
+    def slow_connect(self: database.Database) -> Iterator[sqlite3.Connection]:
+        with count:
+            inside.append(1)
+            most[0] = max(most[0], len(inside))
+        try:
+            time.sleep(0.2)
+            with connect(self) as db:
+                yield db
+        finally:
+            with count:
+                inside.pop()
+
+    monkeypatch.setattr(database.Database, "connect", slow_connect)
+    together = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def open_it() -> None:
+        together.wait()
+        try:
+            database.Database(tmp_path / "data")
+        except BaseException as err:
+            failures.append(err)
+
+    threads = [threading.Thread(target=open_it) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert most == [1]
+
+
+_OPEN_IT = """
+import sys
+from judge.web.state.store import Store
+sys.stdin.readline()  # all started: open together
+Store(__import__("pathlib").Path(sys.argv[1]))
+"""
+
+
+def test_separate_processes_making_a_new_database_together_switch_and_migrate_it_once(tmp_path: Path) -> None:
+    """PRAGMA journal_mode=WAL needs the file alone and is refused at once, not waited for:
+    processes making one new database together each tried it ('database is locked')."""
+    data = tmp_path / "data"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _OPEN_IT, str(data)],
+            stdin=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    errors = [proc.communicate()[1] for proc in procs]
+    assert [proc.returncode for proc in procs] == [0] * len(procs), errors
+    with sqlite3.connect(data / database.DB_FILE) as db:
+        assert database.version(db) == len(database.MIGRATIONS)
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
