@@ -29,10 +29,12 @@ class Checked:
 @dataclass(frozen=True)
 class BugRun:
     """One bug against the valid tests: the first test that caught it ("" none), or why it
-    could not be run (the judge's failure, never the student's)."""
+    could not be run (the judge's failure, never the student's); `cut`: the judging's time cap
+    cut some of its runs short (unit_suite.budget_for)."""
 
     caught_by: str
     failure: str = ""
+    cut: bool = False
 
 
 def _slug(text: str) -> str:
@@ -91,7 +93,7 @@ def rows(
         elif run.caught_by:
             found.append(Row(name, f"{name}/01", public, Verdict.AC, f"caught by {run.caught_by}.in"))
         else:
-            missed = "not caught"
+            missed = "not caught (the judging's time cap cut its runs short)" if run.cut else "not caught"
             if suite.shows == "hints" and isinstance(bug, Bug) and bug.hint:  # a mutant has no hint
                 missed = f"not caught: {bug.hint}"
             found.append(Row(name, f"{name}/01", public, Verdict.WA, missed))

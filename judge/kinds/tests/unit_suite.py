@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import random
 import re
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +46,14 @@ IE = CaseVerdict(Verdict.IE, "the test did not run")
 # it fails (caught: failed each): a coin-flip test earns a bug with chance at most 1/4**RUNS
 # (docs/tests.md, "Luck").
 RUNS = 3
+# A guarded run of the suite on a bug (and the reference's run beside it) may take this many
+# times the reference's slowest first run, this much more, and one test's own deadline (so a
+# test that times out on a real TLE bug still catches it): a suite that stalls on a bug's wrong
+# answers (sleeps to its deadline) then holds a worker about that long a run, not max_tests
+# deadlines (issue 60). Scaled from the reference measured on the same machine, so load that
+# slows both does not cut an honest suite.
+CAP_FACTOR, CAP_EXTRA_S = 3.0, 5.0
+_COIN = random.SystemRandom()  # which of a bug's run and the reference's beside it comes first
 
 
 @dataclass(frozen=True)
@@ -181,10 +191,12 @@ def verdicts(
     stand_ins: tuple[tuple[str, Path], ...] = (),
     guarded: bool = True,
     offered: tuple[str, ...] = (),
+    budget_s: float | None = None,
 ) -> dict[str, CaseVerdict]:
     """The student's tests `ids` against one of the problem's modules (`path`: its reference or
     a bug), in its own box behind the bridge's guarded side: each test's verdict. `stand_ins`:
-    a JUnit problem's, made from its reference (`junit_stand_ins`)."""
+    a JUnit problem's, made from its reference (`junit_stand_ins`); `budget_s`: the whole run's
+    wall time at most, what it cuts off verdict pairs.CUT."""
     try:  # a mutant: the reference with one file changed (guarded=False: the teacher's own tests)
         source = (
             matrix.mutant_program(problem, path)
@@ -202,11 +214,41 @@ def verdicts(
     for test in ids:
         by_file.setdefault(test.split("::", 1)[0], []).append(test)
     decided: dict[str, CaseVerdict] = {}
+    ends = None if budget_s is None else time.monotonic() + budget_s + pairs.deadline_wall(limits)
     for file in by_file.values():  # a process (pair) per file: what one file does to its own reaches no other's
-        guard = pairs.GuardedPair(stand_ins, offered) if guarded else None
+        left_s = None if ends is None else ends - time.monotonic()
+        guard = pairs.GuardedPair(stand_ins, offered, left_s) if guarded else None
         results = pairs.run_pairs(problem, launch, built.directory, file, limits, guard)
         decided.update((test, result.decided) for test, result in results.items())
     return decided
+
+
+def timed_verdicts(*args: object) -> tuple[dict[str, CaseVerdict], float]:
+    """`verdicts` (its arguments as they are) and the wall time the run took."""
+    start = time.monotonic()
+    found = verdicts(*args)  # type: ignore[arg-type]
+    return found, time.monotonic() - start
+
+
+def budget_for(reference_s: float) -> float:
+    """The wall time a bug's run (or the reference's beside it) may take, but for one test's
+    deadline (`verdicts` adds it): see CAP_FACTOR."""
+    return CAP_FACTOR * reference_s + CAP_EXTRA_S
+
+
+def failed_on(decided: CaseVerdict | None) -> bool:
+    """Whether a test failed a run: neither passed, nor left unjudged (IE, or cut off: NJ)."""
+    return decided is not None and decided.verdict not in (Verdict.AC, Verdict.IE, Verdict.NJ)
+
+
+def still_catching(candidates: list[str], run: dict[str, CaseVerdict], on_reference: bool) -> list[str]:
+    """The catch rule, one run at a time: of the tests that may still catch a bug, those that
+    passed this run of the reference (`on_reference`) or failed this run of the bug. A test
+    catches when it stays through every pair of runs (a bug's and the reference's beside it, in
+    either order): whatever it reads (a clock), the reference's run saw it too."""
+    if on_reference:
+        return [test for test in candidates if (found := run.get(test)) is not None and found.verdict is Verdict.AC]
+    return [test for test in candidates if failed_on(run.get(test))]
 
 
 def invalid(decided: CaseVerdict | None, *again: CaseVerdict | None) -> str:
@@ -277,21 +319,27 @@ def run_bug(
     valid: tuple[str, ...],
     stand_ins: tuple[tuple[str, Path], ...] = (),
     names: tuple[str, ...] = (),
+    budget_s: float | None = None,
 ) -> BugRun:
     """Every test on a bug, the very runs the reference had (the same tests, order and
     processes, so no test that passed only by what an invalid one left behind counts), RUNS
-    times: caught by the first valid test that failed it in every run (an IE catches nothing).
-    A run is made only while some test has failed every run so far: one that catches nothing
-    costs one run."""
+    times, each beside a run of the reference in a random order (still_catching): caught by
+    the first valid test that failed every run of the bug and passed the reference's beside
+    each (an IE, or a test the cap `budget_s` cut off, catches nothing). A run is made only
+    while some test may still catch: one that catches nothing costs one or two runs."""
     path = bug if isinstance(bug, Mutant) else bug.path
     named = dict(zip(tests.ids, tests.names, strict=True))
-    failed = list(valid)
+    candidates, cut = list(valid), False
     for _ in range(RUNS):
-        run = verdicts(problem, kind, path, tests.ids, stand_ins, True, names)
-        failed = [test for test in failed if run.get(test, IE).verdict not in (Verdict.AC, Verdict.IE)]
-        if not failed:
-            return BugRun("")
-    return BugRun(named[failed[0]])
+        sides = [False, True] if _COIN.random() < 0.5 else [True, False]  # on the reference?
+        for on_reference in sides:
+            side = problem.spec.reference if on_reference else path
+            run = verdicts(problem, kind, side, tests.ids, stand_ins, True, names, budget_s)
+            cut = cut or any(found == pairs.CUT for found in run.values())
+            candidates = still_catching(candidates, run, on_reference)
+            if not candidates:
+                return BugRun("", cut=cut)
+    return BugRun(named[candidates[0]], cut=cut)
 
 
 def judge_suite(
@@ -310,7 +358,9 @@ def judge_suite(
         with matrix.worker_pool(jobs) as pool:
             names = offered(target) if unit.framework != JUNIT else ()
             run = (problem, kind, target.spec.reference, tests.ids, stand_ins, True, names)
-            on_reference = pool([(verdicts, run)] * RUNS)
+            timed = pool([(timed_verdicts, run)] * RUNS)
+            on_reference = [found for found, _ in timed]
+            budget = budget_for(max(seconds for _, seconds in timed))
             checked = tuple(
                 Checked(name, invalid(*(run.get(test) for run in on_reference)))
                 for test, name in zip(tests.ids, tests.names, strict=True)
@@ -319,7 +369,7 @@ def judge_suite(
             if not valid:
                 return checked, tuple(BugRun("") for _ in bugs)
             return checked, tuple(
-                pool([(run_bug, (problem, kind, bug, tests, valid, stand_ins, names)) for bug in bugs])
+                pool([(run_bug, (problem, kind, bug, tests, valid, stand_ins, names, budget)) for bug in bugs])
             )
     finally:
         lifecycle.remove_dir(work)

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
+import time
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -163,9 +165,22 @@ def _tests_program(tests: Path, modules: tuple[str, ...], digest: str, memory_mi
             if not (folder / name).exists():
                 (folder / name).parent.mkdir(parents=True, exist_ok=True)
                 (folder / name).write_text(text)
-        return programs.load_and_build(folder, memory_mib)
+        built = programs.load_and_build(folder, memory_mib)
+        timeless(built.directory)
+        return built
     finally:
         lifecycle.remove_dir(work)
+
+
+FIXED_MTIME = 946684800  # 2000-01-01 UTC: every file's time in a box copy (timeless)
+
+
+def timeless(folder: Path) -> None:
+    """Every file and folder under `folder` (and itself) dated FIXED_MTIME: a box's copy keeps
+    its times, and a build's time against the copy's (a ctime) would tell a student's test how
+    long the judging has run (issue 60)."""
+    for path in [*folder.rglob("*"), folder]:  # the folders' own times after their files'
+        os.utime(path, (FIXED_MTIME, FIXED_MTIME), follow_symlinks=False)
 
 
 @lru_cache(maxsize=16)
@@ -189,6 +204,7 @@ def _junit_tests_program(tests: Path, digest: str, made: kit.Kit, memory_mib: in
                     raise
         finally:
             lifecycle.remove_dir(work)
+    timeless(folder)  # a folder cached before its times were fixed too
     java = languages.load().by_id("java")
     return programs.Built(
         f"{tests} (JUnit, mode apart)",
@@ -205,10 +221,17 @@ class GuardedPair:
     """A pair whose module is the teacher's and whose tests are a student's (kind tests): the
     module's side answers only public names (of a Python module, those `offered` lists, the
     reference's); a JUnit problem's tests' box gets `stand_ins` (guarded_junit.py), never its
-    sources."""
+    sources. `budget_s`: the wall time the pairs of one run_pairs may take in all; what is left
+    when it runs out is cut (CUT), never run."""
 
     stand_ins: tuple[tuple[str, Path], ...] = ()
     offered: tuple[str, ...] = ()
+    budget_s: float | None = None
+
+
+# A test the budget of a guarded run cut off (GuardedPair.budget_s): not judged, so it neither
+# passes nor fails, and is no internal error of the judge's.
+CUT = CaseVerdict(Verdict.NJ, "cut off: the judging's time cap ran out")
 
 
 def _tests_files(built: programs.Built, where: Path, guard: GuardedPair | None) -> tuple[tuple[str, Path], ...]:
@@ -323,9 +346,13 @@ def run_pairs(
     together = unit.runs == "together"
     done: dict[str, UnitResult] = {}
     remaining = list(ids)
+    ends = None if guard is None or guard.budget_s is None else time.monotonic() + guard.budget_s
     while remaining:
+        left_s = None if ends is None else ends - time.monotonic()
+        if left_s is not None and left_s <= 0:
+            return {**done, **_cut(remaining)}
         try:
-            student, said = _pair(problem, launch, where, remaining, limits, guard)
+            student, said = _pair(problem, launch, where, remaining, limits, guard, left_s)
         except (SandboxFailure, programs.ProgramError) as err:
             failed = CaseVerdict(Verdict.IE, str(err))
             empty = sandbox.RunResult(None, None, 0.0, 0.0, 0, 0, None, False, b"", b"")
@@ -335,6 +362,9 @@ def run_pairs(
                 decided = outcome.decide(record, limits.cpu_s, student, memory_kib, shared=together)
                 shown = replace(student, cpu_s=record.cpu_s, wall_s=record.wall_s, stdout=record.printed.encode())
                 done[record.id] = UnitResult(decided, shown)
+        if ends is not None and time.monotonic() >= ends:
+            # The cap ended this pair: the test it was in and the rest are cut, not failed.
+            return {**done, **_cut([i for i in remaining if i not in done])}
         for test, decided in said.failed:
             done.setdefault(test, UnitResult(decided, student))
         if said.current is not None and said.current not in done:
@@ -352,6 +382,11 @@ def run_pairs(
             return {**done, **{i: UnitResult(why, student) for i in left}}
         remaining = left
     return done
+
+
+def _cut(ids: list[str]) -> dict[str, UnitResult]:
+    empty = sandbox.RunResult(None, None, 0.0, 0.0, 0, 0, None, False, b"", b"")
+    return {i: UnitResult(CUT, empty) for i in ids}
 
 
 def _lines(kept: tuple[tuple[str, bytes], ...]) -> list[object]:
@@ -393,8 +428,10 @@ def _pair(
     ids: list[str],
     limits: sandbox.RunLimits,
     guard: GuardedPair | None = None,
+    left_s: float | None = None,
 ) -> tuple[sandbox.RunResult, outcome.Collected]:
-    """One pair run on `ids`: the student's run, and what the pair said of its tests."""
+    """One pair run on `ids`: the student's run, and what the pair said of its tests; the
+    tests' process ends after `left_s` of wall time at the most (GuardedPair.budget_s)."""
     unit = problem.spec.unit
     guarded = guard is not None
     assert unit is not None
@@ -444,12 +481,14 @@ def _pair(
     tests_limits = exchange.partner_limits(
         replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits
     )
+    if left_s is not None:
+        tests_limits = replace(tests_limits, wall_s=min(tests_limits.wall_s, left_s))
     box = _fresh_box(where, _other_test_files(problem, ids) if together else frozenset())
     # Each test's CPU time is the kernel's figure for the student's process, which the judge's
     # watch of its run publishes as it runs: the tests' side (or the collector) reads it there.
     try:
         with sandbox.CpuClock() as clock:
-            tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, str(clock.folder)))
+            tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, clock.bind))
             # The tests' side of a Python pair is told where pytest is ("": the system's).
             kit_arg = () if together or unit.framework == "junit5" else (kit_folder,)
             if guarded and unit.framework != "junit5":
@@ -458,7 +497,7 @@ def _pair(
                 kit_arg = (GUARDED,)  # JudgeTests compiles the tests against the stand-ins given
             # Each bridge is told a test's CPU time and wall limit: the rule is the sandbox's alone.
             times = (f"{limits.cpu_s:g}", f"{per_test_wall_s:g}")
-            args = (exchange.FEEDBACK, *times, str(clock.path), *kit_arg, *ids)
+            args = (exchange.FEEDBACK, *times, clock.inside, *kit_arg, *ids)
             task = programs.Task(
                 built,
                 args,
@@ -489,7 +528,12 @@ def _pair(
 def deadline_arg(limits: sandbox.RunLimits) -> str:
     """A student's test's own deadline in the tests' process (kind tests): a CPU second more than
     a test's CPU time, and twice its wall limit, so a loop there ends that test (as TLE) soon."""
-    return f"{DEADLINE}{limits.cpu_s + DEADLINE_CPU_S:g},{DEADLINE_WALLS * sandbox.wall_for(limits.cpu_s):g}"
+    return f"{DEADLINE}{limits.cpu_s + DEADLINE_CPU_S:g},{deadline_wall(limits):g}"
+
+
+def deadline_wall(limits: sandbox.RunLimits) -> float:
+    """A student's test's wall deadline in the tests' process (deadline_arg's second figure)."""
+    return DEADLINE_WALLS * sandbox.wall_for(limits.cpu_s)
 
 
 def _other_test_files(problem: Problem, ids: list[str]) -> frozenset[str]:
@@ -520,6 +564,7 @@ def _fresh_box(where: Path, leave_out: frozenset[str]) -> Path:
             return set(kept(folder, names)) | {n for n in names if (inside / n).as_posix() in leave_out}
 
         shutil.copytree(where, box, symlinks=True, ignore=ignore, dirs_exist_ok=True)
+        timeless(box)
     except BaseException:
         lifecycle.remove_dir(box)
         raise

@@ -9,6 +9,14 @@ from pathlib import PurePosixPath
 
 from judge.run.sandbox.records import AS_SLACK_BYTES, BOX_MOUNT, TMP_CAP_BYTES, Layers, RunLimits
 
+# A read-only entry "HOST\nINSIDE" binds the folder HOST at INSIDE (bound_at): a folder whose
+# host name says something of the judge (a worker's pid) is shown under a fixed name.
+BOUND_AT = "\n"
+
+
+def bound_at(host: str, inside: str) -> str:
+    return f"{host}{BOUND_AT}{inside}"
+
 
 def host_binds() -> tuple[tuple[str, ...], ...]:
     binds: list[tuple[str, ...]] = [("--ro-bind", "/usr", "/usr"), ("--ro-bind", "/etc", "/etc")]
@@ -63,13 +71,15 @@ def bwrap_prefix(
     argv += ["--remount-ro", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
     # After /tmp's tmpfs, so that a folder below /tmp (a cache in a test's temporary folder) is seen.
     # Toolchains outside the system's folders too (toolfolders): read-only, whoever owns them.
-    for folder in (*layers.toolchains, *read_only):
+    for entry in (*layers.toolchains, *read_only):
+        host, _, inside = entry.partition(BOUND_AT)
+        folder = inside or host
         # The folders bubblewrap makes on the way are root's, 0700 unless told: the program's
         # user (nobody) must be able to pass through them.
         parents = [str(parent) for parent in reversed(PurePosixPath(folder).parents) if str(parent) != "/"]
         for parent in parents:
             argv += ["--perms", "0755", "--dir", parent]
-        argv += ["--ro-bind-try", folder, folder]
+        argv += ["--ro-bind-try", host, folder]
     argv += ["--bind", box, BOX_MOUNT]
     for name in fixed:
         # A read-only mount, not a mode: rootless, the program's uid owns the box's files and

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from judge.run import cgroups, lifecycle
+from judge.run.sandbox.argv import bound_at
 from judge.run.sandbox.procs import decode_status, kill_tree, process_tree, runnable, sample_tree
 from judge.run.sandbox.records import STDERR_CAP, Limit, RunLimits, RunResult, Stop
 
@@ -31,6 +32,12 @@ BUSY_WALL_FACTOR = 3.0
 CLOCK_STEP_S = 0.01  # how often a watch looks while it publishes the run's CPU time (CpuClock)
 
 
+# Where the reader sees a CpuClock's folder: one fixed name, since the host's (unique to keep
+# judges apart) holds the worker's pid and start, a clock a student's test could read the
+# judging's age by (issue 60).
+CLOCK_MOUNT = "/judge-clock"
+
+
 class CpuClock:
     """A run's CPU time as its watch reads it (the cgroup's figure, else its process tree's,
     sampled), published while it runs for a program in another sandbox to read: the tests of
@@ -38,13 +45,16 @@ class CpuClock:
     process reports. The figure is the target of a symbolic link, `cpu` -> "1.234567", in a
     folder of its own, replaced whole by a rename: one readlink never sees half a figure (a
     file renamed over another costs 0.2 ms on ext4, which flushes it; a link, 10 us). The
-    folder is bound read-only into the reader's sandbox (RunLimits.read_only). The figure is 0
-    until the run starts, never goes back, and is at most one look of the watch behind."""
+    folder is bound read-only into the reader's sandbox (`bind`, for RunLimits.read_only) at
+    CLOCK_MOUNT, where the reader finds the figure (`inside`). The figure is 0 until the run
+    starts, never goes back, and is at most one look of the watch behind."""
 
     def __init__(self) -> None:
         self.folder = lifecycle.make_temp_dir("clock")
         self.folder.chmod(0o755)  # the reader may be uid 65534
         self.path = self.folder / "cpu"
+        self.bind = bound_at(str(self.folder), CLOCK_MOUNT)
+        self.inside = f"{CLOCK_MOUNT}/cpu"
         self.figure = -1.0
         self.publish(0.0)
 

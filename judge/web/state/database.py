@@ -13,6 +13,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -541,6 +542,77 @@ def _alone_in(data_dir: Path) -> Iterator[None]:
         os.close(fd)
 
 
+def _open(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=30, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA busy_timeout=30000")
+    return db
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+class IdleConnections:
+    """Each thread's idle connections, per database file, taken again instead of opened: an
+    open costs about 1 ms (SQLite reads the schema again at its first statement), and a class
+    watching its live pages made the server open five a request, a worker one a write.
+
+    A connection is only ever used by the thread that opened it, one use at a time (a nested
+    use opens its own), and is kept only when its use ended cleanly outside a transaction.
+    It is taken again only for the same file: one deleted or replaced since (another inode)
+    gets a fresh connection. A process forked with idle connections leaves them unused, and
+    open (closing a forked copy of a WAL connection could disturb the parent's). A thread keeps
+    the files it used last: one that used many (a test run's folders) holds no file open long."""
+
+    KEEP = 2  # idle connections a thread keeps per file (a nested use is rare)
+    FILES = 3  # files a thread keeps idle connections to, the least recently used closed first
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._forked_away: list[object] = []
+
+    def _idle(self) -> dict[Path, list[tuple[tuple[int, int], sqlite3.Connection]]]:
+        local = self._local
+        if getattr(local, "pid", None) != os.getpid():
+            if hasattr(local, "idle"):
+                self._forked_away.append(local.idle)
+            local.pid, local.idle = os.getpid(), {}
+        idle: dict[Path, list[tuple[tuple[int, int], sqlite3.Connection]]] = local.idle
+        return idle
+
+    def take(self, path: Path) -> tuple[tuple[int, int] | None, sqlite3.Connection]:
+        """A connection to `path`, and the file's identity as it was taken (None: unknown)."""
+        held = self._idle().get(path, [])
+        now = _identity(path)
+        while held:
+            identity, db = held.pop()
+            if identity == now:
+                return now, db
+            db.close()
+        db = _open(path)  # made by the open where it was not there
+        return _identity(path) if now is None else now, db
+
+    def give_back(self, path: Path, identity: tuple[int, int] | None, db: sqlite3.Connection) -> None:
+        idle = self._idle()
+        held = idle.pop(path, [])
+        idle[path] = held  # the most recently used last
+        if db.in_transaction or identity is None or len(held) >= self.KEEP:
+            db.close()  # a transaction left open is rolled back, as a closed connection's was
+            return
+        held.append((identity, db))
+        while len(idle) > self.FILES:
+            for _, old in idle.pop(next(iter(idle))):
+                old.close()
+
+
+_IDLE = IdleConnections()
+
+
 class Database:
     """The file and its connections; the store's parts (accounts, queue, reading) share it."""
 
@@ -581,13 +653,14 @@ class Database:
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        db.row_factory = sqlite3.Row
-        db.execute("PRAGMA busy_timeout=30000")
+        """A connection of this thread's to the file, taken from its idle ones (IdleConnections)."""
+        identity, db = _IDLE.take(self.path)
         try:
             yield db
-        finally:
+        except BaseException:
             db.close()
+            raise
+        _IDLE.give_back(self.path, identity, db)
 
     @contextmanager
     def transaction(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
@@ -595,8 +668,8 @@ class Database:
         (WAL with synchronous=NORMAL: never a corrupt file, but a power cut may undo the last
         writes), for what a judging writes as it goes and can do again (progress, case output)."""
         with self.connect() as db:
-            if not durable:
-                db.execute("PRAGMA synchronous=NORMAL")
+            # Said each time: a connection is reused (IdleConnections), and keeps the last one said.
+            db.execute("PRAGMA synchronous=FULL" if durable else "PRAGMA synchronous=NORMAL")
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db

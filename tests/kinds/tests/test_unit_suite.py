@@ -190,3 +190,41 @@ def test_judge_new_for_a_unit_problem_starts_from_its_public_tests_and_verifies(
     assert "pytest files test_NAME.py" in kinds.of(problem).public_files(problem)[0][1]
     verified = judge("--problems", str(root), "verify", "stack-new")
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+# What a student's test sees of the judging's time (issue 60): the box's files all dated alike
+# (no build's time against the copy's), the CPU clock's folder at a fixed name, and no judge's
+# folder under /tmp, nor its host name in the runner's arguments.
+NO_CLOCK = """import os
+
+import stack
+
+
+def test_no_baseline_of_the_judging_in_the_box():
+    assert stack.Stack() is not None
+    # Each file of the build is dated 2000-01-01 (what the run makes, its results and Python's
+    # caches, is as new as the run itself).
+    made = {"/box/feedback", "/box/.pytest_cache"}
+    for top, dirs, files in os.walk("/box"):
+        if top in made or top.startswith(tuple(f"{m}/" for m in made)) or "__pycache__" in top:
+            continue
+        for name in dirs + files:
+            path = os.path.join(top, name)
+            if path not in made and name != "__pycache__":
+                assert os.lstat(path).st_mtime == 946684800.0, path
+    assert os.listdir("/judge-clock") == ["cpu"]
+    assert not [name for name in os.listdir("/tmp") if name.startswith("judge")], os.listdir("/tmp")
+    for pid in [p for p in os.listdir("/proc") if p.isdigit()]:
+        try:
+            argv = open(f"/proc/{pid}/cmdline", "rb").read()
+        except OSError:
+            continue
+        # bubblewrap's own arguments name the host's folders (docs/tests.md, "Luck")
+        assert argv.split(b"\\0")[0].endswith(b"bwrap") or b"judge-clock-" not in argv, argv
+"""
+
+
+def test_a_students_test_sees_no_baseline_of_the_judgings_time(root: Path) -> None:
+    record = judged(root, NO_CLOCK, "no-clock")
+    said = validity(record)
+    assert said == {"test_mine-test_no_baseline_of_the_judging_in_the_box": ("AC", "valid")}, said

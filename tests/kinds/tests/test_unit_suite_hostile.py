@@ -6,6 +6,7 @@ one submission of several files (a file is a process of its own), each break ass
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, cast
 
 import pytest
@@ -187,9 +188,11 @@ def test_a_test_is_valid_only_if_it_passed_the_reference_every_run() -> None:
 def test_a_catch_counts_only_if_the_test_failed_the_bug_in_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
     failed, passed = {"t.py::a": CaseVerdict(Verdict.WA, "")}, {"t.py::a": CaseVerdict(Verdict.AC, "")}
     runs = iter([failed, failed, passed, *[failed] * unit_suite.RUNS])
-    monkeypatch.setattr(unit_suite, "verdicts", lambda *_args: next(runs))
+    # The bug's runs as given; the reference's beside each passes.
+    monkeypatch.setattr(unit_suite, "verdicts", lambda _p, _k, path, *_: passed if path == "ref.py" else next(runs))
     tests = unit_suite.UnitSuite((), ("t.py::a",), ("t-a",))
-    problem, kind = cast("Problem", None), cast("Kind", None)  # verdicts, replaced, uses neither
+    problem = cast("Problem", SimpleNamespace(spec=SimpleNamespace(reference="ref.py")))
+    kind = cast("Kind", None)  # verdicts, replaced, uses it not
     bug = Bug(path="solutions/wrong_answer/b.py")
     assert unit_suite.run_bug(problem, kind, bug, tests, ("t.py::a",)) == scoring.BugRun(
         ""

@@ -1,0 +1,116 @@
+"""The reference's runs beside a bug's (issue 60's clock break): a test that reads anything that
+moves through the judging (a clock) passes or fails on both sides of a pair of runs alike, so
+it catches nothing; the catch rule is a pure function, the order of the runs checked in-process
+with `verdicts` replaced by a stand-in whose "clock" is the number of runs made so far."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, cast
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from judge.kinds.tests import scoring, unit_suite
+from judge.kinds.unit import pairs
+from judge.problem.spec import Bug, Suite
+from judge.run.verdicts import CaseVerdict, Verdict
+
+if TYPE_CHECKING:
+    from judge.kinds.base import Kind
+    from judge.problem.spec import Problem
+
+REFERENCE = "solutions/accepted/stack.py"
+BUG = Bug(path="solutions/wrong_answer/b.py")
+PASSED, FAILED, BROKE = CaseVerdict(Verdict.AC, ""), CaseVerdict(Verdict.WA, "no"), CaseVerdict(Verdict.IE, "x")
+IDS = ("t.py::young", "t.py::honest")
+TESTS = unit_suite.UnitSuite((), IDS, ("t-young", "t-honest"))
+PROBLEM = cast("Problem", SimpleNamespace(spec=SimpleNamespace(reference=REFERENCE)))
+KIND = cast("Kind", None)  # verdicts, replaced, uses neither
+
+
+class Coins:
+    """unit_suite's coin, told which way to fall: below 0.5 the bug's run comes first."""
+
+    def __init__(self, falls: tuple[float, ...]) -> None:
+        self.falls = iter(falls)
+
+    def random(self) -> float:
+        return next(self.falls)
+
+
+def judged_by_a_clock(monkeypatch: pytest.MonkeyPatch, young_runs: int) -> list[str]:
+    """Stand in for `verdicts`: "young" passes only the first `young_runs` runs made (a clock of
+    the judging, read from whatever moves), "honest" passes the reference and fails the bug.
+    The sides run, in order."""
+    sides: list[str] = []
+
+    def verdicts(_problem: object, _kind: object, path: str | Path, *_rest: object) -> dict[str, CaseVerdict]:
+        sides.append("R" if path == REFERENCE else "B")
+        young = PASSED if len(sides) <= young_runs else FAILED
+        return {IDS[0]: young, IDS[1]: PASSED if path == REFERENCE else FAILED}
+
+    monkeypatch.setattr(unit_suite, "verdicts", verdicts)
+    return sides
+
+
+@pytest.mark.parametrize("falls", list(itertools.product((0.2, 0.8), repeat=unit_suite.RUNS)))
+def test_a_test_that_passes_only_while_the_judging_is_young_catches_no_bug(
+    monkeypatch: pytest.MonkeyPatch, falls: tuple[float, ...]
+) -> None:
+    # Valid: it passed the reference's first RUNS runs (made before, elsewhere); it fails
+    # every run after, the reference's beside each bug's too. Before the fix, the bug's runs
+    # alone: it failed all three and caught the bug first.
+    for fresh in range(unit_suite.RUNS * 2):  # the clock turns at any run of the bug's judging
+        sides = judged_by_a_clock(monkeypatch, fresh)
+        monkeypatch.setattr(unit_suite, "_COIN", Coins(falls))
+        run = unit_suite.run_bug(PROBLEM, KIND, BUG, TESTS, IDS)
+        assert run == scoring.BugRun("t-honest"), (fresh, sides)
+        # Each pair of runs in the coin's order, in the same worker (this process).
+        wanted = [("B", "R") if fall < 0.5 else ("R", "B") for fall in falls]
+        assert sides == [side for pair in wanted for side in pair]
+
+
+def test_a_test_that_passes_the_reference_and_fails_the_bug_throughout_catches(monkeypatch: pytest.MonkeyPatch) -> None:
+    judged_by_a_clock(monkeypatch, 0)
+    monkeypatch.setattr(unit_suite, "_COIN", Coins((0.2, 0.8, 0.2)))
+    assert unit_suite.run_bug(PROBLEM, KIND, BUG, TESTS, (IDS[1],)) == scoring.BugRun("t-honest")
+
+
+def test_no_reference_run_is_made_once_no_test_can_catch(monkeypatch: pytest.MonkeyPatch) -> None:
+    sides = judged_by_a_clock(monkeypatch, 100)  # young passes everywhere: it catches nothing
+    monkeypatch.setattr(unit_suite, "_COIN", Coins((0.2,)))
+    assert unit_suite.run_bug(PROBLEM, KIND, BUG, TESTS, (IDS[0],)) == scoring.BugRun("")
+    assert sides == ["B"]  # the bug's run first left no candidate: the reference's is not made
+
+
+def test_a_run_the_cap_cut_catches_nothing_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = iter([{IDS[1]: pairs.CUT}, {IDS[1]: PASSED}])
+    monkeypatch.setattr(unit_suite, "verdicts", lambda *_args: next(runs))
+    monkeypatch.setattr(unit_suite, "_COIN", Coins((0.2,)))
+    assert unit_suite.run_bug(PROBLEM, KIND, BUG, TESTS, (IDS[1],)) == scoring.BugRun("", cut=True)
+    suite = Suite.model_validate({"for": "stack"})
+    rows = scoring.rows(suite, (BUG,), (), (scoring.BugRun("", cut=True),))
+    assert rows[0].verdict is Verdict.WA and "time cap cut" in rows[0].message
+
+
+VERDICTS = st.sampled_from([PASSED, FAILED, BROKE, pairs.CUT, CaseVerdict(Verdict.TLE, ""), None])
+
+
+@given(st.lists(st.tuples(VERDICTS, VERDICTS), min_size=1, max_size=6))
+def test_the_catch_rule_keeps_a_test_failing_the_bug_and_passing_the_reference(
+    pairs_of: list[tuple[CaseVerdict | None, CaseVerdict | None]],
+) -> None:
+    ids = [f"t.py::{i}" for i in range(len(pairs_of))]
+    on_bug = {i: v for i, (v, _) in zip(ids, pairs_of, strict=True) if v is not None}
+    on_reference = {i: v for i, (_, v) in zip(ids, pairs_of, strict=True) if v is not None}
+    # Either order gives the same tests, in the order given.
+    one = unit_suite.still_catching(unit_suite.still_catching(ids, on_bug, False), on_reference, True)
+    other = unit_suite.still_catching(unit_suite.still_catching(ids, on_reference, True), on_bug, False)
+    assert one == other
+    for test, (bug, reference) in zip(ids, pairs_of, strict=True):
+        failed = bug is not None and bug.verdict in (Verdict.WA, Verdict.TLE)  # IE and a cut fail nothing
+        assert (test in one) == (failed and reference == PASSED)
