@@ -438,10 +438,13 @@ print("trace", libc.ptrace(16, parent, 0, 0), ctypes.get_errno())  # PTRACE_ATTA
 
 
 @contextmanager
-def _zygote_session(tmp_path: Path, script: str, name: str = "main.py") -> Iterator[sandbox.CaseRunner]:
-    """A session as root whose box holds `script` as main.py (or `name`), the build sealed."""
-    if not SUPPORT.active or ROOTLESS:
-        pytest.skip("a zygote needs a session as root" if ROOTLESS else SUPPORT.detail)
+def _zygote_session(
+    tmp_path: Path, script: str, name: str = "main.py", rootless_too: bool = False
+) -> Iterator[sandbox.CaseRunner]:
+    """A session whose box holds `script` as main.py (or `name`), the build sealed: as root, or
+    `rootless_too` (a Python zygote's; rootless there is no Node zygote)."""
+    if not SUPPORT.active or (ROOTLESS and not rootless_too):
+        pytest.skip("a Node zygote needs a session as root" if ROOTLESS else SUPPORT.detail)
     box = tmp_path / "box"
     sandbox.prepare_box(box)
     (box / name).write_text(script)
@@ -478,7 +481,7 @@ def test_no_case_inherits_a_signal_the_judge_ignores(
     monkeypatch.setenv(session.FAST_ENV, fast)
     before = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGQUIT)}
     try:
-        with _zygote_session(tmp_path, PYTHON_SELF) as cases_runner:
+        with _zygote_session(tmp_path, PYTHON_SELF, rootless_too=True) as cases_runner:
             runs = [cases_runner.run(["python3", "-S", "main.py"], limits=LIMITS)]
             runs.append(cases_runner.forking().run(["python3", "-S", "main.py"], limits=LIMITS))
     finally:
@@ -500,10 +503,10 @@ def test_a_call_forked_from_a_zygote_is_what_a_process_of_its_own_is(tmp_path: P
 def _forked_as_own(tmp_path: Path, script: str, argv: list[str]) -> tuple[sandbox.RunResult, str]:
     """`script` (named as argv's last part) run twice through a zygote and once as a process of
     its own, all on the same stdin: the first forked run and what it printed, which the other
-    two printed too, as the case's user with no capability."""
+    two printed too, as the case's user (rootless: the judge's own) with no capability."""
     given = tmp_path / "call.in"
     given.write_text("[1, 2]\n")
-    with _zygote_session(tmp_path, script, argv[-1]) as cases_runner:
+    with _zygote_session(tmp_path, script, argv[-1], rootless_too=argv[-1] == "main.py") as cases_runner:
         forked = cases_runner.forking().run(argv, limits=LIMITS, stdin=given)
         session_ = cases_runner.session
         assert session_ is not None and session_.zygote is not None, session_ and session_.no_zygote
@@ -511,7 +514,8 @@ def _forked_as_own(tmp_path: Path, script: str, argv: list[str]) -> tuple[sandbo
         own = cases_runner.run(argv, limits=LIMITS, stdin=given)
     assert forked.exit_code == own.exit_code == 0, (forked, own)
     seen = forked.stdout.decode()
-    assert "Uid 65534" in seen and "CapEff 0000000000000000" in seen and "stdin [1, 2]" in seen, seen
+    user = f"Uid {os.getuid()}" if ROOTLESS else "Uid 65534"
+    assert user in seen and "CapEff 0000000000000000" in seen and "stdin [1, 2]" in seen, seen
     assert seen == own.stdout.decode() == again.stdout.decode()
     return forked, seen
 
@@ -540,7 +544,7 @@ def test_a_call_can_neither_signal_nor_trace_nor_write_its_zygote(tmp_path: Path
 
 @needs_bwrap
 def test_a_zygote_that_is_gone_is_replaced_and_the_call_still_runs(tmp_path: Path) -> None:
-    with _zygote_session(tmp_path, "print(6 * 7)\n") as cases_runner:
+    with _zygote_session(tmp_path, "print(6 * 7)\n", rootless_too=True) as cases_runner:
         forking = cases_runner.forking()
         first, session_, kept = _first_call(cases_runner)
         # its forks (a spare forked ahead) share its command line: the zygote is their parent
@@ -561,7 +565,7 @@ def test_a_zygote_that_is_gone_is_replaced_and_the_call_still_runs(tmp_path: Pat
 
 @needs_bwrap
 def test_a_new_build_gets_a_new_zygote(tmp_path: Path) -> None:
-    with _zygote_session(tmp_path, "print(1)\n") as cases_runner:
+    with _zygote_session(tmp_path, "print(1)\n", rootless_too=True) as cases_runner:
         first, session_, kept = _first_call(cases_runner)
         harness = cases_runner.box / "main.py"
         harness.unlink()  # the next submission's copy of the harness: a file of its own
@@ -571,19 +575,71 @@ def test_a_new_build_gets_a_new_zygote(tmp_path: Path) -> None:
     assert (first.stdout, second.stdout) == (b"1\n", b"2\n")
 
 
+# A rootless call (the judge's own user, pid 2 of its own namespaces under its init) that looks
+# for what an earlier call left (/tmp, /dev/shm, a SysV segment, a global, a process left
+# running; any process but its init and itself), leaves all of those, and goes for every process
+# it can name: a signal, a stop, a kill, memory and environment through /proc, ptrace.
+ROOTLESS_STASH = r"""
+import ctypes, json, os, signal, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True)
+found = [path for path in ("/tmp/stash", "/dev/shm/stash") if os.path.exists(path)]
+if libc.shmget(0x6A75, 0, 0) >= 0:
+    found.append("a SysV segment")
+if "STASH" in dir(sys.modules["builtins"]):
+    found.append("a global")
+me = os.getpid()
+seen = sorted(int(pid) for pid in os.listdir("/proc") if pid.isdigit())
+found += [f"process {pid}" for pid in seen if pid not in (1, me)]
+for path in ("/tmp/stash", "/dev/shm/stash"):
+    with open(path, "w") as stash:
+        stash.write("[1, 2]")
+libc.shmget(0x6A75, 4096, 0o1666)  # IPC_CREAT
+sys.modules["builtins"].STASH = [1, 2]
+subprocess.Popen(["sleep", "60"], start_new_session=True)
+tried = {}
+for pid in seen:
+    if pid == me:
+        continue
+    for name, act in (("stop", lambda: os.kill(pid, signal.SIGSTOP)), ("kill", lambda: os.kill(pid, signal.SIGKILL))):
+        try:
+            act()
+        except OSError as err:
+            tried[f"{pid} {name}"] = err.errno
+    for part in ("mem", "environ"):
+        try:
+            open(f"/proc/{pid}/{part}", "rb").read(1)
+            tried[f"{pid} {part}"] = "read"
+        except OSError as err:
+            tried[f"{pid} {part}"] = err.errno
+    tried[f"{pid} trace"] = libc.ptrace(16, pid, 0, 0) == 0 or ctypes.get_errno()  # PTRACE_ATTACH
+print(json.dumps({"me": me, "seen": seen, "found": found, "tried": tried}))
+"""
+
+
 @needs_bwrap
-def test_a_rootless_session_runs_each_call_as_a_process_of_its_own(tmp_path: Path) -> None:
-    """Rootless, a case's pid and mount namespaces are _fastspawn's init's, which no fork of a
-    zygote takes: each call is the interpreter's own start, as before."""
+def test_a_rootless_call_is_a_fork_of_a_zygote_that_finds_nothing_an_earlier_call_left(tmp_path: Path) -> None:
+    """Rootless, a Python call is a fork of the zygote too, in pid, mount and IPC namespaces of
+    its own under an init, as a rootless case is: it sees only its init and itself, and nothing
+    an earlier call left; what it can name (its init) it cannot stop, kill, read or trace."""
     if not SUPPORT.active or not ROOTLESS:
         pytest.skip("rootless only" if SUPPORT.active else SUPPORT.detail)
-    box = tmp_path / "box"
-    sandbox.prepare_box(box)
-    (box / "main.py").write_text("print(6 * 7)\n")
-    with sandbox.cases(box) as cases_runner:
-        run = cases_runner.forking().run(["python3", "-S", "main.py"], limits=LIMITS)
-        assert cases_runner.session is not None and cases_runner.session.zygote is None
-    assert run.stdout == b"42\n"
+    with _zygote_session(tmp_path, ROOTLESS_STASH, rootless_too=True) as cases_runner:
+        forking = cases_runner.forking()
+        first, session_, kept = _first_call(cases_runner)
+        runs = [first, *(forking.run(["python3", "-S", "main.py"], limits=LIMITS) for _ in range(2))]
+        assert session_.zygote is not None and session_.zygote[1] is kept and not session_.broken
+        # a Node call rootless is Node's own start: its namespaces are Python's zygote's alone
+        (cases_runner.box / "main.js").write_text("console.log(6 * 7)\n")
+        node = (
+            cases_runner.forking().run(["node", "main.js"], limits=LIMITS) if not needs.why_not("javascript") else None
+        )
+    for run in runs:
+        assert run.exit_code == 0, run
+        said = json.loads(run.stdout)
+        assert said["me"] == 2 and said["seen"] == [1, 2] and said["found"] == [], said
+        # pid 1 takes no signal it has no handler for (none): not refused, not delivered either
+        assert said["tried"] == {"1 mem": errno.EACCES, "1 environ": errno.EACCES, "1 trace": errno.EPERM}, said
+    assert node is None or node.stdout == b"42\n", node
 
 
 @needs_bwrap
@@ -591,7 +647,7 @@ def test_calls_of_a_zygote_and_cases_of_their_own_take_turns_in_one_session(tmp_
     """The zygote makes the next call's /tmp as soon as a call is swept; a case the supervisor
     starts meanwhile must not replace /tmp at the same moment (it did: EINVAL, the session broken)."""
     script = "import os\nprint(sorted(os.listdir('/tmp')))\nopen('/tmp/mark', 'w').close()\n"
-    with _zygote_session(tmp_path, script) as cases_runner:
+    with _zygote_session(tmp_path, script, rootless_too=True) as cases_runner:
         forking = cases_runner.forking()
         runs = []
         for _ in range(6):

@@ -300,9 +300,10 @@ class Session:
             os.close(err_r)
             if not group.kill_all():
                 self.broken = "the sandbox could not end a case's processes"
-            elif channel is not self.control:
+            elif channel is not self.control and not self.isolated:
                 # None of the case's processes is left: the zygote may make the next call's
                 # /tmp now, while the judge decides this one, instead of on the next request.
+                # (Rootless, each call's init mounts its own in a mount namespace of its own.)
                 with suppress(OSError):
                     channel.send(b'{"swept": true}')
                     self.mounting = True
@@ -313,8 +314,10 @@ class Session:
         """The channel of a zygote for `argv` (an interpreter's command, then the harness), started
         for this build's harness if it has none yet; None where none can be had (then each case
         is a process of its own, as before)."""
-        if self.isolated or self.no_zygote or len(argv) < 2 or not _options(argv[1:-1]):
+        if self.no_zygote or len(argv) < 2 or not _options(argv[1:-1]):
             return None
+        if self.isolated and os.path.basename(argv[0]) in NODES:
+            return None  # rootless, a call's own namespaces are made by Python's zygote alone
         try:
             harness = (self.box / argv[-1]).stat()
         except OSError:

@@ -26,7 +26,10 @@ A zygote is this file again, run by a case's Python interpreter (python3, pypy3)
 supervisor starts for a function problem's calls (session.Session._zygote): it compiles the
 build's harness and, for each call, forks a child that takes the same steps and then runs the
 harness instead of an exec, so that a call costs a fork, not an interpreter's start. It never
-runs a student's code itself; the child does, as the case's user.
+runs a student's code itself; the child does, as the case's user. Rootless, the fork made
+ahead forks again into a pid namespace of its own: that is the call's init (_case_init), which
+takes a mount and IPC namespace and mounts what _fastspawn's init does, then forks the program
+(pid 2), which drops every capability: what a rootless case gets, with no exec.
 
 Without _fastspawn, the fork is made ahead: once a case's program has ended, a spare child is
 forked, which waits for the next request on a socket of its own. Forking an interpreter costs
@@ -61,6 +64,16 @@ _FRESH = ("/tmp", "/dev/shm")  # the places a case may write besides its box: ne
 # _fastspawn.c's STAGES that are the sandbox's failure (a case's init, its IPC namespace)
 _INIT_STAGES = ("mount its /proc, /tmp and /dev/shm", "start", "make its IPC namespace")
 _CLONE_NEWIPC = 0x08000000
+_CLONE_NEWNS = 0x00020000
+_CLONE_NEWPID = 0x20000000
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+_CAPABILITY_VERSION_3 = 0x20080522
+_MS_NOEXEC, _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC = 8, 1, 32, 4096, 16384
+# A rootless zygote's call (_case_init): what bubblewrap has read-only in /proc, as _fastspawn.c's init
+_COVERED = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus")
+_STAGE = "/tmp/.judge-box"  # the box's overlay's upper tmpfs, mounted here, then detached
+_OVERLAY = "lowerdir=/box,upperdir=/tmp/.judge-box/upper,workdir=/tmp/.judge-box/work"
 # rt_sigaction's number, for the two signals glibc's sigaction refuses (32 and 33, its own)
 _SYS_RT_SIGACTION = {"x86_64": 13, "aarch64": 134, "riscv64": 134, "ppc64le": 173, "s390x": 174}.get(os.uname().machine)
 
@@ -103,8 +116,9 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
         for join in joins:
             os.write(join, b"0")  # cgroup.procs: "0" moves the writer; its page faults count from here
         # SysV IPC and POSIX message queues of the case's own, gone with its last process
+        # (rootless, the call's init made them already)
         libc = ctypes.CDLL(None, use_errno=True)
-        if libc.unshare(_CLONE_NEWIPC) != 0:
+        if not _isolated and libc.unshare(_CLONE_NEWIPC) != 0:
             raise OSError(ctypes.get_errno(), "cannot make its IPC namespace")
         os.setsid()
         _default_signals(libc)  # Python ignores SIGPIPE and SIGXFSZ; a program expects the default
@@ -120,6 +134,8 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
             os.setgroups([])
             os.setgid(uid)
             os.setuid(uid)  # from root: every capability goes with it
+        else:
+            _no_capability(libc)
         os.chdir(str(request["cwd"]))
         env = {str(k): str(v) for k, v in request["env"].items()}  # type: ignore[attr-defined]
         if _harness is None:
@@ -135,9 +151,105 @@ def _child(request: dict[str, object], fds: list[int]) -> None:
         os._exit(127)  # never back into the zygote's loop, whatever failed
 
 
+def _no_capability(libc: ctypes.CDLL) -> None:
+    """Rootless, the program is the supervisor's own user: no capability may reach it, neither
+    its own set nor the ambient one bubblewrap gave, nor a file's later (as _fastspawn.c's child)."""
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "cannot set no_new_privs")
+    if libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 and ctypes.get_errno() != errno.EINVAL:
+        raise OSError(ctypes.get_errno(), "cannot clear the ambient capabilities")
+    header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+    if libc.capset(header, (ctypes.c_uint32 * 6)()) != 0:
+        raise OSError(ctypes.get_errno(), "cannot drop its capabilities")
+
+
+def _mount(libc: ctypes.CDLL, source: str | None, target: str, kind: str | None, flags: int, data: str = "") -> int:
+    """mount(2): 0, or the error's number."""
+    given = [part.encode() if part is not None else None for part in (source, kind, data or None)]
+    if libc.mount(given[0], target.encode(), given[1], flags, given[2]) == 0:
+        return 0
+    return ctypes.get_errno()
+
+
+def _case_mounts(libc: ctypes.CDLL, tmp_bytes: int, box_bytes: int) -> None:
+    """A rootless call's init, now pid 1 of its own pid namespace, in a mount and IPC namespace
+    of its own: what _fastspawn.c's case_init mounts (a /proc of the call's processes alone, its
+    covered parts read-only; a fresh /tmp and /dev/shm; the box as an overlay, the build below
+    and a capped tmpfs of the call's own above, best effort as there)."""
+    if libc.unshare(_CLONE_NEWNS | _CLONE_NEWIPC) != 0:
+        raise OSError(ctypes.get_errno(), "cannot make its mount and IPC namespaces")
+    hidden = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    if _mount(libc, "proc", "/proc", "proc", hidden):
+        raise OSError(ctypes.get_errno(), "cannot mount its /proc")
+    for covered in _COVERED:
+        failed = _mount(libc, covered, covered, None, _MS_BIND | _MS_REC)
+        if failed == errno.ENOENT:
+            continue
+        if failed or _mount(libc, None, covered, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | hidden):
+            raise OSError(ctypes.get_errno(), f"cannot cover {covered}")
+    for where in _FRESH:
+        if _mount(libc, "tmpfs", where, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={tmp_bytes},mode=1777"):
+            raise OSError(ctypes.get_errno(), f"cannot mount {where}")
+    if box_bytes > 0:
+        with contextlib.suppress(OSError):  # a kernel without overlays in a user namespace: the box on disk
+            _overlay_box(libc, box_bytes)
+
+
+def _overlay_box(libc: ctypes.CDLL, box_bytes: int) -> None:
+    """The box as an overlay whose upper tmpfs is staged in the fresh /tmp, then detached from
+    there (the overlay keeps it), so the program never sees it (_fastspawn.c's overlay_box)."""
+    os.mkdir(_STAGE, 0o700)
+    if not _mount(libc, "tmpfs", _STAGE, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={box_bytes},mode=0755"):
+        os.mkdir(f"{_STAGE}/upper", 0o777)
+        os.chmod(f"{_STAGE}/upper", 0o777)
+        os.mkdir(f"{_STAGE}/work", 0o700)
+        for extra in (",userxattr", ""):
+            if not _mount(libc, "overlay", "/box", "overlay", _MS_NOSUID | _MS_NODEV, _OVERLAY + extra):
+                break
+        libc.umount2(_STAGE.encode(), _MNT_DETACH)
+    os.rmdir(_STAGE)
+
+
+def _case_init(request: dict[str, object], fds: list[int], said: socket.socket) -> None:
+    """A rootless zygote's call: this fork is pid 1 of a pid namespace of its own (_init_ahead),
+    as _fastspawn.c's case_init is a case's. It takes the call's mount and
+    IPC namespaces and mounts, forks the program (pid 2, _child), reaps whatever is orphaned to
+    it, and once the program has ended says its wait status on `said` (the zygote's socket
+    for this fork) and exits, which kills whatever of the call is left. It never runs the
+    program's code, and the program can neither signal it (as pid 1 it gets only the signals
+    it has a handler for: none) nor trace it or open its memory (not dumpable). Never returns."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        _default_signals(libc)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        _case_mounts(libc, int(request["tmp_bytes"]), int(request.get("box_bytes", 0)))  # type: ignore[call-overload]
+        program = os.fork()
+    except BaseException as err:
+        with contextlib.suppress(BaseException):
+            said.send(json.dumps({"error": f"the call's init failed: {err}"}).encode())
+        os._exit(127)
+    if program == 0:
+        said.close()
+        _child(request, fds)
+    try:
+        for fd in fds:
+            os.close(fd)
+        os.closerange(0, said.fileno())  # nothing of the zygote's stays open here
+        os.closerange(said.fileno() + 1, 1 << 16)
+        while True:
+            pid, status = os.waitpid(-1, 0)
+            if pid == program:
+                said.send(json.dumps({"status": status}).encode())
+                break
+    finally:
+        os._exit(0)
+
+
 # A zygote (main's `harness`): the harness's code, compiled at its start from the build's copy,
 # and the modules a fresh interpreter has (its boot's), so that a child drops the zygote's own.
 _harness: CodeType | None = None
+# Rootless (main's `isolate_each`): each case in pid, mount and IPC namespaces of its own
+_isolated = False
 _FRESH_MODULES: frozenset[str] = frozenset(globals().get("FRESH_MODULES", ()))
 # How a zygote starts (`python -I -c _BOOT ...`, this file's text on descriptor 4): the modules
 # the interpreter loaded before any of ours are noted, then this file runs as the supervisor does.
@@ -209,6 +321,8 @@ def _zygote_boot(
     pipe's writing end and text (-1 and "" for none)."""
     harness = str(request["harness"])
     if request.get("boot") == "node":
+        if _isolated:
+            raise ValueError("no Node zygote rootless (its calls' namespaces are Python's zygote's alone)")
         if len(fds) != 2:
             raise ValueError("a Node zygote takes one channel and its addon")
         script = os.memfd_create("judge-zygote.js")
@@ -224,7 +338,8 @@ def _zygote_boot(
     if len(fds) != 1:
         raise ValueError("a zygote takes one channel")
     text_r, text_w = os.pipe()
-    return ["-I", "-c", _BOOT, "3", str(tmp_bytes), "", "0", harness], [text_r], text_w, source
+    isolate = "1" if _isolated else "0"  # rootless: each call in namespaces of its own (_case_init)
+    return ["-I", "-c", _BOOT, "3", str(tmp_bytes), "", isolate, harness], [text_r], text_w, source
 
 
 def _start_zygote(request: dict[str, object], fds: list[int], source: str, tmp_bytes: int) -> int:
@@ -337,7 +452,7 @@ def _spawn_fast(fast: object, request: dict[str, object], fds: list[int], isolat
 def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str = "", harness: str = "") -> None:
     """Serve the judge's requests on `control_fd`. With `harness` this process is a zygote: it
     compiles that file and runs it in each case's child instead of an exec (_run_harness)."""
-    global _harness
+    global _harness, _isolated
     _harness = _load_harness(harness) if harness else None
     source = "" if harness else _own_source()  # for the zygotes it starts (read now: /tmp goes below)
     fast = _load_fast(fast_path)
@@ -347,18 +462,11 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
     # program's user is the same one; each case's init shares this memory).
     libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
     control = socket.socket(fileno=control_fd)
-    isolate = isolate_each == "1"
-    if isolate and fast is None:
+    isolate = _isolated = isolate_each == "1"
+    if isolate and fast is None and not harness:
         control.send(json.dumps({"error": "a case of its own namespaces needs the _fastspawn extension"}).encode())
         return
-    # SIGCHLD wakes the loop through a pipe; every child that ended is reaped at once.
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_w, False)
-    signal.set_wakeup_fd(wake_w)
-    signal.signal(signal.SIGCHLD, lambda *_: None)
-    # Every module the loop and a child need is loaded now (os.execvpe imports warnings).
-    json.loads(json.dumps({"warm": [1.5, "x"]}))
-    os.get_exec_path({"PATH": "/"})
+    wake_r, wake_w = _wake_pipe()
     # A /tmp of our own, which takes along the interpreter a judge outside /usr bound
     # there for the start: from now on nothing here reads a file of it. (isolate: each
     # case's init mounts its own over bubblewrap's, which cannot be unmounted from here.)
@@ -369,6 +477,7 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
     fresh = not harness  # a zygote's /tmp is the session's, which the supervisor's cases used too
     # The next case's child, forked ahead (a zygote's first call's too: it is asked for at once)
     spare = _prefork(control, (wake_r, wake_w)) if harness else None
+    watching: tuple[int, socket.socket] | None = None  # a rootless zygote's call: its init's socket
     while True:
         readable, _, _ = select.select([control.fileno(), wake_r], [], [])
         if wake_r in readable:
@@ -382,7 +491,8 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
                 break
             if pid == running:
                 running = 0
-                control.send(json.dumps({"status": status}).encode())
+                control.send(_ended(watching, status))
+                watching = None
                 if spare is None and fast is None:
                     spare = _prefork(control, (wake_r, wake_w))
         if control.fileno() not in readable:
@@ -394,14 +504,16 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
         if not data:
             return  # the judge closed the session
         request = json.loads(data)
-        # Rootless, a case's namespaces are _fastspawn's init's alone: no zygote there
-        between = _between(control, request, fds, libc, "" if isolate else source, tmp_bytes)
+        between = _between(control, request, fds, libc, source, tmp_bytes)
         if between is not None:
             fresh = between
             continue
         ended = -1  # isolate: the program's wait status (the case ends within the call)
         try:
-            if isolate:
+            if isolate and harness:  # a rootless zygote's call: its init, pid 1 of its own namespaces
+                watching, spare = _hand_init(spare, data, fds, control, (wake_r, wake_w)), None
+                pid = watching[0]
+            elif isolate:
                 pid, ended = _spawn_fast(fast, request, fds, True)
             else:
                 if not fresh or request.get("stale") or int(request["tmp_bytes"]) != tmp_bytes:
@@ -435,6 +547,53 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
             running = pid
 
 
+def _wake_pipe() -> tuple[int, int]:
+    """SIGCHLD wakes the loop through a pipe (its two ends); every child that ended is reaped at once."""
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    # Every module the loop and a child need is loaded now (os.execvpe imports warnings).
+    json.loads(json.dumps({"warm": [1.5, "x"]}))
+    os.get_exec_path({"PATH": "/"})
+    return wake_r, wake_w
+
+
+def _hand_init(
+    spare: tuple[int, socket.socket] | None,
+    data: bytes,
+    fds: list[int],
+    control: socket.socket,
+    wake: tuple[int, int],
+) -> tuple[int, socket.socket]:
+    """A rootless zygote's call, handed to the child forked ahead (or now) into a pid namespace
+    of its own, its init (_case_init): that child's pid and socket, on which it says the end."""
+    spare = spare or _prefork(control, wake)
+    if spare is None:
+        raise OSError(errno.EAGAIN, "cannot fork the call's init")
+    if not _hand(spare, data, fds):
+        spare[1].close()
+        raise OSError(errno.ESRCH, "the call's init is gone")
+    return spare
+
+
+def _ended(watching: tuple[int, socket.socket] | None, status: int) -> bytes:
+    """What the judge is told of a case whose process ended with `status`: that, or for a
+    rootless zygote's call, what its init said of the program (its wait status, or why it failed)."""
+    if watching is None:
+        return json.dumps({"status": status}).encode()
+    try:
+        said = json.loads(watching[1].recv(4096, socket.MSG_DONTWAIT) or b"{}")
+    except (OSError, ValueError):
+        said = {}
+    finally:
+        watching[1].close()
+    if isinstance(said, dict) and isinstance(said.get("status"), int):
+        return json.dumps({"status": said["status"]}).encode()
+    why = said.get("error") if isinstance(said, dict) else None
+    return json.dumps({"error": str(why or f"the call's init ended with {status} and said nothing")}).encode()
+
+
 def _between(
     control: socket.socket, request: dict[str, object], fds: list[int], libc: ctypes.CDLL, source: str, tmp_bytes: int
 ) -> bool | None:
@@ -449,7 +608,8 @@ def _between(
     for fd in fds:
         os.close(fd)
     try:
-        _fresh_tmpfs(libc, tmp_bytes)
+        if not _isolated:  # else each call's init mounts its own
+            _fresh_tmpfs(libc, tmp_bytes)
     except OSError:
         fresh = False  # the next case's request tries again, and says why
     else:
@@ -501,17 +661,39 @@ def _prefork(control: socket.socket, wake: tuple[int, int]) -> tuple[int, socket
             # Off the call's path where the steps load nothing again (PyPy's ctypes would, anew)
             if _harness is not None and sys.implementation.name == "cpython":
                 _as_fresh()
+            if _isolated and _harness is not None:
+                _init_ahead()
             data, fds, _, _ = socket.recv_fds(theirs, 1 << 20, 16)
         except BaseException:
             os._exit(127)
         if not data:
             os._exit(0)  # the session ended, or the supervisor forks the next case itself
         try:
+            if _isolated and _harness is not None:
+                _case_init(json.loads(data), fds, theirs)
             _child(json.loads(data), fds)
         finally:
             os._exit(127)  # never back into the supervisor's loop
     theirs.close()
     return pid, ours
+
+
+def _init_ahead() -> None:
+    """In a rootless zygote's fork made ahead: the call's init, forked now as pid 1 of a pid
+    namespace of its own, goes on (returns) to wait for the request; this fork only waits for
+    it and exits (the zygote reads the call's end from the init, on the socket they share).
+    The zygote itself never unshares one: the kernel allows a process one pid namespace for its
+    children, and the sandbox's own (bubblewrap's) is not the zygote's to enter again."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(_CLONE_NEWPID) != 0:
+        raise OSError(ctypes.get_errno(), "cannot make a pid namespace for the call")
+    init = os.fork()
+    if init == 0:
+        return
+    os.closerange(0, 1 << 16)  # the socket is the init's alone
+    _default_signals(libc)
+    os.waitpid(init, 0)
+    os._exit(0)
 
 
 def _hand(spare: tuple[int, socket.socket], data: bytes, fds: list[int]) -> int:
