@@ -171,11 +171,10 @@ def _mount(libc: ctypes.CDLL, source: str | None, target: str, kind: str | None,
     return ctypes.get_errno()
 
 
-def _case_mounts(libc: ctypes.CDLL, tmp_bytes: int, box_bytes: int) -> None:
+def _call_mounts(libc: ctypes.CDLL, tmp_bytes: int) -> None:
     """A rootless call's init, now pid 1 of its own pid namespace, in a mount and IPC namespace
-    of its own: what _fastspawn.c's case_init mounts (a /proc of the call's processes alone, its
-    covered parts read-only; a fresh /tmp and /dev/shm; the box as an overlay, the build below
-    and a capped tmpfs of the call's own above, best effort as there)."""
+    of its own: what _fastspawn.c's case_init mounts before the box (a /proc of the call's
+    processes alone, its covered parts read-only; a fresh /tmp and /dev/shm)."""
     if libc.unshare(_CLONE_NEWNS | _CLONE_NEWIPC) != 0:
         raise OSError(ctypes.get_errno(), "cannot make its mount and IPC namespaces")
     hidden = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
@@ -190,6 +189,17 @@ def _case_mounts(libc: ctypes.CDLL, tmp_bytes: int, box_bytes: int) -> None:
     for where in _FRESH:
         if _mount(libc, "tmpfs", where, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={tmp_bytes},mode=1777"):
             raise OSError(ctypes.get_errno(), f"cannot mount {where}")
+
+
+def _box_mounts(libc: ctypes.CDLL, tmp_bytes: int, box_bytes: int) -> None:
+    """At a rootless call's request, in its init: /tmp and /dev/shm at the request's size where
+    it is not the one made ahead; the box as an overlay, the build below and a capped tmpfs of
+    the call's own above (best effort, as _fastspawn.c's): now, since the judge cleans the box
+    between cases, and an overlay's lower folder must not change under it."""
+    if tmp_bytes != _tmp_ahead:
+        for where in _FRESH:
+            if _mount(libc, None, where, None, _MS_REMOUNT | _MS_NOSUID | _MS_NODEV, f"size={tmp_bytes}"):
+                raise OSError(ctypes.get_errno(), f"cannot resize {where}")
     if box_bytes > 0:
         with contextlib.suppress(OSError):  # a kernel without overlays in a user namespace: the box on disk
             _overlay_box(libc, box_bytes)
@@ -210,19 +220,19 @@ def _overlay_box(libc: ctypes.CDLL, box_bytes: int) -> None:
     os.rmdir(_STAGE)
 
 
-def _case_init(request: dict[str, object], fds: list[int], said: socket.socket) -> None:
+def _case_init(request: dict[str, object], fds: list[int], said: socket.socket, ahead: str) -> None:
     """A rootless zygote's call: this fork is pid 1 of a pid namespace of its own (_init_ahead),
-    as _fastspawn.c's case_init is a case's. It takes the call's mount and
-    IPC namespaces and mounts, forks the program (pid 2, _child), reaps whatever is orphaned to
+    as _fastspawn.c's case_init is a case's. Its mount and IPC namespaces and
+    mounts made ahead (or `ahead`: why not), it mounts the box, forks the program (pid 2, _child), reaps whatever is orphaned to
     it, and once the program has ended says its wait status on `said` (the zygote's socket
     for this fork) and exits, which kills whatever of the call is left. It never runs the
     program's code, and the program can neither signal it (as pid 1 it gets only the signals
     it has a handler for: none) nor trace it or open its memory (not dumpable). Never returns."""
     try:
+        if ahead:
+            raise OSError(ahead)
         libc = ctypes.CDLL(None, use_errno=True)
-        _default_signals(libc)
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        _case_mounts(libc, int(request["tmp_bytes"]), int(request.get("box_bytes", 0)))  # type: ignore[call-overload]
+        _box_mounts(libc, int(request["tmp_bytes"]), int(request.get("box_bytes", 0)))  # type: ignore[call-overload]
         program = os.fork()
     except BaseException as err:
         with contextlib.suppress(BaseException):
@@ -250,6 +260,7 @@ def _case_init(request: dict[str, object], fds: list[int], said: socket.socket) 
 _harness: CodeType | None = None
 # Rootless (main's `isolate_each`): each case in pid, mount and IPC namespaces of its own
 _isolated = False
+_tmp_ahead = 0  # a rootless zygote's: the size of the /tmp a call's init mounts ahead (its last request's)
 _FRESH_MODULES: frozenset[str] = frozenset(globals().get("FRESH_MODULES", ()))
 # How a zygote starts (`python -I -c _BOOT ...`, this file's text on descriptor 4): the modules
 # the interpreter loaded before any of ours are noted, then this file runs as the supervisor does.
@@ -452,8 +463,8 @@ def _spawn_fast(fast: object, request: dict[str, object], fds: list[int], isolat
 def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str = "", harness: str = "") -> None:
     """Serve the judge's requests on `control_fd`. With `harness` this process is a zygote: it
     compiles that file and runs it in each case's child instead of an exec (_run_harness)."""
-    global _harness, _isolated
-    _harness = _load_harness(harness) if harness else None
+    global _harness, _isolated, _tmp_ahead
+    _harness, _tmp_ahead = _load_harness(harness) if harness else None, tmp_bytes
     source = "" if harness else _own_source()  # for the zygotes it starts (read now: /tmp goes below)
     fast = _load_fast(fast_path)
     libc = ctypes.CDLL(None, use_errno=True)
@@ -479,22 +490,22 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
     spare = _prefork(control, (wake_r, wake_w)) if harness else None
     watching: tuple[int, socket.socket] | None = None  # a rootless zygote's call: its init's socket
     while True:
-        readable, _, _ = select.select([control.fileno(), wake_r], [], [])
+        # A rootless call's init says its end before its own exit, a wait of its mount namespace's teardown
+        listened = [control.fileno(), wake_r, *([watching[1].fileno()] if watching else [])]
+        readable, _, _ = select.select(listened, [], [])
         if wake_r in readable:
             os.read(wake_r, 4096)
-        while True:  # reap whatever ended: the program, and orphans the judge killed
-            try:
-                pid, status, _ = os.wait4(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
-            if pid == running:
-                running = 0
-                control.send(_ended(watching, status))
-                watching = None
-                if spare is None and fast is None:
-                    spare = _prefork(control, (wake_r, wake_w))
+        if watching is not None and watching[1].fileno() in readable:
+            control.send(_ended(watching, -1))
+            watching, running = None, 0
+            spare = spare or _prefork(control, (wake_r, wake_w))
+        status = _reaped(running)
+        if status >= 0:
+            running = 0
+            control.send(_ended(watching, status))
+            watching = None
+            if spare is None and fast is None:
+                spare = _prefork(control, (wake_r, wake_w))
         if control.fileno() not in readable:
             continue
         try:
@@ -547,6 +558,21 @@ def main(control_fd: int, tmp_bytes: int, fast_path: str = "", isolate_each: str
             running = pid
 
 
+def _reaped(running: int) -> int:
+    """Reap whatever ended (the program, and orphans the judge killed): the wait status of
+    `running` if it is among them, else -1."""
+    ended = -1
+    while True:
+        try:
+            pid, status, _ = os.wait4(-1, os.WNOHANG)
+        except ChildProcessError:
+            return ended
+        if pid == 0:
+            return ended
+        if pid == running:
+            ended = status
+
+
 def _wake_pipe() -> tuple[int, int]:
     """SIGCHLD wakes the loop through a pipe (its two ends); every child that ended is reaped at once."""
     wake_r, wake_w = os.pipe()
@@ -568,12 +594,14 @@ def _hand_init(
 ) -> tuple[int, socket.socket]:
     """A rootless zygote's call, handed to the child forked ahead (or now) into a pid namespace
     of its own, its init (_case_init): that child's pid and socket, on which it says the end."""
+    global _tmp_ahead
     spare = spare or _prefork(control, wake)
     if spare is None:
         raise OSError(errno.EAGAIN, "cannot fork the call's init")
     if not _hand(spare, data, fds):
         spare[1].close()
         raise OSError(errno.ESRCH, "the call's init is gone")
+    _tmp_ahead = int(json.loads(data)["tmp_bytes"])  # the next call's init mounts its /tmp at this size
     return spare
 
 
@@ -661,8 +689,7 @@ def _prefork(control: socket.socket, wake: tuple[int, int]) -> tuple[int, socket
             # Off the call's path where the steps load nothing again (PyPy's ctypes would, anew)
             if _harness is not None and sys.implementation.name == "cpython":
                 _as_fresh()
-            if _isolated and _harness is not None:
-                _init_ahead()
+            ahead = _init_ahead() if _isolated and _harness is not None else ""
             data, fds, _, _ = socket.recv_fds(theirs, 1 << 20, 16)
         except BaseException:
             os._exit(127)
@@ -670,7 +697,7 @@ def _prefork(control: socket.socket, wake: tuple[int, int]) -> tuple[int, socket
             os._exit(0)  # the session ended, or the supervisor forks the next case itself
         try:
             if _isolated and _harness is not None:
-                _case_init(json.loads(data), fds, theirs)
+                _case_init(json.loads(data), fds, theirs, ahead)
             _child(json.loads(data), fds)
         finally:
             os._exit(127)  # never back into the supervisor's loop
@@ -678,18 +705,29 @@ def _prefork(control: socket.socket, wake: tuple[int, int]) -> tuple[int, socket
     return pid, ours
 
 
-def _init_ahead() -> None:
+def _init_ahead() -> str:
     """In a rootless zygote's fork made ahead: the call's init, forked now as pid 1 of a pid
-    namespace of its own, goes on (returns) to wait for the request; this fork only waits for
-    it and exits (the zygote reads the call's end from the init, on the socket they share).
+    namespace of its own, goes on (returns) to make its mount and IPC namespaces and mounts
+    (_call_mounts), then waits for the request; this fork only waits for it and exits (the
+    zygote reads the call's end from the init, on the socket they share). Returns why the
+    mounts failed ("" if they did not), which the init says when the request comes.
     The zygote itself never unshares one: the kernel allows a process one pid namespace for its
-    children, and the sandbox's own (bubblewrap's) is not the zygote's to enter again."""
+    children, and the sandbox's own (bubblewrap's) is not the zygote's to enter again.
+    Made ahead, a /tmp is as fresh as at the request: only the call's processes will ever be in
+    its mount namespace, and the last call's (in a pid namespace beside this one) cannot name
+    the init, which is not dumpable besides."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.unshare(_CLONE_NEWPID) != 0:
         raise OSError(ctypes.get_errno(), "cannot make a pid namespace for the call")
     init = os.fork()
     if init == 0:
-        return
+        _default_signals(libc)  # as pid 1 it takes only the signals it has a handler for: none
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        try:
+            _call_mounts(libc, _tmp_ahead)
+        except OSError as err:
+            return str(err) or "the mounts failed"
+        return ""
     os.closerange(0, 1 << 16)  # the socket is the init's alone
     _default_signals(libc)
     os.waitpid(init, 0)
