@@ -478,11 +478,8 @@ def _pair(
     # wall limit of its CPU time): a student's code that keeps it busy costs a test, not the run.
     per_test_wall_s = sandbox.wall_for(limits.cpu_s)
     tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids) * per_test_wall_s)
-    tests_limits = exchange.partner_limits(
-        replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits
-    )
-    if left_s is not None:
-        tests_limits = replace(tests_limits, wall_s=min(tests_limits.wall_s, left_s))
+    partner = exchange.partner_limits(replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits)
+    tests_limits = replace(partner, wall_s=min(partner.wall_s, left_s if left_s is not None else partner.wall_s))
     box = _fresh_box(where, _other_test_files(problem, ids) if together else frozenset())
     # Each test's CPU time is the kernel's figure for the student's process, which the judge's
     # watch of its run publishes as it runs: the tests' side (or the collector) reads it there.
