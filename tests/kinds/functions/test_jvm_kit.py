@@ -27,15 +27,26 @@ def test_a_call_takes_the_harness_from_the_jar_and_maps_the_archive() -> None:
     assert made.argv(RUN) == [
         "java",
         *jvm_kit.LOG_FLAGS,
+        "-XX:-UsePerfData",  # no hsperfdata file at each start
         "-XX:SharedArchiveFile=/kit/call.jsa",
         "-Xshare:auto",
         "-Xmx64m",
+        "-Xms8m",  # a small initial heap, grown on demand up to -Xmx
         "-XX:+UseG1GC",  # whose start maps the archive's heap objects too
         "-cp",
         "/kit/harness.jar:/usr/share/java/x.jar:.",  # the archive's jars first, the student's folder last
         "Main",
     ]
     assert not any("SharedArchiveFile" in part for part in jvm_kit.JvmKit(Path("/kit"), False).argv(RUN))
+
+
+def test_the_initial_heap_is_never_above_the_limit() -> None:
+    # A JVM whose -Xms is above its -Xmx refuses to start: a 4 MiB limit gets a 4 MiB start.
+    assert jvm_kit.initial_heap("-Xmx4m") == ["-Xms4m"]
+    assert jvm_kit.initial_heap("-Xmx256m") == ["-Xms8m"]
+    assert jvm_kit.initial_heap("-Xmx2g") == jvm_kit.initial_heap("-Xss64m") == []  # only sizes in MiB
+    argv = jvm_kit.JvmKit(Path("/kit"), True).argv(["java", "-Xmx4m", "-cp", ".", "Main"])
+    assert argv[argv.index("-Xmx4m") + 1] == "-Xms4m"
 
 
 def test_an_archive_that_is_not_the_one_made_is_not_used(tmp_path: Path) -> None:
