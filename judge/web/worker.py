@@ -32,6 +32,7 @@ from judge.problem.spec import Problem
 from judge.run import lifecycle, sandbox
 from judge.web import trying, variants
 from judge.web.state import live
+from judge.web.state.database import close_idle
 from judge.web.state.queueing import Claim
 from judge.web.state.runs import RunClaim, Runs, TriedResult
 from judge.web.state.store import Store
@@ -324,6 +325,7 @@ def serve_queue(settings: WorkerSettings, stop: Event) -> None:
             traceback.print_exc()
             record = failed_record(claim, f"internal error of the judge: {err}")
         store.finish(claim, record)
+    close_idle()  # the last connection's close checkpoints the WAL into the file
 
 
 class Workers:

@@ -15,7 +15,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from judge.errors import JudgeError
@@ -566,24 +566,27 @@ class IdleConnections:
     use opens its own), and is kept only when its use ended cleanly outside a transaction.
     It is taken again only for the same file: one deleted or replaced since (another inode)
     gets a fresh connection. A process forked with idle connections leaves them unused, and
-    open (closing a forked copy of a WAL connection could disturb the parent's). A thread keeps
-    the files it used last: one that used many (a test run's folders) holds no file open long."""
+    open (closing a forked copy of a WAL connection could disturb the parent's); the web
+    judge's processes are spawned, and SQLite's descriptors are close-on-exec, so none gets
+    one. A thread's idle connections are closed when it ends (its thread-local goes) or calls
+    close_idle. A thread keeps the files it used last: one that used many (a test run's
+    folders) holds no file open long.
+
+    Safe only because nothing of this process opens and closes the database file by a
+    descriptor of its own (Database.__init__): that would drop the idle connections' locks."""
 
     KEEP = 2  # idle connections a thread keeps per file (a nested use is rare)
     FILES = 3  # files a thread keeps idle connections to, the least recently used closed first
 
     def __init__(self) -> None:
         self._local = threading.local()
-        self._forked_away: list[object] = []
 
     def _idle(self) -> dict[Path, list[tuple[tuple[int, int], sqlite3.Connection]]]:
         local = self._local
-        if getattr(local, "pid", None) != os.getpid():
-            if hasattr(local, "idle"):
-                self._forked_away.append(local.idle)
-            local.pid, local.idle = os.getpid(), {}
-        idle: dict[Path, list[tuple[tuple[int, int], sqlite3.Connection]]] = local.idle
-        return idle
+        held: ThreadIdle | None = getattr(local, "held", None)
+        if held is None or held.pid != os.getpid():  # a new thread, or a forked copy of one
+            held = local.held = ThreadIdle()
+        return held.files
 
     def take(self, path: Path) -> tuple[tuple[int, int] | None, sqlite3.Connection]:
         """A connection to `path`, and the file's identity as it was taken (None: unknown)."""
@@ -609,8 +612,46 @@ class IdleConnections:
             for _, old in idle.pop(next(iter(idle))):
                 old.close()
 
+    def close_mine(self) -> None:
+        """Close this thread's idle connections (its work is over: a worker's end)."""
+        held: ThreadIdle | None = getattr(self._local, "held", None)
+        if held is not None and held.pid == os.getpid():
+            held.close()
+
+
+# Forked copies of connections, never closed (nor freed, whose dealloc would close them) in
+# the child: closing one there could disturb the parent's locks and WAL.
+_FORKED_AWAY: list[object] = []
+
+
+class ThreadIdle:
+    """One thread's idle connections per file, closed when the thread ends: its thread-local
+    goes then, and this with it (a connection alone would wait for the garbage collector,
+    being in a reference cycle with its statement cache)."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.files: dict[Path, list[tuple[tuple[int, int], sqlite3.Connection]]] = {}
+
+    def close(self) -> None:
+        while self.files:
+            for _, db in self.files.pop(next(iter(self.files))):
+                db.close()
+
+    def __del__(self) -> None:
+        if os.getpid() != self.pid:  # a forked child clearing its copies of other threads
+            _FORKED_AWAY.append(self.files)
+            return
+        with suppress(sqlite3.Error):  # another thread's, at the interpreter's end: freed later
+            self.close()
+
 
 _IDLE = IdleConnections()
+
+
+def close_idle() -> None:
+    """Close the calling thread's idle connections to every database file."""
+    _IDLE.close_mine()
 
 
 class Database:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.web.state.database import close_idle
 from judge.web.state.store import Store
 
 
@@ -138,3 +139,41 @@ def test_a_thread_keeps_idle_connections_to_its_last_few_files_only(tmp_path: Pa
         assert first is not used[0]  # one used long ago: closed since, opened afresh
     with pytest.raises(sqlite3.ProgrammingError):
         used[0].execute("SELECT 1")
+
+
+def _descriptors_of(path: Path) -> int:
+    """How many of this process's descriptors are open on `path` (its connections hold them)."""
+    found = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            found += os.readlink(f"/proc/self/fd/{fd}") == str(path)
+        except OSError:  # the listing's own descriptor, gone
+            pass
+    return found
+
+
+def test_a_thread_s_idle_connections_are_closed_when_it_ends(tmp_path: Path) -> None:
+    path: list[Path] = []
+
+    def use() -> None:  # every connection to this file is this thread's
+        store = Store(tmp_path / "data")
+        with store.connect() as db:
+            db.execute("SELECT COUNT(*) FROM submissions").fetchone()
+        path.append(store.path)
+        assert _descriptors_of(store.path) == 1  # kept idle while the thread lives
+
+    thread = threading.Thread(target=use)
+    thread.start()
+    thread.join()
+    assert _descriptors_of(path[0]) == 0
+
+
+def test_close_idle_closes_the_calling_thread_s_connections(tmp_path: Path) -> None:
+    store = Store(tmp_path / "data")
+    with store.connect() as kept:
+        pass
+    close_idle()
+    with pytest.raises(sqlite3.ProgrammingError):
+        kept.execute("SELECT 1")  # closed
+    with store.connect() as fresh:
+        assert fresh is not kept
