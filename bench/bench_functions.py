@@ -16,7 +16,9 @@ A trivial function, `add(a: int, b: int) -> int`, and 40 calls of it:
   In Java each call is a fresh JVM started from the JVM kit (the harness's jar and an archive
   of the classes a call loads, jvm_kit.py); the rows under it judge the same submission from
   the kit and with each call a JVM's plain start (as before the kit), one after the other,
-  beside a bare `java Hello` with the same flags outside any sandbox.
+  beside a bare `java Hello` with the same flags outside any sandbox, and the floor of a JVM's
+  start here: the same Hello under the kit's collector and start flags, every class it loads
+  mapped from an archive of its own (made once, outside the sandbox: it is the bench's own class).
 - **stdio**: the same 40 cases as a program problem (the program reads `a b`, prints the sum),
   judged the same way: the cost of a case without a harness.
 - **pytest**: the same 40 calls as 40 tests in one test file, run as one pytest process
@@ -191,10 +193,14 @@ def _java_rows(functions: Path, name: str, text: str, root: Path) -> None:
         finally:
             os.environ.pop(jvm_kit.KIT_ENV, None)
     _print_rows(rows)
-    bare = _bare_java_ms(root / "hello")
+    bare, floor = _bare_java_ms(root / "hello")
     print(
         f"    {'bare JVM':10} mean {statistics.mean(bare):6.1f} ms, median {statistics.median(bare):6.1f} ms"
         "  (java Hello, no sandbox)"
+    )
+    print(
+        f"    {'JVM floor':10} mean {statistics.mean(floor):6.1f} ms, median {statistics.median(floor):6.1f} ms"
+        f"  (java Hello from its own archive, the kit's flags, no sandbox; load average {os.getloadavg()[0]:.1f})"
     )
 
 
@@ -221,21 +227,32 @@ def _javascript_rows(functions: Path, name: str, text: str, root: Path) -> None:
     )
 
 
-def _bare_java_ms(work: Path) -> list[float]:
-    """`java Hello` started CALLS times with the java language's run flags, outside any sandbox."""
+def _bare_java_ms(work: Path) -> tuple[list[float], list[float]]:
+    """`java Hello` started CALLS times with the java language's run flags, outside any sandbox;
+    then CALLS times as a kit's call starts (G1, the start flags) with an archive of Hello's own
+    classes in a jar: no call of the kit can start for less than that."""
     work.mkdir(parents=True)
     (work / "Hello.java").write_text(
         'public class Hello {\n    public static void main(String[] a) { System.out.println("hi"); }\n}\n'
     )
     subprocess.run(["javac", "-d", ".", "Hello.java"], cwd=work, check=True)
+    subprocess.run(["jar", "cf", "hello.jar", "Hello.class"], cwd=work, check=True)
     run = languages.load().languages["java"].run
     argv = [part.replace("{memory_mib}", "256").replace("{mainclass}", "Hello") for part in run]
-    walls = []
-    for _ in range(CALLS):
-        began = time.monotonic()
-        subprocess.run(argv, cwd=work, check=True, stdout=subprocess.DEVNULL)
-        walls.append((time.monotonic() - began) * 1000)
-    return walls
+    kit = [jvm_kit.GC[1] if part == jvm_kit.GC[0] else part for part in argv[:-3]]
+    kit = [kit[0], *jvm_kit.START_FLAGS, *kit[1:], *jvm_kit.initial_heap("-Xmx256m"), "-cp", "hello.jar"]
+    dump = ["-Xshare:off", "-XX:DumpLoadedClassList=hello.lst"], ["-Xshare:dump", "-XX:SharedClassListFile=hello.lst"]
+    for flags in dump:
+        shared = [*flags, "-XX:SharedArchiveFile=hello.jsa"]
+        subprocess.run([kit[0], *shared, *kit[1:], "Hello"], cwd=work, check=True, capture_output=True)
+    floor = [kit[0], "-XX:SharedArchiveFile=hello.jsa", "-Xshare:on", *kit[1:], "Hello"]
+    return [_started_ms(argv, work) for _ in range(CALLS)], [_started_ms(floor, work) for _ in range(CALLS)]
+
+
+def _started_ms(argv: list[str], work: Path) -> float:
+    began = time.monotonic()
+    subprocess.run(argv, cwd=work, check=True, stdout=subprocess.DEVNULL)
+    return (time.monotonic() - began) * 1000
 
 
 def _pytest_per_test_ms(work: Path) -> float:
