@@ -80,12 +80,15 @@ def test_a_database_of_a_later_judge_is_refused_and_left_as_it_is(tmp_path: Path
     assert _rows(path) == before
 
 
-def test_processes_opening_a_new_database_together_migrate_it_once(tmp_path: Path) -> None:
+def _failures_of_threads_opening(data: Path) -> list[BaseException]:
+    """Four threads make a Database of `data` at once: what each raised."""
+    together = threading.Barrier(4)
     failures: list[BaseException] = []
 
     def open_it() -> None:
+        together.wait()
         try:
-            Store(tmp_path / "data")
+            Store(data)
         except BaseException as err:
             failures.append(err)
 
@@ -94,7 +97,11 @@ def test_processes_opening_a_new_database_together_migrate_it_once(tmp_path: Pat
         thread.start()
     for thread in threads:
         thread.join()
-    assert failures == []
+    return failures
+
+
+def test_processes_opening_a_new_database_together_migrate_it_once(tmp_path: Path) -> None:
+    assert _failures_of_threads_opening(tmp_path / "data") == []
     with sqlite3.connect(tmp_path / "data" / database.DB_FILE) as db:
         assert database.version(db) == len(database.MIGRATIONS)
         assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'submissions'").fetchone() == (1,)
@@ -245,22 +252,7 @@ def test_threads_making_a_new_database_switch_and_migrate_it_one_at_a_time(
                 inside.pop()
 
     monkeypatch.setattr(database.Database, "connect", slow_connect)
-    together = threading.Barrier(4)
-    failures: list[BaseException] = []
-
-    def open_it() -> None:
-        together.wait()
-        try:
-            database.Database(tmp_path / "data")
-        except BaseException as err:
-            failures.append(err)
-
-    threads = [threading.Thread(target=open_it) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert failures == []
+    assert _failures_of_threads_opening(tmp_path / "data") == []
     assert most == [1]
 
 
