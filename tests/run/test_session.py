@@ -444,7 +444,7 @@ def _zygote_session(
     """A session whose box holds `script` as main.py (or `name`), the build sealed: as root, or
     `rootless_too` (a Python zygote's; rootless there is no Node zygote)."""
     if not SUPPORT.active or (ROOTLESS and not rootless_too):
-        pytest.skip("a Node zygote needs a session as root" if ROOTLESS else SUPPORT.detail)
+        pytest.skip("rootless, no zygote for Node or PyPy" if ROOTLESS else SUPPORT.detail)
     box = tmp_path / "box"
     sandbox.prepare_box(box)
     (box / name).write_text(script)
@@ -506,7 +506,8 @@ def _forked_as_own(tmp_path: Path, script: str, argv: list[str]) -> tuple[sandbo
     two printed too, as the case's user (rootless: the judge's own) with no capability."""
     given = tmp_path / "call.in"
     given.write_text("[1, 2]\n")
-    with _zygote_session(tmp_path, script, argv[-1], rootless_too=argv[-1] == "main.py") as cases_runner:
+    rootless_too = argv[0] not in session.ROOTLESS_OWN_START
+    with _zygote_session(tmp_path, script, argv[-1], rootless_too=rootless_too) as cases_runner:
         forked = cases_runner.forking().run(argv, limits=LIMITS, stdin=given)
         session_ = cases_runner.session
         assert session_ is not None and session_.zygote is not None, session_ and session_.no_zygote
@@ -628,11 +629,11 @@ def test_a_rootless_call_is_a_fork_of_a_zygote_that_finds_nothing_an_earlier_cal
         first, session_, kept = _first_call(cases_runner)
         runs = [first, *(forking.run(["python3", "-S", "main.py"], limits=LIMITS) for _ in range(2))]
         assert session_.zygote is not None and session_.zygote[1] is kept and not session_.broken
-        # a Node call rootless is Node's own start: its namespaces are Python's zygote's alone
+        # a Node or PyPy call rootless is its own start (session.ROOTLESS_OWN_START), the zygote kept
         (cases_runner.box / "main.js").write_text("console.log(6 * 7)\n")
-        node = (
-            cases_runner.forking().run(["node", "main.js"], limits=LIMITS) if not needs.why_not("javascript") else None
-        )
+        node = forking.run(["node", "main.js"], limits=LIMITS) if not needs.why_not("javascript") else None
+        pypy = forking.run(["pypy3", "-S", "main.py"], limits=LIMITS) if not needs.why_not("pypy3") else None
+        assert session_.zygote is not None and session_.zygote[1] is kept
     for run in runs:
         assert run.exit_code == 0, run
         said = json.loads(run.stdout)
@@ -640,6 +641,7 @@ def test_a_rootless_call_is_a_fork_of_a_zygote_that_finds_nothing_an_earlier_cal
         # pid 1 takes no signal it has no handler for (none): not refused, not delivered either
         assert said["tried"] == {"1 mem": errno.EACCES, "1 environ": errno.EACCES, "1 trace": errno.EPERM}, said
     assert node is None or node.stdout == b"42\n", node
+    assert pypy is None or (pypy.exit_code == 0 and json.loads(pypy.stdout)["found"] == []), pypy
 
 
 @needs_bwrap

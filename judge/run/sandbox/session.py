@@ -316,8 +316,8 @@ class Session:
         is a process of its own, as before)."""
         if self.no_zygote or len(argv) < 2 or not _options(argv[1:-1]):
             return None
-        if self.isolated and os.path.basename(argv[0]) in NODES:
-            return None  # rootless, a call's own namespaces are made by Python's zygote alone
+        if self.isolated and os.path.basename(argv[0]) in ROOTLESS_OWN_START:
+            return None
         try:
             harness = (self.box / argv[-1]).stat()
         except OSError:
@@ -429,6 +429,10 @@ def _boot(command: str, request: dict[str, object]) -> list[int]:
 
 
 NODES = ("node", "nodejs")  # the interpreters whose zygote is zygote_node.js
+# Rootless, each call of these is the interpreter's own start: a call's own namespaces are made
+# by supervisor.py's zygote alone (not zygote_node.c's), and PyPy's ctypes, which takes the
+# rootless steps there, made its calls slower than its own start (docs/benchmarks.md).
+ROOTLESS_OWN_START = (*NODES, "pypy3", "pypy")
 
 
 def _options(parts: Sequence[str]) -> bool:
