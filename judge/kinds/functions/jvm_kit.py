@@ -72,8 +72,8 @@ GC = ("-XX:+UseSerialGC", "-XX:+UseG1GC")
 # no hsperfdata file made, mapped and removed at every start (only jps and jstat read it); and a
 # small initial heap, which G1 would otherwise commit and set up at start as large as -Xmx (the
 # default, RAM/64, is larger here): the heap grows on demand up to -Xmx, where an OOM is MLE.
-# Measured outside the sandbox (a call's argv, 2 x 60 interleaved runs, load 1.3-1.6): 2-6 ms
-# off the wall median, 1.4-1.9 ms off the CPU.
+# Measured outside the sandbox (a call's argv, 2 x 60 interleaved runs, load 1.3-1.6): 5.9-6.5 ms
+# off the wall median, 1.9-2.3 ms off the CPU; through the judge about 4 ms of CPU (load 6-10).
 START_FLAGS = ("-XX:-UsePerfData",)
 INITIAL_HEAP_MIB = 8
 
