@@ -228,3 +228,44 @@ def test_a_students_test_sees_no_baseline_of_the_judgings_time(root: Path) -> No
     record = judged(root, NO_CLOCK, "no-clock")
     said = validity(record)
     assert said == {"test_mine-test_no_baseline_of_the_judging_in_the_box": ("AC", "valid")}, said
+
+
+# Honest tests that sleep on a wrong answer (issue 60's stall): the first to sleep times out at
+# its own deadline and still catches the bug, since the time cap holds one test's deadline over
+# the reference's pace (without it, a fast reference's cap would cut that test first); the
+# cap ends the rest of the run, and what it cuts is no error.
+SLEEPS = """import time
+
+import stack
+
+
+def sleep_unless(right):
+    if not right:
+        time.sleep(3600)
+
+
+def test_a_pop_or_sleep():
+    made = stack.Stack()
+    made.push(1)
+    made.push(2)
+    sleep_unless(made.pop() == 2)
+""" + "".join(
+    f"""
+
+def test_{name}_or_sleep():
+    made = stack.Stack()
+    made.push(3)
+    made.push(4)
+    sleep_unless(made.pop() == 4)
+"""
+    for name in ("b", "c", "d", "e")
+)
+
+
+@pytest.mark.slow  # tests that sleep to their deadline on two bugs, three runs each: make test-slow
+def test_a_suite_sleeping_on_wrong_answers_still_catches_within_the_cap(root: Path) -> None:
+    record = judged(root, SLEEPS, "sleeps")
+    assert all(verdict == "AC" for verdict, _ in validity(record).values()), validity(record)
+    bugs = {c.group: (c.verdict, c.message) for c in record.cases if c.group != "validity"}
+    assert bugs["stack"] == ("AC", "caught by test_mine-test_a_pop_or_sleep"), bugs  # wrong_answer/stack.py
+    assert all(verdict != "IE" for verdict, _ in bugs.values()), bugs
