@@ -429,10 +429,9 @@ def _boot(command: str, request: dict[str, object]) -> list[int]:
 
 
 NODES = ("node", "nodejs")  # the interpreters whose zygote is zygote_node.js
-# Rootless, each call of these is the interpreter's own start: a call's own namespaces are made
-# by supervisor.py's zygote alone (not zygote_node.c's), and PyPy's ctypes, which takes the
-# rootless steps there, made its calls slower than its own start (docs/benchmarks.md).
-ROOTLESS_OWN_START = (*NODES, "pypy3", "pypy")
+# Rootless, each call of these is the interpreter's own start: PyPy's ctypes, which takes the
+# rootless steps in supervisor.py's zygote, made its calls slower than its own start (docs/benchmarks.md).
+ROOTLESS_OWN_START = ("pypy3", "pypy")
 
 
 def _options(parts: Sequence[str]) -> bool:

@@ -332,8 +332,6 @@ def _zygote_boot(
     pipe's writing end and text (-1 and "" for none)."""
     harness = str(request["harness"])
     if request.get("boot") == "node":
-        if _isolated:
-            raise ValueError("no Node zygote rootless (its calls' namespaces are Python's zygote's alone)")
         if len(fds) != 2:
             raise ValueError("a Node zygote takes one channel and its addon")
         script = os.memfd_create("judge-zygote.js")
@@ -344,7 +342,16 @@ def _zygote_boot(
         except OSError:
             os.close(script)
             raise
-        argv = ["--single-threaded", "--preserve-symlinks-main", "/proc/self/fd/5", "3", str(tmp_bytes), harness]
+        isolate = "1" if _isolated else "0"  # rootless: each call in namespaces of its own (zygote_node.c)
+        argv = [
+            "--single-threaded",
+            "--preserve-symlinks-main",
+            "/proc/self/fd/5",
+            "3",
+            str(tmp_bytes),
+            harness,
+            isolate,
+        ]
         return argv, [fds[1], script], -1, ""
     if len(fds) != 1:
         raise ValueError("a zygote takes one channel")

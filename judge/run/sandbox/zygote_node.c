@@ -38,6 +38,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 typedef struct napi_env__ *napi_env;
 typedef struct napi_value__ *napi_value;
@@ -71,6 +72,9 @@ extern int uv_loop_fork(struct uv_loop_s *);
  * the kernel may hand to one of V8's threads (they do not block it), where it is lost. */
 static pid_t running;
 static int running_fd = -1;
+/* Rootless (isolate): the call's init says the program's end on this pipe, before its own exit
+ * (which waits for its mount namespace's teardown): {0, wait status}, or {1, errno} and a stage */
+static int said_fd = -1;
 
 static napi_value args(napi_env env, napi_callback_info info, size_t want, napi_value *argv) {
     size_t got = want;
@@ -120,16 +124,40 @@ static void say_status(int control, int status) {
     send(control, text, (size_t)len, MSG_NOSIGNAL);
 }
 
+static void call_ended(void) {
+    running = 0;
+    close(running_fd);
+    running_fd = -1;
+    if (said_fd >= 0) close(said_fd);
+    said_fd = -1;
+}
+
+/* Rootless: what the call's init said, once it has (the session hears the program's wait
+ * status, or why the init failed); nothing yet, nothing done. */
+static void hear_init(int control) {
+    int said[2];
+    char text[256];
+    ssize_t got = read(said_fd, said, sizeof said);
+    if (got < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (got == (ssize_t)sizeof said && said[0] == 0) {
+        say_status(control, said[1]);
+    } else {
+        int len = snprintf(text, sizeof text, "{\"error\": \"the call's init failed: %s\"}",
+                           got == (ssize_t)sizeof said ? strerror(said[1]) : "it ended without a word");
+        send(control, text, (size_t)len, MSG_NOSIGNAL);
+    }
+    call_ended();
+}
+
 /* Reap every child that ended (the call, and orphans of it: the zygote is their subreaper);
  * the session hears the call's wait status. */
 static void reap(int control) {
     int status;
     pid_t pid;
+    if (said_fd >= 0) hear_init(control);
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-        if (pid == running) {
-            running = 0;
-            close(running_fd);
-            running_fd = -1;
+        if (pid == running && said_fd < 0) {
+            call_ended();
             say_status(control, status);
         }
     }
@@ -142,8 +170,8 @@ static napi_value js_next(napi_env env, napi_callback_info info) {
     if (!args(env, info, 1, argv)) return NULL;
     control = (int)int_of(env, argv[0]);
     for (;;) {
-        struct pollfd wait[2] = {{control, POLLIN, 0}, {running_fd, POLLIN, 0}};
-        if (poll(wait, running_fd >= 0 ? 2 : 1, -1) < 0) {
+        struct pollfd wait[3] = {{control, POLLIN, 0}, {running_fd, POLLIN, 0}, {said_fd, POLLIN, 0}};
+        if (poll(wait, said_fd >= 0 ? 3 : running_fd >= 0 ? 2 : 1, -1) < 0) {
             if (errno == EINTR) continue;
             return fail(env, "poll");
         }
@@ -258,6 +286,9 @@ struct call {
     struct rlimit limits[MAX_LIMITS];
     int n_limits;
     long uid;
+    int isolate;          /* rootless: pid, mount and IPC namespaces of the call's own, under an init */
+    char tmp_options[64]; /* isolate: its /tmp and /dev/shm */
+    char box_options[64]; /* isolate: the tmpfs above its box's overlay, "" for none */
 };
 
 static void __attribute__((noreturn)) refuse(const char *step) {
@@ -277,7 +308,7 @@ static void become_case(napi_env env, const struct call *call, const struct open
     for (i = 3; i < call->n_fds; i++) {
         if (write(call->fds[i], "0", 1) != 1) refuse("join its cgroup"); /* its memory counts from here */
     }
-    if (unshare(CLONE_NEWIPC) != 0) refuse("make its IPC namespace");
+    if (!call->isolate && unshare(CLONE_NEWIPC) != 0) refuse("make its IPC namespace"); /* isolate: its init's */
     if (setsid() < 0) refuse("start a session");
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL); /* Node's own handlers stay, as Node's start set them */
@@ -307,11 +338,20 @@ static void become_case(napi_env env, const struct call *call, const struct open
     }
     if (call->uid >= 0) {
         if (setgroups(0, NULL) != 0 || setgid((gid_t)call->uid) != 0 || setuid((uid_t)call->uid) != 0) refuse("drop to its user");
+    } else {
+        /* Rootless, the zygote's own user: no capability may reach it (as _fastspawn.c's child) */
+        struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+        struct __user_cap_data_struct none[2];
+        memset(none, 0, sizeof none);
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) refuse("set no new privileges");
+        if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) refuse("drop its capabilities");
+        if (syscall(SYS_capset, &header, none) != 0) refuse("drop its capabilities");
     }
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0); /* as after an exec: the program's own */
 }
 
 static int read_call(napi_env env, napi_value fds, napi_value limits, napi_value uid, struct call *call) {
+    memset(call, 0, sizeof *call);
     uint32_t n, i, parts;
     napi_value item, part;
     napi_get_array_length(env, fds, &n);
@@ -342,23 +382,134 @@ static int read_call(napi_env env, napi_value fds, napi_value limits, napi_value
     return 0;
 }
 
-/* spawn(fds, rlimits, uid): the call's child. The zygote gets its pid (and has closed the
- * call's descriptors); the child, the case's user now, gets 0. */
+/* Rootless, in the call's init (pid 1 of its pid namespace): say why it failed, and end */
+static void __attribute__((noreturn)) init_failed(int said) {
+    int word[2] = {1, errno};
+    if (write(said, word, sizeof word) < 0) _exit(127);
+    _exit(127);
+}
+
+/* Rootless, the call's init: what _fastspawn.c's case_init mounts (its own /proc, its covered
+ * parts read-only; a fresh /tmp and /dev/shm; the box as an overlay, best effort), then the
+ * program's fork, which returns here (the init never does); the init reaps what is orphaned to
+ * it and says the program's wait status on `said` once it has ended, then exits. */
+static void call_init(const struct call *call, int said) {
+    static const char *covered[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"};
+    static const char *fresh[] = {"/tmp", "/dev/shm"};
+    static const unsigned long dfl[8];
+    const unsigned long hidden = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+    int i, status;
+    pid_t program, ended;
+    if (unshare(CLONE_NEWNS | CLONE_NEWIPC) != 0) init_failed(said);
+    if (mount("proc", "/proc", "proc", hidden, NULL) != 0) init_failed(said);
+    for (i = 0; i < 4; i++) {
+        if (mount(covered[i], covered[i], NULL, MS_BIND | MS_REC, NULL) != 0) {
+            if (errno == ENOENT) continue;
+            init_failed(said);
+        }
+        if (mount(NULL, covered[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | hidden, NULL) != 0) init_failed(said);
+    }
+    for (i = 0; i < 2; i++) {
+        if (mount("tmpfs", fresh[i], "tmpfs", MS_NOSUID | MS_NODEV, call->tmp_options) != 0) init_failed(said);
+    }
+    if (call->box_options[0] && mkdir("/tmp/.judge-box", 0700) == 0) {
+        if (mount("tmpfs", "/tmp/.judge-box", "tmpfs", MS_NOSUID | MS_NODEV, call->box_options) == 0) {
+            if (mkdir("/tmp/.judge-box/upper", 0777) == 0 && chmod("/tmp/.judge-box/upper", 0777) == 0 &&
+                mkdir("/tmp/.judge-box/work", 0700) == 0) {
+                const char *overlay = "lowerdir=/box,upperdir=/tmp/.judge-box/upper,workdir=/tmp/.judge-box/work";
+                char with_xattr[160];
+                snprintf(with_xattr, sizeof with_xattr, "%s,userxattr", overlay);
+                if (mount("overlay", "/box", "overlay", MS_NOSUID | MS_NODEV, with_xattr) != 0)
+                    mount("overlay", "/box", "overlay", MS_NOSUID | MS_NODEV, overlay);
+            }
+            umount2("/tmp/.judge-box", MNT_DETACH);
+        }
+        rmdir("/tmp/.judge-box");
+    }
+    program = fork();
+    if (program < 0) init_failed(said);
+    if (program == 0) {
+        close(said);
+        return;
+    }
+    for (i = 1; i < NSIG; i++) { /* as pid 1 it then takes no signal of its namespace */
+        if (i != SIGKILL && i != SIGSTOP) syscall(SYS_rt_sigaction, i, dfl, NULL, (size_t)(NSIG / 8));
+    }
+    if (said > 0) syscall(SYS_close_range, 0U, (unsigned int)said - 1, 0U); /* nothing of the zygote's */
+    syscall(SYS_close_range, (unsigned int)said + 1, ~0U, 0U);
+    for (;;) {
+        ended = waitpid(-1, &status, __WALL);
+        if (ended == program) {
+            int word[2] = {0, status};
+            if (write(said, word, sizeof word) < 0) _exit(127);
+            _exit(0);
+        }
+        if (ended < 0 && errno != EINTR) _exit(127);
+    }
+}
+
+/* Rootless: the call's fork, whose own fork (pid 1 of a new pid namespace) is the call's init;
+ * the program, a fork of that, returns 0. The zygote gets the first fork's pid, which only
+ * waits for the init (the zygote never takes a pid namespace for its children: a second
+ * would be refused), and the reading end of the init's pipe. */
+static pid_t isolated_fork(const struct call *call) {
+    int said[2];
+    pid_t pid, init;
+    if (pipe2(said, O_CLOEXEC) != 0) return -1;
+    pid = fork();
+    if (pid < 0) {
+        close(said[0]);
+        close(said[1]);
+        return -1;
+    }
+    if (pid > 0) {
+        close(said[1]);
+        said_fd = said[0];
+        fcntl(said_fd, F_SETFL, O_NONBLOCK);
+        return pid;
+    }
+    close(said[0]);
+    if (unshare(CLONE_NEWPID) != 0) init_failed(said[1]);
+    init = fork();
+    if (init < 0) init_failed(said[1]);
+    if (init == 0) {
+        call_init(call, said[1]);
+        return 0; /* the program */
+    }
+    syscall(SYS_close_range, 0U, ~0U, 0U); /* the call's descriptors are the init's and the program's */
+    while (waitpid(init, NULL, 0) < 0 && errno == EINTR) {
+    }
+    _exit(0);
+}
+
+/* spawn(fds, rlimits, uid[, [tmp bytes, box bytes]]): the call's child. The zygote gets its
+ * pid (and has closed the call's descriptors); the child, the case's user now, gets 0. With
+ * the fourth (rootless), the child is pid 2 of namespaces of its own under an init. */
 static napi_value js_spawn(napi_env env, napi_callback_info info) {
     static struct open_fd before[MAX_OPEN];
-    napi_value argv[3];
+    napi_value argv[4], part;
     struct call call;
     pid_t pid;
     int n_before, i;
-    if (!args(env, info, 3, argv)) return NULL;
+    size_t got = 4;
+    uint32_t n = 0;
+    if (napi_get_cb_info(env, info, &got, argv, NULL, NULL) != 0 || got < 3) return fail(env, "spawn");
     if (read_call(env, argv[0], argv[1], argv[2], &call) != 0) {
         errno = EINVAL;
         return fail(env, "spawn");
     }
+    if (got > 3 && napi_get_array_length(env, argv[3], &n) == 0 && n == 2) {
+        call.isolate = 1;
+        napi_get_element(env, argv[3], 0, &part);
+        snprintf(call.tmp_options, sizeof call.tmp_options, "size=%lld,mode=1777", (long long)int_of(env, part));
+        napi_get_element(env, argv[3], 1, &part);
+        if (int_of(env, part) > 0)
+            snprintf(call.box_options, sizeof call.box_options, "size=%lld,mode=0755", (long long)int_of(env, part));
+    }
     n_before = zygote_fds(before);
     if (n_before < 0) return fail(env, "list its descriptors");
     if (copy_on_fork() != 0) return fail(env, "read its mappings");
-    pid = fork();
+    pid = call.isolate ? isolated_fork(&call) : fork();
     if (pid < 0) return fail(env, "fork");
     if (pid == 0) {
         become_case(env, &call, before, n_before);

@@ -11,6 +11,8 @@
   const { resolve } = require("path");
   const { inspect } = require("util");
   const [control, tmpBytes] = process.argv.slice(2).map(Number);
+  // Rootless: each call in namespaces of its own under an init, which mounts its /tmp (zygote_node.c)
+  const isolated = process.argv[5] === "1";
   const loaded = { exports: {} };
   process.dlopen(loaded, "/proc/self/fd/4");
   const zygote = loaded.exports;
@@ -63,7 +65,7 @@
       if (request.swept) {
         // none of the call's processes is left: the next call's /tmp is made now
         try {
-          zygote.fresh(bytes);
+          if (!isolated) zygote.fresh(bytes);
           fresh = true;
         } catch (error) {
           fresh = false; // the next call's request tries again, and says why
@@ -72,12 +74,14 @@
         continue;
       }
       if (!Array.isArray(request.argv) || !Array.isArray(request.rlimits)) throw new Error("not a call");
-      if (!fresh || request.stale || request.tmp_bytes !== bytes) {
+      if (!isolated && (!fresh || request.stale || request.tmp_bytes !== bytes)) {
         bytes = request.tmp_bytes;
         zygote.fresh(bytes);
       }
       fresh = false;
-      const pid = zygote.spawn(fds, request.rlimits, typeof request.uid === "number" ? request.uid : -1);
+      const uid = typeof request.uid === "number" ? request.uid : -1;
+      const own = isolated ? [request.tmp_bytes, request.box_bytes || 0] : undefined;
+      const pid = zygote.spawn(fds, request.rlimits, uid, own);
       if (pid === 0) {
         try {
           run(request);

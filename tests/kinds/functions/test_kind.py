@@ -914,8 +914,7 @@ def test_a_call_finds_nothing_an_earlier_call_stashed(
 ) -> None:
     if name.endswith(".js"):
         needs.require("javascript")
-    # in a session (rootless too, for Python: a Node call there is Node's own start)
-    zygotes = sandbox.session_support().active and (name.endswith(".py") or not sandbox.detect().rootless)
+    zygotes = sandbox.session_support().active  # in a session, as root or rootless
     forked: list[int] = []  # each call's channel: a zygote's where the session has one
     run_locked = session.Session._run_locked
 
