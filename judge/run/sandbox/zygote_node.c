@@ -10,6 +10,11 @@
  * would and ends by exit() (_exit: the platform's worker threads stay in the zygote, so Node's
  * own teardown, which joins them, cannot run in a child).
  *
+ * Rootless (spawn's fourth argument), where the call would run as the zygote's own user, the
+ * fork takes a pid namespace for its children and forks the call's init (call_init: pid 1 of
+ * it, in a mount and IPC namespace of its own, with _fastspawn.c's case_init's mounts), whose
+ * fork is the program (pid 2), with no capability; the init says the program's end on a pipe.
+ *
  * V8 is multi-threaded; with --single-threaded it posts no work to its workers, so at a fork
  * they are idle, holding no lock. libuv's loop is the zygote's until uv_loop_fork gives the
  * child one of its own (its epoll, its async and signal descriptors).

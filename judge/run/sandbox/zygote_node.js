@@ -1,6 +1,6 @@
 // A Node.js zygote (docs/sandbox.md, A zygote): the supervisor starts it as `node <the case's
 // options> --single-threaded --preserve-symlinks-main /proc/self/fd/5 3 <tmp bytes> <main.js>`,
-// root with the supervisor's capabilities, its channel on descriptor 3, the addon
+// root with the supervisor's capabilities (rootless: its user, and a last argument "1"), its channel on descriptor 3, the addon
 // (zygote_node.c, compiled by the judge) on 4 and this file on 5 (a memfd, never the box's). It speaks supervisor.py's zygote protocol and
 // never loads main.js (the student's code is in it): for each call the addon forks, and the
 // child, already the case's user in the case's cgroup, runs main.js as `node main.js` would.
