@@ -39,8 +39,12 @@ from typing import TypeVar
 T = TypeVar("T")
 PREFIX = "judge-"
 _PR_SET_PDEATHSIG = 1
-# judge-<kind>-<pid>.<start time in clock ticks>-<random>
+# judge-<kind>-<pid>.<start time in clock ticks>-<random> (a cgroup's, an older judge's folder)
 _OWNED = re.compile(r"^judge-[a-z]+-(\d+)\.(\d+)-")
+# judge-<kind>-<random>: a folder's. Its name says nothing of its owner: a folder may be bound
+# into a sandbox, and a bind's host path shows in /proc/self/mountinfo there, where the
+# owner's pid and start time would tell a program how long the judging has run.
+_UNTAGGED = re.compile(r"^judge-[a-z]+-[0-9a-f]{20}$")
 
 
 def _start_ticks(pid: int) -> int | None:
@@ -165,6 +169,11 @@ def owned_name(kind: str) -> str:
     return f"{PREFIX}{kind}-{owner_tag()}-{uuid.uuid4().hex[:10]}"
 
 
+def folder_name(kind: str) -> str:
+    """A folder's name: random, without owner_tag (see _UNTAGGED); its lock alone holds it."""
+    return f"{PREFIX}{kind}-{uuid.uuid4().hex[:20]}"
+
+
 # A folder programs run in (a box, a build, a tool program's work) is, as root, a tmpfs of its
 # own of this size: what a program writes there is memory counted in its run's cgroup and
 # capped, as in /tmp, and the folder is unmounted whole at its end. (On disk, a program that
@@ -179,7 +188,7 @@ def make_temp_dir(kind: str, where: Path | None = None, cap: int | None = None) 
     """A private folder held by this process (see the module's docstring), in the temporary
     folder or in `where`; its lock is in the temporary folder's lock folder either way.
     `cap`: the folder is a tmpfs of that many bytes where the judge is root (cap_folder)."""
-    name = owned_name(kind)
+    name = folder_name(kind)
     hold(name)
     path = Path(where or tempfile.gettempdir()) / name
     path.mkdir(mode=0o700)
@@ -309,7 +318,7 @@ def remove_stale(directory: Path | None = None, locks: Path | None = None) -> in
         return 0
     for name in names:
         path = where / name
-        if not _OWNED.match(name) or not path.is_dir() or path.is_symlink():
+        if not (_OWNED.match(name) or _UNTAGGED.match(name)) or not path.is_dir() or path.is_symlink():
             continue
         try:
             if not stale(name, path.stat().st_mtime, locks):
@@ -349,7 +358,8 @@ def _remove_free_locks(root: Path) -> None:
 
 def owner_gone(name: str) -> bool:
     """Whether a name made with owner_tag() belongs to a process that has ended, as far as
-    this pid namespace can tell (only for what has no lock: an older judge's)."""
+    this pid namespace can tell (only for what has no lock: an older judge's). A name without
+    the tag never looks gone: without its lock (no lock folder could be made) it is kept."""
     match = _OWNED.match(name)
     if match is None:
         return False

@@ -146,6 +146,22 @@ def test_an_older_judges_folder_without_a_lock_goes_by_its_owner_and_age(private
     assert not old.exists() and fresh.is_dir() and living.is_dir()
 
 
+def test_a_folders_name_says_nothing_of_its_owner_and_without_a_lock_it_stays(
+    private_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder may be bound into a sandbox, where its host path shows (/proc/self/mountinfo)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(private_tmp))
+    made = lifecycle.make_temp_dir("box")
+    pid, ticks = lifecycle.owner_tag().split(".")
+    assert pid not in made.name and ticks not in made.name
+    lifecycle.release(made.name)  # its lock gone, as if none could be made for it
+    assert not (lifecycle.lock_dir(private_tmp) / f"{made.name}.lock").exists()
+    long_ago = time.time() - 2 * lifecycle.LEGACY_AGE_S
+    os.utime(made, (long_ago, long_ago))
+    assert lifecycle.remove_stale(private_tmp) == 0 and made.is_dir()
+    lifecycle.remove_tree(made)
+
+
 UNSHARE = (
     ("unshare", "--pid", "--fork", "--mount-proc")
     if os.geteuid() == 0
@@ -170,7 +186,7 @@ def test_a_judge_in_another_pid_namespace_keeps_its_box_and_cgroup(
     monkeypatch.setattr(tempfile, "tempdir", str(private_tmp))
     inside, box, groups = holder(private_tmp, *UNSHARE)
     try:
-        assert lifecycle.owner_gone(box.name)  # what the old rule went by
+        assert str(inside.pid) not in box.name  # a folder's name names no owner: its lock holds it
         assert lifecycle.remove_stale(private_tmp) == 0 and box.is_dir()
         cgroups.remove_stale()
         assert all(os.path.isdir(g) for g in groups)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import select
 import socket
 import subprocess
@@ -16,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from judge.run import build, checkers, sandbox
+from judge.run import build, checkers, lifecycle, sandbox
 from judge.run.sandbox import spawn, watch
 from judge.run.verdicts import CaseVerdict, Verdict, judge_run
 from tests import needs
@@ -216,6 +217,25 @@ print("42")
     got = judge_source(tmp_path, "peek.py", code, answer="42")
     assert got.verdict is Verdict.AC, got.run.stdout
     assert b"LEAK" not in got.run.stdout
+
+
+@needs_bwrap
+def test_nothing_inside_names_the_judges_start(tmp_path: Path) -> None:
+    """bubblewrap's init (pid 1) shows its command line, and a bind's host path shows in
+    mountinfo: neither may hold the judge's pid and start time (a clock of the judging)."""
+    code = """
+import os
+for path in ("/proc/1/cmdline", "/proc/self/mountinfo", "/proc/self/cmdline"):
+    print(path, open(path, "rb").read().replace(b"\\0", b" ").decode(errors="replace"))
+print("cwd", os.getcwd())
+"""
+    got = judge_source(tmp_path, "clock.py", code)
+    assert got.verdict is Verdict.AC, got.run.stdout
+    seen = got.run.stdout.decode()
+    assert "--args" in seen and " /box " in seen, seen  # pid 1 is bubblewrap's, read in full
+    pid, ticks = lifecycle.owner_tag().split(".")
+    assert f"{pid}.{ticks}" not in seen and not re.search(rf"(?<!\d){ticks}(?!\d)", seen), seen
+    assert "--bind" not in seen, seen  # none of bubblewrap's options (a folder's name is random)
 
 
 @needs_bwrap

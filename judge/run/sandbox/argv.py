@@ -90,6 +90,29 @@ def bwrap_prefix(
     return argv + ["--"]
 
 
+def hidden_options(command: list[str]) -> tuple[list[str], int]:
+    """The command with bubblewrap's options (all up to its "--") moved into a memfd that
+    `--args FD` names: the command and the descriptor, which the start must keep open.
+
+    Inside the sandbox bubblewrap's own processes (its init, pid 1) show its command line in
+    /proc/N/cmdline, and the options name host folders whose names hold the worker's pid and
+    start (lifecycle.owner_tag): from them a test could tell how long the judging has run.
+    Given by descriptor they show as `bwrap --args N`; bubblewrap reads it whole and closes it
+    before it makes the sandbox. The program's own arguments after "--" stay as they were."""
+    end = command.index("--")
+    data = b"".join(os.fsencode(part) + b"\0" for part in command[1:end])
+    fd = os.memfd_create("bwrap-args", os.MFD_CLOEXEC)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+    except BaseException:
+        os.close(fd)
+        raise
+    return [command[0], "--args", str(fd), *command[end:]], fd
+
+
 Rlimit = tuple[int, tuple[int, int]]
 
 

@@ -40,7 +40,7 @@ from pathlib import Path
 from judge.errors import SandboxFailure
 from judge.run import lifecycle
 from judge.run.sandbox import filters, spawn, supervisor, zygote_kit
-from judge.run.sandbox.argv import bwrap_prefix, rlimit_list
+from judge.run.sandbox.argv import bwrap_prefix, hidden_options, rlimit_list
 from judge.run.sandbox.detect import detect
 from judge.run.sandbox.inputs import sealed_copy
 from judge.run.sandbox.procs import LONG_LIVED, become_subreaper, own_children, reap_new
@@ -129,7 +129,10 @@ class Session:
         argv += [_FAST_MOUNT if fast else "", "1" if self.isolated else "0"]
         become_subreaper()
         self.before = set(own_children())  # the judge's children that are not the session's
+        options = None
         try:
+            # bubblewrap's options by descriptor: its init (pid 1 inside) shows none of them
+            argv, options = hidden_options(argv)
             self.proc = subprocess.Popen(
                 argv,
                 stdin=subprocess.DEVNULL,
@@ -137,10 +140,12 @@ class Session:
                 stderr=subprocess.PIPE,
                 env=python_env,
                 start_new_session=True,
-                pass_fds=(theirs.fileno(),) if rules is None else (theirs.fileno(), rules),
+                pass_fds=(theirs.fileno(), options, *([] if rules is None else [rules])),
             )
         finally:
             theirs.close()
+            if options is not None:
+                os.close(options)
             if rules is not None:
                 os.close(rules)
         self.broken = ""

@@ -21,7 +21,7 @@ from types import ModuleType
 from judge.errors import SandboxFailure
 from judge.run import cgroups, lifecycle
 from judge.run.sandbox import filters
-from judge.run.sandbox.argv import Rlimit, bwrap_prefix, prlimit_options, rlimit_list
+from judge.run.sandbox.argv import Rlimit, bwrap_prefix, hidden_options, prlimit_options, rlimit_list
 from judge.run.sandbox.detect import detect
 from judge.run.sandbox.inputs import sealed_copy
 from judge.run.sandbox.procs import (
@@ -174,12 +174,17 @@ def _start(
     group: cgroups.RunGroup | None,
     passed: tuple[int | None, ...],
     fast: _FastStart | None = None,
+    under_bwrap: bool = False,
 ) -> _Started:
     """Spawn the command, the program's ends of its pipes closed here once it holds them; on
-    failure every descriptor is closed and the group released, as if nothing had begun."""
+    failure every descriptor is closed and the group released, as if nothing had begun.
+    `under_bwrap`: the command is bubblewrap's, its options handed by a memfd (hidden_options)."""
     stdin, stdout = stdio
     closing = [fd for fd in passed if fd is not None]
     try:
+        if under_bwrap:
+            full, options_fd = hidden_options(full)
+            closing.append(options_fd)
         # A file is handed as a sealed copy (inputs.py): rootless, the program's uid owns it.
         stdin_fd = stdin if isinstance(stdin, int) else sealed_copy(stdin)
     except OSError:
@@ -348,7 +353,7 @@ def _run_locked(
     try:
         # bubblewrap's end of the status socket goes to it as a plain descriptor (same number).
         passed = (block_r, rules, status[1].detach() if status is not None else None)
-        started = _start(full, box, (stdin, stdout), run_env, in_child, group, passed, fast)
+        started = _start(full, box, (stdin, stdout), run_env, in_child, group, passed, fast, under_bwrap)
     except BaseException:
         if block_w is not None:
             os.close(block_w)
