@@ -53,6 +53,11 @@ RUNS = 3
 # deadlines (issue 60). Scaled from the reference measured on the same machine, so load that
 # slows both does not cut an honest suite.
 CAP_FACTOR, CAP_EXTRA_S = 3.0, 5.0
+# Each of the reference's validity runs may take this much wall time, and one test's deadline
+# (`verdicts` adds it): without a cap, a suite whose every test sleeps on the reference held a
+# worker max_tests deadlines a run, RUNS runs (issue 60). Generous: an honest suite is far
+# faster, on a busy machine too; what goes over is cut, and a test cut is invalid (`invalid`).
+REFERENCE_CAP_S = 60.0
 _COIN = random.SystemRandom()  # which of a bug's run and the reference's beside it comes first
 
 
@@ -254,6 +259,8 @@ def still_catching(candidates: list[str], run: dict[str, CaseVerdict], on_refere
 def invalid(decided: CaseVerdict | None, *again: CaseVerdict | None) -> str:
     """Why a test is invalid by its verdicts on the reference, one a run ("" if it passed
     every run). The bridge calls the module "the student's code", which here is the reference."""
+    if pairs.CUT in (decided, *again):
+        return f"the suite's run on the reference went over {REFERENCE_CAP_S:g} s, and this test was cut off"
     if decided is None or None in again:
         return "it did not run on the reference"
     if any((decided.verdict is Verdict.AC) != (other is not None and other.verdict is Verdict.AC) for other in again):
@@ -357,7 +364,7 @@ def judge_suite(
         stand_ins = junit_stand_ins(problem, kind, work / "standins") if unit.framework == JUNIT else ()
         with matrix.worker_pool(jobs) as pool:
             names = offered(target) if unit.framework != JUNIT else ()
-            run = (problem, kind, target.spec.reference, tests.ids, stand_ins, True, names)
+            run = (problem, kind, target.spec.reference, tests.ids, stand_ins, True, names, REFERENCE_CAP_S)
             timed = pool([(timed_verdicts, run)] * RUNS)
             on_reference = [found for found, _ in timed]
             budget = budget_for(max(seconds for _, seconds in timed))
