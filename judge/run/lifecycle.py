@@ -40,11 +40,11 @@ T = TypeVar("T")
 PREFIX = "judge-"
 _PR_SET_PDEATHSIG = 1
 # judge-<kind>-<pid>.<start time in clock ticks>-<random> (a cgroup's, an older judge's folder)
-_OWNED = re.compile(r"^judge-[a-z]+-(\d+)\.(\d+)-")
+_OWNED = re.compile(r"^judge-[a-z]+(?:-[a-z]+)*-(\d+)\.(\d+)-")  # a kind may hold a hyphen: unit-box
 # judge-<kind>-<random>: a folder's. Its name says nothing of its owner: a folder may be bound
 # into a sandbox, and a bind's host path shows in /proc/self/mountinfo there, where the
 # owner's pid and start time would tell a program how long the judging has run.
-_UNTAGGED = re.compile(r"^judge-[a-z]+-[0-9a-f]{20}$")
+_UNTAGGED = re.compile(r"^judge-[a-z]+(?:-[a-z]+)*-[0-9a-f]{20}$")
 
 
 def _start_ticks(pid: int) -> int | None:

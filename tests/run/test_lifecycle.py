@@ -433,3 +433,15 @@ def test_what_a_program_writes_in_its_box_stops_at_the_boxs_cap(private_tmp: Pat
     )
     assert b"MLE" in limited.stderr, limited.stderr[-2000:]
     assert boxes(private_tmp) == []
+
+
+def test_a_dead_judges_folder_of_a_hyphenated_kind_goes_too(private_tmp: Path) -> None:
+    """`unit-box`, `pytest-kit`: kinds of two words were passed over by the sweep's pattern."""
+    lock_folder = lifecycle.lock_dir(private_tmp)
+    lock_folder.mkdir(exist_ok=True)
+    left = [private_tmp / "judge-unit-tests-0123456789abcdef0123", private_tmp / "judge-unit-box-123.456-abc"]
+    for folder in left:
+        folder.mkdir()
+        (lock_folder / f"{folder.name}.lock").touch()  # its lock file, which nobody holds
+    assert lifecycle.remove_stale(private_tmp) == 2
+    assert not any(folder.exists() for folder in left)
