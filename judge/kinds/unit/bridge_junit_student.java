@@ -98,6 +98,35 @@ public final class JudgeStudent implements JudgeWire.Side {
         throw refused(shown);
     }
 
+    /** Guarded: Object's own hashCode or toString on an object whose class does not override
+     * it. Its identity hash is made in this JVM by what ran before (a bug's other code path
+     * hashes other objects first), the same in every fresh reference run: no behaviour, yet it
+     * would tell the reference from a bug. */
+    static boolean identity(Object self, Method method) throws NoSuchMethodException {
+        String name = method.getName();
+        return self != null && method.getParameterCount() == 0 && (name.equals("hashCode") || name.equals("toString"))
+                && self.getClass().getMethod(name).getDeclaringClass() == Object.class;
+    }
+
+    /** Guarded: Object's hashCode or toString of `self` from its handle's number instead, which
+     * is the same on the reference and a bug as long as the tests' calls and their answers were:
+     * `Stack@9e3779b9`, by the first class of its own above it that the API shows. */
+    Object byHandle(Object self, String name) {
+        Integer id = ids.get(self);
+        int hash = (int) (((id == null ? -1L : id) + 1L) * 0x9E3779B97F4A7C15L >>> 33);
+        if (name.equals("hashCode")) {
+            return hash;
+        }
+        String shown = "java.lang.Object";
+        for (Class<?> c = self.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            if (!hidden(c.getName())) {
+                shown = c.getName();
+                break;
+            }
+        }
+        return shown + "@" + Integer.toHexString(hash);
+    }
+
     /** What the student's code prints in a call, kept to PRINTED_BYTES. */
     static final class Printed extends OutputStream {
         final ByteArrayOutputStream kept = new ByteArrayOutputStream();
@@ -297,7 +326,7 @@ public final class JudgeStudent implements JudgeWire.Side {
                 if (!guarded) {
                     method.trySetAccessible();
                 }
-                result = method.invoke(self, args);
+                result = guarded && identity(self, method) ? byHandle(self, name) : method.invoke(self, args);
             } else if (kind == 'V') {
                 args = new Object[0];
                 result = copy(readHandle(in.readInt(), new String[0]));
