@@ -13,7 +13,8 @@ Run with `--guarded` first, the module is the teacher's (a reference or a bug, u
 student's own tests: kind tests): then the other side is the student's, and every request is
 hostile. A Guard answers only the module's own public names, hands over as handles only the
 module's own functions, classes, their objects and bound methods, and refuses every dunder or
-private name, so nothing reaches the module's globals, `__builtins__` or `open` (docs/tests.md).
+private name, so nothing reaches the module's globals, `__builtins__` or `open`; nothing it
+hands over carries an address of this process (docs/tests.md).
 
 Standard library only; written into the box as it is (a copy of this file), as main.py.
 """
@@ -27,6 +28,7 @@ import io
 import json
 import operator
 import os
+import re
 import sys
 import traceback
 import types
@@ -68,6 +70,30 @@ _SAFE_BUILTINS = frozenset("int float str bool list tuple dict set frozenset byt
 # Iterators of plain data a guarded side may hand over (`iter(obj)`): none has a public attribute.
 _PLAIN_ITERABLES: tuple[Any, ...] = ([], (), "", {}, set(), range(0), {}.items(), {}.values())
 _ITERATORS: frozenset[type] = frozenset({type(reversed([])), *(type(iter(each)) for each in _PLAIN_ITERABLES)})
+
+
+# An address CPython writes into a default repr (`<function push at 0x7f…>`, `<stack.Stack object
+# at 0x…>`, a generator's, an iterator's): its low bits are the same in every run of one module
+# and differ on another, so a guarded side's string never carries one (docs/tests.md).
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def unaddressed(text: str) -> str:
+    return ADDRESS.sub("", text)
+
+
+def identity_hash(value: Any, objects: Objects) -> int:
+    """hash() of a module's object, guarded: a hash of the object's own (__hash__ of its class) is
+    behaviour; one by identity (object's, a function's, a generator's, a bound method's) would be
+    its address, so it is the object's handle number, the same on every run for the same uses."""
+    if isinstance(value, types.MethodType):
+        return identity_hash(value.__self__, objects) ^ identity_hash(value.__func__, objects)
+    if objects.guard is not None and not objects.guard.allowed(value):
+        raise TypeError("hash() is asked here only of the module's own objects")
+    hashing: Any = type(value).__hash__
+    if hashing is object.__hash__:
+        return objects.handle(value)
+    return hash(value)
 
 
 def own_names(module: types.ModuleType) -> frozenset[str]:
@@ -171,6 +197,8 @@ class Objects:
 def encode(value: Any, objects: Objects) -> Any:
     """A value as JSON: plain data by value (exact types), anything else as a handle."""
     kind = type(value)
+    if kind is str and objects.guard is not None:
+        return unaddressed(value)
     if value is None or kind in (bool, int, str):
         return value
     if kind is float:
@@ -245,6 +273,8 @@ def _raised(err: BaseException, objects: Objects) -> dict[str, Any]:
         message = str(err)
     except Exception:
         message = "(its message could not be made)"
+    if objects.guard is not None:
+        message = unaddressed(message)
     try:
         args = encode(list(err.args), objects)
         json.dumps(args)
@@ -295,6 +325,8 @@ def perform(request: dict[str, Any], objects: Objects, modules: frozenset[str]) 
     kwargs = {k: decode(v, objects) for k, v in request.get("kwargs", {}).items()}
     if op == "call":
         result = target(*args, **kwargs)
+    elif op == "apply" and request["fn"] == "hash" and guard is not None:
+        result = identity_hash(args[0], objects)
     elif op == "apply":
         result = _APPLY[request["fn"]](*args)
     else:
@@ -335,6 +367,8 @@ def serve(
         finally:
             sys.stdout = real_stdout
         reply["printed"] = printed.getvalue()[-65536:]
+        if guarded:
+            reply["printed"] = unaddressed(reply["printed"])
         data = (json.dumps(reply, separators=(",", ":")) + "\n").encode("utf-8", errors="replace")
         while data:
             data = data[os.write(reply_fd, data) :]

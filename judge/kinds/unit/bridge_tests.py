@@ -208,6 +208,7 @@ _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
 
 CHANNEL: Channel | None = None
+STUDENTS_TESTS = False  # the tests are a student's (kind tests: run with DEADLINE), the module the teacher's
 
 
 def _ask(request: dict[str, Any]) -> Any:
@@ -260,6 +261,13 @@ def to_wire(value: Any) -> Any:
         return {"$ref": _handles[id(value)]}
     if isinstance(value, type) and value.__module__ == "builtins":
         return {"$builtin": value.__name__}
+    if STUDENTS_TESTS:
+        # The test is a student's: what it hands over is its own doing, so it fails itself (on
+        # the reference too: an invalid test), never an IE with a hint meant for a teacher.
+        raise TypeError(
+            f"a value of the test's of type {kind.__name__} cannot be handed to the module"
+            " (only plain values and the module's own objects cross)"
+        )
     raise Unsupported(
         f"a stand-in cannot hand a {kind.__name__} of the test's to the student's code "
         "(only plain values and the student's own objects): this test needs `mode: together`"
@@ -813,7 +821,7 @@ def same_hashes() -> None:
 
 
 def main() -> int:
-    global CHANNEL
+    global CHANNEL, STUDENTS_TESTS
     same_hashes()
     import site
 
@@ -830,6 +838,7 @@ def main() -> int:
     if node_ids and node_ids[0].startswith(DEADLINE):
         cpu_s, wall_s = node_ids.pop(0).removeprefix(DEADLINE).split(",")
         deadline = float(cpu_s), float(wall_s)
+        STUDENTS_TESTS = True
     recorder = Recorder(os.path.join(feedback, RESULTS), deadline)
     try:
         CHANNEL = Channel(reads, writes, limits, StudentClock(clock))

@@ -56,6 +56,29 @@ def apply(f, x):
 
 def leak():
     return globals()
+
+
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+    def __repr__(self):
+        return f"Point({self.x})"
+
+    def __eq__(self, other):
+        return isinstance(other, Point) and other.x == self.x
+
+    def __hash__(self):
+        return hash(("Point", self.x))
+
+
+def walk(stack):
+    yield from stack.items
+
+
+def show(stack):
+    print(stack, walk)
+    raise ValueError(f"{stack!r} is not {walk!r}", stack)
 """
 
 
@@ -100,7 +123,18 @@ def test_the_modules_own_public_names_answer_and_values_cross_as_data(talk: Any)
     assert replies[1]["ok"] == 3
     assert replies[2]["ok"]["kind"] == "callable"
     assert replies[3]["ok"] == 6
-    assert replies[4]["ok"] == ["EmptyError", "LIMIT", "SECRET_SOURCE_MARK", "Stack", "apply", "leak", "total"]
+    assert replies[4]["ok"] == [
+        "EmptyError",
+        "LIMIT",
+        "Point",
+        "SECRET_SOURCE_MARK",
+        "Stack",
+        "apply",
+        "leak",
+        "show",
+        "total",
+        "walk",
+    ]
 
 
 def test_a_class_its_objects_methods_and_exceptions_work_as_before(talk: Any) -> None:
@@ -180,3 +214,58 @@ def test_unguarded_the_students_module_answers_any_name_as_before(talk: Any) -> 
     """The unit kind's own bridge (the student's module, the teacher's tests) is unchanged."""
     replies = talk(IMPORT, getattr_of("_hidden"), getattr_of("__file__"), guarded=False)
     assert replies[1]["ok"] == 7 and replies[2]["ok"].endswith("refstack.py")
+
+
+ADDRESS = " at 0x"
+
+
+def test_no_reply_carries_an_address_of_the_modules_process(talk: Any) -> None:
+    """repr() of a function, a bound method, a generator or an object of a class without its own
+    __repr__ shows its address in CPython: its low bits are the same in each run of the reference
+    and differ on a bug, so a student's test could tell them apart by it (issue 60, review 3)."""
+    replies = talk(
+        IMPORT,
+        getattr_of("walk"),  # 2
+        getattr_of("Stack"),  # 3
+        {"op": "call", "ref": 3},  # 4: a Stack
+        {"op": "call", "ref": 2, "args": [{"$ref": 4}]},  # 5: a generator
+        getattr_of("push", 4),  # 6: a bound method
+        *({"op": "apply", "fn": fn, "args": [{"$ref": ref}]} for ref in (2, 4, 5, 6) for fn in ("repr", "str")),
+        getattr_of("show"),  # 7
+        {"op": "call", "ref": 7, "args": [{"$ref": 4}]},
+    )
+    shown = [r["ok"] for r in replies[6:14]]
+    assert shown[0:2] == ["<function walk>"] * 2
+    assert shown[2:4] == ["<refstack.Stack object>"] * 2
+    assert shown[4:6] == ["<generator object walk>"] * 2
+    assert shown[6:8] == ["<bound method Stack.push of <refstack.Stack object>>"] * 2
+    raised = replies[15]["raised"]
+    assert raised["message"] == "('<refstack.Stack object> is not <function walk>', <refstack.Stack object>)"
+    assert raised["args"][0] == "<refstack.Stack object> is not <function walk>" and raised["args"][1]["$ref"] == 4
+    assert replies[15]["printed"] == "<refstack.Stack object> <function walk>\n"
+    assert ADDRESS not in json.dumps(replies)
+
+
+def test_a_hash_by_identity_is_the_handles_number_and_a_classs_own_hash_is_its_own(talk: Any) -> None:
+    replies = talk(
+        IMPORT,
+        getattr_of("Stack"),  # 2
+        {"op": "call", "ref": 2},  # 3
+        {"op": "call", "ref": 2},  # 4
+        getattr_of("Point"),  # 5
+        {"op": "call", "ref": 5, "args": [7]},  # 6
+        {"op": "apply", "fn": "hash", "args": [{"$ref": 3}]},
+        {"op": "apply", "fn": "hash", "args": [{"$ref": 4}]},
+        {"op": "apply", "fn": "hash", "args": [{"$ref": 6}]},
+        {"op": "apply", "fn": "repr", "args": [{"$ref": 6}]},
+        {"op": "apply", "fn": "hash", "args": [{"$tuple": [{"$ref": 3}]}]},  # a tuple would hash by address
+    )
+    assert [replies[6]["ok"], replies[7]["ok"]] == [3, 4]
+    assert replies[8]["ok"] == hash(("Point", 7)) and replies[9]["ok"] == "Point(7)"
+    assert refused(replies[10])
+
+
+def test_unguarded_a_repr_is_the_students_modules_own(talk: Any) -> None:
+    """The teacher's tests of a student's module see what Python shows, as before."""
+    replies = talk(IMPORT, getattr_of("walk"), {"op": "apply", "fn": "repr", "args": [{"$ref": 2}]}, guarded=False)
+    assert replies[2]["ok"].startswith("<function walk at 0x")

@@ -66,3 +66,24 @@ def test_a_set_of_keys_sharing_one_hash_is_rebuilt_only_within_the_tests_deadlin
     assert past.overran is not None  # remembered for the runner, should the test catch it
     monkeypatch.setattr(bridge_tests, "CHANNEL", None)
     assert bridge_tests.from_wire({"$frozenset": [1, 2, 2]}) == frozenset({1, 2})
+
+
+class Evil:
+    def __reduce__(self) -> tuple[object, ...]:
+        return (eval, ("1",))
+
+
+@pytest.mark.parametrize("value", [1 + 2j, iter([1]), ValueError("x"), Evil()])
+def test_a_value_a_students_test_cannot_hand_over_fails_that_test_not_the_judge(
+    monkeypatch: pytest.MonkeyPatch, value: object
+) -> None:
+    """Under a student's tests (kind tests) a value the stand-in cannot hand to the module is the
+    test's own error (so it fails on the reference too: invalid), never an IE with a teacher's
+    hint naming the stand-in; under a teacher's tests it stays the hint to use `mode: together`."""
+    monkeypatch.setattr(bridge_tests, "STUDENTS_TESTS", True)
+    with pytest.raises(TypeError, match=f"of type {type(value).__name__} cannot be handed to the module") as raised:
+        bridge_tests.to_wire([value])
+    assert "_judge_unit" not in str(raised.value) and "mode: together" not in str(raised.value)
+    monkeypatch.setattr(bridge_tests, "STUDENTS_TESTS", False)
+    with pytest.raises(bridge_tests.Unsupported, match="mode: together"):
+        bridge_tests.to_wire([value])
