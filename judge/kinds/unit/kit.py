@@ -55,6 +55,11 @@ JVM_FLAGS = (
     "-Xlog:disable",
     "-Xlog:all=warning:stderr",
 )
+# The guarded classes' JVM (a tests problem's JudgeStudent --guarded): every identity hash is 1.
+# HotSpot's own is made by what ran before in the JVM, the same in every fresh reference run and
+# different on a bug's code path, and it shows in strings the classes make (`[I@1b6d3586`, a
+# `Node@...` inside a toString, a loader's `@...` in a ClassCastException's message): no behaviour.
+GUARDED_FLAGS = ("-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2")
 MAKE_LIMITS = sandbox.RunLimits(
     cpu_s=30.0, wall_s=sandbox.wall_for(30.0), memory_mib=768, output_bytes=64 << 20, address_space=False
 )
@@ -78,16 +83,16 @@ class Kit:
     folder: Path  # bound read-only into the runs' sandboxes, at the same path
     archive: bool  # runner.jsa is there: the runs map it
 
-    def argv(self, memory_mib: int, dump: str = "", main: str = RUNNER_CLASS) -> list[str]:
+    def argv(self, memory_mib: int, dump: str = "", main: str = RUNNER_CLASS, flags: tuple[str, ...] = ()) -> list[str]:
         """The command of one of the kit's programs, `main` (its arguments follow): from the
         kit, with JUnit; `dump`: write the class-data archive there as the JVM ends, instead
-        of mapping one."""
+        of mapping one; `flags`: the JVM's own besides JVM_FLAGS."""
         if dump:
             shared = [f"-XX:ArchiveClassesAtExit={dump}"]
         else:
             shared = [f"-XX:SharedArchiveFile={self.folder / ARCHIVE}"] if self.archive else []
         classes = f"{self.folder / JAR}:{JUNIT_JAR}"
-        return ["java", f"-Xmx{memory_mib}m", *JVM_FLAGS, *shared, "-cp", classes, main]
+        return ["java", f"-Xmx{memory_mib}m", *JVM_FLAGS, *flags, *shared, "-cp", classes, main]
 
 
 def junit_here() -> str:

@@ -455,9 +455,9 @@ def _pair(
         argv = [*start, ",".join(names), *ids]
     elif unit.framework == "junit5":
         # Two JVMs from the judge's kit: the student's (JudgeStudent, in the box) and the tests'.
-        made = kit.kit()
+        made, flags = kit.kit(), kit.GUARDED_FLAGS if guarded else ()
         start, reads = (
-            tuple(made.argv(problem.spec.limits.memory_mib, main=kit.STUDENT_CLASS)),
+            tuple(made.argv(problem.spec.limits.memory_mib, main=kit.STUDENT_CLASS, flags=flags)),
             (*reads, str(made.folder)),
         )
         built = _junit_tests_program(problem.directory / unit.tests, problem.digest, made, tool.memory_mib)

@@ -4,6 +4,7 @@ the sandbox, and a clear error where JUnit is missing."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -64,3 +65,22 @@ def test_the_kit_is_made_once_and_its_archive_maps_in_the_sandbox() -> None:
     reported = {line["id"]: line["phases"] for line in lines if "id" in line}
     assert reported[kit.SAMPLE_IDS[0]] == [] and reported[kit.SAMPLE_IDS[1]][0]["kind"] == "assert"
     assert lines[-1] == {"end": True}
+
+
+def test_the_guarded_classes_jvm_has_one_identity_hash(tmp_path: Path) -> None:
+    """A tests problem's classes' JVM: an identity hash inside a string the classes make (an
+    array's, an object's default toString) is the same on the reference and a bug, whatever
+    ran before it; the tests' JVM and a plain problem's are left as they were."""
+    assert set(kit.GUARDED_FLAGS) <= set(kit.Kit(tmp_path, False).argv(256, flags=kit.GUARDED_FLAGS))
+    assert not set(kit.GUARDED_FLAGS) & set(kit.Kit(tmp_path, False).argv(256))
+    # Our own program (no student's), run with the flags: what the classes' JVM would say.
+    probe = tmp_path / "Probe.java"
+    probe.write_text(
+        "public class Probe {\n    public static void main(String[] args) {\n"
+        "        for (int i = 0; i < 1000; i++) {\n            new Object().hashCode();\n        }\n"
+        '        System.out.println(new int[0] + " " + new Object());\n    }\n}\n'
+    )
+    if shutil.which("java") is None:
+        pytest.skip("no java")
+    done = subprocess.run(["java", *kit.GUARDED_FLAGS, str(probe)], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "[I@1 java.lang.Object@1", done.stderr
