@@ -8,6 +8,7 @@ made) in make test, the rest under make test-slow."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -404,3 +405,85 @@ def test_a_junit_class_writing_on_the_results_channel_fails_there(root: Path) ->
     verdict, why = validity(record)["forgetest-forgetest-writesitsownrecord"]
     assert verdict == "NJ" and "the tests wrote on the judge's results channel" in why, why
     assert record.score == 0.0
+
+
+# What Object's hashCode and toString of fresh stacks say on the reference, shown by a failing test.
+LEARN = """import static org.junit.jupiter.api.Assertions.fail;
+
+import org.junit.jupiter.api.Test;
+
+class LearnTest {
+    @Test
+    void shows() {
+        Stack a = new Stack();
+        Stack b = new Stack();
+        fail("<" + a.toString() + " " + b.hashCode() + " " + a.hashCode() + ">");
+    }
+}
+"""
+# The same values asserted: no method of the stack's is called, nothing of its behaviour seen.
+IDENTITY = """import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class IdentityTest {
+    @Test
+    void sameAsTheReference() {
+        Stack a = new Stack();
+        Stack b = new Stack();
+        assertEquals("SHOWN", a.toString() + " " + b.hashCode() + " " + a.hashCode());
+    }
+}
+"""
+
+
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_a_junit_test_of_identity_hashes_alone_is_valid_and_catches_no_bug(root: Path) -> None:
+    """Object's hashCode and toString of a class that does not override them come from the
+    handle, not the classes' JVM's identity hash, which is the same in every fresh reference
+    run and differs on a bug's code path (a test asserting it alone caught every bug)."""
+    _, message = validity(judged(root, LEARN, "learn", "LearnTest.java"))["learntest-learntest-shows"]
+    shown = message.partition("<")[2].partition(">")[0]
+    assert shown.startswith("Stack@"), message
+    record = judged(root, IDENTITY.replace("SHOWN", shown), "identity", "IdentityTest.java")
+    assert validity(record) == {"identitytest-identitytest-sameasthereference": ("AC", "valid")}, record.cases
+    bugs = {c.group: c.message for c in record.cases if c.group != "validity"}
+    assert bugs == {"stack": "not caught", "stack-2": "not caught"}, bugs
+    assert record.score == 0.0
+
+
+OWN_TO_STRING = """import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class OwnTest {
+    @Test
+    void saysItsSize() {
+        Stack s = new Stack();
+        s.push(7);
+        assertEquals("a stack of 1", s.toString());
+    }
+}
+"""
+
+
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_a_classs_own_to_string_is_still_its_own(root: Path, tmp_path: Path) -> None:
+    """Where the teacher's class overrides toString, the answer is its own (behaviour): a test
+    of it is valid and catches the bugs, which do not override it."""
+    shutil.copytree(root, tmp_path / "p", ignore=shutil.ignore_patterns("students"))
+    reference = tmp_path / "p" / "jstack" / "solutions" / "accepted" / "Stack.java"
+    reference.write_text(
+        reference.read_text().replace(
+            "    public int size() {",
+            '    @Override\n    public String toString() {\n        return "a stack of " + size();\n    }\n\n'
+            "    public int size() {",
+        )
+    )
+    record = judged(tmp_path / "p", OWN_TO_STRING, "own", "OwnTest.java")
+    assert validity(record) == {"owntest-owntest-saysitssize": ("AC", "valid")}, record.cases
+    bugs = {c.group: c.message for c in record.cases if c.group != "validity"}
+    assert bugs == {
+        "stack": "caught by owntest-owntest-saysitssize",
+        "stack-2": "caught by owntest-owntest-saysitssize",
+    }
