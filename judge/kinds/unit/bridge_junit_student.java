@@ -127,6 +127,17 @@ public final class JudgeStudent implements JudgeWire.Side {
         return shown + "@" + Integer.toHexString(hash);
     }
 
+    // A lambda's or hidden class's name: `Stack$$Lambda$217/0x00007f5b3102c240`, a count of the
+    // lambdas this JVM made and a metaspace address whose low bits are the same in every fresh
+    // reference run: what ran before, not behaviour.
+    private static final java.util.regex.Pattern SPUN = java.util.regex.Pattern.compile(
+            "(\\$\\$Lambda)\\$\\d+|(?<=[\\w$])/0x[0-9a-f]{16}");
+
+    @Override
+    public String shown(String text) {
+        return guarded && text != null ? SPUN.matcher(text).replaceAll("$1") : text;
+    }
+
     /** What the student's code prints in a call, kept to PRINTED_BYTES. */
     static final class Printed extends OutputStream {
         final ByteArrayOutputStream kept = new ByteArrayOutputStream();
@@ -343,7 +354,7 @@ public final class JudgeStudent implements JudgeWire.Side {
         try {
             return JudgeWire.frame(out -> {
                 out.writeByte('R');
-                JudgeWire.writeString(out, printed.take());
+                JudgeWire.writeString(out, shown(printed.take()));
                 JudgeWire.write(out, returned, this, 0);
                 out.writeInt(given.length);
                 for (Object arg : given) {
@@ -382,7 +393,7 @@ public final class JudgeStudent implements JudgeWire.Side {
         String said = message;
         return JudgeWire.frame(out -> {
             out.writeByte('X');
-            JudgeWire.writeString(out, printed.take());
+            JudgeWire.writeString(out, shown(printed.take()));
             List<String> names = new ArrayList<>();
             for (Class<?> c = error.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
                 if (!guarded || !hidden(c.getName())) {

@@ -63,6 +63,12 @@ public final class JudgeWire {
 
         /** A class by its name (Class.getName) on this side, for an array's elements. */
         Class<?> named(String name) throws IOException;
+
+        /** A string of this side's as it crosses (the guarded JudgeStudent's loses what only
+         * its JVM's history made). */
+        default String shown(String text) {
+            return text;
+        }
     }
 
     public static void writeFrame(OutputStream out, byte[] frame) throws IOException {
@@ -150,7 +156,7 @@ public final class JudgeWire {
             out.writeDouble((Double) value);
         } else if (value instanceof String) {
             out.writeByte('T');
-            writeString(out, (String) value);
+            writeString(out, side.shown((String) value));
         } else if (value.getClass().isArray()) {
             out.writeByte('A');
             writeString(out, value.getClass().getComponentType().getName());
