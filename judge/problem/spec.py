@@ -403,6 +403,14 @@ class Suite(_Strict):
     points: float = Field(default=100, ge=0, le=1000, description="scoring: fraction: the whole, for every bug")
     max_tests: int = Field(default=20, ge=1, le=200, description="The most tests a submission may hold")
     max_test_bytes: int = Field(default=65536, ge=1, le=16 << 20, description="The largest test input or answer")
+    time_cap_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=86400,
+        description="Of a unit problem's tests: the wall time one submission's whole judging may take from its"
+        " start (the reference's runs and every bug's); a bug whose runs it leaves undone is not caught."
+        " Default: 60 s for each run the judging may make (3, and 6 a bug)",
+    )
     shows: Literal["count", "names", "hints"] = Field(
         default="names",
         description="What a student learns: count (how many bugs caught), names (each bug's title or file"

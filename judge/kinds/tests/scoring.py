@@ -30,11 +30,13 @@ class Checked:
 class BugRun:
     """One bug against the valid tests: the first test that caught it ("" none), or why it
     could not be run (the judge's failure, never the student's); `cut`: the judging's time cap
-    cut some of its runs short (unit_suite.budget_for)."""
+    cut some of its runs short (unit_suite.budget_for); `spent`: the cap of the submission's
+    whole judging (Suite.time_cap_s) ran out before its runs were done."""
 
     caught_by: str
     failure: str = ""
     cut: bool = False
+    spent: bool = False
 
 
 def _slug(text: str) -> str:
@@ -94,7 +96,9 @@ def rows(
             found.append(Row(name, f"{name}/01", public, Verdict.AC, f"caught by {run.caught_by}.in"))
         else:
             missed = "not caught (the judging's time cap cut its runs short)" if run.cut else "not caught"
-            if suite.shows == "hints" and isinstance(bug, Bug) and bug.hint:  # a mutant has no hint
+            if run.spent:  # before a hint: the suite's own slowness cost this bug
+                missed = "not caught: the judging's time cap was spent before its runs were done"
+            elif suite.shows == "hints" and isinstance(bug, Bug) and bug.hint:  # a mutant has no hint
                 missed = f"not caught: {bug.hint}"
             found.append(Row(name, f"{name}/01", public, Verdict.WA, missed))
     return tuple(found)

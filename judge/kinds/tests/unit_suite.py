@@ -58,6 +58,13 @@ CAP_FACTOR, CAP_EXTRA_S = 3.0, 5.0
 # worker max_tests deadlines a run, RUNS runs (issue 60). Generous: an honest suite is far
 # faster, on a busy machine too; what goes over is cut, and a test cut is invalid (`invalid`).
 REFERENCE_CAP_S = 60.0
+# Besides, the whole judging of a submission (the reference's runs and every bug's) ends by the
+# spec's `time_cap_s` from its start: each run's end is the sooner of its own and the
+# judging's (`run_end`), what is cut catches nothing, and the bugs left are not run (issue 60:
+# a suite slow everywhere held a worker for minutes a bug, the per-run caps scaling with it).
+# Its default (`time_cap_for`) gives each run the judging may make a validity run's cap: an
+# honest suite of 20 JUnit classes took about 54 s of a worker a run at load 15 on 2 cores,
+# all process starts, so a lower default would cut honest suites on a web judge's one worker.
 _COIN = random.SystemRandom()  # which of a bug's run and the reference's beside it comes first
 
 
@@ -197,11 +204,13 @@ def verdicts(
     guarded: bool = True,
     offered: tuple[str, ...] = (),
     budget_s: float | None = None,
+    until: float | None = None,
 ) -> dict[str, CaseVerdict]:
     """The student's tests `ids` against one of the problem's modules (`path`: its reference or
     a bug), in its own box behind the bridge's guarded side: each test's verdict. `stand_ins`:
     a JUnit problem's, made from its reference (`junit_stand_ins`); `budget_s`: the whole run's
-    wall time at most, what it cuts off verdict pairs.CUT."""
+    wall time at most, `until`: the judging's end (time.monotonic()), what either cuts off
+    verdict pairs.CUT."""
     try:  # a mutant: the reference with one file changed (guarded=False: the teacher's own tests)
         source = (
             matrix.mutant_program(problem, path)
@@ -219,7 +228,7 @@ def verdicts(
     for test in ids:
         by_file.setdefault(test.split("::", 1)[0], []).append(test)
     decided: dict[str, CaseVerdict] = {}
-    ends = None if budget_s is None else time.monotonic() + budget_s + pairs.deadline_wall(limits)
+    ends = run_end(time.monotonic(), budget_s, pairs.deadline_wall(limits), until)
     for file in by_file.values():  # a process (pair) per file: what one file does to its own reaches no other's
         left_s = None if ends is None else ends - time.monotonic()
         guard = pairs.GuardedPair(stand_ins, offered, left_s) if guarded else None
@@ -233,6 +242,26 @@ def timed_verdicts(*args: object) -> tuple[dict[str, CaseVerdict], float]:
     start = time.monotonic()
     found = verdicts(*args)  # type: ignore[arg-type]
     return found, time.monotonic() - start
+
+
+def run_end(now: float, budget_s: float | None, deadline_s: float, until: float | None) -> float | None:
+    """When a run started `now` must end (time.monotonic(); None: never): after its budget and
+    one test's deadline, or at the judging's end `until` if that comes first."""
+    own = None if budget_s is None else now + budget_s + deadline_s
+    if until is None:
+        return own
+    return until if own is None else min(own, until)
+
+
+def time_cap_for(spec: Suite, bugs: int) -> float:
+    """The wall time a submission's whole judging may take: the spec's, or REFERENCE_CAP_S for
+    each run it may make (RUNS on the reference, and RUNS pairs a bug)."""
+    return spec.time_cap_s if spec.time_cap_s is not None else REFERENCE_CAP_S * RUNS * (1 + 2 * bugs)
+
+
+def spent(until: float | None) -> bool:
+    """Whether the judging's time cap (its end `until`, time.monotonic()) is spent."""
+    return until is not None and time.monotonic() >= until
 
 
 def budget_for(reference_s: float) -> float:
@@ -256,11 +285,13 @@ def still_catching(candidates: list[str], run: dict[str, CaseVerdict], on_refere
     return [test for test in candidates if failed_on(run.get(test))]
 
 
-def invalid(decided: CaseVerdict | None, *again: CaseVerdict | None) -> str:
+def invalid(decided: CaseVerdict | None, *again: CaseVerdict | None, cap_s: float | None = None) -> str:
     """Why a test is invalid by its verdicts on the reference, one a run ("" if it passed
-    every run). The bridge calls the module "the student's code", which here is the reference."""
+    every run); `cap_s`: the judging's time cap, when it was spent by these runs. The bridge
+    calls the module "the student's code", which here is the reference."""
     if pairs.CUT in (decided, *again):
-        return f"the suite's run on the reference went over {REFERENCE_CAP_S:g} s, and this test was cut off"
+        over = f"{REFERENCE_CAP_S:g} s" if cap_s is None else f"the judging's time cap of {cap_s:g} s"
+        return f"the suite's run on the reference went over {over}, and this test was cut off"
     if decided is None or None in again:
         return "it did not run on the reference"
     if any((decided.verdict is Verdict.AC) != (other is not None and other.verdict is Verdict.AC) for other in again):
@@ -327,34 +358,42 @@ def run_bug(
     stand_ins: tuple[tuple[str, Path], ...] = (),
     names: tuple[str, ...] = (),
     budget_s: float | None = None,
+    until: float | None = None,
 ) -> BugRun:
     """Every test on a bug, the very runs the reference had (the same tests, order and
     processes, so no test that passed only by what an invalid one left behind counts), RUNS
     times, each beside a run of the reference in a random order (still_catching): caught by
     the first valid test that failed every run of the bug and passed the reference's beside
     each (an IE, or a test the cap `budget_s` cut off, catches nothing). A run is made only
-    while some test may still catch: one that catches nothing costs one or two runs."""
+    while some test may still catch: one that catches nothing costs one or two runs. Once the
+    judging's end `until` is past, no run is made: a bug whose runs are not all done catches
+    nothing (BugRun.spent)."""
     path = bug if isinstance(bug, Mutant) else bug.path
     named = dict(zip(tests.ids, tests.names, strict=True))
     candidates, cut = list(valid), False
     for _ in range(RUNS):
         sides = [False, True] if _COIN.random() < 0.5 else [True, False]  # on the reference?
         for on_reference in sides:
+            if spent(until):
+                return BugRun("", cut=True, spent=True)
             side = problem.spec.reference if on_reference else path
-            run = verdicts(problem, kind, side, tests.ids, stand_ins, True, names, budget_s)
+            run = verdicts(problem, kind, side, tests.ids, stand_ins, True, names, budget_s, until)
             cut = cut or any(found == pairs.CUT for found in run.values())
             candidates = still_catching(candidates, run, on_reference)
             if not candidates:
-                return BugRun("", cut=cut)
+                return BugRun("", cut=cut, spent=cut and spent(until))
     return BugRun(named[candidates[0]], cut=cut)
 
 
 def judge_suite(
     spec: Suite, bugs: tuple[AnyBug, ...], target: Problem, kind: Kind, given: Path | tuple[str, bytes], jobs: int = 2
 ) -> tuple[tuple[Checked, ...], tuple[BugRun, ...]]:
-    """The student's test files against the reference, twice, then against each bug, twice."""
+    """The student's test files against the reference, RUNS times, then against each bug (in
+    the spec's order, so no student picks the bugs the time cap leaves unrun), all by the spec's
+    time cap from here."""
     unit = target.spec.unit
     assert unit is not None
+    until = time.monotonic() + time_cap_for(spec, len(bugs))  # system-wide on Linux: the pool's workers share it
     work = lifecycle.make_temp_dir("unit-suite")
     try:
         # The folder is named by its content: the tests' program is built once per content.
@@ -364,19 +403,20 @@ def judge_suite(
         stand_ins = junit_stand_ins(problem, kind, work / "standins") if unit.framework == JUNIT else ()
         with matrix.worker_pool(jobs) as pool:
             names = offered(target) if unit.framework != JUNIT else ()
-            run = (problem, kind, target.spec.reference, tests.ids, stand_ins, True, names, REFERENCE_CAP_S)
+            run = (problem, kind, target.spec.reference, tests.ids, stand_ins, True, names, REFERENCE_CAP_S, until)
             timed = pool([(timed_verdicts, run)] * RUNS)
             on_reference = [found for found, _ in timed]
             budget = budget_for(max(seconds for _, seconds in timed))
+            cap_s = time_cap_for(spec, len(bugs)) if spent(until) else None
             checked = tuple(
-                Checked(name, invalid(*(run.get(test) for run in on_reference)))
+                Checked(name, invalid(*(run.get(test) for run in on_reference), cap_s=cap_s))
                 for test, name in zip(tests.ids, tests.names, strict=True)
             )
             valid = tuple(test for test, c in zip(tests.ids, checked, strict=True) if not c.why)
             if not valid:
-                return checked, tuple(BugRun("") for _ in bugs)
+                return checked, tuple(BugRun("", spent=cap_s is not None) for _ in bugs)
             return checked, tuple(
-                pool([(run_bug, (problem, kind, bug, tests, valid, stand_ins, names, budget)) for bug in bugs])
+                pool([(run_bug, (problem, kind, bug, tests, valid, stand_ins, names, budget, until)) for bug in bugs])
             )
     finally:
         lifecycle.remove_dir(work)

@@ -6,6 +6,7 @@ no message carries the reference's code."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -290,4 +291,23 @@ def test_the_references_runs_are_capped_and_what_they_cut_is_invalid(
     assert said and all(v == "NJ" and "the suite's run on the reference went over" in m for v, m in said.values()), said
     bugs = {c.group: (c.verdict, c.message) for c in record.cases if c.group != "validity"}
     assert all(verdict not in ("AC", "IE") for verdict, _ in bugs.values()), bugs
+    assert record.score == 0.0 and record.verdict != "IE", record
+
+
+def test_a_judging_whose_time_cap_is_spent_catches_nothing_and_says_so(root: Path) -> None:
+    # A cap spent at once (a millisecond): every run is cut at its start, the plumbing of a slow
+    # suite's cut without its minutes. The same suite, uncapped, is valid and catches both bugs.
+    capped = root / "stack-tests-capped"
+    shutil.copytree(root / "stack-tests", capped)
+    spec = SPEC.replace("id: stack-tests", "id: stack-tests-capped") + "  time_cap_s: 0.001\n"
+    (capped / "problem.yaml").write_text(spec)
+    folder = root / "students" / "capped"
+    folder.mkdir(parents=True)
+    (folder / "test_mine.py").write_text(THOROUGH)
+    record = judging.judge(judging.identify(kinds.load_problem(capped), folder, "capped"))
+    said = validity(record)
+    over = "the suite's run on the reference went over the judging's time cap of 0.001 s"
+    assert said and all(v == "NJ" and m.startswith(over) for v, m in said.values()), said
+    bugs = {c.group: (c.verdict, c.message) for c in record.cases if c.group != "validity"}
+    assert bugs and all(v == "WA" and "time cap was spent" in m for v, m in bugs.values()), bugs
     assert record.score == 0.0 and record.verdict != "IE", record

@@ -114,3 +114,78 @@ def test_the_catch_rule_keeps_a_test_failing_the_bug_and_passing_the_reference(
     for test, (bug, reference) in zip(ids, pairs_of, strict=True):
         failed = bug is not None and bug.verdict in (Verdict.WA, Verdict.TLE)  # IE and a cut fail nothing
         assert (test in one) == (failed and reference == PASSED)
+
+
+# The cap of a submission's whole judging (Suite.time_cap_s): each run ends by the sooner of its
+# own end and the judging's; once that is past, a bug's runs stop and it catches nothing.
+
+
+def test_a_runs_end_is_the_sooner_of_its_own_and_the_judgings() -> None:
+    assert unit_suite.run_end(100.0, None, 2.0, None) is None
+    assert unit_suite.run_end(100.0, 10.0, 2.0, None) == 112.0  # its budget and one deadline
+    assert unit_suite.run_end(100.0, None, 2.0, 150.0) == 150.0
+    assert unit_suite.run_end(100.0, 10.0, 2.0, 105.0) == 105.0  # the judging ends first
+    assert unit_suite.run_end(100.0, 10.0, 2.0, 500.0) == 112.0
+    assert unit_suite.run_end(100.0, 10.0, 2.0, 90.0) == 90.0  # already spent: nothing left
+
+
+class Clock:
+    """unit_suite's clock, moved by hand: `verdicts`' stand-in moves it as a run takes time."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_bug_whose_runs_the_judgings_cap_leaves_undone_catches_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock, sides, ends = Clock(), [], []
+
+    def verdicts(_problem: object, _kind: object, path: str | Path, *rest: object) -> dict[str, CaseVerdict]:
+        sides.append("R" if path == REFERENCE else "B")
+        ends.append(rest[-1])  # the judging's end reaches every run
+        clock.now += 60.0  # each run takes a minute
+        return {IDS[1]: PASSED if path == REFERENCE else FAILED}
+
+    monkeypatch.setattr(unit_suite, "verdicts", verdicts)
+    monkeypatch.setattr(unit_suite, "time", clock)
+    monkeypatch.setattr(unit_suite, "_COIN", Coins((0.2, 0.2, 0.2)))
+    # The honest test fails the bug and passes the reference throughout, but the cap is spent
+    # after the first pair of runs: before, it caught the bug after three pairs.
+    run = unit_suite.run_bug(PROBLEM, KIND, BUG, TESTS, (IDS[1],), until=1100.0)
+    assert run == scoring.BugRun("", cut=True, spent=True)
+    assert sides == ["B", "R"] and ends == [1100.0, 1100.0]
+    # A cap already spent runs nothing.
+    sides.clear()
+    assert unit_suite.run_bug(PROBLEM, KIND, BUG, TESTS, (IDS[1],), until=clock.now) == run
+    assert sides == []
+
+
+def test_the_same_bug_within_the_cap_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    judged_by_a_clock(monkeypatch, 0)
+    monkeypatch.setattr(unit_suite, "_COIN", Coins((0.2, 0.8, 0.2)))
+    far = unit_suite.time.monotonic() + 3600.0
+    assert unit_suite.run_bug(PROBLEM, KIND, BUG, TESTS, (IDS[1],), until=far) == scoring.BugRun("t-honest")
+
+
+def test_a_bug_the_cap_left_undone_says_so_even_with_a_hint() -> None:
+    suite = Suite.model_validate({"for": "stack", "shows": "hints", "time_cap_s": 90})
+    hinted = Bug(path="solutions/wrong_answer/b.py", hint="pop twice")
+    rows = scoring.rows(suite, (hinted, BUG), (), (scoring.BugRun("", cut=True, spent=True), scoring.BugRun("")))
+    assert rows[0].verdict is Verdict.WA
+    assert rows[0].message == "not caught: the judging's time cap was spent before its runs were done"
+    assert rows[1].message == "not caught"  # a bug not cut is said as before
+
+
+def test_the_judgings_cap_is_the_specs_or_a_validity_runs_cap_a_run_and_refuses_nonsense() -> None:
+    assert unit_suite.time_cap_for(Suite.model_validate({"for": "stack"}), 2) == 15 * unit_suite.REFERENCE_CAP_S
+    assert unit_suite.time_cap_for(Suite.model_validate({"for": "stack", "time_cap_s": 90}), 2) == 90
+    for wrong in (0, -1, 10**6):
+        with pytest.raises(ValueError, match="time_cap_s"):
+            Suite.model_validate({"for": "stack", "time_cap_s": wrong})
+
+
+def test_a_test_the_judgings_cap_cut_on_the_reference_is_invalid_and_says_which_cap() -> None:
+    cut = unit_suite.invalid(PASSED, pairs.CUT, PASSED, cap_s=90.0)
+    assert cut == "the suite's run on the reference went over the judging's time cap of 90 s, and this test was cut off"
