@@ -98,6 +98,7 @@ def rows(
             missed = "not caught (the judging's time cap cut its runs short)" if run.cut else "not caught"
             if run.spent:  # before a hint: the suite's own slowness cost this bug
                 missed = "not caught: the judging's time cap was spent before its runs were done"
+                public = True  # even a secret bug's: the words are the same for every bug
             elif suite.shows == "hints" and isinstance(bug, Bug) and bug.hint:  # a mutant has no hint
                 missed = f"not caught: {bug.hint}"
             found.append(Row(name, f"{name}/01", public, Verdict.WA, missed))

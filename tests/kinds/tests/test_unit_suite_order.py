@@ -176,6 +176,10 @@ def test_a_bug_the_cap_left_undone_says_so_even_with_a_hint() -> None:
     assert rows[0].verdict is Verdict.WA
     assert rows[0].message == "not caught: the judging's time cap was spent before its runs were done"
     assert rows[1].message == "not caught"  # a bug not cut is said as before
+    # At shows: count a bug's row is secret, but the student learns the cap was spent.
+    counted = Suite.model_validate({"for": "stack", "shows": "count"})
+    rows = scoring.rows(counted, (hinted, BUG), (), (scoring.BugRun("", cut=True, spent=True), scoring.BugRun("")))
+    assert [row.public for row in rows] == [True, False] and "time cap was spent" in rows[0].message
 
 
 def test_the_judgings_cap_is_the_specs_or_a_validity_runs_cap_a_run_and_refuses_nonsense() -> None:
