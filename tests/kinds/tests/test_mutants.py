@@ -235,6 +235,7 @@ def test_a_unit_problems_mutants_are_those_its_own_test_files_catch(unit_root: P
     assert hidden == {"mutant-1": "secret", "mutant-2": "secret", "mutant-3": "secret"}
 
 
+@pytest.mark.slow  # a whole verify or a mutants' judging end to end: make test-slow; cheaper tests keep the feature in make test
 def test_a_students_pytest_suite_is_scored_on_the_mutants_it_catches(unit_root: Path) -> None:
     making.prepare_data(kinds.load_problem(unit_root / "stack-tests"), jobs=2)
     thorough = unit_judged(unit_root, THOROUGH, "thorough")

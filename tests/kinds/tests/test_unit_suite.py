@@ -168,6 +168,7 @@ def test_a_test_reaching_for_the_references_source_is_invalid_and_shown_none_of_
     assert "self._items" not in shown and "def peek" not in shown, shown
 
 
+@pytest.mark.slow  # a whole verify or a mutants' judging end to end: make test-slow; cheaper tests keep the feature in make test
 def test_verify_checks_the_reference_suite_catches_every_bug(root: Path) -> None:
     verified = judge("--problems", str(root), "verify", "stack-tests")
     assert verified.returncode == 0, verified.stdout + verified.stderr
@@ -184,6 +185,7 @@ def test_a_file_that_is_not_a_pytest_file_is_refused_naming_it(tmp_path: Path) -
         unit_suite.read(("test_a.py", b"def test_x(:\n"), suite, tmp_path / "u")
 
 
+@pytest.mark.slow  # a whole verify or a mutants' judging end to end: make test-slow; cheaper tests keep the feature in make test
 def test_judge_new_for_a_unit_problem_starts_from_its_public_tests_and_verifies(root: Path) -> None:
     made = judge("--problems", str(root), "new", "stack-new", "--kind", "tests", "--for", "stack")
     assert made.returncode == 0, made.stdout + made.stderr
