@@ -91,6 +91,19 @@ def read_tests(
         tree = ast.parse(text, path)
     except SyntaxError as err:
         raise FoundError(err.lineno or 0, f"not Python: {err.msg}") from None
+    except (ValueError, RecursionError, MemoryError):
+        # A student's file nested beyond the parser's depth (3,000 unary minuses) or holding a
+        # null byte: refused like a syntax error, never a traceback that stops a class's grading.
+        raise FoundError(0, "not Python the judge can read (nested too deep, or a null byte)") from None
+    try:
+        return _tests_of(tree, path, default_points, table)
+    except RecursionError:  # parsed, but too deep for a walk of the tree
+        raise FoundError(0, "not Python the judge can read (nested too deep)") from None
+
+
+def _tests_of(
+    tree: ast.Module, path: str, default_points: float, table: Mapping[str, PerTest] | None
+) -> list[UnitTest]:
     folder_public = path.split("/", 1)[0] == PUBLIC_FOLDER
     _check_imports(tree)
     found: list[UnitTest] = []

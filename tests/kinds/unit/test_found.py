@@ -334,3 +334,18 @@ def test_a_tests_title_is_its_number_and_name_else_a_readable_name() -> None:
     assert title_of(UnitTest("public/t.py::TestMore::test_negative_deposit", 1, True, "2")) == "2 negative deposit"
     assert title_of(UnitTest("public/t.py::test_a_b[3]", 1, True)) == "a b"
     assert sorted(["1.10 a", "x", "1.2 b", "2 c"], key=title_order) == ["1.2 b", "1.10 a", "2 c", "x"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def test_a():\n    x = " + "-" * 3000 + "1\n",  # beyond the parser's depth: RecursionError
+        "def test_a():\n    x = " + "(" * 150 + "1" + ")" * 150 + "\n" + "y = " + "+".join("1" * 3000) + "\n",
+        "def test_a():\n    pass\n\0",
+    ],
+)
+def test_a_file_the_parser_cannot_take_is_refused_in_one_line(text: str) -> None:
+    """A student's tests file must never stop a class's grading with a traceback."""
+    with pytest.raises(FoundError, match="not Python") as caught:
+        read_tests("test_deep.py", text, 1.0)
+    assert caught.value.line in (0, 1, 3)
