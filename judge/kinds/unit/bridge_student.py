@@ -28,6 +28,7 @@ import io
 import json
 import operator
 import os
+import random
 import re
 import sys
 import traceback
@@ -210,7 +211,8 @@ def encode(value: Any, objects: Objects) -> Any:
     if kind is dict:
         return {"$dict": [[encode(k, objects), encode(v, objects)] for k, v in value.items()]}
     if kind in (set, frozenset):
-        return {f"${kind.__name__}": [encode(v, objects) for v in value]}
+        items = list(value) if objects.guard is None else set_order(value, objects)
+        return {f"${kind.__name__}": [encode(v, objects) for v in items]}
     if kind is bytes:
         return {"$bytes": value.decode("latin-1")}
     if value is NotImplemented or value is Ellipsis:
@@ -223,6 +225,24 @@ def encode(value: Any, objects: Objects) -> Any:
             return {"$builtin": next(c for c in value.__mro__ if c.__module__ == "builtins").__name__}
         raise TypeError(f"a {type(value).__name__} is not a value of the module's that can be handed over")
     return _reference(value, objects)
+
+
+def set_order(value: set[Any] | frozenset[Any], objects: Objects) -> list[Any]:
+    """A set's elements in an order that says nothing of the module process's addresses (a
+    set of objects hashed by identity iterates by address, which differs between a bug's run
+    and the reference's): plain values as the set holds them, objects already handed over by
+    their handle's number, new ones in a random order (so their handles' numbers carry none)."""
+    plain, known, new = [], [], []
+    for item in value:
+        number = objects.ids.get(id(item))
+        if item is None or type(item) in (bool, int, float, str, bytes, tuple, frozenset):
+            plain.append(item)
+        elif number is not None and objects.by_id.get(number) is item:
+            known.append((number, item))
+        else:
+            new.append(item)
+    random.SystemRandom().shuffle(new)
+    return plain + [item for _, item in sorted(known, key=lambda pair: pair[0])] + new
 
 
 def _reference(value: Any, objects: Objects) -> dict[str, Any]:

@@ -269,3 +269,24 @@ def test_unguarded_a_repr_is_the_students_modules_own(talk: Any) -> None:
     """The teacher's tests of a student's module see what Python shows, as before."""
     replies = talk(IMPORT, getattr_of("walk"), {"op": "apply", "fn": "repr", "args": [{"$ref": 2}]}, guarded=False)
     assert replies[2]["ok"].startswith("<function walk at 0x")
+
+
+def test_a_set_of_the_modules_objects_comes_back_in_the_order_of_their_handles(talk: Any) -> None:
+    """A set of objects hashed by identity iterates by address in the module's process: that
+    order differs between a bug's run and the reference's, and a test asserting it alone caught
+    bugs (issue 60, review 4). Objects already handed over come back by their handles' numbers."""
+    made = 40
+    replies = talk(
+        IMPORT,
+        getattr_of("Stack"),  # 2
+        *({"op": "call", "ref": 2} for _ in range(made)),  # 3 .. 42
+        getattr_of("apply"),  # 43: the module's apply(f, x) is f(x)
+        {
+            "op": "call",
+            "ref": 3 + made,
+            "args": [{"$builtin": "set"}, [{"$ref": 3 + n} for n in reversed(range(made))]],
+        },
+    )
+    assert "ok" in replies[-1], replies[-1]
+    order = [item["$ref"] for item in replies[-1]["ok"]["$set"]]
+    assert order == list(range(3, 3 + made)), order
