@@ -138,19 +138,21 @@ def test_the_names_a_secret_case_looked_up_reach_no_later_submission(
     case's cgroup too, and forgetting it drops them: the reader tells the bits at chance.
     Right after the drop the CPU's caches still hold the lines it touched, and one reading in
     a few tells part of the bits (docs/sandbox.md, "What is left"), so a forgotten case is
-    judged by the median of five readings: the dentries themselves must be gone."""
+    judged by the median of five readings: the dentries themselves must be gone. Where nothing
+    is forgotten the channel must show, in one reading of up to five (a busy machine's timing
+    noise blurs a single one: 99 of 128 once in CI's pre-check)."""
     secret = SECRETS[0]
     for forget_reads in (False, True):
-        agreed = []
-        for _ in range(5 if forget_reads and FORGETS else 1):
+        forgotten = forget_reads and FORGETS
+        agreed: list[int] = []
+        while len(agreed) < 5 and (forgotten or not agreed or max(agreed) < BITS - 28):
             prefix = f"/usr/lib/judge-probe-{os.urandom(6).hex()}"  # names no one has looked up
             said = _across(prober, tmp_path, (f"d {prefix} {secret}", f"l {prefix} {BITS}"), forget_reads)
             agreed.append(_agree(said.split()[0], secret))
-        agree = sorted(agreed)[len(agreed) // 2]
-        if forget_reads and FORGETS:
-            assert agree < BITS - 28, agreed  # chance is 64 of 128 (5.7 either way)
+        if forgotten:
+            assert sorted(agreed)[len(agreed) // 2] < BITS - 28, agreed  # chance is 64 of 128 (5.7 either way)
         else:
-            assert agree >= BITS - 28, said
+            assert max(agreed) >= BITS - 28, (agreed, said)
 
 
 @pytest.mark.skipif(not FORGETS, reason=f"no cgroup: {LAYERS.cgroup.detail}")
