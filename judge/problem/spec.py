@@ -409,7 +409,8 @@ class Suite(_Strict):
         le=86400,
         description="Of a unit problem's tests: the wall time one submission's whole judging may take from its"
         " start (the reference's runs and every bug's); a bug whose runs it leaves undone is not caught."
-        " Default: 60 s for each run the judging may make (3, and 6 a bug)",
+        " Default: what a validity run may take (its files' starts as measured, 10 s of the tests' own time"
+        " and a test's deadline) for each run the judging may make (3, and 6 a bug)",
     )
     shows: Literal["count", "names", "hints"] = Field(
         default="names",

@@ -46,25 +46,29 @@ IE = CaseVerdict(Verdict.IE, "the test did not run")
 # it fails (caught: failed each): a coin-flip test earns a bug with chance at most 1/4**RUNS
 # (docs/tests.md, "Luck").
 RUNS = 3
+# A run's caps count the suite's own time: a file's pair's wall time past its start allowance
+# (START_FACTOR times the wall time of a pair of the judge's own empty test file, measured at
+# the judging's start on the same machine, and START_EXTRA_S more: `start_allowance`). Process
+# starts are the judge's cost, which load stretches, so they are measured, never counted against
+# the student; what the tests do past them is the suite's, which no figure of the student's
+# process reports (issue 60: a cap on the whole wall time had to be sized for 20 files' starts
+# on a loaded worker, and so let a suite of slow tests hold a worker for 17 minutes).
+START_FACTOR, START_EXTRA_S = 2.0, 0.25
 # A guarded run of the suite on a bug (and the reference's run beside it) may take this many
-# times the reference's slowest first run, this much more, and one test's own deadline (so a
-# test that times out on a real TLE bug still catches it): a suite that stalls on a bug's wrong
-# answers (sleeps to its deadline) then holds a worker about that long a run, not max_tests
-# deadlines (issue 60). Scaled from the reference measured on the same machine, so load that
-# slows both does not cut an honest suite.
+# times the reference's slowest validity run's own time, this much more, and one test's own
+# deadline (so a test that times out on a real TLE bug still catches it): a suite that stalls
+# on a bug's wrong answers (sleeps to its deadline) is cut about a deadline after the
+# reference's time, not max_tests deadlines later (issue 60).
 CAP_FACTOR, CAP_EXTRA_S = 3.0, 5.0
-# Each of the reference's validity runs may take this much wall time, and one test's deadline
-# (`verdicts` adds it): without a cap, a suite whose every test sleeps on the reference held a
-# worker max_tests deadlines a run, RUNS runs (issue 60). Generous: an honest suite is far
-# faster, on a busy machine too; what goes over is cut, and a test cut is invalid (`invalid`).
-REFERENCE_CAP_S = 60.0
+# Each of the reference's validity runs may take this much of the suite's own time (autograder.io
+# gives a mutation suite's run 10 s by default): a test it cuts is invalid (`invalid`). An honest
+# suite's tests take a small part of it on a busy machine too, starts not counted.
+REFERENCE_CAP_S = 10.0
 # Besides, the whole judging of a submission (the reference's runs and every bug's) ends by the
 # spec's `time_cap_s` from its start: each run's end is the sooner of its own and the
-# judging's (`run_end`), what is cut catches nothing, and the bugs left are not run (issue 60:
-# a suite slow everywhere held a worker for minutes a bug, the per-run caps scaling with it).
-# Its default (`time_cap_for`) gives each run the judging may make a validity run's cap: an
-# honest suite of 20 JUnit classes took about 54 s of a worker a run at load 15 on 2 cores,
-# all process starts, so a lower default would cut honest suites on a web judge's one worker.
+# judging's, what is cut catches nothing, and the bugs left are not run. Its default
+# (`time_cap_for`): each run the judging may make, its files' start allowances and a validity
+# run's cap, so the average run is held to what a validity run may take.
 _COIN = random.SystemRandom()  # which of a bug's run and the reference's beside it comes first
 
 
@@ -195,6 +199,16 @@ def _under_tests(target: Problem, tests: Path) -> Problem:
     return problem
 
 
+@dataclass(frozen=True)
+class SuiteRun:
+    """One run of the student's tests on a module: each test's verdict, and the suite's own
+    time (its files' pairs' wall time past their start allowances: `own_time`)."""
+
+    decided: dict[str, CaseVerdict]
+    own_s: float
+    deadline_s: float = 0.0  # one test's own wall deadline in this run (pairs.deadline_wall)
+
+
 def verdicts(
     problem: Problem,
     kind: Kind,
@@ -205,11 +219,30 @@ def verdicts(
     offered: tuple[str, ...] = (),
     budget_s: float | None = None,
     until: float | None = None,
+    allowance_s: float = 0.0,
 ) -> dict[str, CaseVerdict]:
+    """The student's tests `ids` against one of the problem's modules (`run_suite`): each
+    test's verdict."""
+    return run_suite(problem, kind, path, ids, stand_ins, guarded, offered, budget_s, until, allowance_s).decided
+
+
+def run_suite(
+    problem: Problem,
+    kind: Kind,
+    path: str | Mutant,
+    ids: tuple[str, ...],
+    stand_ins: tuple[tuple[str, Path], ...] = (),
+    guarded: bool = True,
+    offered: tuple[str, ...] = (),
+    budget_s: float | None = None,
+    until: float | None = None,
+    allowance_s: float = 0.0,
+) -> SuiteRun:
     """The student's tests `ids` against one of the problem's modules (`path`: its reference or
-    a bug), in its own box behind the bridge's guarded side: each test's verdict. `stand_ins`:
-    a JUnit problem's, made from its reference (`junit_stand_ins`); `budget_s`: the whole run's
-    wall time at most, `until`: the judging's end (time.monotonic()), what either cuts off
+    a bug), in its own box behind the bridge's guarded side, a pair a file. `stand_ins`: a JUnit
+    problem's, made from its reference (`junit_stand_ins`); `budget_s`: the suite's own time at
+    most (with one test's deadline: the caller's), each file's pair given its start `allowance_s` besides
+    (`pair_cap`); `until`: the judging's end (time.monotonic()). What either cuts off is
     verdict pairs.CUT."""
     try:  # a mutant: the reference with one file changed (guarded=False: the teacher's own tests)
         source = (
@@ -220,7 +253,7 @@ def verdicts(
         program = kind.program(problem, source)
         built = programs.build(program, problem.spec.limits.memory_mib)
     except ProgramError as err:
-        return dict.fromkeys(ids, CaseVerdict(Verdict.IE, f"the module does not build: {err}"))
+        return SuiteRun(dict.fromkeys(ids, CaseVerdict(Verdict.IE, f"the module does not build: {err}")), 0.0)
     limits = run_limits(problem, languages.load().languages[built.language])
     launch = Launch(built.argv, built.language)
     # The build's folder is the module's box: run_pairs copies it fresh for each pair.
@@ -228,35 +261,43 @@ def verdicts(
     for test in ids:
         by_file.setdefault(test.split("::", 1)[0], []).append(test)
     decided: dict[str, CaseVerdict] = {}
-    ends = run_end(time.monotonic(), budget_s, pairs.deadline_wall(limits), until)
+    own_s = 0.0
     for file in by_file.values():  # a process (pair) per file: what one file does to its own reaches no other's
-        left_s = None if ends is None else ends - time.monotonic()
+        began = time.monotonic()
+        left_s = pair_cap(None if budget_s is None else budget_s - own_s, allowance_s, began, until)
         guard = pairs.GuardedPair(stand_ins, offered, left_s) if guarded else None
         results = pairs.run_pairs(problem, launch, built.directory, file, limits, guard)
+        own_s += own_time(time.monotonic() - began, allowance_s)
         decided.update((test, result.decided) for test, result in results.items())
-    return decided
+    return SuiteRun(decided, own_s, pairs.deadline_wall(limits))
 
 
-def timed_verdicts(*args: object) -> tuple[dict[str, CaseVerdict], float]:
-    """`verdicts` (its arguments as they are) and the wall time the run took."""
-    start = time.monotonic()
-    found = verdicts(*args)  # type: ignore[arg-type]
-    return found, time.monotonic() - start
+def own_time(wall_s: float, allowance_s: float) -> float:
+    """A file's own time: its pairs' wall time past the start allowance (none below it). A file
+    whose tests end its process again and again pays the pairs' starts after the first."""
+    return max(0.0, wall_s - allowance_s)
 
 
-def run_end(now: float, budget_s: float | None, deadline_s: float, until: float | None) -> float | None:
-    """When a run started `now` must end (time.monotonic(); None: never): after its budget and
-    one test's deadline, or at the judging's end `until` if that comes first."""
-    own = None if budget_s is None else now + budget_s + deadline_s
+def pair_cap(own_left_s: float | None, allowance_s: float, now: float, until: float | None) -> float | None:
+    """The wall time a file's pair may take from `now` (None: no cap): the suite's own time left
+    (none below nothing) and the file's start allowance, or what is left to the judging's end
+    `until` if that comes first."""
+    own = None if own_left_s is None else max(0.0, own_left_s) + allowance_s
     if until is None:
         return own
-    return until if own is None else min(own, until)
+    return until - now if own is None else min(own, until - now)
 
 
-def time_cap_for(spec: Suite, bugs: int) -> float:
-    """The wall time a submission's whole judging may take: the spec's, or REFERENCE_CAP_S for
-    each run it may make (RUNS on the reference, and RUNS pairs a bug)."""
-    return spec.time_cap_s if spec.time_cap_s is not None else REFERENCE_CAP_S * RUNS * (1 + 2 * bugs)
+def start_allowance(start_s: float) -> float:
+    """What a file's pair may take before its own time counts: see START_FACTOR."""
+    return START_FACTOR * start_s + START_EXTRA_S
+
+
+def time_cap_for(spec: Suite, bugs: int, run_s: float) -> float:
+    """The wall time a submission's whole judging may take: the spec's, or `run_s` (what a
+    validity run may take: its files' start allowances, REFERENCE_CAP_S and a deadline) for
+    each run it may make, RUNS on the reference and RUNS pairs a bug."""
+    return spec.time_cap_s if spec.time_cap_s is not None else round(run_s * RUNS * (1 + 2 * bugs))
 
 
 def spent(until: float | None) -> bool:
@@ -265,8 +306,9 @@ def spent(until: float | None) -> bool:
 
 
 def budget_for(reference_s: float) -> float:
-    """The wall time a bug's run (or the reference's beside it) may take, but for one test's
-    deadline (`verdicts` adds it): see CAP_FACTOR."""
+    """The suite's own time a bug's run (or the reference's beside it) may take, but for one
+    test's deadline (the caller adds it), from the reference's slowest validity run's own
+    time: see CAP_FACTOR."""
     return CAP_FACTOR * reference_s + CAP_EXTRA_S
 
 
@@ -290,7 +332,10 @@ def invalid(decided: CaseVerdict | None, *again: CaseVerdict | None, cap_s: floa
     every run); `cap_s`: the judging's time cap, when it was spent by these runs. The bridge
     calls the module "the student's code", which here is the reference."""
     if pairs.CUT in (decided, *again):
-        over = f"{REFERENCE_CAP_S:g} s" if cap_s is None else f"the judging's time cap of {cap_s:g} s"
+        if cap_s is not None:
+            over = f"the judging's time cap of {cap_s:g} s"
+        else:
+            over = f"{REFERENCE_CAP_S:g} s of its tests' own time and one test's deadline (process starts not counted)"
         return f"the suite's run on the reference went over {over}, and this test was cut off"
     if decided is None or None in again:
         return "it did not run on the reference"
@@ -359,41 +404,98 @@ def run_bug(
     names: tuple[str, ...] = (),
     budget_s: float | None = None,
     until: float | None = None,
+    allowance_s: float = 0.0,
 ) -> BugRun:
-    """Every test on a bug, the very runs the reference had (the same tests, order and
-    processes, so no test that passed only by what an invalid one left behind counts), RUNS
-    times, each beside a run of the reference in a random order (still_catching): caught by
-    the first valid test that failed every run of the bug and passed the reference's beside
-    each (an IE, or a test the cap `budget_s` cut off, catches nothing). A run is made only
-    while some test may still catch: one that catches nothing costs one or two runs. Once the
-    judging's end `until` is past, no run is made: a bug whose runs are not all done catches
-    nothing (BugRun.spent)."""
+    """The valid tests on a bug, file after file, each file run as on the reference (all its
+    tests, in order, in one process: no test that passed only by what an invalid one left
+    behind counts), RUNS times, each beside a run of the reference in a random order
+    (still_catching): caught by the first valid test that failed every run of the bug and
+    passed the reference's beside each (an IE, or a test a cap cut off, catches nothing).
+    A file is a process of its own, so the first file with such a test holds the catch, and
+    the files after it are not run; a file's runs stop once none of its tests may still catch.
+    Each of the 2 x RUNS runs (the bug's k-th, the reference's k-th) may spend `budget_s` of
+    own time over all its files (`run_suite`). Once the judging's end `until` is past, no run
+    is made: a bug whose runs are not all done catches nothing (BugRun.spent)."""
     path = bug if isinstance(bug, Mutant) else bug.path
     named = dict(zip(tests.ids, tests.names, strict=True))
-    candidates, cut = list(valid), False
-    for _ in range(RUNS):
-        sides = [False, True] if _COIN.random() < 0.5 else [True, False]  # on the reference?
-        for on_reference in sides:
-            if spent(until):
-                return BugRun("", cut=True, spent=True)
-            side = problem.spec.reference if on_reference else path
-            run = verdicts(problem, kind, side, tests.ids, stand_ins, True, names, budget_s, until)
-            cut = cut or any(found == pairs.CUT for found in run.values())
-            candidates = still_catching(candidates, run, on_reference)
+    used: dict[tuple[int, bool], float] = {}  # own time of each of the bug's runs, by (k, on the reference)
+    cut = False
+    for file in dict.fromkeys(file_of(test) for test in valid):
+        ids = tuple(test for test in tests.ids if file_of(test) == file)
+        candidates = [test for test in valid if file_of(test) == file]
+        for k in range(RUNS):
+            sides = [False, True] if _COIN.random() < 0.5 else [True, False]  # on the reference?
+            for on_reference in sides:
+                if spent(until):
+                    return BugRun("", cut=True, spent=True)
+                side = problem.spec.reference if on_reference else path
+                left = None if budget_s is None else budget_s - used.get((k, on_reference), 0.0)
+                run = run_suite(problem, kind, side, ids, stand_ins, True, names, left, until, allowance_s)
+                used[k, on_reference] = used.get((k, on_reference), 0.0) + run.own_s
+                cut = cut or any(found == pairs.CUT for found in run.decided.values())
+                candidates = still_catching(candidates, run.decided, on_reference)
+                if not candidates:
+                    break
             if not candidates:
-                return BugRun("", cut=cut, spent=cut and spent(until))
-    return BugRun(named[candidates[0]], cut=cut)
+                break
+        if candidates:
+            return BugRun(named[candidates[0]], cut=cut)
+    return BugRun("", cut=cut, spent=cut and spent(until))
+
+
+def file_of(test: str) -> str:
+    """The file a test's id names (its process: a pair a file)."""
+    return test.split("::", 1)[0]
+
+
+# The judge's own test file of each framework, timed at a judging's start: a pair's start.
+START_FILES = {
+    "pytest": ("test_judge_start.py", "def test_start():\n    pass\n"),
+    "unittest": ("test_judge_start.py", "def test_start():\n    pass\n"),
+    JUNIT: (
+        "JudgeStartTest.java",
+        "import org.junit.jupiter.api.Test;\n\nclass JudgeStartTest {\n    @Test\n    void start() {}\n}\n",
+    ),
+}
+
+
+def start_of(
+    target: Problem,
+    kind: Kind,
+    work: Path,
+    stand_ins: tuple[tuple[str, Path], ...],
+    names: tuple[str, ...],
+    pool: matrix.Pool,
+    jobs: int,
+) -> SuiteRun:
+    """Runs of the judge's own empty test file on the reference, `jobs` at once as the suite's
+    runs go, here and now: own_s, the slowest one's wall time (no allowance: the whole pair),
+    a file's start (the two processes, imports, a JUnit class's compile) under the machine's
+    present load, timed on a file no student wrote; deadline_s, one test's."""
+    unit = target.spec.unit
+    assert unit is not None
+    name, text = START_FILES[unit.framework]
+    work.mkdir(parents=True, exist_ok=True)
+    (work / name).write_text(text)
+    ids = tuple(t.id for t in listing.unit_tests(work, 1.0, {}, unit.framework))
+    args = (_under_tests(target, work), kind, target.spec.reference, ids, stand_ins, True, names)
+    runs: list[SuiteRun] = pool([(run_suite, args)] * max(1, jobs))
+    for run in runs:
+        if not run.decided or any(v.verdict is not Verdict.AC for v in run.decided.values()):
+            said = "; ".join(sorted({v.message for v in run.decided.values()}))[:300]
+            raise JudgeError(f"{target.spec_path}: the judge's empty test file failed on the reference: {said}")
+    return max(runs, key=lambda run: run.own_s)
 
 
 def judge_suite(
     spec: Suite, bugs: tuple[AnyBug, ...], target: Problem, kind: Kind, given: Path | tuple[str, bytes], jobs: int = 2
 ) -> tuple[tuple[Checked, ...], tuple[BugRun, ...]]:
     """The student's test files against the reference, RUNS times, then against each bug (in
-    the spec's order, so no student picks the bugs the time cap leaves unrun), all by the spec's
-    time cap from here."""
+    the spec's order, so no student picks the bugs the time cap leaves unrun), all by the
+    judging's time cap (`time_cap_for`)."""
     unit = target.spec.unit
     assert unit is not None
-    until = time.monotonic() + time_cap_for(spec, len(bugs))  # system-wide on Linux: the pool's workers share it
+    began = time.monotonic()  # system-wide on Linux: the pool's workers share it
     work = lifecycle.make_temp_dir("unit-suite")
     try:
         # The folder is named by its content: the tests' program is built once per content.
@@ -401,23 +503,27 @@ def judge_suite(
         tests = read(given, spec, work / f"{FOLDER}-{digest}", unit.framework)
         problem = _under_tests(target, work / f"{FOLDER}-{digest}")
         stand_ins = junit_stand_ins(problem, kind, work / "standins") if unit.framework == JUNIT else ()
+        names = offered(target) if unit.framework != JUNIT else ()
         with matrix.worker_pool(jobs) as pool:
-            names = offered(target) if unit.framework != JUNIT else ()
-            run = (problem, kind, target.spec.reference, tests.ids, stand_ins, True, names, REFERENCE_CAP_S, until)
-            timed = pool([(timed_verdicts, run)] * RUNS)
-            on_reference = [found for found, _ in timed]
-            budget = budget_for(max(seconds for _, seconds in timed))
-            cap_s = time_cap_for(spec, len(bugs)) if spent(until) else None
+            empty = start_of(target, kind, work / "start", stand_ins, names, pool, jobs)
+            allowance = start_allowance(empty.own_s)
+            files = len({test.split("::", 1)[0] for test in tests.ids})
+            cap = time_cap_for(spec, len(bugs), files * allowance + REFERENCE_CAP_S + empty.deadline_s)
+            until = began + cap if spec.time_cap_s is not None else time.monotonic() + cap
+            cap_own = REFERENCE_CAP_S + empty.deadline_s  # the one deadline: see CAP_FACTOR
+            run = (problem, kind, target.spec.reference, tests.ids, stand_ins, True, names, cap_own, until, allowance)
+            on_reference = pool([(run_suite, run)] * RUNS)
+            budget = budget_for(max(done.own_s for done in on_reference)) + empty.deadline_s
+            cap_s = cap if spent(until) else None
             checked = tuple(
-                Checked(name, invalid(*(run.get(test) for run in on_reference), cap_s=cap_s))
+                Checked(name, invalid(*(done.decided.get(test) for done in on_reference), cap_s=cap_s))
                 for test, name in zip(tests.ids, tests.names, strict=True)
             )
             valid = tuple(test for test, c in zip(tests.ids, checked, strict=True) if not c.why)
             if not valid:
                 return checked, tuple(BugRun("", spent=cap_s is not None) for _ in bugs)
-            return checked, tuple(
-                pool([(run_bug, (problem, kind, bug, tests, valid, stand_ins, names, budget, until)) for bug in bugs])
-            )
+            bug_runs = [(problem, kind, bug, tests, valid, stand_ins, names, budget, until, allowance) for bug in bugs]
+            return checked, tuple(pool([(run_bug, args) for args in bug_runs]))
     finally:
         lifecycle.remove_dir(work)
 

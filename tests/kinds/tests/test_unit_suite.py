@@ -205,7 +205,7 @@ NO_CLOCK = """import os
 import stack
 
 
-def test_no_baseline_of_the_judging_in_the_box():
+def test_every_file_of_the_box_is_dated_alike():
     assert stack.Stack() is not None
     # Each file of the build is dated 2000-01-01 (what the run makes, its results and Python's
     # caches, is as new as the run itself).
@@ -217,8 +217,18 @@ def test_no_baseline_of_the_judging_in_the_box():
             path = os.path.join(top, name)
             if path not in made and name != "__pycache__":
                 assert os.lstat(path).st_mtime == 946684800.0, path
-    assert os.listdir("/judge-clock") == ["cpu"]
+
+
+def test_the_clocks_folder_is_named_alike():
+    # Its figure, and the link the watch renames over it, if caught between the two.
+    assert set(os.listdir("/judge-clock")) <= {"cpu", "cpu.new"}, os.listdir("/judge-clock")
+
+
+def test_no_folder_of_the_judges_in_tmp():
     assert not [name for name in os.listdir("/tmp") if name.startswith("judge")], os.listdir("/tmp")
+
+
+def test_no_command_line_names_the_judges_folders():
     for pid in [p for p in os.listdir("/proc") if p.isdigit()]:
         try:
             argv = open(f"/proc/{pid}/cmdline", "rb").read()
@@ -230,9 +240,11 @@ def test_no_baseline_of_the_judging_in_the_box():
 
 
 def test_a_students_test_sees_no_baseline_of_the_judgings_time(root: Path) -> None:
+    # Each check a test of its own: a failure on the reference names which (its message is
+    # the flaky or failing verdict's).
     record = judged(root, NO_CLOCK, "no-clock")
     said = validity(record)
-    assert said == {"test_mine-test_no_baseline_of_the_judging_in_the_box": ("AC", "valid")}, said
+    assert len(said) == 4 and all(found == ("AC", "valid") for found in said.values()), said
 
 
 # Honest tests that sleep on a wrong answer (issue 60's stall): the first to sleep times out at
@@ -285,15 +297,51 @@ def test_a_test_the_references_cap_cut_off_is_invalid_and_says_so() -> None:
 def test_the_references_runs_are_capped_and_what_they_cut_is_invalid(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A cap already spent (below one test's deadline, which `verdicts` adds) cuts every test at
-    # once: the plumbing of a slow suite's cut, without its minutes.
+    # A cap already spent (below one test's deadline, which `run_suite` adds) and no start
+    # allowance cut every test at once: the plumbing of a slow suite's cut, without its minutes.
     monkeypatch.setattr(unit_suite, "REFERENCE_CAP_S", -3600.0)
+    monkeypatch.setattr(unit_suite, "START_FACTOR", 0.0)
+    monkeypatch.setattr(unit_suite, "START_EXTRA_S", 0.0)
+    monkeypatch.setattr(unit_suite, "time_cap_for", lambda *_args: 3600.0)  # the judging's is far
     record = judged(root, THOROUGH, "over-the-cap")
     said = validity(record)
     assert said and all(v == "NJ" and "the suite's run on the reference went over" in m for v, m in said.values()), said
     bugs = {c.group: (c.verdict, c.message) for c in record.cases if c.group != "validity"}
     assert all(verdict not in ("AC", "IE") for verdict, _ in bugs.values()), bugs
     assert record.score == 0.0 and record.verdict != "IE", record
+
+
+def judged_files(root: Path, files: dict[str, str], name: str) -> results.GradeRecord:
+    problem = kinds.load_problem(root / "stack-tests")
+    folder = root / "students" / name
+    folder.mkdir(parents=True)
+    for file, text in files.items():
+        (folder / file).write_text(text)
+    return judging.judge(judging.identify(problem, folder, name))
+
+
+FAST = "import stack\n\n\ndef test_made():\n    assert stack.Stack() is not None\n"
+SLOW = "import time\n\nimport stack\n\n\ndef test_made_slowly():\n    time.sleep(5)\n    assert stack.Stack() is not None\n"
+
+
+@pytest.mark.slow  # 5 s sleeps on the reference, three runs: make test-slow
+def test_a_runs_cap_counts_the_tests_own_time_not_the_files_starts(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Own time of 2 s a validity run (the cap, -8 s, and the 10 s of the stack problem's test
+    # deadline, its 2 s of CPU). Eight quick files: their pairs' starts (two processes each) are
+    # over that, but not the suite's own time, so each is valid. Then four files of a 5 s sleep
+    # (within a test's deadline), over the cap: the first may fit in its start allowance on a
+    # very busy machine, the last is cut, invalid and saying so, never IE.
+    monkeypatch.setattr(unit_suite, "REFERENCE_CAP_S", -8.0)
+    files = {f"test_a{i}.py": FAST for i in range(8)} | {f"test_z{i}.py": SLOW for i in range(4)}
+    said = validity(judged_files(root, files, "slow-files"))
+    assert len(said) == 12, said
+    assert all(said[f"test_a{i}-test_made"] == ("AC", "valid") for i in range(8)), said
+    verdict, why = said["test_z3-test_made_slowly"]
+    assert (
+        verdict == "NJ"
+        and "went over -8 s of its tests' own time and one test's deadline (process starts not counted)" in why
+    ), said
+    assert all(verdict in ("AC", "NJ") for verdict, _ in said.values()), said
 
 
 def test_a_judging_whose_time_cap_is_spent_catches_nothing_and_says_so(root: Path) -> None:

@@ -189,10 +189,14 @@ def test_a_catch_counts_only_if_the_test_failed_the_bug_in_every_run(monkeypatch
     failed, passed = {"t.py::a": CaseVerdict(Verdict.WA, "")}, {"t.py::a": CaseVerdict(Verdict.AC, "")}
     runs = iter([failed, failed, passed, *[failed] * unit_suite.RUNS])
     # The bug's runs as given; the reference's beside each passes.
-    monkeypatch.setattr(unit_suite, "verdicts", lambda _p, _k, path, *_: passed if path == "ref.py" else next(runs))
+    monkeypatch.setattr(
+        unit_suite,
+        "run_suite",
+        lambda _p, _k, path, *_: unit_suite.SuiteRun(passed if path == "ref.py" else next(runs), 0.0),
+    )
     tests = unit_suite.UnitSuite((), ("t.py::a",), ("t-a",))
     problem = cast("Problem", SimpleNamespace(spec=SimpleNamespace(reference="ref.py")))
-    kind = cast("Kind", None)  # verdicts, replaced, uses it not
+    kind = cast("Kind", None)  # run_suite, replaced, uses it not
     bug = Bug(path="solutions/wrong_answer/b.py")
     assert unit_suite.run_bug(problem, kind, bug, tests, ("t.py::a",)) == scoring.BugRun(
         ""

@@ -43,17 +43,17 @@ class Coins:
 
 
 def judged_by_a_clock(monkeypatch: pytest.MonkeyPatch, young_runs: int) -> list[str]:
-    """Stand in for `verdicts`: "young" passes only the first `young_runs` runs made (a clock of
+    """Stand in for `run_suite`: "young" passes only the first `young_runs` runs made (a clock of
     the judging, read from whatever moves), "honest" passes the reference and fails the bug.
     The sides run, in order."""
     sides: list[str] = []
 
-    def verdicts(_problem: object, _kind: object, path: str | Path, *_rest: object) -> dict[str, CaseVerdict]:
+    def run_suite(_problem: object, _kind: object, path: str | Path, *_rest: object) -> unit_suite.SuiteRun:
         sides.append("R" if path == REFERENCE else "B")
         young = PASSED if len(sides) <= young_runs else FAILED
-        return {IDS[0]: young, IDS[1]: PASSED if path == REFERENCE else FAILED}
+        return unit_suite.SuiteRun({IDS[0]: young, IDS[1]: PASSED if path == REFERENCE else FAILED}, 0.0)
 
-    monkeypatch.setattr(unit_suite, "verdicts", verdicts)
+    monkeypatch.setattr(unit_suite, "run_suite", run_suite)
     return sides
 
 
@@ -89,7 +89,7 @@ def test_no_reference_run_is_made_once_no_test_can_catch(monkeypatch: pytest.Mon
 
 def test_a_run_the_cap_cut_catches_nothing_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     runs = iter([{IDS[1]: pairs.CUT}, {IDS[1]: PASSED}])
-    monkeypatch.setattr(unit_suite, "verdicts", lambda *_args: next(runs))
+    monkeypatch.setattr(unit_suite, "run_suite", lambda *_args: unit_suite.SuiteRun(next(runs), 0.0))
     monkeypatch.setattr(unit_suite, "_COIN", Coins((0.2,)))
     assert unit_suite.run_bug(PROBLEM, KIND, BUG, TESTS, (IDS[1],)) == scoring.BugRun("", cut=True)
     suite = Suite.model_validate({"for": "stack"})
@@ -120,13 +120,69 @@ def test_the_catch_rule_keeps_a_test_failing_the_bug_and_passing_the_reference(
 # own end and the judging's; once that is past, a bug's runs stop and it catches nothing.
 
 
-def test_a_runs_end_is_the_sooner_of_its_own_and_the_judgings() -> None:
-    assert unit_suite.run_end(100.0, None, 2.0, None) is None
-    assert unit_suite.run_end(100.0, 10.0, 2.0, None) == 112.0  # its budget and one deadline
-    assert unit_suite.run_end(100.0, None, 2.0, 150.0) == 150.0
-    assert unit_suite.run_end(100.0, 10.0, 2.0, 105.0) == 105.0  # the judging ends first
-    assert unit_suite.run_end(100.0, 10.0, 2.0, 500.0) == 112.0
-    assert unit_suite.run_end(100.0, 10.0, 2.0, 90.0) == 90.0  # already spent: nothing left
+def test_a_files_cap_is_its_start_and_the_suites_own_time_left_or_the_judgings_end() -> None:
+    assert unit_suite.pair_cap(None, 1.5, 100.0, None) is None
+    assert unit_suite.pair_cap(10.0, 1.5, 100.0, None) == 11.5  # own time left and the start
+    assert unit_suite.pair_cap(-4.0, 1.5, 100.0, None) == 1.5  # own time spent: the start alone
+    assert unit_suite.pair_cap(None, 1.5, 100.0, 150.0) == 50.0
+    assert unit_suite.pair_cap(10.0, 1.5, 100.0, 105.0) == 5.0  # the judging ends first
+    assert unit_suite.pair_cap(10.0, 1.5, 100.0, 500.0) == 11.5
+    assert unit_suite.pair_cap(10.0, 1.5, 100.0, 90.0) == -10.0  # already spent: run_pairs cuts all
+
+
+@given(st.floats(0, 100), st.floats(0, 10))
+def test_a_files_own_time_is_its_wall_time_past_the_start_allowance(wall: float, allowance: float) -> None:
+    own = unit_suite.own_time(wall, allowance)
+    assert own >= 0.0 and own <= wall
+    assert own == (wall - allowance if wall > allowance else 0.0)
+
+
+def test_the_start_allowance_is_twice_the_measured_start_and_a_quarter_second() -> None:
+    assert unit_suite.start_allowance(0.0) == unit_suite.START_EXTRA_S
+    assert unit_suite.start_allowance(1.5) == unit_suite.START_FACTOR * 1.5 + unit_suite.START_EXTRA_S
+    assert unit_suite.START_FACTOR >= 1.0  # never below the start measured
+
+
+def suite_runs(asked: list[tuple[str, tuple[str, ...], float | None]], caught_by: str, own_s: float = 0.0) -> object:
+    """A stand-in for `run_suite`: the reference passes every test, the bug fails `caught_by`
+    alone; each run taking `own_s` of own time. What each run was given: its side, tests and budget."""
+
+    def run_suite(
+        _problem: object, _kind: object, path: str | Path, ids: tuple[str, ...], *rest: object
+    ) -> unit_suite.SuiteRun:
+        asked.append(("R" if path == REFERENCE else "B", ids, cast("float | None", rest[3])))
+        return unit_suite.SuiteRun({i: (PASSED if path == REFERENCE or i != caught_by else FAILED) for i in ids}, own_s)
+
+    return run_suite
+
+
+def test_a_bug_is_judged_file_after_file_up_to_the_first_that_catches(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Files are processes of their own: a file whose every test is invalid (b.py) cannot change
+    # another's verdicts and is not run; a.py stops once its valid test passed the bug's run;
+    # c.py's test catches, through every pair of runs; d.py, after the catch, is never run.
+    ids = ("a.py::one", "a.py::two", "b.py::three", "c.py::four", "d.py::five")
+    tests = unit_suite.UnitSuite((), ids, ("a-one", "a-two", "b-three", "c-four", "d-five"))
+    asked: list[tuple[str, tuple[str, ...], float | None]] = []
+    monkeypatch.setattr(unit_suite, "run_suite", suite_runs(asked, "c.py::four"))
+    monkeypatch.setattr(unit_suite, "_COIN", Coins((0.2, 0.8, 0.2, 0.8)))
+    valid = ("a.py::two", "c.py::four", "d.py::five")
+    assert unit_suite.run_bug(PROBLEM, KIND, BUG, tests, valid) == scoring.BugRun("c-four")
+    assert [(side, run_ids) for side, run_ids, _ in asked] == [
+        ("B", ("a.py::one", "a.py::two")),  # the whole file, its invalid test too
+        *[(side, ("c.py::four",)) for side in ("R", "B", "B", "R", "R", "B")],  # in the coins' order
+    ]
+
+
+def test_each_of_a_bugs_runs_spends_its_budget_over_all_the_files_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each run takes 4 s of own time: the bug's first run over a.py and c.py has 10 s, so c.py's
+    # part gets the 6 s a.py left; c.py's other runs have their whole budget.
+    ids = ("a.py::one", "c.py::four")
+    tests = unit_suite.UnitSuite((), ids, ("a-one", "c-four"))
+    asked: list[tuple[str, tuple[str, ...], float | None]] = []
+    monkeypatch.setattr(unit_suite, "run_suite", suite_runs(asked, "c.py::four", own_s=4.0))
+    monkeypatch.setattr(unit_suite, "_COIN", Coins((0.2, 0.2, 0.2, 0.2)))
+    assert unit_suite.run_bug(PROBLEM, KIND, BUG, tests, ids, budget_s=10.0) == scoring.BugRun("c-four")
+    assert [budget for _, _, budget in asked] == [10.0, 6.0, 10.0, 10.0, 10.0, 10.0, 10.0]
 
 
 class Clock:
@@ -142,13 +198,13 @@ class Clock:
 def test_a_bug_whose_runs_the_judgings_cap_leaves_undone_catches_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     clock, sides, ends = Clock(), [], []
 
-    def verdicts(_problem: object, _kind: object, path: str | Path, *rest: object) -> dict[str, CaseVerdict]:
+    def run_suite(_problem: object, _kind: object, path: str | Path, *rest: object) -> unit_suite.SuiteRun:
         sides.append("R" if path == REFERENCE else "B")
-        ends.append(rest[-1])  # the judging's end reaches every run
+        ends.append(rest[-2])  # the judging's end reaches every run (before the start allowance)
         clock.now += 60.0  # each run takes a minute
-        return {IDS[1]: PASSED if path == REFERENCE else FAILED}
+        return unit_suite.SuiteRun({IDS[1]: PASSED if path == REFERENCE else FAILED}, 60.0)
 
-    monkeypatch.setattr(unit_suite, "verdicts", verdicts)
+    monkeypatch.setattr(unit_suite, "run_suite", run_suite)
     monkeypatch.setattr(unit_suite, "time", clock)
     monkeypatch.setattr(unit_suite, "_COIN", Coins((0.2, 0.2, 0.2)))
     # The honest test fails the bug and passes the reference throughout, but the cap is spent
@@ -183,8 +239,8 @@ def test_a_bug_the_cap_left_undone_says_so_even_with_a_hint() -> None:
 
 
 def test_the_judgings_cap_is_the_specs_or_a_validity_runs_cap_a_run_and_refuses_nonsense() -> None:
-    assert unit_suite.time_cap_for(Suite.model_validate({"for": "stack"}), 2) == 15 * unit_suite.REFERENCE_CAP_S
-    assert unit_suite.time_cap_for(Suite.model_validate({"for": "stack", "time_cap_s": 90}), 2) == 90
+    assert unit_suite.time_cap_for(Suite.model_validate({"for": "stack"}), 2, 20.4) == 306  # 15 runs
+    assert unit_suite.time_cap_for(Suite.model_validate({"for": "stack", "time_cap_s": 90}), 2, 20.4) == 90
     for wrong in (0, -1, 10**6):
         with pytest.raises(ValueError, match="time_cap_s"):
             Suite.model_validate({"for": "stack", "time_cap_s": wrong})
