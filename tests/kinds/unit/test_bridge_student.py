@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -290,3 +291,49 @@ def test_a_set_of_the_modules_objects_comes_back_in_the_order_of_their_handles(t
     assert "ok" in replies[-1], replies[-1]
     order = [item["$ref"] for item in replies[-1]["ok"]["$set"]]
     assert order == list(range(3, 3 + made)), order
+
+
+def test_guarded_the_module_is_imported_before_the_first_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A test that times its `import` would tell a bug whose imports or top-level work are
+    # slower from the reference (the fifth review's forge): guarded, the module side imports
+    # every module at its start, so an import request finds it done. What the import printed
+    # comes with that request's reply, once, as before.
+    (tmp_path / "slowstack.py").write_text("import time\n\nprint('loading')\nSTARTED = time.monotonic()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("slowstack", None)
+    read_fd, write_fd = os.pipe()
+    asked: list[float] = []
+
+    def requests() -> Iterator[str]:
+        asked.append(time.monotonic())  # the first request is read after the import
+        yield json.dumps({"op": "import", "name": "slowstack"}) + "\n"
+        yield json.dumps({"op": "import", "name": "slowstack"}) + "\n"
+
+    try:
+        bridge_student.serve(requests(), write_fd, frozenset({"slowstack"}), True, {"slowstack": frozenset()})
+        os.close(write_fd)
+        with os.fdopen(read_fd, encoding="utf-8") as replies:
+            first, second = (json.loads(line) for line in replies)
+        assert sys.modules["slowstack"].STARTED < asked[0]
+        assert first["printed"] == "loading\n" and "ok" in first
+        assert second["printed"] == "" and "ok" in second
+    finally:
+        sys.modules.pop("slowstack", None)
+
+
+def test_guarded_a_module_that_fails_at_its_import_fails_its_import_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "brokenstack.py").write_text("print('half')\nraise ValueError('broken at import')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("brokenstack", None)
+    read_fd, write_fd = os.pipe()
+    lines = [json.dumps({"op": "import", "name": "brokenstack"}) + "\n"] * 2
+    bridge_student.serve(iter(lines), write_fd, frozenset({"brokenstack"}), True, {"brokenstack": frozenset()})
+    os.close(write_fd)
+    with os.fdopen(read_fd, encoding="utf-8") as replies:
+        first, second = (json.loads(line) for line in replies)
+    assert first["raised"]["message"] == "broken at import" and first["printed"] == "half\n"
+    assert second["raised"]["message"] == "broken at import" and second["printed"] == ""  # imported once
