@@ -483,3 +483,35 @@ def test_a_classs_own_to_string_is_its_own_without_the_jvms_history(root: Path, 
         "stack": "caught by owntest-owntest-saysitssize",
         "stack-2": "caught by owntest-owntest-saysitssize",
     }
+
+
+STARTED = """import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class StartTest {
+    @Test
+    void initializedBeforeTheFirstCall() {
+        long before = System.nanoTime();
+        assertTrue(Stack.started() < before);
+    }
+}
+"""
+
+
+@pytest.mark.slow  # JVMs end to end: make test-slow
+def test_the_teachers_classes_are_initialized_before_any_request(root: Path, tmp_path: Path) -> None:
+    """A static initializer runs when the classes' JVM starts, not at a test's first call: a
+    test could time a bug's extra work there (a fifth review timed a Python bug's imports).
+    Both JVMs read one monotonic clock: the class's start is before the test's first call."""
+    shutil.copytree(root, tmp_path / "p", ignore=shutil.ignore_patterns("students"))
+    reference = tmp_path / "p" / "jstack" / "solutions" / "accepted" / "Stack.java"
+    reference.write_text(
+        reference.read_text().replace(
+            "    public int size() {",
+            "    private static final long STARTED = System.nanoTime();\n\n"
+            "    public static long started() {\n        return STARTED;\n    }\n\n    public int size() {",
+        )
+    )
+    record = judged(tmp_path / "p", STARTED, "started", "StartTest.java")
+    assert validity(record) == {"starttest-starttest-initializedbeforethefirstcall": ("AC", "valid")}, record.cases
