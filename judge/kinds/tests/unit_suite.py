@@ -340,6 +340,8 @@ def invalid(decided: CaseVerdict | None, *again: CaseVerdict | None, cap_s: floa
     if decided is None or None in again:
         return "it did not run on the reference"
     if any((decided.verdict is Verdict.AC) != (other is not None and other.verdict is Verdict.AC) for other in again):
+        if any(run is not None and run.verdict is Verdict.TLE for run in (decided, *again)):
+            return "flaky: passed and ran out of time on the reference (it takes about its deadline)"
         return "flaky: passed and failed on the reference"
     if decided.verdict is Verdict.AC:
         return ""

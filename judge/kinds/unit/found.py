@@ -106,18 +106,20 @@ def _tests_of(
 ) -> list[UnitTest]:
     folder_public = path.split("/", 1)[0] == PUBLIC_FOLDER
     _check_imports(tree)
-    found: list[UnitTest] = []
+    # By id: a name defined again (or one NFKC folds into another, as the parser does) is one
+    # test, the last definition at the first one's place, as pytest collects it from the
+    # module's namespace (a dict keeps a key where it was first set).
+    found: dict[str, UnitTest] = {}
     whole_file = _module_skipped(tree)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test"):
-            found.append(_test(f"{path}::{node.name}", [node], folder_public, default_points, table))
+            found[f"{path}::{node.name}"] = _test(f"{path}::{node.name}", [node], folder_public, default_points, table)
         elif isinstance(node, ast.ClassDef) and _is_test_class(node):
             for item in node.body:
                 if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name.startswith("test"):
-                    found.append(
-                        _test(f"{path}::{node.name}::{item.name}", [node, item], folder_public, default_points, table)
-                    )
-    return [replace(test, skipped=True) for test in found] if whole_file else found
+                    test_id = f"{path}::{node.name}::{item.name}"
+                    found[test_id] = _test(test_id, [node, item], folder_public, default_points, table)
+    return [replace(test, skipped=True) if whole_file else test for test in found.values()]
 
 
 # What the judge's stand-ins offer of each helper module a test file may import (pairs.py):

@@ -183,6 +183,8 @@ def test_a_test_is_valid_only_if_it_passed_the_reference_every_run() -> None:
     assert unit_suite.invalid(failed, passed) == "flaky: passed and failed on the reference"
     assert unit_suite.invalid(passed, passed, failed) == "flaky: passed and failed on the reference"
     assert unit_suite.invalid(passed, passed, passed) == ""
+    timed_out = CaseVerdict(Verdict.TLE, "over its deadline")
+    assert unit_suite.invalid(passed, timed_out, passed).startswith("flaky: passed and ran out of time")
 
 
 def test_a_catch_counts_only_if_the_test_failed_the_bug_in_every_run(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -349,3 +349,18 @@ def test_a_file_the_parser_cannot_take_is_refused_in_one_line(text: str) -> None
     with pytest.raises(FoundError, match="not Python") as caught:
         read_tests("test_deep.py", text, 1.0)
     assert caught.value.line in (0, 1, 3)
+
+
+def test_a_name_defined_twice_is_one_test_the_last_definition_at_the_first_place() -> None:
+    # As pytest collects them from the module's namespace: `test_same` once, where first
+    # defined, with the second's points; `test_ﬁx` is `test_fix` to the parser (NFKC).
+    text = (
+        "@weight(1)\ndef test_same():\n    pass\n\n\ndef test_other():\n    pass\n\n\n"
+        "@weight(3)\ndef test_same():\n    pass\n\n\ndef test_fix():\n    pass\n\n\ndef test_\ufb01x():\n    pass\n"
+    )
+    found = read_tests("t.py", text, default_points=1.0)
+    assert [(t.id, t.points) for t in found] == [
+        ("t.py::test_same", 3.0),
+        ("t.py::test_other", 1.0),
+        ("t.py::test_fix", 1.0),
+    ]
