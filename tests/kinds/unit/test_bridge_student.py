@@ -5,6 +5,7 @@ an imported one, `open` or the module's source."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -337,3 +338,29 @@ def test_guarded_a_module_that_fails_at_its_import_fails_its_import_request(
         first, second = (json.loads(line) for line in replies)
     assert first["raised"]["message"] == "broken at import" and first["printed"] == "half\n"
     assert second["raised"]["message"] == "broken at import" and second["printed"] == ""  # imported once
+
+
+def test_guarded_the_collector_starts_from_nothing_after_the_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A bug's extra import is thousands of objects: left in the collector's generations, they
+    # move the calls at which it runs, and a test timing calls told the bug (a sixth review).
+    (tmp_path / "gcstack.py").write_text("import imaplib\n\nBIG = [[i] for i in range(5000)]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("gcstack", None)
+    read_fd, write_fd = os.pipe()
+    seen: list[tuple[int, int]] = []
+
+    def requests() -> Iterator[str]:
+        seen.append((gc.get_freeze_count(), gc.get_count()[2]))
+        yield json.dumps({"op": "import", "name": "gcstack"}) + "\n"
+
+    try:
+        bridge_student.serve(requests(), write_fd, frozenset({"gcstack"}), True, {"gcstack": frozenset()})
+        os.close(write_fd)
+        os.close(read_fd)
+        frozen, old = seen[0]
+        assert frozen > 5000 and old == 0
+    finally:
+        gc.unfreeze()
+        sys.modules.pop("gcstack", None)
