@@ -3,6 +3,8 @@ whatever its host name (which holds the judge worker's pid and start, issue 60).
 
 from __future__ import annotations
 
+import os
+
 from judge.run import sandbox
 from judge.run.sandbox import argv, watch
 from judge.run.sandbox.records import Layer, Layers
@@ -25,3 +27,16 @@ def test_a_plain_read_only_folder_is_bound_at_its_own_path() -> None:
     made = argv.bwrap_prefix(LAYERS, "/tmp/box", read_only=("/opt/kit",))
     at = made.index("/opt/kit")
     assert made[at - 1 : at + 2] == ["--ro-bind-try", "/opt/kit", "/opt/kit"]
+
+
+def test_the_clocks_figure_starts_at_a_random_point_and_moves_by_the_cpu_time() -> None:
+    # A reader takes differences; the figure itself would tell it the CPU the watched program
+    # spent before it looked (a tests problem's module side: a bug's extra imports).
+    with sandbox.CpuClock() as one, sandbox.CpuClock() as other:
+        first = float(os.readlink(one.path))
+        assert 0.0 <= first < watch.OFFSET_MAX_S
+        assert first != float(os.readlink(other.path))  # a tie: about one in a billion
+        one.publish(0.25)
+        assert abs(float(os.readlink(one.path)) - first - 0.25) < 1e-5
+        one.publish(0.1)  # never back
+        assert abs(float(os.readlink(one.path)) - first - 0.25) < 1e-5

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import resource
 import selectors
 import signal
@@ -38,6 +39,10 @@ CLOCK_STEP_S = 0.01  # how often a watch looks while it publishes the run's CPU 
 CLOCK_MOUNT = "/judge-clock"
 
 
+OFFSET_MAX_S = 1000.0  # a CpuClock's figure starts at a random point below this
+_OFFSETS = random.SystemRandom()
+
+
 class CpuClock:
     """A run's CPU time as its watch reads it (the cgroup's figure, else its process tree's,
     sampled), published while it runs for a program in another sandbox to read: the tests of
@@ -46,8 +51,11 @@ class CpuClock:
     folder of its own, replaced whole by a rename: one readlink never sees half a figure (a
     file renamed over another costs 0.2 ms on ext4, which flushes it; a link, 10 us). The
     folder is bound read-only into the reader's sandbox (`bind`, for RunLimits.read_only) at
-    CLOCK_MOUNT, where the reader finds the figure (`inside`). The figure is 0 until the run
-    starts, never goes back, and is at most one look of the watch behind."""
+    CLOCK_MOUNT, where the reader finds the figure (`inside`). The figure never goes back, is
+    at most one look of the watch behind, and starts at a random figure of up to
+    OFFSET_MAX_S: a reader takes differences (a test's CPU time), and the figure itself would
+    tell it how much CPU the watched program spent before (a tests problem's module side: a
+    bug's extra imports)."""
 
     def __init__(self) -> None:
         self.folder = lifecycle.make_temp_dir("clock")
@@ -56,6 +64,7 @@ class CpuClock:
         self.bind = bound_at(str(self.folder), CLOCK_MOUNT)
         self.inside = f"{CLOCK_MOUNT}/cpu"
         self.figure = -1.0
+        self.offset = _OFFSETS.uniform(0.0, OFFSET_MAX_S)
         self.publish(0.0)
 
     def publish(self, cpu_s: float) -> None:
@@ -64,7 +73,7 @@ class CpuClock:
         self.figure = cpu_s
         fresh = self.folder / "cpu.new"
         fresh.unlink(missing_ok=True)
-        os.symlink(f"{cpu_s:.6f}", fresh)
+        os.symlink(f"{self.offset + cpu_s:.6f}", fresh)
         os.replace(fresh, self.path)
 
     def close(self) -> None:
