@@ -40,3 +40,10 @@ def test_the_clocks_figure_starts_at_a_random_point_and_moves_by_the_cpu_time() 
         assert abs(float(os.readlink(one.path)) - first - 0.25) < 1e-5
         one.publish(0.1)  # never back
         assert abs(float(os.readlink(one.path)) - first - 0.25) < 1e-5
+
+
+def test_the_clocks_link_is_dated_like_a_boxs_files() -> None:
+    # Its own time would say when the watched program's CPU last moved (its start's end).
+    with sandbox.CpuClock() as clock:
+        clock.publish(0.5)
+        assert os.lstat(clock.path).st_mtime == watch.CLOCK_DATE

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import re
 import shutil
 import time
@@ -469,6 +470,8 @@ def _pair(
     # compiles the student's classes before serving them: its start counts.
     cpu = START_CPU_S * (3 if together or unit.framework == "junit5" else 1) + limits.cpu_s * len(ids)
     student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu), read_only=reads)
+    if guarded:  # the module is the teacher's: see MEMORY_JITTER_MIB
+        student_limits = replace(student_limits, memory_mib=limits.memory_mib + memory_jitter())
     own = tool.sandbox_limits(built)
     if built.language == "java" and not together:
         own = replace(own, read_only=(*own.read_only, str(kit.kit().folder)))
@@ -520,6 +523,20 @@ def _pair(
         why = done.partner.message or f"exit code {done.partner.exit_code}"
         said = replace(said, broken=CaseVerdict(Verdict.IE, f"the tests' process failed: {why}"))
     return done.submission, said
+
+
+# A guarded pair's module side (a tests problem's reference or bug) may use the problem's memory
+# and up to this much more, drawn per pair: a suite that fills the module up to its limit would
+# otherwise tell a bug whose start holds a few MiB more (an unused import: 2.75 MiB, caught 4 of 4
+# by a seventh review) from the reference by where it is killed. Never less than the problem's.
+# A difference of d MiB then tips a run with chance d/65 at most (docs/tests.md, "Luck").
+MEMORY_JITTER_MIB = 64
+_JITTER = random.SystemRandom()
+
+
+def memory_jitter() -> int:
+    """The MiB a guarded pair's module side gets over the problem's memory, 0 to MEMORY_JITTER_MIB."""
+    return _JITTER.randint(0, MEMORY_JITTER_MIB)
 
 
 def deadline_arg(limits: sandbox.RunLimits) -> str:

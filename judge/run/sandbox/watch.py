@@ -40,6 +40,7 @@ CLOCK_MOUNT = "/judge-clock"
 
 
 OFFSET_MAX_S = 1000.0  # a CpuClock's figure starts at a random point below this
+CLOCK_DATE = 946684800  # 2000-01-01 UTC: the figure's link's time, as a box's files (pairs.timeless)
 _OFFSETS = random.SystemRandom()
 
 
@@ -74,6 +75,8 @@ class CpuClock:
         fresh = self.folder / "cpu.new"
         fresh.unlink(missing_ok=True)
         os.symlink(f"{self.offset + cpu_s:.6f}", fresh)
+        # Dated like a box's files: its own time would say when the program's CPU last moved.
+        os.utime(fresh, (CLOCK_DATE, CLOCK_DATE), follow_symlinks=False)
         os.replace(fresh, self.path)
 
     def close(self) -> None:
