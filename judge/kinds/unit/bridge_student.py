@@ -262,11 +262,12 @@ def set_order(value: set[Any] | frozenset[Any], objects: Objects) -> list[Any]:
     """A set's elements in an order that says nothing of the module process's addresses (a
     set of objects hashed by identity iterates by address, which differs between a bug's run
     and the reference's): plain values as the set holds them, objects already handed over by
-    their handle's number, new ones in a random order (so their handles' numbers carry none)."""
+    their handle's number, new ones and tuples holding objects in a random order (so neither
+    their order nor their handles' numbers carry any)."""
     plain, known, new = [], [], []
     for item in value:
         number = objects.ids.get(id(item))
-        if item is None or type(item) in (bool, int, float, str, bytes, tuple, frozenset):
+        if plain_data(item, 0):
             plain.append(item)
         elif number is not None and objects.by_id.get(number) is item:
             known.append((number, item))
@@ -274,6 +275,18 @@ def set_order(value: set[Any] | frozenset[Any], objects: Objects) -> list[Any]:
             new.append(item)
     random.SystemRandom().shuffle(new)
     return plain + [item for _, item in sorted(known, key=lambda pair: pair[0])] + new
+
+
+def plain_data(item: Any, depth: int) -> bool:
+    """Whether `item` hashes by its value alone: None, a number, a string, bytes, or a tuple or
+    frozenset of such. A tuple holding an object hashes by that object's address (a seventh
+    review ordered a set of (1, object) pairs by the module's memory layout): such an element
+    is ordered as a new object is, at random."""
+    if item is None or type(item) in (bool, int, float, str, bytes):
+        return True
+    if type(item) in (tuple, frozenset) and depth < 20:
+        return all(plain_data(inner, depth + 1) for inner in item)
+    return False
 
 
 def _reference(value: Any, objects: Objects) -> dict[str, Any]:

@@ -294,6 +294,42 @@ def test_a_set_of_the_modules_objects_comes_back_in_the_order_of_their_handles(t
     assert order == list(range(3, 3 + made)), order
 
 
+def test_a_set_of_tuples_holding_the_modules_objects_comes_back_in_a_random_order(
+    talk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tuple hashes by the objects in it, by address: a set of (1, object) pairs iterated in
+    an order of the module's memory layout, which an unused import moved (a seventh review
+    caught a bug so, 5 judgings of 6). Such elements are shuffled; plain tuples come back as
+    the set holds them (their hashes are their values')."""
+    shuffled: list[int] = []
+
+    class Shuffle:
+        def shuffle(self, items: list[Any]) -> None:
+            shuffled.append(len(items))
+
+    monkeypatch.setattr(bridge_student.random, "SystemRandom", Shuffle)
+    made = 40
+    replies = talk(
+        IMPORT,
+        getattr_of("Stack"),  # 2
+        *({"op": "call", "ref": 2} for _ in range(made)),  # 3 .. 42
+        getattr_of("apply"),  # 43
+        {
+            "op": "call",
+            "ref": 3 + made,
+            "args": [{"$builtin": "set"}, [{"$tuple": [1, {"$ref": 3 + n}]} for n in range(made)]],
+        },
+        {"op": "call", "ref": 3 + made, "args": [{"$builtin": "set"}, [{"$tuple": [1, n]} for n in range(made)]]},
+    )
+    assert "ok" in replies[-2] and "ok" in replies[-1], replies[-2:]
+    assert shuffled == [made, 0]  # every pair holding an object; no plain one
+    assert sorted(item["$tuple"][1]["$ref"] for item in replies[-2]["ok"]["$set"]) == list(range(3, 3 + made))
+    plain = [item["$tuple"][1] for item in replies[-1]["ok"]["$set"]]
+    assert plain == [item[1] for item in {(1, n) for n in range(made)}]  # Python's own order
+    assert bridge_student.plain_data((1, ("a", frozenset({2.5, None}))), 0)
+    assert not bridge_student.plain_data((1, (object(),)), 0)
+
+
 def test_guarded_the_module_is_imported_before_the_first_request(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
