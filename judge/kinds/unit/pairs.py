@@ -469,9 +469,8 @@ def _pair(
     # Together, the student's process runs pytest (or compiles and runs JUnit) itself, and a JVM
     # compiles the student's classes before serving them: its start counts.
     cpu = START_CPU_S * (3 if together or unit.framework == "junit5" else 1) + limits.cpu_s * len(ids)
-    student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu), read_only=reads)
-    if guarded:  # the module is the teacher's: see MEMORY_JITTER_MIB
-        student_limits = replace(student_limits, memory_mib=limits.memory_mib + memory_jitter())
+    memory = limits.memory_mib + (memory_jitter() if guarded else 0)  # a teacher's module: MEMORY_JITTER_MIB
+    student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu), read_only=reads, memory_mib=memory)
     own = tool.sandbox_limits(built)
     if built.language == "java" and not together:
         own = replace(own, read_only=(*own.read_only, str(kit.kit().folder)))
