@@ -279,7 +279,7 @@ def set_order(value: set[Any] | frozenset[Any], objects: Objects) -> list[Any]:
 
 def plain_data(item: Any, depth: int) -> bool:
     """Whether `item` hashes by its value alone: None, a number, a string, bytes, or a tuple or
-    frozenset of such. A tuple holding an object hashes by that object's address (a seventh
+    frozenset of such. A tuple holding an object hashes by that object's address (an eighth
     review ordered a set of (1, object) pairs by the module's memory layout): such an element
     is ordered as a new object is, at random."""
     if item is None or type(item) in (bool, int, float, str, bytes):

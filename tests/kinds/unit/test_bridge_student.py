@@ -298,7 +298,7 @@ def test_a_set_of_tuples_holding_the_modules_objects_comes_back_in_a_random_orde
     talk: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A tuple hashes by the objects in it, by address: a set of (1, object) pairs iterated in
-    an order of the module's memory layout, which an unused import moved (a seventh review
+    an order of the module's memory layout, which an unused import moved (an eighth review
     caught a bug so, 5 judgings of 6). Such elements are shuffled; plain tuples come back as
     the set holds them (their hashes are their values')."""
     shuffled: list[int] = []
