@@ -543,13 +543,21 @@ def test_a_call_can_neither_signal_nor_trace_nor_write_its_zygote(tmp_path: Path
         ], run
 
 
+def _argv(process: psutil.Process) -> list[str]:
+    """A process's command line, or none when it has just ended (the first call's, not reaped yet)."""
+    try:
+        return process.cmdline()
+    except psutil.Error:
+        return []
+
+
 @needs_bwrap
 def test_a_zygote_that_is_gone_is_replaced_and_the_call_still_runs(tmp_path: Path) -> None:
     with _zygote_session(tmp_path, "print(6 * 7)\n", rootless_too=True) as cases_runner:
         forking = cases_runner.forking()
         first, session_, kept = _first_call(cases_runner)
         # its forks (a spare forked ahead) share its command line: the zygote is their parent
-        forks = [p for p in psutil.Process(session_.proc.pid).children(recursive=True) if "-c" in p.cmdline()]
+        forks = [p for p in psutil.Process(session_.proc.pid).children(recursive=True) if "-c" in _argv(p)]
         zygotes = [p for p in forks if p.ppid() not in {fork.pid for fork in forks}]
         assert len(zygotes) == 1, forks
         # Nothing a fork could write and the zygote (or the next fork) read: no mapping shared and writable
