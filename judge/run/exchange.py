@@ -24,6 +24,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
@@ -36,10 +37,24 @@ from judge.run.verdicts import PartnerEnd, wrote_to_a_closed_pipe
 
 FEEDBACK = "feedback"  # the folder the partner leaves its word in (ICPC's feedback_dir)
 TASK_FILE = "task.pickle"
+GATE_FILE = "gate.pickle"
 RESULT_FILE = "result.pickle"
 _HELPER_START_S = 30.0  # a helper's Python start, on a loaded machine, at the most
 AFTER_SUBMISSION_S = 5.0  # how long the partner may go on once the submission has ended
 DECIDED_WRONG = 43  # a partner's exit that decides against the submission (ICPC's WA)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The partner starts only once the submission has written `marker` on its stdout (read by
+    the helper: the partner never sees it), has ended, or `wait_s` have passed; then a late
+    CpuClock's reader's folder is made (`clock`, the clock's folder: sandbox.show_clock). So
+    nothing of the partner's (its start, its files, the clock's folder) is older than the
+    submission's readiness, and its own clock cannot tell how long that took."""
+
+    marker: bytes
+    wait_s: float
+    clock: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,13 +77,19 @@ def interact(
     partner: programs.Task,
     clock: sandbox.CpuClock | None = None,
     called: str = "the other side",
+    gate: bytes | None = None,
 ) -> Exchange:
     """Run the submission (`argv` in `box`) against the partner's task (its files, args and
     limits; its stdin and stdout are the pipes). SandboxFailure when a side cannot be run.
-    `clock`: where the submission's CPU time is published as it runs, for the other side;
-    `called`: the partner in the messages of its failures."""
+    `clock`: where the submission's CPU time is published as it runs, for the other side (a
+    late one needs a `gate`); `called`: the partner in the messages of its failures; `gate`:
+    the partner starts once the submission has written these bytes, which it never sees (Gate)."""
+    held = None
+    if gate is not None:
+        late = str(clock.folder) if clock is not None and clock.late else None
+        held = Gate(gate, limits.wall_s, late)
     with lifecycle.spread_out():  # both sides at once, not on one CPU (lifecycle.spread_out)
-        return _interact(argv, box, limits, partner, clock, called)
+        return _interact(argv, box, limits, partner, clock, called, held)
 
 
 def _interact(
@@ -78,6 +99,7 @@ def _interact(
     partner: programs.Task,
     clock: sandbox.CpuClock | None,
     called: str,
+    gate: Gate | None,
 ) -> Exchange:
     work = lifecycle.make_temp_dir("interact", cap=lifecycle.BOX_CAP_BYTES)
     to_submission_r, to_submission_w = os.pipe()
@@ -87,6 +109,8 @@ def _interact(
     helper: Helper | None = None
     try:
         (work / TASK_FILE).write_bytes(pickle.dumps(partner))
+        if gate is not None:
+            (work / GATE_FILE).write_bytes(pickle.dumps(gate))
         helper = Helper.take()
         helper.start(work, ends)
     except BaseException:
@@ -257,12 +281,36 @@ def _read_end(
 def _run_task(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int, stop: threading.Event) -> None:
     """Run the partner's task of `work` on the two pipe ends and keep its outcome there."""
     task: programs.Task = pickle.loads((work / TASK_FILE).read_bytes())
+    gated = work / GATE_FILE
+    gate: Gate | None = pickle.loads(gated.read_bytes()) if gated.exists() else None
     os.write(ready_fd, b"1")
     os.close(ready_fd)
+    if gate is not None:
+        _pass(gate, stdin_fd, stop)
+        if gate.clock is not None:
+            sandbox.show_clock(Path(gate.clock))
     outcome = programs.run_keeping(task, stdin_fd=stdin_fd, stdout_fd=stdout_fd, stop=stop)
     partial = work / (RESULT_FILE + ".part")
     partial.write_bytes(pickle.dumps(outcome))
     partial.rename(work / RESULT_FILE)  # whole or absent
+
+
+def _pass(gate: Gate, fd: int, stop: threading.Event) -> None:
+    """Wait at the gate: until the submission has written its marker (taken off the pipe), has
+    ended or written something else (the partner then starts as it would have), or the wait or
+    the exchange is over."""
+    deadline = time.monotonic() + gate.wait_s
+    seen = b""
+    while seen != gate.marker and not stop.is_set():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        if not select.select([fd], [], [], min(left, 0.1))[0]:
+            continue  # a tenth of a second at a time: a stop is seen soon
+        more = os.read(fd, len(gate.marker) - len(seen))
+        if not more or not gate.marker.startswith(seen + more):
+            return
+        seen += more
 
 
 def _identity(fd: int) -> tuple[int, int] | None:

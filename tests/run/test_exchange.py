@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import psutil
@@ -18,6 +20,7 @@ from judge.author import scaffold
 from judge.grade import runner
 from judge.kinds.interactive.kind import built_interactor
 from judge.kinds.table import load_problem
+from judge.kinds.unit.pairs import GATE
 from judge.problem.testdata import CaseFiles, load_cases
 from judge.run import exchange as interact
 from judge.run import sandbox
@@ -197,3 +200,66 @@ def test_the_kept_helper_ends_each_task_holding_what_it_held_before(problems: Pa
         assert [r.verdict for r in found] == [Verdict.AC, Verdict.AC]
     assert [h.process.pid for h in Helper._idle if h.owner == os.getpid()] == [helper.process.pid]  # the same one
     assert held() == before
+
+
+GATED_PARTNER = """import json, os, sys, time
+started = time.monotonic()  # CLOCK_MONOTONIC: the same in every namespace of the machine
+data = sys.stdin.buffer.read()
+figure = os.readlink("/judge-clock/cpu")
+with open(os.path.join(sys.argv[1], "said.json"), "w") as said:
+    json.dump({"started": started, "data": data.decode(), "figure": figure}, said)
+sys.exit(42)
+"""
+
+
+def test_a_gated_partner_starts_after_the_marker_and_never_sees_it(problems: Path, tmp_path: Path) -> None:
+    # A tests problem's module side that is slow to start (a bug's import) must not show it to
+    # the student's tests: they start once it has said it is ready, and the clock's folder they
+    # see is born then too. The sleep is a lower bound: a busy machine only makes it longer.
+    problem = load_problem(problems / "guess")
+    program = tmp_path / "slow.py"
+    program.write_text(f"import os, time\ntime.sleep(1.5)\nos.write(1, {GATE!r})\nos.write(1, b'after')\n")
+    (tmp_path / "partner.py").write_text(GATED_PARTNER)
+    submission = runner.load_for(problem, program)
+    limits = runner.run_limits(problem, submission.language)
+    tool = built_interactor(tmp_path / "partner.py", 2048)
+    with box() as where, sandbox.CpuClock(late=True) as clock:
+        assert runner.compile_for(problem, submission, where).ok
+        own = interact.partner_limits(problem.program_limits.sandbox_limits(tool), limits)
+        task = interact.programs.Task(
+            tool, ("feedback/",), None, replace(own, read_only=(*own.read_only, clock.bind)), keep=interact.FEEDBACK
+        )
+        before, before_wall = time.monotonic(), time.time()
+        done = interact.interact(list(submission.run_argv(256)), where, limits, task, clock, gate=GATE)
+        born = subprocess.run(["stat", "-c", "%.9W", str(clock.shown)], capture_output=True, text=True).stdout
+    said = json.loads(dict(done.kept)["said.json"])
+    assert done.partner.exit_code == 42, done.partner
+    assert said["data"] == "after"  # the marker is the judge's: taken off the pipe
+    assert said["started"] - before >= 1.5
+    assert float(said["figure"]) >= 0.0
+    if born.strip() not in ("", "0", "-"):  # a file system that keeps birth times
+        assert float(born) - before_wall >= 1.5
+
+
+def test_a_gated_partner_of_a_submission_that_never_says_ready_still_runs_and_sees_its_end(
+    problems: Path, tmp_path: Path
+) -> None:
+    problem = load_problem(problems / "guess")
+    program = tmp_path / "mute.py"
+    program.write_text("import os\nos.write(1, b'other')\n")  # not the marker
+    (tmp_path / "partner.py").write_text(GATED_PARTNER)
+    submission = runner.load_for(problem, program)
+    limits = runner.run_limits(problem, submission.language)
+    tool = built_interactor(tmp_path / "partner.py", 2048)
+    with box() as where, sandbox.CpuClock(late=True) as clock:
+        assert runner.compile_for(problem, submission, where).ok
+        own = interact.partner_limits(problem.program_limits.sandbox_limits(tool), limits)
+        task = interact.programs.Task(
+            tool, ("feedback/",), None, replace(own, read_only=(*own.read_only, clock.bind)), keep=interact.FEEDBACK
+        )
+        done = interact.interact(list(submission.run_argv(256)), where, limits, task, clock, gate=GATE)
+    said = json.loads(dict(done.kept)["said.json"])
+    assert done.partner.exit_code == 42, done.partner
+    # The gate read up to its first byte that was not the marker's: a gated submission is the
+    # judge's own bridge, whose first word is the marker; anything else starts the partner as is.
+    assert "other".endswith(said["data"]) and said["data"] != "other"

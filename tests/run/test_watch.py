@@ -47,3 +47,22 @@ def test_the_clocks_link_is_dated_like_a_boxs_files() -> None:
     with sandbox.CpuClock() as clock:
         clock.publish(0.5)
         assert os.lstat(clock.path).st_mtime == watch.CLOCK_DATE
+
+
+def test_a_late_clocks_reader_folder_is_made_only_when_shown_with_the_figure_so_far() -> None:
+    # A gated exchange's reader starts once the watched program is ready: the folder it sees is
+    # made then (its birth time would else say how long that program took to start).
+    with sandbox.CpuClock(late=True) as clock:
+        assert clock.bind == argv.bound_at(str(clock.shown), watch.CLOCK_MOUNT)
+        assert clock.shown.parent == clock.folder and not clock.shown.exists()
+        clock.publish(0.5)
+        assert not clock.shown.exists()  # nothing is shown before its time
+        watch.show_clock(clock.folder)
+        assert os.readlink(clock.shown / "cpu") == os.readlink(clock.path)
+        assert os.lstat(clock.shown / "cpu").st_mtime == watch.CLOCK_DATE
+        clock.publish(0.75)
+        assert os.readlink(clock.shown / "cpu") == os.readlink(clock.path)
+        watch.show_clock(clock.folder)  # the watch's figure stays: never an older one over it
+        assert os.readlink(clock.shown / "cpu") == os.readlink(clock.path)
+        folder = clock.folder
+    assert not folder.exists()

@@ -48,7 +48,7 @@ from judge.run.sandbox.records import (
 from judge.run.sandbox.session import SESSION_ENV, CaseRunner, cases
 from judge.run.sandbox.session import support as session_support
 from judge.run.sandbox.spawn import run
-from judge.run.sandbox.watch import CpuClock
+from judge.run.sandbox.watch import CpuClock, show_clock
 
 __all__ = [
     "BOX_MOUNT",
@@ -78,6 +78,7 @@ __all__ = [
     "run",
     "seal_build",
     "session_support",
+    "show_clock",
     "sweep",
     "wall_for",
 ]

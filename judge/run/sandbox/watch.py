@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import resource
@@ -9,6 +10,7 @@ import selectors
 import signal
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from judge.run import cgroups, lifecycle
 from judge.run.sandbox.argv import bound_at
@@ -40,6 +42,7 @@ CLOCK_MOUNT = "/judge-clock"
 
 
 OFFSET_MAX_S = 1000.0  # a CpuClock's figure starts at a random point below this
+SHOWN = "shown"  # a late CpuClock's reader's folder, in its own
 CLOCK_DATE = 946684800  # 2000-01-01 UTC: the figure's link's time, as a box's files (pairs.timeless)
 _OFFSETS = random.SystemRandom()
 
@@ -58,11 +61,16 @@ class CpuClock:
     tell it how much CPU the watched program spent before (a tests problem's module side: a
     bug's extra imports)."""
 
-    def __init__(self) -> None:
+    def __init__(self, late: bool = False) -> None:
         self.folder = lifecycle.make_temp_dir("clock")
         self.folder.chmod(0o755)  # the reader may be uid 65534
         self.path = self.folder / "cpu"
-        self.bind = bound_at(str(self.folder), CLOCK_MOUNT)
+        # Late (a gated exchange's), the reader sees a folder of its own, made only when its
+        # program starts (show_clock): a folder's birth time, which nothing can redate, would
+        # else say how long the watched program took to start (a tests problem's bug).
+        self.late = late
+        self.shown = self.folder / SHOWN if late else self.folder
+        self.bind = bound_at(str(self.shown), CLOCK_MOUNT)
         self.inside = f"{CLOCK_MOUNT}/cpu"
         self.figure = -1.0
         self.offset = _OFFSETS.uniform(0.0, OFFSET_MAX_S)
@@ -72,19 +80,23 @@ class CpuClock:
         if cpu_s <= self.figure:
             return
         self.figure = cpu_s
-        fresh = self.folder / "cpu.new"
-        fresh.unlink(missing_ok=True)
-        os.symlink(f"{self.offset + cpu_s:.6f}", fresh)
-        # Dated like a box's files: its own time would say when the program's CPU last moved.
-        os.utime(fresh, (CLOCK_DATE, CLOCK_DATE), follow_symlinks=False)
-        os.replace(fresh, self.path)
+        figure = f"{self.offset + cpu_s:.6f}"
+        _put_link(self.folder, figure)
+        # The private figure first, the shown one then: a show_clock between the two copies
+        # the new figure (never an older one over it, see there).
+        if self.late and self.shown.is_dir():
+            _put_link(self.shown, figure)
 
     def close(self) -> None:
         # Only the judge writes here (the reader's bind is read-only): no walk of rm's, which
         # costs a process start (a few ms a pair).
         try:
-            for name in ("cpu.new", "cpu"):
-                (self.folder / name).unlink(missing_ok=True)
+            for folder in ((self.shown,) if self.late else ()) + (self.folder,):
+                for name in ("cpu.new", "cpu"):
+                    (folder / name).unlink(missing_ok=True)
+                if folder != self.folder:
+                    with contextlib.suppress(FileNotFoundError):
+                        folder.rmdir()
             self.folder.rmdir()
         except OSError:
             lifecycle.remove_dir(self.folder)
@@ -96,6 +108,30 @@ class CpuClock:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+def _put_link(folder: Path, figure: str) -> None:
+    """The figure as the target of folder/cpu, replaced whole by a rename."""
+    fresh = folder / "cpu.new"
+    fresh.unlink(missing_ok=True)
+    os.symlink(figure, fresh)
+    # Dated like a box's files: its own time would say when the program's CPU last moved.
+    os.utime(fresh, (CLOCK_DATE, CLOCK_DATE), follow_symlinks=False)
+    os.replace(fresh, folder / "cpu")
+
+
+def show_clock(folder: Path) -> None:
+    """Make a late CpuClock's reader's folder (in `folder`, the clock's), with the figure so
+    far: by the process that starts the reader, just before. Its first link is made only where
+    the watch has not put one meanwhile, so a figure it read before the watch's newer one
+    never lands over that."""
+    shown = folder / SHOWN
+    shown.mkdir(mode=0o755, exist_ok=True)
+    shown.chmod(0o755)
+    figure = os.readlink(folder / "cpu")
+    with contextlib.suppress(FileExistsError):
+        os.symlink(figure, shown / "cpu")
+        os.utime(shown / "cpu", (CLOCK_DATE, CLOCK_DATE), follow_symlinks=False)
 
 
 class Watch:
