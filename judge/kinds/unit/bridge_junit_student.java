@@ -41,6 +41,7 @@ public final class JudgeStudent implements JudgeWire.Side {
     static final int PRINTED_BYTES = 1 << 16;
 
     static final String GUARDED = "--guarded";
+    static final byte[] GATE = "%judge-gate%\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ClassLoader loader;
     private final boolean guarded;
@@ -452,22 +453,34 @@ public final class JudgeStudent implements JudgeWire.Side {
         });
     }
 
+    /** Guarded, the tests' JVM is started only once these bytes are written (the judge takes
+     *  them off the pipe): the compile and the classes' initializers are not theirs to time. */
+    static void gate(OutputStream channel, boolean guarded) throws IOException {
+        if (guarded) {
+            channel.write(GATE);
+            channel.flush();
+        }
+    }
+
     public static void main(String[] args) throws IOException {
         OutputStream channel = new FileOutputStream(FileDescriptor.out);
         InputStream requests = new BufferedInputStream(new FileInputStream(FileDescriptor.in));
         Printed printed = new Printed();
         System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
         System.setIn(InputStream.nullInputStream());
+        boolean guarded = args.length > 0 && args[0].equals(GUARDED);
         ClassLoader loader = JudgeTests.compileStudent(java.nio.file.Paths.get("").toAbsolutePath(), null);
         if (loader == null) {
+            gate(channel, guarded);
             JudgeWire.writeFrame(channel, new byte[] {'E'});
             System.exit(0);
         }
-        JudgeStudent side = new JudgeStudent(loader, args.length > 0 && args[0].equals(GUARDED));
+        JudgeStudent side = new JudgeStudent(loader, guarded);
         Thread.currentThread().setContextClassLoader(loader);
         if (side.guarded) {
             side.initializeAll();
         }
+        gate(channel, guarded);
         JudgeWire.writeFrame(channel, new byte[] {'K'});
         while (true) {
             byte[] request;

@@ -37,6 +37,9 @@ import types
 from typing import Any
 
 GUARDED = "--guarded"
+# Guarded, written once the module side is ready: the tests' process is started only then, by
+# the judge, which takes these bytes off the pipe (judge/run/exchange.py, Gate).
+GATE = b"%judge-gate%\n"
 
 _CONTAINERS = (list, dict, set)
 # What the tests' side may apply to a student's object: the built-ins behind Python's syntax.
@@ -418,6 +421,9 @@ def serve(
         gc.collect()
         gc.freeze()
         gc.collect()
+        # Only now do the tests start: how long the imports took is not theirs to time (the
+        # start gate; a bug's slow import was caught by the tests' own clocks before).
+        os.write(reply_fd, GATE)
     real_stdout = sys.stdout
     for line in requests:
         try:

@@ -41,6 +41,7 @@ TESTS_ENTRY = "bridge_tests.py"
 TOGETHER_ENTRY = "bridge_together.py"
 COLLECT_ENTRY = "bridge_collect.py"
 GUARDED = "--guarded"  # bridge_student.py's first argument when the module is the teacher's
+GATE = b"%judge-gate%\n"  # what a guarded module side writes once ready (bridge_student.GATE)
 # In a JUnit tests' box, the student's sources: Stack.java as Stack.java.student, moved into
 # the folder student/ by the tests' JVM (JudgeTests.STUDENT), which reads their signatures there.
 JUNIT_STUDENT_FOLDER = "student"
@@ -470,7 +471,10 @@ def _pair(
     # compiles the student's classes before serving them: its start counts.
     cpu = START_CPU_S * (3 if together or unit.framework == "junit5" else 1) + limits.cpu_s * len(ids)
     memory = limits.memory_mib + (memory_jitter() if guarded else 0)  # a teacher's module: MEMORY_JITTER_MIB
-    student_limits = replace(limits, cpu_s=cpu, wall_s=sandbox.wall_for(cpu), read_only=reads, memory_mib=memory)
+    # Guarded, the tests' process starts only once the module side is ready (the gate): the
+    # module side's wall clock then runs through that start too, no longer beside it.
+    wall = sandbox.wall_for(cpu) + (sandbox.wall_for(cpu - limits.cpu_s * len(ids)) if guarded else 0.0)
+    student_limits = replace(limits, cpu_s=cpu, wall_s=wall, read_only=reads, memory_mib=memory)
     own = tool.sandbox_limits(built)
     if built.language == "java" and not together:
         own = replace(own, read_only=(*own.read_only, str(kit.kit().folder)))
@@ -486,7 +490,7 @@ def _pair(
     # Each test's CPU time is the kernel's figure for the student's process, which the judge's
     # watch of its run publishes as it runs: the tests' side (or the collector) reads it there.
     try:
-        with sandbox.CpuClock() as clock:
+        with sandbox.CpuClock(late=guarded) as clock:
             tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, clock.bind))
             # The tests' side of a Python pair is told where pytest is ("": the system's).
             kit_arg = () if together or unit.framework == "junit5" else (kit_folder,)
@@ -506,22 +510,29 @@ def _pair(
                 keep_bytes=RESULTS_BYTES,
                 files=_tests_files(built, where, guard),
             )
-            done = exchange.interact(argv, box, student_limits, task, clock, called="the tests")
+            # Guarded, the tests start once the module side is ready (its imports and initializers)
+            gate = GATE if guarded else None
+            done = exchange.interact(argv, box, student_limits, task, clock, called="the tests", gate=gate)
     finally:
         lifecycle.remove_dir(box)
+    return done.submission, _said(done, ids, together, guarded)
+
+
+def _said(done: exchange.Exchange, ids: list[str], together: bool, guarded: bool) -> outcome.Collected:
+    """What a pair's exchange said of its tests."""
     lines = _lines(done.kept)
     if together:
         said = outcome.collected(lines, ids)
     elif guarded and (why := forged(lines, ids, len(dict(done.kept).get(RESULTS, b"")))):
         # The tests' process is wholly a student's: what it wrote there is theirs, and fails them.
         failed = CaseVerdict(Verdict.RE, f"the tests wrote on the judge's results channel: {why}")
-        return done.submission, outcome.Collected((), tuple((test, failed) for test in ids), None, None)
+        return outcome.Collected((), tuple((test, failed) for test in ids), None, None)
     else:
         said = _apart(lines, done.partner)
     if said.broken is None and not said.records and not said.failed and done.partner.exit_code not in (42, 43):
         why = done.partner.message or f"exit code {done.partner.exit_code}"
         said = replace(said, broken=CaseVerdict(Verdict.IE, f"the tests' process failed: {why}"))
-    return done.submission, said
+    return said
 
 
 # A guarded pair's module side (a tests problem's reference or bug) may use the problem's memory

@@ -238,3 +238,60 @@ def test_judge_new_for_a_unit_problem_states_pytest_files_not_inputs(tmp_path: P
     statement = (tmp_path / "stack-tests" / "statement.md").read_text()
     assert "files `test_NAME.py`" in statement and "NAME.in" not in statement, statement
     assert "NAME.in" not in (tmp_path / "stack-tests" / "problem.yaml").read_text()
+
+
+# A ninth review's kind of forge, from the residual the eighth left: a bug identical to the
+# reference but slow to start (a heavy import), told apart by how old the tests' own process
+# or the clock's folder is at the first call. The start gate starts the tests' process once
+# the module side is ready, and the clock's folder they see is born then too.
+AGE = """import os, subprocess, time
+
+import stack
+
+
+def age():
+    with open("/proc/self/stat") as own:
+        started = int(own.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+    with open("/proc/uptime") as up:
+        return float(up.read().split()[0]) - started
+
+
+def test_the_module_was_ready_soon():
+    assert stack.Stack() is not None
+    assert age() < 2.5
+
+
+def test_the_clock_is_young():
+    assert stack.Stack() is not None
+    born = subprocess.run(["stat", "-c", "%.9W", "/judge-clock"], capture_output=True, text=True).stdout
+    assert float(born or 0) == 0 or time.time() - float(born) < 2.5
+"""
+
+
+@pytest.mark.slow  # one submission judged end to end against a bug that sleeps 3 s at import
+def test_a_bug_slow_to_start_is_not_told_by_the_tests_start_or_the_clocks_age(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = tmp_path_factory.mktemp("problems")
+    scaffold.create(root, "stack", "python3", kind="unit")
+    assert judge("--problems", str(root), "gen", "stack").returncode == 0
+    solutions = root / "stack" / "solutions"
+    reference = (solutions / "accepted" / "stack.py").read_text()
+    for bug in (solutions / "wrong_answer").iterdir():
+        bug.unlink()
+    (solutions / "wrong_answer" / "slowstart.py").write_text("import time\ntime.sleep(3)\n" + reference)
+    here = root / "stack-tests"
+    (here / "suite").mkdir(parents=True)
+    (here / "suite" / "test_mine.py").write_text("import stack\n\n\ndef test_x():\n    assert stack.Stack()\n")
+    (here / "statement.md").write_text("# Tests of stack\n")
+    (here / "problem.yaml").write_text(SPEC)
+    folder = root / "students" / "timer"
+    folder.mkdir(parents=True)
+    (folder / "test_age.py").write_text(AGE)
+    record = judging.judge(judging.identify(kinds.load_problem(here), folder, "timer"))
+    said = validity(record)
+    # Both valid (a generous bound: the reference's pytest starts in well under a second) ...
+    assert said["test_age-test_the_module_was_ready_soon"] == ("AC", "valid"), said
+    assert said["test_age-test_the_clock_is_young"] == ("AC", "valid"), said
+    # ... and neither tells the bug: before the gate, the first caught it in every run.
+    assert record.score == 0.0, [c.message for c in record.cases if c.group != "validity"]

@@ -97,7 +97,11 @@ def talk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         bridge_student.serve(iter(lines), write_fd, frozenset({"refstack"}), guarded)
         os.close(write_fd)
         with os.fdopen(read_fd, encoding="utf-8") as replies:
-            return [json.loads(line) for line in replies]
+            said = replies.readlines()
+        if guarded:  # the module side's first word is the start gate's, before any reply
+            assert said[:1] == [bridge_student.GATE.decode()]
+            said = said[1:]
+        return [json.loads(line) for line in said]
 
     yield run
     sys.modules.pop("refstack", None)
@@ -352,7 +356,10 @@ def test_guarded_the_module_is_imported_before_the_first_request(
         bridge_student.serve(requests(), write_fd, frozenset({"slowstack"}), True, {"slowstack": frozenset()})
         os.close(write_fd)
         with os.fdopen(read_fd, encoding="utf-8") as replies:
-            first, second = (json.loads(line) for line in replies)
+            gate, *rest = replies.readlines()
+            first, second = (json.loads(line) for line in rest)
+        # the gate's word (the tests' process starts only then) comes once the import is done
+        assert gate == bridge_student.GATE.decode()
         assert sys.modules["slowstack"].STARTED < asked[0]
         assert first["printed"] == "loading\n" and "ok" in first
         assert second["printed"] == "" and "ok" in second
@@ -371,7 +378,9 @@ def test_guarded_a_module_that_fails_at_its_import_fails_its_import_request(
     bridge_student.serve(iter(lines), write_fd, frozenset({"brokenstack"}), True, {"brokenstack": frozenset()})
     os.close(write_fd)
     with os.fdopen(read_fd, encoding="utf-8") as replies:
-        first, second = (json.loads(line) for line in replies)
+        gate, *rest = replies.readlines()
+        first, second = (json.loads(line) for line in rest)
+    assert gate == bridge_student.GATE.decode()  # a failed import is ready too: its request says so
     assert first["raised"]["message"] == "broken at import" and first["printed"] == "half\n"
     assert second["raised"]["message"] == "broken at import" and second["printed"] == ""  # imported once
 

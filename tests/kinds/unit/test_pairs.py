@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 import pytest
 
-from judge.kinds.unit import outcome, pairs
+from judge.kinds.unit import bridge_student, outcome, pairs
 from judge.run import sandbox
 from judge.run.verdicts import CaseVerdict, Verdict
 
@@ -92,3 +92,11 @@ def test_a_guarded_module_side_gets_the_problems_memory_and_a_random_part_more()
     drawn = [pairs.memory_jitter() for _ in range(400)]
     assert min(drawn) >= 0 and max(drawn) <= pairs.MEMORY_JITTER_MIB
     assert len(set(drawn)) > pairs.MEMORY_JITTER_MIB // 2
+
+
+def test_both_guarded_bridges_write_the_gate_the_exchange_waits_for() -> None:
+    # The bridges are copied into the box as they are (no import of the judge's): the marker
+    # is written out in each, and a typo would start the tests only at the module's wall limit.
+    assert bridge_student.GATE == pairs.GATE
+    java = (Path(pairs.__file__).parent / "bridge_junit_student.java").read_text()
+    assert f'"{pairs.GATE.decode().strip()}\\n".getBytes(StandardCharsets.US_ASCII)' in java
