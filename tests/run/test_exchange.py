@@ -206,8 +206,17 @@ GATED_PARTNER = """import json, os, sys, time
 started = time.monotonic()  # CLOCK_MONOTONIC: the same in every namespace of the machine
 data = sys.stdin.buffer.read()
 figure = os.readlink("/judge-clock/cpu")
+# each pipe's and socket's times: when it was made or last touched
+pipes = []
+for fd in os.listdir("/proc/self/fd"):
+    try:
+        if os.readlink(f"/proc/self/fd/{fd}").startswith(("pipe:", "socket:")):
+            found = os.fstat(int(fd))
+            pipes.append(min(found.st_atime, found.st_mtime, found.st_ctime))
+    except OSError:
+        pass
 with open(os.path.join(sys.argv[1], "said.json"), "w") as said:
-    json.dump({"started": started, "data": data.decode(), "figure": figure}, said)
+    json.dump({"started": started, "data": data.decode(), "figure": figure, "pipes": pipes}, said)
 sys.exit(42)
 """
 
@@ -236,6 +245,9 @@ def test_a_gated_partner_starts_after_the_marker_and_never_sees_it(problems: Pat
     assert done.partner.exit_code == 42, done.partner
     assert said["data"] == "after"  # the marker is the judge's: taken off the pipe
     assert said["started"] - before >= 1.5
+    # its pipes (the exchange's made before the submission started) are as young: a ninth
+    # review timed the submission's start by their ctime
+    assert len(said["pipes"]) >= 2 and min(said["pipes"]) - before_wall >= 1.5, said["pipes"]
     assert float(said["figure"]) >= 0.0
     if born.strip() not in ("", "0", "-"):  # a file system that keeps birth times
         assert float(born) - before_wall >= 1.5

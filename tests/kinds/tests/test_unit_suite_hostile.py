@@ -243,7 +243,8 @@ def test_judge_new_for_a_unit_problem_states_pytest_files_not_inputs(tmp_path: P
 # A ninth review's kind of forge, from the residual the eighth left: a bug identical to the
 # reference but slow to start (a heavy import), told apart by how old the tests' own process
 # or the clock's folder is at the first call. The start gate starts the tests' process once
-# the module side is ready, and the clock's folder they see is born then too.
+# the module side is ready, and the clock's folder they see is born then too; the pipes between
+# the two sides, made before, are dated then (a ninth review timed them: 13 of 13).
 AGE = """import os, subprocess, time
 
 import stack
@@ -259,6 +260,18 @@ def age():
 def test_the_module_was_ready_soon():
     assert stack.Stack() is not None
     assert age() < 2.5
+
+
+def test_the_pipes_are_young():
+    assert stack.Stack() is not None
+    made = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:"):
+                made.append(os.fstat(int(fd)).st_ctime)
+        except OSError:
+            pass
+    assert time.time() - min(made) < 2.5
 
 
 def test_the_clock_is_young():
@@ -293,5 +306,6 @@ def test_a_bug_slow_to_start_is_not_told_by_the_tests_start_or_the_clocks_age(
     # Both valid (a generous bound: the reference's pytest starts in well under a second) ...
     assert said["test_age-test_the_module_was_ready_soon"] == ("AC", "valid"), said
     assert said["test_age-test_the_clock_is_young"] == ("AC", "valid"), said
+    assert said["test_age-test_the_pipes_are_young"] == ("AC", "valid"), said
     # ... and neither tells the bug: before the gate, the first caught it in every run.
     assert record.score == 0.0, [c.message for c in record.cases if c.group != "validity"]
