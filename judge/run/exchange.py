@@ -1,5 +1,6 @@
 """Two programs piped together, each in its own sandbox: the submission's stdout the other
-side's stdin and back (two pipes, unbuffered: nothing of the judge sits between them). The
+side's stdin and back (two pipes, unbuffered: nothing of the judge sits between them, but for a
+gated exchange's relay, which moves bytes unread: Gate, _Relay). The
 interactive kind's judging program and the unit kind's tests (beside the student's code) are
 such a partner; this module knows neither, only the pipes, the partner's task and how it ended.
 
@@ -50,7 +51,8 @@ class Gate:
     the helper: the partner never sees it), has ended, or `wait_s` have passed; then a late
     CpuClock's reader's folder is made (`clock`, the clock's folder: sandbox.show_clock). So
     nothing of the partner's (its start, its files, the clock's folder) is older than the
-    submission's readiness (the pipes' times too), and its clocks cannot tell how long that took."""
+    submission's readiness (its pipes are made then too: _Relay), and it cannot tell how long
+    that took."""
 
     marker: bytes
     wait_s: float
@@ -285,16 +287,18 @@ def _run_task(work: Path, stdin_fd: int, stdout_fd: int, ready_fd: int, stop: th
     gate: Gate | None = pickle.loads(gated.read_bytes()) if gated.exists() else None
     os.write(ready_fd, b"1")
     os.close(ready_fd)
+    relay = None
     if gate is not None:
         _pass(gate, stdin_fd, stop)
-        # The pipes were made before the submission started: their times (a pipe's ctime is
-        # when it was made, fstat on the partner's stdin tells it) would say how long it took
-        # to be ready (a ninth review: 13 of 13). Now is their time, as of the partner's own.
-        for fd in (stdin_fd, stdout_fd):
-            os.utime(fd)
+        relay = _Relay(stdin_fd, stdout_fd)
+        stdin_fd, stdout_fd = relay.partner
         if gate.clock is not None:
             sandbox.show_clock(Path(gate.clock))
-    outcome = programs.run_keeping(task, stdin_fd=stdin_fd, stdout_fd=stdout_fd, stop=stop)
+    try:
+        outcome = programs.run_keeping(task, stdin_fd=stdin_fd, stdout_fd=stdout_fd, stop=stop)
+    finally:
+        if relay is not None:
+            relay.finish(AFTER_SUBMISSION_S)
     partial = work / (RESULT_FILE + ".part")
     partial.write_bytes(pickle.dumps(outcome))
     partial.rename(work / RESULT_FILE)  # whole or absent
@@ -316,6 +320,53 @@ def _pass(gate: Gate, fd: int, stop: threading.Event) -> None:
         if not more or not gate.marker.startswith(seen + more):
             return
         seen += more
+
+
+class _Relay:
+    """At a gate, the partner's pipes are made anew and a thread moves the bytes between them
+    and the submission's (by splice, never read by the judge): the pipes made before the
+    submission started would tell the partner how long that took, by their times (a pipe's
+    ctime is when it was made) and their inode numbers (a count of the machine's new pipes,
+    sockets and /proc files: a bug's import made more; a ninth review caught a slower start
+    13 of 13 by the first, 4 of 6 by the second). Each side sees the other's end as before:
+    an end of input when the other has closed its output, a broken pipe once it is gone."""
+
+    def __init__(self, from_submission: int, to_submission: int) -> None:
+        to_partner_r, to_partner_w = os.pipe()
+        from_partner_r, from_partner_w = os.pipe()
+        self.partner = (to_partner_r, from_partner_w)  # its stdin and stdout
+        self.routes = {from_submission: to_partner_w, from_partner_r: to_submission}
+        self.ending = threading.Event()
+        self.thread = threading.Thread(target=self._move, name="judge-relay", daemon=True)
+        self.thread.start()
+
+    def _move(self) -> None:
+        routes, full = dict(self.routes), set[int]()
+        while routes and not self.ending.is_set():
+            waiting = [source for source in routes if source not in full]
+            readable, writable, _ = select.select(waiting, [routes[source] for source in full], [], 0.1)
+            full -= {source for source in full if routes[source] in writable}
+            for source in readable:
+                try:
+                    moved = os.splice(source, routes[source], 1 << 16, flags=os.SPLICE_F_NONBLOCK)
+                except BlockingIOError:
+                    full.add(source)  # its sink is full: wait until it is not
+                    continue
+                except OSError:
+                    moved = 0  # the sink's reader is gone: the source's writer is told so
+                if moved == 0:
+                    os.close(source)
+                    os.close(routes.pop(source))
+                    full.discard(source)
+        for source, sink in routes.items():
+            os.close(source)
+            os.close(sink)
+
+    def finish(self, wait_s: float) -> None:
+        """Once the partner has ended: the submission has `wait_s` to end too, then its pipes close."""
+        self.thread.join(wait_s)
+        self.ending.set()
+        self.thread.join()
 
 
 def _identity(fd: int) -> tuple[int, int] | None:

@@ -216,7 +216,7 @@ for fd in os.listdir("/proc/self/fd"):
     except OSError:
         pass
 with open(os.path.join(sys.argv[1], "said.json"), "w") as said:
-    json.dump({"started": started, "data": data.decode(), "figure": figure, "pipes": pipes}, said)
+    json.dump({"started": started, "data": data.decode(), "figure": figure, "pipes": pipes, "stdin": os.fstat(0).st_ino}, said)
 sys.exit(42)
 """
 
@@ -227,7 +227,9 @@ def test_a_gated_partner_starts_after_the_marker_and_never_sees_it(problems: Pat
     # see is born then too. The sleep is a lower bound: a busy machine only makes it longer.
     problem = load_problem(problems / "guess")
     program = tmp_path / "slow.py"
-    program.write_text(f"import os, time\ntime.sleep(1.5)\nos.write(1, {GATE!r})\nos.write(1, b'after')\n")
+    program.write_text(
+        f"import os, time\ntime.sleep(1.5)\nos.write(1, {GATE!r})\nos.write(1, b'after %d' % os.fstat(1).st_ino)\n"
+    )
     (tmp_path / "partner.py").write_text(GATED_PARTNER)
     submission = runner.load_for(problem, program)
     limits = runner.run_limits(problem, submission.language)
@@ -243,10 +245,13 @@ def test_a_gated_partner_starts_after_the_marker_and_never_sees_it(problems: Pat
         born = subprocess.run(["stat", "-c", "%.9W", str(clock.shown)], capture_output=True, text=True).stdout
     said = json.loads(dict(done.kept)["said.json"])
     assert done.partner.exit_code == 42, done.partner
-    assert said["data"] == "after"  # the marker is the judge's: taken off the pipe
+    words, pipe = said["data"].split(), said["stdin"]
+    assert words[0] == "after"  # the marker is the judge's: taken off the pipe
+    # the partner's stdin is a pipe of its own, made at the gate: its number is no older
+    assert int(words[1]) != pipe
     assert said["started"] - before >= 1.5
-    # its pipes (the exchange's made before the submission started) are as young: a ninth
-    # review timed the submission's start by their ctime
+    # its pipes are as young (the exchange's were made before the submission started): a ninth
+    # review timed the submission's start by their ctime and their inode numbers
     assert len(said["pipes"]) >= 2 and min(said["pipes"]) - before_wall >= 1.5, said["pipes"]
     assert float(said["figure"]) >= 0.0
     if born.strip() not in ("", "0", "-"):  # a file system that keeps birth times

@@ -12,6 +12,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import psutil
@@ -144,6 +145,42 @@ def test_fork_bomb_is_contained(tmp_path: Path) -> None:
     got = judge_source(tmp_path, "fork.c", "#include <unistd.h>\nint main(){for(;;)fork();}")
     assert got.verdict in (Verdict.TLE, Verdict.RE, Verdict.MLE)
     assert got.run.wall_s < 30.0  # ended by its limits, not left to run (the margin is a busy machine's)
+
+
+# Forks until refused, each child waiting, then says how many it made.
+FORK_COUNT = """#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+  int made = 0;
+  while (made < 1000) {
+    pid_t pid = fork();
+    if (pid < 0) break;
+    if (pid == 0) { sleep(5); _exit(0); }
+    made++;
+  }
+  printf("%d\\n", made);
+  fflush(stdout);
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(not (LAYERS.cgroup.active or LAYERS.rootless), reason=f"no pids limit: {LAYERS.cgroup.detail}")
+def test_a_runs_processes_are_bounded_by_its_own_count_not_the_judge_users(tmp_path: Path) -> None:
+    # Rootless, RLIMIT_NPROC bounds the run's own user namespace: set on the sandbox's first
+    # process once bubblewrap has made it, never on bubblewrap (where it would count every
+    # process of the judge's user on the machine). With the judge's user holding more
+    # processes than the bound, the run still forks up to it, and no further.
+    lim = replace(limits(), pids=16)
+    held = [subprocess.Popen(["sleep", "60"]) for _ in range(24)]
+    try:
+        got = judge_source(tmp_path, "forks.c", FORK_COUNT, lim=lim)
+    finally:
+        for process in held:
+            process.kill()
+            process.wait()
+    made = int(got.run.stdout.decode().split()[0])
+    assert 8 <= made < lim.pids, got.run  # the bound counts the run's own processes (and threads)
 
 
 def test_output_flood_is_ole(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import queue
@@ -334,14 +335,16 @@ def _run_locked(
     # own process before its exec (_fastspawn), so that every process it makes inherits them,
     # or else inside the sandbox by prlimit(1), which execs the program. (Set from outside on
     # bwrap's processes, they raced with bwrap's fork: a child forked meanwhile kept the
-    # judge's 8 MiB stack.) Rootless, RLIMIT_NPROC is prlimit's all the same: a user namespace
-    # keeps its maker's as the bound of the user's processes on the whole machine, so set on
-    # bubblewrap it would count the judge user's every process.
+    # judge's 8 MiB stack.) Rootless, RLIMIT_NPROC is never set on bubblewrap: a user namespace
+    # keeps its maker's as the bound of the user's processes on the whole machine, so it would
+    # count the judge user's every process. Started by _fastspawn, it is set from outside on
+    # the sandbox's first process, made in the namespaces and blocked (_limit_sandbox): the
+    # namespace's own count is bounded, and no prlimit exec costs each case its start.
     inside = under_bwrap and layers.prlimit_path is not None
     nested = [limit for limit in rlimits if layers.rootless and limit[0] == resource.RLIMIT_NPROC]
-    module = _fast_module() if under_bwrap and (inside or not nested) else None
+    module = _fast_module() if under_bwrap else None
     fast = _FastStart(module, tuple(limit for limit in rlimits if limit not in nested)) if module else None
-    inner = nested if fast else rlimits if inside else None
+    inner = None if fast else rlimits if inside else None
     rules = filters.program_fd() if under_bwrap else None
     full = _command(layers, box, limits, argv, inner, (block_r, status_fd, rules), fixed)
     run_env = run_environment(env, BOX_MOUNT if under_bwrap else str(box), layers.path)
@@ -361,19 +364,13 @@ def _run_locked(
             status[0].close()
         raise
     pid = started.pid
-    if block_w is not None:
-        try:
-            # bwrap's monitor is confined at once, while it is still starting up, so the
-            # processes it forks into the namespaces are born confined; any it forked
-            # already are confined too. Nothing of the submission runs before this ends.
-            # (Started by _fastspawn, it is confined already.)
-            if fast is None:
-                _confine_tree(pid, group, [] if inside else rlimits)
-        finally:
-            os.write(block_w, b"1")
-            os.close(block_w)
+    # (Started by _fastspawn, bubblewrap is in its cgroup and under the rlimits already.)
+    outside = ([] if inside else rlimits, []) if fast is None else ([], nested)
+    confined = block_w is None or _unblock(pid, block_w, group if fast is None else None, *outside)
     stamp = (lambda: _exit_stamp(status[0])) if status is not None else None
     try:
+        if not confined:  # killed before anything of the program ran: the judge's failure
+            raise SandboxFailure(f"bubblewrap made no sandbox in {_SANDBOX_START_S:g} s")
         return watch_run(
             pid,
             group,
@@ -588,6 +585,58 @@ def _confine_tree(root: int, group: cgroups.RunGroup | None, rlimits: list[Rlimi
         except ProcessLookupError:
             continue  # it ended meanwhile
         pending += cgroups.children_of(pid)
+
+
+def _unblock(
+    bwrap: int, block_w: int, group: cgroups.RunGroup | None, rlimits: list[Rlimit], nested: list[Rlimit]
+) -> bool:
+    """Confine what bubblewrap has started (its cgroup and `rlimits` on its whole tree, where
+    _fastspawn has not; `nested` on the sandbox's own processes), then let it run the program.
+    False when it could not be: bubblewrap was killed first."""
+    try:
+        # bwrap's monitor is confined at once, while it is still starting up, so the
+        # processes it forks into the namespaces are born confined; any it forked
+        # already are confined too. Nothing of the submission runs before this ends.
+        if group is not None or rlimits:
+            _confine_tree(bwrap, group, rlimits)
+        return not nested or _limit_sandbox(bwrap, nested)
+    finally:
+        os.write(block_w, b"1")
+        os.close(block_w)
+
+
+_SANDBOX_START_S = 30.0  # bubblewrap making its namespaces, on a loaded machine, at the most
+
+
+def _limit_sandbox(bwrap: int, rlimits: list[Rlimit]) -> bool:
+    """Set `rlimits` on the processes bubblewrap (`bwrap`, outside) has made in the sandbox's
+    namespaces, once its first has been: they wait on the block fd, and every later process
+    inherits them. True, else (none made in time) bubblewrap is killed: the program never
+    runs without them. Ended without one (bubblewrap failed), True: it says why itself."""
+    deadline = time.monotonic() + _SANDBOX_START_S
+    while not (inner := cgroups.children_of(bwrap)):
+        if _has_ended(bwrap):
+            return True
+        if time.monotonic() > deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(bwrap, signal.SIGKILL)
+            return False
+        time.sleep(0.0001)
+    while inner:
+        pid = inner.pop()
+        with contextlib.suppress(ProcessLookupError):
+            for which, values in rlimits:
+                resource.prlimit(pid, which, values)
+            inner += cgroups.children_of(pid)
+    return True
+
+
+def _has_ended(pid: int) -> bool:
+    """Whether a child of the judge's has exited (it is left to be reaped by its waiter)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
 
 
 def _raise_limit(which: int, value: int) -> None:
