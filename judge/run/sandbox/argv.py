@@ -37,6 +37,7 @@ def bwrap_prefix(
     status_fd: int | None = None,
     seccomp_fd: int | None = None,
     fixed: tuple[str, ...] = (),
+    info_fd: int | None = None,
 ) -> list[str]:
     """bubblewrap's arguments, up to its "--". `fixed`: names of files in the box that the
     program may read but not change (bound read-only over themselves)."""
@@ -48,6 +49,8 @@ def bwrap_prefix(
         *(["--json-status-fd", str(status_fd)] if status_fd is not None else []),
         # the kernel's keyrings refused (filters.py): the one kernel state no namespace covers
         *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
+        # bubblewrap names its first process in the sandbox there, once it has made it
+        *(["--info-fd", str(info_fd)] if info_fd is not None else []),
         # As an ordinary user the namespaces need a user namespace; in it, the program may
         # not make another (whose capabilities would reach mounts and the network stack).
         *(["--unshare-user", "--disable-userns"] if layers.rootless else []),

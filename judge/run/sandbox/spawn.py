@@ -6,7 +6,9 @@ import contextlib
 import importlib
 import os
 import queue
+import re
 import resource
+import select
 import signal
 import socket
 import struct
@@ -104,7 +106,7 @@ def _command(
     limits: RunLimits,
     argv: Sequence[str],
     inside: list[Rlimit] | None,
-    fds: tuple[int | None, int | None, int | None],
+    fds: tuple[int | None, int | None, int | None, int | None],
     fixed: tuple[str, ...] = (),
 ) -> list[str]:
     """The command line: bubblewrap's (with the block, status and seccomp fds), then prlimit
@@ -112,8 +114,10 @@ def _command(
     setpriv to nobody, then argv."""
     if not layers.bwrap.active:
         return list(argv)
-    block_r, status_fd, rules = fds
-    full = bwrap_prefix(layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules, fixed)
+    block_r, status_fd, rules, info_fd = fds
+    full = bwrap_prefix(
+        layers, str(box), block_r, limits.tmp_mib << 20, limits.read_only, status_fd, rules, fixed, info_fd
+    )
     if inside:
         assert layers.prlimit_path is not None
         full += [layers.prlimit_path, *prlimit_options(inside), "--"]
@@ -345,8 +349,9 @@ def _run_locked(
     module = _fast_module() if under_bwrap else None
     fast = _FastStart(module, tuple(limit for limit in rlimits if limit not in nested)) if module else None
     inner = None if fast else rlimits if inside else None
+    info_r, info_w = os.pipe() if fast and nested else (None, None)
     rules = filters.program_fd() if under_bwrap else None
-    full = _command(layers, box, limits, argv, inner, (block_r, status_fd, rules), fixed)
+    full = _command(layers, box, limits, argv, inner, (block_r, status_fd, rules, info_w), fixed)
     run_env = run_environment(env, BOX_MOUNT if under_bwrap else str(box), layers.path)
     drop_user = layers.user.active and not under_bwrap
     in_child = None if under_bwrap else _child_setup(group.join_files() if group else [], rlimits, drop_user)
@@ -355,17 +360,18 @@ def _run_locked(
     judge_rss = max(high_water_bytes(os.getpid()), resident_bytes()) if group is None else 0
     try:
         # bubblewrap's end of the status socket goes to it as a plain descriptor (same number).
-        passed = (block_r, rules, status[1].detach() if status is not None else None)
+        passed = (block_r, rules, status[1].detach() if status is not None else None, info_w)
         started = _start(full, box, (stdin, stdout), run_env, in_child, group, passed, fast, under_bwrap)
     except BaseException:
-        if block_w is not None:
-            os.close(block_w)
+        for fd in (block_w, info_r):
+            if fd is not None:
+                os.close(fd)
         if status is not None:
             status[0].close()
         raise
     pid = started.pid
     # (Started by _fastspawn, bubblewrap is in its cgroup and under the rlimits already.)
-    outside = ([] if inside else rlimits, []) if fast is None else ([], nested)
+    outside = ([] if inside else rlimits, [], None) if fast is None else ([], nested, info_r)
     confined = block_w is None or _unblock(pid, block_w, group if fast is None else None, *outside)
     stamp = (lambda: _exit_stamp(status[0])) if status is not None else None
     try:
@@ -588,55 +594,58 @@ def _confine_tree(root: int, group: cgroups.RunGroup | None, rlimits: list[Rlimi
 
 
 def _unblock(
-    bwrap: int, block_w: int, group: cgroups.RunGroup | None, rlimits: list[Rlimit], nested: list[Rlimit]
+    bwrap: int,
+    block_w: int,
+    group: cgroups.RunGroup | None,
+    rlimits: list[Rlimit],
+    nested: list[Rlimit],
+    info_r: int | None,
 ) -> bool:
     """Confine what bubblewrap has started (its cgroup and `rlimits` on its whole tree, where
-    _fastspawn has not; `nested` on the sandbox's own processes), then let it run the program.
-    False when it could not be: bubblewrap was killed first."""
+    _fastspawn has not; `nested` on the sandbox's first process, which bubblewrap names on
+    `info_r`), then let it run the program. False when it could not be: bubblewrap was killed."""
     try:
         # bwrap's monitor is confined at once, while it is still starting up, so the
         # processes it forks into the namespaces are born confined; any it forked
         # already are confined too. Nothing of the submission runs before this ends.
         if group is not None or rlimits:
             _confine_tree(bwrap, group, rlimits)
-        return not nested or _limit_sandbox(bwrap, nested)
+        return info_r is None or _limit_sandbox(bwrap, nested, info_r)
     finally:
         os.write(block_w, b"1")
         os.close(block_w)
+        if info_r is not None:
+            os.close(info_r)
 
 
 _SANDBOX_START_S = 30.0  # bubblewrap making its namespaces, on a loaded machine, at the most
+_CHILD_PID = re.compile(rb'"child-pid":\s*(\d+)')
 
 
-def _limit_sandbox(bwrap: int, rlimits: list[Rlimit]) -> bool:
-    """Set `rlimits` on the processes bubblewrap (`bwrap`, outside) has made in the sandbox's
-    namespaces, once its first has been: they wait on the block fd, and every later process
-    inherits them. True, else (none made in time) bubblewrap is killed: the program never
-    runs without them. Ended without one (bubblewrap failed), True: it says why itself."""
-    deadline = time.monotonic() + _SANDBOX_START_S
-    while not (inner := cgroups.children_of(bwrap)):
-        if _has_ended(bwrap):
-            return True
-        if time.monotonic() > deadline:
+def _limit_sandbox(bwrap: int, rlimits: list[Rlimit], info_r: int) -> bool:
+    """Set `rlimits` on the sandbox's first process, which bubblewrap (`bwrap`, outside) names
+    on `info_r` once it has made it in the new namespaces: it waits on the block fd, and every
+    later process inherits them. True, else (none named in time) bubblewrap is killed: the
+    program never runs without them. Ended without naming one (it failed), True: it says why."""
+    deadline, said = time.monotonic() + _SANDBOX_START_S, b""
+    # Read to its closing brace: bubblewrap writes the rest (the namespaces) after the pid, and
+    # a pipe closed under it would end it by SIGPIPE.
+    while (found := _CHILD_PID.search(said)) is None or not said.rstrip().endswith(b"}"):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([info_r], [], [], left)[0]:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(bwrap, signal.SIGKILL)
             return False
-        time.sleep(0.0001)
-    while inner:
-        pid = inner.pop()
-        with contextlib.suppress(ProcessLookupError):
-            for which, values in rlimits:
-                resource.prlimit(pid, which, values)
-            inner += cgroups.children_of(pid)
-    return True
-
-
-def _has_ended(pid: int) -> bool:
-    """Whether a child of the judge's has exited (it is left to be reaped by its waiter)."""
-    try:
-        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    except ChildProcessError:
+        more = os.read(info_r, 4096)
+        if not more:
+            break
+        said += more
+    if found is None:
         return True
+    with contextlib.suppress(ProcessLookupError):
+        for which, values in rlimits:
+            resource.prlimit(int(found.group(1)), which, values)
+    return True
 
 
 def _raise_limit(which: int, value: int) -> None:
