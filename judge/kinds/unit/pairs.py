@@ -486,6 +486,8 @@ def _pair(
     tests_cpu = max(own.cpu_s, TESTS_CPU_S + len(ids) * per_test_wall_s)
     partner = exchange.partner_limits(replace(own, cpu_s=tests_cpu, wall_s=sandbox.wall_for(tests_cpu)), student_limits)
     tests_limits = replace(partner, wall_s=min(partner.wall_s, left_s if left_s is not None else partner.wall_s))
+    if guarded:  # the machine's counters would show the module side's memory (MASKED_PROC)
+        tests_limits = replace(tests_limits, read_only=(*tests_limits.read_only, *masked()))
     box = _fresh_box(where, _other_test_files(problem, ids) if together else frozenset())
     # Each test's CPU time is the kernel's figure for the student's process, which the judge's
     # watch of its run publishes as it runs: the tests' side (or the collector) reads it there.
@@ -542,6 +544,26 @@ def _said(done: exchange.Exchange, ids: list[str], together: bool, guarded: bool
 # A difference of d MiB then tips a run with chance d/65 at most (docs/tests.md, "Luck").
 MEMORY_JITTER_MIB = 64
 _JITTER = random.SystemRandom()
+
+
+# What a guarded pair's tests' process finds unreadable: the machine's own counters, which
+# count the module side's process with the rest (no namespace covers them). A tenth review
+# read the module side's committed memory in /proc/meminfo's Committed_AS, steady on a quiet
+# machine, and an unused import's libraries moved it by 7 MiB. Each is /dev/null bound over it
+# (a device on a mount without devices: opening it fails, EACCES), where this kernel has it.
+MASKED_PROC = (
+    "meminfo vmstat zoneinfo buddyinfo pagetypeinfo slabinfo vmallocinfo stat loadavg swaps schedstat"
+    " interrupts softirqs diskstats pressure/memory pressure/cpu pressure/io"
+    " sys/fs/file-nr sys/fs/inode-nr sys/fs/inode-state sys/fs/dentry-state"
+).split()
+
+
+@lru_cache(maxsize=1)
+def masked() -> tuple[str, ...]:
+    """MASKED_PROC's binds, for the files this machine's /proc has (bubblewrap cannot make one)."""
+    return tuple(
+        sandbox.bound_at("/dev/null", f"/proc/{name}") for name in MASKED_PROC if os.path.exists(f"/proc/{name}")
+    )
 
 
 def memory_jitter() -> int:

@@ -26,6 +26,7 @@ watch (a run followed to its end), and session with supervisor (the cases of one
 one sandbox, a fresh process each). What the rest of the judge uses is named here.
 """
 
+from judge.run.sandbox.argv import bound_at
 from judge.run.sandbox.detect import box_support, detect, find_bwrap, isolation_problem, page_cache_support
 from judge.run.sandbox.filters import support as filter_support
 from judge.run.sandbox.procs import prepare_box, seal_build, sweep
@@ -67,6 +68,7 @@ __all__ = [
     "RunLimits",
     "RunResult",
     "Stop",
+    "bound_at",
     "box_support",
     "cases",
     "detect",

@@ -274,6 +274,18 @@ def test_the_pipes_are_young():
     assert time.time() - min(made) < 2.5
 
 
+def test_the_machines_counters_are_not_read():
+    # they count the module side's memory too (a tenth review: /proc/meminfo's Committed_AS)
+    assert stack.Stack() is not None
+    for name in ("meminfo", "vmstat", "zoneinfo", "stat", "loadavg", "sys/fs/file-nr"):
+        try:
+            with open(f"/proc/{name}") as counters:
+                counters.read()
+        except OSError:
+            continue
+        raise AssertionError(name)
+
+
 def test_the_clock_is_young():
     assert stack.Stack() is not None
     born = subprocess.run(["stat", "-c", "%.9W", "/judge-clock"], capture_output=True, text=True).stdout
@@ -307,5 +319,6 @@ def test_a_bug_slow_to_start_is_not_told_by_the_tests_start_or_the_clocks_age(
     assert said["test_age-test_the_module_was_ready_soon"] == ("AC", "valid"), said
     assert said["test_age-test_the_clock_is_young"] == ("AC", "valid"), said
     assert said["test_age-test_the_pipes_are_young"] == ("AC", "valid"), said
+    assert said["test_age-test_the_machines_counters_are_not_read"] == ("AC", "valid"), said
     # ... and neither tells the bug: before the gate, the first caught it in every run.
     assert record.score == 0.0, [c.message for c in record.cases if c.group != "validity"]
