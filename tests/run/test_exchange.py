@@ -10,8 +10,9 @@ import os
 import shutil
 import subprocess
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -221,15 +222,20 @@ sys.exit(42)
 """
 
 
-def test_a_gated_partner_starts_after_the_marker_and_never_sees_it(problems: Path, tmp_path: Path) -> None:
-    # A tests problem's module side that is slow to start (a bug's import) must not show it to
-    # the student's tests: they start once it has said it is ready, and the clock's folder they
-    # see is born then too. The sleep is a lower bound: a busy machine only makes it longer.
+@dataclass(frozen=True)
+class Gated:
+    said: dict[str, Any]  # what the partner wrote (GATED_PARTNER)
+    exit_code: int | None
+    born: str  # the clock's folder's birth time, as stat(1) gives it
+    before: float  # time.monotonic() before the exchange
+    before_wall: float  # time.time() then
+
+
+def _gated(problems: Path, tmp_path: Path, source: str) -> Gated:
+    """`source` (Python) as the submission of a gated exchange, GATED_PARTNER its partner."""
     problem = load_problem(problems / "guess")
-    program = tmp_path / "slow.py"
-    program.write_text(
-        f"import os, time\ntime.sleep(1.5)\nos.write(1, {GATE!r})\nos.write(1, b'after %d' % os.fstat(1).st_ino)\n"
-    )
+    program = tmp_path / "main.py"
+    program.write_text(source)
     (tmp_path / "partner.py").write_text(GATED_PARTNER)
     submission = runner.load_for(problem, program)
     limits = runner.run_limits(problem, submission.language)
@@ -244,39 +250,35 @@ def test_a_gated_partner_starts_after_the_marker_and_never_sees_it(problems: Pat
         done = interact.interact(list(submission.run_argv(256)), where, limits, task, clock, gate=GATE)
         born = subprocess.run(["stat", "-c", "%.9W", str(clock.shown)], capture_output=True, text=True).stdout
     said = json.loads(dict(done.kept)["said.json"])
-    assert done.partner.exit_code == 42, done.partner
+    return Gated(said, done.partner.exit_code, born.strip(), before, before_wall)
+
+
+def test_a_gated_partner_starts_after_the_marker_and_never_sees_it(problems: Path, tmp_path: Path) -> None:
+    # A tests problem's module side that is slow to start (a bug's import) must not show it to
+    # the student's tests: they start once it has said it is ready, and the clock's folder they
+    # see is born then too. The sleep is a lower bound: a busy machine only makes it longer.
+    slow = f"import os, time\ntime.sleep(1.5)\nos.write(1, {GATE!r})\nos.write(1, b'after %d' % os.fstat(1).st_ino)\n"
+    gated = _gated(problems, tmp_path, slow)
+    said = gated.said
+    assert gated.exit_code == 42, said
     words, pipe = said["data"].split(), said["stdin"]
     assert words[0] == "after"  # the marker is the judge's: taken off the pipe
     # the partner's stdin is a pipe of its own, made at the gate: its number is no older
     assert int(words[1]) != pipe
-    assert said["started"] - before >= 1.5
+    assert said["started"] - gated.before >= 1.5
     # its pipes are as young (the exchange's were made before the submission started): a ninth
     # review timed the submission's start by their ctime and their inode numbers
-    assert len(said["pipes"]) >= 2 and min(said["pipes"]) - before_wall >= 1.5, said["pipes"]
+    assert len(said["pipes"]) >= 2 and min(said["pipes"]) - gated.before_wall >= 1.5, said["pipes"]
     assert float(said["figure"]) >= 0.0
-    if born.strip() not in ("", "0", "-"):  # a file system that keeps birth times
-        assert float(born) - before_wall >= 1.5
+    if gated.born not in ("", "0", "-"):  # a file system that keeps birth times
+        assert float(gated.born) - gated.before_wall >= 1.5
 
 
 def test_a_gated_partner_of_a_submission_that_never_says_ready_still_runs_and_sees_its_end(
     problems: Path, tmp_path: Path
 ) -> None:
-    problem = load_problem(problems / "guess")
-    program = tmp_path / "mute.py"
-    program.write_text("import os\nos.write(1, b'other')\n")  # not the marker
-    (tmp_path / "partner.py").write_text(GATED_PARTNER)
-    submission = runner.load_for(problem, program)
-    limits = runner.run_limits(problem, submission.language)
-    tool = built_interactor(tmp_path / "partner.py", 2048)
-    with box() as where, sandbox.CpuClock(late=True) as clock:
-        assert runner.compile_for(problem, submission, where).ok
-        own = interact.partner_limits(problem.program_limits.sandbox_limits(tool), limits)
-        task = interact.programs.Task(
-            tool, ("feedback/",), None, replace(own, read_only=(*own.read_only, clock.bind)), keep=interact.FEEDBACK
-        )
-        done = interact.interact(list(submission.run_argv(256)), where, limits, task, clock, gate=GATE)
-    said = json.loads(dict(done.kept)["said.json"])
-    assert done.partner.exit_code == 42, done.partner
+    gated = _gated(problems, tmp_path, "import os\nos.write(1, b'other')\n")  # not the marker
+    assert gated.exit_code == 42, gated.said
     # The gate read up to its first byte that was not the marker's: a gated submission is the
     # judge's own bridge, whose first word is the marker; anything else starts the partner as is.
-    assert "other".endswith(said["data"]) and said["data"] != "other"
+    assert "other".endswith(gated.said["data"]) and gated.said["data"] != "other"

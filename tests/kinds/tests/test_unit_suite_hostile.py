@@ -117,17 +117,26 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> results.GradeRecord:
     # A bug with a public helper of its own (and the reference's behaviour otherwise).
     reference = (root / "stack" / "solutions" / "accepted" / "stack.py").read_text()
     (root / "stack" / "solutions" / "wrong_answer" / "extra.py").write_text(reference + "\n\ndef helper():\n    pass\n")
+    spec = SPEC.replace("points_per_bug: 5", "points_per_bug: 5\n  max_tests: 20")
+    return judged(make_tests_problem(root, spec), root / "students" / "hostile", FILES)
+
+
+def make_tests_problem(root: Path, spec: str) -> Path:
+    """The tests problem of `root`'s stack problem, with `spec`: its folder."""
     here = root / "stack-tests"
     (here / "suite").mkdir(parents=True)
     (here / "suite" / "test_mine.py").write_text("import stack\n\n\ndef test_x():\n    assert stack.Stack()\n")
     (here / "statement.md").write_text("# Tests of stack\n")
-    (here / "problem.yaml").write_text(SPEC.replace("points_per_bug: 5", "points_per_bug: 5\n  max_tests: 20"))
-    folder = root / "students" / "hostile"
+    (here / "problem.yaml").write_text(spec)
+    return here
+
+
+def judged(problem: Path, folder: Path, files: dict[str, str]) -> results.GradeRecord:
+    """`files` as a student's submission (its folder's name the student's) judged whole."""
     folder.mkdir(parents=True)
-    for name, text in FILES.items():
+    for name, text in files.items():
         (folder / name).write_text(text)
-    problem = kinds.load_problem(here)
-    return judging.judge(judging.identify(problem, folder, "hostile"))
+    return judging.judge(judging.identify(kinds.load_problem(problem), folder, folder.name))
 
 
 def validity(record: results.GradeRecord) -> dict[str, tuple[str, str]]:
@@ -305,15 +314,7 @@ def test_a_bug_slow_to_start_is_not_told_by_the_tests_start_or_the_clocks_age(
     for bug in (solutions / "wrong_answer").iterdir():
         bug.unlink()
     (solutions / "wrong_answer" / "slowstart.py").write_text("import time\ntime.sleep(3)\n" + reference)
-    here = root / "stack-tests"
-    (here / "suite").mkdir(parents=True)
-    (here / "suite" / "test_mine.py").write_text("import stack\n\n\ndef test_x():\n    assert stack.Stack()\n")
-    (here / "statement.md").write_text("# Tests of stack\n")
-    (here / "problem.yaml").write_text(SPEC)
-    folder = root / "students" / "timer"
-    folder.mkdir(parents=True)
-    (folder / "test_age.py").write_text(AGE)
-    record = judging.judge(judging.identify(kinds.load_problem(here), folder, "timer"))
+    record = judged(make_tests_problem(root, SPEC), root / "students" / "timer", {"test_age.py": AGE})
     said = validity(record)
     # Both valid (a generous bound: the reference's pytest starts in well under a second) ...
     assert said["test_age-test_the_module_was_ready_soon"] == ("AC", "valid"), said
