@@ -268,7 +268,7 @@ def age():
 
 def test_the_module_was_ready_soon():
     assert stack.Stack() is not None
-    assert age() < 2.5
+    assert age() < 5.0
 
 
 def test_the_pipes_are_young():
@@ -280,7 +280,7 @@ def test_the_pipes_are_young():
                 made.append(os.fstat(int(fd)).st_ctime)
         except OSError:
             pass
-    assert time.time() - min(made) < 2.5
+    assert time.time() - min(made) < 5.0
 
 
 def test_the_machines_counters_are_not_read():
@@ -298,11 +298,11 @@ def test_the_machines_counters_are_not_read():
 def test_the_clock_is_young():
     assert stack.Stack() is not None
     born = subprocess.run(["stat", "-c", "%.9W", "/judge-clock"], capture_output=True, text=True).stdout
-    assert float(born or 0) == 0 or time.time() - float(born) < 2.5
+    assert float(born or 0) == 0 or time.time() - float(born) < 5.0
 """
 
 
-@pytest.mark.slow  # one submission judged end to end against a bug that sleeps 3 s at import
+@pytest.mark.slow  # one submission judged end to end against a bug that sleeps 6 s at import
 def test_a_bug_slow_to_start_is_not_told_by_the_tests_start_or_the_clocks_age(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
@@ -313,13 +313,14 @@ def test_a_bug_slow_to_start_is_not_told_by_the_tests_start_or_the_clocks_age(
     reference = (solutions / "accepted" / "stack.py").read_text()
     for bug in (solutions / "wrong_answer").iterdir():
         bug.unlink()
-    (solutions / "wrong_answer" / "slowstart.py").write_text("import time\ntime.sleep(3)\n" + reference)
+    (solutions / "wrong_answer" / "slowstart.py").write_text("import time\ntime.sleep(6)\n" + reference)
     record = judged(make_tests_problem(root, SPEC), root / "students" / "timer", {"test_age.py": AGE})
     said = validity(record)
-    # Both valid (a generous bound: the reference's pytest starts in well under a second) ...
+    # Each valid (a generous bound: the reference's pytest starts in well under a second; under
+    # 5 s on a machine ten times as loaded, against the bug's 6 s sleep) ...
     assert said["test_age-test_the_module_was_ready_soon"] == ("AC", "valid"), said
     assert said["test_age-test_the_clock_is_young"] == ("AC", "valid"), said
     assert said["test_age-test_the_pipes_are_young"] == ("AC", "valid"), said
     assert said["test_age-test_the_machines_counters_are_not_read"] == ("AC", "valid"), said
-    # ... and neither tells the bug: before the gate, the first caught it in every run.
+    # ... and none tells the bug: before the gate, the first caught it in every run.
     assert record.score == 0.0, [c.message for c in record.cases if c.group != "validity"]
